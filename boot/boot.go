@@ -1,0 +1,168 @@
+// Package boot is the pipeline of DESIGN section 10: it reads the tiers,
+// counts tokens, fits each file to its share of the budget, and hands one
+// Context to every renderer (the Markdown boot context, its JSON form, the
+// status table). It is a package of its own because it is the one place that
+// joins tiers, budget and checks; none of those may depend on the others'
+// outputs.
+package boot
+
+import (
+	"fmt"
+	"path/filepath"
+
+	"github.com/spf13/afero"
+
+	"github.com/wakeproto/wake/budget"
+	"github.com/wakeproto/wake/handoff"
+	"github.com/wakeproto/wake/tiers"
+)
+
+// Options are the inputs of [Build].
+type Options struct {
+	FS      afero.Fs
+	Root    string
+	Config  tiers.Config
+	Counter budget.Counter // normally a *budget.Cache
+}
+
+// File is one tier file as it goes into the boot context.
+type File struct {
+	Path        string `json:"path"`
+	Tier        string `json:"tier"`
+	Tokens      int    `json:"tokens"`       // the whole file (its head when huge)
+	ShownTokens int    `json:"shown_tokens"` // what the context shows
+	Share       int    `json:"share"`        // an even split of the tier's budget
+	Budget      int    `json:"budget"`       // what the file was fitted to
+	Bytes       int64  `json:"bytes"`
+	Missing     bool   `json:"missing,omitempty"`
+	Skipped     string `json:"skipped,omitempty"`
+	Huge        bool   `json:"huge,omitempty"`
+	Truncated   bool   `json:"truncated"`
+	Omitted     *Omit  `json:"omitted,omitempty"`
+	Content     string `json:"content"`
+
+	doc tiers.Doc
+}
+
+// Omit says what compression left out of a file.
+type Omit struct {
+	Blocks int `json:"blocks"`
+	Tokens int `json:"tokens"`
+}
+
+// Phase is one loading phase with its files.
+type Phase struct {
+	Number int     `json:"phase"`
+	Name   string  `json:"name"`
+	Tier   string  `json:"tier"`
+	Budget int     `json:"budget"`
+	Tokens int     `json:"tokens"`
+	Files  []*File `json:"files"`
+}
+
+// Totals are the budget footer's figures.
+type Totals struct {
+	Memory        int `json:"memory_tokens"` // tokens of the files shown
+	Output        int `json:"output_tokens"` // the whole Markdown context, counted exactly
+	Target        int `json:"memory_target"`
+	Max           int `json:"memory_max"`
+	ContextWindow int `json:"context_window"`
+	WorkLeft      int `json:"work_left"`
+	WorkMin       int `json:"work_min"`
+}
+
+// Context is everything a renderer needs; renderers only shape it.
+type Context struct {
+	Root       string   `json:"root"`
+	Encoding   string   `json:"encoding"`
+	Directives []string `json:"directives"`
+	Warnings   []string `json:"warnings"`
+	Phases     []Phase  `json:"phases"`
+	Totals     Totals   `json:"totals"`
+}
+
+// Files returns every file of every phase in load order.
+func (c *Context) Files() []*File {
+	var out []*File
+	for i := range c.Phases {
+		out = append(out, c.Phases[i].Files...)
+	}
+	return out
+}
+
+func tierBudget(b tiers.Budget, t tiers.Tier) int {
+	switch t {
+	case tiers.TierMain:
+		return b.Main
+	case tiers.TierRecent:
+		return b.Recent
+	case tiers.TierWarm:
+		return b.Warm
+	}
+	return 0
+}
+
+// Read reads and counts phases 1-3 without fitting them: what `wake status`
+// needs.
+func Read(o Options) (*Context, error) {
+	ctx := &Context{Root: o.Root, Encoding: o.Config.Encoding, Directives: []string{}, Warnings: []string{}}
+	for _, ph := range tiers.Phases() {
+		p := Phase{Number: ph.Number, Name: ph.Name, Tier: string(ph.Tier), Budget: tierBudget(o.Config.Budget, ph.Tier)}
+		for _, rel := range ph.Paths {
+			d, err := tiers.ReadDoc(o.FS, o.Root, rel)
+			if err != nil {
+				return nil, err
+			}
+			f := &File{Path: rel, Tier: p.Tier, Bytes: d.Size, Missing: d.Missing, Skipped: d.Skipped, Huge: d.Huge, doc: d}
+			f.Share = p.Budget / len(ph.Paths)
+			ctx.Warnings = append(ctx.Warnings, d.Warnings...)
+			if d.Skipped != "" {
+				ctx.Warnings = append(ctx.Warnings, fmt.Sprintf("%s: skipped: %s", rel, d.Skipped))
+			}
+			if d.Readable() {
+				f.Content = string(d.Content)
+				f.Tokens = o.Counter.Count(f.Content)
+				f.ShownTokens = f.Tokens
+			}
+			p.Files = append(p.Files, f)
+		}
+		ctx.Phases = append(ctx.Phases, p)
+	}
+	c := o.Config
+	ctx.Totals = Totals{Target: c.Budget.MemoryTarget, Max: c.Budget.MemoryMax, ContextWindow: c.ContextWindow, WorkMin: c.Budget.WorkMin}
+	ctx.sum()
+	return ctx, nil
+}
+
+func (c *Context) sum() {
+	c.Totals.Memory = 0
+	for i := range c.Phases {
+		p := &c.Phases[i]
+		p.Tokens = 0
+		for _, f := range p.Files {
+			p.Tokens += f.ShownTokens
+		}
+		c.Totals.Memory += p.Tokens
+	}
+	c.Totals.WorkLeft = c.Totals.ContextWindow - max(c.Totals.Memory, c.Totals.Output)
+}
+
+// CachePath is where the token-count cache lives.
+func CachePath(root string) string {
+	return filepath.Join(root, tiers.StateDir, budget.CacheFile)
+}
+
+// OpenCache loads the root's count cache in front of enc. A missing or
+// corrupt cache is ignored: it only costs a recount.
+func OpenCache(fsys afero.Fs, root string, enc *budget.Encoder) *budget.Cache {
+	data, _ := afero.ReadFile(fsys, CachePath(root))
+	return budget.NewCache(enc.Name(), enc, data)
+}
+
+// SaveCache writes the cache back when it learned something.
+func SaveCache(fsys afero.Fs, root string, c *budget.Cache) error {
+	if !c.Dirty() {
+		return nil
+	}
+	return handoff.WriteFile(fsys, CachePath(root), c.Marshal(), 0o644)
+}

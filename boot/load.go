@@ -1,0 +1,134 @@
+package boot
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/wakeproto/wake/budget"
+	"github.com/wakeproto/wake/tiers"
+)
+
+// Build reads phases 1-3 and fits them to the budgets of DESIGN section 4:
+// each tier's budget is shared among its files, a file over its share is
+// compressed from the bottom up (main.md's HANDOFF block is never dropped),
+// and the whole rendered context is kept within the memory maximum.
+func Build(o Options) (*Context, error) {
+	ctx, err := Read(o)
+	if err != nil {
+		return nil, err
+	}
+	for i := range ctx.Phases {
+		p := &ctx.Phases[i]
+		wants := make([]int, len(p.Files))
+		for j, f := range p.Files {
+			wants[j] = f.Tokens
+		}
+		for j, share := range budget.Allocate(p.Budget, wants) {
+			f := p.Files[j]
+			f.Budget = share
+			if f.Tokens > share {
+				fit(f, share, o.Counter)
+			}
+		}
+	}
+	ctx.directives()
+	ctx.sum()
+	ctx.enforceMax(o)
+	return ctx, nil
+}
+
+func keepHandoff(path string) func(string) bool {
+	if path != tiers.MainPath {
+		return nil
+	}
+	return func(section string) bool { return strings.EqualFold(section, tiers.SectionHandoff) }
+}
+
+func fit(f *File, share int, c budget.Counter) {
+	r := budget.Fit(string(f.doc.Content), share, c, f.Path, keepHandoff(f.Path))
+	f.Budget = share
+	f.Content, f.ShownTokens, f.Truncated = r.Text, r.Tokens, r.Truncated
+	f.Omitted = nil
+	if r.Truncated {
+		f.Omitted = &Omit{Blocks: r.DroppedBlocks, Tokens: r.DroppedTokens}
+	}
+}
+
+// directives tells the instance which files to compress first.
+func (c *Context) directives() {
+	c.Directives = c.Directives[:0]
+	for _, f := range c.Files() {
+		var what string
+		switch {
+		case f.Huge:
+			what = fmt.Sprintf("compress %s (%s bytes, over the %d MiB read limit; only its head is shown) before proceeding.",
+				f.Path, budget.Thousands(int(f.Bytes)), tiers.MaxDocBytes>>20)
+		case f.Truncated:
+			what = fmt.Sprintf("compress %s (%s tokens; budget %s) before proceeding.",
+				f.Path, budget.Thousands(f.Tokens), budget.Thousands(f.Budget))
+		default:
+			continue
+		}
+		if len(c.Directives) == 0 {
+			c.Directives = append(c.Directives, "First task: "+what)
+		} else {
+			c.Directives = append(c.Directives, "Then: "+what)
+		}
+	}
+}
+
+// limit is the most the context may hold: the memory maximum, and never so
+// much that less than work_min is left of the window.
+func (c *Context) limit() int {
+	return min(c.Totals.Max, c.Totals.ContextWindow-c.Totals.WorkMin)
+}
+
+// enforceMax measures the rendered context and, while it is over the limit,
+// squeezes the largest file further. Tier budgets normally add up to well
+// under the maximum; this only bites on configurations where they do not.
+func (c *Context) enforceMax(o Options) {
+	for range 64 {
+		c.Measure(o.Counter)
+		over := c.Totals.Output - c.limit()
+		if over <= 0 {
+			return
+		}
+		var big *File
+		for _, f := range c.Files() {
+			if f.ShownTokens > 0 && (big == nil || f.ShownTokens > big.ShownTokens) {
+				big = f
+			}
+		}
+		if big == nil {
+			return
+		}
+		share := max(0, big.ShownTokens-over-32)
+		fit(big, share, o.Counter)
+		if !big.Truncated || big.ShownTokens > share {
+			// Nothing left that may be dropped (main.md's HANDOFF block):
+			// show the file as withheld instead.
+			big.Omitted = &Omit{Tokens: big.Tokens}
+			big.Content, big.ShownTokens, big.Truncated, big.Budget = "", 0, true, 0
+		}
+		c.directives()
+		c.sum()
+	}
+}
+
+// Measure renders the Markdown context and records its exact token count.
+// The footer shows the count, so it iterates to a fixed point; it settles in
+// one or two rounds, and every round after the first is a cache hit on a
+// warm start.
+func (c *Context) Measure(counter budget.Counter) string {
+	var out string
+	for range 8 {
+		out = Markdown(c)
+		n := counter.Count(out)
+		if n == c.Totals.Output {
+			break
+		}
+		c.Totals.Output = n
+		c.sum()
+	}
+	return out
+}

@@ -1,0 +1,116 @@
+package budget
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"sync"
+)
+
+// CacheFile is the count cache's file name inside the state directory.
+const CacheFile = "tokens.json"
+
+// cacheKeep is how many saves an entry survives without being used.
+const cacheKeep = 16
+
+// Cache is a [Counter] that remembers counts by a hash of the encoding and
+// the text, so that unchanged content is never tokenized twice across runs.
+type Cache struct {
+	mu       sync.Mutex
+	encoding string
+	next     Counter
+	gen      int
+	entries  map[string]cacheEntry
+	dirty    bool
+	hits     int
+	misses   int
+}
+
+type cacheEntry struct {
+	N   int `json:"n"`
+	Gen int `json:"g"`
+}
+
+type cacheFile struct {
+	Version int                   `json:"version"`
+	Gen     int                   `json:"gen"`
+	Entries map[string]cacheEntry `json:"entries"`
+}
+
+// NewCache returns a cache in front of next, which must count with the
+// named encoding. data is the saved cache; a corrupt or empty one is
+// ignored.
+func NewCache(encoding string, next Counter, data []byte) *Cache {
+	c := &Cache{encoding: encoding, next: next, entries: map[string]cacheEntry{}}
+	var f cacheFile
+	if len(data) > 0 && json.Unmarshal(data, &f) == nil && f.Version == 1 && f.Entries != nil {
+		c.gen, c.entries = f.Gen, f.Entries
+	}
+	c.gen++
+	return c
+}
+
+func (c *Cache) key(text string) string {
+	h := sha256.New()
+	h.Write([]byte(c.encoding))
+	h.Write([]byte{0})
+	h.Write([]byte(text))
+	return hex.EncodeToString(h.Sum(nil)[:16])
+}
+
+// Count returns the cached count of text, counting and remembering it on a
+// miss.
+func (c *Cache) Count(text string) int {
+	if text == "" {
+		return 0
+	}
+	k := c.key(text)
+	c.mu.Lock()
+	e, ok := c.entries[k]
+	if ok {
+		c.hits++
+		if e.Gen != c.gen {
+			e.Gen = c.gen
+			c.entries[k] = e
+		}
+		c.mu.Unlock()
+		return e.N
+	}
+	c.mu.Unlock()
+	n := c.next.Count(text)
+	c.mu.Lock()
+	c.entries[k] = cacheEntry{N: n, Gen: c.gen}
+	c.dirty = true
+	c.misses++
+	c.mu.Unlock()
+	return n
+}
+
+// Dirty reports whether the cache learned new counts since it was loaded.
+func (c *Cache) Dirty() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.dirty
+}
+
+// Stats returns the hits and misses so far.
+func (c *Cache) Stats() (hits, misses int) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.hits, c.misses
+}
+
+// Marshal encodes the cache for saving, dropping entries that have gone
+// unused for many saves.
+func (c *Cache) Marshal() []byte {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	keep := make(map[string]cacheEntry, len(c.entries))
+	for k, e := range c.entries {
+		if c.gen-e.Gen < cacheKeep {
+			keep[k] = e
+		}
+	}
+	data, _ := json.Marshal(cacheFile{Version: 1, Gen: c.gen, Entries: keep})
+	return data
+}

@@ -1,0 +1,248 @@
+package budget
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+
+	"github.com/wakeproto/wake/tiers"
+)
+
+// Allocate divides total among files that want the given token counts: a
+// file wanting no more than an equal share gets all it wants, and what it
+// leaves is shared by the others (water-filling). Every share is at least 0
+// and the shares add up to at most total.
+func Allocate(total int, wants []int) []int {
+	out := make([]int, len(wants))
+	left, open := total, 0
+	for _, w := range wants {
+		if w > 0 {
+			open++
+		}
+	}
+	done := make([]bool, len(wants))
+	for open > 0 {
+		share := left / open
+		progressed := false
+		for i, w := range wants {
+			if done[i] || w <= 0 {
+				continue
+			}
+			if w <= share {
+				out[i], done[i] = w, true
+				left -= w
+				open--
+				progressed = true
+			}
+		}
+		if !progressed {
+			for i, w := range wants {
+				if !done[i] && w > 0 {
+					out[i] = share
+				}
+			}
+			break
+		}
+	}
+	return out
+}
+
+// Block is a unit of Markdown that compression keeps or drops whole.
+type Block struct {
+	Text    string
+	Heading int    // heading level, 0 when not a heading
+	Section string // title of the enclosing H2 (or H1) section
+}
+
+var listItem = regexp.MustCompile(`^\s*([-*+]|\d{1,9}[.)])(\s|$)`)
+
+// Blocks splits Markdown into blocks: headings, list items (with their
+// continuation lines), paragraphs and fenced code blocks. Blank lines stay
+// with the block before them, so joining the blocks gives back the text.
+func Blocks(text string) []Block {
+	var out []Block
+	section := ""
+	var cur *Block
+	inPara, inFence := false, false
+	for _, l := range tiers.Lines(text) {
+		raw := text[l.Start:l.End]
+		lv, title := 0, ""
+		if !l.InFence {
+			lv, title = tiers.HeadingLevel(l.Text)
+		}
+		blank := strings.TrimSpace(l.Text) == ""
+		startNew := cur == nil
+		switch {
+		case l.InFence:
+			startNew = startNew || !inFence
+		case lv > 0:
+			startNew = true
+			if lv <= 2 {
+				section = title
+			}
+		case blank:
+		case listItem.MatchString(l.Text):
+			startNew = true
+		case !inPara && !isContinuation(cur, l.Text):
+			startNew = true
+		}
+		if startNew {
+			out = append(out, Block{Heading: lv, Section: section})
+			cur = &out[len(out)-1]
+		}
+		cur.Text += raw
+		inFence = l.InFence
+		inPara = !blank && lv == 0 && !l.InFence
+	}
+	return out
+}
+
+// isContinuation reports whether a non-blank line continues the current
+// block: an indented line under a list item, or a lazy continuation.
+func isContinuation(cur *Block, line string) bool {
+	if cur == nil || cur.Heading > 0 || strings.HasSuffix(cur.Text, "\n\n") {
+		return false
+	}
+	return listItem.MatchString(firstLine(cur.Text)) && (strings.HasPrefix(line, " ") || strings.HasPrefix(line, "\t"))
+}
+
+func firstLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i]
+	}
+	return s
+}
+
+// Fitted is the result of fitting a text to a budget.
+type Fitted struct {
+	Text          string
+	Tokens        int // exact count of Text
+	Original      int // exact count of the input
+	Truncated     bool
+	DroppedBlocks int
+	DroppedTokens int // sum of the dropped blocks' counts
+	Over          bool // still over budget: protected content alone exceeds it
+}
+
+// Fit returns text unchanged when it fits budget; otherwise it drops whole
+// blocks from the bottom up (never cutting a line) until it fits, skipping
+// blocks in sections for which keep returns true, and puts a marker where
+// the dropped content was. name is the file's path, used in the marker.
+func Fit(text string, budget int, c Counter, name string, keep func(section string) bool) Fitted {
+	total := c.Count(text)
+	f := Fitted{Text: text, Tokens: total, Original: total}
+	if total <= budget {
+		return f
+	}
+	blocks := Blocks(text)
+	counts := make([]int, len(blocks))
+	sum := 0
+	for i, b := range blocks {
+		counts[i] = c.Count(b.Text)
+		sum += counts[i]
+	}
+	dropped := make([]bool, len(blocks))
+	est := sum
+	ndrop, dtok := 0, 0
+	// Candidates from the bottom up; protected sections are never dropped.
+	next := len(blocks) - 1
+	dropOne := func() bool {
+		for ; next >= 0; next-- {
+			if keep != nil && keep(blocks[next].Section) {
+				continue
+			}
+			dropped[next] = true
+			est -= counts[next]
+			ndrop++
+			dtok += counts[next]
+			next--
+			return true
+		}
+		return false
+	}
+	render := func() string { return joinKept(blocks, dropped, marker(name, ndrop, dtok, budget)) }
+	reserve := c.Count(marker(name, len(blocks), sum, budget)) + 2
+	for est+reserve > budget && dropOne() {
+	}
+	for {
+		dropOrphanHeadings(blocks, dropped, &ndrop, &dtok, counts)
+		out := render()
+		n := c.Count(out)
+		if n <= budget || !dropOne() {
+			f.Text, f.Tokens = out, n
+			f.Over = n > budget
+			break
+		}
+	}
+	f.Truncated, f.DroppedBlocks, f.DroppedTokens = true, ndrop, dtok
+	return f
+}
+
+// dropOrphanHeadings drops kept headings left with no kept content before
+// the next heading of the same or a higher level.
+func dropOrphanHeadings(blocks []Block, dropped []bool, ndrop, dtok *int, counts []int) {
+	for i, b := range blocks {
+		if dropped[i] || b.Heading == 0 {
+			continue
+		}
+		empty, anyDropped := true, false
+		for j := i + 1; j < len(blocks); j++ {
+			if blocks[j].Heading > 0 && blocks[j].Heading <= b.Heading {
+				break
+			}
+			if dropped[j] {
+				anyDropped = true
+			} else {
+				empty = false
+				break
+			}
+		}
+		if empty && anyDropped {
+			dropped[i] = true
+			*ndrop++
+			*dtok += counts[i]
+		}
+	}
+}
+
+func joinKept(blocks []Block, dropped []bool, mark string) string {
+	var b strings.Builder
+	placed := false
+	for i, bl := range blocks {
+		if dropped[i] {
+			if !placed {
+				if b.Len() > 0 && !strings.HasSuffix(b.String(), "\n") {
+					b.WriteByte('\n')
+				}
+				b.WriteString(mark)
+				placed = true
+			}
+			continue
+		}
+		b.WriteString(bl.Text)
+	}
+	return b.String()
+}
+
+func marker(name string, blocks, tokens, budget int) string {
+	return fmt.Sprintf("[wake: %s cut to fit %s tokens: %d block(s) left out here, %s tokens; read the file itself for them]\n\n",
+		name, Thousands(budget), blocks, Thousands(tokens))
+}
+
+// Thousands formats n with comma separators: 31204 -> "31,204".
+func Thousands(n int) string {
+	s := fmt.Sprint(n)
+	neg := strings.HasPrefix(s, "-")
+	s = strings.TrimPrefix(s, "-")
+	var b strings.Builder
+	for i, r := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(r)
+	}
+	if neg {
+		return "-" + b.String()
+	}
+	return b.String()
+}

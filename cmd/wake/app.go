@@ -1,0 +1,224 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/spf13/afero"
+	"github.com/spf13/cobra"
+
+	"github.com/wakeproto/wake/boot"
+	"github.com/wakeproto/wake/budget"
+	"github.com/wakeproto/wake/handoff"
+	"github.com/wakeproto/wake/tiers"
+)
+
+// Exit statuses (DESIGN section 8).
+const (
+	exitOK     = 0
+	exitError  = 1
+	exitUsage  = 2
+	exitFailed = 3 // wake check: a check failed
+	exitHalt   = 4 // wake check: HALT
+)
+
+// lockTimeout bounds how long a mutating command waits for another.
+const lockTimeout = 30 * time.Second
+
+// app holds what every command needs: the file system, the environment and
+// the standard streams. Nothing below it reads os.* directly.
+type app struct {
+	fs     afero.Fs
+	env    map[string]string
+	in     io.Reader
+	out    io.Writer
+	errOut io.Writer
+	now    func() time.Time
+	cwd    string
+	locker handoff.Locker
+
+	rootFlag string
+	// encoders records every encoder made, so tests can tell whether one
+	// was built.
+	encoders []*budget.Encoder
+}
+
+// usageError marks a command-line mistake (exit 2).
+type usageError struct{ err error }
+
+func (e usageError) Error() string { return e.err.Error() }
+func (e usageError) Unwrap() error { return e.err }
+
+func usagef(format string, args ...any) error { return usageError{fmt.Errorf(format, args...)} }
+
+// hintError carries a hint the user can act on.
+type hintError struct {
+	err  error
+	hint string
+}
+
+func (e hintError) Error() string { return e.err.Error() }
+func (e hintError) Unwrap() error { return e.err }
+
+// exitStatus lets a command choose its exit status after printing its
+// output (wake check).
+type exitStatus int
+
+func (e exitStatus) Error() string { return fmt.Sprintf("exit status %d", int(e)) }
+
+func run(args, environ []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	env := map[string]string{}
+	for _, kv := range environ {
+		if k, v, ok := strings.Cut(kv, "="); ok {
+			env[k] = v
+		}
+	}
+	cwd, err := os.Getwd()
+	if err != nil {
+		fmt.Fprintf(stderr, "wake: error: %v\n", err)
+		return exitError
+	}
+	a := &app{
+		fs: afero.NewOsFs(), env: env, in: stdin, out: stdout, errOut: stderr,
+		now: time.Now, cwd: cwd, locker: handoff.FileLocker{Timeout: lockTimeout},
+	}
+	return a.run(args)
+}
+
+func (a *app) run(args []string) int {
+	cmd := a.rootCmd()
+	cmd.SetArgs(args)
+	err := cmd.ExecuteContext(context.Background())
+	return a.report(err)
+}
+
+func (a *app) report(err error) int {
+	if err == nil {
+		return exitOK
+	}
+	var st exitStatus
+	if errors.As(err, &st) {
+		return int(st)
+	}
+	fmt.Fprintf(a.errOut, "wake: error: %v\n", err)
+	var h hintError
+	if errors.As(err, &h) {
+		fmt.Fprintf(a.errOut, "wake: hint: %s\n", h.hint)
+	}
+	var u usageError
+	if errors.As(err, &u) || isCobraUsage(err) {
+		if !errors.As(err, &h) {
+			fmt.Fprintf(a.errOut, "wake: hint: run 'wake help' for usage\n")
+		}
+		return exitUsage
+	}
+	return exitError
+}
+
+// isCobraUsage recognises the usage errors cobra makes itself.
+func isCobraUsage(err error) bool {
+	msg := err.Error()
+	for _, p := range []string{"unknown command", "unknown flag", "unknown shorthand flag", "flag needs an argument", "invalid argument", "accepts ", "requires at least", "required flag"} {
+		if strings.HasPrefix(msg, p) || strings.Contains(msg, " "+p) {
+			return true
+		}
+	}
+	return false
+}
+
+func (a *app) rootCmd() *cobra.Command {
+	root := &cobra.Command{
+		Use:   "wake",
+		Short: "Continuity for AI coding agents through a plain-file memory",
+		Long: `wake keeps an agent's memory in plain files (main.md, recent/, warm/, cold/)
+and does the mechanical work around it, offline and deterministically:
+a token-budgeted boot context at session start, coherence checks, and a
+crash-safe hand-off at session end.`,
+		SilenceErrors:     true,
+		SilenceUsage:      true,
+		Args:              noArgs,
+		CompletionOptions: cobra.CompletionOptions{DisableDefaultCmd: true},
+	}
+	root.SetOut(a.out)
+	root.SetErr(a.errOut)
+	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
+	root.PersistentFlags().StringVar(&a.rootFlag, "root", "", "memory root `DIR` (default: $WAKE_ROOT, else the nearest .wake/ above the working directory)")
+	root.AddCommand(a.initCmd(), a.loadCmd(), a.statusCmd())
+	return root
+}
+
+func noArgs(cmd *cobra.Command, args []string) error {
+	if len(args) > 0 {
+		return usagef("unknown command %q for %q", args[0], cmd.CommandPath())
+	}
+	return nil
+}
+
+func maxArgs(n int) cobra.PositionalArgs {
+	return func(cmd *cobra.Command, args []string) error {
+		if len(args) > n {
+			return usagef("%s takes at most %d argument(s), got %d", cmd.CommandPath(), n, len(args))
+		}
+		return nil
+	}
+}
+
+// findRoot resolves the memory root for commands that need one.
+func (a *app) findRoot() (string, error) {
+	root, err := tiers.FindRoot(a.fs, a.rootFlag, a.env["WAKE_ROOT"], a.cwd)
+	if errors.Is(err, tiers.ErrNoRoot) {
+		return "", hintError{err, "run 'wake init' to create one here, or pass --root DIR"}
+	}
+	return root, err
+}
+
+// session is an open memory root with its configuration and counter.
+type session struct {
+	root  string
+	cfg   tiers.Config
+	cache *budget.Cache
+}
+
+func (a *app) open() (*session, error) {
+	root, err := a.findRoot()
+	if err != nil {
+		return nil, err
+	}
+	cfg, err := tiers.LoadConfig(a.fs, root)
+	if err != nil {
+		return nil, hintError{err, "fix the key in wake.toml; 'wake init' writes a commented copy of every default"}
+	}
+	enc, err := budget.NewEncoder(cfg.Encoding)
+	if err != nil {
+		return nil, err
+	}
+	a.encoders = append(a.encoders, enc)
+	return &session{root: root, cfg: cfg, cache: boot.OpenCache(a.fs, root, enc)}, nil
+}
+
+// saveCache persists new counts; failing to is only worth a warning, since
+// the cache is an optimisation.
+func (a *app) saveCache(s *session) {
+	if err := boot.SaveCache(a.fs, s.root, s.cache); err != nil {
+		fmt.Fprintf(a.errOut, "wake: warning: saving the token cache: %v\n", err)
+	}
+}
+
+func (a *app) store(root string) *handoff.Store {
+	return &handoff.Store{FS: a.fs, Root: root, Now: a.now, Locker: a.locker}
+}
+
+// formatFlag validates a --format value.
+func formatFlag(v string, allowed ...string) error {
+	for _, x := range allowed {
+		if v == x {
+			return nil
+		}
+	}
+	return usagef("--format %q: want %s", v, strings.Join(allowed, " or "))
+}

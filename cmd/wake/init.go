@@ -1,0 +1,109 @@
+package main
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/wakeproto/wake/handoff"
+	"github.com/wakeproto/wake/skeleton"
+	"github.com/wakeproto/wake/tiers"
+)
+
+type initOptions struct {
+	dir     string
+	agent   string
+	project string
+}
+
+func (a *app) initCmd() *cobra.Command {
+	o := &initOptions{}
+	cmd := &cobra.Command{
+		Use:   "init [DIR]",
+		Short: "First wake: lay out a memory root (never overwrites)",
+		Long: `init creates a memory root in DIR (default: --root, $WAKE_ROOT, else ./.wake)
+with main.md, recent/, warm/active_tasks.md, warm/decisions.md,
+warm/open_questions.md, cold/, cold/sessions/ and a commented wake.toml.
+
+On an existing root it creates only what is missing and leaves every existing
+byte as it was.`,
+		Example: "  wake init\n  wake init --agent Ava --project billing ~/work/billing/.wake",
+		Args:    maxArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if len(args) == 1 {
+				o.dir = args[0]
+			}
+			for _, f := range []struct{ name, v string }{{"--agent", o.agent}, {"--project", o.project}} {
+				if strings.ContainsAny(f.v, "\r\n") {
+					return usagef("%s must be one line", f.name)
+				}
+			}
+			return a.initRun(cmd, o)
+		},
+	}
+	cmd.Flags().StringVar(&o.agent, "agent", "", "agent `NAME` for main.md and wake.toml")
+	cmd.Flags().StringVar(&o.project, "project", "", "project `NAME` (default: the directory holding the root)")
+	return cmd
+}
+
+func (a *app) initRun(cmd *cobra.Command, o *initOptions) error {
+	dir := o.dir
+	for _, d := range []string{dir, a.rootFlag, a.env["WAKE_ROOT"], tiers.DefaultDirName} {
+		if d != "" {
+			dir = d
+			break
+		}
+	}
+	if !filepath.IsAbs(dir) {
+		dir = filepath.Join(a.cwd, dir)
+	}
+	project := o.project
+	if project == "" {
+		project = filepath.Base(dir)
+		if project == tiers.DefaultDirName {
+			project = filepath.Base(filepath.Dir(dir))
+		}
+	}
+	res, err := handoff.Init(cmd.Context(), a.store(dir), skeleton.Params{Agent: o.agent, Project: project})
+	if err != nil {
+		return err
+	}
+	w := a.out
+	fresh := contains(res.Created, tiers.MainPath)
+	if fresh {
+		fmt.Fprintln(w, "First session. No prior context. Starting fresh.")
+		fmt.Fprintf(w, "\nMemory root: %s\n", dir)
+	} else {
+		fmt.Fprintf(w, "Memory root %s already exists.\n", dir)
+	}
+	switch {
+	case len(res.Created) == 0:
+		fmt.Fprintln(w, "Nothing was missing; nothing was changed.")
+	case fresh:
+		fmt.Fprintln(w, "Created:")
+	default:
+		fmt.Fprintln(w, "Added what was missing (existing files were left as they were):")
+	}
+	for _, p := range res.Created {
+		fmt.Fprintf(w, "  %s\n", p)
+	}
+	if fresh {
+		fmt.Fprintf(w, "\nFill in first:\n")
+		fmt.Fprintf(w, "  1. main.md, Purpose: one or two sentences on what the project is for (the identity check halts until it is written).\n")
+		fmt.Fprintf(w, "  2. main.md, Identity and Standing Directives.\n")
+		fmt.Fprintf(w, "  3. warm/active_tasks.md: the first open task, as \"- [ ] ...\".\n")
+		fmt.Fprintf(w, "Then run 'wake load' at every session start.\n")
+	}
+	return nil
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}

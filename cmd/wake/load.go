@@ -1,0 +1,66 @@
+package main
+
+import (
+	"github.com/spf13/cobra"
+
+	"github.com/wakeproto/wake/boot"
+)
+
+type loadOptions struct {
+	format string
+}
+
+func (a *app) loadCmd() *cobra.Command {
+	o := &loadOptions{}
+	cmd := &cobra.Command{
+		Use:   "load",
+		Short: "Print the boot context for a new session",
+		Long: `load prints the boot context: phase 1 (main.md), phase 2 (recent/latest.md,
+recent/previous.md) and phase 3 (warm/*.md), each file fitted to its share of
+the token budget, then a budget footer. Cold files are never loaded.
+
+A file over its share is shown compressed (whole sections and list items
+dropped from the bottom up) and the context opens with a directive to
+compress it. The whole context never exceeds budget.memory_max tokens.`,
+		Example: "  wake load\n  wake load --format json | jq .totals",
+		Args:    noArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := formatFlag(o.format, "markdown", "json"); err != nil {
+				return err
+			}
+			return a.loadRun(o)
+		},
+	}
+	cmd.Flags().StringVar(&o.format, "format", "markdown", "output `FORMAT`: markdown or json")
+	return cmd
+}
+
+func (a *app) loadRun(o *loadOptions) error {
+	s, err := a.open()
+	if err != nil {
+		return err
+	}
+	ctx, err := boot.Build(boot.Options{FS: a.fs, Root: s.root, Config: s.cfg, Counter: s.cache})
+	if err != nil {
+		return err
+	}
+	text := ctx.Measure(s.cache)
+	a.saveCache(s)
+	a.warn(ctx.Warnings)
+	if o.format == "json" {
+		data, err := boot.JSON(ctx)
+		if err != nil {
+			return err
+		}
+		_, err = a.out.Write(data)
+		return err
+	}
+	_, err = a.out.Write([]byte(text))
+	return err
+}
+
+func (a *app) warn(ws []string) {
+	for _, w := range ws {
+		a.errOut.Write([]byte("wake: warning: " + w + "\n"))
+	}
+}

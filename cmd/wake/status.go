@@ -1,0 +1,54 @@
+package main
+
+import (
+	"github.com/spf13/cobra"
+
+	"github.com/wakeproto/wake/boot"
+)
+
+type statusOptions struct {
+	format string
+}
+
+func (a *app) statusCmd() *cobra.Command {
+	o := &statusOptions{}
+	cmd := &cobra.Command{
+		Use:   "status",
+		Short: "Show token use per file and tier against the budgets",
+		Long: `status shows each tier file's exact token count against an even share of
+its tier's budget, with a gauge, then each tier and the whole memory.`,
+		Example: "  wake status\n  wake status --format json",
+		Args:    noArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := formatFlag(o.format, "text", "json"); err != nil {
+				return err
+			}
+			return a.statusRun(o)
+		},
+	}
+	cmd.Flags().StringVar(&o.format, "format", "text", "output `FORMAT`: text or json")
+	return cmd
+}
+
+func (a *app) statusRun(o *statusOptions) error {
+	s, err := a.open()
+	if err != nil {
+		return err
+	}
+	ctx, err := boot.Read(boot.Options{FS: a.fs, Root: s.root, Config: s.cfg, Counter: s.cache})
+	if err != nil {
+		return err
+	}
+	a.saveCache(s)
+	a.warn(ctx.Warnings)
+	if o.format == "json" {
+		data, err := boot.StatusJSON(ctx)
+		if err != nil {
+			return err
+		}
+		_, err = a.out.Write(data)
+		return err
+	}
+	_, err = a.out.Write([]byte(boot.Status(ctx)))
+	return err
+}

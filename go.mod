@@ -1,0 +1,22 @@
+module github.com/wakeproto/wake
+
+go 1.26
+
+require (
+	github.com/gofrs/flock v0.13.1
+	github.com/pelletier/go-toml/v2 v2.4.3
+	github.com/pkoukk/tiktoken-go v0.1.8
+	github.com/pkoukk/tiktoken-go-loader v0.0.2
+	github.com/spf13/afero v1.15.0
+	github.com/spf13/cobra v1.10.2
+	gopkg.in/yaml.v3 v3.0.1
+)
+
+require (
+	github.com/dlclark/regexp2 v1.10.0 // indirect
+	github.com/google/uuid v1.3.0 // indirect
+	github.com/inconshreveable/mousetrap v1.1.0 // indirect
+	github.com/spf13/pflag v1.0.9 // indirect
+	golang.org/x/sys v0.47.0 // indirect
+	golang.org/x/text v0.28.0 // indirect
+)

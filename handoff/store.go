@@ -1,0 +1,46 @@
+package handoff
+
+import (
+	"context"
+	"path/filepath"
+	"time"
+
+	"github.com/spf13/afero"
+)
+
+// Store is the one place wake writes a memory root through: every mutation
+// runs under the root's lock, writes atomically and ends with one ledger
+// line.
+type Store struct {
+	FS     afero.Fs
+	Root   string
+	Now    func() time.Time
+	Locker Locker
+}
+
+// Path returns the file-system path of rel under the root.
+func (s *Store) Path(rel string) string { return filepath.Join(s.Root, filepath.FromSlash(rel)) }
+
+// Write atomically replaces rel under the root with data.
+func (s *Store) Write(rel string, data []byte) error {
+	return WriteFile(s.FS, s.Path(rel), data, 0o644)
+}
+
+// Mutate runs fn under the root's lock and appends the ledger entry it
+// returns, stamped with the current time. When fn fails nothing is
+// appended.
+func (s *Store) Mutate(ctx context.Context, fn func() (Entry, error)) error {
+	unlock, err := s.Locker.Lock(ctx, s.Root)
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	e, err := fn()
+	if err != nil {
+		return err
+	}
+	if e.At.IsZero() {
+		e.At = s.Now()
+	}
+	return AppendLedger(s.FS, s.Root, e)
+}

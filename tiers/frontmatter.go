@@ -1,0 +1,87 @@
+package tiers
+
+import (
+	"bytes"
+	"fmt"
+	"unicode/utf8"
+
+	"gopkg.in/yaml.v3"
+)
+
+// FrontMatter holds the known YAML front-matter keys (DESIGN section 1).
+type FrontMatter struct {
+	Summary       string `yaml:"summary"`
+	MemoryType    string `yaml:"memory_type"`
+	Sensitivity   string `yaml:"sensitivity"`
+	SourceOfTruth *bool  `yaml:"source_of_truth"`
+	ProjectID     string `yaml:"project_id"`
+	Session       string `yaml:"session"`
+}
+
+// Sensitivity levels.
+const (
+	Public       = "public"
+	Internal     = "internal"
+	Confidential = "confidential"
+	Secret       = "secret"
+)
+
+// Level returns the document's sensitivity, internal when unset.
+func (m FrontMatter) Level() string {
+	if m.Sensitivity == "" {
+		return Internal
+	}
+	return m.Sensitivity
+}
+
+var fmDelim = []byte("---")
+
+// SplitFrontMatter returns the YAML between a leading "---" line and the
+// next "---" line, and the rest of the document. ok is false when the
+// document has no front matter block.
+func SplitFrontMatter(data []byte) (yamlText, body []byte, ok bool) {
+	first, rest, found := bytes.Cut(data, []byte("\n"))
+	if !found || !bytes.Equal(bytes.TrimRight(first, "\r \t"), fmDelim) {
+		return nil, data, false
+	}
+	off := 0
+	for off <= len(rest) {
+		line := rest[off:]
+		end := bytes.IndexByte(line, '\n')
+		next := len(rest)
+		if end >= 0 {
+			line, next = line[:end], off+end+1
+		}
+		if bytes.Equal(bytes.TrimRight(line, "\r \t"), fmDelim) {
+			return rest[:off], rest[next:], true
+		}
+		if end < 0 {
+			break
+		}
+		off = next
+	}
+	return nil, data, false
+}
+
+// ParseFrontMatter decodes the front matter of data. A document without
+// front matter gives the zero FrontMatter and data as body. Malformed YAML is
+// an error, with the whole of data returned as body so the caller can still
+// show the document.
+func ParseFrontMatter(data []byte) (FrontMatter, []byte, error) {
+	var m FrontMatter
+	y, body, ok := SplitFrontMatter(data)
+	if !ok {
+		return m, data, nil
+	}
+	if err := yaml.Unmarshal(y, &m); err != nil {
+		return FrontMatter{}, data, fmt.Errorf("malformed front matter: %v", err)
+	}
+	switch m.Sensitivity {
+	case "", Public, Internal, Confidential, Secret:
+	default:
+		return m, body, fmt.Errorf("front matter: sensitivity %q is not public, internal, confidential or secret", m.Sensitivity)
+	}
+	return m, body, nil
+}
+
+func isValidUTF8(b []byte) bool { return utf8.Valid(b) }

@@ -1,0 +1,139 @@
+package tiers
+
+import (
+	"strings"
+)
+
+// Section is a Markdown section: an ATX heading and everything up to the
+// next heading of the same or a higher level. Offsets index the text the
+// section was found in.
+type Section struct {
+	Level     int
+	Title     string
+	Start     int // offset of the heading line
+	BodyStart int // offset just past the heading line
+	End       int // offset just past the section's last byte
+}
+
+// Body returns the section's text after its heading line.
+func (s Section) Body(text string) string { return text[s.BodyStart:s.End] }
+
+// Line is one line of a text with its offsets; Text excludes the newline.
+type Line struct {
+	Text       string
+	Start, End int // End includes the newline, if any
+	InFence    bool
+}
+
+// Lines splits text into lines, marking those inside fenced code blocks
+// (the fence lines themselves included).
+func Lines(text string) []Line {
+	var out []Line
+	fence := ""
+	for off := 0; off < len(text); {
+		end := strings.IndexByte(text[off:], '\n')
+		next := len(text)
+		if end >= 0 {
+			next = off + end + 1
+		}
+		raw := strings.TrimRight(text[off:next], "\r\n")
+		l := Line{Text: raw, Start: off, End: next, InFence: fence != ""}
+		trim := strings.TrimLeft(raw, " ")
+		if len(raw)-len(trim) <= 3 {
+			switch {
+			case fence == "" && (strings.HasPrefix(trim, "```") || strings.HasPrefix(trim, "~~~")):
+				fence = trim[:3]
+				l.InFence = true
+			case fence != "" && strings.HasPrefix(trim, fence) && strings.TrimSpace(strings.TrimLeft(trim, fence[:1])) == "":
+				fence = ""
+			}
+		}
+		out = append(out, l)
+		off = next
+	}
+	return out
+}
+
+// HeadingLevel returns the ATX heading level of a line (1-6), or 0.
+func HeadingLevel(line string) (int, string) {
+	trim := strings.TrimLeft(line, " ")
+	if len(line)-len(trim) > 3 {
+		return 0, ""
+	}
+	n := 0
+	for n < len(trim) && trim[n] == '#' {
+		n++
+	}
+	if n == 0 || n > 6 || (n < len(trim) && trim[n] != ' ' && trim[n] != '\t') {
+		return 0, ""
+	}
+	title := strings.TrimSpace(trim[n:])
+	title = strings.TrimSpace(strings.TrimRight(title, "#"))
+	return n, title
+}
+
+// Sections returns the sections of text at the given heading level, in
+// order. Headings inside fenced code are ignored.
+func Sections(text string, level int) []Section {
+	var out []Section
+	for _, l := range Lines(text) {
+		if l.InFence {
+			continue
+		}
+		lv, title := HeadingLevel(l.Text)
+		if lv == 0 || lv > level {
+			continue
+		}
+		if n := len(out); n > 0 && out[n-1].End < 0 {
+			out[n-1].End = l.Start
+		}
+		if lv == level {
+			out = append(out, Section{Level: lv, Title: title, Start: l.Start, BodyStart: l.End, End: -1})
+		}
+	}
+	if n := len(out); n > 0 && out[n-1].End < 0 {
+		out[n-1].End = len(text)
+	}
+	return out
+}
+
+// FindSection returns the first section at level whose title matches name,
+// ignoring case.
+func FindSection(text string, level int, name string) (Section, bool) {
+	for _, s := range Sections(text, level) {
+		if strings.EqualFold(s.Title, name) {
+			return s, true
+		}
+	}
+	return Section{}, false
+}
+
+// StripComments removes HTML comments, which skeleton files use for
+// guidance that is not content.
+func StripComments(s string) string {
+	for {
+		i := strings.Index(s, "<!--")
+		if i < 0 {
+			return s
+		}
+		j := strings.Index(s[i:], "-->")
+		if j < 0 {
+			return s[:i]
+		}
+		s = s[:i] + s[i+j+3:]
+	}
+}
+
+// FirstHeading returns the title of the first heading of any level outside
+// front matter and code, or "".
+func FirstHeading(body string) string {
+	for _, l := range Lines(body) {
+		if l.InFence {
+			continue
+		}
+		if lv, title := HeadingLevel(l.Text); lv > 0 {
+			return title
+		}
+	}
+	return ""
+}
