@@ -120,7 +120,7 @@ type Fitted struct {
 	Original      int // exact count of the input
 	Truncated     bool
 	DroppedBlocks int
-	DroppedTokens int // sum of the dropped blocks' counts
+	DroppedTokens int  // sum of the dropped blocks' counts
 	Over          bool // still over budget: protected content alone exceeds it
 }
 
