@@ -23,9 +23,16 @@ func Build(o Options) (*Context, error) {
 		for j, f := range p.Files {
 			wants[j] = f.Tokens
 		}
-		for j, share := range budget.Allocate(p.Budget, wants) {
+		shares := budget.Allocate(p.Budget, wants)
+		used := 0
+		for _, s := range shares {
+			used += s
+		}
+		for j, share := range shares {
 			f := p.Files[j]
-			f.Budget = share
+			// What the file may use: the tier's budget less what the other
+			// files take. For a file over its share that is the share itself.
+			f.Budget = p.Budget - (used - share)
 			if f.Tokens > share {
 				fit(f, share, o.Counter)
 			}

@@ -1,0 +1,264 @@
+package boot
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/sergi/go-diff/diffmatchpatch"
+	"github.com/spf13/afero"
+
+	"github.com/wakeproto/wake/budget"
+	"github.com/wakeproto/wake/tiers"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
+
+// demoFS copies the shipped demo root into memory at /demo.
+func demoFS(t *testing.T) afero.Fs {
+	t.Helper()
+	mem := afero.NewMemMapFs()
+	src := filepath.Join("..", "testdata", "demo")
+	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		rel, _ := filepath.Rel(src, p)
+		if strings.HasPrefix(rel, tiers.StateDir) {
+			return nil
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		return afero.WriteFile(mem, filepath.Join("/demo", rel), data, 0o644)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return mem
+}
+
+func encoder(t *testing.T) *budget.Encoder {
+	t.Helper()
+	e, err := budget.NewEncoder(tiers.EncodingCL100K)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return e
+}
+
+func build(t *testing.T, fsys afero.Fs, cfg tiers.Config, c budget.Counter) (*Context, string) {
+	t.Helper()
+	ctx, err := Build(Options{FS: fsys, Root: "/demo", Config: cfg, Counter: c})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ctx, ctx.Measure(c)
+}
+
+// golden compares got with testdata/name, rewriting it under -update.
+func golden(t *testing.T, name, got string) {
+	t.Helper()
+	path := filepath.Join("testdata", name)
+	if *update {
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test ./boot -update to create it)", err)
+	}
+	if string(want) != got {
+		dmp := diffmatchpatch.New()
+		a, b, lines := dmp.DiffLinesToChars(string(want), got)
+		diffs := dmp.DiffCharsToLines(dmp.DiffMain(a, b, false), lines)
+		var d strings.Builder
+		for _, df := range diffs {
+			prefix := map[diffmatchpatch.Operation]string{diffmatchpatch.DiffDelete: "-", diffmatchpatch.DiffInsert: "+", diffmatchpatch.DiffEqual: " "}[df.Type]
+			for _, l := range strings.SplitAfter(strings.TrimSuffix(df.Text, "\n"), "\n") {
+				if df.Type != diffmatchpatch.DiffEqual {
+					d.WriteString(prefix + strings.TrimSuffix(l, "\n") + "\n")
+				}
+			}
+		}
+		t.Errorf("%s differs (-want +got; go test ./boot -update rewrites it):\n%s", path, d.String())
+	}
+}
+
+func TestLoadDemoGolden(t *testing.T) {
+	fsys := demoFS(t)
+	cfg, err := tiers.LoadConfig(fsys, "/demo")
+	if err != nil {
+		t.Fatal(err)
+	}
+	enc := encoder(t)
+	ctx, md := build(t, fsys, cfg, enc)
+	golden(t, "demo.load.md", md)
+	data, err := JSON(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	golden(t, "demo.load.json", string(data))
+	if ctx.Totals.Output != enc.Count(md) {
+		t.Fatalf("footer says %d tokens, the output has %d", ctx.Totals.Output, enc.Count(md))
+	}
+	if !strings.Contains(md, fmt.Sprintf("This context: %s tokens.", budget.Thousands(enc.Count(md)))) {
+		t.Fatal("footer does not state the output's exact count")
+	}
+	var back map[string]any
+	if err := json.Unmarshal(data, &back); err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range []string{"version", "root", "directives", "phases", "totals"} {
+		if _, ok := back[k]; !ok {
+			t.Errorf("JSON lacks %q", k)
+		}
+	}
+}
+
+// bigDecisions is a deterministic decision log of roughly n entries.
+func bigDecisions(n int) string {
+	var b strings.Builder
+	b.WriteString("---\nsummary: a long log\n---\n# Decisions\n\n")
+	for i := range n {
+		fmt.Fprintf(&b, "[2026-01-%02d] DECISION: Adopt practice number %d for the build BECAUSE: experiment %d showed it saves time\nSTATUS: active\n\n", i%28+1, i, i)
+	}
+	return b.String()
+}
+
+func TestLoadCompressesOversizedFile(t *testing.T) {
+	fsys := demoFS(t)
+	afero.WriteFile(fsys, "/demo/warm/decisions.md", []byte(bigDecisions(1200)), 0o644)
+	cfg := tiers.DefaultConfig()
+	enc := encoder(t)
+	full := enc.Count(bigDecisions(1200))
+	ctx, md := build(t, fsys, cfg, enc)
+
+	var dec *File
+	for _, f := range ctx.Files() {
+		if f.Path == tiers.DecisionsPath {
+			dec = f
+		}
+	}
+	others := 117 + 46 // the demo's other warm files; checked below
+	if dec.Tokens != full || !dec.Truncated || dec.ShownTokens > dec.Budget || dec.Budget > cfg.Budget.Warm-others+1000 {
+		t.Fatalf("decisions: %+v", *dec)
+	}
+	want := fmt.Sprintf("First task: compress warm/decisions.md (%s tokens; budget %s) before proceeding.", budget.Thousands(full), budget.Thousands(dec.Budget))
+	if !strings.HasPrefix(md, want+"\n") {
+		t.Fatalf("output does not start with %q:\n%.300s", want, md)
+	}
+	if !strings.Contains(md, "[wake: warm/decisions.md cut to fit") || enc.Count(dec.Content) != dec.ShownTokens {
+		t.Fatal("no marker, or shown count is not exact")
+	}
+	if enc.Count(md) > cfg.Budget.MemoryMax {
+		t.Fatalf("output %d tokens over memory_max", enc.Count(md))
+	}
+	golden(t, "big-decisions.head.md", md[:strings.Index(md, "## Phase 2")])
+}
+
+func TestLoadNeverDropsHandoff(t *testing.T) {
+	fsys := demoFS(t)
+	main, _ := afero.ReadFile(fsys, "/demo/main.md")
+	bloated := strings.Replace(string(main), "## HANDOFF", "## Notes\n"+strings.Repeat("- a long standing note that keeps going on and on\n", 400)+"\n## HANDOFF", 1)
+	afero.WriteFile(fsys, "/demo/main.md", []byte(bloated), 0o644)
+	ctx, md := build(t, fsys, tiers.DefaultConfig(), encoder(t))
+	m := ctx.Phases[0].Files[0]
+	if !m.Truncated || m.ShownTokens > 2000 {
+		t.Fatalf("main.md not fitted: %+v", m.ShownTokens)
+	}
+	for _, line := range []string{"## HANDOFF", "next_priority: Fix VAT rounding", "emotional_register: Owner is relieved"} {
+		if !strings.Contains(m.Content, line) {
+			t.Errorf("HANDOFF line %q dropped", line)
+		}
+	}
+	if !strings.Contains(md, "First task: compress main.md") {
+		t.Error("no directive for main.md")
+	}
+}
+
+func TestLoadStaysUnderMemoryMax(t *testing.T) {
+	fsys := demoFS(t)
+	afero.WriteFile(fsys, "/demo/warm/decisions.md", []byte(bigDecisions(600)), 0o644)
+	afero.WriteFile(fsys, "/demo/recent/latest.md", []byte(bigDecisions(300)), 0o644)
+	cfg := tiers.DefaultConfig()
+	// Tier budgets that add up to far more than the maximum.
+	cfg.Budget.Recent, cfg.Budget.Warm, cfg.Budget.MemoryMax, cfg.Budget.MemoryTarget = 50000, 50000, 9000, 8000
+	enc := encoder(t)
+	ctx, md := build(t, fsys, cfg, enc)
+	if n := enc.Count(md); n > 9000 || n != ctx.Totals.Output {
+		t.Fatalf("output is %d tokens (footer %d), max 9000", n, ctx.Totals.Output)
+	}
+	// The work reserve caps memory too.
+	cfg = tiers.DefaultConfig()
+	cfg.ContextWindow, cfg.Budget.WorkMin = 150000, 145000
+	_, md = build(t, fsys, cfg, enc)
+	if n := enc.Count(md); n > 5000 {
+		t.Fatalf("output is %d tokens, leaving less than work_min", n)
+	}
+}
+
+func TestLoadBadFiles(t *testing.T) {
+	fsys := demoFS(t)
+	fsys.Remove("/demo/recent/previous.md")
+	afero.WriteFile(fsys, "/demo/warm/open_questions.md", []byte("bin\x00ary"), 0o644)
+	afero.WriteFile(fsys, "/demo/warm/active_tasks.md", []byte("- [ ] caf\xe9\n"), 0o644)
+	huge := strings.Repeat("- a line of a runaway file\n", tiers.MaxDocBytes/26+100)
+	afero.WriteFile(fsys, "/demo/warm/decisions.md", []byte(huge), 0o644)
+	ctx, md := build(t, fsys, tiers.DefaultConfig(), encoder(t))
+	for _, want := range []string{
+		"### recent/previous.md (missing)",
+		"### warm/open_questions.md (not shown: binary file (NUL byte at offset 3))",
+		"- [ ] caf\xe9\n",
+		"First task: compress warm/decisions.md (" + budget.Thousands(len(huge)) + " bytes, over the 4 MiB read limit; only its head is shown) before proceeding.",
+	} {
+		if !strings.Contains(md, want) {
+			t.Errorf("output lacks %q", want)
+		}
+	}
+	joined := strings.Join(ctx.Warnings, "\n")
+	for _, want := range []string{"warm/open_questions.md: skipped: binary", "warm/active_tasks.md:1: invalid UTF-8"} {
+		if !strings.Contains(joined, want) {
+			t.Errorf("warnings lack %q: %q", want, joined)
+		}
+	}
+}
+
+func TestWarmLoadNeedsNoEncoder(t *testing.T) {
+	fsys := demoFS(t)
+	afero.WriteFile(fsys, "/demo/warm/decisions.md", []byte(bigDecisions(1200)), 0o644)
+	cfg := tiers.DefaultConfig()
+	first := encoder(t)
+	c := OpenCache(fsys, "/demo", first)
+	_, md1 := build(t, fsys, cfg, c)
+	if err := SaveCache(fsys, "/demo", c); err != nil {
+		t.Fatal(err)
+	}
+	if !first.Built() {
+		t.Fatal("cold load did not build the encoder")
+	}
+	second := encoder(t)
+	c2 := OpenCache(fsys, "/demo", second)
+	_, md2 := build(t, fsys, cfg, c2)
+	if second.Built() {
+		t.Fatal("a load of unchanged files built the encoder")
+	}
+	if md1 != md2 {
+		t.Fatal("warm load output differs from cold load output")
+	}
+	// A corrupt cache costs a recount, never an error.
+	afero.WriteFile(fsys, CachePath("/demo"), []byte("{garbage"), 0o644)
+	third := encoder(t)
+	_, md3 := build(t, fsys, cfg, OpenCache(fsys, "/demo", third))
+	if md3 != md1 || !third.Built() {
+		t.Fatal("corrupt cache changed the output or was trusted")
+	}
+}
