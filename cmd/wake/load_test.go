@@ -1,0 +1,109 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/spf13/afero"
+
+	"github.com/wakeproto/wake/handoff"
+)
+
+// newTestApp returns an app on the real file system rooted in a temp
+// directory, with captured streams and a fixed clock.
+func newTestApp(t *testing.T, dir string) (*app, *bytes.Buffer, *bytes.Buffer) {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	return &app{
+		fs: afero.NewOsFs(), env: map[string]string{"HOME": filepath.Join(dir, "home")},
+		in: strings.NewReader(""), out: &out, errOut: &errOut,
+		now: func() time.Time { return time.Date(2026, 11, 22, 3, 24, 20, 0, time.UTC) },
+		cwd: dir, locker: handoff.FileLocker{Timeout: 5 * time.Second},
+	}, &out, &errOut
+}
+
+// TestWarmLoadDoesNotBuildEncoder proves the session-start promise: when no
+// file changed since the last load, the tokenizer is never initialised.
+func TestWarmLoadDoesNotBuildEncoder(t *testing.T) {
+	dir := t.TempDir()
+	a, _, errOut := newTestApp(t, dir)
+	if code := a.run([]string{"init", "--agent", "Ava"}); code != 0 {
+		t.Fatalf("init: exit %d: %s", code, errOut)
+	}
+	load := func() (string, bool) {
+		a, out, errOut := newTestApp(t, dir)
+		if code := a.run([]string{"load"}); code != 0 {
+			t.Fatalf("load: exit %d: %s", code, errOut)
+		}
+		if len(a.encoders) != 1 {
+			t.Fatalf("%d encoders made", len(a.encoders))
+		}
+		return out.String(), a.encoders[0].Built()
+	}
+	first, built := load()
+	if !built {
+		t.Fatal("the first load did not build the encoder: nothing was counted")
+	}
+	second, built := load()
+	if built {
+		t.Fatal("a load of unchanged files built the encoder")
+	}
+	if first != second {
+		t.Fatal("warm and cold loads printed different contexts")
+	}
+	// Changing a file needs the encoder again.
+	os.WriteFile(filepath.Join(dir, ".wake", "warm", "open_questions.md"), []byte("- Why?\n"), 0o644)
+	if _, built := load(); !built {
+		t.Fatal("a changed file was not counted")
+	}
+}
+
+// TestNoNetwork runs the built binary in a network namespace with no
+// interfaces: it must still count tokens exactly.
+func TestNoNetwork(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary")
+	}
+	unshare, err := exec.LookPath("unshare")
+	if err != nil {
+		t.Skip("skipping: unshare(1) is not installed")
+	}
+	if err := exec.Command(unshare, "-rn", "true").Run(); err != nil {
+		t.Skipf("skipping: cannot create a network namespace here: %v", err)
+	}
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "wake")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	root := filepath.Join(dir, "mem")
+	for _, args := range [][]string{{"init", root}, {"load", "--root", root, "--format", "json"}} {
+		cmd := exec.Command(unshare, append([]string{"-rn", bin}, args...)...)
+		cmd.Env = []string{"HOME=" + dir, "PATH=/usr/bin:/bin"}
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("wake %v without network: %v\n%s", args, err, out)
+		}
+		if args[0] == "load" && !bytes.Contains(out, []byte(`"path": "main.md"`)) {
+			t.Fatalf("unexpected output:\n%s", out)
+		}
+	}
+	// The exact count of the skeleton main.md, as tiktoken makes it.
+	a, out, _ := newTestApp(t, dir)
+	a.run([]string{"status", "--root", root, "--format", "json"})
+	cmd := exec.Command(unshare, "-rn", bin, "status", "--root", root, "--format", "json")
+	cmd.Env = []string{"HOME=" + dir}
+	os.Remove(filepath.Join(root, ".state", "tokens.json"))
+	got, err := cmd.Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(got) != out.String() {
+		t.Fatalf("counts without network differ:\n%s\nwant\n%s", got, out)
+	}
+}
