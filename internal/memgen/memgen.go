@@ -1,0 +1,109 @@
+// Package memgen generates realistic memory roots of a chosen size for
+// benchmarks and the performance scripts. It lives in internal/ because it
+// is test support, not part of wake's behaviour.
+package memgen
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/spf13/afero"
+)
+
+// Options size a generated root.
+type Options struct {
+	// TierScale multiplies the tier files' content; 1 gives full tiers of
+	// about 36,000 tokens (cl100k_base), each tier near its budget: main.md
+	// ~1,600, recent ~11,000, warm ~23,000.
+	TierScale int
+	// ColdFiles is how many documents go under cold/, spread over
+	// year/month directories with front-matter summaries.
+	ColdFiles int
+}
+
+// Generate writes the root. It is deterministic: the same options give the
+// same bytes.
+func Generate(fs afero.Fs, root string, o Options) error {
+	files := map[string]string{
+		"main.md":                mainMD(o.TierScale),
+		"recent/latest.md":       session(0, 180*o.TierScale),
+		"recent/previous.md":     session(1, 180*o.TierScale),
+		"warm/active_tasks.md":   tasks(245 * o.TierScale),
+		"warm/decisions.md":      decisions(270 * o.TierScale),
+		"warm/open_questions.md": questions(130 * o.TierScale),
+	}
+	for rel, data := range files {
+		if err := write(fs, root, rel, data); err != nil {
+			return err
+		}
+	}
+	for i := range o.ColdFiles {
+		rel := fmt.Sprintf("cold/%d/%02d/note-%06d.md", 2020+i%6, 1+i%12, i)
+		if err := write(fs, root, rel, coldNote(i)); err != nil {
+			return err
+		}
+	}
+	return fs.MkdirAll(filepath.Join(root, "cold", "sessions"), 0o755)
+}
+
+func write(fs afero.Fs, root, rel, data string) error {
+	name := filepath.Join(root, filepath.FromSlash(rel))
+	if err := fs.MkdirAll(filepath.Dir(name), 0o755); err != nil {
+		return err
+	}
+	return afero.WriteFile(fs, name, []byte(data), 0o644)
+}
+
+func mainMD(scale int) string {
+	var b strings.Builder
+	b.WriteString("---\nsummary: Identity and purpose of the generated project\n---\n# generated\n\n## Identity\nAgent: Ava, implementing engineer.\n\n")
+	b.WriteString("## Purpose\nThe generated project exists to measure wake on a memory of realistic size.\n\n## Standing Directives\n")
+	for i := range 95 * scale {
+		fmt.Fprintf(&b, "- Directive %d: run the checks for component %d before each commit.\n", i, i)
+	}
+	b.WriteString("\n## HANDOFF\nupdated: 2026-11-21T17:40:00Z\nsession_summary: Generated session.\nnext_priority: Keep measuring.\nopen_risk: none\nemotional_register: calm\n")
+	return b.String()
+}
+
+func session(n, items int) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "---\nsummary: Generated session %d\nsession: 2026-11-%02dT10:00:00Z\n---\n# Session 2026-11-%02d\n\n## What happened\n", n, 21-n, 21-n)
+	for i := range items {
+		fmt.Fprintf(&b, "- Reworked module %d of the importer so that batch %d commits atomically and reports its row counts, then reran the suite.\n", i, i*7)
+	}
+	b.WriteString("\n## Decisions made\n- Keep batches small.\n\n## Open threads\n- Measure again.\n\n## For my successor\nThe numbers are generated.\n")
+	return b.String()
+}
+
+func tasks(n int) string {
+	var b strings.Builder
+	b.WriteString("---\nsummary: Generated tasks\n---\n# Active tasks\n\n## In progress\n")
+	for i := range n {
+		fmt.Fprintf(&b, "- [ ] Task %d: migrate table %d to the new schema and backfill its history from the archive.\n", i, i)
+	}
+	return b.String()
+}
+
+func decisions(n int) string {
+	var b strings.Builder
+	b.WriteString("---\nsummary: Generated decisions\n---\n# Decisions\n")
+	for i := range n {
+		fmt.Fprintf(&b, "\n[2026-%02d-%02d] DECISION: Adopt practice %d for subsystem %d BECAUSE: experiment %d cut the build time by %d percent and nobody objected in review\nSTATUS: active\nTOPIC: practice-%d\n",
+			1+i%12, 1+i%28, i, i%17, i, 3+i%40, i)
+	}
+	return b.String()
+}
+
+func questions(n int) string {
+	var b strings.Builder
+	b.WriteString("---\nsummary: Generated questions\n---\n# Open questions\n\n")
+	for i := range n {
+		fmt.Fprintf(&b, "- Question %d: should component %d keep its own cache, or share the one in the core package with the others?\n", i, i)
+	}
+	return b.String()
+}
+
+func coldNote(i int) string {
+	return fmt.Sprintf("---\nsummary: Archived note %d about component %d\n---\n# Note %d\n\nComponent %d was reworked in batch %d; the details are kept here for reference.\n", i, i%97, i, i%97, i)
+}
