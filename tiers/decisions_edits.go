@@ -1,0 +1,110 @@
+package tiers
+
+import (
+	"strings"
+
+	"github.com/sergi/go-diff/diffmatchpatch"
+)
+
+// HandEdit is an entry of the decision log as wake last wrote it that is no
+// longer in the file as it was: deleted or edited by hand (DESIGN section 3,
+// rule 2).
+type HandEdit struct {
+	Entry   int    // its number in wake's last write
+	Title   string // "[date] what" as wake wrote it
+	Deleted bool   // none of its lines is left
+	// Removed are its lines that are gone, numbered as in wake's last write.
+	Removed []RemovedLine
+}
+
+// RemovedLine is a line of wake's last write that the current file lacks.
+type RemovedLine struct {
+	Line int    `json:"line"`
+	Text string `json:"text"`
+}
+
+// FindHandEdits compares the decision log wake last wrote with the current
+// one, line by line, and returns the entries of the former that lost lines,
+// in order. Lines added by hand are not edits of wake's entries and are not
+// reported, nor are removed lines outside entries (the template's comment,
+// headings). Trailing white space and line endings are ignored, so an
+// editor that strips them does not count as an edit.
+func FindHandEdits(last, current []byte) []HandEdit {
+	removed := removedLines(string(last), string(current))
+	if len(removed) == 0 {
+		return nil
+	}
+	log := ParseDecisions(last)
+	var out []HandEdit
+	i := 0
+	for _, e := range log.Entries {
+		for i < len(removed) && removed[i].Line < e.Line {
+			i++
+		}
+		h := HandEdit{Entry: e.Number, Title: e.Title()}
+		for i < len(removed) && removed[i].Line <= e.EndLine {
+			h.Removed = append(h.Removed, removed[i])
+			i++
+		}
+		if len(h.Removed) > 0 {
+			h.Deleted = len(h.Removed) == e.EndLine-e.Line+1
+			out = append(out, h)
+		}
+	}
+	return out
+}
+
+// removedLines diffs the two texts line by line with go-diff and returns
+// the lines of a that b does not keep, in order.
+func removedLines(a, b string) []RemovedLine {
+	al, bl := diffLines(a), diffLines(b)
+	ids := map[string]rune{}
+	encode := func(lines []string) []rune {
+		out := make([]rune, len(lines))
+		for i, l := range lines {
+			r, ok := ids[l]
+			if !ok {
+				r = runeFor(len(ids))
+				ids[l] = r
+			}
+			out[i] = r
+		}
+		return out
+	}
+	ar, br := encode(al), encode(bl)
+	var out []RemovedLine
+	n := 0
+	for _, d := range diffmatchpatch.New().DiffMainRunes(ar, br, false) {
+		k := len([]rune(d.Text))
+		switch d.Type {
+		case diffmatchpatch.DiffEqual:
+			n += k
+		case diffmatchpatch.DiffDelete:
+			for j := n; j < n+k; j++ {
+				out = append(out, RemovedLine{Line: j + 1, Text: al[j]})
+			}
+			n += k
+		}
+	}
+	return out
+}
+
+func diffLines(s string) []string {
+	ls := Lines(s)
+	out := make([]string, len(ls))
+	for i, l := range ls {
+		out[i] = strings.TrimRight(l.Text, " \t\r")
+	}
+	return out
+}
+
+// runeFor maps the i-th distinct line to a rune go-diff can carry through a
+// string unchanged: it skips 0 and the surrogate range, which a string
+// conversion would turn into U+FFFD.
+func runeFor(i int) rune {
+	r := rune(i + 1)
+	if r >= 0xD800 {
+		r += 0x800
+	}
+	return r
+}

@@ -1,0 +1,78 @@
+package tiers
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+)
+
+const lastWrite = `---
+summary: Decision log
+---
+# Decisions
+
+<!-- guidance -->
+
+[2026-01-01] DECISION: Use YAML for config BECAUSE: readability
+STATUS: active
+
+[2026-01-02] DECISION: Use SQLite BECAUSE: one file
+STATUS: active
+TOPIC: storage
+
+[2026-01-03] DECISION: Money in cents BECAUSE: rounding
+STATUS: active
+`
+
+func TestFindHandEdits(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		current string
+		want    []HandEdit
+	}{
+		{"unchanged", lastWrite, nil},
+		{"lines added by hand", lastWrite + "\n[2026-01-04] DECISION: Mine BECAUSE: I say so\n", nil},
+		{"template comment and heading removed", strings.Replace(strings.Replace(lastWrite, "<!-- guidance -->\n", "", 1), "# Decisions\n", "", 1), nil},
+		{"trailing space and CRLF are not edits", strings.ReplaceAll(strings.Replace(lastWrite, "STATUS: active\n", "STATUS: active  \n", 1), "\n", "\r\n"), nil},
+		{"entry deleted", strings.Replace(lastWrite, "[2026-01-02] DECISION: Use SQLite BECAUSE: one file\nSTATUS: active\nTOPIC: storage\n\n", "", 1),
+			[]HandEdit{{Entry: 2, Title: "[2026-01-02] Use SQLite", Deleted: true, Removed: []RemovedLine{
+				{11, "[2026-01-02] DECISION: Use SQLite BECAUSE: one file"}, {12, "STATUS: active"}, {13, "TOPIC: storage"}}}}},
+		{"status edited by hand", strings.Replace(lastWrite, "BECAUSE: readability\nSTATUS: active", "BECAUSE: readability\nSTATUS: reversed", 1),
+			[]HandEdit{{Entry: 1, Title: "[2026-01-01] Use YAML for config", Removed: []RemovedLine{{9, "STATUS: active"}}}}},
+		{"text reworded and last entry cut", strings.Replace(lastWrite[:strings.Index(lastWrite, "[2026-01-03]")], "one file", "one file to back up", 1),
+			[]HandEdit{
+				{Entry: 2, Title: "[2026-01-02] Use SQLite", Removed: []RemovedLine{{11, "[2026-01-02] DECISION: Use SQLite BECAUSE: one file"}}},
+				{Entry: 3, Title: "[2026-01-03] Money in cents", Deleted: true, Removed: []RemovedLine{{15, "[2026-01-03] DECISION: Money in cents BECAUSE: rounding"}, {16, "STATUS: active"}}},
+			}},
+		{"file emptied", "", []HandEdit{
+			{Entry: 1, Title: "[2026-01-01] Use YAML for config", Deleted: true, Removed: []RemovedLine{{8, "[2026-01-01] DECISION: Use YAML for config BECAUSE: readability"}, {9, "STATUS: active"}}},
+			{Entry: 2, Title: "[2026-01-02] Use SQLite", Deleted: true, Removed: []RemovedLine{{11, "[2026-01-02] DECISION: Use SQLite BECAUSE: one file"}, {12, "STATUS: active"}, {13, "TOPIC: storage"}}},
+			{Entry: 3, Title: "[2026-01-03] Money in cents", Deleted: true, Removed: []RemovedLine{{15, "[2026-01-03] DECISION: Money in cents BECAUSE: rounding"}, {16, "STATUS: active"}}},
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := FindHandEdits([]byte(lastWrite), []byte(tc.current))
+			if !reflect.DeepEqual(got, tc.want) {
+				t.Errorf("FindHandEdits:\n got  %+v\n want %+v", got, tc.want)
+			}
+		})
+	}
+}
+
+func FuzzFindHandEdits(f *testing.F) {
+	f.Add([]byte(lastWrite), []byte(""))
+	f.Add([]byte(lastWrite), []byte(strings.Replace(lastWrite, "STATUS: active", "STATUS: reversed", 2)))
+	f.Add([]byte("[2026-01-01] DECISION: A BECAUSE: x\n"), []byte("[2026-01-01] DECISION: A BECAUSE: x\n"))
+	f.Fuzz(func(t *testing.T, last, cur []byte) {
+		edits := FindHandEdits(last, cur)
+		n := len(ParseDecisions(last).Entries)
+		for _, e := range edits {
+			if e.Entry < 1 || e.Entry > n || len(e.Removed) == 0 {
+				t.Fatalf("edit %+v of %d entries", e, n)
+			}
+		}
+		if string(last) == string(cur) && len(edits) > 0 {
+			t.Fatalf("identical texts give edits %+v", edits)
+		}
+	})
+}
