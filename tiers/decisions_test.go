@@ -63,10 +63,10 @@ func TestParseDecisionsSkeleton(t *testing.T) {
 
 func TestParseDecisionsCases(t *testing.T) {
 	type entry struct {
-		Line, End        int
-		Date, What, Why  string
-		Status, Topic    string
-		HasStatus        bool
+		Line, End         int
+		Date, What, Why   string
+		Status, Topic     string
+		HasStatus         bool
 		Objection, Upheld string
 	}
 	for _, tc := range []struct {
@@ -198,4 +198,3 @@ func checkInvariants(t *testing.T, data []byte, log DecisionLog) {
 		}
 	}
 }
-
