@@ -34,6 +34,10 @@ func (d NewDecision) Validate() error {
 		return errors.New("the reason (because) is empty")
 	case strings.ContainsAny(d.What+d.Why+d.Topic, "\r\n"):
 		return errors.New("decision, reason and topic must each be one line")
+	case strings.Contains(d.What, tiers.KeyBecause+":"):
+		// The entry line reads "DECISION: WHAT BECAUSE: WHY"; a second
+		// "BECAUSE:" would move part of the decision into the reason.
+		return errors.New(`the decision text must not contain "BECAUSE:"; it separates the decision from its reason`)
 	}
 	return nil
 }
@@ -51,31 +55,86 @@ func (d NewDecision) Render(day time.Time) string {
 
 // AppendDecisionsLocked appends each decision as an active entry to
 // warm/decisions.md, one blank line after the previous entry, writes the
-// file atomically and records the snapshot. The caller must hold the root's
-// lock (it runs inside [Store.Mutate]) and writes the ledger line.
+// file atomically and records the snapshot. When entries wake wrote were
+// deleted or edited by hand since its last write, the snapshot keeps wake's
+// version of them with the new entries added, so the coherence check goes
+// on reporting the edit. The caller must hold the root's lock (it runs
+// inside [Store.Mutate]) and writes the ledger line.
 func (s *Store) AppendDecisionsLocked(ds []NewDecision) error {
+	f, err := s.readDecisionsLocked()
+	if err != nil {
+		return err
+	}
+	_, err = s.appendDecisionsLocked(f, ds)
+	return err
+}
+
+// appendDecisionsLocked appends ds to the log read in f and returns the
+// number of the first new entry.
+func (s *Store) appendDecisionsLocked(f decisionFile, ds []NewDecision) (int, error) {
 	for _, d := range ds {
 		if err := d.Validate(); err != nil {
-			return err
+			return 0, err
 		}
 	}
-	cur, err := afero.ReadFile(s.FS, s.Path(tiers.DecisionsPath))
-	if err != nil && !errors.Is(err, os.ErrNotExist) {
-		return fmt.Errorf("reading %s: %w", tiers.DecisionsPath, err)
-	}
-	text := string(cur)
+	text, last := f.text, string(f.last)
 	for _, d := range ds {
-		text = appendEntry(text, d.Render(s.Now()))
+		entry := d.Render(s.Now())
+		text = appendEntry(text, entry)
+		last = appendEntry(last, entry)
 	}
-	return s.WriteDecisionsLocked([]byte(text))
+	first := len(f.log.Entries) + 1
+	if got := len(tiers.ParseDecisions([]byte(text)).Entries); got != first-1+len(ds) {
+		return 0, fmt.Errorf("%s: the new entries would not read back as entries (is an HTML comment left open?); nothing was written", tiers.DecisionsPath)
+	}
+	if len(f.edits) == 0 {
+		last = text
+	}
+	return first, s.writeDecisions([]byte(text), []byte(last))
 }
 
 // WriteDecisionsLocked replaces warm/decisions.md and records the snapshot.
 func (s *Store) WriteDecisionsLocked(data []byte) error {
+	return s.writeDecisions(data, data)
+}
+
+func (s *Store) writeDecisions(data, snapshot []byte) error {
 	if err := s.Write(tiers.DecisionsPath, data); err != nil {
 		return err
 	}
-	return WriteFile(s.FS, filepath.Join(s.Root, tiers.StateDir, DecisionsSnapshot), data, 0o644)
+	return WriteFile(s.FS, s.snapshotPath(), snapshot, 0o644)
+}
+
+func (s *Store) snapshotPath() string {
+	return filepath.Join(s.Root, tiers.StateDir, DecisionsSnapshot)
+}
+
+// decisionFile is the decision log as it is and as wake last wrote it.
+type decisionFile struct {
+	text  string
+	log   tiers.DecisionLog
+	last  []byte           // wake's last write; the current text when there is none
+	edits []tiers.HandEdit // wake's entries deleted or edited by hand since
+}
+
+// readDecisionsLocked reads the log and wake's snapshot of it. A missing
+// log is empty; a missing snapshot (nothing written yet, or .state
+// deleted) means there is nothing to compare with.
+func (s *Store) readDecisionsLocked() (decisionFile, error) {
+	cur, err := afero.ReadFile(s.FS, s.Path(tiers.DecisionsPath))
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
+		return decisionFile{}, fmt.Errorf("reading %s: %w", tiers.DecisionsPath, err)
+	}
+	f := decisionFile{text: string(cur), log: tiers.ParseDecisions(cur), last: cur}
+	last, err := afero.ReadFile(s.FS, s.snapshotPath())
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+	case err != nil:
+		return decisionFile{}, fmt.Errorf("reading %s/%s: %w", tiers.StateDir, DecisionsSnapshot, err)
+	default:
+		f.last, f.edits = last, tiers.FindHandEdits(last, cur)
+	}
+	return f, nil
 }
 
 // appendEntry adds entry after text, separated by exactly one blank line.

@@ -1,0 +1,207 @@
+package handoff
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/spf13/afero"
+
+	"github.com/wakeproto/wake/tiers"
+)
+
+const testRoot = "/mem"
+
+// newDecisionStore returns a store on an in-memory root whose clock reads
+// 2026-03-0<day> and moves a day at each call of the returned tick.
+func newDecisionStore(t *testing.T, log string) (*Store, func()) {
+	t.Helper()
+	fs := afero.NewMemMapFs()
+	if log != "" {
+		if err := afero.WriteFile(fs, testRoot+"/"+tiers.DecisionsPath, []byte(log), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	now := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
+	s := &Store{FS: fs, Root: testRoot, Now: func() time.Time { return now }, Locker: &MutexLocker{}}
+	return s, func() { now = now.AddDate(0, 0, 1) }
+}
+
+func readLog(t *testing.T, s *Store) string {
+	t.Helper()
+	data, err := afero.ReadFile(s.FS, s.Path(tiers.DecisionsPath))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(data)
+}
+
+const handWritten = `# Decisions
+
+[2026-02-14] DECISION: Use YAML for config BECAUSE: readability
+STATUS: active
+TOPIC: config
+
+[2026-02-20] DECISION: Keep one binary BECAUSE: simpler installs
+`
+
+func TestReverse(t *testing.T) {
+	s, _ := newDecisionStore(t, handWritten)
+	ch, err := s.Reverse(context.Background(), 1, NewDecision{What: "Use TOML for config", Why: "YAML indentation broke parsing"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `# Decisions
+
+[2026-02-14] DECISION: Use YAML for config BECAUSE: readability
+STATUS: reversed
+TOPIC: config
+REVERSED_BY: [2026-03-01] Use TOML for config BECAUSE: YAML indentation broke parsing
+
+[2026-02-20] DECISION: Keep one binary BECAUSE: simpler installs
+
+[2026-03-01] DECISION: Use TOML for config BECAUSE: YAML indentation broke parsing
+STATUS: active
+TOPIC: config
+`
+	if got := readLog(t, s); got != want {
+		t.Fatalf("after reverse:\n%s\nwant:\n%s", got, want)
+	}
+	if ch != (DecisionChange{Number: 1, Title: "[2026-02-14] Use YAML for config", Status: "reversed", Added: 3}) {
+		t.Errorf("change %+v", ch)
+	}
+	_, err = s.Reverse(context.Background(), 1, NewDecision{What: "Use JSON", Why: "x"})
+	if err == nil || !strings.Contains(err.Error(), "decision 1 is already reversed ([2026-03-01] Use TOML for config BECAUSE: YAML indentation broke parsing)") {
+		t.Errorf("reversing a reversed entry: %v", err)
+	}
+	checkLedger(t, s, "reverse", "reversed #1 (Use YAML for config) by #3: Use TOML for config")
+	checkSnapshot(t, s)
+}
+
+// An entry without a STATUS line gets one after its last line, so the
+// original bytes stay one unbroken run; a missing final newline is added.
+func TestContestUpholdWithoutStatusLine(t *testing.T) {
+	log := strings.TrimSuffix(handWritten, "\n")
+	s, tick := newDecisionStore(t, log)
+	if _, err := s.Contest(context.Background(), 2, "two binaries start faster", "split the daemon out"); err != nil {
+		t.Fatal(err)
+	}
+	contested := log + "\nSTATUS: contested\nOBJECTION: [2026-03-01] two binaries start faster\nPROPOSED: split the daemon out\n"
+	if got := readLog(t, s); got != contested {
+		t.Fatalf("after contest:\n%q\nwant\n%q", got, contested)
+	}
+	checkLedger(t, s, "contest", "contested #2 (Keep one binary): two binaries start faster")
+	tick()
+	ch, err := s.Uphold(context.Background(), 2, "install size matters more")
+	if err != nil {
+		t.Fatal(err)
+	}
+	upheld := strings.Replace(contested, "STATUS: contested", "STATUS: active", 1) + "UPHELD: [2026-03-02] install size matters more\n"
+	if got := readLog(t, s); got != upheld || ch.Status != "active" || ch.Number != 2 {
+		t.Fatalf("after uphold (%+v):\n%q\nwant\n%q", ch, got, upheld)
+	}
+	checkLedger(t, s, "uphold", "upheld #2 (Keep one binary): install size matters more")
+	checkSnapshot(t, s)
+}
+
+func TestAnnotateErrors(t *testing.T) {
+	ctx := context.Background()
+	s, _ := newDecisionStore(t, handWritten)
+	for _, tc := range []struct {
+		name string
+		do   func() error
+		want string
+	}{
+		{"number past the end", func() error { _, err := s.Contest(ctx, 3, "o", "p"); return err }, "decision 3: no such decision (warm/decisions.md has 2)"},
+		{"number zero", func() error { _, err := s.Uphold(ctx, 0, "why"); return err }, "decision 0: no such decision"},
+		{"uphold an active entry", func() error { _, err := s.Uphold(ctx, 1, "why"); return err }, "decision 1 is active, not contested"},
+		{"uphold an entry with no STATUS", func() error { _, err := s.Uphold(ctx, 2, "why"); return err }, "decision 2 is active (no STATUS line), not contested"},
+		{"empty objection", func() error { _, err := s.Contest(ctx, 1, " ", "p"); return err }, "the objection is empty"},
+		{"two-line proposal", func() error { _, err := s.Contest(ctx, 1, "o", "a\nb"); return err }, "the proposal must be one line"},
+		{"empty replacement", func() error { _, err := s.Reverse(ctx, 1, NewDecision{Why: "x"}); return err }, "the decision text is empty"},
+		{"BECAUSE in the decision", func() error {
+			_, err := s.Reverse(ctx, 1, NewDecision{What: "A BECAUSE: B", Why: "x"})
+			return err
+		}, `must not contain "BECAUSE:"`},
+	} {
+		err := tc.do()
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: error %v, want %q", tc.name, err, tc.want)
+		}
+	}
+	if _, err := s.Contest(ctx, 9, "o", "p"); !errors.Is(err, ErrNoSuchDecision) {
+		t.Errorf("want ErrNoSuchDecision, got %v", err)
+	}
+	if got := readLog(t, s); got != handWritten {
+		t.Errorf("failed commands changed the log:\n%s", got)
+	}
+	if es, _, _ := ReadLedger(s.FS, s.Root); len(es) != 0 {
+		t.Errorf("failed commands wrote ledger lines: %+v", es)
+	}
+}
+
+// Annotating entries by number after one was deleted by hand could hit the
+// wrong entry: wake refuses and changes nothing. Appending still works, and
+// the snapshot keeps wake's version so the check goes on reporting it.
+func TestHandEditsRefuseAnnotation(t *testing.T) {
+	ctx := context.Background()
+	s, _ := newDecisionStore(t, "")
+	for _, w := range []string{"A", "B", "C"} {
+		if _, err := s.Decide(ctx, NewDecision{What: "Use " + w, Why: "w"}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	full := readLog(t, s)
+	cut := strings.Replace(full, "[2026-03-01] DECISION: Use B BECAUSE: w\nSTATUS: active\n\n", "", 1)
+	afero.WriteFile(s.FS, s.Path(tiers.DecisionsPath), []byte(cut), 0o644)
+	_, err := s.Reverse(ctx, 2, NewDecision{What: "Use D", Why: "d"})
+	var he *HandEditError
+	if !errors.As(err, &he) || len(he.Edits) != 1 || he.Edits[0].Entry != 2 || !he.Edits[0].Deleted {
+		t.Fatalf("want a HandEditError for entry 2, got %v", err)
+	}
+	if readLog(t, s) != cut {
+		t.Fatal("a refused reverse changed the log")
+	}
+	ch, err := s.Decide(ctx, NewDecision{What: "Use E", Why: "e"})
+	if err != nil || ch.Number != 3 {
+		t.Fatalf("decide after a hand edit: %+v, %v", ch, err)
+	}
+	last, _ := afero.ReadFile(s.FS, s.snapshotPath())
+	if want := full + "\n[2026-03-01] DECISION: Use E BECAUSE: e\nSTATUS: active\n"; string(last) != want {
+		t.Errorf("snapshot:\n%s\nwant\n%s", last, want)
+	}
+	if edits := tiers.FindHandEdits(last, []byte(readLog(t, s))); len(edits) != 1 || edits[0].Entry != 2 {
+		t.Errorf("the deletion is no longer detectable: %+v", edits)
+	}
+}
+
+// Appending after an HTML comment left open would hide the entry: refused.
+func TestDecideIntoOpenComment(t *testing.T) {
+	s, _ := newDecisionStore(t, "# Decisions\n<!-- unfinished\n")
+	_, err := s.Decide(context.Background(), NewDecision{What: "A", Why: "b"})
+	if err == nil || !strings.Contains(err.Error(), "HTML comment") {
+		t.Fatalf("want a refusal naming the open comment, got %v", err)
+	}
+}
+
+func checkLedger(t *testing.T, s *Store, op, summary string) {
+	t.Helper()
+	es, bad, err := ReadLedger(s.FS, s.Root)
+	if err != nil || len(bad) > 0 || len(es) == 0 {
+		t.Fatalf("ledger: %v %v %v", es, bad, err)
+	}
+	last := es[len(es)-1]
+	if last.Op != op || last.ChangeSummary != summary || len(last.Paths) != 1 || last.Paths[0] != tiers.DecisionsPath {
+		t.Errorf("last ledger line %+v, want op %q summary %q", last, op, summary)
+	}
+}
+
+func checkSnapshot(t *testing.T, s *Store) {
+	t.Helper()
+	last, err := afero.ReadFile(s.FS, s.snapshotPath())
+	if err != nil || string(last) != readLog(t, s) {
+		t.Errorf("snapshot differs from the log (%v)", err)
+	}
+}
