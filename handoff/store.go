@@ -30,6 +30,13 @@ func (s *Store) Write(rel string, data []byte) error {
 // returns, stamped with the current time. When fn fails nothing is
 // appended.
 func (s *Store) Mutate(ctx context.Context, fn func() (Entry, error)) error {
+	return s.MutateThen(ctx, fn, nil)
+}
+
+// MutateThen is [Store.Mutate] followed by then, still under the lock, once
+// the ledger line is on disk: for a mutation that keeps a journal until its
+// ledger line is written (the hand-off). then may be nil.
+func (s *Store) MutateThen(ctx context.Context, fn func() (Entry, error), then func() error) error {
 	unlock, err := s.Locker.Lock(ctx, s.Root)
 	if err != nil {
 		return err
@@ -42,5 +49,11 @@ func (s *Store) Mutate(ctx context.Context, fn func() (Entry, error)) error {
 	if e.At.IsZero() {
 		e.At = s.Now()
 	}
-	return AppendLedger(s.FS, s.Root, e)
+	if err := AppendLedger(s.FS, s.Root, e); err != nil {
+		return err
+	}
+	if then == nil {
+		return nil
+	}
+	return then()
 }

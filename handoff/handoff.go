@@ -1,0 +1,199 @@
+package handoff
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"os"
+	"path"
+	"time"
+
+	"github.com/spf13/afero"
+
+	"github.com/wakeproto/wake/tiers"
+)
+
+// Result says what a hand-off wrote and where the old summaries went.
+type Result struct {
+	ID      string    // the hand-off's journal name
+	At      time.Time // the session's time: the summary's session, the block's updated
+	Summary []byte    // the bytes written to recent/latest.md
+	// Demoted is set when the old recent/latest.md became recent/previous.md.
+	Demoted bool
+	// Archived is where the old recent/previous.md went, "" when there was
+	// none. ArchivedByModTime says it had no parseable session time, so its
+	// modification time named it.
+	Archived          string
+	ArchivedByModTime bool
+	BlockAppended     bool     // main.md had no HANDOFF block; one was appended
+	Decisions         int      // entries appended to warm/decisions.md
+	Paths             []string // the files changed, as the ledger line lists them
+	// Recovered lists interrupted hand-offs finished or rolled back first.
+	Recovered []Recovery
+}
+
+// InterruptedError is a hand-off that failed after it began changing the
+// root. Its journal stays in the state directory, and the next wake command
+// (any of them) finishes it.
+type InterruptedError struct {
+	ID  string
+	Err error
+}
+
+func (e *InterruptedError) Error() string {
+	return fmt.Sprintf("hand-off %s was interrupted: %v; every summary is kept, and the next wake command finishes it", e.ID, e.Err)
+}
+
+func (e *InterruptedError) Unwrap() error { return e.Err }
+
+// Handoff ends a session (DESIGN section 2, Wake Protocol section 4). Under
+// the root's lock it first finishes any interrupted hand-off, then writes
+// the summary, rotates recent/previous.md to cold/sessions/,
+// recent/latest.md to recent/previous.md and the summary to
+// recent/latest.md, replaces main.md's HANDOFF block, appends the decisions
+// to the log and appends one ledger line. A journal in the state directory,
+// committed before the first rename and removed last, lets any later call
+// of [Recover] finish the hand-off after a crash.
+func Handoff(ctx context.Context, s *Store, in Input) (Result, error) {
+	in.Normalize()
+	if err := in.Validate(); err != nil {
+		return Result{}, err
+	}
+	var res Result
+	var j *journal
+	err := s.MutateThen(ctx, func() (Entry, error) {
+		rec, err := s.recoverLocked()
+		res.Recovered = rec
+		if err != nil {
+			return Entry{}, err
+		}
+		var summary []byte
+		if j, summary, err = s.plan(in); err != nil {
+			return Entry{}, err
+		}
+		if err := s.stage(j, summary); err != nil {
+			return Entry{}, err
+		}
+		if _, err := s.rollForward(j); err != nil {
+			return Entry{}, err
+		}
+		res.fill(j, summary)
+		return j.Entry, nil
+	}, func() error { return s.finish(j.ID) })
+	if err != nil && j != nil && s.committed(j.ID) {
+		return res, &InterruptedError{ID: j.ID, Err: err}
+	}
+	return res, err
+}
+
+func (r *Result) fill(j *journal, summary []byte) {
+	r.ID, r.At, r.Summary = j.ID, j.At, summary
+	r.Demoted = j.Latest != ""
+	r.Archived, r.ArchivedByModTime = j.Archive, j.ArchiveByModTime
+	r.BlockAppended = j.BlockAppended
+	r.Decisions = len(j.Decisions)
+	r.Paths = j.Entry.Paths
+}
+
+// plan reads the root and decides everything the hand-off will write,
+// before anything is written.
+func (s *Store) plan(in Input) (*journal, []byte, error) {
+	at := s.Now().UTC().Truncate(time.Second)
+	sess := in.Session
+	sess.At = at
+	sess.Decisions.Items = decisionItems(in.Decisions)
+	summary := sess.Render()
+	j := &journal{Version: journalVersion, ID: at.Format("20060102T150405Z") + "-" + randSuffix(), At: at,
+		New: digest(summary), Decisions: in.Decisions}
+	j.Block = Block{Updated: at, SessionSummary: sess.Summary, NextPriority: sess.NextPriority,
+		OpenRisk: sess.OpenRisk, EmotionalRegister: sess.EmotionalRegister}
+	paths := []string{tiers.LatestPath}
+	latest, err := s.readOptional(tiers.LatestPath)
+	if err != nil {
+		return nil, nil, err
+	}
+	if latest != nil {
+		j.Latest = digest(latest)
+		paths = append(paths, tiers.PreviousPath)
+	}
+	if err := s.planArchive(j); err != nil {
+		return nil, nil, err
+	}
+	if j.Archive != "" {
+		paths = append(paths, j.Archive)
+	}
+	main, err := s.readOptional(tiers.MainPath)
+	if err != nil {
+		return nil, nil, err
+	}
+	if _, j.BlockAppended, err = ReplaceBlock(main, j.Block); err != nil {
+		return nil, nil, err
+	}
+	paths = append(paths, tiers.MainPath)
+	if len(in.Decisions) > 0 {
+		cur, err := s.readOptional(tiers.DecisionsPath)
+		if err != nil {
+			return nil, nil, err
+		}
+		j.DecisionsBefore = digest(cur)
+		paths = append(paths, tiers.DecisionsPath)
+	}
+	j.Entry = Entry{At: at, Op: "handoff", Paths: paths, ChangeSummary: sess.Summary, Summary: sess.Summary}
+	return j, summary, nil
+}
+
+// planArchive names the file recent/previous.md is archived to: its session
+// time made safe for file names (its modification time when it has none),
+// with -2, -3, ... when that name is taken.
+func (s *Store) planArchive(j *journal) error {
+	prev, err := s.readOptional(tiers.PreviousPath)
+	if err != nil || prev == nil {
+		return err
+	}
+	j.Previous = digest(prev)
+	sess, _ := tiers.ParseSession(prev)
+	at := sess.At
+	if at.IsZero() {
+		fi, err := s.FS.Stat(s.Path(tiers.PreviousPath))
+		if err != nil {
+			return fmt.Errorf("reading %s: %w", tiers.PreviousPath, err)
+		}
+		at, j.ArchiveByModTime = fi.ModTime().UTC(), true
+	}
+	base := at.UTC().Format("2006-01-02T15-04-05Z")
+	for n := 1; n <= 1000; n++ {
+		name := path.Join(tiers.SessionsDir, base+".md")
+		if n > 1 {
+			name = path.Join(tiers.SessionsDir, fmt.Sprintf("%s-%d.md", base, n))
+		}
+		if _, err := s.FS.Stat(s.Path(name)); errors.Is(err, os.ErrNotExist) {
+			j.Archive = name
+			return nil
+		} else if err != nil {
+			return fmt.Errorf("checking %s: %w", name, err)
+		}
+	}
+	return fmt.Errorf("%s: a thousand sessions are archived as %s; not archiving another", tiers.SessionsDir, base)
+}
+
+// readOptional reads rel under the root; a missing file gives nil.
+func (s *Store) readOptional(rel string) ([]byte, error) {
+	data, err := afero.ReadFile(s.FS, s.Path(rel))
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("reading %s: %w", rel, err)
+	}
+	if data == nil {
+		data = []byte{}
+	}
+	return data, nil
+}
+
+func digest(data []byte) string {
+	h := sha256.Sum256(data)
+	return hex.EncodeToString(h[:])
+}

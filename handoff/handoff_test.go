@@ -1,0 +1,241 @@
+package handoff
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/spf13/afero"
+
+	"github.com/wakeproto/wake/skeleton"
+	"github.com/wakeproto/wake/tiers"
+)
+
+const hoRoot = "/proj/.wake"
+
+// hoClock is a clock the test moves by hand.
+type hoClock struct{ t time.Time }
+
+func (c *hoClock) now() time.Time { return c.t }
+
+// newHandoffStore lays out a root with `wake init`'s skeleton on fs.
+func newHandoffStore(t *testing.T, fs afero.Fs) (*Store, *hoClock) {
+	t.Helper()
+	c := &hoClock{time.Date(2026, 11, 22, 3, 24, 20, 0, time.UTC)}
+	s := &Store{FS: fs, Root: hoRoot, Now: c.now, Locker: &MutexLocker{}}
+	if _, err := Init(context.Background(), s, skeleton.Params{Project: "proj"}); err != nil {
+		t.Fatal(err)
+	}
+	return s, c
+}
+
+func hoInput(summary string) Input {
+	return Input{Session: tiers.Session{
+		Summary: summary, NextPriority: "next after " + summary, OpenRisk: "risk", EmotionalRegister: "calm",
+		Happened: tiers.List{Items: []string{"did " + summary}},
+	}}
+}
+
+func hoRead(t *testing.T, s *Store, rel string) string {
+	t.Helper()
+	data, err := afero.ReadFile(s.FS, s.Path(rel))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(data)
+}
+
+func hoSummary(t *testing.T, s *Store, rel string) string {
+	t.Helper()
+	sess, err := tiers.ParseSession([]byte(hoRead(t, s, rel)))
+	if err != nil {
+		t.Fatalf("%s: %v", rel, err)
+	}
+	return sess.Summary
+}
+
+func TestFirstHandoff(t *testing.T) {
+	s, _ := newHandoffStore(t, afero.NewMemMapFs())
+	before := hoRead(t, s, tiers.MainPath)
+	in := hoInput("first")
+	in.Decisions = []NewDecision{{What: "Use TOML", Why: "YAML indentation broke parsing"}}
+	res, err := Handoff(context.Background(), s, in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Demoted || res.Archived != "" || res.BlockAppended || res.Decisions != 1 {
+		t.Fatalf("result %+v", res)
+	}
+	latest := hoRead(t, s, tiers.LatestPath)
+	if latest != string(res.Summary) || !strings.Contains(latest, "session: 2026-11-22T03:24:20Z\n---\n# Session 2026-11-22\n") ||
+		!strings.Contains(latest, "## Decisions made\n- Use TOML because YAML indentation broke parsing\n") {
+		t.Fatalf("latest.md:\n%s", latest)
+	}
+	if s.exists(tiers.PreviousPath) {
+		t.Fatal("a first hand-off made recent/previous.md")
+	}
+	main := hoRead(t, s, tiers.MainPath)
+	wantBlock := "## HANDOFF\nupdated: 2026-11-22T03:24:20Z\nsession_summary: first\nnext_priority: next after first\nopen_risk: risk\nemotional_register: calm\n"
+	head := before[:strings.Index(before, "## HANDOFF")]
+	if main != head+wantBlock {
+		t.Fatalf("main.md:\n%s", main)
+	}
+	if log := hoRead(t, s, tiers.DecisionsPath); !strings.HasSuffix(log, "[2026-11-22] DECISION: Use TOML BECAUSE: YAML indentation broke parsing\nSTATUS: active\n") {
+		t.Fatalf("decisions.md:\n%s", log)
+	}
+	entries, bad, _ := ReadLedger(s.FS, s.Root)
+	last := entries[len(entries)-1]
+	if len(bad) != 0 || last.Op != "handoff" || last.ChangeSummary != "first" || last.Summary != "first" ||
+		strings.Join(last.Paths, " ") != "recent/latest.md main.md warm/decisions.md" {
+		t.Fatalf("ledger %+v, bad %v", entries, bad)
+	}
+	if ok, _ := Pending(s.FS, s.Root); ok {
+		t.Fatal("the journal outlived the hand-off")
+	}
+}
+
+func TestThreeHandoffsRotate(t *testing.T) {
+	s, c := newHandoffStore(t, afero.NewMemMapFs())
+	for i, name := range []string{"one", "two", "three"} {
+		c.t = c.t.Add(time.Duration(i) * time.Hour)
+		if _, err := Handoff(context.Background(), s, hoInput(name)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if hoSummary(t, s, tiers.LatestPath) != "three" || hoSummary(t, s, tiers.PreviousPath) != "two" ||
+		hoSummary(t, s, "cold/sessions/2026-11-22T03-24-20Z.md") != "one" {
+		t.Fatal("rotation went wrong")
+	}
+	if got := tiers.ParseMain([]byte(hoRead(t, s, tiers.MainPath))).Handoff.Get(tiers.KeyNextPriority); got != "next after three" {
+		t.Fatalf("next_priority %q", got)
+	}
+}
+
+func TestSameSecondArchivesGetSuffixes(t *testing.T) {
+	s, _ := newHandoffStore(t, afero.NewMemMapFs())
+	var archived []string
+	for i := range 6 {
+		res, err := Handoff(context.Background(), s, hoInput(string(rune('a'+i))))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Archived != "" {
+			archived = append(archived, res.Archived)
+		}
+	}
+	want := "cold/sessions/2026-11-22T03-24-20Z.md cold/sessions/2026-11-22T03-24-20Z-2.md cold/sessions/2026-11-22T03-24-20Z-3.md cold/sessions/2026-11-22T03-24-20Z-4.md"
+	if strings.Join(archived, " ") != want {
+		t.Fatalf("archived %v", archived)
+	}
+	for i, p := range strings.Fields(want) {
+		if got := hoSummary(t, s, p); got != string(rune('a'+i)) {
+			t.Fatalf("%s holds %q", p, got)
+		}
+	}
+}
+
+func TestPreviousWithoutSessionUsesModTime(t *testing.T) {
+	fs := afero.NewMemMapFs()
+	s, _ := newHandoffStore(t, fs)
+	hand := "# my notes, no front matter\n"
+	afero.WriteFile(fs, s.Path(tiers.PreviousPath), []byte(hand), 0o644)
+	mtime := time.Date(2025, 1, 2, 3, 4, 5, 0, time.UTC)
+	fs.Chtimes(s.Path(tiers.PreviousPath), mtime, mtime)
+	afero.WriteFile(fs, s.Path(tiers.LatestPath), []byte("old latest"), 0o644)
+	res, err := Handoff(context.Background(), s, hoInput("x"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Archived != "cold/sessions/2025-01-02T03-04-05Z.md" || !res.ArchivedByModTime || !res.Demoted {
+		t.Fatalf("result %+v", res)
+	}
+	if hoRead(t, s, res.Archived) != hand || hoRead(t, s, tiers.PreviousPath) != "old latest" {
+		t.Fatal("contents moved wrongly")
+	}
+}
+
+func TestMainWithoutBlockGetsOneAppended(t *testing.T) {
+	fs := afero.NewMemMapFs()
+	s, _ := newHandoffStore(t, fs)
+	mine := "# Mine\r\n\r\n## Purpose\r\nKeep bytes.\r\n"
+	afero.WriteFile(fs, s.Path(tiers.MainPath), []byte(mine), 0o644)
+	res, err := Handoff(context.Background(), s, hoInput("x"))
+	if err != nil || !res.BlockAppended {
+		t.Fatalf("%+v %v", res, err)
+	}
+	want := mine + "\r\n## HANDOFF\r\nupdated: 2026-11-22T03:24:20Z\r\nsession_summary: x\r\nnext_priority: next after x\r\nopen_risk: risk\r\nemotional_register: calm\r\n"
+	if got := hoRead(t, s, tiers.MainPath); got != want {
+		t.Fatalf("main.md %q", got)
+	}
+}
+
+func TestHandoffInputErrors(t *testing.T) {
+	tests := []struct {
+		name  string
+		edit  func(*Input)
+		field string
+	}{
+		{"no summary", func(in *Input) { in.Session.Summary = "  " }, FieldSummary},
+		{"two-line summary", func(in *Input) { in.Session.Summary = "a\nb" }, FieldSummary},
+		{"no next", func(in *Input) { in.Session.NextPriority = "" }, FieldNext},
+		{"two-line risk", func(in *Input) { in.Session.OpenRisk = "a\r\nb" }, FieldRisk},
+		{"two-line mood", func(in *Input) { in.Session.EmotionalRegister = "a\nb" }, FieldMood},
+		{"two-line thread", func(in *Input) { in.Session.Threads.Items = []string{"ok", "a\nb"} }, FieldThread},
+		{"a decision without reason", func(in *Input) { in.Decisions = []NewDecision{{What: "x"}} }, FieldDecision},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s, _ := newHandoffStore(t, afero.NewMemMapFs())
+			before := hoRead(t, s, tiers.MainPath)
+			in := hoInput("x")
+			tt.edit(&in)
+			_, err := Handoff(context.Background(), s, in)
+			var fe *FieldError
+			if !errors.As(err, &fe) || fe.Field != tt.field {
+				t.Fatalf("err = %v, want a FieldError on %s", err, tt.field)
+			}
+			if hoRead(t, s, tiers.MainPath) != before || s.exists(tiers.LatestPath) {
+				t.Fatal("a rejected hand-off wrote something")
+			}
+		})
+	}
+}
+
+func TestParseDecision(t *testing.T) {
+	tests := []struct{ in, what, why, err string }{
+		{"Use TOML because YAML broke", "Use TOML", "YAML broke", ""},
+		{"Cache because fast BECAUSE the disk is slow", "Cache because fast", "the disk is slow", ""},
+		{"İstanbul office because it is near", "İstanbul office", "it is near", ""},
+		{"no reason", "", "", "WHAT because WHY"},
+		{"x because ", "", "", "empty"},
+		{" because y", "", "", "empty"},
+	}
+	for _, tt := range tests {
+		d, err := ParseDecision(tt.in)
+		if tt.err != "" {
+			if err == nil || !strings.Contains(err.Error(), tt.err) {
+				t.Errorf("%q: err %v, want %q", tt.in, err, tt.err)
+			}
+			continue
+		}
+		if err != nil || d.What != tt.what || d.Why != tt.why {
+			t.Errorf("%q: %+v %v", tt.in, d, err)
+		}
+	}
+}
+
+func TestRecoverWithNothingPendingTakesNoLock(t *testing.T) {
+	s, _ := newHandoffStore(t, afero.NewMemMapFs())
+	s.Locker = failLocker{}
+	if rec, err := Recover(context.Background(), s); err != nil || rec != nil {
+		t.Fatalf("%v %v", rec, err)
+	}
+}
+
+type failLocker struct{}
+
+func (failLocker) Lock(context.Context, string) (func() error, error) {
+	return nil, errors.New("the lock was taken")
+}

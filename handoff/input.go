@@ -1,0 +1,127 @@
+package handoff
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/wakeproto/wake/tiers"
+)
+
+// Input is what one hand-off records. Session carries the summary and its
+// sections and, in Summary, NextPriority, OpenRisk and EmotionalRegister,
+// the HANDOFF block's values; the hand-off sets its time and fills its
+// "Decisions made" items from Decisions.
+type Input struct {
+	Session   tiers.Session
+	Decisions []NewDecision
+}
+
+// Input field names, as `wake handoff --file` spells them in JSON.
+const (
+	FieldSummary   = "summary"
+	FieldNext      = "next"
+	FieldRisk      = "risk"
+	FieldMood      = "mood"
+	FieldHappened  = "happened"
+	FieldDecision  = "decision"
+	FieldChanged   = "changed"
+	FieldThread    = "thread"
+	FieldSuccessor = "successor"
+)
+
+// FieldError is a hand-off input that cannot be used. Field is one of the
+// Field* names.
+type FieldError struct {
+	Field string
+	Msg   string
+}
+
+func (e *FieldError) Error() string { return e.Field + ": " + e.Msg }
+
+// Normalize trims the one-line values and drops empty list items.
+func (in *Input) Normalize() {
+	s := &in.Session
+	for _, p := range []*string{&s.Summary, &s.NextPriority, &s.OpenRisk, &s.EmotionalRegister} {
+		*p = strings.TrimSpace(*p)
+	}
+	for _, l := range []*tiers.List{&s.Happened, &s.Changed, &s.Threads} {
+		l.Items = trimItems(l.Items)
+	}
+	s.Successor = strings.Trim(s.Successor, "\r\n")
+}
+
+func trimItems(items []string) []string {
+	var out []string
+	for _, it := range items {
+		if it = strings.TrimSpace(it); it != "" {
+			out = append(out, it)
+		}
+	}
+	return out
+}
+
+// Validate checks the input after [Input.Normalize]: a session_summary and a
+// next_priority are required, the HANDOFF values and every list item are one
+// line, and each decision has a reason.
+func (in Input) Validate() error {
+	s := in.Session
+	for _, f := range []struct {
+		name, v  string
+		required bool
+	}{{FieldSummary, s.Summary, true}, {FieldNext, s.NextPriority, true}, {FieldRisk, s.OpenRisk, false}, {FieldMood, s.EmotionalRegister, false}} {
+		switch {
+		case f.required && f.v == "":
+			return &FieldError{f.name, "is required"}
+		case strings.ContainsAny(f.v, "\r\n"):
+			return &FieldError{f.name, "must be one line"}
+		}
+	}
+	for _, l := range []struct {
+		name  string
+		items []string
+	}{{FieldHappened, s.Happened.Items}, {FieldChanged, s.Changed.Items}, {FieldThread, s.Threads.Items}} {
+		for i, it := range l.items {
+			if strings.ContainsAny(it, "\r\n") {
+				return &FieldError{l.name, fmt.Sprintf("item %d must be one line", i+1)}
+			}
+		}
+	}
+	for i, d := range in.Decisions {
+		if err := d.Validate(); err != nil {
+			return &FieldError{FieldDecision, fmt.Sprintf("item %d (%q): %v", i+1, d.What, err)}
+		}
+	}
+	return nil
+}
+
+// ParseDecision reads "WHAT because WHY", split at the last " because "
+// (any case).
+func ParseDecision(s string) (NewDecision, error) {
+	i := strings.LastIndex(asciiLower(s), " because ")
+	if i < 0 {
+		return NewDecision{}, errors.New(`want "WHAT because WHY"`)
+	}
+	d := NewDecision{What: strings.TrimSpace(s[:i]), Why: strings.TrimSpace(s[i+len(" because "):])}
+	return d, d.Validate()
+}
+
+// asciiLower lowers ASCII letters only, so byte offsets stay those of s.
+func asciiLower(s string) string {
+	b := []byte(s)
+	for i, c := range b {
+		if 'A' <= c && c <= 'Z' {
+			b[i] = c + 'a' - 'A'
+		}
+	}
+	return string(b)
+}
+
+// decisionItems renders decisions as the summary lists them.
+func decisionItems(ds []NewDecision) []string {
+	var out []string
+	for _, d := range ds {
+		out = append(out, strings.TrimSpace(d.What)+" because "+strings.TrimSpace(d.Why))
+	}
+	return out
+}

@@ -1,0 +1,250 @@
+package handoff
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/spf13/afero"
+
+	"github.com/wakeproto/wake/tiers"
+)
+
+// JournalDir is where hand-offs in progress keep their journals, inside the
+// state directory: one directory a hand-off, holding the staged summary and
+// journal.json.
+const JournalDir = "handoff"
+
+const (
+	journalName    = "journal.json"
+	stagedName     = "latest.md"
+	journalVersion = 1
+)
+
+// journal is a hand-off's plan, written atomically once its summary is
+// staged (the commit point) and removed once its ledger line is written.
+// Every step it describes can be checked for having been done, so that
+// recovery only ever rolls forward.
+type journal struct {
+	Version int       `json:"version"`
+	ID      string    `json:"id"`
+	At      time.Time `json:"at"`
+	// Digests (SHA-256, hex) of the summaries being moved: recent/previous.md
+	// and recent/latest.md as they were ("" when absent), and the new one.
+	Previous         string        `json:"previous_sha256,omitempty"`
+	Latest           string        `json:"latest_sha256,omitempty"`
+	New              string        `json:"new_sha256"`
+	Archive          string        `json:"archive,omitempty"` // where recent/previous.md goes
+	ArchiveByModTime bool          `json:"archive_by_mod_time,omitempty"`
+	Block            Block         `json:"block"`
+	BlockAppended    bool          `json:"block_appended,omitempty"`
+	Decisions        []NewDecision `json:"decisions,omitempty"`
+	DecisionsBefore  string        `json:"decisions_before_sha256,omitempty"` // the log as it was
+	Entry            Entry         `json:"ledger"`
+}
+
+// Recovery says what became of one interrupted hand-off.
+type Recovery struct {
+	ID      string
+	At      time.Time // zero when rolled back
+	Summary string    // its session_summary; "" when rolled back
+	// RolledBack is set when it had not committed: nothing outside the state
+	// directory had changed, and its staged files were removed.
+	RolledBack bool
+	Steps      []string // the steps finished now, when rolled forward
+}
+
+// String describes the recovery in one line.
+func (r Recovery) String() string {
+	if r.RolledBack {
+		return fmt.Sprintf("rolled back hand-off %s, interrupted before it changed anything", r.ID)
+	}
+	done := "nothing was left to do but its clean-up"
+	if len(r.Steps) > 0 {
+		done = "finished: " + strings.Join(r.Steps, "; ")
+	}
+	return fmt.Sprintf("finished hand-off %s of %s (%q), interrupted earlier; %s", r.ID, r.At.Format(tiers.SessionTimeLayout), r.Summary, done)
+}
+
+func (s *Store) journalRoot() string { return s.Path(tiers.StateDir + "/" + JournalDir) }
+
+func (s *Store) journalDir(id string) string { return filepath.Join(s.journalRoot(), id) }
+
+// stage writes the summary and then the journal into the hand-off's own
+// directory. On error it removes what it wrote, best effort.
+func (s *Store) stage(j *journal, summary []byte) (err error) {
+	dir := s.journalDir(j.ID)
+	if err := s.FS.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("creating %s: %w", dir, err)
+	}
+	defer func() {
+		if err != nil {
+			s.FS.RemoveAll(dir)
+		}
+	}()
+	if err := SyncDir(s.FS, s.journalRoot()); err != nil {
+		return err
+	}
+	if err := WriteFile(s.FS, filepath.Join(dir, stagedName), summary, 0o644); err != nil {
+		return err
+	}
+	data, err := json.MarshalIndent(j, "", "  ")
+	if err != nil {
+		return err
+	}
+	return WriteFile(s.FS, filepath.Join(dir, journalName), append(data, '\n'), 0o644)
+}
+
+// committed reports whether the hand-off's journal is on disk.
+func (s *Store) committed(id string) bool {
+	_, err := s.FS.Stat(filepath.Join(s.journalDir(id), journalName))
+	return err == nil
+}
+
+// finish removes a completed hand-off's directory.
+func (s *Store) finish(id string) error {
+	if err := s.FS.RemoveAll(s.journalDir(id)); err != nil {
+		return fmt.Errorf("removing %s: %w", s.journalDir(id), err)
+	}
+	return SyncDir(s.FS, s.journalRoot())
+}
+
+// Pending reports whether root holds an interrupted hand-off, without
+// taking the lock: a hand-off in progress in another process counts too.
+func Pending(fsys afero.Fs, root string) (bool, error) {
+	names, err := afero.ReadDir(fsys, filepath.Join(root, tiers.StateDir, JournalDir))
+	if errors.Is(err, os.ErrNotExist) {
+		return false, nil
+	}
+	if err != nil {
+		return false, fmt.Errorf("reading %s/%s: %w", tiers.StateDir, JournalDir, err)
+	}
+	for _, fi := range names {
+		if fi.IsDir() {
+			return true, nil
+		}
+	}
+	return false, nil
+}
+
+// Recover finishes, or rolls back when it had not committed, every
+// interrupted hand-off of the root, under the root's lock, and says what it
+// did. It takes the lock only when there is something to recover, so it
+// costs one directory read when there is not. A hand-off still running in
+// another process is waited for and then found complete.
+func Recover(ctx context.Context, s *Store) ([]Recovery, error) {
+	if ok, err := Pending(s.FS, s.Root); err != nil || !ok {
+		return nil, err
+	}
+	unlock, err := s.Locker.Lock(ctx, s.Root)
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
+	return s.recoverLocked()
+}
+
+func (s *Store) recoverLocked() ([]Recovery, error) {
+	infos, err := afero.ReadDir(s.FS, s.journalRoot())
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("reading %s/%s: %w", tiers.StateDir, JournalDir, err)
+	}
+	sort.Slice(infos, func(a, b int) bool { return infos[a].Name() < infos[b].Name() })
+	var out []Recovery
+	for _, fi := range infos {
+		if !fi.IsDir() {
+			continue
+		}
+		r, err := s.recoverOne(fi.Name())
+		if err != nil {
+			return out, fmt.Errorf("recovering the interrupted hand-off %s: %w", fi.Name(), err)
+		}
+		out = append(out, r)
+	}
+	if len(out) > 0 {
+		if err := s.removeTemps(); err != nil {
+			return out, err
+		}
+	}
+	return out, nil
+}
+
+func (s *Store) recoverOne(id string) (Recovery, error) {
+	r := Recovery{ID: id}
+	data, err := afero.ReadFile(s.FS, filepath.Join(s.journalDir(id), journalName))
+	if errors.Is(err, os.ErrNotExist) {
+		r.RolledBack = true
+		return r, s.finish(id)
+	}
+	if err != nil {
+		return r, err
+	}
+	var j journal
+	if err := json.Unmarshal(data, &j); err != nil || j.Version != journalVersion || j.ID != id {
+		return r, fmt.Errorf("%s/%s/%s/%s is not a hand-off journal wake can read; its staged summary is %s beside it",
+			tiers.StateDir, JournalDir, id, journalName, stagedName)
+	}
+	r.At, r.Summary = j.At, j.Block.SessionSummary
+	if r.Steps, err = s.rollForward(&j); err != nil {
+		return r, err
+	}
+	logged, err := s.ensureLedger(&j)
+	if err != nil {
+		return r, err
+	}
+	if logged {
+		r.Steps = append(r.Steps, "appended its ledger line")
+	}
+	return r, s.finish(id)
+}
+
+// ensureLedger appends the hand-off's ledger line unless it is there.
+func (s *Store) ensureLedger(j *journal) (bool, error) {
+	entries, _, err := ReadLedger(s.FS, s.Root)
+	if err != nil {
+		return false, err
+	}
+	for _, e := range entries {
+		if e.Op == j.Entry.Op && e.At.Equal(j.Entry.At) && e.ChangeSummary == j.Entry.ChangeSummary {
+			return false, nil
+		}
+	}
+	return true, AppendLedger(s.FS, s.Root, j.Entry)
+}
+
+// removeTemps removes the temporary files an interrupted atomic write of a
+// hand-off's files leaves behind ([WriteFile] names them ".NAME.tmp-HEX").
+func (s *Store) removeTemps() error {
+	for _, rel := range []string{tiers.MainPath, tiers.LatestPath, tiers.PreviousPath, tiers.DecisionsPath, tiers.StateDir + "/" + DecisionsSnapshot} {
+		dir, base := filepath.Split(s.Path(rel))
+		infos, err := afero.ReadDir(s.FS, dir)
+		if err != nil {
+			continue
+		}
+		for _, fi := range infos {
+			if isTemp(fi.Name(), base) {
+				if err := s.FS.Remove(filepath.Join(dir, fi.Name())); err != nil {
+					return fmt.Errorf("removing %s: %w", fi.Name(), err)
+				}
+			}
+		}
+	}
+	return nil
+}
+
+func isTemp(name, base string) bool {
+	hexPart, ok := strings.CutPrefix(name, "."+base+".tmp-")
+	if !ok || len(hexPart) != 12 {
+		return false
+	}
+	return strings.Trim(hexPart, "0123456789abcdef") == ""
+}

@@ -1,0 +1,156 @@
+package handoff
+
+import (
+	"fmt"
+	"path"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/wakeproto/wake/tiers"
+)
+
+// A hand-off step: it reports whether it did anything, and does nothing
+// when it finds itself done. Each is checked against the root as it is,
+// given that the steps before it are done, so a crash between any two file
+// operations is finished by running the steps again.
+type step struct {
+	done string // what it did, for the recovery report
+	run  func(*journal) (bool, error)
+}
+
+func (s *Store) steps(j *journal) []step {
+	return []step{
+		{fmt.Sprintf("archived %s to %s", tiers.PreviousPath, j.Archive), s.archivePrevious},
+		{fmt.Sprintf("moved %s to %s", tiers.LatestPath, tiers.PreviousPath), s.demoteLatest},
+		{fmt.Sprintf("installed the new %s", tiers.LatestPath), s.installLatest},
+		{fmt.Sprintf("wrote the HANDOFF block in %s", tiers.MainPath), s.writeBlock},
+		{fmt.Sprintf("appended %d decision(s) to %s", len(j.Decisions), tiers.DecisionsPath), s.appendDecisions},
+	}
+}
+
+// rollForward runs every step of the hand-off not yet done, in order, and
+// says which it ran.
+func (s *Store) rollForward(j *journal) ([]string, error) {
+	var did []string
+	for _, st := range s.steps(j) {
+		ok, err := st.run(j)
+		if err != nil {
+			return did, err
+		}
+		if ok {
+			did = append(did, st.done)
+		}
+	}
+	return did, nil
+}
+
+// archivePrevious moves recent/previous.md to its archive name, which was
+// free when the hand-off was planned: the archive existing means done.
+func (s *Store) archivePrevious(j *journal) (bool, error) {
+	if j.Archive == "" || s.exists(j.Archive) {
+		return false, nil
+	}
+	if !s.exists(tiers.PreviousPath) {
+		return false, fmt.Errorf("%s is missing and is not in %s; look for it in cold/sessions", tiers.PreviousPath, j.Archive)
+	}
+	if err := s.FS.MkdirAll(s.Path(tiers.SessionsDir), 0o755); err != nil {
+		return false, fmt.Errorf("creating %s: %w", tiers.SessionsDir, err)
+	}
+	return true, s.move(tiers.PreviousPath, j.Archive)
+}
+
+// demoteLatest moves recent/latest.md to recent/previous.md, which the
+// archive step emptied: previous.md existing means done.
+func (s *Store) demoteLatest(j *journal) (bool, error) {
+	if j.Latest == "" || s.exists(tiers.PreviousPath) {
+		return false, nil
+	}
+	if !s.exists(tiers.LatestPath) {
+		return false, fmt.Errorf("%s is missing and was not moved to %s", tiers.LatestPath, tiers.PreviousPath)
+	}
+	return true, s.move(tiers.LatestPath, tiers.PreviousPath)
+}
+
+// installLatest moves the staged summary to recent/latest.md, which the
+// previous step emptied. It never replaces a file it did not stage.
+func (s *Store) installLatest(j *journal) (bool, error) {
+	staged := tiers.StateDir + "/" + JournalDir + "/" + j.ID + "/" + stagedName
+	cur, err := s.readOptional(tiers.LatestPath)
+	switch {
+	case err != nil:
+		return false, err
+	case cur != nil && digest(cur) == j.New:
+		return false, nil
+	case cur != nil:
+		return false, fmt.Errorf("%s changed while the hand-off was interrupted; move it aside and the new summary, staged at %s, is installed", tiers.LatestPath, staged)
+	}
+	data, err := s.readOptional(staged)
+	switch {
+	case err != nil:
+		return false, err
+	case data == nil || digest(data) != j.New:
+		return false, fmt.Errorf("the staged summary %s is missing or damaged", staged)
+	}
+	return true, s.move(staged, tiers.LatestPath)
+}
+
+// writeBlock sets main.md's HANDOFF block, computed afresh from main.md as
+// it is, so the step holds whatever else changed in the file.
+func (s *Store) writeBlock(j *journal) (bool, error) {
+	main, err := s.readOptional(tiers.MainPath)
+	if err != nil {
+		return false, err
+	}
+	if j.Block.In(main) {
+		return false, nil
+	}
+	out, _, err := ReplaceBlock(main, j.Block)
+	if err != nil {
+		return false, err
+	}
+	return true, s.Write(tiers.MainPath, out)
+}
+
+// appendDecisions appends the decisions, dated the day of the hand-off,
+// unless the log has changed since the hand-off was planned and ends with
+// them.
+func (s *Store) appendDecisions(j *journal) (bool, error) {
+	if len(j.Decisions) == 0 {
+		return false, nil
+	}
+	cur, err := s.readOptional(tiers.DecisionsPath)
+	if err != nil {
+		return false, err
+	}
+	var entries []string
+	for _, d := range j.Decisions {
+		entries = append(entries, d.Render(j.At))
+	}
+	if digest(cur) != j.DecisionsBefore && strings.HasSuffix(string(cur), strings.Join(entries, "\n")) {
+		return false, nil
+	}
+	at := *s
+	at.Now = func() time.Time { return j.At }
+	return true, at.AppendDecisionsLocked(j.Decisions)
+}
+
+func (s *Store) exists(rel string) bool {
+	_, err := s.FS.Stat(s.Path(rel))
+	return err == nil
+}
+
+// move renames src to dst (both relative to the root) and syncs both
+// directories so the rename survives a crash.
+func (s *Store) move(src, dst string) error {
+	if err := s.FS.Rename(s.Path(src), s.Path(dst)); err != nil {
+		return fmt.Errorf("moving %s to %s: %w", src, dst, err)
+	}
+	if err := SyncDir(s.FS, filepath.Dir(s.Path(dst))); err != nil {
+		return err
+	}
+	if path.Dir(src) == path.Dir(dst) {
+		return nil
+	}
+	return SyncDir(s.FS, filepath.Dir(s.Path(src)))
+}
