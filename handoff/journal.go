@@ -107,12 +107,15 @@ func (s *Store) committed(id string) bool {
 	return err == nil
 }
 
-// finish removes a completed hand-off's directory.
+// finish removes a completed hand-off's directory. Failing to sync the
+// removal is no error: a journal that a power loss brings back is found
+// complete by the next recovery, which removes it again.
 func (s *Store) finish(id string) error {
 	if err := s.FS.RemoveAll(s.journalDir(id)); err != nil {
 		return fmt.Errorf("removing %s: %w", s.journalDir(id), err)
 	}
-	return SyncDir(s.FS, s.journalRoot())
+	SyncDir(s.FS, s.journalRoot())
+	return nil
 }
 
 // Pending reports whether root holds an interrupted hand-off, without
