@@ -1,0 +1,183 @@
+// Package checks runs the Wake Protocol's four coherence checks (DESIGN
+// section 4) on a memory root's documents: identity, continuity, task
+// awareness and decision consistency. It returns findings and the
+// announcement an instance makes on waking; it never prints and never picks
+// an exit status.
+package checks
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/spf13/afero"
+
+	"github.com/wakeproto/wake/handoff"
+	"github.com/wakeproto/wake/tiers"
+)
+
+// The four checks, in the order they run.
+const (
+	Identity    = "identity"
+	Continuity  = "continuity"
+	Tasks       = "task_awareness"
+	Consistency = "decision_consistency"
+)
+
+// Severities of a finding. OK and Warning pass; Fail and Halt do not.
+const (
+	OK      = "ok"
+	Warning = "warning"
+	Fail    = "fail"
+	Halt    = "halt"
+)
+
+// The failure messages of the checks and the announcements, word for word.
+const (
+	MsgIdentity    = "HALT. main.md is missing or incoherent. Ask the user to describe the project."
+	MsgContinuity  = "Woke without recent context. Operating from warm state only."
+	MsgTasks       = "No active tasks. Ask the user for direction."
+	MsgConsistency = "Decisions contradict each other. Flag them to the user before continuing; do not silently pick a side."
+	MsgFirstWake   = "First session. No prior context. Starting fresh."
+)
+
+// Finding is one result of a check. A failing check gives one finding with
+// its failure message and the particulars in Details; warnings are findings
+// of their own that do not fail the check.
+type Finding struct {
+	Check    string   `json:"check"`
+	Pass     bool     `json:"pass"`
+	Severity string   `json:"severity"`
+	Path     string   `json:"path"`
+	Message  string   `json:"message"`
+	Details  []string `json:"details,omitempty"`
+}
+
+// Report is the outcome of all four checks.
+type Report struct {
+	Findings []Finding `json:"findings"`
+	// Announcement is what the instance says on waking: "Resumed. …"
+	// when every check passed, the failures plainly otherwise, opening
+	// with "First session. …" on a first wake. One line per statement.
+	Announcement string `json:"announcement"`
+	FirstWake    bool   `json:"first_wake"`
+	LastSession  string `json:"last_session"` // the HANDOFF session_summary, one line
+	Focus        string `json:"focus"`        // next_priority, else the first open task
+}
+
+// Halted reports whether a check called for a HALT.
+func (r Report) Halted() bool { return r.any(Halt) }
+
+// Failed reports whether any check failed, HALT included.
+func (r Report) Failed() bool { return r.any(Fail) || r.any(Halt) }
+
+func (r Report) any(sev string) bool {
+	for _, f := range r.Findings {
+		if f.Severity == sev {
+			return true
+		}
+	}
+	return false
+}
+
+// Passed reports whether the named check passed (warnings allowed).
+func (r Report) Passed(check string) bool {
+	for _, f := range r.Findings {
+		if f.Check == check && !f.Pass {
+			return false
+		}
+	}
+	return true
+}
+
+// Memory holds the documents the checks read.
+type Memory struct {
+	Main, Latest, Tasks, Decisions tiers.Doc
+	// LastWrite is the decision log as wake last wrote it; nil when wake
+	// has not written it (or its state directory was deleted).
+	LastWrite []byte
+}
+
+// Options configure the checks.
+type Options struct {
+	StaleAfter time.Duration    // a HANDOFF older than this is flagged; 0 disables
+	Now        func() time.Time // the clock; nil disables the staleness finding
+}
+
+// ReadMemory reads the documents the checks need from the root.
+func ReadMemory(fsys afero.Fs, root string) (Memory, error) {
+	var m Memory
+	for _, d := range []struct {
+		rel string
+		doc *tiers.Doc
+	}{{tiers.MainPath, &m.Main}, {tiers.LatestPath, &m.Latest}, {tiers.TasksPath, &m.Tasks}, {tiers.DecisionsPath, &m.Decisions}} {
+		doc, err := tiers.ReadDoc(fsys, root, d.rel)
+		if err != nil {
+			return m, err
+		}
+		*d.doc = doc
+	}
+	last, err := ReadLastWrite(fsys, root)
+	m.LastWrite = last
+	return m, err
+}
+
+// ReadLastWrite reads wake's snapshot of the decision log, nil when absent.
+func ReadLastWrite(fsys afero.Fs, root string) ([]byte, error) {
+	data, err := afero.ReadFile(fsys, filepath.Join(root, tiers.StateDir, handoff.DecisionsSnapshot))
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("reading %s/%s: %w", tiers.StateDir, handoff.DecisionsSnapshot, err)
+	}
+	return data, nil
+}
+
+// Run runs the four checks in order and composes the announcement.
+func Run(m Memory, o Options) Report {
+	var fs []Finding
+	fs = append(fs, CheckIdentity(m)...)
+	fs = append(fs, CheckContinuity(m, o)...)
+	fs = append(fs, CheckTasks(m)...)
+	fs = append(fs, CheckDecisions(m)...)
+	h := handoffOf(m)
+	r := Report{Findings: fs, FirstWake: firstWake(m, h), LastSession: tiers.OneLine(h.Get(tiers.KeySessionSummary)), Focus: Focus(m)}
+	r.Announcement = announce(r)
+	return r
+}
+
+// firstWake is a root with no session behind it: no summary in recent/ and
+// a HANDOFF block never filled in (DESIGN section 4, the protocol's
+// bootstrap edge case).
+func firstWake(m Memory, h tiers.Handoff) bool {
+	return !hasSession(m.Latest) && h.Get(tiers.KeySessionSummary) == "" && h.Get(tiers.KeyUpdated) == ""
+}
+
+func announce(r Report) string {
+	var lines []string
+	if r.FirstWake {
+		lines = append(lines, MsgFirstWake)
+	}
+	for _, f := range r.Findings {
+		if f.Severity == Halt || f.Severity == Fail {
+			lines = append(lines, f.Message)
+		}
+	}
+	if len(lines) == 0 {
+		// Every check passed, so continuity found a session_summary and
+		// task awareness a focus.
+		lines = append(lines, fmt.Sprintf("Resumed. Last session: %s. Current focus: %s.", strings.TrimRight(r.LastSession, ". "), strings.TrimRight(r.Focus, ". ")))
+	}
+	return strings.Join(lines, "\n")
+}
+
+func handoffOf(m Memory) tiers.Handoff {
+	if !m.Main.Readable() {
+		return tiers.Handoff{}
+	}
+	return tiers.ParseMain(m.Main.Content).Handoff
+}

@@ -1,0 +1,180 @@
+package checks
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/wakeproto/wake/tiers"
+)
+
+// maxMalformedShown bounds the malformed lines listed in one warning.
+const maxMalformedShown = 20
+
+// CheckDecisions is check 4, deterministic and without a model: among the
+// active entries of warm/decisions.md, none shares a TOPIC with another and
+// none contradicts another (same words, a different choice or a negation);
+// every reversed entry says what reversed it and nothing else does; no entry
+// is contested; and no entry wake wrote has been deleted or edited by hand
+// since its last write (rule 2). Lines that are not part of an entry give a
+// warning.
+func CheckDecisions(m Memory) []Finding {
+	d := m.Decisions
+	if !d.Missing && !d.Readable() {
+		return []Finding{{Check: Consistency, Pass: true, Severity: Warning, Path: tiers.DecisionsPath,
+			Message: "warm/decisions.md was not read, so its decisions were not checked: " + d.Skipped}}
+	}
+	log := tiers.ParseDecisions(d.Content)
+	var problems []string
+	problems = append(problems, sameTopic(log)...)
+	problems = append(problems, contradictions(log)...)
+	problems = append(problems, statusProblems(log)...)
+	if m.LastWrite != nil {
+		problems = append(problems, handEdits(tiers.FindHandEdits(m.LastWrite, d.Content))...)
+	}
+	var out []Finding
+	if len(problems) > 0 {
+		out = append(out, Finding{Check: Consistency, Severity: Fail, Path: tiers.DecisionsPath, Message: MsgConsistency, Details: problems})
+	} else {
+		active := 0
+		for _, e := range log.Entries {
+			if e.Active() {
+				active++
+			}
+		}
+		out = append(out, Finding{Check: Consistency, Pass: true, Severity: OK, Path: tiers.DecisionsPath,
+			Message: fmt.Sprintf("%d decisions, %d active: no contradictions, none contested, none edited by hand", len(log.Entries), active)})
+	}
+	if len(log.Malformed) > 0 {
+		out = append(out, malformed(log.Malformed))
+	}
+	return out
+}
+
+// active returns the entries in force.
+func active(log tiers.DecisionLog) []tiers.Decision {
+	var out []tiers.Decision
+	for _, e := range log.Entries {
+		if e.Active() {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+func sameTopic(log tiers.DecisionLog) []string {
+	groups := map[string][]tiers.Decision{}
+	var order []string
+	for _, e := range active(log) {
+		k := strings.ToLower(tiers.OneLine(e.Topic()))
+		if k == "" {
+			continue
+		}
+		if _, ok := groups[k]; !ok {
+			order = append(order, k)
+		}
+		groups[k] = append(groups[k], e)
+	}
+	var out []string
+	for _, k := range order {
+		g := groups[k]
+		if len(g) < 2 {
+			continue
+		}
+		var nums, whats []string
+		for _, e := range g {
+			nums = append(nums, fmt.Sprint(e.Number))
+			whats = append(whats, fmt.Sprintf("%d: %q", e.Number, tiers.OneLine(e.What)))
+		}
+		all := "all"
+		if len(g) == 2 {
+			all = "both"
+		}
+		out = append(out, fmt.Sprintf("entries %s are %s active with TOPIC %q (%s); the one that no longer holds should be reversed",
+			andList(nums), all, tiers.OneLine(g[0].Topic()), strings.Join(whats, "; ")))
+	}
+	return out
+}
+
+// contradictions compares every pair of active entries that do not
+// already share a TOPIC (reported above) or have different ones.
+func contradictions(log tiers.DecisionLog) []string {
+	act := active(log)
+	var out []string
+	for i := range act {
+		for j := i + 1; j < len(act); j++ {
+			a, b := act[i], act[j]
+			ta, tb := strings.ToLower(tiers.OneLine(a.Topic())), strings.ToLower(tiers.OneLine(b.Topic()))
+			if ta != "" && tb != "" {
+				continue
+			}
+			if why, ok := contradicts(a.What, b.What); ok {
+				out = append(out, fmt.Sprintf("entries %d and %d contradict: %q against %q (%s)", a.Number, b.Number, tiers.OneLine(a.What), tiers.OneLine(b.What), why))
+			}
+		}
+	}
+	return out
+}
+
+func statusProblems(log tiers.DecisionLog) []string {
+	var out []string
+	for _, e := range log.Entries {
+		rb := strings.TrimSpace(e.ReversedBy()) != ""
+		switch {
+		case e.Status == tiers.StatusReversed && !rb:
+			out = append(out, fmt.Sprintf("entry %d (%s) is reversed but has no REVERSED_BY saying what replaced it and why", e.Number, e.Title()))
+		case e.Status != tiers.StatusReversed && rb:
+			out = append(out, fmt.Sprintf("entry %d (%s) has a REVERSED_BY but its STATUS is %s, not reversed", e.Number, e.Title(), statusOf(e)))
+		case e.Status == tiers.StatusContested:
+			out = append(out, fmt.Sprintf("entry %d (%s) is contested and awaits the user: objection %q, proposed %q; the user settles it with 'wake reverse %d' or 'wake uphold %d'",
+				e.Number, e.Title(), tiers.OneLine(e.Value(tiers.KeyObjection)), tiers.OneLine(e.Value(tiers.KeyProposed)), e.Number, e.Number))
+		}
+	}
+	return out
+}
+
+func statusOf(e tiers.Decision) string {
+	if e.Status == "" {
+		return "missing"
+	}
+	return e.Status
+}
+
+// handEdits describes entries wake wrote that were deleted or edited by
+// hand, with the lines that are gone.
+func handEdits(edits []tiers.HandEdit) []string {
+	var out []string
+	for _, h := range edits {
+		what := "was edited by hand"
+		if h.Deleted {
+			what = "was deleted by hand"
+		}
+		var b strings.Builder
+		fmt.Fprintf(&b, "entry %d as wake last wrote it (%s) %s, against rule 2 (annotate, don't delete); removed lines:", h.Entry, h.Title, what)
+		for _, l := range h.Removed {
+			fmt.Fprintf(&b, "\n%d: %s", l.Line, l.Text)
+		}
+		out = append(out, b.String())
+	}
+	return out
+}
+
+func malformed(ms []tiers.MalformedLine) Finding {
+	f := Finding{Check: Consistency, Pass: true, Severity: Warning, Path: tiers.DecisionsPath,
+		Message: fmt.Sprintf("%d line(s) of warm/decisions.md are not part of a valid entry; they are kept as written", len(ms))}
+	for i, m := range ms {
+		if i == maxMalformedShown {
+			f.Details = append(f.Details, fmt.Sprintf("and %d more", len(ms)-maxMalformedShown))
+			break
+		}
+		f.Details = append(f.Details, fmt.Sprintf("line %d: %s: %s", m.Line, m.Reason, m.Text))
+	}
+	return f
+}
+
+// andList joins "1", "2", "3" as "1, 2 and 3".
+func andList(xs []string) string {
+	if len(xs) < 2 {
+		return strings.Join(xs, "")
+	}
+	return strings.Join(xs[:len(xs)-1], ", ") + " and " + xs[len(xs)-1]
+}

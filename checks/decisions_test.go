@@ -1,0 +1,98 @@
+package checks
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/wakeproto/wake/tiers"
+)
+
+func decisionsMemory(log, lastWrite string) Memory {
+	m := Memory{Decisions: tiers.Doc{Path: tiers.DecisionsPath, Content: []byte(log)}}
+	if lastWrite != "" {
+		m.LastWrite = []byte(lastWrite)
+	}
+	return m
+}
+
+const twoActive = `[2026-01-01] DECISION: Use YAML for config BECAUSE: readability
+STATUS: active
+
+[2026-01-05] DECISION: Use TOML for config BECAUSE: fewer parse errors
+STATUS: active
+`
+
+func TestCheckDecisions(t *testing.T) {
+	for _, tc := range []struct {
+		name, log, last string
+		details         []string // nil: the check passes
+	}{
+		{"empty log", "", "", nil},
+		{"a contradictory pair", twoActive, "", []string{
+			`entries 1 and 2 contradict: "Use YAML for config" against "Use TOML for config" (the same subject with another choice: "yaml" against "toml")`}},
+		{"a negation", "[2026-01-01] DECISION: Use cgo BECAUSE: speed\n\n[2026-01-02] DECISION: Do not use cgo BECAUSE: cross-compiling\nSTATUS: active\n", "", []string{
+			`entries 1 and 2 contradict: "Use cgo" against "Do not use cgo" (one negates the other with "do not")`}},
+		{"the pair once one is reversed", strings.Replace(twoActive, "STATUS: active", "STATUS: reversed\nREVERSED_BY: [2026-01-05] Use TOML for config BECAUSE: fewer parse errors", 1), "", nil},
+		{"different topics are different subjects", strings.Replace(twoActive, "STATUS: active\n", "STATUS: active\nTOPIC: app config\n", 1) +
+			"TOPIC: test fixtures\n", "", nil},
+		{"same topic", "[2026-01-01] DECISION: Store entries in SQLite BECAUSE: one file\nSTATUS: active\nTOPIC: Storage\n\n" +
+			"[2026-01-02] DECISION: Money in cents BECAUSE: rounding\nTOPIC: money\n\n" +
+			"[2026-01-03] DECISION: Put the journal in Postgres BECAUSE: concurrency\nSTATUS: active\nTOPIC: storage\n", "", []string{
+			`entries 1 and 3 are both active with TOPIC "Storage" (1: "Store entries in SQLite"; 3: "Put the journal in Postgres"); the one that no longer holds should be reversed`}},
+		{"reversed without REVERSED_BY and the reverse", "[2026-01-01] DECISION: A thing BECAUSE: x\nSTATUS: reversed\n\n" +
+			"[2026-01-02] DECISION: B thing BECAUSE: y\nSTATUS: active\nREVERSED_BY: [2026-01-03] C BECAUSE: z\n", "", []string{
+			"entry 1 ([2026-01-01] A thing) is reversed but has no REVERSED_BY saying what replaced it and why",
+			"entry 2 ([2026-01-02] B thing) has a REVERSED_BY but its STATUS is active, not reversed"}},
+		{"contested", "[2026-01-01] DECISION: Keep one binary BECAUSE: installs\nSTATUS: contested\nOBJECTION: [2026-01-02] startup is slow\nPROPOSED: split the daemon\n", "", []string{
+			`entry 1 ([2026-01-01] Keep one binary) is contested and awaits the user: objection "[2026-01-02] startup is slow", proposed "split the daemon"; the user settles it with 'wake reverse 1' or 'wake uphold 1'`}},
+		{"hand-deleted entry", strings.SplitAfter(twoActive, "\n\n")[1], twoActive, []string{
+			"entry 1 as wake last wrote it ([2026-01-01] Use YAML for config) was deleted by hand, against rule 2 (annotate, don't delete); removed lines:\n" +
+				"1: [2026-01-01] DECISION: Use YAML for config BECAUSE: readability\n2: STATUS: active"}},
+		{"hand-edited status", strings.Replace(twoActive, "STATUS: active", "STATUS: reversed\nREVERSED_BY: x", 1), twoActive, []string{
+			"entry 1 as wake last wrote it ([2026-01-01] Use YAML for config) was edited by hand, against rule 2 (annotate, don't delete); removed lines:\n2: STATUS: active"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			fs := CheckDecisions(decisionsMemory(tc.log, tc.last))
+			f := fs[0]
+			if tc.details == nil {
+				if !f.Pass || f.Severity != OK || len(fs) != 1 {
+					t.Fatalf("want a pass, got %+v", fs)
+				}
+				return
+			}
+			if f.Pass || f.Severity != Fail || f.Message != MsgConsistency || f.Path != tiers.DecisionsPath {
+				t.Fatalf("want the consistency failure, got %+v", f)
+			}
+			if !reflect.DeepEqual(f.Details, tc.details) {
+				t.Errorf("details:\n got  %q\n want %q", f.Details, tc.details)
+			}
+		})
+	}
+}
+
+func TestCheckDecisionsMalformedIsAWarning(t *testing.T) {
+	var log strings.Builder
+	log.WriteString("[2026-01-01] DECISION: A BECAUSE: b\nSTATUS: active\n\n")
+	for range 25 {
+		log.WriteString("- stray bullet\n")
+	}
+	fs := CheckDecisions(decisionsMemory(log.String(), ""))
+	if len(fs) != 2 || !fs[0].Pass || fs[1].Severity != Warning || !fs[1].Pass {
+		t.Fatalf("findings %+v", fs)
+	}
+	w := fs[1]
+	if w.Message != "25 line(s) of warm/decisions.md are not part of a valid entry; they are kept as written" ||
+		len(w.Details) != maxMalformedShown+1 || w.Details[maxMalformedShown] != "and 5 more" ||
+		!strings.HasPrefix(w.Details[0], "line 4: not part of a decision entry") {
+		t.Errorf("warning %+v", w)
+	}
+}
+
+func TestCheckDecisionsUnreadable(t *testing.T) {
+	m := Memory{Decisions: tiers.Doc{Path: tiers.DecisionsPath, Skipped: "binary file (NUL byte at offset 3)"}}
+	fs := CheckDecisions(m)
+	if len(fs) != 1 || fs[0].Severity != Warning || !strings.Contains(fs[0].Message, "binary file") {
+		t.Errorf("findings %+v", fs)
+	}
+}
