@@ -148,7 +148,7 @@ crash-safe hand-off at session end.`,
 	root.SetErr(a.errOut)
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
 	root.PersistentFlags().StringVar(&a.rootFlag, "root", "", "memory root `DIR` (default: $WAKE_ROOT, else the nearest .wake/ above the working directory)")
-	root.AddCommand(a.initCmd(), a.loadCmd(), a.statusCmd())
+	root.AddCommand(a.initCmd(), a.loadCmd(), a.statusCmd(), a.handoffCmd())
 	return root
 }
 
@@ -168,13 +168,17 @@ func maxArgs(n int) cobra.PositionalArgs {
 	}
 }
 
-// findRoot resolves the memory root for commands that need one.
+// findRoot resolves the memory root for commands that need one, and
+// finishes an interrupted hand-off there before the command goes on.
 func (a *app) findRoot() (string, error) {
 	root, err := tiers.FindRoot(a.fs, a.rootFlag, a.env["WAKE_ROOT"], a.cwd)
 	if errors.Is(err, tiers.ErrNoRoot) {
 		return "", hintError{err, "run 'wake init' to create one here, or pass --root DIR"}
 	}
-	return root, err
+	if err != nil {
+		return "", err
+	}
+	return root, a.recover(root)
 }
 
 // session is an open memory root with its configuration and counter.

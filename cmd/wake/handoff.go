@@ -1,0 +1,283 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/wakeproto/wake/budget"
+	"github.com/wakeproto/wake/handoff"
+	"github.com/wakeproto/wake/tiers"
+)
+
+type handoffOptions struct {
+	summary, next, risk, mood, successor  string
+	happened, decisions, changed, threads []string
+	file                                  string
+	given                                 map[string]bool // flags set on the command line
+}
+
+const handoffLong = `handoff ends a session. It writes the session summary to recent/latest.md,
+rotating the old recent/latest.md to recent/previous.md and the old
+recent/previous.md to cold/sessions/<its session time>.md (nothing is ever
+deleted), replaces the HANDOFF block of main.md (every other byte of main.md
+stays), appends each --decision to warm/decisions.md as an active entry, and
+records one line in ledger.jsonl. It prints what it wrote and where the old
+summaries went.
+
+The whole hand-off runs under the memory root's lock and keeps a journal in
+.state/handoff/ until it is complete: after a crash, the next wake command
+of any kind finishes it (or, if it had not started, undoes it) and says so.
+
+--summary and --next are required. Instead of flags, --file PATH (or --file -
+for standard input) reads the hand-off from a document; flags override it:
+
+  Markdown, in the session-summary shape: front matter with summary,
+  next_priority, open_risk, emotional_register; sections "What happened",
+  "Decisions made" (each item "WHAT because WHY"), "What changed (files)",
+  "Open threads", "For my successor"; bullets become items.
+
+  JSON, one object with the fields summary, next, risk, mood, successor
+  (strings) and happened, decision, changed, thread (a string or an array
+  of strings).
+
+Without --changed, and when the memory root is inside a git work tree,
+"What changed (files)" lists the files committed since the previous
+hand-off's updated time and the uncommitted changes, each with its status.`
+
+func (a *app) handoffCmd() *cobra.Command {
+	o := &handoffOptions{}
+	cmd := &cobra.Command{
+		Use:   "handoff",
+		Short: "End the session: summary, HANDOFF block, rotation, decisions",
+		Long:  handoffLong,
+		Example: `  wake handoff --summary "Moved config to TOML" --next "Port the CLI flags" \
+    --happened "wrote the TOML loader" --decision "Use TOML because YAML indentation broke parsing"
+  wake handoff --file summary.md
+  echo '{"summary":"...","next":"..."}' | wake handoff --file -`,
+		Args: noArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			o.given = map[string]bool{}
+			for _, name := range []string{"summary", "next", "risk", "mood", "successor", "happened", "decision", "changed", "thread"} {
+				o.given[name] = cmd.Flags().Changed(name)
+			}
+			in, err := a.handoffInput(o)
+			if err != nil {
+				return err
+			}
+			return a.handoffRun(cmd.Context(), in)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&o.summary, "summary", "", "session_summary: one line on what happened (required)")
+	f.StringVar(&o.next, "next", "", "next_priority: the single most important thing to do next (required)")
+	f.StringVar(&o.risk, "risk", "", "open_risk: anything that might break or needs attention")
+	f.StringVar(&o.mood, "mood", "", "emotional_register: the user's apparent mood or energy")
+	f.StringArrayVar(&o.happened, "happened", nil, "a bullet for What happened (repeatable)")
+	f.StringArrayVar(&o.decisions, "decision", nil, `a decision, "WHAT because WHY" (repeatable)`)
+	f.StringArrayVar(&o.changed, "changed", nil, "a file changed and why, for What changed (repeatable)")
+	f.StringArrayVar(&o.threads, "thread", nil, "an open thread, with enough context to resume (repeatable)")
+	f.StringVar(&o.successor, "successor", "", "free text For my successor")
+	f.StringVar(&o.file, "file", "", "read the hand-off from `PATH` (Markdown or JSON; - for standard input)")
+	return cmd
+}
+
+// handoffInput merges --file and the flags into one validated input.
+func (a *app) handoffInput(o *handoffOptions) (handoff.Input, error) {
+	for _, f := range []struct{ name, v string }{{"summary", o.summary}, {"next", o.next}, {"risk", o.risk}, {"mood", o.mood}} {
+		if strings.ContainsAny(f.v, "\r\n") {
+			return handoff.Input{}, usagef("--%s must be one line", f.name)
+		}
+	}
+	for _, f := range []struct {
+		name  string
+		items []string
+	}{{"happened", o.happened}, {"decision", o.decisions}, {"changed", o.changed}, {"thread", o.threads}} {
+		for _, it := range f.items {
+			if strings.ContainsAny(it, "\r\n") {
+				return handoff.Input{}, usagef("--%s %q must be one line", f.name, it)
+			}
+		}
+	}
+	ds, err := parseDecisions(o.decisions)
+	if err != nil {
+		return handoff.Input{}, hintError{usagef("--decision %v", err), `write it as --decision "Use TOML because YAML indentation broke parsing"`}
+	}
+	var in handoff.Input
+	if o.file != "" {
+		if in, err = a.readFileInput(o.file); err != nil {
+			return in, err
+		}
+	}
+	o.overlay(&in, ds)
+	in.Normalize()
+	var fe *handoff.FieldError
+	if err := in.Validate(); errors.As(err, &fe) {
+		return in, fieldUsage(fe, o.file)
+	} else if err != nil {
+		return in, err
+	}
+	return in, nil
+}
+
+// overlay lets the flags given override the document.
+func (o *handoffOptions) overlay(in *handoff.Input, ds []handoff.NewDecision) {
+	s := &in.Session
+	for _, f := range []struct {
+		name string
+		dst  *string
+		v    string
+	}{{"summary", &s.Summary, o.summary}, {"next", &s.NextPriority, o.next}, {"risk", &s.OpenRisk, o.risk},
+		{"mood", &s.EmotionalRegister, o.mood}, {"successor", &s.Successor, o.successor}} {
+		if o.given[f.name] {
+			*f.dst = f.v
+		}
+	}
+	for _, f := range []struct {
+		name  string
+		dst   *tiers.List
+		items []string
+	}{{"happened", &s.Happened, o.happened}, {"changed", &s.Changed, o.changed}, {"thread", &s.Threads, o.threads}} {
+		if o.given[f.name] {
+			*f.dst = tiers.List{Items: f.items}
+		}
+	}
+	if o.given["decision"] {
+		in.Decisions = ds
+	}
+}
+
+// fieldKeys says how each input field is named in main.md and in a --file
+// Markdown document's front matter.
+var fieldKeys = map[string][2]string{
+	handoff.FieldSummary: {"session_summary, one line on what happened", "summary"},
+	handoff.FieldNext:    {"next_priority, the single most important thing to do next", "next_priority"},
+	handoff.FieldRisk:    {"open_risk", "open_risk"},
+	handoff.FieldMood:    {"emotional_register", "emotional_register"},
+}
+
+func fieldUsage(fe *handoff.FieldError, file string) error {
+	msg := fmt.Sprintf("--%s %s", fe.Field, fe.Msg)
+	k, ok := fieldKeys[fe.Field]
+	if ok {
+		msg += " (" + k[0] + ")"
+	}
+	if file == "" {
+		return usagef("%s", msg)
+	}
+	hint := fmt.Sprintf("give --%s, or set %q in --file %s", fe.Field, fe.Field, file)
+	if ok {
+		hint = fmt.Sprintf("give --%s, or set %s in the front matter of --file %s (%q in JSON)", fe.Field, k[1], file, fe.Field)
+	}
+	return hintError{usagef("%s", msg), hint}
+}
+
+func (a *app) handoffRun(ctx context.Context, in handoff.Input) error {
+	s, err := a.open()
+	if err != nil {
+		return err
+	}
+	if in.Session.Changed.Empty() {
+		in.Session.Changed = a.gitChanges(ctx, s.root, a.lastHandoff(s.root))
+	}
+	res, err := handoff.Handoff(ctx, a.store(s.root), in)
+	a.reportRecovered(res.Recovered)
+	if errors.Is(err, handoff.ErrLockTimeout) {
+		return hintError{err, "another wake command holds the memory root's lock; run the hand-off again when it is done"}
+	}
+	if err != nil {
+		return err
+	}
+	// The cold tier's session (what `wake cold` pulled) ends with the
+	// hand-off: end it here once the cold tier exposes that.
+	a.printHandoff(res)
+	a.warnLargeSummary(s, res.Summary)
+	a.saveCache(s)
+	return nil
+}
+
+// lastHandoff is the previous hand-off's time: the HANDOFF block's updated,
+// else the session of recent/latest.md; zero when neither says.
+func (a *app) lastHandoff(root string) time.Time {
+	if d, err := tiers.ReadDoc(a.fs, root, tiers.MainPath); err == nil && d.Readable() {
+		if t, err := time.Parse(time.RFC3339, tiers.ParseMain(d.Content).Handoff.Get(tiers.KeyUpdated)); err == nil {
+			return t
+		}
+	}
+	if d, err := tiers.ReadDoc(a.fs, root, tiers.LatestPath); err == nil && d.Readable() {
+		sess, _ := tiers.ParseSession(d.Content)
+		return sess.At
+	}
+	return time.Time{}
+}
+
+// recover finishes or rolls back an interrupted hand-off before a command
+// reads or writes the root, and says so.
+func (a *app) recover(root string) error {
+	rec, err := handoff.Recover(context.Background(), a.store(root))
+	a.reportRecovered(rec)
+	if err != nil {
+		return hintError{err, fmt.Sprintf("the interrupted hand-off's files are in %s/%s/ under the memory root", tiers.StateDir, handoff.JournalDir)}
+	}
+	return nil
+}
+
+func (a *app) reportRecovered(rec []handoff.Recovery) {
+	for _, r := range rec {
+		fmt.Fprintf(a.errOut, "wake: recovered: %s\n", r)
+	}
+}
+
+func (a *app) printHandoff(res handoff.Result) {
+	w := a.out
+	fmt.Fprintf(w, "Handed off session %s: %s\n\nWrote:\n", res.At.Format(tiers.SessionTimeLayout), firstLine(res.Summary))
+	fmt.Fprintf(w, "  %-20s the session summary (%s bytes)\n", tiers.LatestPath, budget.Thousands(len(res.Summary)))
+	block := "the HANDOFF block"
+	if res.BlockAppended {
+		block += " (appended: main.md had none)"
+	}
+	fmt.Fprintf(w, "  %-20s %s\n", tiers.MainPath, block)
+	if res.Decisions > 0 {
+		fmt.Fprintf(w, "  %-20s %d decision(s) appended as active entries\n", tiers.DecisionsPath, res.Decisions)
+	}
+	fmt.Fprintf(w, "  %-20s one handoff line\n", tiers.LedgerPath)
+	fmt.Fprintln(w, "\nOld summaries:")
+	if !res.Demoted && res.Archived == "" {
+		fmt.Fprintln(w, "  none: this is the first hand-off")
+	}
+	if res.Demoted {
+		fmt.Fprintf(w, "  %s -> %s\n", tiers.LatestPath, tiers.PreviousPath)
+	}
+	if res.Archived != "" {
+		how := ""
+		if res.ArchivedByModTime {
+			how = " (named by its modification time: it has no session time)"
+		}
+		fmt.Fprintf(w, "  %s -> %s%s\n", tiers.PreviousPath, res.Archived, how)
+	}
+	fmt.Fprintln(w, "\nThe next session starts with 'wake load'.")
+}
+
+// firstLine returns the summary line of the rendered summary's front matter.
+func firstLine(summary []byte) string {
+	s, _ := tiers.ParseSession(summary)
+	return s.Summary
+}
+
+// warnLargeSummary warns when the summary is over the recent tier's
+// per-file share, which `wake load` would compress. A text has at most as
+// many tokens as bytes, so a small one is never counted.
+func (a *app) warnLargeSummary(s *session, summary []byte) {
+	share := s.cfg.Budget.Recent / 2
+	if len(summary) <= share {
+		return
+	}
+	if n := s.cache.Count(string(summary)); n > share {
+		fmt.Fprintf(a.errOut, "wake: warning: %s is %s tokens, over its share of the recent budget (%s = budget.recent / 2); 'wake load' will show it compressed and ask for it to be compressed\n",
+			tiers.LatestPath, budget.Thousands(n), budget.Thousands(share))
+	}
+}

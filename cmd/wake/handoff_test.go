@@ -1,0 +1,190 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/spf13/afero"
+
+	"github.com/wakeproto/wake/handoff"
+	"github.com/wakeproto/wake/tiers"
+)
+
+// TestConcurrentHandoffs starts 20 hand-offs at once as separate processes
+// on one real root: each waits for the lock, none is lost, and the ledger
+// holds 20 whole hand-off lines.
+func TestConcurrentHandoffs(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary")
+	}
+	bin := filepath.Join(t.TempDir(), "wake")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	dir := t.TempDir()
+	root := filepath.Join(dir, ".wake")
+	env := []string{"HOME=" + filepath.Join(dir, "home"), "PATH=" + os.Getenv("PATH"), "GIT_CEILING_DIRECTORIES=" + dir}
+	initCmd := exec.Command(bin, "init", root)
+	initCmd.Env = env
+	if out, err := initCmd.CombinedOutput(); err != nil {
+		t.Fatalf("init: %v\n%s", err, out)
+	}
+	const n = 20
+	cmds := make([]*exec.Cmd, n)
+	outs := make([]*bytes.Buffer, n)
+	for i := range cmds {
+		outs[i] = &bytes.Buffer{}
+		cmds[i] = exec.Command(bin, "--root", root, "handoff", "--summary", fmt.Sprintf("hand-off %02d", i), "--next", "next", "--decision", fmt.Sprintf("D%02d because concurrency", i))
+		cmds[i].Env, cmds[i].Stdout, cmds[i].Stderr = env, outs[i], outs[i]
+	}
+	for i, c := range cmds {
+		if err := c.Start(); err != nil {
+			t.Fatalf("start %d: %v", i, err)
+		}
+	}
+	for i, c := range cmds {
+		if err := c.Wait(); err != nil {
+			t.Errorf("hand-off %d: %v\n%s", i, err, outs[i])
+		}
+	}
+	fs := afero.NewOsFs()
+	var got []string
+	files := []string{tiers.LatestPath, tiers.PreviousPath}
+	cold, _ := afero.ReadDir(fs, filepath.Join(root, tiers.SessionsDir))
+	for _, fi := range cold {
+		files = append(files, tiers.SessionsDir+"/"+fi.Name())
+	}
+	for _, f := range files {
+		data, err := os.ReadFile(filepath.Join(root, f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, _ := tiers.ParseSession(data)
+		got = append(got, s.Summary)
+	}
+	sort.Strings(got)
+	var want []string
+	for i := range n {
+		want = append(want, fmt.Sprintf("hand-off %02d", i))
+	}
+	if strings.Join(got, ",") != strings.Join(want, ",") {
+		t.Fatalf("summaries present:\n%v\nwant\n%v", got, want)
+	}
+	checkLedgerLines(t, root, n)
+	log, _ := os.ReadFile(filepath.Join(root, tiers.DecisionsPath))
+	for i := range n {
+		if c := strings.Count(string(log), fmt.Sprintf("DECISION: D%02d BECAUSE", i)); c != 1 {
+			t.Errorf("decision %d logged %d times", i, c)
+		}
+	}
+}
+
+// checkLedgerLines requires every ledger line to be whole JSON and n of
+// them to be hand-offs, each with a distinct summary.
+func checkLedgerLines(t *testing.T, root string, n int) {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(root, tiers.LedgerPath))
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[string]bool{}
+	for i, line := range strings.Split(strings.TrimSuffix(string(data), "\n"), "\n") {
+		var e handoff.Entry
+		if err := json.Unmarshal([]byte(line), &e); err != nil {
+			t.Fatalf("ledger line %d is torn: %q", i+1, line)
+		}
+		if e.Op == "handoff" {
+			if seen[e.Summary] {
+				t.Fatalf("hand-off %q logged twice", e.Summary)
+			}
+			seen[e.Summary] = true
+		}
+	}
+	if len(seen) != n {
+		t.Fatalf("%d hand-off lines, want %d", len(seen), n)
+	}
+}
+
+// crashFs fails every rename after the first few, as a process dying in
+// the middle of a hand-off would leave it.
+type crashFs struct {
+	afero.Fs
+	renames, allow int32
+}
+
+func (f *crashFs) Rename(o, n string) error {
+	if atomic.AddInt32(&f.renames, 1) > f.allow {
+		return fmt.Errorf("rename %s: simulated crash", o)
+	}
+	return f.Fs.Rename(o, n)
+}
+
+// TestAnyCommandFinishesAnInterruptedHandoff leaves a hand-off interrupted
+// after its journal and first rotation, then runs each command once: it
+// must finish the hand-off first and say so on stderr.
+func TestAnyCommandFinishesAnInterruptedHandoff(t *testing.T) {
+	for _, args := range [][]string{{"load"}, {"status"}, {"handoff", "--summary", "after", "--next", "n"}} {
+		t.Run(args[0], func(t *testing.T) {
+			dir := t.TempDir()
+			a, _, errOut := newTestApp(t, dir)
+			if code := a.run([]string{"init"}); code != 0 {
+				t.Fatalf("init: %s", errOut)
+			}
+			root := filepath.Join(dir, ".wake")
+			os.WriteFile(filepath.Join(root, tiers.LatestPath), []byte("---\nsummary: before\n---\n"), 0o644)
+			s := &handoff.Store{FS: &crashFs{Fs: afero.NewOsFs(), allow: 3}, Root: root, Now: a.now, Locker: &handoff.MutexLocker{}}
+			in := handoff.Input{Session: tiers.Session{Summary: "interrupted", NextPriority: "resume"}}
+			if _, err := handoff.Handoff(context.Background(), s, in); err == nil || !strings.Contains(err.Error(), "next wake command finishes it") {
+				t.Fatalf("the crash was not reported as an interruption: %v", err)
+			}
+			b, out, errOut := newTestApp(t, dir)
+			b.now = func() time.Time { return a.now().Add(time.Minute) }
+			if code := b.run(args); code != 0 {
+				t.Fatalf("%v: exit %d\n%s%s", args, code, out, errOut)
+			}
+			if !strings.Contains(errOut.String(), `wake: recovered: finished hand-off `) || !strings.Contains(errOut.String(), `("interrupted")`) {
+				t.Fatalf("stderr does not say it recovered:\n%s", errOut)
+			}
+			prev, _ := os.ReadFile(filepath.Join(root, tiers.PreviousPath))
+			if args[0] != "handoff" && !strings.Contains(string(prev), "summary: before") {
+				t.Fatalf("previous.md: %q", prev)
+			}
+			if ok, _ := handoff.Pending(afero.NewOsFs(), root); ok {
+				t.Fatal("still pending")
+			}
+		})
+	}
+}
+
+// TestHandoffFlagNewlines covers the one-line flags, which a script cannot
+// easily give a newline.
+func TestHandoffFlagNewlines(t *testing.T) {
+	for _, tt := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--summary", "a\nb", "--next", "n"}, "--summary must be one line"},
+		{[]string{"--summary", "s", "--next", "a\r\nb"}, "--next must be one line"},
+		{[]string{"--summary", "s", "--next", "n", "--risk", "a\nb"}, "--risk must be one line"},
+		{[]string{"--summary", "s", "--next", "n", "--mood", "a\nb"}, "--mood must be one line"},
+		{[]string{"--summary", "s", "--next", "n", "--thread", "a\nb"}, `--thread "a\nb" must be one line`},
+	} {
+		dir := t.TempDir()
+		a, _, errOut := newTestApp(t, dir)
+		a.run([]string{"init"})
+		errOut.Reset()
+		if code := a.run(append([]string{"handoff"}, tt.args...)); code != exitUsage || !strings.Contains(errOut.String(), tt.want) {
+			t.Errorf("%q: exit %d, stderr %q; want 2 and %q", tt.args, code, errOut, tt.want)
+		}
+	}
+}
