@@ -16,6 +16,7 @@ import (
 
 	"github.com/spf13/afero"
 
+	"github.com/wakeproto/wake/budget"
 	"github.com/wakeproto/wake/handoff"
 	"github.com/wakeproto/wake/tiers"
 )
@@ -185,6 +186,69 @@ func TestHandoffFlagNewlines(t *testing.T) {
 		errOut.Reset()
 		if code := a.run(append([]string{"handoff"}, tt.args...)); code != exitUsage || !strings.Contains(errOut.String(), tt.want) {
 			t.Errorf("%q: exit %d, stderr %q; want 2 and %q", tt.args, code, errOut, tt.want)
+		}
+	}
+}
+
+// TestHandoffWaitsForTheLock holds the root's lock, as another hand-off
+// would, and checks that a hand-off gives up after its timeout with exit 1
+// and writes nothing.
+func TestHandoffWaitsForTheLock(t *testing.T) {
+	dir := t.TempDir()
+	a, _, errOut := newTestApp(t, dir)
+	if code := a.run([]string{"init"}); code != 0 {
+		t.Fatalf("init: %s", errOut)
+	}
+	root := filepath.Join(dir, ".wake")
+	unlock, err := handoff.FileLocker{}.Lock(context.Background(), root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer unlock()
+	b, _, errOut := newTestApp(t, dir)
+	b.locker = handoff.FileLocker{Timeout: 200 * time.Millisecond}
+	code := b.run([]string{"handoff", "--summary", "s", "--next", "n"})
+	if code != exitError || !strings.Contains(errOut.String(), "timed out waiting for the memory root's lock") ||
+		!strings.Contains(errOut.String(), "wake: hint: another wake command holds the memory root's lock") {
+		t.Fatalf("exit %d, stderr:\n%s", code, errOut)
+	}
+	if _, err := os.Stat(filepath.Join(root, tiers.LatestPath)); err == nil {
+		t.Fatal("a hand-off that did not get the lock wrote recent/latest.md")
+	}
+}
+
+// TestHandoffWarnsOverTheRecentShare sets budget.recent to 200, so a
+// summary's share is 100 tokens, and checks the warning against an exact
+// count of the file written. A summary of more than 100 bytes but fewer
+// tokens gets no warning.
+func TestHandoffWarnsOverTheRecentShare(t *testing.T) {
+	dir := t.TempDir()
+	a, _, errOut := newTestApp(t, dir)
+	if code := a.run([]string{"init"}); code != 0 {
+		t.Fatalf("init: %s", errOut)
+	}
+	root := filepath.Join(dir, ".wake")
+	os.WriteFile(filepath.Join(root, tiers.ConfigPath), []byte("[budget]\nrecent = 200\n"), 0o644)
+	enc, _ := budget.NewEncoder(tiers.EncodingCL100K)
+	for _, tt := range []struct {
+		successor string
+		warn      bool
+	}{
+		{"short", false},
+		{strings.Repeat("The loader reads TOML now. ", 30), true},
+	} {
+		b, _, errOut := newTestApp(t, dir)
+		if code := b.run([]string{"handoff", "--summary", "s", "--next", "n", "--changed", "x", "--successor", tt.successor}); code != 0 {
+			t.Fatalf("exit %d: %s", code, errOut)
+		}
+		data, _ := os.ReadFile(filepath.Join(root, tiers.LatestPath))
+		n := enc.Count(string(data))
+		if tt.warn != (n > 100) || len(data) <= 100 {
+			t.Fatalf("bad case: %d bytes, %d tokens", len(data), n)
+		}
+		want := fmt.Sprintf("wake: warning: recent/latest.md is %d tokens, over its share of the recent budget (100 = budget.recent / 2); 'wake load' will show it compressed", n)
+		if got := strings.Contains(errOut.String(), want); got != tt.warn {
+			t.Fatalf("warning %v, want %v; stderr:\n%s", got, tt.warn, errOut)
 		}
 	}
 }
