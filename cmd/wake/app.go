@@ -178,7 +178,8 @@ func (a *app) findRoot() (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return root, a.recover(root)
+	a.recover(root)
+	return root, nil
 }
 
 // session is an open memory root with its configuration and counter.

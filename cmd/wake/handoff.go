@@ -216,14 +216,15 @@ func (a *app) lastHandoff(root string) time.Time {
 }
 
 // recover finishes or rolls back an interrupted hand-off before a command
-// reads or writes the root, and says so.
-func (a *app) recover(root string) error {
+// reads or writes the root, and says so. Failing to is a warning, not an
+// error: every summary is still reachable, and `wake load` must still
+// deliver its context; `wake handoff` itself refuses to go on.
+func (a *app) recover(root string) {
 	rec, err := handoff.Recover(context.Background(), a.store(root))
 	a.reportRecovered(rec)
 	if err != nil {
-		return hintError{err, fmt.Sprintf("the interrupted hand-off's files are in %s/%s/ under the memory root", tiers.StateDir, handoff.JournalDir)}
+		fmt.Fprintf(a.errOut, "wake: warning: %v; its files are in %s/%s/ under the memory root\n", err, tiers.StateDir, handoff.JournalDir)
 	}
-	return nil
 }
 
 func (a *app) reportRecovered(rec []handoff.Recovery) {

@@ -252,3 +252,48 @@ func TestHandoffWarnsOverTheRecentShare(t *testing.T) {
 		}
 	}
 }
+
+// TestUnrecoverableHandoffWarnsButLoads interrupts a hand-off just before
+// it installs the new summary, then puts a hand-written recent/latest.md in
+// the way. wake never overwrites it: load warns and still prints the
+// context, and a new hand-off refuses to go on.
+func TestUnrecoverableHandoffWarnsButLoads(t *testing.T) {
+	dir := t.TempDir()
+	a, _, errOut := newTestApp(t, dir)
+	if code := a.run([]string{"init"}); code != 0 {
+		t.Fatalf("init: %s", errOut)
+	}
+	root := filepath.Join(dir, ".wake")
+	latest := filepath.Join(root, tiers.LatestPath)
+	os.WriteFile(latest, []byte("---\nsummary: before\n---\n"), 0o644)
+	s := &handoff.Store{FS: &crashFs{Fs: afero.NewOsFs(), allow: 3}, Root: root, Now: a.now, Locker: &handoff.MutexLocker{}}
+	in := handoff.Input{Session: tiers.Session{Summary: "interrupted", NextPriority: "resume"}}
+	if _, err := handoff.Handoff(context.Background(), s, in); err == nil {
+		t.Fatal("no interruption")
+	}
+	mine := []byte("written by hand meanwhile\n")
+	os.WriteFile(latest, mine, 0o644)
+
+	b, out, errOut := newTestApp(t, dir)
+	if code := b.run([]string{"load"}); code != 0 || !strings.Contains(out.String(), "# Boot context") {
+		t.Fatalf("load: exit %d\n%s", code, errOut)
+	}
+	if !strings.Contains(errOut.String(), "wake: warning: recovering the interrupted hand-off") ||
+		!strings.Contains(errOut.String(), "recent/latest.md changed while the hand-off was interrupted") {
+		t.Fatalf("load's stderr:\n%s", errOut)
+	}
+	c, _, errOut := newTestApp(t, dir)
+	if code := c.run([]string{"handoff", "--summary", "s", "--next", "n"}); code != exitError {
+		t.Fatalf("handoff went on: exit %d\n%s", code, errOut)
+	}
+	if got, _ := os.ReadFile(latest); string(got) != string(mine) {
+		t.Fatalf("recent/latest.md was overwritten: %q", got)
+	}
+	staged, _ := filepath.Glob(filepath.Join(root, tiers.StateDir, handoff.JournalDir, "*", "latest.md"))
+	if len(staged) != 1 {
+		t.Fatalf("the staged summary is gone: %v", staged)
+	}
+	if data, _ := os.ReadFile(staged[0]); !strings.Contains(string(data), "summary: interrupted") {
+		t.Fatalf("staged: %q", data)
+	}
+}
