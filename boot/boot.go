@@ -9,6 +9,7 @@ package boot
 import (
 	"fmt"
 	"path/filepath"
+	"time"
 
 	"github.com/spf13/afero"
 
@@ -23,6 +24,12 @@ type Options struct {
 	Root    string
 	Config  tiers.Config
 	Counter budget.Counter // normally a *budget.Cache
+	// Now is the clock the ledger digest is measured from; nil means
+	// time.Now.
+	Now func() time.Time
+	// ColdIndex remembers cold documents between runs so that a warm
+	// start opens none of them; nil reads every cold document.
+	ColdIndex *ColdIndex
 }
 
 // File is one tier file as it goes into the boot context.
@@ -78,6 +85,8 @@ type Context struct {
 	Directives []string `json:"directives"`
 	Warnings   []string `json:"warnings"`
 	Phases     []Phase  `json:"phases"`
+	TOC        *TOC     `json:"toc,omitempty"`    // phase 4, by Build
+	Digest     *Digest  `json:"digest,omitempty"` // recent changes, by Build
 	Totals     Totals   `json:"totals"`
 }
 
@@ -144,6 +153,7 @@ func (c *Context) sum() {
 		}
 		c.Totals.Memory += p.Tokens
 	}
+	c.Totals.Memory += c.extraTokens()
 	c.Totals.WorkLeft = c.Totals.ContextWindow - max(c.Totals.Memory, c.Totals.Output)
 }
 

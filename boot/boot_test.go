@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/sergi/go-diff/diffmatchpatch"
 	"github.com/spf13/afero"
@@ -18,6 +19,10 @@ import (
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
+
+// demoTime is the demo root's clock: its files' modification time and the
+// time the ledger digest is measured from.
+var demoTime = time.Date(2026, 11, 22, 3, 24, 20, 0, time.UTC)
 
 // demoFS copies the shipped demo root into memory at /demo.
 func demoFS(t *testing.T) afero.Fs {
@@ -36,7 +41,13 @@ func demoFS(t *testing.T) afero.Fs {
 		if err != nil {
 			return err
 		}
-		return afero.WriteFile(mem, filepath.Join("/demo", rel), data, 0o644)
+		name := filepath.Join("/demo", rel)
+		if err := afero.WriteFile(mem, name, data, 0o644); err != nil {
+			return err
+		}
+		// One fixed time for every file keeps the cold listing's
+		// newest-first order (ties by name) the same on every run.
+		return mem.Chtimes(name, demoTime, demoTime)
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -55,7 +66,7 @@ func encoder(t *testing.T) *budget.Encoder {
 
 func build(t *testing.T, fsys afero.Fs, cfg tiers.Config, c budget.Counter) (*Context, string) {
 	t.Helper()
-	ctx, err := Build(Options{FS: fsys, Root: "/demo", Config: cfg, Counter: c})
+	ctx, err := Build(Options{FS: fsys, Root: "/demo", Config: cfg, Counter: c, Now: func() time.Time { return demoTime }})
 	if err != nil {
 		t.Fatal(err)
 	}

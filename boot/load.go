@@ -39,6 +39,9 @@ func Build(o Options) (*Context, error) {
 		}
 	}
 	ctx.directives()
+	if err := ctx.addColdAndDigest(o); err != nil {
+		return nil, err
+	}
 	ctx.sum()
 	ctx.enforceMax(o)
 	return ctx, nil
@@ -99,6 +102,10 @@ func (c *Context) enforceMax(o Options) {
 		over := c.Totals.Output - c.limit()
 		if over <= 0 {
 			return
+		}
+		if c.shrinkExtras(over, o.Counter) {
+			c.sum()
+			continue
 		}
 		var big *File
 		for _, f := range c.Files() {

@@ -26,8 +26,8 @@ func Markdown(c *Context) string {
 			writeFile(&b, f)
 		}
 	}
-	b.WriteString("\n## Phase 4: cold (not loaded)\n\n")
-	b.WriteString("Cold files are never loaded automatically.\n")
+	writeCold(&b, c)
+	writeDigest(&b, c)
 	writeWarnings(&b, c.Warnings)
 	writeFooter(&b, c)
 	return b.String()
@@ -73,6 +73,7 @@ func writeFooter(b *strings.Builder, c *Context) {
 	for _, p := range c.Phases {
 		fmt.Fprintf(b, "| %s | %s | %s |\n", p.Tier, budget.Thousands(p.Tokens), budget.Thousands(p.Budget))
 	}
+	writeExtraRows(b, c)
 	fmt.Fprintf(b, "| memory | %s | target %s, max %s |\n", budget.Thousands(t.Memory), budget.Thousands(t.Target), budget.Thousands(t.Max))
 	fmt.Fprintf(b, "\nThis context: %s tokens. Left for work: %s of %s (at least %s required).\n",
 		budget.Thousands(t.Output), budget.Thousands(t.WorkLeft), budget.Thousands(t.ContextWindow), budget.Thousands(t.WorkMin))

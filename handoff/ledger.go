@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -26,11 +27,14 @@ type Entry struct {
 	Summary       string    `json:"summary,omitempty"`
 }
 
-// Validate checks that the entry can be written.
+// Validate checks that the entry can be written: an op of one word, a
+// one-line change_summary, and a summary, when present, of one line.
 func (e Entry) Validate() error {
 	switch {
 	case e.Op == "":
 		return errors.New("ledger entry: op is required")
+	case strings.ContainsAny(e.Op, " \t\r\n"):
+		return fmt.Errorf("ledger entry: op %q must be one word", e.Op)
 	case strings.TrimSpace(e.ChangeSummary) == "":
 		return errors.New("ledger entry: change_summary is required")
 	case strings.ContainsAny(e.ChangeSummary, "\r\n"):
@@ -85,41 +89,105 @@ func AppendLedger(fsys afero.Fs, root string, e Entry) error {
 	return f.Close()
 }
 
-// BadLine is a ledger line that could not be parsed.
+// BadLine is a ledger line that could not be parsed: torn by a crash
+// mid-append or edited by hand.
 type BadLine struct {
-	Line int
-	Err  string
+	Line int    `json:"line"`
+	Err  string `json:"error"`
+}
+
+// String describes the line for a warning.
+func (b BadLine) String() string {
+	return fmt.Sprintf("%s:%d: skipped an unreadable ledger line (torn or edited by hand): %s", tiers.LedgerPath, b.Line, b.Err)
 }
 
 // ReadLedger parses <root>/ledger.jsonl in file order. Unparseable lines are
 // returned as BadLines, never as an error; a missing ledger is empty.
 func ReadLedger(fsys afero.Fs, root string) ([]Entry, []BadLine, error) {
-	data, err := afero.ReadFile(fsys, filepath.Join(root, tiers.LedgerPath))
-	if errors.Is(err, os.ErrNotExist) {
-		return nil, nil, nil
-	}
-	if err != nil {
-		return nil, nil, fmt.Errorf("reading %s: %w", tiers.LedgerPath, err)
+	data, err := readLedgerFile(fsys, root)
+	if err != nil || data == nil {
+		return nil, nil, err
 	}
 	var out []Entry
 	var bad []BadLine
 	sc := bufio.NewScanner(bytes.NewReader(data))
 	sc.Buffer(nil, len(data)+1)
 	for n := 1; sc.Scan(); n++ {
-		line := bytes.TrimSpace(sc.Bytes())
-		if len(line) == 0 {
-			continue
+		e, ok, b := parseLine(sc.Bytes(), n)
+		switch {
+		case b != nil:
+			bad = append(bad, *b)
+		case ok:
+			out = append(out, e)
 		}
-		var e Entry
-		if err := json.Unmarshal(line, &e); err != nil {
-			bad = append(bad, BadLine{Line: n, Err: err.Error()})
-			continue
-		}
-		if err := e.Validate(); err != nil || e.At.IsZero() {
-			bad = append(bad, BadLine{Line: n, Err: "missing at, op or change_summary"})
-			continue
-		}
-		out = append(out, e)
 	}
 	return out, bad, nil
+}
+
+// ReadLedgerSince returns the entries stamped at or after since, in file
+// order, with the bad lines met among them. It parses the ledger from its
+// end and stops at the first readable entry older than since, so the cost
+// of a start-up digest depends on the window, not on the ledger's age.
+// Lines are appended in time order; an entry stamped out of order before
+// that point (a clock set back) is not returned. Bad lines older than the
+// window are left to [ReadLedger].
+func ReadLedgerSince(fsys afero.Fs, root string, since time.Time) ([]Entry, []BadLine, error) {
+	data, err := readLedgerFile(fsys, root)
+	if err != nil || data == nil {
+		return nil, nil, err
+	}
+	var out []Entry
+	var bad []BadLine
+	end := len(data)
+	lineNo := bytes.Count(data, []byte{'\n'}) + 1
+	if len(data) > 0 && data[len(data)-1] == '\n' {
+		lineNo--
+		end--
+	}
+	for end >= 0 {
+		start := bytes.LastIndexByte(data[:end], '\n') + 1
+		e, ok, b := parseLine(data[start:end], lineNo)
+		if b != nil {
+			bad = append(bad, *b)
+		} else if ok {
+			if e.At.Before(since) {
+				break
+			}
+			out = append(out, e)
+		}
+		end, lineNo = start-1, lineNo-1
+	}
+	slices.Reverse(out)
+	slices.Reverse(bad)
+	return out, bad, nil
+}
+
+func readLedgerFile(fsys afero.Fs, root string) ([]byte, error) {
+	data, err := afero.ReadFile(fsys, filepath.Join(root, tiers.LedgerPath))
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("reading %s: %w", tiers.LedgerPath, err)
+	}
+	return data, nil
+}
+
+// parseLine parses line n. ok is false for a blank line; bad is set for a
+// line that is not a valid entry.
+func parseLine(raw []byte, n int) (e Entry, ok bool, bad *BadLine) {
+	line := bytes.TrimSpace(raw)
+	if len(line) == 0 {
+		return e, false, nil
+	}
+	if err := json.Unmarshal(line, &e); err != nil {
+		return e, false, &BadLine{Line: n, Err: err.Error()}
+	}
+	if e.At.IsZero() {
+		return e, false, &BadLine{Line: n, Err: "no \"at\" time"}
+	}
+	if err := e.Validate(); err != nil {
+		return e, false, &BadLine{Line: n, Err: strings.TrimPrefix(err.Error(), "ledger entry: ")}
+	}
+	return e, true, nil
 }

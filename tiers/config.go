@@ -29,6 +29,7 @@ type Config struct {
 	Budget        Budget
 	Skill         Skill
 	Checks        Checks
+	Digest        Digest
 }
 
 // Budget holds the token budgets of DESIGN section 4.
@@ -41,6 +42,7 @@ type Budget struct {
 	Warm         int
 	Cold         int
 	TOC          int
+	Digest       int // the recent-changes digest of `wake load`
 }
 
 // Skill configures the skill.md boot file.
@@ -59,6 +61,12 @@ type Checks struct {
 	StaleAfter time.Duration
 }
 
+// Digest configures the recent-changes digest of `wake load`: the ledger
+// entries of the last Window.
+type Digest struct {
+	Window time.Duration
+}
+
 // DefaultConfig returns the built-in configuration.
 func DefaultConfig() Config {
 	return Config{
@@ -66,13 +74,14 @@ func DefaultConfig() Config {
 		ContextWindow: 200000,
 		Budget: Budget{
 			MemoryMax: 60000, MemoryTarget: 40000, WorkMin: 140000,
-			Main: 2000, Recent: 12000, Warm: 25000, Cold: 20000, TOC: 1500,
+			Main: 2000, Recent: 12000, Warm: 25000, Cold: 20000, TOC: 1500, Digest: 1000,
 		},
 		Skill: Skill{
 			Path: "~/.claude/agentchat.skill.md", Budget: 4000,
 			Identity: 200, Active: 500, Protocols: 300, Recent: 1000, History: 2000,
 		},
 		Checks: Checks{StaleAfter: 168 * time.Hour},
+		Digest: Digest{Window: 24 * time.Hour},
 	}
 }
 
@@ -108,6 +117,7 @@ type fileConfig struct {
 	Budget        fileBudget `toml:"budget"`
 	Skill         fileSkill  `toml:"skill"`
 	Checks        fileChecks `toml:"checks"`
+	Digest        fileDigest `toml:"digest"`
 }
 
 type fileBudget struct {
@@ -119,6 +129,7 @@ type fileBudget struct {
 	Warm         int `toml:"warm"`
 	Cold         int `toml:"cold"`
 	TOC          int `toml:"toc"`
+	Digest       int `toml:"digest"`
 }
 
 type fileSkill struct {
@@ -133,6 +144,10 @@ type fileSkill struct {
 
 type fileChecks struct {
 	StaleAfter string `toml:"stale_after"`
+}
+
+type fileDigest struct {
+	Window string `toml:"window"`
 }
 
 // LoadConfig reads <root>/wake.toml. A missing file gives the defaults.
@@ -156,6 +171,7 @@ func ParseConfig(name string, data []byte) (Config, error) {
 		Budget: fileBudget(def.Budget),
 		Skill:  fileSkill(def.Skill),
 		Checks: fileChecks{StaleAfter: def.Checks.StaleAfter.String()},
+		Digest: fileDigest{Window: def.Digest.Window.String()},
 	}
 	dec := toml.NewDecoder(bytes.NewReader(data)).DisallowUnknownFields()
 	if err := dec.Decode(&fc); err != nil {
@@ -177,6 +193,11 @@ func ParseConfig(name string, data []byte) (Config, error) {
 		return Config{}, bad("checks", "stale_after", fmt.Sprintf("%q is not a positive duration such as \"168h\"", fc.Checks.StaleAfter))
 	}
 	cfg.Checks.StaleAfter = stale
+	window, err := time.ParseDuration(fc.Digest.Window)
+	if err != nil || window <= 0 {
+		return Config{}, bad("digest", "window", fmt.Sprintf("%q is not a positive duration such as \"24h\"", fc.Digest.Window))
+	}
+	cfg.Digest.Window = window
 	if cfg.Encoding != EncodingCL100K && cfg.Encoding != EncodingO200K {
 		return Config{}, bad("", "encoding", fmt.Sprintf("%q is not %s or %s", cfg.Encoding, EncodingCL100K, EncodingO200K))
 	}
@@ -189,6 +210,7 @@ func ParseConfig(name string, data []byte) (Config, error) {
 		{"budget", "work_min", cfg.Budget.WorkMin}, {"budget", "main", cfg.Budget.Main},
 		{"budget", "recent", cfg.Budget.Recent}, {"budget", "warm", cfg.Budget.Warm},
 		{"budget", "cold", cfg.Budget.Cold}, {"budget", "toc", cfg.Budget.TOC},
+		{"budget", "digest", cfg.Budget.Digest},
 		{"skill", "budget", cfg.Skill.Budget}, {"skill", "identity", cfg.Skill.Identity},
 		{"skill", "active", cfg.Skill.Active}, {"skill", "protocols", cfg.Skill.Protocols},
 		{"skill", "recent", cfg.Skill.Recent}, {"skill", "history", cfg.Skill.History},

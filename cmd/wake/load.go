@@ -40,12 +40,15 @@ func (a *app) loadRun(o *loadOptions) error {
 	if err != nil {
 		return err
 	}
-	ctx, err := boot.Build(boot.Options{FS: a.fs, Root: s.root, Config: s.cfg, Counter: s.cache})
+	idx := boot.OpenColdIndex(a.fs, s.root, s.cfg.Encoding)
+	ctx, err := boot.Build(boot.Options{FS: a.fs, Root: s.root, Config: s.cfg, Counter: s.cache, Now: a.now, ColdIndex: idx})
 	if err != nil {
 		return err
 	}
 	text := ctx.Measure(s.cache)
 	a.saveCache(s)
+	a.saveColdIndex(s, idx)
+	a.startColdSession(s, ctx.Totals.Output)
 	a.warn(ctx.Warnings)
 	if o.format == "json" {
 		data, err := boot.JSON(ctx)

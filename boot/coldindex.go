@@ -1,0 +1,196 @@
+package boot
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/spf13/afero"
+
+	"github.com/wakeproto/wake/handoff"
+	"github.com/wakeproto/wake/tiers"
+)
+
+// ColdIndexFile is the cold index's file name inside the state directory.
+const ColdIndexFile = "cold-index.tsv"
+
+// coldIndexHeader opens the file; the encoding is part of it because token
+// counts depend on it.
+const coldIndexHeader = "wake cold index v1 "
+
+// racyWindow: a file modified this close to the moment it was read may be
+// modified again without its size or modification time changing (coarse
+// file-system clocks), so its entry is used for this run but not saved.
+const racyWindow = 2 * time.Second
+
+// ColdIndex remembers what the table of contents learned of each cold
+// document, keyed by path, size and modification time, so that a start
+// whose cold files did not change opens none of them. It is a cache: a
+// missing or corrupt file only costs a rescan.
+type ColdIndex struct {
+	encoding string
+	entries  map[string]coldEntry
+	seen     map[string]bool
+	scanned  bool // a whole scan of cold/ went through the index
+	dirty    bool
+	reads    int
+}
+
+type coldEntry struct {
+	Size    int64
+	MTime   int64 // UnixNano
+	Tokens  int
+	Binary  bool
+	Huge    bool
+	Sens    string
+	Summary string
+	Heading string
+	MetaErr string
+	racy    bool
+}
+
+// NewColdIndex returns an index for counts in the named encoding, loaded
+// from data when data is a valid index of that encoding.
+func NewColdIndex(encoding string, data []byte) *ColdIndex {
+	x := &ColdIndex{encoding: encoding, entries: map[string]coldEntry{}, seen: map[string]bool{}}
+	if !bytes.HasPrefix(data, []byte(coldIndexHeader+encoding+"\n")) {
+		return x
+	}
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	sc.Buffer(nil, len(data)+1)
+	sc.Scan()
+	for sc.Scan() {
+		p, e, ok := parseColdEntry(sc.Text())
+		if !ok {
+			x.entries = map[string]coldEntry{}
+			return x
+		}
+		x.entries[p] = e
+	}
+	return x
+}
+
+// ColdIndexPath is where the root's cold index lives.
+func ColdIndexPath(root string) string {
+	return filepath.Join(root, tiers.StateDir, ColdIndexFile)
+}
+
+// OpenColdIndex loads the root's cold index for the given encoding.
+func OpenColdIndex(fsys afero.Fs, root, encoding string) *ColdIndex {
+	data, _ := afero.ReadFile(fsys, ColdIndexPath(root))
+	return NewColdIndex(encoding, data)
+}
+
+// SaveColdIndex writes the index back, atomically, when it changed: a
+// document was read, or one it knew is gone.
+func SaveColdIndex(fsys afero.Fs, root string, x *ColdIndex) error {
+	if x == nil || !x.Dirty() {
+		return nil
+	}
+	return handoff.WriteFile(fsys, ColdIndexPath(root), x.Marshal(), 0o644)
+}
+
+// Reads returns how many cold documents were read since the index was
+// loaded: zero on a warm start.
+func (x *ColdIndex) Reads() int { return x.reads }
+
+// Dirty reports whether the index differs from what was loaded.
+func (x *ColdIndex) Dirty() bool {
+	if x.dirty {
+		return true
+	}
+	if !x.scanned {
+		return false
+	}
+	for p := range x.entries {
+		if !x.seen[p] {
+			return true
+		}
+	}
+	return false
+}
+
+func (x *ColdIndex) lookup(f tiers.ColdFile) (coldEntry, bool) {
+	x.seen[f.Path] = true
+	e, ok := x.entries[f.Path]
+	return e, ok && e.Size == f.Size && e.MTime == f.ModTime.UnixNano()
+}
+
+func (x *ColdIndex) put(f tiers.ColdFile, e coldEntry, now time.Time) {
+	x.seen[f.Path] = true
+	e.Size, e.MTime = f.Size, f.ModTime.UnixNano()
+	d := now.Sub(f.ModTime)
+	e.racy = d < racyWindow && d > -racyWindow
+	x.entries[f.Path] = e
+	x.dirty = true
+	x.reads++
+}
+
+// Marshal encodes the entries, one tab-separated line each, in path order.
+// After a whole scan of cold/ only the documents it found are kept.
+func (x *ColdIndex) Marshal() []byte {
+	var b bytes.Buffer
+	b.WriteString(coldIndexHeader + x.encoding + "\n")
+	paths := make([]string, 0, len(x.entries))
+	for p, e := range x.entries {
+		if (!x.scanned || x.seen[p]) && !e.racy {
+			paths = append(paths, p)
+		}
+	}
+	slices.Sort(paths)
+	for _, p := range paths {
+		e := x.entries[p]
+		flags := ""
+		if e.Binary {
+			flags += "b"
+		}
+		if e.Huge {
+			flags += "h"
+		}
+		fmt.Fprintf(&b, "%s\t%d\t%d\t%d\t%s\t%s\t%s\t%s\t%s\n", esc(p), e.Size, e.MTime, e.Tokens, flags,
+			esc(e.Sens), esc(e.Summary), esc(e.Heading), esc(e.MetaErr))
+	}
+	return b.Bytes()
+}
+
+func parseColdEntry(line string) (string, coldEntry, bool) {
+	f := strings.Split(line, "\t")
+	if len(f) != 9 {
+		return "", coldEntry{}, false
+	}
+	var e coldEntry
+	var err1, err2, err3 error
+	e.Size, err1 = strconv.ParseInt(f[1], 10, 64)
+	e.MTime, err2 = strconv.ParseInt(f[2], 10, 64)
+	e.Tokens, err3 = strconv.Atoi(f[3])
+	if err1 != nil || err2 != nil || err3 != nil || e.Tokens < 0 {
+		return "", coldEntry{}, false
+	}
+	e.Binary, e.Huge = strings.Contains(f[4], "b"), strings.Contains(f[4], "h")
+	e.Sens, e.Summary, e.Heading, e.MetaErr = unesc(f[5]), unesc(f[6]), unesc(f[7]), unesc(f[8])
+	return unesc(f[0]), e, true
+}
+
+var (
+	escaper   = strings.NewReplacer(`\`, `\\`, "\t", `\t`, "\n", `\n`, "\r", `\r`)
+	unescaper = strings.NewReplacer(`\\`, `\`, `\t`, "\t", `\n`, "\n", `\r`, "\r")
+)
+
+func esc(s string) string {
+	if !strings.ContainsAny(s, "\\\t\n\r") {
+		return s
+	}
+	return escaper.Replace(s)
+}
+
+func unesc(s string) string {
+	if !strings.Contains(s, `\`) {
+		return s
+	}
+	return unescaper.Replace(s)
+}

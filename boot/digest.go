@@ -1,0 +1,130 @@
+package boot
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/wakeproto/wake/budget"
+	"github.com/wakeproto/wake/handoff"
+)
+
+// maxDigestPaths is how many of an entry's paths its digest line names.
+const maxDigestPaths = 3
+
+// Digest is what changed recently: the ledger's entries of the last window
+// (DESIGN section 5), newest first, one line each, within budget.digest.
+// Entries past the budget are counted, not listed.
+type Digest struct {
+	Window   string          `json:"window"` // "24h"
+	Since    time.Time       `json:"since"`
+	Budget   int             `json:"budget"`
+	Tokens   int             `json:"tokens"`  // exact count of Text()
+	Total    int             `json:"total"`   // entries in the window
+	Entries  []handoff.Entry `json:"entries"` // listed, newest first
+	Unlisted int             `json:"unlisted"`
+
+	all []handoff.Entry // every entry in the window, newest first
+}
+
+// BuildDigest reads the ledger's entries since now minus the configured
+// window and fits them to budget.digest. Unreadable ledger lines met on the
+// way come back as warnings with their line numbers.
+func BuildDigest(o Options) (*Digest, []string, error) {
+	now := time.Now
+	if o.Now != nil {
+		now = o.Now
+	}
+	w := o.Config.Digest.Window
+	d := &Digest{Window: shortDuration(w), Since: now().Add(-w).UTC().Truncate(time.Second), Budget: o.Config.Budget.Digest}
+	entries, bad, err := handoff.ReadLedgerSince(o.FS, o.Root, d.Since)
+	if err != nil {
+		return nil, nil, err
+	}
+	var warns []string
+	for _, b := range bad {
+		warns = append(warns, b.String())
+	}
+	// Appended in time order, so newest first is the file reversed; the
+	// stable sort only matters for entries stamped out of order.
+	slices.Reverse(entries)
+	slices.SortStableFunc(entries, func(a, b handoff.Entry) int { return b.At.Compare(a.At) })
+	if entries == nil {
+		entries = []handoff.Entry{}
+	}
+	d.all, d.Total = entries, len(entries)
+	d.fit(d.Budget, o.Counter)
+	return d, warns, nil
+}
+
+// fit lists as many entries, newest first, as fit limit tokens with the
+// line counting the rest, counted exactly.
+func (d *Digest) fit(limit int, c budget.Counter) {
+	n, sum := 0, c.Count(d.moreLine(len(d.all)))
+	for n < len(d.all) {
+		l := c.Count(digestLine(d.all[n]))
+		if sum+l > limit {
+			break
+		}
+		sum += l
+		n++
+	}
+	for {
+		d.Entries, d.Unlisted = d.all[:n], len(d.all)-n
+		d.Tokens = c.Count(d.Text())
+		if d.Tokens <= limit || n == 0 {
+			break
+		}
+		n--
+	}
+	if d.Tokens > limit {
+		d.Entries, d.Unlisted, d.Tokens = d.all[:0], len(d.all), 0
+	}
+}
+
+// Text renders the listed entries and the count of the others. Empty when
+// nothing fits, or nothing changed.
+func (d *Digest) Text() string {
+	if len(d.Entries) == 0 && d.Unlisted == 0 {
+		return ""
+	}
+	var b strings.Builder
+	for _, e := range d.Entries {
+		b.WriteString(digestLine(e))
+	}
+	b.WriteString(d.moreLine(d.Unlisted))
+	return b.String()
+}
+
+func (d *Digest) moreLine(unlisted int) string {
+	if unlisted == 0 {
+		return ""
+	}
+	return fmt.Sprintf("- %s more in the last %s, not listed: `wake log --since %s`\n", plural(unlisted, "change"), d.Window, d.Window)
+}
+
+func digestLine(e handoff.Entry) string {
+	paths := e.Paths
+	more := ""
+	if len(paths) > maxDigestPaths {
+		paths, more = paths[:maxDigestPaths], fmt.Sprintf(" and %d more", len(e.Paths)-maxDigestPaths)
+	}
+	where := ""
+	if len(paths) > 0 {
+		where = " " + strings.Join(paths, ", ") + more
+	}
+	return fmt.Sprintf("- %s %s%s: %s\n", e.At.UTC().Format("2006-01-02 15:04Z"), e.Op, where, oneLine(e.ChangeSummary))
+}
+
+// shortDuration prints 24h0m0s as 24h and 1h30m0s as 1h30m.
+func shortDuration(d time.Duration) string {
+	s := d.String()
+	if strings.HasSuffix(s, "m0s") {
+		s = strings.TrimSuffix(s, "0s")
+	}
+	if strings.HasSuffix(s, "h0m") {
+		s = strings.TrimSuffix(s, "0m")
+	}
+	return s
+}

@@ -1,0 +1,56 @@
+package boot
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/wakeproto/wake/budget"
+)
+
+// writeCold renders phase 4: the cold table of contents, never the files.
+func writeCold(b *strings.Builder, c *Context) {
+	b.WriteString("\n## Phase 4: cold (not loaded)\n\n")
+	t := c.TOC
+	if t == nil {
+		b.WriteString("Cold files are never loaded automatically.\n")
+		return
+	}
+	fmt.Fprintf(b, "Cold files are never loaded automatically. Pull one with `wake cold PATH` (at most %s tokens a session); `wake cold` lists every document.\n\n",
+		budget.Thousands(t.ColdBudget))
+	if t.Omitted {
+		fmt.Fprintf(b, "The table of contents (%s, %s tokens) does not fit its budget of %s tokens; run `wake cold` to see it.\n",
+			plural(t.Documents, "document"), budget.Thousands(t.DocTokens), budget.Thousands(t.Budget))
+		return
+	}
+	b.WriteString(t.Text())
+}
+
+// writeDigest renders the recent changes from the ledger.
+func writeDigest(b *strings.Builder, c *Context) {
+	d := c.Digest
+	if d == nil {
+		return
+	}
+	fmt.Fprintf(b, "\n## Changes in the last %s\n\n", d.Window)
+	if d.Total == 0 {
+		b.WriteString("None recorded in the ledger.\n")
+		return
+	}
+	if text := d.Text(); text != "" {
+		b.WriteString(text)
+		return
+	}
+	fmt.Fprintf(b, "%s recorded; none fits the digest's budget of %s tokens: `wake log --since %s`.\n",
+		plural(d.Total, "change"), budget.Thousands(d.Budget), d.Window)
+}
+
+// writeExtraRows adds the table of contents and the digest to the budget
+// footer.
+func writeExtraRows(b *strings.Builder, c *Context) {
+	if t := c.TOC; t != nil {
+		fmt.Fprintf(b, "| cold TOC | %s | %s |\n", budget.Thousands(t.Tokens), budget.Thousands(t.Budget))
+	}
+	if d := c.Digest; d != nil {
+		fmt.Fprintf(b, "| changes (%s) | %s | %s |\n", d.Window, budget.Thousands(d.Tokens), budget.Thousands(d.Budget))
+	}
+}

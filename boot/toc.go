@@ -1,0 +1,252 @@
+package boot
+
+import (
+	"fmt"
+	"path"
+	"slices"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/wakeproto/wake/tiers"
+)
+
+// NoFold asks [BuildTOC] for the whole tree, with no budget: `wake cold`.
+const NoFold = -1
+
+// maxTitleRunes bounds one document's title in the listing, so that one
+// runaway summary cannot crowd out the rest of the tree.
+const maxTitleRunes = 160
+
+// TOC is the cold tier's table of contents (DESIGN section 5, phase 4): a
+// tree of cold/ by directory, one line a document, folded to fit a budget.
+// Secret documents are counted, not listed; confidential ones appear as
+// their summary only.
+type TOC struct {
+	Budget       int       `json:"budget"`      // NoFold for the whole tree
+	ColdBudget   int       `json:"cold_budget"` // what `wake cold PATH` may pull a session
+	Tokens       int       `json:"tokens"`      // exact count of Text()
+	Documents    int       `json:"documents"`
+	DocTokens    int       `json:"document_tokens"`
+	Secret       int       `json:"secret"`       // held back: not listed
+	Confidential int       `json:"confidential"` // listed by their summary only
+	Unreadable   int       `json:"unreadable"`   // front matter unreadable: not listed
+	Binary       int       `json:"binary"`       // not documents: skipped
+	Folded       int       `json:"folded"`       // directories shown as one line
+	Omitted      bool      `json:"omitted"`      // not even cold/ as one line fits
+	Lines        []TOCLine `json:"lines"`
+
+	root  *tocDir
+	order []*tocDir // fold order: deepest, largest, stalest first; cold/ last
+	folds int       // how many of order are folded
+}
+
+// foldedDirs returns how many directories of the fold order are folded,
+// shown or inside a folded one.
+func (t *TOC) foldedDirs() int { return t.folds }
+
+// TOCLine is one line of the listing: a directory or a document.
+type TOCLine struct {
+	Depth        int    `json:"depth"`
+	Path         string `json:"path,omitempty"` // "" for a confidential document
+	Dir          bool   `json:"dir,omitempty"`
+	Folded       bool   `json:"folded,omitempty"`
+	Title        string `json:"title,omitempty"`
+	Documents    int    `json:"documents,omitempty"` // directories: all below
+	Tokens       int    `json:"tokens"`
+	Confidential bool   `json:"confidential,omitempty"`
+	Huge         bool   `json:"huge,omitempty"` // over the read limit: Tokens counts the head
+}
+
+type tocDir struct {
+	path    string // "cold/2025/"
+	depth   int
+	parent  *tocDir
+	dirs    []*tocDir
+	docs    []*tocDoc
+	ndocs   int
+	tokens  int
+	newest  time.Time
+	visible int // lines the directory takes with the current folding
+	pos     int // place in the fold order
+}
+
+type tocDoc struct {
+	path   string
+	title  string
+	tokens int
+	mtime  time.Time
+	conf   bool
+	huge   bool
+}
+
+// BuildTOC lists cold/ and fits the listing to limit tokens, or lists it
+// whole when limit is NoFold. Documents the index does not know (new or
+// changed) are read whole and counted; the others are not opened. The
+// warnings name what was skipped and why.
+func BuildTOC(o Options, limit int) (*TOC, []string, error) {
+	files, warns, err := tiers.ScanCold(o.FS, o.Root)
+	if err != nil {
+		return nil, warns, err
+	}
+	idx := o.ColdIndex
+	if idx == nil {
+		idx = NewColdIndex(o.Config.Encoding, nil)
+	}
+	idx.scanned = true
+	now := time.Now
+	if o.Now != nil {
+		now = o.Now
+	}
+	t := &TOC{Budget: limit, ColdBudget: o.Config.Budget.Cold, root: &tocDir{path: tiers.ColdDir + "/"}}
+	dirs := map[string]*tocDir{t.root.path: t.root}
+	for _, f := range files {
+		e, ok := idx.lookup(f)
+		if !ok {
+			e, err = readColdEntry(o, f)
+			if err != nil {
+				warns = append(warns, err.Error())
+				continue
+			}
+			idx.put(f, e, now())
+		}
+		switch {
+		case e.Binary:
+			t.Binary++
+		case e.MetaErr != "":
+			t.Unreadable++
+			warns = append(warns, fmt.Sprintf("%s: not listed in the table of contents: %s", f.Path, e.MetaErr))
+		case e.Sens == tiers.Secret:
+			t.Secret++
+		default:
+			t.add(dirs, f, e)
+		}
+	}
+	t.prepare()
+	t.fit(limit, o.Counter)
+	return t, warns, nil
+}
+
+// readColdEntry reads a document the index does not know: whole, to count
+// it, with the listing taken from its head only.
+func readColdEntry(o Options, f tiers.ColdFile) (coldEntry, error) {
+	d, err := tiers.ReadDoc(o.FS, o.Root, f.Path)
+	switch {
+	case err != nil:
+		return coldEntry{}, err
+	case d.Missing:
+		return coldEntry{}, fmt.Errorf("%s: skipped: removed while being listed", f.Path)
+	case strings.HasPrefix(d.Skipped, "binary"):
+		return coldEntry{Binary: true}, nil
+	case d.Skipped != "":
+		return coldEntry{}, fmt.Errorf("%s: skipped: %s", f.Path, d.Skipped)
+	}
+	h := tiers.ParseColdHead(d.Content, !d.Huge)
+	return coldEntry{
+		Tokens: o.Counter.Count(string(d.Content)), Huge: d.Huge, Sens: h.Meta.Sensitivity,
+		Summary: h.Meta.Summary, Heading: h.Heading, MetaErr: h.MetaErr,
+	}, nil
+}
+
+// add files a listed document under its directory, creating the
+// directories on the way.
+func (t *TOC) add(dirs map[string]*tocDir, f tiers.ColdFile, e coldEntry) {
+	dirPath := path.Dir(f.Path) + "/"
+	d := dirs[dirPath]
+	if d == nil {
+		var chain []string
+		for p := dirPath; dirs[p] == nil; p = path.Dir(strings.TrimSuffix(p, "/")) + "/" {
+			chain = append(chain, p)
+		}
+		for i := len(chain) - 1; i >= 0; i-- {
+			parent := dirs[path.Dir(strings.TrimSuffix(chain[i], "/"))+"/"]
+			nd := &tocDir{path: chain[i], depth: parent.depth + 1, parent: parent}
+			parent.dirs = append(parent.dirs, nd)
+			dirs[chain[i]] = nd
+		}
+		d = dirs[dirPath]
+	}
+	doc := &tocDoc{path: f.Path, tokens: e.Tokens, mtime: f.ModTime, huge: e.Huge}
+	if e.Sens == tiers.Confidential {
+		t.Confidential++
+		doc.conf, doc.title = true, oneLine(e.Summary)
+	} else {
+		doc.title = docTitle(path.Base(f.Path), e)
+	}
+	d.docs = append(d.docs, doc)
+	t.Documents++
+	t.DocTokens += e.Tokens
+}
+
+// docTitle is the document's summary, else its first heading, else "" (the
+// file name alone is shown).
+func docTitle(name string, e coldEntry) string {
+	for _, s := range []string{e.Summary, e.Heading} {
+		if s = oneLine(s); s != "" && s != name {
+			return s
+		}
+	}
+	return ""
+}
+
+func oneLine(s string) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if utf8.RuneCountInString(s) <= maxTitleRunes {
+		return s
+	}
+	r := []rune(s)
+	return strings.TrimSpace(string(r[:maxTitleRunes-1])) + "…"
+}
+
+// prepare sorts the tree, sums each directory and fixes the fold order.
+func (t *TOC) prepare() {
+	var all []*tocDir
+	var walk func(d *tocDir)
+	walk = func(d *tocDir) {
+		slices.SortFunc(d.docs, func(a, b *tocDoc) int {
+			if c := b.mtime.Compare(a.mtime); c != 0 {
+				return c
+			}
+			return strings.Compare(a.path, b.path)
+		})
+		slices.SortFunc(d.dirs, func(a, b *tocDir) int { return strings.Compare(a.path, b.path) })
+		d.ndocs, d.tokens = len(d.docs), 0
+		for _, doc := range d.docs {
+			d.tokens += doc.tokens
+			if doc.mtime.After(d.newest) {
+				d.newest = doc.mtime
+			}
+		}
+		for _, c := range d.dirs {
+			walk(c)
+			d.ndocs += c.ndocs
+			d.tokens += c.tokens
+			if c.newest.After(d.newest) {
+				d.newest = c.newest
+			}
+		}
+		if d != t.root {
+			all = append(all, d)
+		}
+	}
+	walk(t.root)
+	// Deepest first, then the most documents; among equals the directory
+	// whose newest document is oldest, so that recent work stays listed.
+	slices.SortStableFunc(all, func(a, b *tocDir) int {
+		switch {
+		case a.depth != b.depth:
+			return b.depth - a.depth
+		case a.ndocs != b.ndocs:
+			return b.ndocs - a.ndocs
+		case !a.newest.Equal(b.newest):
+			return a.newest.Compare(b.newest)
+		case a.tokens != b.tokens:
+			return b.tokens - a.tokens
+		}
+		return strings.Compare(a.path, b.path)
+	})
+	t.order = append(all, t.root)
+	for i, d := range t.order {
+		d.pos = i
+	}
+}

@@ -1,0 +1,200 @@
+package boot
+
+import (
+	"fmt"
+	"path"
+	"strings"
+
+	"github.com/wakeproto/wake/budget"
+	"github.com/wakeproto/wake/tiers"
+)
+
+// minTOCLineTokens is a floor on one listing line's tokens (a list marker,
+// a name, a count and "tokens" at the least): a folding that leaves more
+// than limit/minTOCLineTokens lines cannot fit and is not even counted.
+const minTOCLineTokens = 4
+
+// fit folds directories in t.order until the listing fits limit tokens,
+// counted exactly. Folding only ever removes lines, so the line totals of
+// each step are known in advance; the search counts a handful of candidate
+// listings, all small, and settles on the least folding that fits.
+func (t *TOC) fit(limit int, c budget.Counter) {
+	if limit == NoFold {
+		t.setFolding(0)
+		t.Tokens = c.Count(t.Text())
+		return
+	}
+	lines := t.lineCounts()
+	k := len(t.order)
+	fits := func(i int) (bool, int) {
+		t.setFolding(i)
+		n := c.Count(t.Text())
+		return n <= limit, n
+	}
+	i := 0
+	for i <= k && lines[i]*minTOCLineTokens > limit {
+		i++
+	}
+	lastFail := i - 1 // every folding before i is too long to fit
+	for i <= k {
+		ok, n := fits(i)
+		if ok {
+			break
+		}
+		lastFail = i
+		// Fold enough to shed the excess at the average line's cost.
+		need := max(1, lines[i]*(n-limit)/n)
+		j := i + 1
+		for j < k && lines[j] > lines[i]-need {
+			j++
+		}
+		i = j
+	}
+	if i > k {
+		t.Omitted, t.Lines, t.Tokens, t.Folded = true, nil, 0, 0
+		return
+	}
+	for i-1 > lastFail {
+		if ok, _ := fits(i - 1); !ok {
+			break
+		}
+		i--
+	}
+	_, t.Tokens = fits(i)
+}
+
+// refit folds the listing further to fit a smaller limit.
+func (t *TOC) refit(limit int, c budget.Counter) {
+	t.Omitted = false
+	t.fit(limit, c)
+}
+
+// lineCounts returns, for each number of folded directories i, how many
+// lines the listing has.
+func (t *TOC) lineCounts() []int {
+	var count func(d *tocDir) int
+	count = func(d *tocDir) int {
+		d.visible = 1 + len(d.docs)
+		for _, c := range d.dirs {
+			d.visible += count(c)
+		}
+		return d.visible
+	}
+	held := 0
+	if t.heldBack() != "" {
+		held = 1
+	}
+	out := []int{count(t.root) + held}
+	for _, d := range t.order {
+		shed := d.visible - 1
+		d.visible = 1
+		for a := d.parent; a != nil; a = a.parent {
+			a.visible -= shed
+		}
+		out = append(out, out[len(out)-1]-shed)
+	}
+	return out
+}
+
+// setFolding lays out the listing with the first i directories of the
+// fold order folded.
+func (t *TOC) setFolding(i int) {
+	t.Lines, t.Folded, t.folds = t.Lines[:0], 0, i
+	var walk func(d *tocDir)
+	walk = func(d *tocDir) {
+		folded := d.pos < i
+		t.Lines = append(t.Lines, TOCLine{Depth: d.depth, Path: d.path, Dir: true, Folded: folded, Documents: d.ndocs, Tokens: d.tokens})
+		if folded {
+			t.Folded++
+			return
+		}
+		for _, doc := range d.docs {
+			l := TOCLine{Depth: d.depth + 1, Path: doc.path, Title: doc.title, Tokens: doc.tokens, Confidential: doc.conf, Huge: doc.huge}
+			if doc.conf {
+				l.Path = ""
+			}
+			t.Lines = append(t.Lines, l)
+		}
+		for _, c := range d.dirs {
+			walk(c)
+		}
+	}
+	walk(t.root)
+}
+
+// Text renders the listing: a nested Markdown list, then what was held
+// back. It is what the TOC's budget is counted against.
+func (t *TOC) Text() string {
+	if t.Omitted {
+		return ""
+	}
+	var b strings.Builder
+	for _, l := range t.Lines {
+		writeTOCLine(&b, l)
+	}
+	if h := t.heldBack(); h != "" {
+		b.WriteString("- " + h + "\n")
+	}
+	return b.String()
+}
+
+func writeTOCLine(b *strings.Builder, l TOCLine) {
+	b.WriteString(strings.Repeat("  ", l.Depth))
+	b.WriteString("- ")
+	switch {
+	case l.Dir && l.Documents == 0:
+		fmt.Fprintf(b, "%s — no documents\n", l.Path)
+		return
+	case l.Dir:
+		fmt.Fprintf(b, "%s — %s, %s tokens", l.Path, plural(l.Documents, "document"), budget.Thousands(l.Tokens))
+		if l.Folded {
+			b.WriteString(" (folded)")
+		}
+		b.WriteString("\n")
+		return
+	case l.Confidential:
+		title := l.Title
+		if title == "" {
+			title = "no summary"
+		}
+		fmt.Fprintf(b, "(confidential) %s", title)
+	default:
+		b.WriteString(path.Base(l.Path))
+		if l.Title != "" {
+			b.WriteString(" — " + l.Title)
+		}
+	}
+	if l.Huge {
+		fmt.Fprintf(b, " (over %d MiB; %s+ tokens)\n", tiers.MaxDocBytes>>20, budget.Thousands(l.Tokens))
+		return
+	}
+	fmt.Fprintf(b, " (%s tokens)\n", budget.Thousands(l.Tokens))
+}
+
+// heldBack says what the listing leaves out, or "".
+func (t *TOC) heldBack() string {
+	var parts []string
+	if t.Secret > 0 {
+		parts = append(parts, plural(t.Secret, "secret document")+" (counted, not listed)")
+	}
+	if t.Confidential > 0 {
+		parts = append(parts, plural(t.Confidential, "confidential document")+" (summary only)")
+	}
+	if t.Unreadable > 0 {
+		parts = append(parts, plural(t.Unreadable, "document")+" with unreadable front matter")
+	}
+	if t.Binary > 0 {
+		parts = append(parts, plural(t.Binary, "binary file"))
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return "Held back: " + strings.Join(parts, "; ") + "."
+}
+
+func plural(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return budget.Thousands(n) + " " + what + "s"
+}

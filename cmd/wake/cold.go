@@ -1,0 +1,122 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/spf13/cobra"
+
+	"github.com/wakeproto/wake/boot"
+	"github.com/wakeproto/wake/budget"
+	"github.com/wakeproto/wake/handoff"
+)
+
+type coldOptions struct {
+	path string // root-relative, inside cold/; "" lists the tier
+}
+
+func (a *app) coldCmd() *cobra.Command {
+	o := &coldOptions{}
+	cmd := &cobra.Command{
+		Use:   "cold [PATH]",
+		Short: "List the cold tier, or print one cold document within the session's caps",
+		Long: `With no PATH, cold prints the whole table of contents of cold/: every
+document by directory with its summary and token count, nothing folded.
+
+With a PATH inside cold/ ("cold/2025/a.md" or "2025/a.md"), it prints that
+document and records its tokens against the session (a session starts at
+'wake load' and ends at 'wake handoff'). budget.cold caps what one session
+pulls, and the last load plus the pulls never pass budget.memory_max: a
+document that would pass either is shown as an extractive summary cut to
+what is left, never whole, and the output says so.
+
+Documents marked sensitivity: secret are never printed; confidential ones
+print their summary only.
+
+Exit status: 2 when PATH is not a path inside cold/ (absolute, or leaving
+cold/ like ../main.md); 1 when the document cannot be printed: missing,
+binary, secret, a symlink leading out of the memory root, or not even its
+summary fits what is left this session.`,
+		Example: "  wake cold\n  wake cold cold/sessions/2026-11-20T09-00-00Z.md",
+		Args:    maxArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if len(args) == 1 {
+				rel, err := boot.ColdPath(args[0])
+				if err != nil {
+					return hintError{usageError{err}, "run 'wake cold' to list the cold documents and their paths"}
+				}
+				o.path = rel
+			}
+			return a.coldRun(cmd.Context(), o)
+		},
+	}
+	return cmd
+}
+
+func (a *app) coldRun(ctx context.Context, o *coldOptions) error {
+	s, err := a.open()
+	if err != nil {
+		return err
+	}
+	if o.path == "" {
+		return a.coldList(s)
+	}
+	var p boot.Pull
+	opts := boot.Options{FS: a.fs, Root: s.root, Config: s.cfg, Counter: s.cache, Now: a.now}
+	err = a.store(s.root).PullCold(ctx, func(cs handoff.ColdSession) (handoff.ColdPull, error) {
+		var err error
+		p, err = boot.PullCold(opts, o.path, cs)
+		return handoff.ColdPull{Path: p.Path, Tokens: p.Tokens, Whole: p.Whole}, err
+	})
+	a.saveCache(s)
+	var perr *boot.PullError
+	if errors.As(err, &perr) && perr.Hint != "" {
+		return hintError{err, perr.Hint}
+	}
+	if err != nil {
+		return err
+	}
+	if _, err := a.out.Write([]byte(p.Text)); err != nil {
+		return err
+	}
+	fmt.Fprintf(a.errOut, "wake: %s: %s tokens pulled; %s left this session (%s)\n",
+		p.Path, budget.Thousands(p.Tokens), budget.Thousands(p.Left), p.Cap)
+	return nil
+}
+
+func (a *app) coldList(s *session) error {
+	idx := boot.OpenColdIndex(a.fs, s.root, s.cfg.Encoding)
+	toc, warns, err := boot.BuildTOC(boot.Options{FS: a.fs, Root: s.root, Config: s.cfg, Counter: s.cache, Now: a.now, ColdIndex: idx}, boot.NoFold)
+	if err != nil {
+		return err
+	}
+	a.saveCache(s)
+	a.saveColdIndex(s, idx)
+	a.warn(warns)
+	cs, err := handoff.ReadColdSession(a.fs, s.root)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(a.out, "Cold tier of %s: pull a document with `wake cold PATH`.\n", s.root)
+	fmt.Fprintf(a.out, "This session has pulled %s of %s tokens (budget.cold).\n\n", budget.Thousands(cs.Pulled), budget.Thousands(s.cfg.Budget.Cold))
+	_, err = a.out.Write([]byte(toc.Text()))
+	return err
+}
+
+// saveColdIndex persists what the table of contents learned; failing to is
+// only worth a warning, since the index is an optimisation.
+func (a *app) saveColdIndex(s *session, idx *boot.ColdIndex) {
+	if err := boot.SaveColdIndex(a.fs, s.root, idx); err != nil {
+		fmt.Fprintf(a.errOut, "wake: warning: saving the cold index: %v\n", err)
+	}
+}
+
+// startColdSession opens the session's cold accounting with what the load
+// just printed. Failing leaves the previous session's accounting, which only
+// errs on the side of less, so it is a warning.
+func (a *app) startColdSession(s *session, loadTokens int) {
+	if err := handoff.StartColdSession(a.fs, s.root, a.now(), loadTokens); err != nil {
+		fmt.Fprintf(a.errOut, "wake: warning: starting the cold session: %v\n", err)
+	}
+}

@@ -1,0 +1,158 @@
+package tiers
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/spf13/afero"
+)
+
+func TestScanCold(t *testing.T) {
+	fs := afero.NewMemMapFs()
+	when := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	contents := map[string]string{
+		"/r/cold/b.md":                "b",
+		"/r/cold/a/z.md":              "zz",
+		"/r/cold/a/deep/x.txt":        "xxx",
+		"/r/cold/.a.md.tmp-123":       "temporary",
+		"/r/cold/.git/config":         "hidden",
+		"/r/warm/active_tasks.md":     "not cold",
+		"/r/cold/sessions/2026-01.md": "s",
+	}
+	for name, data := range contents {
+		afero.WriteFile(fs, name, []byte(data), 0o644)
+		fs.Chtimes(name, when, when)
+	}
+	files, warns, err := ScanCold(fs, "/r")
+	if err != nil || len(warns) != 0 {
+		t.Fatalf("err %v warnings %v", err, warns)
+	}
+	var got []string
+	for _, f := range files {
+		got = append(got, f.Path)
+		if !f.ModTime.Equal(when) || f.Size != int64(len(contents["/r/"+f.Path])) {
+			t.Errorf("%s: size %d time %v", f.Path, f.Size, f.ModTime)
+		}
+	}
+	want := "cold/a/deep/x.txt cold/a/z.md cold/b.md cold/sessions/2026-01.md"
+	if strings.Join(got, " ") != want {
+		t.Fatalf("got %v, want %s", got, want)
+	}
+	if files, warns, err := ScanCold(afero.NewMemMapFs(), "/r"); files != nil || warns != nil || err != nil {
+		t.Fatalf("missing cold/: %v %v %v", files, warns, err)
+	}
+}
+
+// TestScanColdSymlinks proves the scan follows a link only to a file inside
+// the root, and skips links leading out, links to directories and dangling
+// links with a warning each.
+func TestScanColdSymlinks(t *testing.T) {
+	dir := t.TempDir()
+	root, outside := filepath.Join(dir, "root"), filepath.Join(dir, "outside")
+	for _, d := range []string{filepath.Join(root, "cold", "notes"), outside} {
+		os.MkdirAll(d, 0o755)
+	}
+	os.WriteFile(filepath.Join(outside, "secret.md"), []byte("secret\n"), 0o644)
+	os.WriteFile(filepath.Join(root, "main.md"), []byte("inside\n"), 0o644)
+	os.WriteFile(filepath.Join(root, "cold", "notes", "real.md"), []byte("real\n"), 0o644)
+	links := map[string]string{
+		"cold/out.md":      filepath.Join(outside, "secret.md"),
+		"cold/relout.md":   "../../outside/secret.md",
+		"cold/main.md":     "../main.md",
+		"cold/outdir":      outside,
+		"cold/notes-again": "notes",
+		"cold/gone.md":     "nowhere.md",
+	}
+	for rel, target := range links {
+		if err := os.Symlink(target, filepath.Join(root, rel)); err != nil {
+			t.Skipf("symlinks unavailable: %v", err)
+		}
+	}
+	files, warns, err := ScanCold(afero.NewOsFs(), root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, f := range files {
+		got = append(got, f.Path)
+	}
+	if strings.Join(got, " ") != "cold/main.md cold/notes/real.md" {
+		t.Fatalf("files %v", got)
+	}
+	all := strings.Join(warns, "\n")
+	for _, want := range []string{
+		"cold/out.md: skipped: symlink cold/out.md leads outside the memory root",
+		"cold/relout.md: skipped: symlink cold/relout.md leads outside the memory root",
+		"cold/outdir: skipped: symlink cold/outdir leads outside the memory root",
+		"cold/notes-again: skipped: symlink to a directory; not followed",
+		"cold/gone.md: skipped: dangling symlink",
+	} {
+		if !strings.Contains(all, want) {
+			t.Errorf("no warning %q in:\n%s", want, all)
+		}
+	}
+	if len(warns) != 5 {
+		t.Errorf("%d warnings:\n%s", len(warns), all)
+	}
+
+	// cold/ itself a link out of the root: nothing listed.
+	root2 := filepath.Join(dir, "root2")
+	os.MkdirAll(root2, 0o755)
+	os.Symlink(outside, filepath.Join(root2, "cold"))
+	files, warns, err = ScanCold(afero.NewOsFs(), root2)
+	if err != nil || len(files) != 0 || len(warns) != 1 || !strings.Contains(warns[0], "leads outside the memory root") {
+		t.Fatalf("cold/ linked out: %v %v %v", files, warns, err)
+	}
+}
+
+func TestParseColdHead(t *testing.T) {
+	long := "---\nsummary: s\n" + strings.Repeat("k: v\n", ColdHeadBytes/5+10) + "---\n# H\n"
+	for _, tc := range []struct {
+		name    string
+		data    string
+		whole   bool
+		summary string
+		heading string
+		sens    string
+		metaErr string
+		binary  bool
+	}{
+		{"summary and heading", "---\nsummary: The doc\nsensitivity: confidential\n---\n<!-- # not this -->\n# Title\n", true, "The doc", "Title", "confidential", "", false},
+		{"heading only", "intro\n\n```\n# code\n```\n## Second level\n", true, "", "Second level", "", "", false},
+		{"nothing", "plain text\n", true, "", "", "", "", false},
+		{"binary", "abc\x00", true, "", "", "", "", true},
+		{"bad yaml", "---\nsummary: [x\n---\n# T\n", true, "", "T", "", "malformed front matter", false},
+		{"bad sensitivity", "---\nsensitivity: top\n---\n", true, "", "", "top", "sensitivity \"top\"", false},
+		{"front matter past the head", long, false, "", "", "", "runs past the first 16 KiB", false},
+		{"unclosed in a whole small file is body", "---\nsummary: x\n# H\n", true, "", "H", "", "", false},
+	} {
+		h := ParseColdHead([]byte(tc.data), tc.whole)
+		if h.Meta.Summary != tc.summary || h.Heading != tc.heading || h.Meta.Sensitivity != tc.sens || h.Binary != tc.binary ||
+			(tc.metaErr == "") != (h.MetaErr == "") || !strings.Contains(h.MetaErr, tc.metaErr) {
+			t.Errorf("%s: got %+v", tc.name, h)
+		}
+	}
+	// Only the head is looked at: a heading past it is not found.
+	far := strings.Repeat("text line\n", ColdHeadBytes/10+5) + "# Far\n"
+	if h := ParseColdHead([]byte(far), true); h.Heading != "" {
+		t.Fatalf("found %q past the head", h.Heading)
+	}
+}
+
+func FuzzParseColdHead(f *testing.F) {
+	for _, s := range []string{"---\nsummary: x\n---\n# H\n", "# only\n", "---\n", "\x00", "---\nsensitivity: secret\n---\n"} {
+		f.Add([]byte(s), true)
+	}
+	f.Fuzz(func(t *testing.T, data []byte, whole bool) {
+		h := ParseColdHead(data, whole)
+		if h.Binary && (h.Heading != "" || h.Meta.Summary != "") {
+			t.Fatalf("binary head with fields: %+v", h)
+		}
+		if strings.Contains(h.Heading, "\n") {
+			t.Fatalf("multi-line heading %q", h.Heading)
+		}
+	})
+}
