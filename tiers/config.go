@@ -30,6 +30,7 @@ type Config struct {
 	Skill         Skill
 	Checks        Checks
 	Digest        Digest
+	Claude        Claude
 }
 
 // Budget holds the token budgets of DESIGN section 4.
@@ -54,6 +55,20 @@ type Skill struct {
 	Protocols int
 	Recent    int
 	History   int
+}
+
+// Boot modes of [Claude]: how a Claude Code session gets the context.
+const (
+	// BootFull writes the whole phased context to boot.md in the memory
+	// root at every start, for the project's CLAUDE.md to import.
+	BootFull = "full"
+	// BootSkill relies on skill.md alone, imported from ~/.claude/CLAUDE.md.
+	BootSkill = "skill"
+)
+
+// Claude configures the wiring into Claude Code.
+type Claude struct {
+	Boot string // BootFull or BootSkill
 }
 
 // Checks configures the coherence checks.
@@ -82,6 +97,7 @@ func DefaultConfig() Config {
 		},
 		Checks: Checks{StaleAfter: 168 * time.Hour},
 		Digest: Digest{Window: 24 * time.Hour},
+		Claude: Claude{Boot: BootFull},
 	}
 }
 
@@ -118,6 +134,7 @@ type fileConfig struct {
 	Skill         fileSkill  `toml:"skill"`
 	Checks        fileChecks `toml:"checks"`
 	Digest        fileDigest `toml:"digest"`
+	Claude        fileClaude `toml:"claude"`
 }
 
 type fileBudget struct {
@@ -150,6 +167,10 @@ type fileDigest struct {
 	Window string `toml:"window"`
 }
 
+type fileClaude struct {
+	Boot string `toml:"boot"`
+}
+
 // LoadConfig reads <root>/wake.toml. A missing file gives the defaults.
 func LoadConfig(fs afero.Fs, root string) (Config, error) {
 	name := filepath.Join(root, ConfigPath)
@@ -172,6 +193,7 @@ func ParseConfig(name string, data []byte) (Config, error) {
 		Skill:  fileSkill(def.Skill),
 		Checks: fileChecks{StaleAfter: def.Checks.StaleAfter.String()},
 		Digest: fileDigest{Window: def.Digest.Window.String()},
+		Claude: fileClaude(def.Claude),
 	}
 	dec := toml.NewDecoder(bytes.NewReader(data)).DisallowUnknownFields()
 	if err := dec.Decode(&fc); err != nil {
@@ -179,7 +201,7 @@ func ParseConfig(name string, data []byte) (Config, error) {
 	}
 	cfg := Config{
 		Agent: fc.Agent, Team: fc.Team, Encoding: fc.Encoding, ContextWindow: fc.ContextWindow,
-		Budget: Budget(fc.Budget), Skill: Skill(fc.Skill),
+		Budget: Budget(fc.Budget), Skill: Skill(fc.Skill), Claude: Claude(fc.Claude),
 	}
 	bad := func(table, key, msg string) error {
 		full := key
@@ -198,6 +220,9 @@ func ParseConfig(name string, data []byte) (Config, error) {
 		return Config{}, bad("digest", "window", fmt.Sprintf("%q is not a positive duration such as \"24h\"", fc.Digest.Window))
 	}
 	cfg.Digest.Window = window
+	if cfg.Claude.Boot != BootFull && cfg.Claude.Boot != BootSkill {
+		return Config{}, bad("claude", "boot", fmt.Sprintf("%q is not %q or %q", cfg.Claude.Boot, BootFull, BootSkill))
+	}
 	if cfg.Encoding != EncodingCL100K && cfg.Encoding != EncodingO200K {
 		return Config{}, bad("", "encoding", fmt.Sprintf("%q is not %s or %s", cfg.Encoding, EncodingCL100K, EncodingO200K))
 	}
