@@ -24,8 +24,10 @@ type Digest struct {
 	Total    int             `json:"total"`   // entries in the window
 	Entries  []handoff.Entry `json:"entries"` // listed, newest first
 	Unlisted int             `json:"unlisted"`
+	Squeezed bool            `json:"squeezed,omitempty"` // cut further to keep the context under memory_max
 
-	all []handoff.Entry // every entry in the window, newest first
+	all    []handoff.Entry // every entry in the window, newest first
+	hidden bool            // not even the count of the entries fits
 }
 
 // BuildDigest reads the ledger's entries since now minus the configured
@@ -61,6 +63,7 @@ func BuildDigest(o Options) (*Digest, []string, error) {
 // fit lists as many entries, newest first, as fit limit tokens with the
 // line counting the rest, counted exactly.
 func (d *Digest) fit(limit int, c budget.Counter) {
+	d.hidden = false
 	n, sum := 0, c.Count(d.moreLine(len(d.all)))
 	for n < len(d.all) {
 		l := c.Count(digestLine(d.all[n]))
@@ -78,7 +81,8 @@ func (d *Digest) fit(limit int, c budget.Counter) {
 		}
 		n--
 	}
-	if d.Tokens > limit {
+	d.hidden = d.Tokens > limit
+	if d.hidden {
 		d.Entries, d.Unlisted, d.Tokens = d.all[:0], len(d.all), 0
 	}
 }
@@ -86,7 +90,7 @@ func (d *Digest) fit(limit int, c budget.Counter) {
 // Text renders the listed entries and the count of the others. Empty when
 // nothing fits, or nothing changed.
 func (d *Digest) Text() string {
-	if len(d.Entries) == 0 && d.Unlisted == 0 {
+	if d.hidden || len(d.Entries) == 0 && d.Unlisted == 0 {
 		return ""
 	}
 	var b strings.Builder

@@ -40,6 +40,7 @@ func (c *Context) extraTokens() int {
 // whether it shrank anything.
 func (c *Context) shrinkExtras(over int, counter budget.Counter) bool {
 	if d := c.Digest; d != nil && d.Tokens > 0 {
+		d.Squeezed = true
 		d.fit(max(0, d.Tokens-over-8), counter)
 		return true
 	}

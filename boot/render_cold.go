@@ -17,7 +17,12 @@ func writeCold(b *strings.Builder, c *Context) {
 	}
 	fmt.Fprintf(b, "Cold files are never loaded automatically. Pull one with `wake cold PATH` (at most %s tokens a session); `wake cold` lists every document.\n\n",
 		budget.Thousands(t.ColdBudget))
-	if t.Omitted {
+	switch {
+	case t.Omitted && t.Squeezed:
+		fmt.Fprintf(b, "The table of contents (%s, %s tokens) was left out to keep this context under budget.memory_max; run `wake cold` to see it.\n",
+			plural(t.Documents, "document"), budget.Thousands(t.DocTokens))
+		return
+	case t.Omitted:
 		fmt.Fprintf(b, "The table of contents (%s, %s tokens) does not fit its budget of %s tokens; run `wake cold` to see it.\n",
 			plural(t.Documents, "document"), budget.Thousands(t.DocTokens), budget.Thousands(t.Budget))
 		return
@@ -40,8 +45,7 @@ func writeDigest(b *strings.Builder, c *Context) {
 		b.WriteString(text)
 		return
 	}
-	fmt.Fprintf(b, "%s recorded; none fits the digest's budget of %s tokens: `wake log --since %s`.\n",
-		plural(d.Total, "change"), budget.Thousands(d.Budget), d.Window)
+	fmt.Fprintf(b, "%s recorded, not listed: `wake log --since %s`.\n", plural(d.Total, "change"), d.Window)
 }
 
 // writeExtraRows adds the table of contents and the digest to the budget

@@ -28,12 +28,13 @@ type TOC struct {
 	Tokens       int       `json:"tokens"`      // exact count of Text()
 	Documents    int       `json:"documents"`
 	DocTokens    int       `json:"document_tokens"`
-	Secret       int       `json:"secret"`       // held back: not listed
-	Confidential int       `json:"confidential"` // listed by their summary only
-	Unreadable   int       `json:"unreadable"`   // front matter unreadable: not listed
-	Binary       int       `json:"binary"`       // not documents: skipped
-	Folded       int       `json:"folded"`       // directories shown as one line
-	Omitted      bool      `json:"omitted"`      // not even cold/ as one line fits
+	Secret       int       `json:"secret"`             // held back: not listed
+	Confidential int       `json:"confidential"`       // listed by their summary only
+	Unreadable   int       `json:"unreadable"`         // front matter unreadable: not listed
+	Binary       int       `json:"binary"`             // not documents: skipped
+	Folded       int       `json:"folded"`             // directories shown as one line
+	Omitted      bool      `json:"omitted"`            // not even cold/ as one line fits
+	Squeezed     bool      `json:"squeezed,omitempty"` // folded further to keep the context under memory_max
 	Lines        []TOCLine `json:"lines"`
 
 	root  *tocDir

@@ -63,9 +63,10 @@ func (t *TOC) fit(limit int, c budget.Counter) {
 	_, t.Tokens = fits(i)
 }
 
-// refit folds the listing further to fit a smaller limit.
+// refit folds the listing further to fit a smaller limit than its budget,
+// to keep the whole context under the memory maximum.
 func (t *TOC) refit(limit int, c budget.Counter) {
-	t.Omitted = false
+	t.Omitted, t.Squeezed = false, true
 	t.fit(limit, c)
 }
 

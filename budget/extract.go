@@ -17,7 +17,9 @@ const maxSentenceRunes = 300
 // reworded; code blocks and HTML comments are left out. Pair it with [Fit]
 // to bring the summary within a budget from the bottom up.
 func Extract(text string) string {
-	meta, body, err := tiers.ParseFrontMatter([]byte(text))
+	meta, _, err := tiers.ParseFrontMatter([]byte(text))
+	// The body starts after the front matter even when its YAML is broken.
+	_, body, _ := tiers.SplitFrontMatter([]byte(text))
 	var b strings.Builder
 	if s := strings.Join(strings.Fields(meta.Summary), " "); s != "" && err == nil {
 		b.WriteString("Summary: " + s + "\n\n")
