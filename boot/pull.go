@@ -76,7 +76,7 @@ func PullCold(o Options, rel string, s handoff.ColdSession) (Pull, error) {
 	case h.MetaErr != "":
 		return p, &PullError{rel, fmt.Sprintf("its front matter cannot be read (%s), so its sensitivity is unknown; not printed", h.MetaErr), "fix the front matter, then pull it again"}
 	case d.Meta.Sensitivity == tiers.Secret:
-		return p, &PullError{rel, "marked sensitivity: secret; wake never prints it", "open the file yourself if you are allowed to"}
+		return p, &PullError{rel, "marked sensitivity: secret; wake never prints it", ""}
 	case d.Meta.Sensitivity == tiers.Confidential:
 		return pullConfidential(o, p, d)
 	}
