@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/afero"
 
 	"github.com/wakeproto/wake/budget"
+	"github.com/wakeproto/wake/checks"
 	"github.com/wakeproto/wake/handoff"
 	"github.com/wakeproto/wake/tiers"
 )
@@ -88,6 +89,11 @@ type Context struct {
 	TOC        *TOC     `json:"toc,omitempty"`    // phase 4, by Build
 	Digest     *Digest  `json:"digest,omitempty"` // recent changes, by Build
 	Totals     Totals   `json:"totals"`
+
+	// Announcement is what the instance says on waking and Findings what
+	// the coherence checks found (DESIGN section 4), by Build.
+	Announcement string           `json:"announcement"`
+	Findings     []checks.Finding `json:"findings"`
 }
 
 // Files returns every file of every phase in load order.

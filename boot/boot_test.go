@@ -164,7 +164,8 @@ func TestLoadCompressesOversizedFile(t *testing.T) {
 		t.Fatalf("decisions: %+v", *dec)
 	}
 	want := fmt.Sprintf("First task: compress warm/decisions.md (%s tokens; budget %s) before proceeding.", budget.Thousands(full), budget.Thousands(dec.Budget))
-	if !strings.HasPrefix(md, want+"\n") {
+	// The announcement of the coherence checks comes first, then the directive.
+	if !strings.HasPrefix(md, ctx.Announcement+"\n\n"+want+"\n") {
 		t.Fatalf("output does not start with %q:\n%.300s", want, md)
 	}
 	if !strings.Contains(md, "[wake: warm/decisions.md cut to fit") || enc.Count(dec.Content) != dec.ShownTokens {

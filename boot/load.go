@@ -38,6 +38,7 @@ func Build(o Options) (*Context, error) {
 			}
 		}
 	}
+	ctx.check(o)
 	ctx.directives()
 	if err := ctx.addColdAndDigest(o); err != nil {
 		return nil, err

@@ -11,6 +11,7 @@ import (
 // Markdown renders the boot context as the agent reads it.
 func Markdown(c *Context) string {
 	var b strings.Builder
+	writeAnnouncement(&b, c)
 	for _, d := range c.Directives {
 		b.WriteString(d)
 		b.WriteString("\n")
@@ -20,6 +21,7 @@ func Markdown(c *Context) string {
 	}
 	b.WriteString("# Boot context\n\n")
 	fmt.Fprintf(&b, "Memory root: %s\n", c.Root)
+	writeChecks(&b, c)
 	for _, p := range c.Phases {
 		fmt.Fprintf(&b, "\n## Phase %d: %s (%s of %s tokens)\n", p.Number, p.Name, budget.Thousands(p.Tokens), budget.Thousands(p.Budget))
 		for _, f := range p.Files {

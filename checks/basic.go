@@ -151,7 +151,7 @@ func CheckTasks(m Memory) []Finding {
 		return []Finding{{Check: Tasks, Severity: Fail, Path: tiers.TasksPath, Message: MsgTasks, Details: []string{why}}}
 	}
 	return []Finding{{Check: Tasks, Pass: true, Severity: OK, Path: tiers.TasksPath,
-		Message: fmt.Sprintf("current focus: %s (%d open in warm/active_tasks.md)", focus, len(open))}}
+		Message: fmt.Sprintf("current focus: %s; %d open in warm/active_tasks.md", strings.TrimRight(focus, ". "), len(open))}}
 }
 
 // Focus is the current task: the HANDOFF next_priority, else the first open

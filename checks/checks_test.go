@@ -79,7 +79,7 @@ func TestHealthyMemory(t *testing.T) {
 	if !strings.HasPrefix(r.Findings[0].Message, "purpose: tallybook is a small double-entry bookkeeping service") {
 		t.Errorf("identity message %q", r.Findings[0].Message)
 	}
-	if r.Findings[3].Message != "5 decisions, 4 active: no contradictions, none contested, none edited by hand" {
+	if r.Findings[3].Message != "5 decisions, 4 active: no contradictions, none contested" {
 		t.Errorf("decisions message %q", r.Findings[3].Message)
 	}
 }

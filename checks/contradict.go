@@ -23,7 +23,12 @@ var (
 	// in CI": run is not a marker, so tests is the scope).
 	choiceMarkers = set("use", "uses", "using", "choose", "chose", "pick", "prefer", "adopt", "switch", "in", "as",
 		"with", "to", "via", "on", "at", "over", "into", "is", "are", "be", "stay", "stays")
-	articles     = set("a", "an", "the", "our", "its")
+	articles = set("a", "an", "the", "our", "its")
+	// identifiers are words after which a number names a thing rather
+	// than a quantity: "practice number 4" and "practice number 7" are two
+	// practices, not two choices.
+	identifiers = set("number", "no", "#", "issue", "pr", "ticket", "step", "phase", "version", "v", "item",
+		"rule", "decision", "entry", "section", "part", "chapter", "task", "milestone", "sprint", "release")
 	antonymPairs = [][2]string{
 		{"enable", "disable"}, {"allow", "forbid"}, {"allow", "disallow"}, {"allow", "deny"},
 		{"use", "avoid"}, {"include", "exclude"}, {"add", "remove"}, {"keep", "drop"}, {"keep", "remove"},
@@ -55,11 +60,53 @@ func set(ws ...string) map[string]bool {
 //
 // The reason says which.
 func contradicts(a, b string) (string, bool) {
-	wa, wb := words(a), words(b)
-	if len(wa) == 0 || len(wb) == 0 {
+	c := newComparer()
+	return c.contradicts(c.phrase(a), c.phrase(b))
+}
+
+// comparer diffs decision texts word by word, one rune per distinct word,
+// so that many pairs can be compared with each text split only once.
+type comparer struct {
+	dmp  *diffmatchpatch.DiffMatchPatch
+	ids  map[string]rune
+	byID map[rune]string
+}
+
+// phrase is a decision text split into words and encoded as runes.
+type phrase struct {
+	words []string
+	runes []rune
+}
+
+func newComparer() *comparer {
+	return &comparer{dmp: diffmatchpatch.New(), ids: map[string]rune{}, byID: map[rune]string{}}
+}
+
+func (c *comparer) phrase(s string) phrase {
+	p := phrase{words: words(s)}
+	p.runes = make([]rune, len(p.words))
+	for i, w := range p.words {
+		r, ok := c.ids[w]
+		if !ok {
+			// Private use and above: never a surrogate, so the runes
+			// survive go-diff's conversions to string.
+			r = rune(0xE000 + len(c.ids))
+			c.ids[w], c.byID[r] = r, w
+		}
+		p.runes[i] = r
+	}
+	return p
+}
+
+// maxNegationWords bounds the words a negation adds ("we must not").
+const maxNegationWords = 4
+
+func (c *comparer) contradicts(pa, pb phrase) (string, bool) {
+	wa, wb := pa.words, pb.words
+	if len(wa) == 0 || len(wb) == 0 || abs(len(wa)-len(wb)) > maxNegationWords {
 		return "", false
 	}
-	hunks, equal := wordDiff(wa, wb)
+	hunks, equal := c.wordDiff(pa.runes, pb.runes)
 	if len(hunks) != 1 {
 		return "", false
 	}
@@ -99,7 +146,8 @@ type hunk struct {
 // sits where a text names its choice: at the start, after a choice marker
 // (articles skipped), or where one number stands for another.
 func choiceSlot(before []string, h hunk) bool {
-	if len(h.del) == 1 && len(h.ins) == 1 && isNumber(h.del[0]) && isNumber(h.ins[0]) {
+	numbers := len(h.del) == 1 && len(h.ins) == 1 && isNumber(h.del[0]) && isNumber(h.ins[0])
+	if numbers && (len(before) == 0 || !identifiers[before[len(before)-1]]) {
 		return true
 	}
 	for i := len(before) - 1; i >= 0; i-- {
@@ -114,30 +162,16 @@ func isNumber(w string) bool {
 	return strings.IndexFunc(w, unicode.IsDigit) == 0
 }
 
-// wordDiff diffs two word lists with go-diff, one rune per distinct word,
-// and returns the changed hunks and the shared words.
-func wordDiff(a, b []string) ([]hunk, []string) {
-	ids := map[string]rune{}
-	byID := map[rune]string{}
-	enc := func(ws []string) []rune {
-		out := make([]rune, len(ws))
-		for i, w := range ws {
-			r, ok := ids[w]
-			if !ok {
-				r = rune(0xE000 + len(ids)) // private use: survives string conversion
-				ids[w], byID[r] = r, w
-			}
-			out[i] = r
-		}
-		return out
-	}
+// wordDiff diffs two encoded texts with go-diff and returns the changed
+// hunks and the shared words.
+func (c *comparer) wordDiff(a, b []rune) ([]hunk, []string) {
 	var hunks []hunk
 	var equal []string
 	open := false
-	for _, d := range diffmatchpatch.New().DiffMainRunes(enc(a), enc(b), false) {
+	for _, d := range c.dmp.DiffMainRunes(a, b, false) {
 		var ws []string
 		for _, r := range d.Text {
-			ws = append(ws, byID[r])
+			ws = append(ws, c.byID[r])
 		}
 		if d.Type == diffmatchpatch.DiffEqual {
 			equal, open = append(equal, ws...), false
@@ -154,6 +188,13 @@ func wordDiff(a, b []string) ([]hunk, []string) {
 		}
 	}
 	return hunks, equal
+}
+
+func abs(n int) int {
+	if n < 0 {
+		return -n
+	}
+	return n
 }
 
 // words splits a decision into lower-case words, spelling out "don't" and

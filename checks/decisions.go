@@ -7,8 +7,13 @@ import (
 	"github.com/wakeproto/wake/tiers"
 )
 
-// maxMalformedShown bounds the malformed lines listed in one warning.
-const maxMalformedShown = 20
+// Bounds that keep a huge decision log from making a huge or slow check.
+const (
+	maxMalformedShown = 20  // malformed lines listed in one warning
+	maxListed         = 20  // contradicting pairs listed
+	maxCompared       = 300 // most recent active entries compared pairwise
+	maxTopicShown     = 5   // entries quoted for one shared TOPIC
+)
 
 // CheckDecisions is check 4, deterministic and without a model: among the
 // active entries of warm/decisions.md, none shares a TOPIC with another and
@@ -26,7 +31,8 @@ func CheckDecisions(m Memory) []Finding {
 	log := tiers.ParseDecisions(d.Content)
 	var problems []string
 	problems = append(problems, sameTopic(log)...)
-	problems = append(problems, contradictions(log)...)
+	contra, uncompared := contradictions(log)
+	problems = append(problems, contra...)
 	problems = append(problems, statusProblems(log)...)
 	if m.LastWrite != nil {
 		problems = append(problems, handEdits(tiers.FindHandEdits(m.LastWrite, d.Content))...)
@@ -41,8 +47,15 @@ func CheckDecisions(m Memory) []Finding {
 				active++
 			}
 		}
-		out = append(out, Finding{Check: Consistency, Pass: true, Severity: OK, Path: tiers.DecisionsPath,
-			Message: fmt.Sprintf("%d decisions, %d active: no contradictions, none contested, none edited by hand", len(log.Entries), active)})
+		msg := fmt.Sprintf("%d decisions, %d active: no contradictions, none contested", len(log.Entries), active)
+		if m.LastWrite != nil {
+			msg += ", none edited by hand since wake's last write"
+		}
+		out = append(out, Finding{Check: Consistency, Pass: true, Severity: OK, Path: tiers.DecisionsPath, Message: msg})
+	}
+	if uncompared > 0 {
+		out = append(out, Finding{Check: Consistency, Pass: true, Severity: Warning, Path: tiers.DecisionsPath,
+			Message: fmt.Sprintf("contradictions were looked for among the %d most recent active decisions only; %d older active ones were not compared", maxCompared, uncompared)})
 	}
 	if len(log.Malformed) > 0 {
 		out = append(out, malformed(log.Malformed))
@@ -81,38 +94,65 @@ func sameTopic(log tiers.DecisionLog) []string {
 			continue
 		}
 		var nums, whats []string
-		for _, e := range g {
+		for i, e := range g {
 			nums = append(nums, fmt.Sprint(e.Number))
-			whats = append(whats, fmt.Sprintf("%d: %q", e.Number, tiers.OneLine(e.What)))
+			if i < maxTopicShown {
+				whats = append(whats, fmt.Sprintf("%d: %q", e.Number, tiers.OneLine(e.What)))
+			}
+		}
+		if len(g) > maxTopicShown {
+			whats = append(whats, "…")
 		}
 		all := "all"
 		if len(g) == 2 {
 			all = "both"
 		}
+		listed := andList(nums)
+		if len(nums) > maxListed {
+			listed = fmt.Sprintf("%s and %d more", strings.Join(nums[:maxListed], ", "), len(nums)-maxListed)
+		}
 		out = append(out, fmt.Sprintf("entries %s are %s active with TOPIC %q (%s); the one that no longer holds should be reversed",
-			andList(nums), all, tiers.OneLine(g[0].Topic()), strings.Join(whats, "; ")))
+			listed, all, tiers.OneLine(g[0].Topic()), strings.Join(whats, "; ")))
 	}
 	return out
 }
 
-// contradictions compares every pair of active entries that do not
-// already share a TOPIC (reported above) or have different ones.
-func contradictions(log tiers.DecisionLog) []string {
+// contradictions compares every pair of the most recent maxCompared
+// active entries, except pairs with a TOPIC each (the same TOPIC is
+// reported above, different ones are different subjects). It lists at
+// most maxListed pairs and says how many older active entries it did not
+// compare.
+func contradictions(log tiers.DecisionLog) (out []string, uncompared int) {
 	act := active(log)
-	var out []string
+	if len(act) > maxCompared {
+		uncompared, act = len(act)-maxCompared, act[len(act)-maxCompared:]
+	}
+	c := newComparer()
+	ps := make([]phrase, len(act))
+	topics := make([]string, len(act))
+	for i, e := range act {
+		ps[i], topics[i] = c.phrase(e.What), tiers.OneLine(e.Topic())
+	}
+	found := 0
 	for i := range act {
 		for j := i + 1; j < len(act); j++ {
-			a, b := act[i], act[j]
-			ta, tb := strings.ToLower(tiers.OneLine(a.Topic())), strings.ToLower(tiers.OneLine(b.Topic()))
-			if ta != "" && tb != "" {
+			if topics[i] != "" && topics[j] != "" {
 				continue
 			}
-			if why, ok := contradicts(a.What, b.What); ok {
+			why, ok := c.contradicts(ps[i], ps[j])
+			if !ok {
+				continue
+			}
+			if found++; found <= maxListed {
+				a, b := act[i], act[j]
 				out = append(out, fmt.Sprintf("entries %d and %d contradict: %q against %q (%s)", a.Number, b.Number, tiers.OneLine(a.What), tiers.OneLine(b.What), why))
 			}
 		}
 	}
-	return out
+	if found > maxListed {
+		out = append(out, fmt.Sprintf("and %d more contradicting pairs", found-maxListed))
+	}
+	return out, uncompared
 }
 
 func statusProblems(log tiers.DecisionLog) []string {

@@ -1,9 +1,11 @@
 package checks
 
 import (
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/wakeproto/wake/tiers"
 )
@@ -94,5 +96,31 @@ func TestCheckDecisionsUnreadable(t *testing.T) {
 	fs := CheckDecisions(m)
 	if len(fs) != 1 || fs[0].Severity != Warning || !strings.Contains(fs[0].Message, "binary file") {
 		t.Errorf("findings %+v", fs)
+	}
+}
+
+// A huge log makes neither a huge finding nor a slow check: the pairs
+// compared and listed are bounded, and the check says what it skipped.
+func TestCheckDecisionsHugeLog(t *testing.T) {
+	var same, clash strings.Builder
+	for i := range 1200 {
+		fmt.Fprintf(&same, "[2026-01-01] DECISION: Adopt practice number %d for the build BECAUSE: it saves time\nSTATUS: active\nTOPIC: build\n\n", i)
+		fmt.Fprintf(&clash, "[2026-01-01] DECISION: Retry failed uploads %d times BECAUSE: flaky network\nSTATUS: active\n\n", i)
+	}
+	start := time.Now()
+	fs := CheckDecisions(decisionsMemory(strings.ReplaceAll(same.String(), "TOPIC: build\n", ""), ""))
+	if len(fs) != 2 || !fs[0].Pass || fs[1].Message != "contradictions were looked for among the 300 most recent active decisions only; 900 older active ones were not compared" {
+		t.Errorf("numbered practices: %+v", fs)
+	}
+	fs = CheckDecisions(decisionsMemory(clash.String(), ""))
+	if d := fs[0].Details; len(d) != maxListed+1 || d[maxListed] != fmt.Sprintf("and %d more contradicting pairs", 300*299/2-maxListed) {
+		t.Errorf("contradicting retries: %d details, last %q", len(d), d[len(d)-1])
+	}
+	fs = CheckDecisions(decisionsMemory(same.String(), ""))
+	if d := fs[0].Details; len(d) != 1 || len(d[0]) > 600 || !strings.HasPrefix(d[0], "entries 1, 2, 3") || !strings.Contains(d[0], "and 1180 more are all active") {
+		t.Errorf("one TOPIC: %q", d)
+	}
+	if el := time.Since(start); el > 5*time.Second {
+		t.Errorf("three checks of 1,200 entries took %s", el)
 	}
 }

@@ -24,8 +24,12 @@ func (e *HandEditError) Error() string {
 	for _, h := range e.Edits {
 		nums = append(nums, fmt.Sprint(h.Entry))
 	}
-	return fmt.Sprintf("%s: entries wake wrote were deleted or edited by hand since its last write (entries %s as it wrote them); nothing was changed",
-		tiers.DecisionsPath, strings.Join(nums, ", "))
+	which := "entry " + nums[0]
+	if len(nums) > 1 {
+		which = "entries " + strings.Join(nums, ", ")
+	}
+	return fmt.Sprintf("%s: entries wake wrote were deleted or edited by hand since its last write (%s as it wrote them); nothing was changed",
+		tiers.DecisionsPath, which)
 }
 
 // DecisionChange says what a decision-log command did.
@@ -34,8 +38,10 @@ type DecisionChange struct {
 	Title  string // that entry's "[date] what"
 	Status string // its STATUS now
 	// Added is the number of the entry appended alongside (the replacement
-	// of a reversed decision); 0 when none was.
-	Added int
+	// of a reversed decision) and AddedTitle its "[date] what"; 0 and ""
+	// when none was.
+	Added      int
+	AddedTitle string
 }
 
 // Decide appends d to the log as a new active entry, under the root's lock,
@@ -59,8 +65,9 @@ func (s *Store) Decide(ctx context.Context, d NewDecision) (DecisionChange, erro
 
 // Reverse sets entry n's STATUS to reversed, adds "REVERSED_BY: [date] WHAT
 // BECAUSE: WHY" to it and appends by as a new active entry (rules 1 and 2).
-// by inherits the entry's TOPIC when it has none of its own. An entry
-// already reversed is an error.
+// An entry already reversed is an error. by does not inherit the entry's
+// TOPIC: reversing one of two active entries that share a TOPIC in favour
+// of the other must not leave a third entry on that TOPIC.
 func (s *Store) Reverse(ctx context.Context, n int, by NewDecision) (DecisionChange, error) {
 	if err := by.Validate(); err != nil {
 		return DecisionChange{}, err
@@ -69,9 +76,6 @@ func (s *Store) Reverse(ctx context.Context, n int, by NewDecision) (DecisionCha
 		if e.Status == tiers.StatusReversed {
 			return DecisionChange{}, "", fmt.Errorf("decision %d is already reversed (%s); reverse its replacement instead", n, oneLine(e.ReversedBy()))
 		}
-		if strings.TrimSpace(by.Topic) == "" {
-			by.Topic = oneLine(e.Topic())
-		}
 		note := fmt.Sprintf("[%s] %s BECAUSE: %s", s.day(), strings.TrimSpace(by.What), strings.TrimSpace(by.Why))
 		f.text = annotateEntry(f.text, e, tiers.StatusReversed, tiers.KeyReversedBy+": "+note)
 		f.log = tiers.ParseDecisions([]byte(f.text))
@@ -79,7 +83,7 @@ func (s *Store) Reverse(ctx context.Context, n int, by NewDecision) (DecisionCha
 		if err != nil {
 			return DecisionChange{}, "", err
 		}
-		ch := DecisionChange{Number: n, Title: e.Title(), Status: tiers.StatusReversed, Added: added}
+		ch := DecisionChange{Number: n, Title: e.Title(), Status: tiers.StatusReversed, Added: added, AddedTitle: s.title(by.What)}
 		return ch, fmt.Sprintf("reversed #%d (%s) by #%d: %s", n, oneLine(e.What), added, oneLine(by.What)), nil
 	})
 }

@@ -64,12 +64,11 @@ REVERSED_BY: [2026-03-01] Use TOML for config BECAUSE: YAML indentation broke pa
 
 [2026-03-01] DECISION: Use TOML for config BECAUSE: YAML indentation broke parsing
 STATUS: active
-TOPIC: config
 `
 	if got := readLog(t, s); got != want {
 		t.Fatalf("after reverse:\n%s\nwant:\n%s", got, want)
 	}
-	if ch != (DecisionChange{Number: 1, Title: "[2026-02-14] Use YAML for config", Status: "reversed", Added: 3}) {
+	if ch != (DecisionChange{Number: 1, Title: "[2026-02-14] Use YAML for config", Status: "reversed", Added: 3, AddedTitle: "[2026-03-01] Use TOML for config"}) {
 		t.Errorf("change %+v", ch)
 	}
 	_, err = s.Reverse(context.Background(), 1, NewDecision{What: "Use JSON", Why: "x"})

@@ -1,0 +1,40 @@
+package boot
+
+import (
+	"time"
+
+	"github.com/wakeproto/wake/checks"
+	"github.com/wakeproto/wake/tiers"
+)
+
+// check runs the four coherence checks on the documents phases 1-3 read,
+// whole, as they are on disk (not as fitted), and records the announcement
+// and findings for the renderers.
+func (c *Context) check(o Options) {
+	var m checks.Memory
+	for _, f := range c.Files() {
+		switch f.Path {
+		case tiers.MainPath:
+			m.Main = f.doc
+		case tiers.LatestPath:
+			m.Latest = f.doc
+		case tiers.TasksPath:
+			m.Tasks = f.doc
+		case tiers.DecisionsPath:
+			m.Decisions = f.doc
+		}
+	}
+	last, err := checks.ReadLastWrite(o.FS, o.Root)
+	if err != nil {
+		// Without wake's last write only the hand-edit comparison is lost;
+		// the rest of the checks still hold.
+		c.Warnings = append(c.Warnings, err.Error())
+	}
+	m.LastWrite = last
+	now := o.Now
+	if now == nil {
+		now = time.Now
+	}
+	r := checks.Run(m, checks.Options{StaleAfter: o.Config.Checks.StaleAfter, Now: now})
+	c.Announcement, c.Findings = r.Announcement, r.Findings
+}

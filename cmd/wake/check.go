@@ -1,0 +1,95 @@
+package main
+
+import (
+	"encoding/json"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/wakeproto/wake/boot"
+	"github.com/wakeproto/wake/checks"
+)
+
+type checkOptions struct {
+	format string
+}
+
+func (a *app) checkCmd() *cobra.Command {
+	o := &checkOptions{}
+	cmd := &cobra.Command{
+		Use:   "check [--format json]",
+		Short: "Run the four coherence checks; the exit status says the outcome",
+		Long: `check runs the Wake Protocol's coherence checks on the memory root and prints
+each with pass or fail and its messages, then the announcement:
+
+  1 identity              main.md exists and its Purpose states the purpose
+  2 continuity            recent/latest.md holds a session and the HANDOFF block
+                          a session_summary; a HANDOFF older than
+                          checks.stale_after is a warning
+  3 task awareness        an open task in warm/active_tasks.md or a
+                          HANDOFF next_priority
+  4 decision consistency  no two active decisions with one TOPIC or
+                          contradicting each other, no reversal without
+                          REVERSED_BY, nothing contested, nothing wake wrote
+                          deleted or edited by hand
+
+Exit status: 0 all passed, 3 a check failed, 4 HALT (identity failed).`,
+		Example: "  wake check\n  wake check --format json | jq .announcement",
+		Args:    noArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := formatFlag(o.format, "text", "json"); err != nil {
+				return err
+			}
+			return a.checkRun(o)
+		},
+	}
+	cmd.Flags().StringVar(&o.format, "format", "text", "output `FORMAT`: text or json")
+	return cmd
+}
+
+func (a *app) checkRun(o *checkOptions) error {
+	s, err := a.open()
+	if err != nil {
+		return err
+	}
+	m, err := checks.ReadMemory(a.fs, s.root)
+	if err != nil {
+		return err
+	}
+	r := checks.Run(m, checks.Options{StaleAfter: s.cfg.Checks.StaleAfter, Now: a.now})
+	status := exitOK
+	switch {
+	case r.Halted():
+		status = exitHalt
+	case r.Failed():
+		status = exitFailed
+	}
+	if o.format == "json" {
+		err = writeCheckJSON(a, s.root, r, status)
+	} else {
+		var b strings.Builder
+		boot.WriteFindings(&b, r.Findings)
+		b.WriteString("\n" + r.Announcement + "\n")
+		_, err = a.out.Write([]byte(b.String()))
+	}
+	if err != nil || status == exitOK {
+		return err
+	}
+	return exitStatus(status)
+}
+
+func writeCheckJSON(a *app, root string, r checks.Report, status int) error {
+	outcome := map[int]string{exitOK: "pass", exitFailed: "fail", exitHalt: "halt"}[status]
+	data, err := json.MarshalIndent(struct {
+		Version    int    `json:"version"`
+		Root       string `json:"root"`
+		Outcome    string `json:"outcome"`
+		ExitStatus int    `json:"exit_status"`
+		checks.Report
+	}{1, root, outcome, status, r}, "", "  ")
+	if err != nil {
+		return err
+	}
+	_, err = a.out.Write(append(data, '\n'))
+	return err
+}

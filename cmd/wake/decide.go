@@ -1,0 +1,66 @@
+package main
+
+import (
+	"context"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/wakeproto/wake/handoff"
+)
+
+type decideOptions struct {
+	what, because, topic string
+}
+
+func (a *app) decideCmd() *cobra.Command {
+	o := &decideOptions{}
+	cmd := &cobra.Command{
+		Use:   `decide "WHAT" --because "WHY" [--topic T]`,
+		Short: "Append a decision to the log (warm/decisions.md)",
+		Long: `decide appends an active entry to warm/decisions.md, one blank line after the
+last one:
+
+  [YYYY-MM-DD] DECISION: WHAT BECAUSE: WHY
+  STATUS: active
+  TOPIC: T                      (with --topic)
+
+Entries are never edited or deleted: to change course, 'wake reverse N'.
+A TOPIC names the subject; two active decisions with the same TOPIC fail
+'wake check'.`,
+		Example: `  wake decide "Use TOML for config" --because "YAML indentation broke parsing" --topic config`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if len(args) != 1 {
+				return hintError{usagef("decide takes the decision as one argument, got %d", len(args)), `quote it: wake decide "Use TOML for config" --because "..."`}
+			}
+			o.what = args[0]
+			if err := requireTexts(text{"the decision (WHAT)", o.what, "say what was decided"},
+				text{"--because", o.because, "say why it was decided"}); err != nil {
+				return err
+			}
+			if strings.ContainsAny(o.topic, "\r\n") {
+				return usagef("--topic must be one line")
+			}
+			if err := becauseInWhat("the decision (WHAT)", o.what); err != nil {
+				return err
+			}
+			return a.decideRun(cmd.Context(), o)
+		},
+	}
+	cmd.Flags().StringVar(&o.because, "because", "", "why it was decided (required)")
+	cmd.Flags().StringVar(&o.topic, "topic", "", "the subject `T`, so decisions on it can be found and compared")
+	return cmd
+}
+
+func (a *app) decideRun(ctx context.Context, o *decideOptions) error {
+	root, err := a.findRoot()
+	if err != nil {
+		return err
+	}
+	ch, err := a.store(root).Decide(ctx, handoff.NewDecision{What: o.what, Why: o.because, Topic: o.topic})
+	if err != nil {
+		return decisionError(err)
+	}
+	a.printChange("Decided #%d: %s (active).", ch.Number, ch.Title)
+	return nil
+}

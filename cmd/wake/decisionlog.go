@@ -1,0 +1,74 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/wakeproto/wake/handoff"
+)
+
+// The helpers the decision-log commands (decide, decisions, reverse,
+// contest, uphold) share.
+
+// decisionNumber takes the one positional argument N of reverse, contest
+// and uphold.
+func decisionNumber(cmd *cobra.Command, args []string) (int, error) {
+	if len(args) != 1 {
+		return 0, hintError{usagef("%s takes one argument, the decision number N; got %d", cmd.CommandPath(), len(args)),
+			"'wake decisions --all' lists every decision with its number"}
+	}
+	n, err := strconv.Atoi(strings.TrimPrefix(args[0], "#"))
+	if err != nil || n < 1 {
+		return 0, hintError{usagef("decision number %q: want a whole number from 1", args[0]),
+			"'wake decisions --all' lists every decision with its number"}
+	}
+	return n, nil
+}
+
+// text is a flag's or argument's value with the name to blame.
+type text struct{ name, value, what string }
+
+// requireTexts checks that each text is given and one line.
+func requireTexts(ts ...text) error {
+	for _, t := range ts {
+		switch {
+		case strings.TrimSpace(t.value) == "":
+			return usagef("%s is required and must not be empty: %s", t.name, t.what)
+		case strings.ContainsAny(t.value, "\r\n"):
+			return usagef("%s must be one line", t.name)
+		}
+	}
+	return nil
+}
+
+// becauseInWhat rejects a decision text holding "BECAUSE:", which would
+// split it in the log.
+func becauseInWhat(name, what string) error {
+	if strings.Contains(what, "BECAUSE:") {
+		return usagef(`%s must not contain "BECAUSE:": in the log it separates the decision from its reason; give the reason with --because`, name)
+	}
+	return nil
+}
+
+// decisionError turns the decision log's errors into the CLI's: a number
+// the log lacks is a usage error, hand edits get a hint.
+func decisionError(err error) error {
+	var he *handoff.HandEditError
+	switch {
+	case err == nil:
+		return nil
+	case errors.Is(err, handoff.ErrNoSuchDecision):
+		return hintError{usageError{err}, "'wake decisions --all' lists every decision with its number"}
+	case errors.As(err, &he):
+		return hintError{err, "'wake check' shows the removed lines; restore them, or, to accept the edit, delete .state/" + handoff.DecisionsSnapshot}
+	}
+	return err
+}
+
+func (a *app) printChange(format string, args ...any) {
+	fmt.Fprintf(a.out, format+"\n", args...)
+}

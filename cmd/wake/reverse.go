@@ -1,0 +1,69 @@
+package main
+
+import (
+	"context"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/wakeproto/wake/handoff"
+)
+
+type reverseOptions struct {
+	n                  int
+	by, because, topic string
+}
+
+func (a *app) reverseCmd() *cobra.Command {
+	o := &reverseOptions{}
+	cmd := &cobra.Command{
+		Use:   `reverse N --by "NEW DECISION" --because "WHY"`,
+		Short: "Reverse decision N: mark it reversed and record what replaces it",
+		Long: `reverse sets decision N's STATUS to reversed, adds
+"REVERSED_BY: [date] NEW DECISION BECAUSE: WHY" to it, and appends the new
+decision as an active entry (Wake Protocol rules 1 and 2: never silently
+override; annotate, don't delete). Every other byte of entry N stays as it
+was. The new entry has the TOPIC --topic gives, if any; it does not take
+N's, so that reversing one of two decisions on one TOPIC settles the clash.
+
+A decision already reversed cannot be reversed again: reverse its
+replacement. It also settles a contested decision against it.`,
+		Example: `  wake reverse 3 --by "Use TOML for config" --because "YAML indentation broke parsing"`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			n, err := decisionNumber(cmd, args)
+			if err != nil {
+				return err
+			}
+			o.n = n
+			if err := requireTexts(text{"--by", o.by, "say what replaces the decision"},
+				text{"--because", o.because, "say why it is reversed"}); err != nil {
+				return err
+			}
+			if strings.ContainsAny(o.topic, "\r\n") {
+				return usagef("--topic must be one line")
+			}
+			if err := becauseInWhat("--by", o.by); err != nil {
+				return err
+			}
+			return a.reverseRun(cmd.Context(), o)
+		},
+	}
+	cmd.Flags().StringVar(&o.by, "by", "", "the decision that replaces it (required)")
+	cmd.Flags().StringVar(&o.because, "because", "", "why it is reversed (required)")
+	cmd.Flags().StringVar(&o.topic, "topic", "", "TOPIC `T` of the new decision")
+	return cmd
+}
+
+func (a *app) reverseRun(ctx context.Context, o *reverseOptions) error {
+	root, err := a.findRoot()
+	if err != nil {
+		return err
+	}
+	ch, err := a.store(root).Reverse(ctx, o.n, handoff.NewDecision{What: o.by, Why: o.because, Topic: o.topic})
+	if err != nil {
+		return decisionError(err)
+	}
+	a.printChange("Reversed #%d: %s (now reversed).", ch.Number, ch.Title)
+	a.printChange("Decided #%d: %s (active), replacing #%d.", ch.Added, ch.AddedTitle, ch.Number)
+	return nil
+}
