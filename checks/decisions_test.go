@@ -124,3 +124,18 @@ func TestCheckDecisionsHugeLog(t *testing.T) {
 		t.Errorf("three checks of 1,200 entries took %s", el)
 	}
 }
+
+// Only the head of a huge log is read: its unread tail is not reported as
+// deleted by hand, and the check says what it could not look at.
+func TestCheckDecisionsHugeFileHead(t *testing.T) {
+	m := decisionsMemory(strings.SplitAfter(twoActive, "\n\n")[0], twoActive)
+	m.Decisions.Huge = true
+	fs := CheckDecisions(m)
+	if len(fs) != 2 || !fs[0].Pass || fs[1].Severity != Warning || !strings.Contains(fs[1].Message, "only its head was read") {
+		t.Errorf("findings %+v", fs)
+	}
+	m.Decisions.Huge = false
+	if fs := CheckDecisions(m); fs[0].Pass {
+		t.Errorf("the same log read whole must report entry 2 deleted: %+v", fs)
+	}
+}
