@@ -1,0 +1,201 @@
+package boot
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/wakeproto/wake/budget"
+)
+
+// HookLimit is the most characters of a hook's output that Claude Code adds
+// to the model's context as they are: past it, Claude Code saves the output
+// to a file and injects only a short preview and the file's path. It counts
+// characters as JavaScript does, in UTF-16 code units (see [HookLen]).
+const HookLimit = 10000
+
+// HookTarget says where the whole boot context went, for the hook text to
+// point at.
+type HookTarget struct {
+	BootPath string // boot.md, "" when the boot mode does not write it
+	// BootChanged says boot.md's content changed as the hook wrote it.
+	// Claude Code may read the files CLAUDE.md imports before a
+	// SessionStart hook has finished (claude -p does, as a rule), so the
+	// agent may hold the earlier copy and is told to read the file.
+	BootChanged bool
+	SkillPath   string // skill.md, "" when it was not written
+	// SkillChanged says skill.md's content changed as it was written.
+	SkillChanged bool
+	// Problems are boot files that could not be written, one line each.
+	Problems []string
+}
+
+// hookBlock is one titled part of the hook text, kept or cut a line at a
+// time.
+type hookBlock struct {
+	title string
+	lines []string
+}
+
+// Hook renders the text a Claude Code SessionStart hook prints: the
+// announcement, the directives, the coherence checks' findings, the recent
+// changes and the warnings of the context, then where the whole context is. It is never longer than limit characters counted as
+// [HookLen] counts them: lines are left out from the bottom up, with a line
+// saying how many, and the pointer to the whole context always stays.
+func Hook(c *Context, t HookTarget, limit int) string {
+	head := "# wake: memory loaded\n\nMemory root: " + c.Root + "\n"
+	tail := hookWhere(t)
+	room := limit - HookLen(head) - HookLen(tail)
+	if room < 0 {
+		return cutUTF16(head+tail, limit)
+	}
+	return head + fitBlocks(hookBlocks(c), room) + tail
+}
+
+func hookBlocks(c *Context) []hookBlock {
+	var out []hookBlock
+	if a := splitLines(c.Announcement); len(a) > 0 {
+		out = append(out, hookBlock{"", a})
+	}
+	if len(c.Directives) > 0 {
+		out = append(out, hookBlock{"", c.Directives})
+	}
+	if len(c.Findings) > 0 {
+		var b strings.Builder
+		WriteFindings(&b, c.Findings)
+		out = append(out, hookBlock{"Coherence checks", splitLines(b.String())})
+	}
+	if d := c.Digest; d != nil && d.Total > 0 {
+		b := hookBlock{title: "Changes in the last " + d.Window}
+		b.lines = splitLines(d.Text())
+		if len(b.lines) == 0 {
+			b.lines = []string{fmt.Sprintf("%s recorded: `wake log --since %s`.", plural(d.Total, "change"), d.Window)}
+		}
+		out = append(out, b)
+	}
+	if len(c.Warnings) > 0 {
+		b := hookBlock{title: "Warnings"}
+		for _, w := range c.Warnings {
+			b.lines = append(b.lines, "- "+w)
+		}
+		out = append(out, b)
+	}
+	return out
+}
+
+// hookWhere is the closing pointer to the whole context; it is kept short
+// so that it always fits.
+func hookWhere(t HookTarget) string {
+	var b strings.Builder
+	b.WriteString("\n## Full context\n\n")
+	switch {
+	case t.BootPath != "" && t.BootChanged:
+		fmt.Fprintf(&b, "The whole boot context (every loaded file, the cold table of contents, the budget) is in %s. It changed as this hook regenerated it, and the copy CLAUDE.md imports may have been read before: read that file before you start.\n", t.BootPath)
+	case t.BootPath != "":
+		fmt.Fprintf(&b, "The whole boot context (every loaded file, the cold table of contents, the budget) is in %s, which CLAUDE.md imports. If it is not in your context, read that file before you start.\n", t.BootPath)
+	case t.SkillPath != "":
+		fmt.Fprintf(&b, "Your memory in brief is in %s, which ~/.claude/CLAUDE.md imports. Run `wake load` for the whole boot context.\n", t.SkillPath)
+	default:
+		b.WriteString("No boot file was written. Run `wake load` for the whole boot context.\n")
+	}
+	for _, p := range t.Problems {
+		b.WriteString("- " + p + "\n")
+	}
+	return cutUTF16(b.String(), HookLimit/4)
+}
+
+// fitBlocks renders blocks within room characters, leaving out lines from
+// the bottom up and saying how many. The first line that does not fit is
+// shown cut rather than dropped when there is fair room for it.
+func fitBlocks(blocks []hookBlock, room int) string {
+	left := 0
+	for _, bl := range blocks {
+		left += len(bl.lines)
+	}
+	var b strings.Builder
+	used := 0
+	for _, bl := range blocks {
+		head := "\n"
+		if bl.title != "" {
+			head = "\n## " + bl.title + "\n\n"
+		}
+		for i, l := range bl.lines {
+			piece := l + "\n"
+			if i == 0 {
+				piece = head + piece
+			}
+			left--
+			// The note about what is left out must fit too.
+			if used+HookLen(piece)+HookLen(omittedNote(left)) <= room {
+				b.WriteString(piece)
+				used += HookLen(piece)
+				continue
+			}
+			if avail := room - used - HookLen(omittedNote(left)); avail > minCutLine {
+				cut := cutUTF16(strings.TrimSuffix(piece, "\n"), avail-1) + "\n"
+				b.WriteString(cut)
+				used += HookLen(cut)
+			} else {
+				left++
+			}
+			if note := omittedNote(left); used+HookLen(note) <= room {
+				b.WriteString(note)
+			}
+			return b.String()
+		}
+	}
+	return b.String()
+}
+
+// minCutLine is the least room worth showing the head of a long line in.
+const minCutLine = 120
+
+func omittedNote(n int) string {
+	if n == 0 {
+		return ""
+	}
+	return fmt.Sprintf("\n[wake: %s left out to stay within Claude Code's %s-character hook limit; see the full context below]\n",
+		plural(n, "line"), budget.Thousands(HookLimit))
+}
+
+func splitLines(s string) []string {
+	s = strings.TrimRight(s, "\n")
+	if s == "" {
+		return nil
+	}
+	return strings.Split(s, "\n")
+}
+
+// HookLen is the length of s as Claude Code measures it: JavaScript string
+// length, in UTF-16 code units. A character outside the Basic Multilingual
+// Plane (most emoji) counts 2; an invalid UTF-8 byte counts 1, as the
+// replacement character it decodes to.
+func HookLen(s string) int {
+	n := 0
+	for _, r := range s {
+		n++
+		if r > 0xFFFF {
+			n++
+		}
+	}
+	return n
+}
+
+// cutUTF16 shortens s to at most n UTF-16 code units, on a character
+// boundary, marking the cut with an ellipsis.
+func cutUTF16(s string, n int) string {
+	if HookLen(s) <= n {
+		return s
+	}
+	used := 0
+	for i, r := range s {
+		w := 1
+		if r > 0xFFFF {
+			w = 2
+		}
+		if used+w > n-1 {
+			return s[:i] + "…"
+		}
+		used += w
+	}
+	return s
+}

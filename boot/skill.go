@@ -1,0 +1,147 @@
+package boot
+
+import (
+	"fmt"
+
+	"github.com/wakeproto/wake/budget"
+)
+
+// Skill is skill.md (the Boot Context Spec, DESIGN section 7) before it is
+// rendered: five sections in priority order, each a list of items that
+// compression keeps or drops whole.
+type Skill struct {
+	Root     string         `json:"root"`
+	Agent    string         `json:"agent"` // the title's name
+	Sections []SkillSection `json:"sections"`
+	Held     HeldBack       `json:"held_back"`
+	Budget   int            `json:"budget"`
+	Tokens   int            `json:"tokens"` // the rendered file, counted exactly
+	// Over says Who I Am and Active Work alone exceed the budget: the
+	// file is written whole regardless, with Warnings saying so.
+	Over     bool     `json:"over"`
+	Warnings []string `json:"warnings"`
+}
+
+// Titles of skill.md's sections, in order.
+const (
+	SkillIdentity  = "Who I Am"
+	SkillActive    = "Active Work"
+	SkillProtocols = "How We Work"
+	SkillRecent    = "Last Session"
+	SkillHistory   = "History"
+)
+
+// SkillSection is one section of skill.md.
+type SkillSection struct {
+	Title string      `json:"title"`
+	Items []SkillItem `json:"items"`
+	// Protected sections (Who I Am, Active Work) are never cut.
+	Protected bool `json:"protected"`
+	// Source says where a reader finds what compression left out.
+	Source  string `json:"source"`
+	Dropped int    `json:"dropped"`
+	Budget  int    `json:"budget"` // the section's share in [skill]
+}
+
+// SkillItem is one line or block of a section.
+type SkillItem struct {
+	// Group is a label shown before the first kept item of a run of items
+	// with the same group ("What happened:").
+	Group string `json:"group,omitempty"`
+	Text  string `json:"text"`
+	// Excluded marks what the spec leaves out of a boot file (fenced
+	// code, tool output, transcripts): the first to go when over budget.
+	Excluded bool `json:"excluded,omitempty"`
+	Dropped  bool `json:"dropped,omitempty"`
+}
+
+// HeldBack counts the documents the sensitivity policy kept out.
+type HeldBack struct {
+	Secret       int `json:"secret"`       // not shown at all
+	Confidential int `json:"confidential"` // shown by their summary only
+}
+
+// Total is the number of documents held back.
+func (h HeldBack) Total() int { return h.Secret + h.Confidential }
+
+// section returns the section titled title.
+func (s *Skill) section(title string) *SkillSection {
+	for i := range s.Sections {
+		if s.Sections[i].Title == title {
+			return &s.Sections[i]
+		}
+	}
+	return nil
+}
+
+// cutOrder lists the items compression may drop, in the order it drops
+// them: first what the spec excludes, bottom up; then History from its
+// oldest line, Last Session from its last bullet, How We Work from its
+// last line.
+func (s *Skill) cutOrder() []cut {
+	var out []cut
+	bottomUp := []string{SkillHistory, SkillRecent, SkillProtocols}
+	for _, title := range bottomUp {
+		sec := s.section(title)
+		for i := len(sec.Items) - 1; i >= 0; i-- {
+			if sec.Items[i].Excluded {
+				out = append(out, cut{sec, i})
+			}
+		}
+	}
+	for _, title := range bottomUp {
+		sec := s.section(title)
+		for i := len(sec.Items) - 1; i >= 0; i-- {
+			if !sec.Items[i].Excluded {
+				out = append(out, cut{sec, i})
+			}
+		}
+	}
+	return out
+}
+
+type cut struct {
+	sec *SkillSection
+	i   int
+}
+
+func (c cut) drop() {
+	c.sec.Items[c.i].Dropped = true
+	c.sec.Dropped++
+}
+
+// fit compresses the skill to its budget, counted exactly with counter. A
+// skill that fits is left as it is. Items are first dropped on an estimate
+// (each item's own count), then one at a time with an exact count of the
+// whole rendering until it fits, so that a large memory costs few exact
+// counts of the whole.
+func (s *Skill) fit(counter budget.Counter) {
+	s.Tokens = counter.Count(RenderSkill(s))
+	if s.Tokens <= s.Budget {
+		return
+	}
+	order := s.cutOrder()
+	est, next := s.Tokens, 0
+	for ; next < len(order) && est > s.Budget; next++ {
+		it := order[next].sec.Items[order[next].i]
+		est -= counter.Count(it.Text + "\n")
+		order[next].drop()
+	}
+	s.Tokens = counter.Count(RenderSkill(s))
+	for ; next < len(order) && s.Tokens > s.Budget; next++ {
+		order[next].drop()
+		s.Tokens = counter.Count(RenderSkill(s))
+	}
+	if s.Tokens > s.Budget {
+		s.Over = true
+		s.Warnings = append(s.Warnings, s.overWarning(counter))
+	}
+}
+
+func (s *Skill) overWarning(counter budget.Counter) string {
+	id, act := s.section(SkillIdentity), s.section(SkillActive)
+	return fmt.Sprintf("skill.md is %s tokens, over its budget of %s: Who I Am (%s tokens; identity budget %s) and Active Work (%s tokens; active budget %s) are never cut, so it was written whole; shorten main.md's Identity and Purpose or warm/active_tasks.md",
+		budget.Thousands(s.Tokens), budget.Thousands(s.Budget),
+		budget.Thousands(counter.Count(renderSection(id))), budget.Thousands(id.Budget),
+		budget.Thousands(counter.Count(renderSection(act))), budget.Thousands(act.Budget))
+}

@@ -1,0 +1,355 @@
+package boot
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/spf13/afero"
+
+	"github.com/wakeproto/wake/budget"
+	"github.com/wakeproto/wake/checks"
+	"github.com/wakeproto/wake/tiers"
+)
+
+// BuildSkill builds skill.md from the context [Build] made (the documents
+// of phases 1-3, read once) and the session summaries in cold/sessions/,
+// applies the sensitivity policy to every document, and fits the result to
+// the [skill] budget, counted exactly with o.Counter.
+func BuildSkill(o Options, c *Context) (*Skill, error) {
+	cfg := o.Config.Skill
+	s := &Skill{Root: o.Root, Budget: cfg.Budget, Warnings: []string{}}
+	docs := map[string]tiers.Doc{}
+	for _, f := range c.Files() {
+		docs[f.Path] = f.doc
+	}
+	b := &skillBuilder{s: s, o: o}
+	main, tasks := b.admit(docs[tiers.MainPath]), b.admit(docs[tiers.TasksPath])
+	decisions, latest := b.admit(docs[tiers.DecisionsPath]), b.admit(docs[tiers.LatestPath])
+	hist, err := b.history(b.admit(docs[tiers.PreviousPath]))
+	if err != nil {
+		return nil, err
+	}
+	s.Sections = []SkillSection{b.identity(main), b.active(main, tasks), b.protocols(main, decisions), b.recent(latest), hist}
+	s.Agent = b.agent(main)
+	s.fit(o.Counter)
+	return s, nil
+}
+
+type skillBuilder struct {
+	s *Skill
+	o Options
+}
+
+// admitted is a document as the sensitivity policy lets it appear.
+type admitted struct {
+	doc     tiers.Doc
+	whole   bool   // its content may appear
+	summary string // confidential: the one line that may appear
+}
+
+// admit applies the sensitivity policy, counting what it holds back. A
+// document whose front matter cannot be read has an unknown sensitivity and
+// is held back as secret.
+func (b *skillBuilder) admit(d tiers.Doc) admitted {
+	if !d.Readable() {
+		return admitted{}
+	}
+	meta, _, err := tiers.ParseFrontMatter(d.Content)
+	switch {
+	case err != nil:
+		b.s.Held.Secret++
+		b.s.Warnings = append(b.s.Warnings, fmt.Sprintf("%s: left out of skill.md: %v, so its sensitivity is unknown", d.Path, err))
+		return admitted{}
+	case meta.Level() == tiers.Secret:
+		b.s.Held.Secret++
+		return admitted{}
+	case meta.Level() == tiers.Confidential:
+		b.s.Held.Confidential++
+		return admitted{doc: d, summary: tiers.OneLine(meta.Summary)}
+	}
+	return admitted{doc: d, whole: true}
+}
+
+func (b *skillBuilder) agent(main admitted) string {
+	if a := strings.TrimSpace(b.o.Config.Agent); a != "" {
+		return a
+	}
+	if main.whole {
+		if _, body, _ := tiers.SplitFrontMatter(main.doc.Content); tiers.FirstHeading(string(body)) != "" {
+			return tiers.FirstHeading(string(body))
+		}
+	}
+	name := filepath.Base(b.o.Root)
+	if name == tiers.DefaultDirName {
+		name = filepath.Base(filepath.Dir(b.o.Root))
+	}
+	return name
+}
+
+func (b *skillBuilder) identity(main admitted) SkillSection {
+	sec := SkillSection{Title: SkillIdentity, Protected: true, Budget: b.o.Config.Skill.Identity, Source: tiers.MainPath}
+	var id string
+	if main.whole {
+		id, _ = tiers.ParseMain(main.doc.Content).Section(tiers.SectionIdentity)
+	}
+	// main.md's Identity usually names the agent already.
+	if a := strings.TrimSpace(b.o.Config.Agent); a != "" && !strings.Contains(id, a) {
+		sec.Items = append(sec.Items, SkillItem{Text: "Agent: " + a})
+	}
+	if len(b.o.Config.Team) > 0 {
+		sec.Items = append(sec.Items, SkillItem{Text: "Team: " + strings.Join(b.o.Config.Team, "; ")})
+	}
+	switch {
+	case main.whole:
+		m := tiers.ParseMain(main.doc.Content)
+		if id != "" {
+			sec.Items = append(sec.Items, SkillItem{Text: id})
+		}
+		if p, _ := m.Section(tiers.SectionPurpose); p != "" {
+			sec.Items = append(sec.Items, SkillItem{Text: "Purpose: " + p})
+		}
+	case main.summary != "":
+		sec.Items = append(sec.Items, SkillItem{Text: "main.md (confidential): " + main.summary})
+	}
+	return sec
+}
+
+func (b *skillBuilder) active(main, tasks admitted) SkillSection {
+	sec := SkillSection{Title: SkillActive, Protected: true, Budget: b.o.Config.Skill.Active, Source: tiers.TasksPath}
+	if main.whole {
+		h := tiers.ParseMain(main.doc.Content).Handoff
+		for _, f := range []struct{ label, key string }{{"Next: ", tiers.KeyNextPriority}, {"Risk: ", tiers.KeyOpenRisk}} {
+			if v := tiers.OneLine(h.Get(f.key)); v != "" {
+				sec.Items = append(sec.Items, SkillItem{Text: f.label + v})
+			}
+		}
+	}
+	switch {
+	case tasks.whole:
+		sec.Items = append(sec.Items, openTaskItems(tasks.doc)...)
+	case tasks.summary != "":
+		sec.Items = append(sec.Items, SkillItem{Text: tiers.TasksPath + " (confidential): " + tasks.summary})
+	}
+	return sec
+}
+
+// openTaskItems lists the open tasks of warm/active_tasks.md (as the task
+// check counts them) under the heading they sit under, so that blocked
+// tasks read as blocked.
+func openTaskItems(d tiers.Doc) []SkillItem {
+	_, body, _ := tiers.SplitFrontMatter(d.Content)
+	text := string(body)
+	parts := []struct{ label, text string }{}
+	secs := tiers.Sections(text, 2)
+	pre := len(text)
+	if len(secs) > 0 {
+		pre = secs[0].Start
+	}
+	parts = append(parts, struct{ label, text string }{"Open:", text[:pre]})
+	for _, s := range secs {
+		parts = append(parts, struct{ label, text string }{s.Title + ":", text[s.Start:s.End]})
+	}
+	var out []SkillItem
+	for _, p := range parts {
+		for _, t := range checks.OpenTasks(tiers.Doc{Path: d.Path, Content: []byte(p.text)}) {
+			out = append(out, SkillItem{Group: p.label, Text: "- [ ] " + t})
+		}
+	}
+	return out
+}
+
+func (b *skillBuilder) protocols(main, decisions admitted) SkillSection {
+	sec := SkillSection{Title: SkillProtocols, Budget: b.o.Config.Skill.Protocols, Source: "main.md (Standing Directives) and " + tiers.DecisionsPath}
+	if main.whole {
+		text, _ := tiers.ParseMain(main.doc.Content).Section(tiers.SectionDirectives)
+		sec.Items = append(sec.Items, blockItems(text, "")...)
+	}
+	switch {
+	case decisions.whole:
+		log := tiers.ParseDecisions(decisions.doc.Content)
+		// Newest first, so that the oldest decisions go first when cut.
+		for _, d := range slices.Backward(log.Entries) {
+			if !d.Active() {
+				continue
+			}
+			line := "- Decided " + d.Date + ": " + tiers.OneLine(d.What)
+			if why := tiers.OneLine(d.Why); why != "" {
+				line += " (because " + why + ")"
+			}
+			sec.Items = append(sec.Items, SkillItem{Text: line, Excluded: excluded(line)})
+		}
+	case decisions.summary != "":
+		sec.Items = append(sec.Items, SkillItem{Text: tiers.DecisionsPath + " (confidential): " + decisions.summary})
+	}
+	return sec
+}
+
+func (b *skillBuilder) recent(latest admitted) SkillSection {
+	sec := SkillSection{Title: SkillRecent, Budget: b.o.Config.Skill.Recent, Source: tiers.LatestPath}
+	switch {
+	case latest.whole:
+		ss, _ := tiers.ParseSession(latest.doc.Content)
+		head := sessionDate(ss, tiers.LatestPath) + ": " + orNone(tiers.OneLine(ss.Summary))
+		sec.Items = append(sec.Items, SkillItem{Text: head})
+		for _, l := range []struct {
+			label string
+			list  tiers.List
+		}{{"What happened:", ss.Happened}, {"Decisions made:", ss.Decisions}, {"Open threads:", ss.Threads}} {
+			for _, it := range l.list.Items {
+				sec.Items = append(sec.Items, SkillItem{Group: l.label, Text: "- " + it, Excluded: excluded(it)})
+			}
+			sec.Items = append(sec.Items, blockItems(l.list.Note, l.label)...)
+		}
+		sec.Items = append(sec.Items, blockItems(ss.Successor, "For my successor:")...)
+	case latest.summary != "":
+		ss, _ := tiers.ParseSession(latest.doc.Content)
+		sec.Items = append(sec.Items, SkillItem{Text: sessionDate(ss, tiers.LatestPath) + " (confidential): " + latest.summary})
+	}
+	return sec
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "(no summary)"
+	}
+	return s
+}
+
+// sessionDate is a session's day: its front-matter session time, else a
+// date its file name starts with, else "undated".
+func sessionDate(ss tiers.Session, rel string) string {
+	if !ss.At.IsZero() {
+		return ss.At.UTC().Format("2006-01-02")
+	}
+	if m := datePrefix.FindString(filepath.Base(rel)); m != "" {
+		return m
+	}
+	return "undated"
+}
+
+var datePrefix = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}`)
+
+// history lists one line per older session, newest first: recent/previous.md
+// then cold/sessions/. Sessions are read newest first only while their
+// lines could still fit the skill's budget; the rest count as left out.
+func (b *skillBuilder) history(previous admitted) (SkillSection, error) {
+	sec := SkillSection{Title: SkillHistory, Budget: b.o.Config.Skill.History, Source: tiers.PreviousPath + " and " + tiers.SessionsDir + "/"}
+	used := 0
+	add := func(a admitted) {
+		if line, ok := historyLine(a); ok {
+			sec.Items = append(sec.Items, SkillItem{Text: line, Excluded: excluded(line)})
+			used += b.o.Counter.Count(line + "\n")
+		}
+	}
+	add(previous)
+	names, err := sessionFiles(b.o.FS, b.o.Root)
+	if err != nil {
+		return sec, err
+	}
+	for i, rel := range names {
+		if used > b.s.Budget {
+			sec.Dropped += len(names) - i
+			break
+		}
+		d, err := tiers.ReadDoc(b.o.FS, b.o.Root, rel)
+		if err != nil {
+			return sec, err
+		}
+		add(b.admit(d))
+	}
+	return sec, nil
+}
+
+// historyLine is "- <date>: <summary>": the front-matter summary, else the
+// first "What happened" bullet; a confidential session only by its summary.
+func historyLine(a admitted) (string, bool) {
+	if !a.whole && a.summary == "" {
+		return "", false
+	}
+	ss, _ := tiers.ParseSession(a.doc.Content)
+	text := tiers.OneLine(ss.Summary)
+	if !a.whole {
+		text = a.summary
+	} else if text == "" && len(ss.Happened.Items) > 0 {
+		text = tiers.OneLine(ss.Happened.Items[0])
+	}
+	return "- " + sessionDate(ss, a.doc.Path) + ": " + orNone(text), true
+}
+
+// sessionFiles lists cold/sessions/*.md newest first: their names start
+// with the session's time, so name order is time order.
+func sessionFiles(fsys afero.Fs, root string) ([]string, error) {
+	infos, err := afero.ReadDir(fsys, filepath.Join(root, filepath.FromSlash(tiers.SessionsDir)))
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, nil
+		}
+		return nil, fmt.Errorf("listing %s: %w", tiers.SessionsDir, err)
+	}
+	var out []string
+	for _, fi := range infos {
+		n := fi.Name()
+		if fi.IsDir() || strings.HasPrefix(n, ".") || !strings.HasSuffix(n, ".md") {
+			continue
+		}
+		out = append(out, tiers.SessionsDir+"/"+n)
+	}
+	slices.Sort(out)
+	slices.Reverse(out)
+	return out, nil
+}
+
+// blockItems splits Markdown into items, one a block: list items and
+// paragraphs joined into one line each, fenced code kept as it is.
+func blockItems(text, group string) []SkillItem {
+	var out []SkillItem
+	for _, bl := range budget.Blocks(text) {
+		t := strings.TrimRight(bl.Text, " \t\r\n")
+		if strings.TrimSpace(t) == "" {
+			continue
+		}
+		fenced := tiers.Lines(t)[0].InFence
+		if !fenced && !indentedCode(t) {
+			t = tiers.OneLine(t)
+		}
+		out = append(out, SkillItem{Group: group, Text: t, Excluded: excluded(t)})
+	}
+	return out
+}
+
+// transcriptLine matches a line of a chat transcript: a speaker and a colon.
+var transcriptLine = regexp.MustCompile(`(?i)^\s*(?:[-*+]\s+)?(?:>\s*)?(?:\*\*)?(?:user|human|assistant|claude|ai|system)(?:\*\*)?\s*:`)
+
+// excluded reports what the Boot Context Spec leaves out of a boot file:
+// fenced code, tool output (shell prompts, indented output) and chat
+// transcripts.
+func excluded(text string) bool {
+	for _, l := range tiers.Lines(text) {
+		t := strings.TrimSpace(l.Text)
+		if l.InFence || transcriptLine.MatchString(l.Text) || strings.HasPrefix(t, "$ ") || strings.HasPrefix(t, "> $ ") {
+			return true
+		}
+	}
+	return indentedCode(text)
+}
+
+// indentedCode reports a block whose every line is indented four spaces
+// or a tab: Markdown's other code block, and how pasted output looks.
+func indentedCode(text string) bool {
+	code := false
+	for _, l := range strings.Split(text, "\n") {
+		if strings.TrimSpace(l) == "" {
+			continue
+		}
+		if !strings.HasPrefix(l, "    ") && !strings.HasPrefix(l, "\t") {
+			return false
+		}
+		code = true
+	}
+	return code
+}

@@ -1,0 +1,327 @@
+package boot
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/spf13/afero"
+
+	"github.com/wakeproto/wake/budget"
+	"github.com/wakeproto/wake/tiers"
+)
+
+func demoConfig(t *testing.T, fsys afero.Fs) tiers.Config {
+	t.Helper()
+	cfg, err := tiers.LoadConfig(fsys, "/demo")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cfg
+}
+
+func buildSkill(t *testing.T, fsys afero.Fs, root string, cfg tiers.Config, c budget.Counter) *Skill {
+	t.Helper()
+	o := Options{FS: fsys, Root: root, Config: cfg, Counter: c, Now: func() time.Time { return demoTime }}
+	ctx, err := Build(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := BuildSkill(o, ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+func dropped(s *Skill) int {
+	n := 0
+	for _, sec := range s.Sections {
+		n += sec.Dropped
+	}
+	return n
+}
+
+func TestSkillDemoGolden(t *testing.T) {
+	fsys, enc := demoFS(t), encoder(t)
+	s := buildSkill(t, fsys, "/demo", demoConfig(t, fsys), enc)
+	text := RenderSkill(s)
+	golden(t, "demo.skill.md", text)
+	if s.Tokens != enc.Count(text) || s.Tokens > s.Budget || dropped(s) != 0 || s.Over {
+		t.Fatalf("tokens %d (exact %d), budget %d, dropped %d, over %v", s.Tokens, enc.Count(text), s.Budget, dropped(s), s.Over)
+	}
+	if !IsSkillFile([]byte(text)) || IsSkillFile([]byte("# Memory — Ava\n")) || IsSkillFile([]byte("<!-- wake skill.mdx -->")) {
+		t.Fatal("IsSkillFile does not recognise wake's own file alone")
+	}
+}
+
+// TestSkillFitsUnchanged is the idempotence case: a memory that fits is
+// not changed, whether the budget has room or exactly its size; one token
+// less and it is cut, to the budget.
+func TestSkillFitsUnchanged(t *testing.T) {
+	fsys, enc := demoFS(t), encoder(t)
+	cfg := demoConfig(t, fsys)
+	whole := RenderSkill(buildSkill(t, fsys, "/demo", cfg, enc))
+	n := enc.Count(whole)
+	for _, b := range []int{n, n + 1, 4000} {
+		cfg.Skill.Budget = b
+		s := buildSkill(t, fsys, "/demo", cfg, enc)
+		if got := RenderSkill(s); got != whole || dropped(s) != 0 {
+			t.Fatalf("budget %d (size %d): the memory was changed", b, n)
+		}
+	}
+	cfg.Skill.Budget = n - 1
+	s := buildSkill(t, fsys, "/demo", cfg, enc)
+	if dropped(s) == 0 || enc.Count(RenderSkill(s)) > n-1 {
+		t.Fatalf("budget %d: dropped %d, %d tokens", n-1, dropped(s), enc.Count(RenderSkill(s)))
+	}
+	if !strings.Contains(RenderSkill(s), "(1 older session left out to fit the skill budget; see recent/previous.md and cold/sessions/)") {
+		t.Fatalf("the oldest history line was not the first cut:\n%s", RenderSkill(s))
+	}
+}
+
+// TestSkillCutOrder checks, budget by budget, that what is cut is always a
+// prefix of the order the issue fixes: History from its oldest line, Last
+// Session from its last bullet, How We Work from its last line; Who I Am
+// and Active Work never.
+func TestSkillCutOrder(t *testing.T) {
+	fsys, enc := demoFS(t), encoder(t)
+	cfg := demoConfig(t, fsys)
+	ref := buildSkill(t, fsys, "/demo", cfg, enc)
+	for b := ref.Tokens; b >= 0; b -= 7 {
+		cfg.Skill.Budget = b
+		s := buildSkill(t, fsys, "/demo", cfg, enc)
+		order := s.cutOrder()
+		k := 0
+		for _, c := range order {
+			if c.sec.Items[c.i].Dropped {
+				k++
+			}
+		}
+		for i, c := range order {
+			if got := s.section(c.sec.Title).Items[c.i].Dropped; got != (i < k) {
+				t.Fatalf("budget %d: %d dropped, but %s item %d dropped=%v", b, k, c.sec.Title, c.i, got)
+			}
+		}
+		for _, title := range []string{SkillIdentity, SkillActive} {
+			if s.section(title).Dropped != 0 {
+				t.Fatalf("budget %d: %s was cut", b, title)
+			}
+		}
+		if got := enc.Count(RenderSkill(s)); got > b && !s.Over {
+			t.Fatalf("budget %d: %d tokens and not over", b, got)
+		}
+	}
+}
+
+func TestSkillExcludedFirst(t *testing.T) {
+	fsys := demoFS(t)
+	latest, _ := afero.ReadFile(fsys, "/demo/recent/latest.md")
+	extra := strings.Replace(string(latest), "## Open threads\n", "## Open threads\n- User: can you paste the whole log?\n", 1) +
+		"\n```\n$ go test ./report\nok  \ttallybook/report\t0.01s\n```\n"
+	afero.WriteFile(fsys, "/demo/recent/latest.md", []byte(extra), 0o644)
+	enc := encoder(t)
+	cfg := demoConfig(t, fsys)
+	whole := buildSkill(t, fsys, "/demo", cfg, enc)
+	// The bottom-most excluded block goes first, though items below it stay.
+	cfg.Skill.Budget = whole.Tokens - 5
+	s := buildSkill(t, fsys, "/demo", cfg, enc)
+	text := RenderSkill(s)
+	if strings.Contains(text, "go test ./report") || !strings.Contains(text, "User: can you paste") || !strings.Contains(text, "regenerate them deliberately") {
+		t.Fatalf("the fenced tool output was not the first cut:\n%s", text)
+	}
+	// Then the transcript line, still before any history.
+	cfg.Skill.Budget = s.Tokens - 5
+	s = buildSkill(t, fsys, "/demo", cfg, enc)
+	text = RenderSkill(s)
+	if strings.Contains(text, "User: can you paste") {
+		t.Fatalf("transcript kept:\n%s", text)
+	}
+	if s.section(SkillHistory).Dropped != 0 || !strings.Contains(text, "- 2026-11-17: ") {
+		t.Fatalf("history was cut before what the spec excludes:\n%s", text)
+	}
+}
+
+// writeMemory generates a memory root at /r: n sessions in cold/sessions,
+// lists of m items, some documents confidential or secret. It returns the
+// markers that must never appear in skill.md.
+func writeMemory(t *testing.T, r *rand.Rand, fsys afero.Fs, n, m int) []string {
+	t.Helper()
+	w := func(rel, text string) {
+		if err := afero.WriteFile(fsys, filepath.Join("/r", rel), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	words := strings.Fields("ledger invoice rounding importer golden review bakery cents report export branch test 😀 Überweisung 漢字")
+	sentence := func() string {
+		var b []string
+		for range 3 + r.IntN(12) {
+			b = append(b, words[r.IntN(len(words))])
+		}
+		return strings.Join(b, " ")
+	}
+	list := func(k int) string {
+		var b strings.Builder
+		for range k {
+			b.WriteString("- " + sentence() + "\n")
+		}
+		return b.String()
+	}
+	var secret []string
+	sens := func(i int) string {
+		switch r.IntN(6) {
+		case 0:
+			mark := fmt.Sprintf("SECRET-%d-%d", i, r.Int())
+			secret = append(secret, mark)
+			return "sensitivity: secret\n"
+		case 1:
+			return "sensitivity: confidential\n"
+		}
+		return ""
+	}
+	session := func(i int, at time.Time) string {
+		head := sens(i)
+		body := fmt.Sprintf("BODY-%d", i)
+		if strings.Contains(head, "secret") {
+			body = secret[len(secret)-1]
+		} else if strings.Contains(head, "confidential") {
+			body = fmt.Sprintf("CONFIDENTIAL-%d-%d", i, r.Int())
+			secret = append(secret, body)
+		}
+		return fmt.Sprintf("---\nsummary: session %d %s\nsession: %s\n%s---\n# Session\n\n## What happened\n- %s %s\n%s\n## Open threads\n%s\n```\n$ make\n```\n\n## For my successor\nUser: %s\n",
+			i, sentence(), at.Format(time.RFC3339), head, body, sentence(), list(m), list(m/2), sentence())
+	}
+	w("main.md", fmt.Sprintf("# p\n\n## Identity\nAgent: Ava. %s\n\n## Purpose\n%s.\n\n## Standing Directives\n%s\n## HANDOFF\nupdated: 2026-11-21T17:40:00Z\nsession_summary: %s\nnext_priority: %s\nopen_risk: %s\n",
+		sentence(), sentence(), list(m), sentence(), sentence(), sentence()))
+	w("warm/active_tasks.md", "# Active tasks\n\n## In progress\n- [ ] "+sentence()+"\n\n## Blocked\n- [ ] "+sentence()+"\n")
+	var dec strings.Builder
+	for i := range m {
+		fmt.Fprintf(&dec, "[2026-01-%02d] DECISION: %s BECAUSE: %s\n\n", 1+i%28, sentence(), sentence())
+	}
+	w("warm/decisions.md", dec.String())
+	base := time.Date(2026, 11, 21, 17, 40, 0, 0, time.UTC)
+	w("recent/latest.md", session(0, base))
+	w("recent/previous.md", session(1, base.Add(-24*time.Hour)))
+	for i := range n {
+		at := base.Add(-time.Duration(i+2) * 24 * time.Hour)
+		w("cold/sessions/"+at.Format("2006-01-02T15-04-05Z")+".md", session(i+2, at))
+	}
+	return secret
+}
+
+// TestSkillProperty runs generated memories of many sizes against many
+// budgets: the result, counted exactly, is within budget unless Who I Am
+// and Active Work alone exceed it, and nothing secret ever appears.
+func TestSkillProperty(t *testing.T) {
+	enc := encoder(t)
+	cache := budget.NewCache(enc.Name(), enc, nil)
+	r := rand.New(rand.NewPCG(7, 11))
+	var whole, cut, over int
+	defer func() {
+		// The sizes and budgets must exercise every outcome.
+		if whole == 0 || cut == 0 || over == 0 {
+			t.Errorf("outcomes: %d whole, %d cut, %d over", whole, cut, over)
+		}
+	}()
+	for _, size := range []struct{ sessions, items int }{{0, 0}, {1, 1}, {3, 4}, {12, 10}, {60, 25}, {400, 40}} {
+		fsys := afero.NewMemMapFs()
+		never := writeMemory(t, r, fsys, size.sessions, size.items)
+		for _, b := range []int{4000, 1500, 600, 250, 120, 40, 0} {
+			cfg := tiers.DefaultConfig()
+			cfg.Agent, cfg.Skill.Budget = "Ava", b
+			s := buildSkill(t, fsys, "/r", cfg, cache)
+			text := RenderSkill(s)
+			n := enc.Count(text)
+			if n != s.Tokens {
+				t.Fatalf("size %+v budget %d: Tokens %d, exact %d", size, b, s.Tokens, n)
+			}
+			if n > b && !s.Over {
+				t.Fatalf("size %+v budget %d: %d tokens", size, b, n)
+			}
+			switch {
+			case s.Over:
+				over++
+			case dropped(s) > 0:
+				cut++
+			default:
+				whole++
+			}
+			if s.Over {
+				for _, c := range s.cutOrder() {
+					if !c.sec.Items[c.i].Dropped {
+						t.Fatalf("size %+v budget %d: over budget with %s item %d still kept", size, b, c.sec.Title, c.i)
+					}
+				}
+				if len(s.Warnings) == 0 || !strings.Contains(s.Warnings[len(s.Warnings)-1], "are never cut") {
+					t.Fatalf("over budget without a warning: %v", s.Warnings)
+				}
+			}
+			for _, m := range never {
+				if strings.Contains(text, m) {
+					t.Fatalf("size %+v budget %d: %s appears in skill.md", size, b, m)
+				}
+			}
+			if again := RenderSkill(buildSkill(t, fsys, "/r", cfg, cache)); again != text {
+				t.Fatalf("size %+v budget %d: two builds differ", size, b)
+			}
+		}
+	}
+}
+
+func TestSkillSensitivity(t *testing.T) {
+	fsys := demoFS(t)
+	set := func(rel, level string) {
+		data, _ := afero.ReadFile(fsys, "/demo/"+rel)
+		afero.WriteFile(fsys, "/demo/"+rel, []byte(strings.Replace(string(data), "---\n", "---\nsensitivity: "+level+"\n", 1)), 0o644)
+	}
+	set("recent/previous.md", tiers.Secret)
+	set("recent/latest.md", tiers.Confidential)
+	set("warm/decisions.md", tiers.Confidential)
+	afero.WriteFile(fsys, "/demo/cold/sessions/2026-11-10T09-00-00Z.md", []byte("---\nsummary: [broken\n---\n# Session\n\n## What happened\n- leaked?\n"), 0o644)
+	enc := encoder(t)
+	s := buildSkill(t, fsys, "/demo", demoConfig(t, fsys), enc)
+	text := RenderSkill(s)
+	for _, gone := range []string{"Set up the project skeleton", "Wrote the Sparkasse CSV importer", "leaked?", "Represent money as int64"} {
+		if strings.Contains(text, gone) {
+			t.Errorf("%q appears:\n%s", gone, text)
+		}
+	}
+	for _, want := range []string{
+		"2026-11-21 (confidential): Finished the Sparkasse CSV importer",
+		"warm/decisions.md (confidential): ",
+		"Held back: 2 secret documents (not shown); 2 confidential documents (summary only).",
+	} {
+		if !strings.Contains(text, want) {
+			t.Errorf("missing %q:\n%s", want, text)
+		}
+	}
+	if s.Held != (HeldBack{Secret: 2, Confidential: 2}) || len(s.Warnings) != 1 || !strings.Contains(s.Warnings[0], "sensitivity is unknown") {
+		t.Fatalf("held %+v, warnings %v", s.Held, s.Warnings)
+	}
+}
+
+func TestSkillProtectedOver(t *testing.T) {
+	fsys := demoFS(t)
+	data, _ := afero.ReadFile(fsys, "/demo/main.md")
+	long := strings.Repeat("Ava keeps the books balanced to the cent. ", 400)
+	afero.WriteFile(fsys, "/demo/main.md", []byte(strings.Replace(string(data), "## Identity\n", "## Identity\n"+long+"\n", 1)), 0o644)
+	enc := encoder(t)
+	cfg := demoConfig(t, fsys)
+	cfg.Skill.Budget = 1000
+	s := buildSkill(t, fsys, "/demo", cfg, enc)
+	text := RenderSkill(s)
+	if !s.Over || !strings.Contains(text, strings.TrimSpace(long)) || !strings.Contains(text, "Volksbank CSV importer") {
+		t.Fatalf("over=%v; Who I Am or Active Work was cut", s.Over)
+	}
+	for _, title := range []string{SkillProtocols, SkillRecent, SkillHistory} {
+		if sec := s.section(title); sec.Dropped != len(sec.Items) {
+			t.Fatalf("%s keeps %d of %d items", title, len(sec.Items)-sec.Dropped, len(sec.Items))
+		}
+	}
+	if len(s.Warnings) != 1 || !strings.Contains(s.Warnings[0], "identity budget 200") {
+		t.Fatalf("warnings: %v", s.Warnings)
+	}
+}
