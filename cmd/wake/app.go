@@ -148,7 +148,7 @@ crash-safe hand-off at session end.`,
 	root.SetErr(a.errOut)
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
 	root.PersistentFlags().StringVar(&a.rootFlag, "root", "", "memory root `DIR` (default: $WAKE_ROOT, else the nearest .wake/ above the working directory)")
-	root.AddCommand(a.initCmd(), a.loadCmd(), a.statusCmd(), a.coldCmd(), a.logCmd(), a.handoffCmd(), a.checkCmd(), a.decideCmd(), a.decisionsCmd(), a.reverseCmd(), a.contestCmd(), a.upholdCmd())
+	root.AddCommand(a.initCmd(), a.loadCmd(), a.statusCmd(), a.coldCmd(), a.logCmd(), a.handoffCmd(), a.installCmd(), a.uninstallCmd(), a.skillCmd(), a.checkCmd(), a.decideCmd(), a.decisionsCmd(), a.reverseCmd(), a.contestCmd(), a.upholdCmd())
 	return root
 }
 

@@ -19,6 +19,7 @@ type handoffOptions struct {
 	happened, decisions, changed, threads []string
 	file                                  string
 	given                                 map[string]bool // flags set on the command line
+	skill                                 skillFlags
 }
 
 const handoffLong = `handoff ends a session. It writes the session summary to recent/latest.md,
@@ -69,7 +70,7 @@ func (a *app) handoffCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			return a.handoffRun(cmd.Context(), in)
+			return a.handoffRun(cmd.Context(), in, o.skill)
 		},
 	}
 	f := cmd.Flags()
@@ -83,6 +84,7 @@ func (a *app) handoffCmd() *cobra.Command {
 	f.StringArrayVar(&o.threads, "thread", nil, "an open thread, with enough context to resume (repeatable)")
 	f.StringVar(&o.successor, "successor", "", "free text For my successor")
 	f.StringVar(&o.file, "file", "", "read the hand-off from `PATH` (Markdown or JSON; - for standard input)")
+	addSkillFlags(cmd, &o.skill)
 	return cmd
 }
 
@@ -176,7 +178,7 @@ func fieldUsage(fe *handoff.FieldError, file string) error {
 	return hintError{usagef("%s", msg), hint}
 }
 
-func (a *app) handoffRun(ctx context.Context, in handoff.Input) error {
+func (a *app) handoffRun(ctx context.Context, in handoff.Input, sf skillFlags) error {
 	s, err := a.open()
 	if err != nil {
 		return err
@@ -196,6 +198,7 @@ func (a *app) handoffRun(ctx context.Context, in handoff.Input) error {
 	// hand-off: end it here once the cold tier exposes that.
 	a.printHandoff(res)
 	a.warnLargeSummary(s, res.Summary)
+	a.handoffBootFiles(s, sf)
 	a.saveCache(s)
 	return nil
 }

@@ -8,6 +8,8 @@ import (
 
 type loadOptions struct {
 	format string
+	hook   string // "claude": run as Claude Code's SessionStart hook
+	skillFlags
 }
 
 func (a *app) loadCmd() *cobra.Command {
@@ -28,10 +30,14 @@ compress it. The whole context never exceeds budget.memory_max tokens.`,
 			if err := formatFlag(o.format, "markdown", "json"); err != nil {
 				return err
 			}
+			if o.hook != "" {
+				return a.hookRun(cmd, o)
+			}
 			return a.loadRun(o)
 		},
 	}
 	cmd.Flags().StringVar(&o.format, "format", "markdown", "output `FORMAT`: markdown or json")
+	addHookFlags(cmd, o)
 	return cmd
 }
 
@@ -40,16 +46,13 @@ func (a *app) loadRun(o *loadOptions) error {
 	if err != nil {
 		return err
 	}
-	idx := boot.OpenColdIndex(a.fs, s.root, s.cfg.Encoding)
-	ctx, err := boot.Build(boot.Options{FS: a.fs, Root: s.root, Config: s.cfg, Counter: s.cache, Now: a.now, ColdIndex: idx})
+	ctx, text, err := a.bootContext(s)
 	if err != nil {
 		return err
 	}
-	text := ctx.Measure(s.cache)
-	a.saveCache(s)
-	a.saveColdIndex(s, idx)
 	a.startColdSession(s, ctx.Totals.Output)
 	a.warn(ctx.Warnings)
+	a.writeBootFiles(s, ctx, text, bootWrite{skillFlags: o.skillFlags})
 	if o.format == "json" {
 		data, err := boot.JSON(ctx)
 		if err != nil {
@@ -60,6 +63,21 @@ func (a *app) loadRun(o *loadOptions) error {
 	}
 	_, err = a.out.Write([]byte(text))
 	return err
+}
+
+// bootContext builds and measures the boot context and keeps what the build
+// learned. `wake load` and its Claude Code hook share it, and so does every
+// command that writes the boot files.
+func (a *app) bootContext(s *session) (*boot.Context, string, error) {
+	idx := boot.OpenColdIndex(a.fs, s.root, s.cfg.Encoding)
+	ctx, err := boot.Build(boot.Options{FS: a.fs, Root: s.root, Config: s.cfg, Counter: s.cache, Now: a.now, ColdIndex: idx})
+	if err != nil {
+		return nil, "", err
+	}
+	text := ctx.Measure(s.cache)
+	a.saveCache(s)
+	a.saveColdIndex(s, idx)
+	return ctx, text, nil
 }
 
 func (a *app) warn(ws []string) {

@@ -1,0 +1,80 @@
+package main
+
+import (
+	"errors"
+	"path/filepath"
+	"strings"
+
+	"github.com/wakeproto/wake/tiers"
+)
+
+// addImport returns a CLAUDE.md with the import line added, and whether it
+// was missing. An existing file gets a blank line and the import at its
+// end; a missing one is created with the import alone. [removeImport] gives
+// back the original bytes exactly. A file that ends inside an unclosed code
+// fence is an error: an import there would be read as code.
+func addImport(src []byte, exists bool, line string) ([]byte, bool, error) {
+	if _, _, ok := findImport(string(src), line); ok {
+		return src, false, nil
+	}
+	if !exists {
+		return []byte(line + "\n"), true, nil
+	}
+	out := string(src) + "\n" + line + "\n"
+	if _, _, ok := findImport(out, line); !ok {
+		return nil, false, errors.New("the file ends inside a code fence that is never closed, where Claude Code would not follow an import")
+	}
+	return []byte(out), true, nil
+}
+
+// removeImport returns the CLAUDE.md without the import line, whether it
+// was there, and whether nothing is left of a file install created (the
+// caller deletes it).
+func removeImport(src []byte, line string) (out []byte, removed, gone bool) {
+	text := string(src)
+	start, end, ok := findImport(text, line)
+	if !ok {
+		return src, false, false
+	}
+	if end == len(text) && start > 0 && text[start-1] == '\n' {
+		// Install put a newline before the import at the end: take it too.
+		start--
+	}
+	out = []byte(text[:start] + text[end:])
+	return out, true, start == 0 && len(out) == 0 && !strings.HasPrefix(text, "\n")
+}
+
+// findImport locates the first line that is exactly the import, outside
+// fenced code (where Claude Code does not import), with its newline.
+func findImport(text, line string) (int, int, bool) {
+	for _, l := range tiers.Lines(text) {
+		if !l.InFence && strings.TrimSpace(l.Text) == line {
+			return l.Start, l.End, true
+		}
+	}
+	return 0, 0, false
+}
+
+// importLine is the CLAUDE.md line that imports target: "~/..." under home
+// when preferHome is set (the user's CLAUDE.md), else relative to the
+// importing file's directory when target lies under it, "~/..." under home,
+// absolute otherwise.
+func importLine(fromDir, target, home string, preferHome bool) string {
+	underHome := func() (string, bool) {
+		if home == "" {
+			return "", false
+		}
+		rel, err := filepath.Rel(home, target)
+		return rel, err == nil && filepath.IsLocal(rel)
+	}
+	if rel, ok := underHome(); ok && preferHome {
+		return "@~/" + filepath.ToSlash(rel)
+	}
+	if rel, err := filepath.Rel(fromDir, target); err == nil && filepath.IsLocal(rel) {
+		return "@" + filepath.ToSlash(rel)
+	}
+	if rel, ok := underHome(); ok {
+		return "@~/" + filepath.ToSlash(rel)
+	}
+	return "@" + filepath.ToSlash(target)
+}

@@ -1,0 +1,229 @@
+package main
+
+import (
+	"encoding/json"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// settingsCases are settings files as users have them. Each must survive
+// install and uninstall byte for byte.
+var settingsCases = []struct{ name, src string }{
+	{"empty object", "{}"},
+	{"empty object with newline", "{}\n"},
+	{"other settings", `{
+  "model": "opus",
+  "permissions": {
+    "allow": ["Bash(go test:*)", "Read(~/notes/**)"],
+    "deny": []
+  },
+  "env": {"FOO": "1 \u00e9 \"quoted\""}
+}
+`},
+	{"other hooks, four spaces", `{
+    "hooks": {
+        "PreToolUse": [
+            {"matcher": "Bash", "hooks": [{"type": "command", "command": "audit.sh"}]}
+        ]
+    },
+    "includeCoAuthoredBy": false
+}
+`},
+	{"own SessionStart hook, tabs", "{\n\t\"hooks\": {\n\t\t\"SessionStart\": [\n\t\t\t{\n\t\t\t\t\"hooks\": [{\"type\": \"command\", \"command\": \"echo hi\"}]\n\t\t\t}\n\t\t]\n\t}\n}\n"},
+	{"compact", `{"a":[1,2.5e10,null,true],"hooks":{"Stop":[]}}`},
+	{"no trailing newline, CRLF", "{\r\n  \"theme\": \"dark\"\r\n}"},
+}
+
+func TestClaudeHookRoundTrip(t *testing.T) {
+	for _, tc := range settingsCases {
+		t.Run(tc.name, func(t *testing.T) {
+			src := []byte(tc.src)
+			out, changed, err := addClaudeHook(src, true)
+			if err != nil || !changed {
+				t.Fatalf("install: changed=%v err=%v", changed, err)
+			}
+			if !json.Valid(out) {
+				t.Fatalf("install gave invalid JSON:\n%s", out)
+			}
+			assertKeepsSettings(t, src, out)
+			again, changed, err := addClaudeHook(out, true)
+			if err != nil || changed || string(again) != string(out) {
+				t.Fatalf("second install changed the file (changed=%v err=%v):\n%s", changed, err, again)
+			}
+			back, removed, gone, err := removeClaudeHook(out)
+			if err != nil || !removed || gone {
+				t.Fatalf("uninstall: removed=%v gone=%v err=%v", removed, gone, err)
+			}
+			if string(back) != tc.src {
+				t.Fatalf("uninstall did not give back the original:\n got %q\nwant %q\nafter install:\n%s", back, tc.src, out)
+			}
+		})
+	}
+}
+
+// assertKeepsSettings checks that after holds every setting of before and
+// wake's hook, and nothing else new.
+func assertKeepsSettings(t *testing.T, before, after []byte) {
+	t.Helper()
+	var b, a map[string]any
+	if err := json.Unmarshal(before, &b); err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(after, &a); err != nil {
+		t.Fatal(err)
+	}
+	hooks, _ := a["hooks"].(map[string]any)
+	starts, _ := hooks["SessionStart"].([]any)
+	if len(starts) == 0 {
+		t.Fatalf("no SessionStart hook in:\n%s", after)
+	}
+	last := starts[len(starts)-1].(map[string]any)
+	want := map[string]any{"matcher": claudeHookMatcher, "hooks": []any{map[string]any{"type": "command", "command": claudeHookCommand}}}
+	if !reflect.DeepEqual(last, want) {
+		t.Fatalf("wake's group is %v, want %v", last, want)
+	}
+	starts = starts[:len(starts)-1]
+	if len(starts) == 0 {
+		delete(hooks, "SessionStart")
+	} else {
+		hooks["SessionStart"] = starts
+	}
+	if bh, ok := b["hooks"]; !ok && len(hooks) == 0 {
+		delete(a, "hooks")
+	} else if ok && reflect.DeepEqual(bh, map[string]any{}) {
+		a["hooks"] = hooks
+	}
+	if !reflect.DeepEqual(a, b) {
+		t.Fatalf("settings changed beyond the hook:\nbefore %v\nafter  %v", b, a)
+	}
+}
+
+func TestClaudeHookNewFile(t *testing.T) {
+	for _, exists := range []bool{false, true} {
+		src := []byte(nil)
+		if exists {
+			src = []byte("  \n")
+		}
+		out, changed, err := addClaudeHook(src, exists)
+		if err != nil || !changed || !json.Valid(out) {
+			t.Fatalf("exists=%v: changed=%v err=%v\n%s", exists, changed, err, out)
+		}
+		back, removed, gone, err := removeClaudeHook(out)
+		if err != nil || !removed || !gone {
+			t.Fatalf("uninstall of a created file: removed=%v gone=%v err=%v\n%s", removed, gone, err, back)
+		}
+	}
+}
+
+// TestClaudeHookUninstallKeepsOthers covers files changed after install:
+// other groups added after wake's, and a hook added to wake's own group.
+func TestClaudeHookUninstallKeepsOthers(t *testing.T) {
+	for _, tc := range []struct{ name, src, want string }{
+		{"group after wake's",
+			`{"hooks": {"SessionStart": [{"matcher": "startup|resume|clear|compact", "hooks": [{"type": "command", "command": "wake load --hook claude"}]}, {"hooks": [{"type": "command", "command": "mine"}]}]}}`,
+			`{"hooks": {"SessionStart": [{"hooks": [{"type": "command", "command": "mine"}]}]}}`},
+		{"hook in wake's group",
+			`{"hooks": {"SessionStart": [{"matcher": "startup", "hooks": [{"type": "command", "command": "mine"}, {"type": "command", "command": "wake load --hook claude"}]}]}}`,
+			`{"hooks": {"SessionStart": [{"matcher": "startup", "hooks": [{"type": "command", "command": "mine"}]}]}}`},
+		{"other events stay",
+			`{"hooks": {"Stop": [], "SessionStart": [{"hooks": [{"type": "command", "command": "wake load --hook claude"}]}]}}`,
+			`{"hooks": {"Stop": []}}`},
+		{"installed twice by hand",
+			`{"hooks": {"SessionStart": [{"hooks": [{"command": "wake load --hook claude"}]}, {"hooks": [{"command": "wake load --hook claude"}]}]}, "x": 1}`,
+			`{"x": 1}`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			out, removed, gone, err := removeClaudeHook([]byte(tc.src))
+			if err != nil || !removed || gone || string(out) != tc.want {
+				t.Fatalf("removed=%v gone=%v err=%v\n got %s\nwant %s", removed, gone, err, out, tc.want)
+			}
+		})
+	}
+}
+
+func TestClaudeHookBadSettings(t *testing.T) {
+	for _, tc := range []struct{ name, src, want string }{
+		{"trailing comma", "{\n  \"a\": 1,\n}\n", "3:1: "},
+		{"not an object", "[1, 2]\n", "not a JSON object"},
+		{"hooks not an object", "{\n  \"hooks\": [1]\n}", `2:12: "hooks" is not an object`},
+		{"SessionStart not an array", `{"hooks": {"SessionStart": {}}}`, `1:28: "hooks.SessionStart" is not an array`},
+		{"truncated", `{"hooks": {`, "1:12: "},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, _, err := addClaudeHook([]byte(tc.src), true)
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("install: got %v, want an error containing %q", err, tc.want)
+			}
+			_, _, _, err = removeClaudeHook([]byte(tc.src))
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("uninstall: got %v, want an error containing %q", err, tc.want)
+			}
+		})
+	}
+}
+
+// FuzzClaudeHook proves, for any JSON object, that install keeps it valid
+// and uninstall gives it back byte for byte whenever it had no SessionStart
+// hooks to begin with and no empty containers install could have made.
+func FuzzClaudeHook(f *testing.F) {
+	for _, tc := range settingsCases {
+		f.Add(tc.src)
+	}
+	f.Add(`{"hooks": {"SessionStart": [1, "x", {"hooks": "no"}]}}`)
+	f.Fuzz(func(t *testing.T, src string) {
+		var v map[string]any
+		if json.Unmarshal([]byte(src), &v) != nil || strings.Contains(src, claudeHookCommand) {
+			return
+		}
+		out, changed, err := addClaudeHook([]byte(src), true)
+		if err != nil {
+			return // hooks or SessionStart of the wrong type
+		}
+		if !changed || !json.Valid(out) {
+			t.Fatalf("install: changed=%v valid=%v\n%s", changed, json.Valid(out), out)
+		}
+		back, removed, _, err := removeClaudeHook(out)
+		if err != nil || !removed {
+			t.Fatalf("uninstall: removed=%v err=%v", removed, err)
+		}
+		if !json.Valid(back) {
+			t.Fatalf("uninstall gave invalid JSON:\n%s", back)
+		}
+		if !emptyHookContainers(v) && !newlineOnlyTarget([]byte(src)) && string(back) != src {
+			t.Fatalf("round trip:\n got %q\nwant %q", back, src)
+		}
+	})
+}
+
+// newlineOnlyTarget reports that the container install adds to is empty
+// and ends in a newline and its closing indentation with no other newline:
+// it comes back without that newline (the other documented exception, as
+// install writes "{}" and "{\n}" alike).
+func newlineOnlyTarget(src []byte) bool {
+	top, hooks, start, err := claudeHookNodes(src)
+	if err != nil {
+		return false
+	}
+	c := top
+	if start != nil {
+		c = start
+	} else if hooks != nil {
+		c = hooks
+	}
+	inner := string(src[c.start+1 : c.end-1])
+	closing := "\n" + indent(indentUnit(src, top), c.depth)
+	return c.itemCount() == 0 && strings.HasSuffix(inner, closing) && !strings.Contains(strings.TrimSuffix(inner, closing), "\n")
+}
+
+// emptyHookContainers reports an empty hooks object or SessionStart array,
+// which uninstall removes along with wake's hook (the documented exception
+// to the byte-for-byte round trip).
+func emptyHookContainers(v map[string]any) bool {
+	h, ok := v["hooks"].(map[string]any)
+	if !ok {
+		return false
+	}
+	s, ok := h["SessionStart"].([]any)
+	return len(h) == 0 || ok && len(s) == 0
+}

@@ -1,0 +1,174 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"path/filepath"
+
+	"github.com/spf13/afero"
+	"github.com/spf13/cobra"
+
+	"github.com/wakeproto/wake/handoff"
+)
+
+type installOptions struct {
+	project   string
+	uninstall bool
+	skillFlags
+}
+
+func (a *app) installCmd() *cobra.Command {
+	o := &installOptions{}
+	cmd := &cobra.Command{
+		Use:   "install claude",
+		Short: "Wire wake into Claude Code: a SessionStart hook and a CLAUDE.md import",
+		Long: `install claude adds to the project (default: the working directory):
+
+  .claude/settings.json  a SessionStart hook (matcher startup|resume|clear|compact)
+                         running 'wake load --hook claude'
+  CLAUDE.md              the line @.wake/boot.md (wake.toml [claude] boot = "full")
+or
+  ~/.claude/CLAUDE.md    the line @~/.claude/agentchat.skill.md (boot = "skill")
+
+and writes the boot files once, so the very next session has them. Every
+existing setting, hook and line is kept; a second run changes nothing.
+'wake uninstall claude' removes exactly what install added.`,
+		Example: "  wake install claude\n  wake install claude --project ~/work/billing",
+		Args:    clientArg,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return a.installRun(o)
+		},
+	}
+	cmd.Flags().StringVar(&o.project, "project", "", "the project `DIR` Claude Code runs in (default: the working directory)")
+	addSkillFlags(cmd, &o.skillFlags)
+	return cmd
+}
+
+func (a *app) uninstallCmd() *cobra.Command {
+	o := &installOptions{uninstall: true}
+	cmd := &cobra.Command{
+		Use:   "uninstall claude",
+		Short: "Remove what 'wake install claude' added",
+		Long: `uninstall claude removes wake's SessionStart hook from the project's
+.claude/settings.json and wake's import line from the project's CLAUDE.md and
+from ~/.claude/CLAUDE.md. Nothing else is touched; a file install created is
+deleted when nothing else is left in it. The memory root and the boot files
+stay.`,
+		Example: "  wake uninstall claude\n  wake uninstall claude --project ~/work/billing",
+		Args:    clientArg,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return a.uninstallRun(o)
+		},
+	}
+	cmd.Flags().StringVar(&o.project, "project", "", "the project `DIR` (default: the working directory)")
+	return cmd
+}
+
+func clientArg(cmd *cobra.Command, args []string) error {
+	if len(args) != 1 || args[0] != "claude" {
+		return hintError{usagef("%s takes one argument, the client: claude", cmd.CommandPath()), "run '" + cmd.CommandPath() + " claude'"}
+	}
+	return nil
+}
+
+// fileEdit is one file install or uninstall changes.
+type fileEdit struct {
+	path    string
+	show    string // how the report names it
+	old     []byte
+	exists  bool
+	new     []byte
+	changed bool
+	remove  bool   // delete the file: nothing of the user's is left in it
+	done    string // what the change was: "added the import @x"
+	kept    string // why nothing changed
+}
+
+// projectDir resolves --project to an existing directory.
+func (a *app) projectDir(flag string) (string, error) {
+	dir := a.cwd
+	if flag != "" {
+		dir = flag
+		if !filepath.IsAbs(dir) {
+			dir = filepath.Join(a.cwd, dir)
+		}
+	}
+	fi, err := a.fs.Stat(dir)
+	if err != nil || !fi.IsDir() {
+		return "", usagef("--project %s: not a directory", flag)
+	}
+	return filepath.Clean(dir), nil
+}
+
+func (a *app) readEdit(path, show string) (fileEdit, error) {
+	e := fileEdit{path: path, show: show}
+	data, err := afero.ReadFile(a.fs, path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+	case err != nil:
+		return e, fmt.Errorf("reading %s: %w", path, err)
+	default:
+		e.old, e.exists = data, true
+	}
+	return e, nil
+}
+
+// apply writes or deletes the edited files, atomically, keeping a file's
+// permissions.
+func (a *app) apply(edits []fileEdit) error {
+	for _, e := range edits {
+		if !e.changed {
+			continue
+		}
+		if e.remove {
+			if err := a.fs.Remove(e.path); err != nil {
+				return fmt.Errorf("removing %s: %w", e.path, err)
+			}
+			a.removeEmptyDir(filepath.Dir(e.path))
+			continue
+		}
+		perm := fs.FileMode(0o644)
+		if fi, err := a.fs.Stat(e.path); err == nil {
+			perm = fi.Mode().Perm()
+		}
+		if err := handoff.WriteFile(a.fs, e.path, e.new, perm); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// removeEmptyDir removes the .claude directory install created when
+// uninstall leaves it empty.
+func (a *app) removeEmptyDir(dir string) {
+	if filepath.Base(dir) != ".claude" {
+		return
+	}
+	if names, err := afero.ReadDir(a.fs, dir); err == nil && len(names) == 0 {
+		a.fs.Remove(dir)
+	}
+}
+
+// displayPath names path for the report: relative to the project or
+// "~/..." under home, whichever is nearer, else absolute.
+func displayPath(path, project, home string) string {
+	rel := func(base string) (string, bool) {
+		r, err := filepath.Rel(base, path)
+		return filepath.ToSlash(r), base != "" && err == nil && filepath.IsLocal(r)
+	}
+	p, inProject := rel(project)
+	h, inHome := rel(home)
+	switch {
+	case inHome && (!inProject || len(home) > len(project)):
+		return "~/" + h
+	case inProject:
+		return p
+	}
+	return path
+}
+
+// settingsFailure names the settings file and says how to recover.
+func settingsFailure(path string, err error) error {
+	return hintError{fmt.Errorf("%s: %w", path, err), "fix the file (Claude Code cannot read it either) and run the command again; wake left it untouched"}
+}

@@ -1,0 +1,222 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"path/filepath"
+
+	"github.com/wakeproto/wake/tiers"
+)
+
+// claudeWiring is where install puts things for one project and root.
+type claudeWiring struct {
+	project, root, home string
+	cfg                 tiers.Config
+	settings            string // <project>/.claude/settings.json
+	bootImport          importEdit
+	skillImport         importEdit // zero when skill.path is ""
+}
+
+// importEdit is one import line in one CLAUDE.md.
+type importEdit struct {
+	file, line string
+}
+
+func (a *app) wiring(project, root string, cfg tiers.Config) (claudeWiring, error) {
+	home := a.env["HOME"]
+	w := claudeWiring{project: project, root: root, home: home, cfg: cfg,
+		settings: filepath.Join(project, ".claude", "settings.json")}
+	w.bootImport = importEdit{filepath.Join(project, "CLAUDE.md"), importLine(project, filepath.Join(root, tiers.BootPath), home, false)}
+	skill, err := cfg.Skill.SkillPath(home, root)
+	if err != nil {
+		return w, hintError{err, "set HOME, or an absolute skill.path in wake.toml"}
+	}
+	if skill != "" {
+		if home == "" {
+			return w, hintError{errors.New("HOME is not set"), "set HOME: the skill import goes into ~/.claude/CLAUDE.md"}
+		}
+		claudeDir := filepath.Join(home, ".claude")
+		w.skillImport = importEdit{filepath.Join(claudeDir, "CLAUDE.md"), importLine(claudeDir, skill, home, true)}
+	}
+	return w, nil
+}
+
+func (a *app) installRun(o *installOptions) error {
+	project, err := a.projectDir(o.project)
+	if err != nil {
+		return err
+	}
+	a.cwd = project
+	s, err := a.open()
+	if errors.Is(err, tiers.ErrNoRoot) {
+		return hintError{fmt.Errorf("no memory root for %s", project), "run 'wake init' in the project first, or pass --root DIR"}
+	}
+	if err != nil {
+		return err
+	}
+	w, err := a.wiring(project, s.root, s.cfg)
+	if err != nil {
+		return err
+	}
+	imp := w.bootImport
+	if s.cfg.Claude.Boot == tiers.BootSkill {
+		if w.skillImport.file == "" {
+			return hintError{errors.New(`wake.toml: [claude] boot = "skill" needs a skill.path`), `set [skill] path, or boot = "full"`}
+		}
+		imp = w.skillImport
+	}
+	edits, err := a.planInstall(w, imp)
+	if err != nil {
+		return err
+	}
+	if err := a.apply(edits); err != nil {
+		return err
+	}
+	fmt.Fprintf(a.out, "wake install claude: %s\n", project)
+	changed := a.reportEdits(edits)
+	a.installBootFiles(s, w, o)
+	if changed {
+		fmt.Fprintf(a.out, "Claude Code now loads this memory at every session start (hook output stays within its %s-character limit). Undo with 'wake uninstall claude'.\n", "10,000")
+	} else {
+		fmt.Fprintln(a.out, "Already installed: the settings and CLAUDE.md were left unchanged.")
+	}
+	if rel, err := filepath.Rel(project, s.root); s.cfg.Claude.Boot == tiers.BootFull && (err != nil || !filepath.IsLocal(rel)) {
+		fmt.Fprintf(a.out, "Note: the memory root is outside the project, so Claude Code asks once, in an interactive session, before it follows the import; until then (and in 'claude -p') boot.md is not imported and the hook's pointer to it is what the agent gets.\n")
+	}
+	return nil
+}
+
+func (a *app) planInstall(w claudeWiring, imp importEdit) ([]fileEdit, error) {
+	set, err := a.readEdit(w.settings, displayPath(w.settings, w.project, w.home))
+	if err != nil {
+		return nil, err
+	}
+	set.new, set.changed, err = addClaudeHook(set.old, set.exists)
+	if err != nil {
+		return nil, settingsFailure(w.settings, err)
+	}
+	set.done = fmt.Sprintf("added the SessionStart hook %q (matcher %s)", claudeHookCommand, claudeHookMatcher)
+	set.kept = "already runs the hook; unchanged"
+	md, err := a.readEdit(imp.file, displayPath(imp.file, w.project, w.home))
+	if err != nil {
+		return nil, err
+	}
+	md.new, md.changed, err = addImport(md.old, md.exists, imp.line)
+	if err != nil {
+		return nil, hintError{fmt.Errorf("%s: %w", imp.file, err), "close the fence, then run the command again; wake left the file untouched"}
+	}
+	md.done, md.kept = "added the import "+imp.line, "already imports "+imp.line+"; unchanged"
+	return []fileEdit{set, md}, nil
+}
+
+// installBootFiles writes the boot files now, so that the next session
+// imports a current copy even where Claude Code reads CLAUDE.md before the
+// hook has run.
+func (a *app) installBootFiles(s *session, w claudeWiring, o *installOptions) {
+	ctx, text, err := a.bootContext(s)
+	if err != nil {
+		a.warn([]string{fmt.Sprintf("the boot files were not written: %v", err)})
+		return
+	}
+	t := a.writeBootFiles(s, ctx, text, bootWrite{skillFlags: o.skillFlags, bootAlways: true})
+	if t.BootPath != "" {
+		state := "up to date"
+		if t.BootChanged {
+			state = "written (the whole boot context; every session start regenerates it)"
+		}
+		fmt.Fprintf(a.out, "  %s: %s\n", displayPath(t.BootPath, w.project, w.home), state)
+	}
+	if t.SkillPath != "" {
+		state := "up to date"
+		if t.SkillChanged {
+			state = "written (skill.md; wake load and wake handoff keep it current)"
+		}
+		fmt.Fprintf(a.out, "  %s: %s\n", displayPath(t.SkillPath, w.project, w.home), state)
+	}
+	for _, p := range t.Problems {
+		fmt.Fprintf(a.out, "  %s\n", p)
+	}
+}
+
+func (a *app) reportEdits(edits []fileEdit) bool {
+	changed := false
+	for _, e := range edits {
+		switch {
+		case e.changed && e.remove:
+			fmt.Fprintf(a.out, "  %s: %s; deleted the file, which held nothing else\n", e.show, e.done)
+		case e.changed && !e.exists:
+			fmt.Fprintf(a.out, "  %s: created; %s\n", e.show, e.done)
+		case e.changed:
+			fmt.Fprintf(a.out, "  %s: %s\n", e.show, e.done)
+		case e.kept != "":
+			fmt.Fprintf(a.out, "  %s: %s\n", e.show, e.kept)
+		}
+		changed = changed || e.changed
+	}
+	return changed
+}
+
+func (a *app) uninstallRun(o *installOptions) error {
+	project, err := a.projectDir(o.project)
+	if err != nil {
+		return err
+	}
+	a.cwd = project
+	root, cfg := filepath.Join(project, tiers.DefaultDirName), tiers.DefaultConfig()
+	if r, err := a.findRoot(); err == nil {
+		root = r
+		if c, err := tiers.LoadConfig(a.fs, root); err == nil {
+			cfg = c
+		} else {
+			a.warn([]string{fmt.Sprintf("%v; looking for the default skill import", err)})
+		}
+	}
+	w, err := a.wiring(project, root, cfg)
+	if err != nil {
+		return err
+	}
+	edits, err := a.planUninstall(w)
+	if err != nil {
+		return err
+	}
+	if err := a.apply(edits); err != nil {
+		return err
+	}
+	fmt.Fprintf(a.out, "wake uninstall claude: %s\n", project)
+	if !a.reportEdits(edits) {
+		fmt.Fprintln(a.out, "Nothing of wake's was found; nothing changed.")
+	}
+	return nil
+}
+
+func (a *app) planUninstall(w claudeWiring) ([]fileEdit, error) {
+	set, err := a.readEdit(w.settings, displayPath(w.settings, w.project, w.home))
+	if err != nil {
+		return nil, err
+	}
+	edits := []fileEdit{}
+	if set.exists {
+		set.new, set.changed, set.remove, err = removeClaudeHook(set.old)
+		if err != nil {
+			return nil, settingsFailure(w.settings, err)
+		}
+		set.done = fmt.Sprintf("removed the SessionStart hook %q", claudeHookCommand)
+		edits = append(edits, set)
+	}
+	for _, imp := range []importEdit{w.bootImport, w.skillImport} {
+		if imp.file == "" {
+			continue
+		}
+		md, err := a.readEdit(imp.file, displayPath(imp.file, w.project, w.home))
+		if err != nil {
+			return nil, err
+		}
+		if !md.exists {
+			continue
+		}
+		md.new, md.changed, md.remove = removeImport(md.old, imp.line)
+		md.done = "removed the import " + imp.line
+		edits = append(edits, md)
+	}
+	return edits, nil
+}

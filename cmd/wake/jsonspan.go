@@ -1,0 +1,266 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// jnode is a JSON value located in its source: enough to splice members and
+// elements in and out while every other byte stays as the user wrote it.
+type jnode struct {
+	kind       byte // '{', '[', '"', or 'v' for a number, true, false or null
+	start, end int  // the value's bytes
+	depth      int  // nesting: the top-level value is 0
+	members    []jmember
+	elems      []*jnode
+}
+
+// jmember is one member of an object.
+type jmember struct {
+	key      string
+	keyStart int
+	val      *jnode
+}
+
+// member returns the object's last member named key, as encoding/json
+// would decode it.
+func (n *jnode) member(key string) (jmember, int, bool) {
+	for i := len(n.members) - 1; i >= 0; i-- {
+		if n.members[i].key == key {
+			return n.members[i], i, true
+		}
+	}
+	return jmember{}, -1, false
+}
+
+// itemCount is the number of members or elements of a container.
+func (n *jnode) itemCount() int { return len(n.members) + len(n.elems) }
+
+// itemSpan returns where item i starts (its key, for a member) and ends.
+func (n *jnode) itemSpan(i int) (int, int) {
+	if n.kind == '{' {
+		return n.members[i].keyStart, n.members[i].val.end
+	}
+	return n.elems[i].start, n.elems[i].end
+}
+
+// jsonSyntaxError is malformed JSON at a line and column.
+type jsonSyntaxError struct {
+	line, col int
+	msg       string
+}
+
+func (e *jsonSyntaxError) Error() string { return fmt.Sprintf("%d:%d: %s", e.line, e.col, e.msg) }
+
+// parseJSONSpans parses src, which must be one JSON value, into located
+// nodes. Malformed JSON is a *jsonSyntaxError with its line and column.
+func parseJSONSpans(src []byte) (*jnode, error) {
+	var v any
+	if err := json.Unmarshal(src, &v); err != nil {
+		off := len(src)
+		var se *json.SyntaxError
+		if errors.As(err, &se) && !strings.Contains(se.Error(), "unexpected end") {
+			// Offset is just past the offending character.
+			off = int(se.Offset) - 1
+		}
+		line, col := lineCol(src, off)
+		return nil, &jsonSyntaxError{line, col, err.Error()}
+	}
+	p := &jparser{src: src}
+	n := p.value(0)
+	if p.err != nil {
+		line, col := lineCol(src, p.pos)
+		return nil, &jsonSyntaxError{line, col, p.err.Error()}
+	}
+	return n, nil
+}
+
+func lineCol(src []byte, off int) (int, int) {
+	off = min(max(off, 0), len(src))
+	line := 1 + bytes.Count(src[:off], []byte("\n"))
+	return line, off - bytes.LastIndexByte(src[:off], '\n')
+}
+
+// jparser walks JSON that encoding/json has already accepted; its own
+// errors only guard against the two disagreeing.
+type jparser struct {
+	src []byte
+	pos int
+	err error
+}
+
+func (p *jparser) ws() {
+	for p.pos < len(p.src) && bytes.IndexByte([]byte(" \t\r\n"), p.src[p.pos]) >= 0 {
+		p.pos++
+	}
+}
+
+func (p *jparser) fail(msg string) *jnode {
+	if p.err == nil {
+		p.err = errors.New(msg)
+	}
+	return &jnode{kind: 'v', start: p.pos, end: p.pos}
+}
+
+func (p *jparser) value(depth int) *jnode {
+	p.ws()
+	if p.err != nil || p.pos >= len(p.src) {
+		return p.fail("unexpected end of JSON")
+	}
+	switch p.src[p.pos] {
+	case '{':
+		return p.container(depth, '{', '}')
+	case '[':
+		return p.container(depth, '[', ']')
+	case '"':
+		n := &jnode{kind: '"', start: p.pos, depth: depth}
+		p.str()
+		n.end = p.pos
+		return n
+	}
+	n := &jnode{kind: 'v', start: p.pos, depth: depth}
+	for p.pos < len(p.src) && bytes.IndexByte([]byte(",]} \t\r\n"), p.src[p.pos]) < 0 {
+		p.pos++
+	}
+	n.end = p.pos
+	return n
+}
+
+func (p *jparser) str() {
+	p.pos++ // the opening quote
+	for p.pos < len(p.src) {
+		switch p.src[p.pos] {
+		case '\\':
+			p.pos += 2
+			continue
+		case '"':
+			p.pos++
+			return
+		}
+		p.pos++
+	}
+	p.fail("unterminated string")
+}
+
+func (p *jparser) container(depth int, open, close byte) *jnode {
+	n := &jnode{kind: open, start: p.pos, depth: depth}
+	p.pos++
+	for p.err == nil {
+		p.ws()
+		if p.pos < len(p.src) && p.src[p.pos] == close {
+			p.pos++
+			n.end = p.pos
+			return n
+		}
+		if n.itemCount() > 0 {
+			if p.pos >= len(p.src) || p.src[p.pos] != ',' {
+				return p.fail("expected a comma")
+			}
+			p.pos++
+			p.ws()
+		}
+		if open == '[' {
+			n.elems = append(n.elems, p.value(depth+1))
+			continue
+		}
+		ks := p.pos
+		p.str()
+		var key string
+		if err := json.Unmarshal(p.src[ks:p.pos], &key); err != nil {
+			return p.fail("bad object key")
+		}
+		p.ws()
+		if p.pos >= len(p.src) || p.src[p.pos] != ':' {
+			return p.fail("expected a colon")
+		}
+		p.pos++
+		n.members = append(n.members, jmember{key: key, keyStart: ks, val: p.value(depth + 1)})
+	}
+	return n
+}
+
+// indentUnit guesses the file's indentation from the top-level object's
+// first member, two spaces when it cannot tell.
+func indentUnit(src []byte, top *jnode) string {
+	if top.kind != '{' || len(top.members) == 0 {
+		return "  "
+	}
+	gap := src[top.start+1 : top.members[0].keyStart]
+	i := bytes.LastIndexByte(gap, '\n')
+	if i < 0 || len(bytes.Trim(gap[i+1:], " \t")) > 0 || i+1 == len(gap) {
+		return "  "
+	}
+	return string(gap[i+1:])
+}
+
+func indent(unit string, depth int) string { return string(bytes.Repeat([]byte(unit), depth)) }
+
+// insertItem adds item, rendered for its place (a member as `"key": value`,
+// or an element), as the last item of container c, on a line of its own.
+// [removeItem] of that item gives back src exactly, except where an empty
+// container's inside ends in a newline and the closing indentation with no
+// other newline ("{\n}"): it comes back without that newline ("{}"), since
+// both give the same result.
+func insertItem(src []byte, c *jnode, unit, item string) []byte {
+	in := indent(unit, c.depth+1)
+	if n := c.itemCount(); n > 0 {
+		_, at := c.itemSpan(n - 1)
+		return splice(src, at, at, ",\n"+in+item)
+	}
+	inner := src[c.start+1 : c.end-1]
+	if i := bytes.LastIndexByte(inner, '\n'); i >= 0 {
+		at := c.start + 1 + i
+		return splice(src, at, at, "\n"+in+item)
+	}
+	return splice(src, c.end-1, c.end-1, "\n"+in+item+"\n"+indent(unit, c.depth))
+}
+
+// removeItem deletes item i of container c with the separator that goes
+// with it: the inverse of [insertItem] for the last item.
+func removeItem(src []byte, c *jnode, i int, unit string) []byte {
+	start, end := c.itemSpan(i)
+	switch n := c.itemCount(); {
+	case n == 1:
+		from := start
+		if j := bytes.LastIndexByte(src[c.start+1:start], '\n'); j >= 0 {
+			from = c.start + 1 + j
+		} else {
+			from = c.start + 1
+		}
+		closer := c.end - 1
+		pre, post := src[c.start+1:from], src[end:closer]
+		if string(post) == "\n"+indent(unit, c.depth) && !bytes.ContainsRune(pre, '\n') {
+			end = closer
+		}
+		return splice(src, from, end, "")
+	case i == n-1:
+		_, prevEnd := c.itemSpan(i - 1)
+		return splice(src, prevEnd, end, "")
+	default:
+		next, _ := c.itemSpan(i + 1)
+		return splice(src, start, next, "")
+	}
+}
+
+func splice(src []byte, from, to int, text string) []byte {
+	out := make([]byte, 0, len(src)-(to-from)+len(text))
+	out = append(out, src[:from]...)
+	out = append(out, text...)
+	return append(out, src[to:]...)
+}
+
+// marshalAt renders v as indented JSON for a value at depth.
+func marshalAt(v any, unit string, depth int) string {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent(indent(unit, depth), unit)
+	if err := enc.Encode(v); err != nil {
+		// Only wake's own fixed structures are rendered here.
+		panic(err)
+	}
+	return string(bytes.TrimRight(b.Bytes(), "\n"))
+}

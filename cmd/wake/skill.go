@@ -1,0 +1,82 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"path/filepath"
+
+	"github.com/spf13/afero"
+	"github.com/spf13/cobra"
+
+	"github.com/wakeproto/wake/boot"
+	"github.com/wakeproto/wake/handoff"
+)
+
+type skillOptions struct {
+	out   string
+	force bool
+}
+
+func (a *app) skillCmd() *cobra.Command {
+	o := &skillOptions{}
+	cmd := &cobra.Command{
+		Use:   "skill",
+		Short: "Print skill.md, the compact boot file",
+		Long: `skill prints skill.md (the Boot Context Spec): "# Memory — <agent>", then
+Who I Am (wake.toml agent and team, main.md Identity and Purpose), Active Work
+(the HANDOFF next_priority and open_risk, the open tasks and blockers of
+warm/active_tasks.md), How We Work (main.md Standing Directives and the active
+decisions), Last Session (recent/latest.md) and History (one line per older
+session, newest first).
+
+It is counted exactly and kept within [skill] budget (4,000 tokens by
+default), compressed from the bottom up: first fenced code, tool output and
+transcripts, then History from its oldest line, Last Session from its last
+bullet, How We Work from its last line. Who I Am and Active Work are never
+cut; when they alone exceed the budget the file is still whole, with a
+warning. Secret documents never appear; confidential ones by their summary.
+
+wake load and wake handoff write it to skill.path themselves.`,
+		Example: "  wake skill\n  wake skill --out /tmp/skill.md",
+		Args:    noArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return a.skillRun(o)
+		},
+	}
+	cmd.Flags().StringVar(&o.out, "out", "-", "write it to `PATH` instead of standard output (-)")
+	cmd.Flags().BoolVar(&o.force, "force-skill", false, "replace a file at --out that wake did not write")
+	return cmd
+}
+
+func (a *app) skillRun(o *skillOptions) error {
+	s, err := a.open()
+	if err != nil {
+		return err
+	}
+	ctx, _, err := a.bootContext(s)
+	if err != nil {
+		return err
+	}
+	a.warn(ctx.Warnings)
+	data, err := a.skillText(s, ctx)
+	if err != nil {
+		return err
+	}
+	if o.out == "-" || o.out == "" {
+		_, err = a.out.Write(data)
+		return err
+	}
+	path := o.out
+	if !filepath.IsAbs(path) {
+		path = filepath.Join(a.cwd, path)
+	}
+	old, err := afero.ReadFile(a.fs, path)
+	switch {
+	case err == nil && !boot.IsSkillFile(old) && !o.force:
+		return hintError{fmt.Errorf("--out %s: the file was not written by wake (it has no wake marker); left as it is", o.out), "pass --force-skill to replace it, or choose another path"}
+	case err != nil && !errors.Is(err, fs.ErrNotExist):
+		return fmt.Errorf("--out %s: %w", o.out, err)
+	}
+	return handoff.WriteFile(a.fs, path, data, 0o600)
+}
