@@ -1,0 +1,278 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/gofrs/flock"
+)
+
+// claudeCodeVersion is the Claude Code release the end-to-end test runs.
+const claudeCodeVersion = "2.1.330"
+
+// TestClaudeCodeEndToEnd runs the real Claude Code client against a stub of
+// the model API on loopback: wake init, a hand-off, wake install claude,
+// then `claude -p`, in each boot mode. The request Claude Code sends must
+// carry the hook's announcement and the boot file CLAUDE.md imports, whole.
+func TestClaudeCodeEndToEnd(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the real Claude Code client")
+	}
+	claude := claudeCode(t)
+	bin := buildWake(t, filepath.Join(t.TempDir(), "bin"))
+	for _, mode := range []string{"full", "skill"} {
+		t.Run(mode, func(t *testing.T) { claudeSession(t, claude, bin, mode) })
+	}
+}
+
+func claudeSession(t *testing.T, claude, bin, mode string) {
+	work := t.TempDir()
+	home, proj := filepath.Join(work, "home"), filepath.Join(work, "proj")
+	for _, d := range []string{home, proj} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	stub := newModelStub(t)
+	env := []string{
+		"HOME=" + home, "PATH=" + filepath.Dir(bin) + string(os.PathListSeparator) + "/usr/bin:/bin",
+		"ANTHROPIC_BASE_URL=" + stub.URL, "ANTHROPIC_API_KEY=test",
+		"DISABLE_TELEMETRY=1", "DISABLE_ERROR_REPORTING=1", "DISABLE_AUTOUPDATER=1",
+		"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1", "NO_COLOR=1", "TERM=dumb",
+	}
+	wake := func(args ...string) string {
+		t.Helper()
+		return runBounded(t, proj, env, 60*time.Second, bin, args...)
+	}
+	wake("init", "--agent", "Ava")
+	fillPurpose(t, filepath.Join(proj, ".wake", "main.md"))
+	imported := filepath.Join(proj, ".wake", "boot.md")
+	if mode == "skill" {
+		if err := os.WriteFile(filepath.Join(proj, ".wake", "wake.toml"), []byte("agent = \"Ava\"\n[claude]\nboot = \"skill\"\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		imported = filepath.Join(home, ".claude", "agentchat.skill.md")
+	}
+	const marker = "e2e-marker-7f3a2c"
+	wake("handoff", "--summary", "Wired wake into Claude Code", "--next", "Ship the end-to-end test",
+		"--happened", "proved the import with "+marker)
+	// The control: before install, nothing of wake reaches the model.
+	runBounded(t, proj, env, 120*time.Second, claude, "-p", "hello")
+	if texts := stub.take(); strings.Contains(strings.Join(texts, "\n"), marker) {
+		t.Fatal("the memory reached the model before wake install claude")
+	}
+	wake("install", "claude")
+	var packet struct {
+		Announcement string `json:"announcement"`
+	}
+	if err := json.Unmarshal([]byte(wake("load", "--format", "json")), &packet); err != nil || !strings.HasPrefix(packet.Announcement, "Resumed.") {
+		t.Fatalf("announcement %q (%v): the hand-off should leave every check passing", packet.Announcement, err)
+	}
+
+	out := runBounded(t, proj, env, 120*time.Second, claude, "-p", "hello")
+	if !strings.Contains(out, "stub reply") {
+		t.Fatalf("claude -p printed %q, not the stub's reply", out)
+	}
+	texts := stub.take()
+	text := strings.Join(texts, "\n")
+	for _, want := range []string{
+		"SessionStart:startup hook success: # wake: memory loaded", // the hook's stdout
+		packet.Announcement,
+	} {
+		if !strings.Contains(text, want) {
+			t.Errorf("the model request lacks %q", want)
+		}
+	}
+	// The marker is in the session summary only: it arrives in the text
+	// of the imported file.
+	imports := false
+	for _, s := range texts {
+		i := strings.Index(s, "Contents of "+imported)
+		imports = imports || i >= 0 && strings.Contains(s[i:], marker)
+	}
+	if !imports {
+		t.Errorf("the model request lacks %s with %q", imported, marker)
+	}
+	if strings.Contains(text, "Output too large") || strings.Contains(text, "<persisted-output>") {
+		t.Error("Claude Code replaced the hook's output with a preview")
+	}
+	if t.Failed() {
+		t.Logf("request text:\n%.6000s", text)
+	}
+}
+
+// claudeCode returns the claude binary of claudeCodeVersion, installing it
+// with npm into $WAKE_CLAUDE_DIR (set by .ci/run) or a directory under the
+// system's temp directory that later runs reuse.
+func claudeCode(t *testing.T) string {
+	t.Helper()
+	dir := os.Getenv("WAKE_CLAUDE_DIR")
+	ci := dir != ""
+	if dir == "" {
+		dir = filepath.Join(os.TempDir(), "wake-claude-code-"+claudeCodeVersion)
+	}
+	bin := filepath.Join(dir, "node_modules", ".bin", "claude")
+	if claudeVersionOK(bin) {
+		return bin
+	}
+	npm, err := exec.LookPath("npm")
+	if err != nil {
+		if ci {
+			t.Fatalf("WAKE_CLAUDE_DIR is set but %s is missing and npm is not installed", bin)
+		}
+		t.Skip("skipping: npm is not installed, so Claude Code cannot be installed for the end-to-end test (install Node.js and npm to run it)")
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	// Parallel test binaries share the directory: one installs, the others
+	// wait and reuse it.
+	lock := flock.New(filepath.Join(dir, ".install.lock"))
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
+	defer cancel()
+	if ok, err := lock.TryLockContext(ctx, time.Second); !ok || err != nil {
+		t.Fatalf("locking %s: %v", dir, err)
+	}
+	defer lock.Unlock()
+	if claudeVersionOK(bin) {
+		return bin
+	}
+	cmd := exec.CommandContext(ctx, npm, "install", "--no-audit", "--no-fund", "--prefix", dir, "@anthropic-ai/claude-code@"+claudeCodeVersion)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("npm install @anthropic-ai/claude-code@%s: %v\n%s", claudeCodeVersion, err, out)
+	}
+	if !claudeVersionOK(bin) {
+		t.Fatalf("%s does not report version %s after npm install", bin, claudeCodeVersion)
+	}
+	return bin
+}
+
+func claudeVersionOK(bin string) bool {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	out, err := exec.CommandContext(ctx, bin, "--version").Output()
+	return err == nil && strings.HasPrefix(string(out), claudeCodeVersion+" ")
+}
+
+// buildWake builds this command into dir.
+func buildWake(t *testing.T, dir string) string {
+	t.Helper()
+	bin := filepath.Join(dir, "wake")
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	if out, err := exec.CommandContext(ctx, "go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	return bin
+}
+
+// runBounded runs a command in dir with env and a time limit, failing the
+// test on error; it returns stdout.
+func runBounded(t *testing.T, dir string, env []string, limit time.Duration, name string, args ...string) string {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), limit)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, name, args...)
+	cmd.Dir, cmd.Env = dir, env
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("%s %s: %v\nstdout:\n%s\nstderr:\n%s", filepath.Base(name), strings.Join(args, " "), err, out, stderr.String())
+	}
+	return string(out)
+}
+
+// fillPurpose writes a Purpose into the skeleton main.md, so that the
+// identity check passes.
+func fillPurpose(t *testing.T, name string) {
+	t.Helper()
+	data, err := os.ReadFile(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := strings.Replace(string(data), "## Purpose\n", "## Purpose\ntallybook keeps the books of a three-person bakery.\n", 1)
+	if err := os.WriteFile(name, []byte(s), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// modelStub answers the Anthropic Messages API on loopback with one short
+// streamed reply and records every request body.
+type modelStub struct {
+	*httptest.Server
+	mu     sync.Mutex
+	bodies [][]byte
+}
+
+func newModelStub(t *testing.T) *modelStub {
+	s := &modelStub{}
+	s.Server = httptest.NewServer(http.HandlerFunc(s.serve))
+	t.Cleanup(s.Close)
+	return s
+}
+
+func (s *modelStub) serve(w http.ResponseWriter, r *http.Request) {
+	body, _ := io.ReadAll(r.Body)
+	s.mu.Lock()
+	s.bodies = append(s.bodies, body)
+	s.mu.Unlock()
+	if r.Method != http.MethodPost || r.URL.Path != "/v1/messages" {
+		w.Header().Set("Content-Type", "application/json")
+		io.WriteString(w, "{}")
+		return
+	}
+	w.Header().Set("Content-Type", "text/event-stream")
+	for _, ev := range [][2]string{
+		{"message_start", `{"type":"message_start","message":{"id":"msg_stub","type":"message","role":"assistant","model":"claude-stub","content":[],"stop_reason":null,"stop_sequence":null,"usage":{"input_tokens":1,"output_tokens":1}}}`},
+		{"content_block_start", `{"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}`},
+		{"content_block_delta", `{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"stub reply"}}`},
+		{"content_block_stop", `{"type":"content_block_stop","index":0}`},
+		{"message_delta", `{"type":"message_delta","delta":{"stop_reason":"end_turn","stop_sequence":null},"usage":{"output_tokens":2}}`},
+		{"message_stop", `{"type":"message_stop"}`},
+	} {
+		fmt.Fprintf(w, "event: %s\ndata: %s\n\n", ev[0], ev[1])
+	}
+}
+
+// take returns every string in the request bodies received since the last
+// take, decoded from JSON: what the model would read, escapes undone.
+func (s *modelStub) take() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var out []string
+	var walk func(v any)
+	walk = func(v any) {
+		switch x := v.(type) {
+		case string:
+			out = append(out, x)
+		case []any:
+			for _, e := range x {
+				walk(e)
+			}
+		case map[string]any:
+			for _, e := range x {
+				walk(e)
+			}
+		}
+	}
+	for _, body := range s.bodies {
+		var v any
+		if json.Unmarshal(body, &v) == nil {
+			walk(v)
+		}
+	}
+	s.bodies = nil
+	return out
+}
