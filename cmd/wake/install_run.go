@@ -28,15 +28,16 @@ func (a *app) wiring(project, root string, cfg tiers.Config) (claudeWiring, erro
 		settings: filepath.Join(project, ".claude", "settings.json")}
 	w.bootImport = importEdit{filepath.Join(project, "CLAUDE.md"), importLine(project, filepath.Join(root, tiers.BootPath), home, false)}
 	skill, err := cfg.Skill.SkillPath(home, root)
-	if err != nil {
+	if err != nil && cfg.Claude.Boot == tiers.BootSkill {
 		return w, hintError{err, "set HOME, or an absolute skill.path in wake.toml"}
 	}
-	if skill != "" {
-		if home == "" {
-			return w, hintError{errors.New("HOME is not set"), "set HOME: the skill import goes into ~/.claude/CLAUDE.md"}
-		}
+	switch {
+	case err != nil || skill == "":
+	case home != "":
 		claudeDir := filepath.Join(home, ".claude")
 		w.skillImport = importEdit{filepath.Join(claudeDir, "CLAUDE.md"), importLine(claudeDir, skill, home, true)}
+	case cfg.Claude.Boot == tiers.BootSkill:
+		return w, hintError{errors.New("HOME is not set"), "set HOME: the skill import goes into ~/.claude/CLAUDE.md"}
 	}
 	return w, nil
 }
