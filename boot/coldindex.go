@@ -1,7 +1,6 @@
 package boot
 
 import (
-	"bufio"
 	"bytes"
 	"fmt"
 	"path/filepath"
@@ -34,9 +33,10 @@ const racyWindow = 2 * time.Second
 // missing or corrupt file only costs a rescan.
 type ColdIndex struct {
 	encoding string
-	entries  map[string]coldEntry
-	seen     map[string]bool
+	entries  map[string]*coldEntry
 	scanned  bool // a whole scan of cold/ went through the index
+	loaded   int  // entries read from the file
+	seen     int  // loaded entries a scan found again
 	dirty    bool
 	reads    int
 }
@@ -52,26 +52,36 @@ type coldEntry struct {
 	Heading string
 	MetaErr string
 	racy    bool
+	seen    bool
+	loaded  bool // read from the file, not learned in this run
 }
 
 // NewColdIndex returns an index for counts in the named encoding, loaded
 // from data when data is a valid index of that encoding.
 func NewColdIndex(encoding string, data []byte) *ColdIndex {
-	x := &ColdIndex{encoding: encoding, entries: map[string]coldEntry{}, seen: map[string]bool{}}
-	if !bytes.HasPrefix(data, []byte(coldIndexHeader+encoding+"\n")) {
+	x := &ColdIndex{encoding: encoding, entries: map[string]*coldEntry{}}
+	header := coldIndexHeader + encoding + "\n"
+	if !bytes.HasPrefix(data, []byte(header)) {
 		return x
 	}
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	sc.Buffer(nil, len(data)+1)
-	sc.Scan()
-	for sc.Scan() {
-		p, e, ok := parseColdEntry(sc.Text())
-		if !ok {
-			x.entries = map[string]coldEntry{}
+	text := string(data[len(header):])
+	n := strings.Count(text, "\n")
+	entries := make(map[string]*coldEntry, n)
+	slab := make([]coldEntry, n) // one allocation for all the entries
+	i := 0
+	for line := range strings.Lines(text) {
+		if i == n {
 			return x
 		}
-		x.entries[p] = e
+		p, e, ok := parseColdEntry(strings.TrimSuffix(line, "\n"), &slab[i])
+		if !ok {
+			return x
+		}
+		i++
+		e.loaded = true
+		entries[p] = e
 	}
+	x.entries, x.loaded = entries, len(entries)
 	return x
 }
 
@@ -107,28 +117,39 @@ func (x *ColdIndex) Dirty() bool {
 	if !x.scanned {
 		return false
 	}
-	for p := range x.entries {
-		if !x.seen[p] {
-			return true
-		}
-	}
-	return false
+	return x.seen < x.loaded
 }
 
 func (x *ColdIndex) lookup(f tiers.ColdFile) (coldEntry, bool) {
-	x.seen[f.Path] = true
-	e, ok := x.entries[f.Path]
-	return e, ok && e.Size == f.Size && e.MTime == f.ModTime.UnixNano()
+	e := x.entries[f.Path]
+	if e == nil {
+		return coldEntry{}, false
+	}
+	if e.loaded && !e.seen {
+		e.seen = true
+		x.seen++
+	}
+	return *e, e.Size == f.Size && e.MTime == f.ModTime.UnixNano()
 }
 
+// put records what reading f found.
 func (x *ColdIndex) put(f tiers.ColdFile, e coldEntry, now time.Time) {
-	x.seen[f.Path] = true
+	if old := x.entries[f.Path]; old != nil && old.loaded && !old.seen {
+		x.seen++
+	}
 	e.Size, e.MTime = f.Size, f.ModTime.UnixNano()
-	d := now.Sub(f.ModTime)
-	e.racy = d < racyWindow && d > -racyWindow
-	x.entries[f.Path] = e
+	e.racy = isRacy(f, now)
+	e.seen, e.loaded = true, false
+	x.entries[f.Path] = &e
 	x.dirty = true
 	x.reads++
+}
+
+// isRacy reports whether f was modified so close to now that it may change
+// again without its size or modification time changing.
+func isRacy(f tiers.ColdFile, now time.Time) bool {
+	d := now.Sub(f.ModTime)
+	return d < racyWindow && d > -racyWindow
 }
 
 // Marshal encodes the entries, one tab-separated line each, in path order.
@@ -138,7 +159,7 @@ func (x *ColdIndex) Marshal() []byte {
 	b.WriteString(coldIndexHeader + x.encoding + "\n")
 	paths := make([]string, 0, len(x.entries))
 	for p, e := range x.entries {
-		if (!x.scanned || x.seen[p]) && !e.racy {
+		if (!x.scanned || e.seen) && !e.racy {
 			paths = append(paths, p)
 		}
 	}
@@ -158,18 +179,23 @@ func (x *ColdIndex) Marshal() []byte {
 	return b.Bytes()
 }
 
-func parseColdEntry(line string) (string, coldEntry, bool) {
-	f := strings.Split(line, "\t")
-	if len(f) != 9 {
-		return "", coldEntry{}, false
+func parseColdEntry(line string, e *coldEntry) (string, *coldEntry, bool) {
+	var f [9]string
+	for i := range 8 {
+		var ok bool
+		if f[i], line, ok = strings.Cut(line, "\t"); !ok {
+			return "", nil, false
+		}
 	}
-	var e coldEntry
+	if f[8] = line; strings.Contains(line, "\t") {
+		return "", nil, false
+	}
 	var err1, err2, err3 error
 	e.Size, err1 = strconv.ParseInt(f[1], 10, 64)
 	e.MTime, err2 = strconv.ParseInt(f[2], 10, 64)
 	e.Tokens, err3 = strconv.Atoi(f[3])
 	if err1 != nil || err2 != nil || err3 != nil || e.Tokens < 0 {
-		return "", coldEntry{}, false
+		return "", nil, false
 	}
 	e.Binary, e.Huge = strings.Contains(f[4], "b"), strings.Contains(f[4], "h")
 	e.Sens, e.Summary, e.Heading, e.MetaErr = unesc(f[5]), unesc(f[6]), unesc(f[7]), unesc(f[8])

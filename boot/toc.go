@@ -8,6 +8,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/wakeproto/wake/budget"
 	"github.com/wakeproto/wake/tiers"
 )
 
@@ -40,6 +41,8 @@ type TOC struct {
 	root  *tocDir
 	order []*tocDir // fold order: deepest, largest, stalest first; cold/ last
 	folds int       // how many of order are folded
+	dirs  map[string]*tocDir
+	last  *tocDir // where the previous document went: files come in path order
 }
 
 // foldedDirs returns how many directories of the fold order are folded,
@@ -101,10 +104,13 @@ func BuildTOC(o Options, limit int) (*TOC, []string, error) {
 	}
 	t := &TOC{Budget: limit, ColdBudget: o.Config.Budget.Cold, root: &tocDir{path: tiers.ColdDir + "/"}}
 	dirs := map[string]*tocDir{t.root.path: t.root}
+	t.dirs = dirs
 	for _, f := range files {
 		e, ok := idx.lookup(f)
 		if !ok {
-			e, err = readColdEntry(o, f)
+			// Only a count the index will keep may skip the content cache.
+			keep := o.ColdIndex != nil && !isRacy(f, now())
+			e, err = readColdEntry(o, f, keep)
 			if err != nil {
 				warns = append(warns, err.Error())
 				continue
@@ -120,7 +126,7 @@ func BuildTOC(o Options, limit int) (*TOC, []string, error) {
 		case e.Sens == tiers.Secret:
 			t.Secret++
 		default:
-			t.add(dirs, f, e)
+			t.add(f, e)
 		}
 	}
 	t.prepare()
@@ -130,7 +136,7 @@ func BuildTOC(o Options, limit int) (*TOC, []string, error) {
 
 // readColdEntry reads a document the index does not know: whole, to count
 // it, with the listing taken from its head only.
-func readColdEntry(o Options, f tiers.ColdFile) (coldEntry, error) {
+func readColdEntry(o Options, f tiers.ColdFile, indexKeeps bool) (coldEntry, error) {
 	d, err := tiers.ReadDoc(o.FS, o.Root, f.Path)
 	switch {
 	case err != nil:
@@ -143,17 +149,45 @@ func readColdEntry(o Options, f tiers.ColdFile) (coldEntry, error) {
 		return coldEntry{}, fmt.Errorf("%s: skipped: %s", f.Path, d.Skipped)
 	}
 	h := tiers.ParseColdHead(d.Content, !d.Huge)
+	// Titles are kept as single lines, so that listing a known document
+	// needs no more work.
+	count := o.Counter.Count
+	if indexKeeps {
+		count = transient(o.Counter)
+	}
 	return coldEntry{
-		Tokens: o.Counter.Count(string(d.Content)), Huge: d.Huge, Sens: h.Meta.Sensitivity,
-		Summary: h.Meta.Summary, Heading: h.Heading, MetaErr: h.MetaErr,
+		Tokens: count(string(d.Content)), Huge: d.Huge, Sens: h.Meta.Sensitivity,
+		Summary: oneLine(h.Meta.Summary), Heading: oneLine(h.Heading), MetaErr: h.MetaErr,
 	}, nil
+}
+
+// transientCounter is a Counter that can count without remembering, as a
+// *budget.Cache can.
+type transientCounter interface {
+	CountTransient(text string) int
+}
+
+// transient returns how to count a cold document whose count the cold
+// index keeps: the content cache is asked but not grown, since it is loaded
+// at every start and 100,000 cold documents in it would cost a warm start
+// more than listing them does. A document moved into cold/ from recent/ is
+// still found in it.
+func transient(c budget.Counter) func(string) int {
+	if t, ok := c.(transientCounter); ok {
+		return t.CountTransient
+	}
+	return c.Count
 }
 
 // add files a listed document under its directory, creating the
 // directories on the way.
-func (t *TOC) add(dirs map[string]*tocDir, f tiers.ColdFile, e coldEntry) {
-	dirPath := path.Dir(f.Path) + "/"
-	d := dirs[dirPath]
+func (t *TOC) add(f tiers.ColdFile, e coldEntry) {
+	dirs := t.dirs
+	dirPath := f.Path[:strings.LastIndexByte(f.Path, '/')+1]
+	d := t.last
+	if d == nil || d.path != dirPath {
+		d = dirs[dirPath]
+	}
 	if d == nil {
 		var chain []string
 		for p := dirPath; dirs[p] == nil; p = path.Dir(strings.TrimSuffix(p, "/")) + "/" {
@@ -175,6 +209,7 @@ func (t *TOC) add(dirs map[string]*tocDir, f tiers.ColdFile, e coldEntry) {
 		doc.title = docTitle(path.Base(f.Path), e)
 	}
 	d.docs = append(d.docs, doc)
+	t.last = d
 	t.Documents++
 	t.DocTokens += e.Tokens
 }
@@ -191,12 +226,29 @@ func docTitle(name string, e coldEntry) string {
 }
 
 func oneLine(s string) string {
+	if isOneLine(s) {
+		return s
+	}
 	s = strings.Join(strings.Fields(s), " ")
 	if utf8.RuneCountInString(s) <= maxTitleRunes {
 		return s
 	}
 	r := []rune(s)
 	return strings.TrimSpace(string(r[:maxTitleRunes-1])) + "…"
+}
+
+// isOneLine reports whether oneLine would return s as it is: no control
+// whitespace, no runs or edges of spaces, not too long.
+func isOneLine(s string) bool {
+	if len(s) > maxTitleRunes || strings.HasPrefix(s, " ") || strings.HasSuffix(s, " ") || strings.Contains(s, "  ") {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < ' ' || c == 0x7f || c >= 0x80 {
+			return false
+		}
+	}
+	return true
 }
 
 // prepare sorts the tree, sums each directory and fixes the fold order.

@@ -332,9 +332,44 @@ func FuzzColdIndex(f *testing.F) {
 			t.Fatalf("%d entries re-read as %d", len(y.entries), len(again.entries))
 		}
 		for p, e := range y.entries {
-			if again.entries[p] != e {
-				t.Fatalf("%q: %+v re-read as %+v", p, e, again.entries[p])
+			if a := again.entries[p]; a == nil || a.Size != e.Size || a.MTime != e.MTime || a.Tokens != e.Tokens || a.Binary != e.Binary ||
+				a.Huge != e.Huge || a.Sens != e.Sens || a.Summary != e.Summary || a.Heading != e.Heading || a.MetaErr != e.MetaErr {
+				t.Fatalf("%q: %+v re-read as %+v", p, e, a)
 			}
 		}
 	})
+}
+
+// TestColdCountsStayOutOfTheContentCache proves cold documents are counted
+// through the content cache without growing it when the cold index keeps
+// their counts, and into it when nothing else will (no index, or a file
+// modified within the racy window).
+func TestColdCountsStayOutOfTheContentCache(t *testing.T) {
+	enc := encoder(t)
+	for _, tc := range []struct {
+		name  string
+		index bool
+		age   time.Duration
+		grows bool
+	}{
+		{"index keeps the counts", true, time.Hour, false},
+		{"no index", false, time.Hour, true},
+		{"just written", true, 0, true},
+	} {
+		fsys := coldFS(t, []coldFile{{"cold/a.md", "# A\n\nSome text.\n", tc.age}, {"cold/b.md", "# B\n", tc.age}})
+		c := budget.NewCache(enc.Name(), enc, nil)
+		o := tocOptions(fsys, c)
+		if tc.index {
+			o.ColdIndex = NewColdIndex(enc.Name(), nil)
+		}
+		toc, _ := buildTOC(t, o, NoFold)
+		if c.CountTransient("# A\n\nSome text.\n") == 0 || toc.DocTokens == 0 {
+			t.Fatal("nothing counted")
+		}
+		_, misses := c.Stats()
+		// The listing's own text is always remembered: one miss.
+		if grew := misses > 1; grew != tc.grows {
+			t.Errorf("%s: the content cache learned %d texts", tc.name, misses)
+		}
+	}
 }

@@ -86,6 +86,31 @@ func (c *Cache) Count(text string) int {
 	return n
 }
 
+// CountTransient returns the cached count of text, or counts it without
+// remembering it: for texts that another cache already keeps (the cold
+// index keeps each cold document's count), so that this cache, which every
+// start loads, stays the size of the tiers.
+func (c *Cache) CountTransient(text string) int {
+	if text == "" {
+		return 0
+	}
+	k := c.key(text)
+	c.mu.Lock()
+	e, ok := c.entries[k]
+	if ok {
+		c.hits++
+		if e.Gen != c.gen {
+			e.Gen = c.gen
+			c.entries[k] = e
+		}
+	}
+	c.mu.Unlock()
+	if ok {
+		return e.N
+	}
+	return c.next.Count(text)
+}
+
 // Dirty reports whether the cache learned new counts since it was loaded.
 func (c *Cache) Dirty() bool {
 	c.mu.Lock()

@@ -8,8 +8,10 @@ import (
 	"os"
 	"path"
 	"path/filepath"
-	"sort"
+	"runtime"
+	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/spf13/afero"
@@ -29,7 +31,8 @@ type ColdFile struct {
 
 // ScanCold lists the files under cold/ in path order without opening any of
 // them, so that a warm start costs one directory read and one lstat a file.
-// Names starting with "." (editor and temporary files) are passed over. A
+// The lstats, which are most of that cost, run on a few goroutines. Names
+// starting with "." (editor and temporary files) are passed over. A
 // symlink is followed only when it leads to a file inside the root; a link
 // leading outside the root, or to a directory, is skipped with a warning.
 // A missing cold/ is empty.
@@ -44,50 +47,106 @@ func ScanCold(fsys afero.Fs, root string) ([]ColdFile, []string, error) {
 	if reason != "" {
 		return nil, []string{fmt.Sprintf("%s: skipped: %s", ColdDir, reason)}, nil
 	}
-	w := coldWalker{fsys: fsys, root: root}
-	if err := w.walk(ColdDir); err != nil {
-		return nil, w.warnings, err
+	w := &coldWalker{fsys: fsys, root: root, sem: make(chan struct{}, scanWorkers())}
+	w.wg.Add(1)
+	w.dir(ColdDir)
+	w.wg.Wait()
+	if w.err != nil {
+		return nil, w.warnings, w.err
 	}
-	sort.Slice(w.files, func(i, j int) bool { return w.files[i].Path < w.files[j].Path })
+	slices.SortFunc(w.files, func(a, b ColdFile) int { return strings.Compare(a.Path, b.Path) })
+	slices.Sort(w.warnings)
 	return w.files, w.warnings, nil
 }
 
+// scanChunk is how many names one goroutine lstats at a time.
+const scanChunk = 256
+
+func scanWorkers() int { return min(8, 2*runtime.GOMAXPROCS(0)) }
+
 type coldWalker struct {
-	fsys     afero.Fs
-	root     string
+	fsys afero.Fs
+	root string
+	sem  chan struct{} // bounds the goroutines doing file-system calls
+	wg   sync.WaitGroup
+
+	mu       sync.Mutex
 	files    []ColdFile
 	warnings []string
+	err      error
 }
 
-func (w *coldWalker) walk(dir string) error {
-	f, err := w.fsys.Open(filepath.Join(w.root, filepath.FromSlash(dir)))
+func (w *coldWalker) abs(rel string) string { return filepath.Join(w.root, filepath.FromSlash(rel)) }
+
+// dir lists one directory and lstats its entries in chunks, each chunk on
+// its own goroutine. The caller has added dir to w.wg.
+func (w *coldWalker) dir(dir string) {
+	defer w.wg.Done()
+	w.sem <- struct{}{}
+	names, err := w.readNames(dir)
+	<-w.sem
 	if err != nil {
-		return fmt.Errorf("reading %s: %w", dir, err)
+		w.fail(err)
+		return
 	}
-	infos, err := f.Readdir(-1)
-	f.Close()
-	if err != nil {
-		return fmt.Errorf("reading %s: %w", dir, err)
-	}
-	for _, fi := range infos {
-		if strings.HasPrefix(fi.Name(), ".") {
-			continue
-		}
-		rel := path.Join(dir, fi.Name())
-		switch mode := fi.Mode(); {
-		case mode&fs.ModeSymlink != 0:
-			w.link(rel)
-		case mode.IsDir():
-			if err := w.walk(rel); err != nil {
-				return err
+	for i := 0; i < len(names); i += scanChunk {
+		chunk := names[i:min(i+scanChunk, len(names))]
+		w.wg.Add(1)
+		go func() {
+			defer w.wg.Done()
+			w.sem <- struct{}{}
+			defer func() { <-w.sem }()
+			for _, name := range chunk {
+				w.entry(path.Join(dir, name))
 			}
-		case mode.IsRegular():
-			w.files = append(w.files, ColdFile{Path: rel, Size: fi.Size(), ModTime: fi.ModTime()})
-		default:
-			w.warnings = append(w.warnings, fmt.Sprintf("%s: skipped: not a regular file (%s)", rel, mode.Type()))
+		}()
+	}
+}
+
+func (w *coldWalker) readNames(dir string) ([]string, error) {
+	f, err := w.fsys.Open(w.abs(dir))
+	if err != nil {
+		return nil, fmt.Errorf("reading %s: %w", dir, err)
+	}
+	defer f.Close()
+	names, err := f.Readdirnames(-1)
+	if err != nil {
+		return nil, fmt.Errorf("reading %s: %w", dir, err)
+	}
+	kept := names[:0]
+	for _, n := range names {
+		if !strings.HasPrefix(n, ".") {
+			kept = append(kept, n)
 		}
 	}
-	return nil
+	return kept, nil
+}
+
+func (w *coldWalker) entry(rel string) {
+	fi, err := w.lstat(rel)
+	if err != nil {
+		w.warn(fmt.Sprintf("%s: skipped: %v", rel, err))
+		return
+	}
+	switch mode := fi.Mode(); {
+	case mode&fs.ModeSymlink != 0:
+		w.link(rel)
+	case mode.IsDir():
+		w.wg.Add(1)
+		go w.dir(rel)
+	case mode.IsRegular():
+		w.add(ColdFile{Path: rel, Size: fi.Size(), ModTime: fi.ModTime()})
+	default:
+		w.warn(fmt.Sprintf("%s: skipped: not a regular file (%s)", rel, mode.Type()))
+	}
+}
+
+func (w *coldWalker) lstat(rel string) (fs.FileInfo, error) {
+	if l, ok := w.fsys.(afero.Lstater); ok {
+		fi, _, err := l.LstatIfPossible(w.abs(rel))
+		return fi, err
+	}
+	return w.fsys.Stat(w.abs(rel))
 }
 
 // link keeps a symlink that leads to a file inside the root. Linked
@@ -97,24 +156,44 @@ func (w *coldWalker) link(rel string) {
 	reason, err := escapes(w.fsys, w.root, rel)
 	switch {
 	case errorsIsNotExist(err):
-		w.warnings = append(w.warnings, fmt.Sprintf("%s: skipped: dangling symlink", rel))
+		w.warn(fmt.Sprintf("%s: skipped: dangling symlink", rel))
 		return
 	case err != nil:
-		w.warnings = append(w.warnings, fmt.Sprintf("%s: skipped: %v", rel, err))
+		w.warn(fmt.Sprintf("%s: skipped: %v", rel, err))
 		return
 	case reason != "":
-		w.warnings = append(w.warnings, fmt.Sprintf("%s: skipped: %s", rel, reason))
+		w.warn(fmt.Sprintf("%s: skipped: %s", rel, reason))
 		return
 	}
-	fi, err := w.fsys.Stat(filepath.Join(w.root, filepath.FromSlash(rel)))
+	fi, err := w.fsys.Stat(w.abs(rel))
 	switch {
 	case err != nil:
-		w.warnings = append(w.warnings, fmt.Sprintf("%s: skipped: %v", rel, err))
+		w.warn(fmt.Sprintf("%s: skipped: %v", rel, err))
 	case fi.IsDir():
-		w.warnings = append(w.warnings, fmt.Sprintf("%s: skipped: symlink to a directory; not followed", rel))
+		w.warn(fmt.Sprintf("%s: skipped: symlink to a directory; not followed", rel))
 	default:
-		w.files = append(w.files, ColdFile{Path: rel, Size: fi.Size(), ModTime: fi.ModTime()})
+		w.add(ColdFile{Path: rel, Size: fi.Size(), ModTime: fi.ModTime()})
 	}
+}
+
+func (w *coldWalker) add(f ColdFile) {
+	w.mu.Lock()
+	w.files = append(w.files, f)
+	w.mu.Unlock()
+}
+
+func (w *coldWalker) warn(msg string) {
+	w.mu.Lock()
+	w.warnings = append(w.warnings, msg)
+	w.mu.Unlock()
+}
+
+func (w *coldWalker) fail(err error) {
+	w.mu.Lock()
+	if w.err == nil {
+		w.err = err
+	}
+	w.mu.Unlock()
 }
 
 func errorsIsNotExist(err error) bool { return errors.Is(err, os.ErrNotExist) }
