@@ -118,7 +118,7 @@ func claudeSession(t *testing.T, claude, bin, mode string) {
 func claudeCode(t *testing.T) string {
 	t.Helper()
 	dir := os.Getenv("WAKE_CLAUDE_DIR")
-	ci := dir != ""
+	ci := dir != "" || os.Getenv("CI") != ""
 	if dir == "" {
 		dir = filepath.Join(os.TempDir(), "wake-claude-code-"+claudeCodeVersion)
 	}
@@ -129,7 +129,7 @@ func claudeCode(t *testing.T) string {
 	npm, err := exec.LookPath("npm")
 	if err != nil {
 		if ci {
-			t.Fatalf("WAKE_CLAUDE_DIR is set but %s is missing and npm is not installed", bin)
+			t.Fatalf("in CI (WAKE_CLAUDE_DIR or CI set) %s is missing and npm is not installed", bin)
 		}
 		t.Skip("skipping: npm is not installed, so Claude Code cannot be installed for the end-to-end test (install Node.js and npm to run it)")
 	}
