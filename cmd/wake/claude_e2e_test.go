@@ -36,40 +36,20 @@ func TestClaudeCodeEndToEnd(t *testing.T) {
 	}
 }
 
+// e2eMarker is in the session summary only: it can reach the model only
+// through the imported boot file.
+const e2eMarker = "e2e-marker-7f3a2c"
+
 func claudeSession(t *testing.T, claude, bin, mode string) {
-	work := t.TempDir()
-	home, proj := filepath.Join(work, "home"), filepath.Join(work, "proj")
-	for _, d := range []string{home, proj} {
-		if err := os.MkdirAll(d, 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
 	stub := newModelStub(t)
-	env := []string{
-		"HOME=" + home, "PATH=" + filepath.Dir(bin) + string(os.PathListSeparator) + "/usr/bin:/bin",
-		"ANTHROPIC_BASE_URL=" + stub.URL, "ANTHROPIC_API_KEY=test",
-		"DISABLE_TELEMETRY=1", "DISABLE_ERROR_REPORTING=1", "DISABLE_AUTOUPDATER=1",
-		"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1", "NO_COLOR=1", "TERM=dumb",
-	}
+	proj, env, imported := claudeProject(t, bin, mode, stub.URL)
 	wake := func(args ...string) string {
 		t.Helper()
 		return runBounded(t, proj, env, 60*time.Second, bin, args...)
 	}
-	wake("init", "--agent", "Ava")
-	fillPurpose(t, filepath.Join(proj, ".wake", "main.md"))
-	imported := filepath.Join(proj, ".wake", "boot.md")
-	if mode == "skill" {
-		if err := os.WriteFile(filepath.Join(proj, ".wake", "wake.toml"), []byte("agent = \"Ava\"\n[claude]\nboot = \"skill\"\n"), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		imported = filepath.Join(home, ".claude", "agentchat.skill.md")
-	}
-	const marker = "e2e-marker-7f3a2c"
-	wake("handoff", "--summary", "Wired wake into Claude Code", "--next", "Ship the end-to-end test",
-		"--happened", "proved the import with "+marker)
 	// The control: before install, nothing of wake reaches the model.
 	runBounded(t, proj, env, 120*time.Second, claude, "-p", "hello")
-	if texts := stub.take(); strings.Contains(strings.Join(texts, "\n"), marker) {
+	if texts := stub.take(); strings.Contains(strings.Join(texts, "\n"), e2eMarker) {
 		t.Fatal("the memory reached the model before wake install claude")
 	}
 	wake("install", "claude")
@@ -79,30 +59,24 @@ func claudeSession(t *testing.T, claude, bin, mode string) {
 	if err := json.Unmarshal([]byte(wake("load", "--format", "json")), &packet); err != nil || !strings.HasPrefix(packet.Announcement, "Resumed.") {
 		t.Fatalf("announcement %q (%v): the hand-off should leave every check passing", packet.Announcement, err)
 	}
-
 	out := runBounded(t, proj, env, 120*time.Second, claude, "-p", "hello")
 	if !strings.Contains(out, "stub reply") {
 		t.Fatalf("claude -p printed %q, not the stub's reply", out)
 	}
 	texts := stub.take()
 	text := strings.Join(texts, "\n")
-	for _, want := range []string{
-		"SessionStart:startup hook success: # wake: memory loaded", // the hook's stdout
-		packet.Announcement,
-	} {
+	for _, want := range []string{"SessionStart:startup hook success: # wake: memory loaded", packet.Announcement} {
 		if !strings.Contains(text, want) {
 			t.Errorf("the model request lacks %q", want)
 		}
 	}
-	// The marker is in the session summary only: it arrives in the text
-	// of the imported file.
 	imports := false
 	for _, s := range texts {
 		i := strings.Index(s, "Contents of "+imported)
-		imports = imports || i >= 0 && strings.Contains(s[i:], marker)
+		imports = imports || i >= 0 && strings.Contains(s[i:], e2eMarker)
 	}
 	if !imports {
-		t.Errorf("the model request lacks %s with %q", imported, marker)
+		t.Errorf("the model request lacks %s with %q", imported, e2eMarker)
 	}
 	if strings.Contains(text, "Output too large") || strings.Contains(text, "<persisted-output>") {
 		t.Error("Claude Code replaced the hook's output with a preview")
@@ -110,6 +84,41 @@ func claudeSession(t *testing.T, claude, bin, mode string) {
 	if t.Failed() {
 		t.Logf("request text:\n%.6000s", text)
 	}
+}
+
+// claudeProject makes a project with a memory root after one hand-off, and
+// the environment Claude Code runs in: HOME in the test's directory, the
+// model API on loopback, nothing non-essential. It returns the file
+// CLAUDE.md will import in this boot mode.
+func claudeProject(t *testing.T, bin, mode, api string) (proj string, env []string, imported string) {
+	t.Helper()
+	work := t.TempDir()
+	home := filepath.Join(work, "home")
+	proj = filepath.Join(work, "proj")
+	for _, d := range []string{home, proj} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	env = []string{
+		"HOME=" + home, "PATH=" + filepath.Dir(bin) + string(os.PathListSeparator) + "/usr/bin:/bin",
+		"ANTHROPIC_BASE_URL=" + api, "ANTHROPIC_API_KEY=test",
+		"DISABLE_TELEMETRY=1", "DISABLE_ERROR_REPORTING=1", "DISABLE_AUTOUPDATER=1",
+		"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1", "NO_COLOR=1", "TERM=dumb",
+	}
+	runBounded(t, proj, env, 60*time.Second, bin, "init", "--agent", "Ava")
+	fillPurpose(t, filepath.Join(proj, ".wake", "main.md"))
+	imported = filepath.Join(proj, ".wake", "boot.md")
+	if mode == "skill" {
+		toml := "agent = \"Ava\"\n[claude]\nboot = \"skill\"\n"
+		if err := os.WriteFile(filepath.Join(proj, ".wake", "wake.toml"), []byte(toml), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		imported = filepath.Join(home, ".claude", "agentchat.skill.md")
+	}
+	runBounded(t, proj, env, 60*time.Second, bin, "handoff", "--summary", "Wired wake into Claude Code",
+		"--next", "Ship the end-to-end test", "--happened", "proved the import with "+e2eMarker)
+	return proj, env, imported
 }
 
 // claudeCode returns the claude binary of claudeCodeVersion, installing it
