@@ -24,7 +24,8 @@ type Digest struct {
 	Total    int             `json:"total"`   // entries in the window
 	Entries  []handoff.Entry `json:"entries"` // listed, newest first
 	Unlisted int             `json:"unlisted"`
-	Squeezed bool            `json:"squeezed,omitempty"` // cut further to keep the context under memory_max
+	HeldBack int             `json:"held_back,omitempty"` // touching secret documents: counted only
+	Squeezed bool            `json:"squeezed,omitempty"`  // cut further to keep the context under memory_max
 
 	all    []handoff.Entry // every entry in the window, newest first
 	hidden bool            // not even the count of the entries fits
@@ -48,6 +49,7 @@ func BuildDigest(o Options) (*Digest, []string, error) {
 	for _, b := range bad {
 		warns = append(warns, b.String())
 	}
+	entries, d.HeldBack = RedactLedger(o.FS, o.Root, entries)
 	// Appended in time order, so newest first is the file reversed; the
 	// stable sort only matters for entries stamped out of order.
 	slices.Reverse(entries)
@@ -90,7 +92,7 @@ func (d *Digest) fit(limit int, c budget.Counter) {
 // Text renders the listed entries and the count of the others. Empty when
 // nothing fits, or nothing changed.
 func (d *Digest) Text() string {
-	if d.hidden || len(d.Entries) == 0 && d.Unlisted == 0 {
+	if d.hidden || len(d.Entries) == 0 && d.Unlisted == 0 && d.HeldBack == 0 {
 		return ""
 	}
 	var b strings.Builder
@@ -102,10 +104,14 @@ func (d *Digest) Text() string {
 }
 
 func (d *Digest) moreLine(unlisted int) string {
-	if unlisted == 0 {
-		return ""
+	var b strings.Builder
+	if unlisted > 0 {
+		fmt.Fprintf(&b, "- %s more in the last %s, not listed: `wake log --since %s`\n", plural(unlisted, "change"), d.Window, d.Window)
 	}
-	return fmt.Sprintf("- %s more in the last %s, not listed: `wake log --since %s`\n", plural(unlisted, "change"), d.Window, d.Window)
+	if d.HeldBack > 0 {
+		fmt.Fprintf(&b, "- Held back: %s to secret documents.\n", plural(d.HeldBack, "change"))
+	}
+	return b.String()
 }
 
 func digestLine(e handoff.Entry) string {

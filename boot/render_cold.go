@@ -37,7 +37,7 @@ func writeDigest(b *strings.Builder, c *Context) {
 		return
 	}
 	fmt.Fprintf(b, "\n## Changes in the last %s\n\n", d.Window)
-	if d.Total == 0 {
+	if d.Total == 0 && d.HeldBack == 0 {
 		b.WriteString("None recorded in the ledger.\n")
 		return
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path"
@@ -241,4 +242,32 @@ func ParseColdHead(data []byte, whole bool) ColdHead {
 func startsFrontMatter(data []byte) bool {
 	first, _, _ := bytes.Cut(data, []byte("\n"))
 	return bytes.Equal(bytes.TrimRight(first, "\r \t"), fmDelim)
+}
+
+// ReadHead reads the listing fields of the document at rel from at most
+// ColdHeadBytes of it. ok is false, without an error, when there is no
+// such document to read: missing, a directory, or reached through a
+// symlink leading outside the root.
+func ReadHead(fsys afero.Fs, root, rel string) (h ColdHead, ok bool, err error) {
+	reason, err := escapes(fsys, root, rel)
+	if errorsIsNotExist(err) || err == nil && reason != "" {
+		return h, false, nil
+	}
+	if err != nil {
+		return h, false, fmt.Errorf("reading %s: %w", rel, err)
+	}
+	f, err := fsys.Open(filepath.Join(root, filepath.FromSlash(rel)))
+	if err != nil {
+		return h, false, fmt.Errorf("reading %s: %w", rel, err)
+	}
+	defer f.Close()
+	if fi, err := f.Stat(); err != nil || fi.IsDir() {
+		return h, false, err
+	}
+	buf := make([]byte, ColdHeadBytes+1)
+	n, err := io.ReadFull(f, buf)
+	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, io.EOF) {
+		return h, false, fmt.Errorf("reading %s: %w", rel, err)
+	}
+	return ParseColdHead(buf[:n], n <= ColdHeadBytes), true, nil
 }

@@ -156,3 +156,22 @@ func FuzzParseColdHead(f *testing.F) {
 		}
 	})
 }
+
+func TestReadHead(t *testing.T) {
+	fs := afero.NewMemMapFs()
+	big := "---\nsummary: big\nsensitivity: confidential\n---\n# Big\n" + strings.Repeat("x", 4*ColdHeadBytes)
+	afero.WriteFile(fs, "/r/cold/big.md", []byte(big), 0o644)
+	afero.WriteFile(fs, "/r/cold/small.md", []byte("# Small\n"), 0o644)
+	h, ok, err := ReadHead(fs, "/r", "cold/big.md")
+	if err != nil || !ok || h.Meta.Summary != "big" || h.Meta.Level() != Confidential || h.Heading != "Big" {
+		t.Fatalf("big: %+v %v %v", h, ok, err)
+	}
+	if h, ok, err := ReadHead(fs, "/r", "cold/small.md"); err != nil || !ok || h.Heading != "Small" {
+		t.Fatalf("small: %+v %v %v", h, ok, err)
+	}
+	for _, rel := range []string{"cold/missing.md", "cold"} {
+		if _, ok, err := ReadHead(fs, "/r", rel); ok || err != nil {
+			t.Errorf("%s: ok %v err %v", rel, ok, err)
+		}
+	}
+}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/wakeproto/wake/boot"
 	"github.com/wakeproto/wake/handoff"
 )
 
@@ -27,6 +28,10 @@ func (a *app) logCmd() *cobra.Command {
 		Long: `log prints ledger.jsonl, the record of every change wake made to the memory
 root, newest first: one line an entry with its time, op, change summary and
 paths.
+
+Entries touching a document marked sensitivity: secret are held back and
+counted; a confidential document's path and change summary are replaced
+by "(confidential)" and its summary.
 
 Lines that cannot be read (a crash mid-append, a hand edit) are skipped and
 reported on stderr with their line numbers; they never stop the log.`,
@@ -67,29 +72,32 @@ func (a *app) logRun(o *logOptions) error {
 	for _, b := range bad {
 		fmt.Fprintf(a.errOut, "wake: warning: %s\n", b)
 	}
-	entries = filterLog(entries, o, a.now())
+	entries, held := boot.RedactLedger(a.fs, root, filterLog(entries, o, a.now()))
 	if o.format == "json" {
 		if bad == nil {
 			bad = []handoff.BadLine{}
 		}
 		data, err := json.MarshalIndent(struct {
-			Version int               `json:"version"`
-			Entries []handoff.Entry   `json:"entries"`
-			Skipped []handoff.BadLine `json:"skipped"`
-		}{1, entries, bad}, "", "  ")
+			Version  int               `json:"version"`
+			Entries  []handoff.Entry   `json:"entries"`
+			HeldBack int               `json:"held_back"`
+			Skipped  []handoff.BadLine `json:"skipped"`
+		}{1, entries, held, bad}, "", "  ")
 		if err != nil {
 			return err
 		}
 		_, err = a.out.Write(append(data, '\n'))
 		return err
 	}
-	if len(entries) == 0 {
-		fmt.Fprintln(a.out, "No ledger entries"+logFilterNote(o)+".")
-		return nil
-	}
 	var b strings.Builder
+	if len(entries) == 0 {
+		b.WriteString("No ledger entries" + logFilterNote(o) + ".\n")
+	}
 	for _, e := range entries {
 		writeLogLine(&b, e)
+	}
+	if held > 0 {
+		fmt.Fprintf(&b, "Held back: %d %s touching secret documents.\n", held, pluralWord(held, "entry", "entries"))
 	}
 	_, err = a.out.Write([]byte(b.String()))
 	return err
@@ -118,6 +126,13 @@ func writeLogLine(b *strings.Builder, e handoff.Entry) {
 		fmt.Fprintf(b, "  summary: %s", e.Summary)
 	}
 	b.WriteString("\n")
+}
+
+func pluralWord(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }
 
 func logFilterNote(o *logOptions) string {
