@@ -194,8 +194,12 @@ func (a *app) handoffRun(ctx context.Context, in handoff.Input, sf skillFlags) e
 	if err != nil {
 		return err
 	}
-	// The cold tier's session (what `wake cold` pulled) ends with the
-	// hand-off: end it here once the cold tier exposes that.
+	// The session's cold pulls end with the hand-off, so the next session
+	// has the whole cold budget. The hand-off itself is done and durable:
+	// failing to reset the accounting is only worth a warning.
+	if err := handoff.EndColdSession(a.fs, s.root); err != nil {
+		fmt.Fprintf(a.errOut, "wake: warning: ending the cold session: %v\n", err)
+	}
 	a.printHandoff(res)
 	a.warnLargeSummary(s, res.Summary)
 	a.handoffBootFiles(s, sf)
