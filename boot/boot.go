@@ -44,12 +44,14 @@ type File struct {
 	Bytes       int64  `json:"bytes"`
 	Missing     bool   `json:"missing,omitempty"`
 	Skipped     string `json:"skipped,omitempty"`
+	Held        string `json:"held_back,omitempty"` // secret or confidential: see [Sensitivity]
 	Huge        bool   `json:"huge,omitempty"`
 	Truncated   bool   `json:"truncated"`
 	Omitted     *Omit  `json:"omitted,omitempty"`
 	Content     string `json:"content"`
 
-	doc tiers.Doc
+	doc  tiers.Doc
+	full string // the content the policy admits, before fitting
 }
 
 // Omit says what compression left out of a file.
@@ -94,6 +96,8 @@ type Context struct {
 	// the coherence checks found (DESIGN section 4), by Build.
 	Announcement string           `json:"announcement"`
 	Findings     []checks.Finding `json:"findings"`
+	// HeldBack counts the tier files the sensitivity policy kept out.
+	HeldBack HeldBack `json:"held_back"`
 }
 
 // Files returns every file of every phase in load order.
@@ -136,8 +140,7 @@ func Read(o Options) (*Context, error) {
 			}
 			if d.Readable() {
 				f.Content = string(d.Content)
-				f.Tokens = o.Counter.Count(f.Content)
-				f.ShownTokens = f.Tokens
+				ctx.admitFile(f, o.Counter)
 			}
 			p.Files = append(p.Files, f)
 		}

@@ -36,5 +36,6 @@ func (c *Context) check(o Options) {
 		now = time.Now
 	}
 	r := checks.Run(m, checks.Options{StaleAfter: o.Config.Checks.StaleAfter, Now: now})
+	r = checks.Redact(r, c.held())
 	c.Announcement, c.Findings = r.Announcement, r.Findings
 }

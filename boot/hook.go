@@ -72,6 +72,9 @@ func hookBlocks(c *Context) []hookBlock {
 		}
 		out = append(out, b)
 	}
+	if h := heldBackLine(c.HeldBack); h != "" {
+		out = append(out, hookBlock{"", []string{h}})
+	}
 	if len(c.Warnings) > 0 {
 		b := hookBlock{title: "Warnings"}
 		for _, w := range c.Warnings {

@@ -56,7 +56,7 @@ func keepHandoff(path string) func(string) bool {
 }
 
 func fit(f *File, share int, c budget.Counter) {
-	r := budget.Fit(string(f.doc.Content), share, c, f.Path, keepHandoff(f.Path))
+	r := budget.Fit(f.full, share, c, f.Path, keepHandoff(f.Path))
 	f.Budget = share
 	f.Content, f.ShownTokens, f.Truncated = r.Text, r.Tokens, r.Truncated
 	f.Omitted = nil

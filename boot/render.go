@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/wakeproto/wake/budget"
+	"github.com/wakeproto/wake/tiers"
 )
 
 // Markdown renders the boot context as the agent reads it.
@@ -28,6 +29,9 @@ func Markdown(c *Context) string {
 			writeFile(&b, f)
 		}
 	}
+	if h := heldBackLine(c.HeldBack); h != "" {
+		fmt.Fprintf(&b, "\n%s\n", h)
+	}
 	writeCold(&b, c)
 	writeDigest(&b, c)
 	writeWarnings(&b, c.Warnings)
@@ -40,6 +44,11 @@ func writeFile(b *strings.Builder, f *File) {
 	case f.Missing:
 		fmt.Fprintf(b, "\n### %s (missing)\n", f.Path)
 		return
+	case f.Held == tiers.Secret:
+		fmt.Fprintf(b, "\n### %s (held back: sensitivity secret)\n", f.Path)
+		return
+	case f.Held == tiers.Confidential:
+		fmt.Fprintf(b, "\n### %s (confidential: summary only, %s tokens)\n\n", f.Path, budget.Thousands(f.Tokens))
 	case f.Skipped != "" || f.Omitted != nil && f.ShownTokens == 0 && f.Content == "":
 		reason := f.Skipped
 		if reason == "" {
@@ -126,6 +135,8 @@ func fileTokens(f *File) string {
 		return "missing"
 	case f.Skipped != "":
 		return "skipped"
+	case f.Held == tiers.Secret:
+		return "secret"
 	}
 	return budget.Thousands(f.Tokens)
 }

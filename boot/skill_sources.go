@@ -59,18 +59,18 @@ func (b *skillBuilder) admit(d tiers.Doc) admitted {
 	if !d.Readable() {
 		return admitted{}
 	}
-	meta, _, err := tiers.ParseFrontMatter(d.Content)
+	lvl, err := Sensitivity(d)
 	switch {
 	case err != nil:
 		b.s.Held.Secret++
 		b.s.Warnings = append(b.s.Warnings, fmt.Sprintf("%s: left out of skill.md: %v, so its sensitivity is unknown", d.Path, err))
 		return admitted{}
-	case meta.Level() == tiers.Secret:
+	case lvl == tiers.Secret:
 		b.s.Held.Secret++
 		return admitted{}
-	case meta.Level() == tiers.Confidential:
+	case lvl == tiers.Confidential:
 		b.s.Held.Confidential++
-		return admitted{doc: d, summary: tiers.OneLine(meta.Summary)}
+		return admitted{doc: d, summary: tiers.OneLine(d.Meta.Summary)}
 	}
 	return admitted{doc: d, whole: true}
 }

@@ -1,0 +1,66 @@
+package checks
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/wakeproto/wake/tiers"
+)
+
+// quotes lists the documents whose text a check's findings may quote.
+func quotes(check string) []string {
+	switch check {
+	case Identity:
+		return []string{tiers.MainPath}
+	case Continuity:
+		return []string{tiers.MainPath, tiers.LatestPath}
+	case Tasks:
+		return []string{tiers.MainPath, tiers.TasksPath}
+	case Consistency:
+		return []string{tiers.DecisionsPath}
+	}
+	return nil
+}
+
+// Redact returns the report with every text quoted from a held-back
+// document replaced by a note saying so. held maps a document's path to the
+// sensitivity that held it back. The checks still judge the whole
+// documents; only what they would show is withheld. Failure messages are
+// fixed texts and stay.
+func Redact(r Report, held map[string]string) Report {
+	if len(held) == 0 {
+		return r
+	}
+	note := func(check string) string {
+		var why []string
+		for _, p := range quotes(check) {
+			if lvl, ok := held[p]; ok {
+				why = append(why, fmt.Sprintf("%s is %s", p, lvl))
+			}
+		}
+		sort.Strings(why)
+		return strings.Join(why, ", ")
+	}
+	out := r
+	out.Findings = make([]Finding, len(r.Findings))
+	for i, f := range r.Findings {
+		if n := note(f.Check); n != "" {
+			if f.Pass {
+				f.Message = "details held back (" + n + ")"
+			}
+			if len(f.Details) > 0 {
+				f.Details = []string{fmt.Sprintf("%d detail(s) held back (%s)", len(f.Details), n)}
+			}
+		}
+		out.Findings[i] = f
+	}
+	if note(Continuity) != "" {
+		out.LastSession = "held back (" + note(Continuity) + ")"
+	}
+	if note(Tasks) != "" {
+		out.Focus = "held back (" + note(Tasks) + ")"
+	}
+	out.Announcement = announce(out)
+	return out
+}
