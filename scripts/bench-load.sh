@@ -1,33 +1,41 @@
 #!/usr/bin/env bash
-# Times `wake load` as a whole process on a generated memory root with full
-# tiers (about 36,000 tokens) and COLD_FILES cold documents (default 10,000),
-# cache warm and cache cold. Uses hyperfine when installed
-# (apt-get install hyperfine), else a plain loop.
+# Times `wake load` as a whole process on generated memory roots with full
+# tiers (about 36,000 tokens) and the given numbers of cold documents
+# (default 10,000), cache warm (the normal session start) and cache cold
+# (the first start). Uses hyperfine when installed (apt-get install
+# hyperfine), else a plain loop.
 #
-#   scripts/bench-load.sh [COLD_FILES]
+#   scripts/bench-load.sh [COLD_FILES...]      e.g. 1000 10000 100000
 set -euo pipefail
 cd "$(dirname "$0")/.."
-cold=${1:-10000}
+counts=("$@")
+[ ${#counts[@]} -gt 0 ] || counts=(10000)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
+# wake load writes skill.md under $HOME: keep it in the scratch directory.
+export HOME="$work/home"
+mkdir -p "$HOME"
 
 go build -o "$work/wake" ./cmd/wake
-go run ./internal/memgen/cmd/memgen "$work/mem" "$cold" 1
-load=("$work/wake" load --root "$work/mem")
-"${load[@]}" >/dev/null   # fill the count cache
-
-echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), $(go version | cut -d' ' -f3)"
-echo "root: full tiers, $cold cold files"
-if command -v hyperfine >/dev/null 2>&1; then
-	hyperfine -N --warmup 5 --runs 50 -n "warm load" "${load[*]}"
-	hyperfine -N --warmup 1 --runs 10 -n "cold load" --prepare "rm -rf $work/mem/.state" "${load[*]}"
-else
-	for kind in warm cold; do
-		start=$(date +%s%N)
-		for _ in $(seq 20); do
-			[ "$kind" = cold ] && rm -rf "$work/mem/.state"
-			"${load[@]}" >/dev/null
+echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), $(go version | cut -d' ' -f3), load average $(cut -d' ' -f1-3 /proc/loadavg)"
+for n in "${counts[@]}"; do
+	root="$work/mem-$n"
+	go run ./internal/memgen/cmd/memgen "$root" "$n" 1
+	load=("$work/wake" load --root "$root")
+	echo "== full tiers, $n cold documents"
+	if command -v hyperfine >/dev/null 2>&1; then
+		hyperfine -N --style basic --warmup 3 --runs 30 -n "warm load" "${load[*]}" 2>/dev/null
+		hyperfine -N --style basic --runs 5 -n "cold load" --prepare "rm -rf $root/.state" "${load[*]}" 2>/dev/null
+	else
+		"${load[@]}" >/dev/null 2>&1
+		for kind in warm cold; do
+			start=$(date +%s%N)
+			for _ in $(seq 10); do
+				[ "$kind" = cold ] && rm -rf "$root/.state"
+				"${load[@]}" >/dev/null 2>&1
+			done
+			echo "$kind load: $(( ($(date +%s%N) - start) / 10000000 )) ms mean over 10 runs"
 		done
-		echo "$kind load: $(( ($(date +%s%N) - start) / 20000000 )) ms mean over 20 runs"
-	done
-fi
+	fi
+	rm -rf "$root"
+done
