@@ -178,10 +178,15 @@ func OpenCache(fsys afero.Fs, root string, enc *budget.Encoder) *budget.Cache {
 	return budget.NewCache(enc.Name(), enc, data)
 }
 
-// SaveCache writes the cache back when it learned something.
+// SaveCache writes the cache back when it learned something since it was
+// loaded or last saved.
 func SaveCache(fsys afero.Fs, root string, c *budget.Cache) error {
 	if !c.Dirty() {
 		return nil
 	}
-	return handoff.WriteFile(fsys, CachePath(root), c.Marshal(), 0o644)
+	if err := handoff.WriteFile(fsys, CachePath(root), c.Marshal(), 0o644); err != nil {
+		return err
+	}
+	c.Saved()
+	return nil
 }

@@ -118,6 +118,14 @@ func (c *Cache) Dirty() bool {
 	return c.dirty
 }
 
+// Saved records that everything counted so far has been saved, so a later
+// save in the same run writes only what is new since.
+func (c *Cache) Saved() {
+	c.mu.Lock()
+	c.dirty = false
+	c.mu.Unlock()
+}
+
 // Stats returns the hits and misses so far.
 func (c *Cache) Stats() (hits, misses int) {
 	c.mu.Lock()

@@ -152,3 +152,20 @@ func TestCacheForgetsUnusedEntries(t *testing.T) {
 		t.Fatal("an entry unused for many saves was kept")
 	}
 }
+
+func TestCacheSavedClearsDirty(t *testing.T) {
+	c := NewCache("e", CounterFunc(func(s string) int { return len(s) }), nil)
+	c.Count("a")
+	c.Saved()
+	if c.Dirty() {
+		t.Fatal("dirty after Saved")
+	}
+	c.Count("a")
+	if c.Dirty() {
+		t.Fatal("a cached count made the cache dirty")
+	}
+	c.Count("b")
+	if !c.Dirty() {
+		t.Fatal("a new count after Saved did not dirty the cache")
+	}
+}
