@@ -35,9 +35,17 @@ func TestWarmLoadDoesNotBuildEncoder(t *testing.T) {
 	if code := a.run([]string{"init", "--agent", "Ava"}); code != 0 {
 		t.Fatalf("init: exit %d: %s", code, errOut)
 	}
-	load := func() (string, bool) {
+	// Two hand-offs, so every output (skill.md's history, the digest, the
+	// cold listing of cold/sessions) has something to count.
+	for _, s := range []string{"first", "second", "third"} {
+		a, _, errOut := newTestApp(t, dir)
+		if code := a.run([]string{"handoff", "--summary", s + " session", "--next", "more", "--happened", "did " + s}); code != 0 {
+			t.Fatalf("handoff: exit %d: %s", code, errOut)
+		}
+	}
+	load := func(args ...string) (string, bool) {
 		a, out, errOut := newTestApp(t, dir)
-		if code := a.run([]string{"load"}); code != 0 {
+		if code := a.run(append([]string{"load"}, args...)); code != 0 {
 			t.Fatalf("load: exit %d: %s", code, errOut)
 		}
 		if len(a.encoders) != 1 {
@@ -45,9 +53,10 @@ func TestWarmLoadDoesNotBuildEncoder(t *testing.T) {
 		}
 		return out.String(), a.encoders[0].Built()
 	}
+	os.RemoveAll(filepath.Join(dir, ".wake", ".state", "tokens.json"))
 	first, built := load()
 	if !built {
-		t.Fatal("the first load did not build the encoder: nothing was counted")
+		t.Fatal("a load with no count cache did not build the encoder")
 	}
 	second, built := load()
 	if built {
@@ -55,6 +64,9 @@ func TestWarmLoadDoesNotBuildEncoder(t *testing.T) {
 	}
 	if first != second {
 		t.Fatal("warm and cold loads printed different contexts")
+	}
+	if _, built := load("--hook", "claude"); built {
+		t.Fatal("the Claude Code hook on unchanged files built the encoder")
 	}
 	// Changing a file needs the encoder again.
 	os.WriteFile(filepath.Join(dir, ".wake", "warm", "open_questions.md"), []byte("- Why?\n"), 0o644)
