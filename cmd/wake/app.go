@@ -139,10 +139,17 @@ func (a *app) rootCmd() *cobra.Command {
 and does the mechanical work around it, offline and deterministically:
 a token-budgeted boot context at session start, coherence checks, and a
 crash-safe hand-off at session end.`,
-		SilenceErrors:     true,
-		SilenceUsage:      true,
-		Args:              noArgs,
-		CompletionOptions: cobra.CompletionOptions{DisableDefaultCmd: true},
+		SilenceErrors:              true,
+		SilenceUsage:               true,
+		Args:                       noArgs,
+		CompletionOptions:          cobra.CompletionOptions{DisableDefaultCmd: true},
+		SuggestionsMinimumDistance: 2,
+		// Without a Run, cobra answers a mistyped command with the help
+		// text on stdout and exit 0, which a client hook would hand to the
+		// agent as if it were context.
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return hintError{usageError{errors.New("no command given")}, "run 'wake help' for the commands"}
+		},
 	}
 	root.SetOut(a.out)
 	root.SetErr(a.errOut)
@@ -153,10 +160,14 @@ crash-safe hand-off at session end.`,
 }
 
 func noArgs(cmd *cobra.Command, args []string) error {
-	if len(args) > 0 {
-		return usagef("unknown command %q for %q", args[0], cmd.CommandPath())
+	if len(args) == 0 {
+		return nil
 	}
-	return nil
+	err := usagef("unknown command %q for %q", args[0], cmd.CommandPath())
+	if s := cmd.SuggestionsFor(args[0]); len(s) > 0 {
+		return hintError{err, fmt.Sprintf("did you mean 'wake %s'?", s[0])}
+	}
+	return err
 }
 
 func maxArgs(n int) cobra.PositionalArgs {
