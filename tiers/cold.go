@@ -38,17 +38,24 @@ type ColdFile struct {
 // leading outside the root, or to a directory, is skipped with a warning.
 // A missing cold/ is empty.
 func ScanCold(fsys afero.Fs, root string) ([]ColdFile, []string, error) {
-	reason, err := escapes(fsys, root, ColdDir)
+	realRoot, err := realPath(fsys, filepath.Clean(root), false)
 	if errorsIsNotExist(err) {
 		return nil, nil, nil
 	}
+	if err != nil {
+		return nil, nil, fmt.Errorf("resolving the memory root %s: %w", root, err)
+	}
+	reason, err := insideReal(fsys, realRoot, ColdDir)
 	if err != nil {
 		return nil, nil, fmt.Errorf("reading %s: %w", ColdDir, err)
 	}
 	if reason != "" {
 		return nil, []string{fmt.Sprintf("%s: skipped: %s", ColdDir, reason)}, nil
 	}
-	w := &coldWalker{fsys: fsys, root: root, sem: make(chan struct{}, scanWorkers())}
+	if _, err := fsys.Stat(filepath.Join(root, ColdDir)); errorsIsNotExist(err) {
+		return nil, nil, nil
+	}
+	w := &coldWalker{fsys: fsys, root: root, realRoot: realRoot, sem: make(chan struct{}, scanWorkers())}
 	w.wg.Add(1)
 	w.dir(ColdDir)
 	w.wg.Wait()
@@ -66,10 +73,11 @@ const scanChunk = 256
 func scanWorkers() int { return min(8, 2*runtime.GOMAXPROCS(0)) }
 
 type coldWalker struct {
-	fsys afero.Fs
-	root string
-	sem  chan struct{} // bounds the goroutines doing file-system calls
-	wg   sync.WaitGroup
+	fsys     afero.Fs
+	root     string
+	realRoot string        // root with its symlinks resolved
+	sem      chan struct{} // bounds the goroutines doing file-system calls
+	wg       sync.WaitGroup
 
 	mu       sync.Mutex
 	files    []ColdFile
@@ -154,7 +162,7 @@ func (w *coldWalker) lstat(rel string) (fs.FileInfo, error) {
 // directories are not descended: their targets are listed where they live,
 // and a link cycle cannot make the walk loop.
 func (w *coldWalker) link(rel string) {
-	reason, err := escapes(w.fsys, w.root, rel)
+	reason, err := insideReal(w.fsys, w.realRoot, rel)
 	switch {
 	case errorsIsNotExist(err):
 		w.warn(fmt.Sprintf("%s: skipped: dangling symlink", rel))
@@ -168,6 +176,8 @@ func (w *coldWalker) link(rel string) {
 	}
 	fi, err := w.fsys.Stat(w.abs(rel))
 	switch {
+	case errorsIsNotExist(err):
+		w.warn(fmt.Sprintf("%s: skipped: dangling symlink", rel))
 	case err != nil:
 		w.warn(fmt.Sprintf("%s: skipped: %v", rel, err))
 	case fi.IsDir():
@@ -249,7 +259,7 @@ func startsFrontMatter(data []byte) bool {
 // such document to read: missing, a directory, or reached through a
 // symlink leading outside the root.
 func ReadHead(fsys afero.Fs, root, rel string) (h ColdHead, ok bool, err error) {
-	reason, err := escapes(fsys, root, rel)
+	reason, err := Inside(fsys, root, rel)
 	if errorsIsNotExist(err) || err == nil && reason != "" {
 		return h, false, nil
 	}
@@ -257,6 +267,9 @@ func ReadHead(fsys afero.Fs, root, rel string) (h ColdHead, ok bool, err error) 
 		return h, false, fmt.Errorf("reading %s: %w", rel, err)
 	}
 	f, err := fsys.Open(filepath.Join(root, filepath.FromSlash(rel)))
+	if errorsIsNotExist(err) {
+		return h, false, nil
+	}
 	if err != nil {
 		return h, false, fmt.Errorf("reading %s: %w", rel, err)
 	}

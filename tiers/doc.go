@@ -48,7 +48,7 @@ func (d Doc) Readable() bool { return !d.Missing && d.Skipped == "" }
 func ReadDoc(fsys afero.Fs, root, rel string) (Doc, error) {
 	d := Doc{Path: rel}
 	name := filepath.Join(root, filepath.FromSlash(rel))
-	if reason, err := escapes(fsys, root, rel); err != nil {
+	if reason, err := Inside(fsys, root, rel); err != nil {
 		if errors.Is(err, os.ErrNotExist) {
 			d.Missing = true
 			return d, nil
@@ -106,61 +106,138 @@ func ReadDoc(fsys afero.Fs, root, rel string) (Doc, error) {
 	return d, nil
 }
 
-// escapes reports why rel must not be followed: a symlink, at any component
-// of the path, whose target lies outside root. It returns os.ErrNotExist when
-// a component is missing.
-func escapes(fsys afero.Fs, root, rel string) (string, error) {
-	lst, ok := fsys.(afero.Lstater)
-	if !ok {
-		return "", nil
+// maxLinkHops bounds symlink resolution, as the kernel's ELOOP does.
+const maxLinkHops = 255
+
+// Inside reports why the path rel under root must not be followed: a
+// non-empty reason when, with every component and every symlink resolved
+// (the root's own included, so a root named through a symlink works), the
+// path leads outside the root. A missing component is an error wrapping
+// os.ErrNotExist, except the final one, which may not exist yet: the path is
+// then judged by its parent. A file system without symlinks (no
+// afero.Lstater) is judged by the cleaned text alone.
+func Inside(fsys afero.Fs, root, rel string) (reason string, err error) {
+	realRoot, err := realPath(fsys, filepath.Clean(root), false)
+	if err != nil {
+		return "", fmt.Errorf("resolving the memory root %s: %w", root, err)
 	}
-	rdr, canRead := fsys.(afero.LinkReader)
-	cur := root
-	parts := strings.Split(rel, "/")
-	for i := 0; i < len(parts); i++ {
-		cur = filepath.Join(cur, parts[i])
-		fi, _, err := lst.LstatIfPossible(cur)
-		if err != nil {
-			return "", err
-		}
-		if fi.Mode()&fs.ModeSymlink == 0 {
-			continue
-		}
-		if !canRead {
-			return "symlink (cannot be resolved here)", nil
-		}
-		target, err := resolveLink(lst, rdr, cur)
-		if err != nil {
-			return "", err
-		}
-		if !within(root, target) {
-			shown := path.Join(parts[:i+1]...)
-			return fmt.Sprintf("symlink %s leads outside the memory root (to %s); not followed", shown, target), nil
-		}
-	}
-	return "", nil
+	return insideReal(fsys, realRoot, rel)
 }
 
-// resolveLink follows the symlink chain at name to a path that is not a link.
-func resolveLink(lst afero.Lstater, rdr afero.LinkReader, name string) (string, error) {
-	for hops := 0; hops < 40; hops++ {
-		fi, _, err := lst.LstatIfPossible(name)
+// insideReal is Inside for a root already resolved by realPath, so that a
+// walk over many files resolves the root once.
+func insideReal(fsys afero.Fs, realRoot, rel string) (string, error) {
+	r := resolver{fsys: fsys}
+	r.lst, _ = fsys.(afero.Lstater)
+	r.rdr, _ = fsys.(afero.LinkReader)
+	target, err := r.resolve(realRoot, strings.Split(filepath.ToSlash(rel), "/"), true)
+	if err != nil {
+		return "", err
+	}
+	if within(realRoot, target) {
+		return "", nil
+	}
+	if r.firstLink != "" {
+		return fmt.Sprintf("symlink %s leads outside the memory root (to %s); not followed", r.firstLink, target), nil
+	}
+	return fmt.Sprintf("path %s leads outside the memory root (to %s); not followed", rel, target), nil
+}
+
+// realPath resolves every symlink in the path p, as filepath.EvalSymlinks
+// does, through afero.
+func realPath(fsys afero.Fs, p string, lastMayBeMissing bool) (string, error) {
+	r := resolver{fsys: fsys}
+	r.lst, _ = fsys.(afero.Lstater)
+	r.rdr, _ = fsys.(afero.LinkReader)
+	start := "."
+	if filepath.IsAbs(p) {
+		start = string(filepath.Separator)
+	}
+	return r.resolve(start, strings.Split(filepath.ToSlash(p), "/"), lastMayBeMissing)
+}
+
+type resolver struct {
+	fsys      afero.Fs
+	lst       afero.Lstater
+	rdr       afero.LinkReader
+	hops      int
+	firstLink string // the first symlink met, as a path relative to the start
+}
+
+// resolve walks parts from base, a path with no symlinks in it, replacing
+// each symlink met by its target's components. With lastMayBeMissing, a
+// missing final component is kept as it is, under its resolved parent.
+func (r *resolver) resolve(base string, parts []string, lastMayBeMissing bool) (string, error) {
+	cur := base
+	var pending []string // components still to walk from link targets
+	next := 0            // the next of parts to walk once pending is empty
+	for len(pending) > 0 || next < len(parts) {
+		var c string
+		if len(pending) > 0 {
+			c, pending = pending[0], pending[1:]
+		} else {
+			c, next = parts[next], next+1
+		}
+		switch c {
+		case "", ".":
+			continue
+		case "..":
+			cur = parentOf(cur)
+			continue
+		}
+		cand := filepath.Join(cur, c)
+		last := len(pending) == 0 && next == len(parts)
+		fi, err := r.lstat(cand)
+		if errors.Is(err, os.ErrNotExist) && last && lastMayBeMissing {
+			return cand, nil
+		}
 		if err != nil {
 			return "", err
 		}
 		if fi.Mode()&fs.ModeSymlink == 0 {
-			return name, nil
+			cur = cand
+			continue
 		}
-		t, err := rdr.ReadlinkIfPossible(name)
+		if r.firstLink == "" {
+			r.firstLink = path.Join(parts[:next]...)
+		}
+		target, err := r.readlink(cand)
 		if err != nil {
 			return "", err
 		}
-		if !filepath.IsAbs(t) {
-			t = filepath.Join(filepath.Dir(name), t)
+		if filepath.IsAbs(target) {
+			cur = string(filepath.Separator)
 		}
-		name = filepath.Clean(t)
+		pending = append(strings.Split(filepath.ToSlash(target), "/"), pending...)
 	}
-	return "", fmt.Errorf("%s: too many levels of symbolic links", name)
+	return cur, nil
+}
+
+func (r *resolver) lstat(name string) (fs.FileInfo, error) {
+	if r.lst == nil {
+		return r.fsys.Stat(name)
+	}
+	fi, _, err := r.lst.LstatIfPossible(name)
+	return fi, err
+}
+
+func (r *resolver) readlink(name string) (string, error) {
+	if r.rdr == nil {
+		return "", fmt.Errorf("%s: symlink cannot be resolved here", name)
+	}
+	if r.hops++; r.hops > maxLinkHops {
+		return "", fmt.Errorf("%s: too many levels of symbolic links", name)
+	}
+	return r.rdr.ReadlinkIfPossible(name)
+}
+
+// parentOf is the directory above p, which has no symlinks in it; above a
+// relative start it climbs with "..".
+func parentOf(p string) string {
+	if p == "." || p == ".." || strings.HasSuffix(p, string(filepath.Separator)+"..") {
+		return filepath.Join(p, "..")
+	}
+	return filepath.Dir(p)
 }
 
 // within reports whether p is root or lies under it.
