@@ -71,11 +71,32 @@ func writeColdSession(fsys afero.Fs, root string, s ColdSession) error {
 	return WriteFile(fsys, coldSessionPath(root), append(data, '\n'), 0o644)
 }
 
-// StartColdSession begins a session's cold accounting at `wake load`:
+// StartColdSession records a `wake load` in the session's cold accounting,
+// under the root's lock. The first load after a hand-off opens the session:
 // nothing pulled yet, and loadTokens (the whole boot context just printed)
-// already spent against memory_max.
-func StartColdSession(fsys afero.Fs, root string, now time.Time, loadTokens int) error {
-	return writeColdSession(fsys, root, ColdSession{Started: now.UTC().Truncate(time.Second), LoadTokens: loadTokens})
+// already spent against memory_max. A later load in the same session (a
+// client resuming, clearing or compacting) only updates loadTokens: were it
+// to reset what was pulled, the cold cap would not be a cap. Nothing is
+// written when nothing changed, so a repeated start costs no fsync.
+func (s *Store) StartColdSession(ctx context.Context, loadTokens int) error {
+	unlock, err := s.Locker.Lock(ctx, s.Root)
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	cs, err := ReadColdSession(s.FS, s.Root)
+	if err != nil {
+		return err
+	}
+	switch {
+	case cs.Started.IsZero():
+		cs = ColdSession{Started: s.Now().UTC().Truncate(time.Second), LoadTokens: loadTokens}
+	case cs.LoadTokens == loadTokens:
+		return nil
+	default:
+		cs.LoadTokens = loadTokens
+	}
+	return writeColdSession(s.FS, s.Root, cs)
 }
 
 // EndColdSession closes the session's cold accounting at `wake handoff`, so

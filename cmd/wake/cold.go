@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -116,7 +117,10 @@ func (a *app) saveColdIndex(s *session, idx *boot.ColdIndex) {
 // just printed. Failing leaves the previous session's accounting, which only
 // errs on the side of less, so it is a warning.
 func (a *app) startColdSession(s *session, loadTokens int) {
-	if err := handoff.StartColdSession(a.fs, s.root, a.now(), loadTokens); err != nil {
+	st := a.store(s.root)
+	// A session start must not wait long on a hand-off that holds the lock.
+	st.Locker = handoff.FileLocker{Timeout: 2 * time.Second}
+	if err := st.StartColdSession(context.Background(), loadTokens); err != nil {
 		fmt.Fprintf(a.errOut, "wake: warning: starting the cold session: %v\n", err)
 	}
 }
