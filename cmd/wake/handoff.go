@@ -194,17 +194,29 @@ func (a *app) handoffRun(ctx context.Context, in handoff.Input, sf skillFlags) e
 	if err != nil {
 		return err
 	}
-	// The session's cold pulls end with the hand-off, so the next session
-	// has the whole cold budget. The hand-off itself is done and durable:
-	// failing to reset the accounting is only worth a warning.
+	a.printHandoff(res)
+	a.warnLargeSummary(s, res.Summary)
+	a.afterHandoff(ctx, s, sf)
+	return nil
+}
+
+// afterHandoff ends the session's cold accounting, so the next session has
+// the whole cold budget, and regenerates the boot files from the new
+// summary; under the root's lock, so a concurrent hand-off or pull cannot
+// interleave. The hand-off itself is done and durable by now: failing here
+// is only worth a warning.
+func (a *app) afterHandoff(ctx context.Context, s *session, sf skillFlags) {
+	unlock, err := a.locker.Lock(ctx, s.root)
+	if err != nil {
+		fmt.Fprintf(a.errOut, "wake: warning: the cold session and boot files were not updated: %v\n", err)
+		return
+	}
+	defer unlock()
 	if err := handoff.EndColdSession(a.fs, s.root); err != nil {
 		fmt.Fprintf(a.errOut, "wake: warning: ending the cold session: %v\n", err)
 	}
-	a.printHandoff(res)
-	a.warnLargeSummary(s, res.Summary)
 	a.handoffBootFiles(s, sf)
 	a.saveCache(s)
-	return nil
 }
 
 // lastHandoff is the previous hand-off's time: the HANDOFF block's updated,
