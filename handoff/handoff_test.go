@@ -206,7 +206,8 @@ func TestHandoffInputErrors(t *testing.T) {
 func TestParseDecision(t *testing.T) {
 	tests := []struct{ in, what, why, err string }{
 		{"Use TOML because YAML broke", "Use TOML", "YAML broke", ""},
-		{"Cache because fast BECAUSE the disk is slow", "Cache because fast", "the disk is slow", ""},
+		{"Use TOML because YAML broke because of tabs", "Use TOML", "YAML broke because of tabs", ""},
+		{"Cache BECAUSE fast because the disk is slow", "Cache", "fast because the disk is slow", ""},
 		{"İstanbul office because it is near", "İstanbul office", "it is near", ""},
 		{"no reason", "", "", "WHAT because WHY"},
 		{"x because ", "", "", "empty"},

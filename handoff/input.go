@@ -95,10 +95,11 @@ func (in Input) Validate() error {
 	return nil
 }
 
-// ParseDecision reads "WHAT because WHY", split at the last " because "
-// (any case).
+// ParseDecision reads "WHAT because WHY", split at the first " because "
+// (any case): a decision is usually short and its reason is where a second
+// "because" belongs ("Use TOML because YAML broke because of tabs").
 func ParseDecision(s string) (NewDecision, error) {
-	i := strings.LastIndex(asciiLower(s), " because ")
+	i := strings.Index(asciiLower(s), " because ")
 	if i < 0 {
 		return NewDecision{}, errors.New(`want "WHAT because WHY"`)
 	}
