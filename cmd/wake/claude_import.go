@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"errors"
 	"path/filepath"
 	"strings"
@@ -10,9 +11,10 @@ import (
 
 // addImport returns a CLAUDE.md with the import line added, and whether it
 // was missing. An existing file gets a blank line and the import at its
-// end; a missing one is created with the import alone. [removeImport] gives
-// back the original bytes exactly. A file that ends inside an unclosed code
-// fence is an error: an import there would be read as code.
+// end, in the file's own line endings (those of its first line); a missing
+// one is created with the import alone. [removeImport] gives back the
+// original bytes exactly. A file that ends inside an unclosed code fence is
+// an error: an import there would be read as code.
 func addImport(src []byte, exists bool, line string) ([]byte, bool, error) {
 	if _, _, ok := findImport(string(src), line); ok {
 		return src, false, nil
@@ -20,7 +22,8 @@ func addImport(src []byte, exists bool, line string) ([]byte, bool, error) {
 	if !exists {
 		return []byte(line + "\n"), true, nil
 	}
-	out := string(src) + "\n" + line + "\n"
+	eol := lineEnding(src)
+	out := string(src) + eol + line + eol
 	if _, _, ok := findImport(out, line); !ok {
 		return nil, false, errors.New("the file ends inside a code fence that is never closed, where Claude Code would not follow an import")
 	}
@@ -36,12 +39,34 @@ func removeImport(src []byte, line string) (out []byte, removed, gone bool) {
 	if !ok {
 		return src, false, false
 	}
-	if end == len(text) && start > 0 && text[start-1] == '\n' {
-		// Install put a newline before the import at the end: take it too.
-		start--
+	if eol := text[findEOL(text, end):end]; end == len(text) && eol != "" && strings.HasSuffix(text[:start], eol) {
+		// Install put a line ending before the import at the end, the same
+		// as the import's own: take it too.
+		start -= len(eol)
 	}
 	out = []byte(text[:start] + text[end:])
 	return out, true, start == 0 && len(out) == 0 && !strings.HasPrefix(text, "\n")
+}
+
+// lineEnding is the line ending of the file's first line: "\r\n" or "\n".
+func lineEnding(src []byte) string {
+	i := bytes.IndexByte(src, '\n')
+	if i > 0 && src[i-1] == '\r' {
+		return "\r\n"
+	}
+	return "\n"
+}
+
+// findEOL returns where the line ending of the line that ends at end
+// starts (end itself when it has none).
+func findEOL(text string, end int) int {
+	switch {
+	case strings.HasSuffix(text[:end], "\r\n"):
+		return end - 2
+	case strings.HasSuffix(text[:end], "\n"):
+		return end - 1
+	}
+	return end
 }
 
 // findImport locates the first line that is exactly the import, outside

@@ -18,7 +18,10 @@ func TestImportRoundTrip(t *testing.T) {
 		{"empty file", "", true, "\n@.wake/boot.md\n"},
 		{"ends in a newline", "# Rules\n\nBe brief.\n", true, "# Rules\n\nBe brief.\n\n@.wake/boot.md\n"},
 		{"no final newline", "# Rules", true, "# Rules\n@.wake/boot.md\n"},
-		{"CRLF", "# Rules\r\n", true, "# Rules\r\n\n@.wake/boot.md\n"},
+		{"CRLF", "# Rules\r\n", true, "# Rules\r\n\r\n@.wake/boot.md\r\n"},
+		{"CRLF, no final newline", "# Rules\r\nBe brief.", true, "# Rules\r\nBe brief.\r\n@.wake/boot.md\r\n"},
+		{"LF first, CRLF later", "a\nb\r\n", true, "a\nb\r\n\n@.wake/boot.md\n"},
+		{"lone CR at the end", "a\r", true, "a\r\n@.wake/boot.md\n"},
 		{"import only in code", "```\n@.wake/boot.md\n```\n", true, "```\n@.wake/boot.md\n```\n\n@.wake/boot.md\n"},
 		{"other imports", "@AGENTS.md\n@docs/style.md\n", true, "@AGENTS.md\n@docs/style.md\n\n@.wake/boot.md\n"},
 	} {
@@ -87,7 +90,7 @@ func TestImportLine(t *testing.T) {
 // FuzzImport proves install then uninstall gives back any CLAUDE.md that
 // does not import boot.md already.
 func FuzzImport(f *testing.F) {
-	for _, s := range []string{"", "a", "a\n", "a\n\n", "\n", "```\n", "x\r\n"} {
+	for _, s := range []string{"", "a", "a\n", "a\n\n", "\n", "```\n", "x\r\n", "x\r\ny", "x\r", "\r\n\r\n"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, src string) {
