@@ -239,19 +239,14 @@ func ParseColdHead(data []byte, whole bool) ColdHead {
 	}
 	meta, body, err := ParseFrontMatter(data)
 	switch {
+	case !whole && errors.Is(err, ErrUnclosedFrontMatter):
+		h.MetaErr = fmt.Sprintf("front matter runs past the first %d KiB", ColdHeadBytes>>10)
 	case err != nil:
 		h.MetaErr = err.Error()
-	case !whole && len(body) == len(data) && startsFrontMatter(data):
-		h.MetaErr = fmt.Sprintf("front matter runs past the first %d KiB", ColdHeadBytes>>10)
 	}
 	h.Meta = meta
 	h.Heading = FirstHeading(StripComments(string(body)))
 	return h
-}
-
-func startsFrontMatter(data []byte) bool {
-	first, _, _ := bytes.Cut(data, []byte("\n"))
-	return bytes.Equal(bytes.TrimRight(first, "\r \t"), fmDelim)
 }
 
 // ReadHead reads the listing fields of the document at rel from at most

@@ -127,7 +127,7 @@ func TestParseColdHead(t *testing.T) {
 		{"bad yaml", "---\nsummary: [x\n---\n# T\n", true, "", "T", "", "malformed front matter", false},
 		{"bad sensitivity", "---\nsensitivity: top\n---\n", true, "", "", "top", "sensitivity \"top\"", false},
 		{"front matter past the head", long, false, "", "", "", "runs past the first 16 KiB", false},
-		{"unclosed in a whole small file is body", "---\nsummary: x\n# H\n", true, "", "H", "", "", false},
+		{"unclosed in a whole small file", "---\nsensitivity: secret\n# H\n", true, "", "H", "", "front matter opened at line 1 is never closed", false},
 	} {
 		h := ParseColdHead([]byte(tc.data), tc.whole)
 		if h.Meta.Summary != tc.summary || h.Heading != tc.heading || h.Meta.Sensitivity != tc.sens || h.Binary != tc.binary ||

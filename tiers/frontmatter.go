@@ -2,6 +2,7 @@ package tiers
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"unicode/utf8"
 
@@ -63,14 +64,23 @@ func SplitFrontMatter(data []byte) (yamlText, body []byte, ok bool) {
 	return nil, data, false
 }
 
+// ErrUnclosedFrontMatter is the error of a document whose first line opens
+// a front matter block that no "---" line closes.
+var ErrUnclosedFrontMatter = errors.New("front matter opened at line 1 is never closed (no closing --- line)")
+
 // ParseFrontMatter decodes the front matter of data. A document without
-// front matter gives the zero FrontMatter and data as body. Malformed YAML is
-// an error, with the whole of data returned as body so the caller can still
-// show the document.
+// front matter gives the zero FrontMatter and data as body. Malformed YAML,
+// and a block opened but never closed, are errors, with the whole of data
+// returned as body so the caller can still show the document. An unclosed
+// block is not "no front matter": its keys (a sensitivity among them) are
+// unknown, and the policy must treat it as the strictest.
 func ParseFrontMatter(data []byte) (FrontMatter, []byte, error) {
 	var m FrontMatter
 	y, body, ok := SplitFrontMatter(data)
 	if !ok {
+		if startsFrontMatter(data) {
+			return m, data, ErrUnclosedFrontMatter
+		}
 		return m, data, nil
 	}
 	if err := yaml.Unmarshal(y, &m); err != nil {
@@ -82,6 +92,11 @@ func ParseFrontMatter(data []byte) (FrontMatter, []byte, error) {
 		return m, body, fmt.Errorf("front matter: sensitivity %q is not public, internal, confidential or secret", m.Sensitivity)
 	}
 	return m, body, nil
+}
+
+func startsFrontMatter(data []byte) bool {
+	first, _, _ := bytes.Cut(data, []byte("\n"))
+	return bytes.Equal(bytes.TrimRight(first, "\r \t"), fmDelim)
 }
 
 func isValidUTF8(b []byte) bool { return utf8.Valid(b) }
