@@ -250,8 +250,19 @@ func ParseConfig(name string, data []byte) (Config, error) {
 	if cfg.Budget.MemoryMax > cfg.ContextWindow {
 		return Config{}, bad("budget", "memory_max", fmt.Sprintf("%d is above context_window (%d)", cfg.Budget.MemoryMax, cfg.ContextWindow))
 	}
+	// main.md's HANDOFF block is never dropped and the context has headings
+	// and a footer of its own: below this floor memory_max could not hold.
+	if floor := cfg.Budget.Main + ContextOverhead; cfg.Budget.MemoryMax < floor {
+		return Config{}, bad("budget", "memory_max", fmt.Sprintf("%d leaves no room for main.md and the context itself: it must be at least budget.main + %d (%d)", cfg.Budget.MemoryMax, ContextOverhead, floor))
+	} else if left := cfg.ContextWindow - cfg.Budget.WorkMin; left < floor {
+		return Config{}, bad("budget", "work_min", fmt.Sprintf("%d leaves %d tokens of context_window for memory; at least budget.main + %d (%d) are needed", cfg.Budget.WorkMin, left, ContextOverhead, floor))
+	}
 	return cfg, nil
 }
+
+// ContextOverhead is the room the boot context needs beyond main.md for its
+// announcement, headings, checks and footer.
+const ContextOverhead = 1000
 
 func tomlError(name string, err error) error {
 	var strict *toml.StrictMissingError

@@ -83,6 +83,8 @@ func TestConfigErrors(t *testing.T) {
 		{"encoding", "encoding = \"p50k_base\"\n", 1, "encoding", "not cl100k_base"},
 		{"duration", "[checks]\nstale_after = \"soon\"\n", 2, "checks.stale_after", "duration"},
 		{"target over max", "[budget]\nmemory_target = 70000\n", 2, "budget.memory_target", "above memory_max"},
+		{"max under floor", "[budget]\nmemory_target = 100\nmemory_max = 300\n", 3, "budget.memory_max", "at least budget.main + 1000 (3000)"},
+		{"work_min leaves no room", "context_window = 150000\n[budget]\nwork_min = 148000\n", 3, "budget.work_min", "leaves 2000 tokens"},
 		{"syntax", "agent = \n", 1, "", "toml"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
