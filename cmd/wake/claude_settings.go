@@ -138,15 +138,51 @@ func claudeHookNodes(src []byte) (top, hooks, start *jnode, err error) {
 	return top, m.val, s.val, nil
 }
 
-// findWakeHook returns the index of the SessionStart group that runs wake's
-// hook command, or -1.
+// findWakeHook returns the index of the last SessionStart group that is
+// wake's hook, or -1: the matcher exactly claudeHookMatcher (a narrower one
+// leaves wake out of some session starts) and an entry of type "command"
+// running claudeHookCommand. Other keys (a timeout) may have been added.
 func findWakeHook(src []byte, start *jnode) int {
-	for i, g := range start.elems {
-		if inner := groupHooks(g); inner != nil && wakeEntry(src, inner) >= 0 {
+	for i := len(start.elems) - 1; i >= 0; i-- {
+		g := start.elems[i]
+		if m, ok := groupMatcher(src, g); ok && m == claudeHookMatcher && wakeEntry(src, groupHooks(g)) >= 0 {
 			return i
 		}
 	}
 	return -1
+}
+
+// otherWakeHooks describes the SessionStart groups that run wake's command
+// but are not wake's hook, for the report: `matcher "startup"`.
+func otherWakeHooks(src []byte) []string {
+	_, _, start, err := claudeHookNodes(src)
+	if err != nil || start == nil {
+		return nil
+	}
+	var out []string
+	for _, g := range start.elems {
+		m, ok := groupMatcher(src, g)
+		switch {
+		case wakeEntry(src, groupHooks(g)) < 0 || ok && m == claudeHookMatcher:
+		case ok:
+			out = append(out, fmt.Sprintf("matcher %q", m))
+		default:
+			out = append(out, "no matcher")
+		}
+	}
+	return out
+}
+
+// groupMatcher returns a group's matcher, and whether it has a string one.
+func groupMatcher(src []byte, group *jnode) (string, bool) {
+	if group.kind != '{' {
+		return "", false
+	}
+	m, _, ok := group.member("matcher")
+	if !ok || m.val.kind != '"' {
+		return "", false
+	}
+	return jsonString(src, m.val), true
 }
 
 func groupHooks(group *jnode) *jnode {
@@ -160,13 +196,22 @@ func groupHooks(group *jnode) *jnode {
 	return m.val
 }
 
-// wakeEntry returns the index of wake's command in a group's hooks, or -1.
+// wakeEntry returns the index of the last entry of a group's hooks of type
+// "command" running wake's command, or -1 (also for a nil inner).
 func wakeEntry(src []byte, inner *jnode) int {
-	for i, h := range inner.elems {
-		if h.kind != '{' {
-			continue
+	if inner == nil {
+		return -1
+	}
+	str := func(h *jnode, key string) string {
+		m, _, ok := h.member(key)
+		if !ok || m.val.kind != '"' {
+			return ""
 		}
-		if c, _, ok := h.member("command"); ok && c.val.kind == '"' && jsonString(src, c.val) == claudeHookCommand {
+		return jsonString(src, m.val)
+	}
+	for i := len(inner.elems) - 1; i >= 0; i-- {
+		h := inner.elems[i]
+		if h.kind == '{' && str(h, "type") == "command" && str(h, "command") == claudeHookCommand {
 			return i
 		}
 	}

@@ -117,21 +117,22 @@ func TestClaudeHookNewFile(t *testing.T) {
 }
 
 // TestClaudeHookUninstallKeepsOthers covers files changed after install:
-// other groups added after wake's, and a hook added to wake's own group.
+// other groups added after wake's, and a hook added to wake's own group;
+// a group running wake's command at fewer sources is not wake's hook.
 func TestClaudeHookUninstallKeepsOthers(t *testing.T) {
 	for _, tc := range []struct{ name, src, want string }{
 		{"group after wake's",
 			`{"hooks": {"SessionStart": [{"matcher": "startup|resume|clear|compact", "hooks": [{"type": "command", "command": "wake load --hook claude"}]}, {"hooks": [{"type": "command", "command": "mine"}]}]}}`,
 			`{"hooks": {"SessionStart": [{"hooks": [{"type": "command", "command": "mine"}]}]}}`},
 		{"hook in wake's group",
-			`{"hooks": {"SessionStart": [{"matcher": "startup", "hooks": [{"type": "command", "command": "mine"}, {"type": "command", "command": "wake load --hook claude"}]}]}}`,
-			`{"hooks": {"SessionStart": [{"matcher": "startup", "hooks": [{"type": "command", "command": "mine"}]}]}}`},
+			`{"hooks": {"SessionStart": [{"matcher": "startup|resume|clear|compact", "hooks": [{"type": "command", "command": "mine"}, {"type": "command", "command": "wake load --hook claude"}]}]}}`,
+			`{"hooks": {"SessionStart": [{"matcher": "startup|resume|clear|compact", "hooks": [{"type": "command", "command": "mine"}]}]}}`},
 		{"other events stay",
-			`{"hooks": {"Stop": [], "SessionStart": [{"hooks": [{"type": "command", "command": "wake load --hook claude"}]}]}}`,
+			`{"hooks": {"Stop": [], "SessionStart": [{"matcher": "startup|resume|clear|compact", "hooks": [{"type": "command", "command": "wake load --hook claude"}]}]}}`,
 			`{"hooks": {"Stop": []}}`},
-		{"installed twice by hand",
-			`{"hooks": {"SessionStart": [{"hooks": [{"command": "wake load --hook claude"}]}, {"hooks": [{"command": "wake load --hook claude"}]}]}, "x": 1}`,
-			`{"x": 1}`},
+		{"a narrower hook is not wake's",
+			`{"hooks": {"SessionStart": [{"matcher": "startup", "hooks": [{"type": "command", "command": "wake load --hook claude"}]}, {"matcher": "startup|resume|clear|compact", "hooks": [{"type": "command", "command": "wake load --hook claude"}]}]}, "x": 1}`,
+			`{"hooks": {"SessionStart": [{"matcher": "startup", "hooks": [{"type": "command", "command": "wake load --hook claude"}]}]}, "x": 1}`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			out, removed, gone, err := removeClaudeHook([]byte(tc.src))
@@ -226,4 +227,36 @@ func emptyHookContainers(v map[string]any) bool {
 	}
 	s, ok := h["SessionStart"].([]any)
 	return len(h) == 0 || ok && len(s) == 0
+}
+
+// TestClaudeHookNarrowMatcher: a group running wake's command at fewer
+// sources than wake's matcher is not wake's hook installed: install adds its
+// own, and names the narrower one.
+func TestClaudeHookNarrowMatcher(t *testing.T) {
+	for _, tc := range []struct{ name, src, partial string }{
+		{"startup only", `{"hooks": {"SessionStart": [{"matcher": "startup", "hooks": [{"type": "command", "command": "wake load --hook claude"}]}]}}`, `"startup"`},
+		{"no matcher", `{"hooks": {"SessionStart": [{"hooks": [{"type": "command", "command": "wake load --hook claude"}]}]}}`, "no matcher"},
+		{"reordered", `{"hooks": {"SessionStart": [{"matcher": "resume|startup|clear|compact", "hooks": [{"type": "command", "command": "wake load --hook claude"}]}]}}`, `"resume|startup|clear|compact"`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			out, changed, err := addClaudeHook([]byte(tc.src), true)
+			if err != nil || !changed {
+				t.Fatalf("changed=%v err=%v: the narrower hook counted as installed", changed, err)
+			}
+			assertKeepsSettings(t, []byte(tc.src), out)
+			if got := otherWakeHooks(out); len(got) != 1 || !strings.Contains(got[0], tc.partial) {
+				t.Fatalf("otherWakeHooks = %q, want one naming %s", got, tc.partial)
+			}
+			if _, changed, _ := addClaudeHook(out, true); changed {
+				t.Fatal("a second install changed the file")
+			}
+		})
+	}
+	exact := `{"hooks": {"SessionStart": [{"matcher": "startup|resume|clear|compact", "hooks": [{"type": "command", "command": "wake load --hook claude", "timeout": 30}]}]}}`
+	if _, changed, err := addClaudeHook([]byte(exact), true); changed || err != nil {
+		t.Fatalf("wake's hook with a timeout added: changed=%v err=%v", changed, err)
+	}
+	if got := otherWakeHooks([]byte(exact)); len(got) != 0 {
+		t.Fatalf("otherWakeHooks of wake's own = %q", got)
+	}
 }

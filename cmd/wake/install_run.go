@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"strings"
 
 	"github.com/wakeproto/wake/tiers"
 )
@@ -97,6 +98,9 @@ func (a *app) planInstall(w claudeWiring, imp importEdit) ([]fileEdit, error) {
 		return nil, settingsFailure(w.settings, err)
 	}
 	set.done = fmt.Sprintf("added the SessionStart hook %q (matcher %s)", claudeHookCommand, claudeHookMatcher)
+	if others := otherWakeHooks(set.old); set.changed && len(others) > 0 {
+		set.done += fmt.Sprintf("; the hook with %s already there runs wake at some starts only, and now a second time at those: remove it by hand", strings.Join(others, " and the one with "))
+	}
 	set.kept = "already runs the hook; unchanged"
 	md, err := a.readEdit(imp.file, displayPath(imp.file, w.project, w.home))
 	if err != nil {
