@@ -146,7 +146,7 @@ func (w *coldWalker) entry(rel string) {
 	case mode.IsRegular():
 		w.add(ColdFile{Path: rel, Size: fi.Size(), ModTime: fi.ModTime()})
 	default:
-		w.warn(fmt.Sprintf("%s: skipped: not a regular file (%s)", rel, mode.Type()))
+		w.warn(fmt.Sprintf("%s: skipped: %s", rel, NotRegular(fi)))
 	}
 }
 
@@ -182,6 +182,8 @@ func (w *coldWalker) link(rel string) {
 		w.warn(fmt.Sprintf("%s: skipped: %v", rel, err))
 	case fi.IsDir():
 		w.warn(fmt.Sprintf("%s: skipped: symlink to a directory; not followed", rel))
+	case !fi.Mode().IsRegular():
+		w.warn(fmt.Sprintf("%s: skipped: symlink to a file that is %s", rel, NotRegular(fi)))
 	default:
 		w.add(ColdFile{Path: rel, Size: fi.Size(), ModTime: fi.ModTime()})
 	}
@@ -251,7 +253,7 @@ func ParseColdHead(data []byte, whole bool) ColdHead {
 
 // ReadHead reads the listing fields of the document at rel from at most
 // ColdHeadBytes of it. ok is false, without an error, when there is no
-// such document to read: missing, a directory, or reached through a
+// such document to read: missing, not a regular file, or reached through a
 // symlink leading outside the root.
 func ReadHead(fsys afero.Fs, root, rel string) (h ColdHead, ok bool, err error) {
 	reason, err := Inside(fsys, root, rel)
@@ -261,17 +263,14 @@ func ReadHead(fsys afero.Fs, root, rel string) (h ColdHead, ok bool, err error) 
 	if err != nil {
 		return h, false, fmt.Errorf("reading %s: %w", rel, err)
 	}
-	f, err := fsys.Open(filepath.Join(root, filepath.FromSlash(rel)))
-	if errorsIsNotExist(err) {
+	f, _, why, err := OpenRegular(fsys, filepath.Join(root, filepath.FromSlash(rel)))
+	if errorsIsNotExist(err) || err == nil && why != "" {
 		return h, false, nil
 	}
 	if err != nil {
 		return h, false, fmt.Errorf("reading %s: %w", rel, err)
 	}
 	defer f.Close()
-	if fi, err := f.Stat(); err != nil || fi.IsDir() {
-		return h, false, err
-	}
 	buf := make([]byte, ColdHeadBytes+1)
 	n, err := io.ReadFull(f, buf)
 	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, io.EOF) {

@@ -58,7 +58,7 @@ func ReadDoc(fsys afero.Fs, root, rel string) (Doc, error) {
 		d.Skipped = reason
 		return d, nil
 	}
-	f, err := fsys.Open(name)
+	f, fi, why, err := OpenRegular(fsys, name)
 	if errors.Is(err, os.ErrNotExist) {
 		d.Missing = true
 		return d, nil
@@ -66,15 +66,11 @@ func ReadDoc(fsys afero.Fs, root, rel string) (Doc, error) {
 	if err != nil {
 		return d, fmt.Errorf("reading %s: %w", rel, err)
 	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return d, fmt.Errorf("reading %s: %w", rel, err)
-	}
-	if fi.IsDir() {
-		d.Skipped = "is a directory"
+	if why != "" {
+		d.Skipped = why
 		return d, nil
 	}
+	defer f.Close()
 	d.Size, d.ModTime = fi.Size(), fi.ModTime()
 	limit := int64(MaxDocBytes)
 	if d.Size > MaxDocBytes {
@@ -104,6 +100,58 @@ func ReadDoc(fsys afero.Fs, root, rel string) (Doc, error) {
 	}
 	d.Meta = meta
 	return d, nil
+}
+
+// OpenRegular opens name for reading only when it is a regular file (after
+// symlinks). Anything else comes back as a reason, unopened: a directory
+// ("is a directory"), and a named pipe, socket or device ("not a regular
+// file (named pipe)"), since opening a FIFO blocks until a writer comes
+// and reading a device need never end. (Not O_NONBLOCK: afero's MemMapFs
+// treats any flag but O_RDONLY as a write and stamps the file's mtime on
+// close.)
+func OpenRegular(fsys afero.Fs, name string) (afero.File, fs.FileInfo, string, error) {
+	fi, err := fsys.Stat(name)
+	if err != nil {
+		return nil, nil, "", err
+	}
+	if why := NotRegular(fi); why != "" {
+		return nil, fi, why, nil
+	}
+	f, err := fsys.Open(name)
+	if err != nil {
+		return nil, nil, "", err
+	}
+	if fi, err = f.Stat(); err != nil || NotRegular(fi) != "" {
+		f.Close()
+		if err != nil {
+			return nil, nil, "", err
+		}
+		return nil, fi, NotRegular(fi), nil
+	}
+	return f, fi, "", nil
+}
+
+// NotRegular says why a file of this kind is not read as a document, or ""
+// for a regular file.
+func NotRegular(fi fs.FileInfo) string {
+	m := fi.Mode()
+	switch {
+	case m.IsRegular():
+		return ""
+	case m.IsDir():
+		return "is a directory"
+	case m&fs.ModeNamedPipe != 0:
+		return "not a regular file (named pipe)"
+	case m&fs.ModeSocket != 0:
+		return "not a regular file (socket)"
+	case m&fs.ModeCharDevice != 0:
+		return "not a regular file (character device)"
+	case m&fs.ModeDevice != 0:
+		return "not a regular file (device)"
+	case m&fs.ModeSymlink != 0:
+		return "not a regular file (symlink)"
+	}
+	return fmt.Sprintf("not a regular file (%s)", m.Type())
 }
 
 // maxLinkHops bounds symlink resolution, as the kernel's ELOOP does.
