@@ -37,7 +37,7 @@ existing setting, hook and line is kept; a second run changes nothing.
 		Example: "  wake install claude\n  wake install claude --project ~/work/billing",
 		Args:    clientArg,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return a.installRun(o)
+			return a.installRun(cmd.Context(), o)
 		},
 	}
 	cmd.Flags().StringVar(&o.project, "project", "", "the project `DIR` Claude Code runs in (default: the working directory)")
@@ -58,7 +58,7 @@ stay.`,
 		Example: "  wake uninstall claude\n  wake uninstall claude --project ~/work/billing",
 		Args:    clientArg,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return a.uninstallRun(o)
+			return a.uninstallRun(cmd.Context(), o)
 		},
 	}
 	cmd.Flags().StringVar(&o.project, "project", "", "the project `DIR` (default: the working directory)")

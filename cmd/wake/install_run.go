@@ -1,11 +1,13 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"path/filepath"
 	"strings"
 
+	"github.com/wakeproto/wake/handoff"
 	"github.com/wakeproto/wake/tiers"
 )
 
@@ -43,7 +45,7 @@ func (a *app) wiring(project, root string, cfg tiers.Config) (claudeWiring, erro
 	return w, nil
 }
 
-func (a *app) installRun(o *installOptions) error {
+func (a *app) installRun(ctx context.Context, o *installOptions) error {
 	project, err := a.projectDir(o.project)
 	if err != nil {
 		return err
@@ -67,16 +69,27 @@ func (a *app) installRun(o *installOptions) error {
 		}
 		imp = w.skillImport
 	}
-	edits, err := a.planInstall(w, imp)
-	if err != nil {
-		return err
-	}
-	if err := a.apply(edits); err != nil {
+	var edits []fileEdit
+	var boots bootReport
+	err = a.store(s.root).Mutate(ctx, func() (handoff.Entry, error) {
+		var err error
+		if edits, err = a.planInstall(w, imp); err != nil {
+			return handoff.Entry{}, err
+		}
+		if err := a.apply(edits); err != nil {
+			return handoff.Entry{}, err
+		}
+		boots = a.installBootFiles(s, w, o)
+		return changeEntry("install", s.root, edits, boots)
+	})
+	if err != nil && !errors.Is(err, errUnchanged) {
 		return err
 	}
 	fmt.Fprintf(a.out, "wake install claude: %s\n", project)
 	changed := a.reportEdits(edits)
-	a.installBootFiles(s, w, o)
+	for _, l := range boots.lines {
+		fmt.Fprintf(a.out, "  %s\n", l)
+	}
 	if changed {
 		fmt.Fprintf(a.out, "Claude Code now loads this memory at every session start (hook output stays within its %s-character limit). Undo with 'wake uninstall claude'.\n", "10,000")
 	} else {
@@ -114,33 +127,83 @@ func (a *app) planInstall(w claudeWiring, imp importEdit) ([]fileEdit, error) {
 	return []fileEdit{set, md}, nil
 }
 
+// bootReport is what installBootFiles did: a line for the report about each
+// boot file, and the files it changed.
+type bootReport struct {
+	lines   []string
+	changed []string // absolute paths
+	summary []string // for the ledger: "wrote .wake/boot.md"
+}
+
 // installBootFiles writes the boot files now, so that the next session
 // imports a current copy even where Claude Code reads CLAUDE.md before the
 // hook has run.
-func (a *app) installBootFiles(s *session, w claudeWiring, o *installOptions) {
+func (a *app) installBootFiles(s *session, w claudeWiring, o *installOptions) bootReport {
+	var r bootReport
 	ctx, text, err := a.bootContext(s)
 	if err != nil {
 		a.warn([]string{fmt.Sprintf("the boot files were not written: %v", err)})
-		return
+		return r
 	}
 	t := a.writeBootFiles(s, ctx, text, bootWrite{skillFlags: o.skillFlags, bootAlways: true})
-	if t.BootPath != "" {
-		state := "up to date"
-		if t.BootChanged {
-			state = "written (the whole boot context; every session start regenerates it)"
+	for _, f := range []struct {
+		path    string
+		changed bool
+		written string
+	}{
+		{t.BootPath, t.BootChanged, "written (the whole boot context; every session start regenerates it)"},
+		{t.SkillPath, t.SkillChanged, "written (skill.md; wake load and wake handoff keep it current)"},
+	} {
+		if f.path == "" {
+			continue
 		}
-		fmt.Fprintf(a.out, "  %s: %s\n", displayPath(t.BootPath, w.project, w.home), state)
-	}
-	if t.SkillPath != "" {
-		state := "up to date"
-		if t.SkillChanged {
-			state = "written (skill.md; wake load and wake handoff keep it current)"
+		show, state := displayPath(f.path, w.project, w.home), "up to date"
+		if f.changed {
+			state = f.written
+			r.changed = append(r.changed, f.path)
+			r.summary = append(r.summary, "wrote "+show)
 		}
-		fmt.Fprintf(a.out, "  %s: %s\n", displayPath(t.SkillPath, w.project, w.home), state)
+		r.lines = append(r.lines, show+": "+state)
 	}
-	for _, p := range t.Problems {
-		fmt.Fprintf(a.out, "  %s\n", p)
+	r.lines = append(r.lines, t.Problems...)
+	return r
+}
+
+// errUnchanged tells Mutate not to log a run that changed nothing.
+var errUnchanged = errors.New("nothing changed")
+
+// ledgerPath names a changed file in a ledger entry: relative to the root
+// inside it, absolute outside.
+func ledgerPath(root, path string) string {
+	if rel, err := filepath.Rel(root, path); err == nil && filepath.IsLocal(rel) {
+		return filepath.ToSlash(rel)
 	}
+	return filepath.ToSlash(path)
+}
+
+// changeEntry is the ledger line of an install or uninstall: the files it
+// changed and what it did to each; errUnchanged when it changed no setting
+// or CLAUDE.md. Boot files alone are not logged: wake load regenerates them
+// at every start without a ledger line, and boot.md shows the ledger's
+// digest, so logging its refresh would change it again at every run.
+func changeEntry(op, root string, edits []fileEdit, boots bootReport) (handoff.Entry, error) {
+	e := handoff.Entry{Op: op}
+	var what []string
+	for _, ed := range edits {
+		if ed.changed {
+			e.Paths = append(e.Paths, ledgerPath(root, ed.path))
+			what = append(what, ed.show+": "+ed.done)
+		}
+	}
+	if len(e.Paths) == 0 {
+		return e, errUnchanged
+	}
+	for _, p := range boots.changed {
+		e.Paths = append(e.Paths, ledgerPath(root, p))
+	}
+	what = append(what, boots.summary...)
+	e.ChangeSummary = "wake " + op + " claude: " + strings.Join(what, "; ")
+	return e, nil
 }
 
 func (a *app) reportEdits(edits []fileEdit) bool {
@@ -161,14 +224,16 @@ func (a *app) reportEdits(edits []fileEdit) bool {
 	return changed
 }
 
-func (a *app) uninstallRun(o *installOptions) error {
+func (a *app) uninstallRun(ctx context.Context, o *installOptions) error {
 	project, err := a.projectDir(o.project)
 	if err != nil {
 		return err
 	}
 	a.cwd = project
 	root, cfg := filepath.Join(project, tiers.DefaultDirName), tiers.DefaultConfig()
-	if r, err := a.findRoot(); err == nil {
+	r, err := a.findRoot()
+	haveRoot := err == nil
+	if haveRoot {
 		root = r
 		if c, err := tiers.LoadConfig(a.fs, root); err == nil {
 			cfg = c
@@ -180,11 +245,24 @@ func (a *app) uninstallRun(o *installOptions) error {
 	if err != nil {
 		return err
 	}
-	edits, err := a.planUninstall(w)
-	if err != nil {
-		return err
+	var edits []fileEdit
+	plan := func() (handoff.Entry, error) {
+		var err error
+		if edits, err = a.planUninstall(w); err != nil {
+			return handoff.Entry{}, err
+		}
+		if err := a.apply(edits); err != nil {
+			return handoff.Entry{}, err
+		}
+		return changeEntry("uninstall", root, edits, bootReport{})
 	}
-	if err := a.apply(edits); err != nil {
+	if haveRoot {
+		err = a.store(root).Mutate(ctx, plan)
+	} else {
+		// No memory root: nothing to lock, and no ledger to write to.
+		_, err = plan()
+	}
+	if err != nil && !errors.Is(err, errUnchanged) {
 		return err
 	}
 	fmt.Fprintf(a.out, "wake uninstall claude: %s\n", project)

@@ -1,0 +1,114 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/wakeproto/wake/handoff"
+)
+
+// installProject makes a project with a memory root in a temp directory,
+// HOME inside it.
+func installProject(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(dir, "home"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	a, _, errOut := newTestApp(t, dir)
+	if code := a.run([]string{"init", "--agent", "Ava"}); code != 0 {
+		t.Fatalf("init: %s", errOut)
+	}
+	return dir
+}
+
+// wakeIn runs wake in dir and fails the test on a non-zero exit.
+func wakeIn(t *testing.T, dir string, args ...string) (string, string) {
+	t.Helper()
+	a, out, errOut := newTestApp(t, dir)
+	if code := a.run(args); code != 0 {
+		t.Fatalf("wake %s: exit %d\n%s%s", strings.Join(args, " "), code, out, errOut)
+	}
+	return out.String(), errOut.String()
+}
+
+func ledgerOps(t *testing.T, dir string) []handoff.Entry {
+	t.Helper()
+	a, _, _ := newTestApp(t, dir)
+	entries, _, err := handoff.ReadLedger(a.fs, filepath.Join(dir, ".wake"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return entries
+}
+
+// TestInstallLedger: install and uninstall each log one line naming the
+// files they changed; a run that changes nothing logs nothing.
+func TestInstallLedger(t *testing.T) {
+	dir := installProject(t)
+	before := len(ledgerOps(t, dir))
+	wakeIn(t, dir, "install", "claude")
+	entries := ledgerOps(t, dir)
+	if len(entries) != before+1 {
+		t.Fatalf("install logged %d lines, want 1", len(entries)-before)
+	}
+	e := entries[len(entries)-1]
+	settings, claudeMD := filepath.Join(dir, ".claude", "settings.json"), filepath.Join(dir, "CLAUDE.md")
+	for _, p := range []string{filepath.ToSlash(settings), filepath.ToSlash(claudeMD), "boot.md"} {
+		if !slices.Contains(e.Paths, p) {
+			t.Errorf("install's ledger paths %q lack %s", e.Paths, p)
+		}
+	}
+	if e.Op != "install" || !strings.Contains(e.ChangeSummary, "added the SessionStart hook") || !strings.Contains(e.ChangeSummary, "added the import @.wake/boot.md") {
+		t.Fatalf("install's ledger line: %+v", e)
+	}
+	wakeIn(t, dir, "install", "claude")
+	if n := len(ledgerOps(t, dir)); n != before+1 {
+		t.Fatalf("a second install that changed nothing logged %d lines", n-before-1)
+	}
+	wakeIn(t, dir, "uninstall", "claude")
+	entries = ledgerOps(t, dir)
+	e = entries[len(entries)-1]
+	if len(entries) != before+2 || e.Op != "uninstall" || !slices.Contains(e.Paths, filepath.ToSlash(settings)) || !strings.Contains(e.ChangeSummary, "removed the import") {
+		t.Fatalf("uninstall's ledger: %d new lines, last %+v", len(entries)-before, e)
+	}
+	wakeIn(t, dir, "uninstall", "claude")
+	if n := len(ledgerOps(t, dir)); n != before+2 {
+		t.Fatalf("a second uninstall that changed nothing logged %d lines", n-before-2)
+	}
+}
+
+// refusingLocker never grants the lock.
+type refusingLocker struct{}
+
+func (refusingLocker) Lock(context.Context, string) (func() error, error) {
+	return nil, handoff.ErrLockTimeout
+}
+
+// TestInstallTakesTheLock: while another wake holds the root's lock,
+// install and uninstall fail and change nothing.
+func TestInstallTakesTheLock(t *testing.T) {
+	dir := installProject(t)
+	wakeIn(t, dir, "install", "claude")
+	settings := filepath.Join(dir, ".claude", "settings.json")
+	installed, _ := os.ReadFile(settings)
+	for _, args := range [][]string{{"uninstall", "claude"}, {"install", "claude", "--project", dir}} {
+		if args[0] == "install" {
+			os.Remove(settings)
+		}
+		a, _, errOut := newTestApp(t, dir)
+		a.locker = refusingLocker{}
+		if code := a.run(args); code != 1 || !strings.Contains(errOut.String(), "lock") {
+			t.Fatalf("%s with the lock held: exit %d, %s", args[0], code, errOut)
+		}
+		got, err := os.ReadFile(settings)
+		if args[0] == "uninstall" && string(got) != string(installed) || args[0] == "install" && !errors.Is(err, os.ErrNotExist) {
+			t.Fatalf("%s changed settings.json without the lock: %q", args[0], got)
+		}
+	}
+}
