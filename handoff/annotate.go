@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/wakeproto/wake/tiers"
 )
@@ -48,17 +49,21 @@ type DecisionChange struct {
 // with a "decide" ledger line.
 func (s *Store) Decide(ctx context.Context, d NewDecision) (DecisionChange, error) {
 	var ch DecisionChange
-	err := s.Mutate(ctx, func() (Entry, error) {
+	err := s.decisionsLocked(ctx, func() error {
 		f, err := s.readDecisionsLocked()
 		if err != nil {
-			return Entry{}, err
+			return err
 		}
-		n, err := s.appendDecisionsLocked(f, []NewDecision{d})
+		p, err := planAppend(f, []NewDecision{d}, s.Now())
 		if err != nil {
-			return Entry{}, err
+			return err
 		}
-		ch = DecisionChange{Number: n, Title: s.title(d.What), Status: tiers.StatusActive}
-		return s.ledgerEntry("decide", fmt.Sprintf("decided #%d: %s", n, oneLine(d.What))), nil
+		e := s.ledgerEntry("decide", fmt.Sprintf("decided #%d: %s", p.first, oneLine(d.What)))
+		if err := s.writeDecisions([]byte(p.text), []byte(p.last), &e); err != nil {
+			return err
+		}
+		ch = DecisionChange{Number: p.first, Title: s.title(d.What), Status: tiers.StatusActive}
+		return nil
 	})
 	return ch, err
 }
@@ -79,12 +84,13 @@ func (s *Store) Reverse(ctx context.Context, n int, by NewDecision) (DecisionCha
 		note := fmt.Sprintf("[%s] %s BECAUSE: %s", s.day(), strings.TrimSpace(by.What), strings.TrimSpace(by.Why))
 		f.text = annotateEntry(f.text, e, tiers.StatusReversed, tiers.KeyReversedBy+": "+note)
 		f.log = tiers.ParseDecisions([]byte(f.text))
-		added, err := s.appendDecisionsLocked(*f, []NewDecision{by})
+		p, err := planAppend(*f, []NewDecision{by}, s.Now())
 		if err != nil {
 			return DecisionChange{}, "", err
 		}
-		ch := DecisionChange{Number: n, Title: e.Title(), Status: tiers.StatusReversed, Added: added, AddedTitle: s.title(by.What)}
-		return ch, fmt.Sprintf("reversed #%d (%s) by #%d: %s", n, oneLine(e.What), added, oneLine(by.What)), nil
+		f.text = p.text
+		ch := DecisionChange{Number: n, Title: e.Title(), Status: tiers.StatusReversed, Added: p.first, AddedTitle: s.title(by.What)}
+		return ch, fmt.Sprintf("reversed #%d (%s) by #%d: %s", n, oneLine(e.What), p.first, oneLine(by.What)), nil
 	})
 }
 
@@ -103,7 +109,7 @@ func (s *Store) Contest(ctx context.Context, n int, objection, proposal string) 
 			fmt.Sprintf("%s: [%s] %s", tiers.KeyObjection, s.day(), strings.TrimSpace(objection)),
 			fmt.Sprintf("%s: %s", tiers.KeyProposed, strings.TrimSpace(proposal)))
 		ch := DecisionChange{Number: n, Title: e.Title(), Status: tiers.StatusContested}
-		return ch, fmt.Sprintf("contested #%d (%s): %s", n, oneLine(e.What), oneLine(objection)), s.writeAnnotated(*f)
+		return ch, fmt.Sprintf("contested #%d (%s): %s", n, oneLine(e.What), oneLine(objection)), nil
 	})
 }
 
@@ -119,39 +125,39 @@ func (s *Store) Uphold(ctx context.Context, n int, why string) (DecisionChange, 
 		}
 		f.text = annotateEntry(f.text, e, tiers.StatusActive, fmt.Sprintf("%s: [%s] %s", tiers.KeyUpheld, s.day(), strings.TrimSpace(why)))
 		ch := DecisionChange{Number: n, Title: e.Title(), Status: tiers.StatusActive}
-		return ch, fmt.Sprintf("upheld #%d (%s): %s", n, oneLine(e.What), oneLine(why)), s.writeAnnotated(*f)
+		return ch, fmt.Sprintf("upheld #%d (%s): %s", n, oneLine(e.What), oneLine(why)), nil
 	})
 }
 
 // annotate runs edit on entry n under the lock, refusing a log with hand
-// edits to wake's entries, and writes one ledger line with op. edit
-// changes f.text and writes the file itself.
+// edits to wake's entries, then writes the log edit left in f.text with
+// one ledger line with op.
 func (s *Store) annotate(ctx context.Context, n int, op string, edit func(*decisionFile, tiers.Decision) (DecisionChange, string, error)) (DecisionChange, error) {
 	var ch DecisionChange
-	err := s.Mutate(ctx, func() (Entry, error) {
+	err := s.decisionsLocked(ctx, func() error {
 		f, err := s.readDecisionsLocked()
 		if err != nil {
-			return Entry{}, err
+			return err
 		}
 		if len(f.edits) > 0 {
-			return Entry{}, &HandEditError{Edits: f.edits}
+			return &HandEditError{Edits: f.edits}
 		}
 		e, ok := f.log.Entry(n)
 		if !ok {
-			return Entry{}, fmt.Errorf("decision %d: %w (%s has %d)", n, ErrNoSuchDecision, tiers.DecisionsPath, len(f.log.Entries))
+			return fmt.Errorf("decision %d: %w (%s has %d)", n, ErrNoSuchDecision, tiers.DecisionsPath, len(f.log.Entries))
 		}
-		var summary string
-		ch, summary, err = edit(&f, e)
+		c, summary, err := edit(&f, e)
 		if err != nil {
-			return Entry{}, err
+			return err
 		}
-		return s.ledgerEntry(op, summary), nil
+		le := s.ledgerEntry(op, summary)
+		if err := s.writeDecisions([]byte(f.text), []byte(f.text), &le); err != nil {
+			return err
+		}
+		ch = c
+		return nil
 	})
 	return ch, err
-}
-
-func (s *Store) writeAnnotated(f decisionFile) error {
-	return s.WriteDecisionsLocked([]byte(f.text))
 }
 
 // annotateEntry sets entry e's STATUS value to status and adds lines at
@@ -183,8 +189,10 @@ func annotateEntry(text string, e tiers.Decision, status string, lines ...string
 	return text[:end] + add.String() + text[end:]
 }
 
+// ledgerEntry is a decision command's ledger line, stamped now to the
+// second as the ledger keeps it, so that recovery can find it there.
 func (s *Store) ledgerEntry(op, summary string) Entry {
-	return Entry{Op: op, Paths: []string{tiers.DecisionsPath}, ChangeSummary: summary}
+	return Entry{At: s.Now().UTC().Truncate(time.Second), Op: op, Paths: []string{tiers.DecisionsPath}, ChangeSummary: summary}
 }
 
 func (s *Store) day() string { return s.Now().UTC().Format("2006-01-02") }

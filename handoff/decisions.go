@@ -58,51 +58,79 @@ func (d NewDecision) Render(day time.Time) string {
 // file atomically and records the snapshot. When entries wake wrote were
 // deleted or edited by hand since its last write, the snapshot keeps wake's
 // version of them with the new entries added, so the coherence check goes
-// on reporting the edit. The caller must hold the root's lock (it runs
-// inside [Store.Mutate]) and writes the ledger line.
+// on reporting the edit. The caller must hold the root's lock and writes
+// the ledger line.
 func (s *Store) AppendDecisionsLocked(ds []NewDecision) error {
 	f, err := s.readDecisionsLocked()
 	if err != nil {
 		return err
 	}
-	_, err = s.appendDecisionsLocked(f, ds)
-	return err
+	p, err := planAppend(f, ds, s.Now())
+	if err != nil {
+		return err
+	}
+	return s.writeDecisions([]byte(p.text), []byte(p.last), nil)
 }
 
-// appendDecisionsLocked appends ds to the log read in f and returns the
-// number of the first new entry.
-func (s *Store) appendDecisionsLocked(f decisionFile, ds []NewDecision) (int, error) {
+// appended is the decision log with new entries appended, as it would be
+// written: text for the log, last for the snapshot, first the number of
+// the first new entry.
+type appended struct {
+	text, last string
+	first      int
+}
+
+// planAppend appends ds, dated at, to the log read in f, without writing.
+// The entries take the log's line ending. It is an error when they would
+// not read back as entries: a comment left open hides them.
+func planAppend(f decisionFile, ds []NewDecision, at time.Time) (appended, error) {
 	for _, d := range ds {
 		if err := d.Validate(); err != nil {
-			return 0, err
+			return appended{}, err
 		}
 	}
-	text, last := f.text, string(f.last)
-	for _, d := range ds {
-		entry := d.Render(s.Now())
-		text = appendEntry(text, entry)
-		last = appendEntry(last, entry)
+	eol := eolOf(f.text)
+	p := appended{text: f.text, last: string(f.last), first: len(f.log.Entries) + 1}
+	for _, entry := range renderEntries(ds, at, eol) {
+		p.text = appendEntry(p.text, entry, eol)
+		p.last = appendEntry(p.last, entry, eol)
 	}
-	first := len(f.log.Entries) + 1
-	if got := len(tiers.ParseDecisions([]byte(text)).Entries); got != first-1+len(ds) {
-		return 0, fmt.Errorf("%s: the new entries would not read back as entries (is an HTML comment left open?); nothing was written", tiers.DecisionsPath)
+	if got := tiers.ParseDecisions([]byte(p.text)); len(got.Entries) != p.first-1+len(ds) {
+		if got.OpenComment > 0 {
+			return appended{}, &OpenCommentError{Line: got.OpenComment}
+		}
+		return appended{}, fmt.Errorf("%s: the new entries would not read back as entries; nothing was written", tiers.DecisionsPath)
 	}
 	if len(f.edits) == 0 {
-		last = text
+		p.last = p.text
 	}
-	return first, s.writeDecisions([]byte(text), []byte(last))
+	return p, nil
+}
+
+// renderEntries renders ds, dated at, with line ending eol.
+func renderEntries(ds []NewDecision, at time.Time, eol string) []string {
+	var out []string
+	for _, d := range ds {
+		out = append(out, strings.ReplaceAll(d.Render(at), "\n", eol))
+	}
+	return out
+}
+
+// OpenCommentError refuses to append to a decision log with an HTML comment
+// opened and never closed: the new entries would land inside it, hidden
+// from every reader.
+type OpenCommentError struct {
+	Line int // where the comment opens
+}
+
+func (e *OpenCommentError) Error() string {
+	return fmt.Sprintf("%s:%d: an HTML comment (<!--) opens here and is never closed, so new entries would be hidden inside it; close it with --> or remove it, then run the command again; nothing was written",
+		tiers.DecisionsPath, e.Line)
 }
 
 // WriteDecisionsLocked replaces warm/decisions.md and records the snapshot.
 func (s *Store) WriteDecisionsLocked(data []byte) error {
-	return s.writeDecisions(data, data)
-}
-
-func (s *Store) writeDecisions(data, snapshot []byte) error {
-	if err := s.Write(tiers.DecisionsPath, data); err != nil {
-		return err
-	}
-	return WriteFile(s.FS, s.snapshotPath(), snapshot, 0o644)
+	return s.writeDecisions(data, data, nil)
 }
 
 func (s *Store) snapshotPath() string {
@@ -137,15 +165,16 @@ func (s *Store) readDecisionsLocked() (decisionFile, error) {
 	return f, nil
 }
 
-// appendEntry adds entry after text, separated by exactly one blank line.
-func appendEntry(text, entry string) string {
+// appendEntry adds entry after text, separated by exactly one blank line
+// ending in eol.
+func appendEntry(text, entry, eol string) string {
 	switch {
 	case text == "":
-	case strings.HasSuffix(text, "\n\n"):
+	case strings.HasSuffix(text, "\n\n"), strings.HasSuffix(text, "\n\r\n"):
 	case strings.HasSuffix(text, "\n"):
-		text += "\n"
+		text += eol
 	default:
-		text += "\n\n"
+		text += eol + eol
 	}
 	return text + entry
 }

@@ -58,10 +58,17 @@ type Recovery struct {
 	// directory had changed, and its staged files were removed.
 	RolledBack bool
 	Steps      []string // the steps finished now, when rolled forward
+	// Log is set for a write of the decision log rather than a hand-off:
+	// At and Summary are then its command's ledger line (zero and "" for
+	// the decisions of a hand-off).
+	Log bool
 }
 
 // String describes the recovery in one line.
 func (r Recovery) String() string {
+	if r.Log {
+		return r.logString()
+	}
 	if r.RolledBack {
 		return fmt.Sprintf("rolled back hand-off %s, interrupted before it changed anything", r.ID)
 	}
@@ -70,6 +77,17 @@ func (r Recovery) String() string {
 		done = "finished: " + strings.Join(r.Steps, "; ")
 	}
 	return fmt.Sprintf("finished hand-off %s of %s (%q), interrupted earlier; %s", r.ID, r.At.Format(tiers.SessionTimeLayout), r.Summary, done)
+}
+
+func (r Recovery) logString() string {
+	what := "a write of " + tiers.DecisionsPath
+	if r.Summary != "" {
+		what += fmt.Sprintf(" (%q)", r.Summary)
+	}
+	if r.RolledBack {
+		return fmt.Sprintf("rolled back %s, interrupted before it changed the log", what)
+	}
+	return fmt.Sprintf("finished %s, interrupted after it changed the log: %s", what, strings.Join(r.Steps, "; "))
 }
 
 func (s *Store) journalRoot() string { return s.Path(tiers.StateDir + "/" + JournalDir) }
@@ -142,8 +160,14 @@ func Pending(fsys afero.Fs, root string) (bool, error) {
 // costs one directory read when there is not. A hand-off still running in
 // another process is waited for and then found complete.
 func Recover(ctx context.Context, s *Store) ([]Recovery, error) {
-	if ok, err := Pending(s.FS, s.Root); err != nil || !ok {
+	ok, err := Pending(s.FS, s.Root)
+	if err != nil {
 		return nil, err
+	}
+	if !ok {
+		if ok, err = decisionsPending(s.FS, s.Root); err != nil || !ok {
+			return nil, err
+		}
 	}
 	unlock, err := s.Locker.Lock(ctx, s.Root)
 	if err != nil {
@@ -153,16 +177,26 @@ func Recover(ctx context.Context, s *Store) ([]Recovery, error) {
 	return s.recoverLocked()
 }
 
+// recoverLocked settles an interrupted write of the decision log first: a
+// hand-off appending decisions makes that write last, so whatever it left
+// is settled before the hand-off's own steps are checked.
 func (s *Store) recoverLocked() ([]Recovery, error) {
-	infos, err := afero.ReadDir(s.FS, s.journalRoot())
-	if errors.Is(err, os.ErrNotExist) {
-		return nil, nil
+	var out []Recovery
+	r, ok, err := s.settleDecisionsLocked()
+	if ok {
+		out = append(out, r)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("reading %s/%s: %w", tiers.StateDir, JournalDir, err)
+		return out, fmt.Errorf("recovering an interrupted write of %s: %w", tiers.DecisionsPath, err)
+	}
+	infos, err := afero.ReadDir(s.FS, s.journalRoot())
+	if errors.Is(err, os.ErrNotExist) {
+		return out, nil
+	}
+	if err != nil {
+		return out, fmt.Errorf("reading %s/%s: %w", tiers.StateDir, JournalDir, err)
 	}
 	sort.Slice(infos, func(a, b int) bool { return infos[a].Name() < infos[b].Name() })
-	var out []Recovery
 	for _, fi := range infos {
 		if !fi.IsDir() {
 			continue
@@ -200,7 +234,7 @@ func (s *Store) recoverOne(id string) (Recovery, error) {
 	if r.Steps, err = s.rollForward(&j); err != nil {
 		return r, err
 	}
-	logged, err := s.ensureLedger(&j)
+	logged, err := s.ensureLedger(j.Entry)
 	if err != nil {
 		return r, err
 	}
@@ -210,24 +244,25 @@ func (s *Store) recoverOne(id string) (Recovery, error) {
 	return r, s.finish(id)
 }
 
-// ensureLedger appends the hand-off's ledger line unless it is there.
-func (s *Store) ensureLedger(j *journal) (bool, error) {
+// ensureLedger appends an interrupted mutation's ledger line unless it is
+// there.
+func (s *Store) ensureLedger(want Entry) (bool, error) {
 	entries, _, err := ReadLedger(s.FS, s.Root)
 	if err != nil {
 		return false, err
 	}
 	for _, e := range entries {
-		if e.Op == j.Entry.Op && e.At.Equal(j.Entry.At) && e.ChangeSummary == j.Entry.ChangeSummary {
+		if e.Op == want.Op && e.At.Equal(want.At) && e.ChangeSummary == want.ChangeSummary {
 			return false, nil
 		}
 	}
-	return true, AppendLedger(s.FS, s.Root, j.Entry)
+	return true, AppendLedger(s.FS, s.Root, want)
 }
 
 // removeTemps removes the temporary files an interrupted atomic write of a
 // hand-off's files leaves behind ([WriteFile] names them ".NAME.tmp-HEX").
 func (s *Store) removeTemps() error {
-	for _, rel := range []string{tiers.MainPath, tiers.LatestPath, tiers.PreviousPath, tiers.DecisionsPath, tiers.StateDir + "/" + DecisionsSnapshot} {
+	for _, rel := range []string{tiers.MainPath, tiers.LatestPath, tiers.PreviousPath, tiers.DecisionsPath, tiers.StateDir + "/" + DecisionsSnapshot, tiers.StateDir + "/" + DecisionsPending} {
 		dir, base := filepath.Split(s.Path(rel))
 		infos, err := afero.ReadDir(s.FS, dir)
 		if err != nil {

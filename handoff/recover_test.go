@@ -192,6 +192,11 @@ func checkRecords(t *testing.T, s *Store, handoffs []string) {
 		t.Fatalf("ledger hand-offs %v, want %v", logged, handoffs)
 	}
 	log := hoRead(t, s, tiers.DecisionsPath)
+	if snap, err := afero.ReadFile(s.FS, s.Path(tiers.StateDir+"/"+DecisionsSnapshot)); err == nil {
+		if edits := tiers.FindHandEdits(snap, []byte(log)); len(edits) > 0 {
+			t.Fatalf("a hand edit is reported that wake made: %+v", edits)
+		}
+	}
 	for _, h := range handoffs {
 		if c := strings.Count(log, "DECISION: Decided in "+h+" BECAUSE"); c != 1 {
 			t.Fatalf("decision of %q logged %d times:\n%s", h, c, log)

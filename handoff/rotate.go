@@ -123,11 +123,9 @@ func (s *Store) appendDecisions(j *journal) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	var entries []string
-	for _, d := range j.Decisions {
-		entries = append(entries, d.Render(j.At))
-	}
-	if digest(cur) != j.DecisionsBefore && strings.HasSuffix(string(cur), strings.Join(entries, "\n")) {
+	eol := eolOf(string(cur))
+	entries := renderEntries(j.Decisions, j.At, eol)
+	if digest(cur) != j.DecisionsBefore && strings.HasSuffix(string(cur), strings.Join(entries, eol)) {
 		return false, nil
 	}
 	at := *s

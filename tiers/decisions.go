@@ -86,6 +86,9 @@ type MalformedLine struct {
 type DecisionLog struct {
 	Entries   []Decision
 	Malformed []MalformedLine
+	// OpenComment is the line of an HTML comment ("<!--") that is never
+	// closed, hiding the rest of the file; 0 when there is none.
+	OpenComment int
 }
 
 // Entry returns entry n (1-based).
@@ -171,6 +174,7 @@ func ParseDecisions(data []byte) DecisionLog {
 	}
 	p.close()
 	if p.comment > 0 {
+		p.log.OpenComment = p.comment
 		p.malformed(p.comment, "<!--", "HTML comment is never closed; the rest of the file is ignored")
 	}
 	return p.log

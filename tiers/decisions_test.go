@@ -198,3 +198,21 @@ func checkInvariants(t *testing.T, data []byte, log DecisionLog) {
 		}
 	}
 }
+
+// OpenComment locates the comment that hides the rest of the log, so that
+// wake can refuse to append new entries into it and name its line.
+func TestParseDecisionsOpenComment(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		line int
+	}{
+		{"[2026-01-01] DECISION: A BECAUSE: x\n\n<!-- note\n[2026-01-02] DECISION: B BECAUSE: y\n", 3},
+		{"---\nsummary: s\n---\n<!-- c -->\n<!--\r\nstill open\r\n", 5},
+		{"<!-- closed -->\n[2026-01-01] DECISION: A BECAUSE: x\n", 0},
+		{"<!--\nopen\n-->\n", 0},
+	} {
+		if got := ParseDecisions([]byte(tc.in)).OpenComment; got != tc.line {
+			t.Errorf("%q: OpenComment %d, want %d", tc.in, got, tc.line)
+		}
+	}
+}
