@@ -30,7 +30,8 @@ type Result struct {
 	BlockAppended     bool     // main.md had no HANDOFF block; one was appended
 	Decisions         int      // entries appended to warm/decisions.md
 	Paths             []string // the files changed, as the ledger line lists them
-	// Recovered lists interrupted hand-offs finished or rolled back first.
+	// Recovered lists interrupted hand-offs and decision-log writes
+	// finished or rolled back first.
 	Recovered []Recovery
 }
 
@@ -133,11 +134,17 @@ func (s *Store) plan(in Input) (*journal, []byte, error) {
 	}
 	paths = append(paths, tiers.MainPath)
 	if len(in.Decisions) > 0 {
-		cur, err := s.readOptional(tiers.DecisionsPath)
+		// The append is checked here, before anything is written: found
+		// failing after the commit point it would leave a hand-off that
+		// recovery could never finish.
+		f, err := s.readDecisionsLocked()
 		if err != nil {
 			return nil, nil, err
 		}
-		j.DecisionsBefore = digest(cur)
+		if _, err := planAppend(f, in.Decisions, at); err != nil {
+			return nil, nil, err
+		}
+		j.DecisionsBefore = digest([]byte(f.text))
 		paths = append(paths, tiers.DecisionsPath)
 	}
 	j.Entry = Entry{At: at, Op: "handoff", Paths: paths, ChangeSummary: sess.Summary, Summary: sess.Summary}

@@ -3,6 +3,8 @@ package handoff
 import (
 	"context"
 	"errors"
+	"os"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -239,4 +241,49 @@ type failLocker struct{}
 
 func (failLocker) Lock(context.Context, string) (func() error, error) {
 	return nil, errors.New("the lock was taken")
+}
+
+// snapshotTree returns every file under the root with its content.
+func snapshotTree(t *testing.T, fs afero.Fs) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	afero.Walk(fs, hoRoot, func(p string, fi os.FileInfo, err error) error {
+		if err == nil && !fi.IsDir() {
+			b, _ := afero.ReadFile(fs, p)
+			out[p] = string(b)
+		}
+		return nil
+	})
+	return out
+}
+
+// A decision log with a comment left open would hide the hand-off's
+// decisions. The hand-off refuses before it writes anything, naming the
+// file and the comment's line, and the next command runs normally.
+func TestHandoffRefusesAnOpenCommentInTheLog(t *testing.T) {
+	fs := afero.NewMemMapFs()
+	s, _ := newHandoffStore(t, fs)
+	if _, err := Handoff(context.Background(), s, hoInput("first")); err != nil {
+		t.Fatal(err)
+	}
+	log := "[2026-11-01] DECISION: Old BECAUSE: reason\nSTATUS: active\n\n<!-- a note\nleft open\n"
+	afero.WriteFile(fs, s.Path(tiers.DecisionsPath), []byte(log), 0o644)
+	before := snapshotTree(t, fs)
+	_, err := Handoff(context.Background(), s, faultInput("second"))
+	var oc *OpenCommentError
+	if !errors.As(err, &oc) || oc.Line != 4 || !strings.HasPrefix(err.Error(), "warm/decisions.md:4: an HTML comment (<!--) opens here and is never closed") {
+		t.Fatalf("err = %v", err)
+	}
+	if after := snapshotTree(t, fs); !reflect.DeepEqual(after, before) {
+		t.Fatalf("a refused hand-off changed the root")
+	}
+	if ok, _ := Pending(fs, hoRoot); ok {
+		t.Fatal("a refused hand-off left a journal")
+	}
+	if _, err := s.Decide(context.Background(), NewDecision{What: "x", Why: "y"}); !errors.As(err, &oc) {
+		t.Fatalf("decide: %v", err)
+	}
+	if _, err := Handoff(context.Background(), s, hoInput("third")); err != nil {
+		t.Fatalf("a hand-off without decisions: %v", err)
+	}
 }
