@@ -150,11 +150,19 @@ func Run(m Memory, o Options) Report {
 	return r
 }
 
-// firstWake is a root with no session behind it: no summary in recent/ and
-// a HANDOFF block never filled in (DESIGN section 4, the protocol's
-// bootstrap edge case).
+// firstWake is a root with no prior memory (DESIGN section 4, the
+// protocol's bootstrap edge case): no summary in recent/, a HANDOFF block
+// never filled in, no decision logged and no open task. A root that has
+// decisions or tasks but no hand-off yet has context to resume from, and
+// saying "No prior context" there would tell the instance to ignore it.
 func firstWake(m Memory, h tiers.Handoff) bool {
-	return !hasSession(m.Latest) && h.Get(tiers.KeySessionSummary) == "" && h.Get(tiers.KeyUpdated) == ""
+	if hasSession(m.Latest) || h.Get(tiers.KeySessionSummary) != "" || h.Get(tiers.KeyUpdated) != "" {
+		return false
+	}
+	if m.Decisions.Readable() && len(tiers.ParseDecisions(m.Decisions.Content).Entries) > 0 {
+		return false
+	}
+	return len(OpenTasks(m.Tasks)) == 0
 }
 
 func announce(r Report) string {

@@ -214,6 +214,40 @@ func TestFirstWake(t *testing.T) {
 	}
 }
 
+// A root with decisions or open tasks but no hand-off yet has context: it
+// is not a first wake, though continuity still fails.
+func TestNotFirstWakeWithDecisionsOrTasks(t *testing.T) {
+	for _, tt := range []struct {
+		name  string
+		setup func(*testing.T, *handoff.Store)
+	}{
+		{"a decision", func(t *testing.T, s *handoff.Store) {
+			if _, err := s.Decide(context.Background(), handoff.NewDecision{What: "Use TOML", Why: "YAML broke"}); err != nil {
+				t.Fatal(err)
+			}
+		}},
+		{"an open task", func(t *testing.T, s *handoff.Store) {
+			edit(t, s.FS, tiers.TasksPath, func(x string) string { return x + "\n- [ ] Port the CLI flags\n" })
+		}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			fsys := afero.NewMemMapFs()
+			s := &handoff.Store{FS: fsys, Root: root, Now: clock, Locker: &handoff.MutexLocker{}}
+			if _, err := handoff.Init(context.Background(), s, skeleton.Params{Project: "billing"}); err != nil {
+				t.Fatal(err)
+			}
+			tt.setup(t, s)
+			r := run(t, fsys)
+			if r.FirstWake || strings.Contains(r.Announcement, MsgFirstWake) {
+				t.Fatalf("first wake %v, announcement:\n%s", r.FirstWake, r.Announcement)
+			}
+			if r.Passed(Continuity) || !strings.Contains(r.Announcement, MsgContinuity) {
+				t.Errorf("continuity must still fail: %q", r.Announcement)
+			}
+		})
+	}
+}
+
 func TestOpenTasks(t *testing.T) {
 	doc := tiers.Doc{Path: tiers.TasksPath, Content: []byte(`---
 summary: tasks
