@@ -130,7 +130,9 @@ func Read(o Options) (*Context, error) {
 		for _, rel := range ph.Paths {
 			d, err := tiers.ReadDoc(o.FS, o.Root, rel)
 			if err != nil {
-				return nil, err
+				// One unreadable file must not stop a session start: it is
+				// shown as skipped, with a warning naming it.
+				d = tiers.Doc{Path: rel, Skipped: "unreadable: " + tiers.Cause(err)}
 			}
 			f := &File{Path: rel, Tier: p.Tier, Bytes: d.Size, Missing: d.Missing, Skipped: d.Skipped, Huge: d.Huge, doc: d}
 			f.Share = p.Budget / len(ph.Paths)

@@ -33,7 +33,8 @@ type Digest struct {
 
 // BuildDigest reads the ledger's entries since now minus the configured
 // window and fits them to budget.digest. Unreadable ledger lines met on the
-// way come back as warnings with their line numbers.
+// way come back as warnings with their line numbers, and so does a ledger
+// that cannot be read at all (the digest is then empty).
 func BuildDigest(o Options) (*Digest, []string, error) {
 	now := time.Now
 	if o.Now != nil {
@@ -42,10 +43,12 @@ func BuildDigest(o Options) (*Digest, []string, error) {
 	w := o.Config.Digest.Window
 	d := &Digest{Window: shortDuration(w), Since: now().Add(-w).UTC().Truncate(time.Second), Budget: o.Config.Budget.Digest}
 	entries, bad, err := handoff.ReadLedgerSince(o.FS, o.Root, d.Since)
-	if err != nil {
-		return nil, nil, err
-	}
 	var warns []string
+	if err != nil {
+		// An unreadable ledger costs the digest, never the session start.
+		warns = append(warns, fmt.Sprintf("%v; no digest of recent changes", err))
+		entries, bad = nil, nil
+	}
 	for _, b := range bad {
 		warns = append(warns, b.String())
 	}

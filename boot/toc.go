@@ -87,11 +87,12 @@ type tocDoc struct {
 // BuildTOC lists cold/ and fits the listing to limit tokens, or lists it
 // whole when limit is NoFold. Documents the index does not know (new or
 // changed) are read whole and counted; the others are not opened. The
-// warnings name what was skipped and why.
+// warnings name what was skipped and why: nothing under cold/, not even
+// cold/ itself, stops a session start.
 func BuildTOC(o Options, limit int) (*TOC, []string, error) {
 	files, warns, err := tiers.ScanCold(o.FS, o.Root)
 	if err != nil {
-		return nil, warns, err
+		warns = append(warns, fmt.Sprintf("%s/: skipped: %v", tiers.ColdDir, err))
 	}
 	idx := o.ColdIndex
 	if idx == nil {

@@ -60,10 +60,9 @@ func AppendLedger(fsys afero.Fs, root string, e Entry) error {
 	if err != nil {
 		return err
 	}
-	name := filepath.Join(root, tiers.LedgerPath)
-	f, err := fsys.OpenFile(name, os.O_RDWR|os.O_CREATE|os.O_APPEND, 0o644)
+	f, err := openLedger(fsys, root, true)
 	if err != nil {
-		return fmt.Errorf("opening %s: %w", tiers.LedgerPath, err)
+		return err
 	}
 	defer f.Close()
 	fi, err := f.Stat()
@@ -162,16 +161,77 @@ func ReadLedgerSince(fsys afero.Fs, root string, since time.Time) ([]Entry, []Ba
 	return out, bad, nil
 }
 
+// readLedgerFile reads the ledger whole; a missing ledger is nil. A ledger
+// that is a symlink out of the root, or not a regular file (a directory, a
+// FIFO that would block the read), is an error naming it.
 func readLedgerFile(fsys afero.Fs, root string) ([]byte, error) {
-	data, err := afero.ReadFile(fsys, filepath.Join(root, tiers.LedgerPath))
-	if errors.Is(err, os.ErrNotExist) {
-		return nil, nil
+	f, err := openLedger(fsys, root, false)
+	if err != nil || f == nil {
+		return nil, err
 	}
+	defer f.Close()
+	data, err := io.ReadAll(f)
 	if err != nil {
-		return nil, fmt.Errorf("reading %s: %w", tiers.LedgerPath, err)
+		return nil, &ledgerError{"not read", err}
 	}
 	return data, nil
 }
+
+// openLedger opens the ledger for reading, or for appending (creating it)
+// when write is set. Only a regular file inside the root is opened: a
+// symlink out of the root is refused both ways, so wake neither shows an
+// outside file as its history nor appends to one. A missing ledger opened
+// for reading is nil, without an error.
+func openLedger(fsys afero.Fs, root string, write bool) (afero.File, error) {
+	verb := "not read"
+	if write {
+		verb = "not appended to"
+	}
+	fail := func(why string) error { return &ledgerError{verb, errors.New(why)} }
+	name := filepath.Join(root, tiers.LedgerPath)
+	reason, err := tiers.Inside(fsys, root, tiers.LedgerPath)
+	switch {
+	case err != nil && !errors.Is(err, os.ErrNotExist):
+		return nil, &ledgerError{verb, err}
+	case reason != "":
+		return nil, fail(reason)
+	}
+	fi, err := fsys.Stat(name)
+	switch {
+	case errors.Is(err, os.ErrNotExist) && !write:
+		return nil, nil
+	case err == nil && tiers.NotRegular(fi) != "":
+		return nil, fail(tiers.NotRegular(fi))
+	case err != nil && !errors.Is(err, os.ErrNotExist):
+		return nil, &ledgerError{verb, err}
+	}
+	var f afero.File
+	if write {
+		f, err = fsys.OpenFile(name, os.O_RDWR|os.O_CREATE|os.O_APPEND, 0o644)
+	} else {
+		f, err = fsys.Open(name)
+	}
+	if errors.Is(err, os.ErrNotExist) && !write {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, &ledgerError{verb, err}
+	}
+	return f, nil
+}
+
+// ledgerError names the ledger and what was not done, with the cause
+// shorn of its absolute path; the cause stays reachable with errors.Is.
+type ledgerError struct {
+	verb string
+	err  error
+}
+
+func (e *ledgerError) Error() string {
+	return fmt.Sprintf("%s: %s: %s", tiers.LedgerPath, e.verb, tiers.Cause(e.err))
+}
+
+func (e *ledgerError) Unwrap() error { return e.err }
 
 // parseLine parses line n. ok is false for a blank line; bad is set for a
 // line that is not a valid entry.

@@ -36,7 +36,10 @@ type ColdFile struct {
 // starting with "." (editor and temporary files) are passed over. A
 // symlink is followed only when it leads to a file inside the root; a link
 // leading outside the root, or to a directory, is skipped with a warning.
-// A missing cold/ is empty.
+// A missing cold/ is empty. What cannot be read (cold/ itself not a
+// directory, a subdirectory without permission) is skipped with a warning
+// naming it, so that one bad entry never stops a session start; only a
+// root that cannot be resolved is an error.
 func ScanCold(fsys afero.Fs, root string) ([]ColdFile, []string, error) {
 	realRoot, err := realPath(fsys, filepath.Clean(root), false)
 	if errorsIsNotExist(err) {
@@ -45,23 +48,28 @@ func ScanCold(fsys afero.Fs, root string) ([]ColdFile, []string, error) {
 	if err != nil {
 		return nil, nil, fmt.Errorf("resolving the memory root %s: %w", root, err)
 	}
+	skip := func(why string) ([]ColdFile, []string, error) {
+		return nil, []string{fmt.Sprintf("%s: skipped: %s", ColdDir, why)}, nil
+	}
 	reason, err := insideReal(fsys, realRoot, ColdDir)
-	if err != nil {
-		return nil, nil, fmt.Errorf("reading %s: %w", ColdDir, err)
+	if err == nil && reason == "" {
+		var fi fs.FileInfo
+		if fi, err = fsys.Stat(filepath.Join(root, ColdDir)); err == nil && !fi.IsDir() {
+			reason = "not a directory"
+		}
 	}
-	if reason != "" {
-		return nil, []string{fmt.Sprintf("%s: skipped: %s", ColdDir, reason)}, nil
-	}
-	if _, err := fsys.Stat(filepath.Join(root, ColdDir)); errorsIsNotExist(err) {
+	switch {
+	case errorsIsNotExist(err):
 		return nil, nil, nil
+	case err != nil:
+		return skip(Cause(err))
+	case reason != "":
+		return skip(reason)
 	}
 	w := &coldWalker{fsys: fsys, root: root, realRoot: realRoot, sem: make(chan struct{}, scanWorkers())}
 	w.wg.Add(1)
 	w.dir(ColdDir)
 	w.wg.Wait()
-	if w.err != nil {
-		return nil, w.warnings, w.err
-	}
 	slices.SortFunc(w.files, func(a, b ColdFile) int { return strings.Compare(a.Path, b.Path) })
 	slices.Sort(w.warnings)
 	return w.files, w.warnings, nil
@@ -82,7 +90,6 @@ type coldWalker struct {
 	mu       sync.Mutex
 	files    []ColdFile
 	warnings []string
-	err      error
 }
 
 func (w *coldWalker) abs(rel string) string { return filepath.Join(w.root, filepath.FromSlash(rel)) }
@@ -95,7 +102,7 @@ func (w *coldWalker) dir(dir string) {
 	names, err := w.readNames(dir)
 	<-w.sem
 	if err != nil {
-		w.fail(err)
+		w.warn(fmt.Sprintf("%s: skipped: %s", dir, Cause(err)))
 		return
 	}
 	for i := 0; i < len(names); i += scanChunk {
@@ -115,12 +122,12 @@ func (w *coldWalker) dir(dir string) {
 func (w *coldWalker) readNames(dir string) ([]string, error) {
 	f, err := w.fsys.Open(w.abs(dir))
 	if err != nil {
-		return nil, fmt.Errorf("reading %s: %w", dir, err)
+		return nil, err
 	}
 	defer f.Close()
 	names, err := f.Readdirnames(-1)
 	if err != nil {
-		return nil, fmt.Errorf("reading %s: %w", dir, err)
+		return nil, err
 	}
 	kept := names[:0]
 	for _, n := range names {
@@ -134,7 +141,7 @@ func (w *coldWalker) readNames(dir string) ([]string, error) {
 func (w *coldWalker) entry(rel string) {
 	fi, err := w.lstat(rel)
 	if err != nil {
-		w.warn(fmt.Sprintf("%s: skipped: %v", rel, err))
+		w.warn(fmt.Sprintf("%s: skipped: %s", rel, Cause(err)))
 		return
 	}
 	switch mode := fi.Mode(); {
@@ -168,7 +175,7 @@ func (w *coldWalker) link(rel string) {
 		w.warn(fmt.Sprintf("%s: skipped: dangling symlink", rel))
 		return
 	case err != nil:
-		w.warn(fmt.Sprintf("%s: skipped: %v", rel, err))
+		w.warn(fmt.Sprintf("%s: skipped: %s", rel, Cause(err)))
 		return
 	case reason != "":
 		w.warn(fmt.Sprintf("%s: skipped: %s", rel, reason))
@@ -179,7 +186,7 @@ func (w *coldWalker) link(rel string) {
 	case errorsIsNotExist(err):
 		w.warn(fmt.Sprintf("%s: skipped: dangling symlink", rel))
 	case err != nil:
-		w.warn(fmt.Sprintf("%s: skipped: %v", rel, err))
+		w.warn(fmt.Sprintf("%s: skipped: %s", rel, Cause(err)))
 	case fi.IsDir():
 		w.warn(fmt.Sprintf("%s: skipped: symlink to a directory; not followed", rel))
 	case !fi.Mode().IsRegular():
@@ -201,15 +208,18 @@ func (w *coldWalker) warn(msg string) {
 	w.mu.Unlock()
 }
 
-func (w *coldWalker) fail(err error) {
-	w.mu.Lock()
-	if w.err == nil {
-		w.err = err
-	}
-	w.mu.Unlock()
-}
-
 func errorsIsNotExist(err error) bool { return errors.Is(err, os.ErrNotExist) }
+
+// Cause is what went wrong, without the absolute path a *fs.PathError
+// carries, for a warning that already names the file by its root-relative
+// path: "permission denied".
+func Cause(err error) string {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err.Error()
+	}
+	return err.Error()
+}
 
 // ColdHead is what the table of contents knows of a cold document: its
 // front matter and first heading, taken from at most ColdHeadBytes.
