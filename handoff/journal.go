@@ -155,11 +155,14 @@ func Pending(fsys afero.Fs, root string) (bool, error) {
 }
 
 // Recover finishes, or rolls back when it had not committed, every
-// interrupted hand-off of the root, under the root's lock, and says what it
-// did. It takes the lock only when there is something to recover, so it
-// costs one directory read when there is not. A hand-off still running in
-// another process is waited for and then found complete.
+// interrupted hand-off and write of the decision log of the root, under
+// the root's lock, and says what it did. It takes the lock only when there
+// is something to recover, so it costs a few directory reads when there is
+// not. A hand-off still running in another process is waited for and then
+// found complete. It also removes the temporary files of atomic writes a
+// crash left behind, once they are older than [StaleTempAge].
 func Recover(ctx context.Context, s *Store) ([]Recovery, error) {
+	removeStaleTemps(s.FS, s.Root, s.Now())
 	ok, err := Pending(s.FS, s.Root)
 	if err != nil {
 		return nil, err

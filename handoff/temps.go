@@ -1,0 +1,77 @@
+package handoff
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/spf13/afero"
+
+	"github.com/wakeproto/wake/tiers"
+)
+
+// StaleTempAge is how old a temporary file of [WriteFile] must be before
+// [Recover] removes it. A write takes milliseconds; one this old was
+// interrupted by a crash, and no writer running now can still own it.
+const StaleTempAge = 10 * time.Minute
+
+// tempDirs are the directories, relative to the root, whose files wake
+// writes atomically, and so where a crash can leave a temporary file.
+var tempDirs = []string{".", tiers.StateDir, "recent", "warm", tiers.SessionsDir}
+
+// removeStaleTemps removes, best effort, the temporary files [WriteFile]
+// left in the root's directories that are older than [StaleTempAge] at now.
+// Only names of the form ".NAME.tmp-HEX" that are regular files are
+// touched: nothing else is wake's to delete.
+func removeStaleTemps(fsys afero.Fs, root string, now time.Time) []string {
+	var removed []string
+	for _, rel := range tempDirs {
+		dir := filepath.Join(root, filepath.FromSlash(rel))
+		for _, name := range dirNames(fsys, dir) {
+			if !isTempName(name) {
+				continue
+			}
+			p := filepath.Join(dir, name)
+			fi, err := lstat(fsys, p)
+			if err != nil || !fi.Mode().IsRegular() || now.Sub(fi.ModTime()) <= StaleTempAge {
+				continue
+			}
+			if fsys.Remove(p) == nil {
+				removed = append(removed, p)
+			}
+		}
+	}
+	return removed
+}
+
+// dirNames lists a directory's names without a stat per entry, so that a
+// large cold/sessions costs one read; an unreadable directory has none.
+func dirNames(fsys afero.Fs, dir string) []string {
+	d, err := fsys.Open(dir)
+	if err != nil {
+		return nil
+	}
+	defer d.Close()
+	names, _ := d.Readdirnames(-1)
+	return names
+}
+
+// lstat stats name without following a symlink where the file system can.
+func lstat(fsys afero.Fs, name string) (os.FileInfo, error) {
+	if l, ok := fsys.(afero.Lstater); ok {
+		fi, _, err := l.LstatIfPossible(name)
+		return fi, err
+	}
+	return fsys.Stat(name)
+}
+
+// isTempName reports whether name is one [WriteFile] gives its temporary
+// files: ".NAME.tmp-" and twelve lower-case hex digits.
+func isTempName(name string) bool {
+	i := strings.LastIndex(name, ".tmp-")
+	if i < 2 || name[0] != '.' {
+		return false
+	}
+	return isTemp(name, name[1:i])
+}
