@@ -59,12 +59,14 @@ var listItem = regexp.MustCompile(`^\s*([-*+]|\d{1,9}[.)])(\s|$)`)
 // Blocks splits Markdown into blocks: headings, list items (with their
 // continuation lines), paragraphs and fenced code blocks. Blank lines stay
 // with the block before them, so joining the blocks gives back the text.
+// A fence never closed is not a fence (tiers.HeadingLines), so it cannot
+// pull the sections below it, a protected one among them, into its block.
 func Blocks(text string) []Block {
 	var out []Block
 	section := ""
 	var cur *Block
 	inPara, inFence := false, false
-	for _, l := range tiers.Lines(text) {
+	for _, l := range tiers.HeadingLines(text) {
 		raw := text[l.Start:l.End]
 		lv, title := 0, ""
 		if !l.InFence {

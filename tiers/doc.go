@@ -94,6 +94,9 @@ func ReadDoc(fsys afero.Fs, root, rel string) (Doc, error) {
 	if line := firstInvalidUTF8Line(data); line > 0 {
 		d.Warnings = append(d.Warnings, fmt.Sprintf("%s:%d: invalid UTF-8; shown as it is", rel, line))
 	}
+	for _, n := range UnclosedFences(string(data)) {
+		d.Warnings = append(d.Warnings, fmt.Sprintf("%s:%d: code fence opened here is never closed; wake reads the headings after it as headings", rel, n))
+	}
 	meta, _, ferr := ParseFrontMatter(data)
 	if ferr != nil {
 		d.Warnings = append(d.Warnings, fmt.Sprintf("%s: %v", rel, ferr))

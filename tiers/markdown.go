@@ -26,10 +26,57 @@ type Line struct {
 }
 
 // Lines splits text into lines, marking those inside fenced code blocks
-// (the fence lines themselves included).
+// (the fence lines themselves included). As in CommonMark, a fence never
+// closed runs to the end of the text; see [HeadingLines] for finding
+// headings.
 func Lines(text string) []Line {
-	var out []Line
-	fence := ""
+	out, _ := scanLines(text, nil)
+	return out
+}
+
+// HeadingLines is [Lines] for finding headings and sections: a fence that
+// is never closed is not a fence. Its opening line is plain text and the
+// lines after it are read as they would be without it, so a stray ``` in
+// one section of main.md cannot swallow every heading below it (the
+// HANDOFF block among them), as CommonMark's "runs to the end of the
+// document" would. [UnclosedFences] finds such lines for a warning.
+func HeadingLines(text string) []Line {
+	// never[c] is the offset from which a fence of character c opens
+	// nothing: an opener there found no closer before the end, so no later
+	// one of that character can find one either. Each character is learnt
+	// at most once, so this is at most three scans.
+	never := map[byte]int{}
+	for {
+		out, open := scanLines(text, never)
+		if open < 0 {
+			return out
+		}
+		never[text[open+fenceIndent(text[open:])]] = open
+	}
+}
+
+// UnclosedFences returns the 1-based line numbers of fence lines that open
+// a code block no later line closes; [HeadingLines] reads them as plain
+// text.
+func UnclosedFences(text string) []int {
+	var out []int
+	never := map[byte]int{}
+	for {
+		_, open := scanLines(text, never)
+		if open < 0 {
+			return out
+		}
+		never[text[open+fenceIndent(text[open:])]] = open
+		out = append(out, strings.Count(text[:open], "\n")+1)
+	}
+}
+
+func fenceIndent(line string) int { return len(line) - len(strings.TrimLeft(line, " ")) }
+
+// scanLines is one pass of [Lines]. open is the offset of the line opening
+// a fence still open at the end of text, or -1.
+func scanLines(text string, never map[byte]int) (out []Line, open int) {
+	fence, open := "", -1
 	for off := 0; off < len(text); {
 		end := strings.IndexByte(text[off:], '\n')
 		next := len(text)
@@ -42,16 +89,19 @@ func Lines(text string) []Line {
 		if len(raw)-len(trim) <= 3 {
 			switch {
 			case fence == "" && (strings.HasPrefix(trim, "```") || strings.HasPrefix(trim, "~~~")):
-				fence = trim[:3]
+				if from, ok := never[trim[0]]; ok && off >= from {
+					break
+				}
+				fence, open = trim[:3], off
 				l.InFence = true
 			case fence != "" && strings.HasPrefix(trim, fence) && strings.TrimSpace(strings.TrimLeft(trim, fence[:1])) == "":
-				fence = ""
+				fence, open = "", -1
 			}
 		}
 		out = append(out, l)
 		off = next
 	}
-	return out
+	return out, open
 }
 
 // HeadingLevel returns the ATX heading level of a line (1-6), or 0.
@@ -73,10 +123,11 @@ func HeadingLevel(line string) (int, string) {
 }
 
 // Sections returns the sections of text at the given heading level, in
-// order. Headings inside fenced code are ignored.
+// order. Headings inside fenced code are ignored; a fence never closed
+// hides nothing (see [HeadingLines]).
 func Sections(text string, level int) []Section {
 	var out []Section
-	for _, l := range Lines(text) {
+	for _, l := range HeadingLines(text) {
 		if l.InFence {
 			continue
 		}
@@ -127,7 +178,7 @@ func StripComments(s string) string {
 // FirstHeading returns the title of the first heading of any level outside
 // front matter and code, or "".
 func FirstHeading(body string) string {
-	for _, l := range Lines(body) {
+	for _, l := range HeadingLines(body) {
 		if l.InFence {
 			continue
 		}

@@ -87,3 +87,54 @@ func FuzzParseMain(f *testing.F) {
 		}
 	})
 }
+
+// TestHeadingLinesUnclosedFence proves a fence never closed hides no
+// heading from HeadingLines, while Lines keeps CommonMark's reading, and
+// UnclosedFences names the line of each such fence.
+func TestHeadingLinesUnclosedFence(t *testing.T) {
+	text := "```go\n# in a closed fence\n```\n# T\n## Goals\n```\n- goal\n## HANDOFF\nupdated: x\n~~~\n## After\n"
+	// Line 6 ``` is never closed, and the ~~~ on line 10, inside it for
+	// CommonMark, is never closed either.
+	if got := UnclosedFences(text); len(got) != 2 || got[0] != 6 || got[1] != 10 {
+		t.Fatalf("UnclosedFences = %v, want [6 10]", got)
+	}
+	var titles []string
+	for _, s := range Sections(text, 2) {
+		titles = append(titles, s.Title)
+	}
+	if strings.Join(titles, ",") != "Goals,HANDOFF,After" {
+		t.Fatalf("sections %v", titles)
+	}
+	hl := HeadingLines(text)
+	if hl[5].InFence || hl[7].InFence || hl[9].InFence || !hl[1].InFence {
+		t.Fatalf("HeadingLines fencing: %+v", hl)
+	}
+	if l := Lines(text); !l[7].InFence {
+		t.Fatal("Lines no longer runs an unclosed fence to the end")
+	}
+	if m := ParseMain([]byte(text)); !m.Handoff.Present || m.Handoff.Get(KeyUpdated) != "x" {
+		t.Fatalf("HANDOFF below an unclosed fence: %+v", m.Handoff)
+	}
+	if got := UnclosedFences("```\ncode\n```\n"); got != nil {
+		t.Fatalf("closed fence reported: %v", got)
+	}
+}
+
+func FuzzHeadingLines(f *testing.F) {
+	for _, s := range []string{"```\n# a\n", "~~~\n```\n~~~\n# b\n", "# x\n```go\n```\n"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		ls := HeadingLines(text)
+		if len(ls) != len(Lines(text)) {
+			t.Fatal("HeadingLines and Lines split differently")
+		}
+		if UnclosedFences(text) == nil {
+			for i, l := range Lines(text) {
+				if l != ls[i] {
+					t.Fatalf("line %d differs with every fence closed", i+1)
+				}
+			}
+		}
+	})
+}
