@@ -102,7 +102,7 @@ func (a *app) writeSkill(s *session, ctx *boot.Context, force bool) (string, boo
 		a.warn([]string{fmt.Sprintf("skill.md was not written: %v", err)})
 		return "", false, "skill.md was not written: " + err.Error()
 	}
-	if err := handoff.WriteFile(a.fs, path, data, 0o600); err != nil {
+	if err := handoff.WriteFileMode(a.fs, path, data, 0o600); err != nil {
 		a.warn([]string{fmt.Sprintf("skill.md was not written: %v", err)})
 		return "", false, "skill.md was not written: " + err.Error()
 	}

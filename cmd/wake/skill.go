@@ -78,5 +78,5 @@ func (a *app) skillRun(o *skillOptions) error {
 	case err != nil && !errors.Is(err, fs.ErrNotExist):
 		return fmt.Errorf("--out %s: %w", o.out, err)
 	}
-	return handoff.WriteFile(a.fs, path, data, 0o600)
+	return handoff.WriteFileMode(a.fs, path, data, 0o600)
 }
