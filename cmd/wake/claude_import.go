@@ -30,22 +30,19 @@ func addImport(src []byte, exists bool, line string) ([]byte, bool, error) {
 	return []byte(out), true, nil
 }
 
-// removeImport returns the CLAUDE.md without the import line, whether it
-// was there, and whether nothing is left of a file install created (the
-// caller deletes it).
-func removeImport(src []byte, line string) (out []byte, removed, gone bool) {
+// removeImport returns the CLAUDE.md without the import line, and whether
+// it was there. An import at the end goes with the line ending install put
+// before it.
+func removeImport(src []byte, line string) ([]byte, bool) {
 	text := string(src)
 	start, end, ok := findImport(text, line)
 	if !ok {
-		return src, false, false
+		return src, false
 	}
 	if eol := text[findEOL(text, end):end]; end == len(text) && eol != "" && strings.HasSuffix(text[:start], eol) {
-		// Install put a line ending before the import at the end, the same
-		// as the import's own: take it too.
 		start -= len(eol)
 	}
-	out = []byte(text[:start] + text[end:])
-	return out, true, start == 0 && len(out) == 0 && !strings.HasPrefix(text, "\n")
+	return []byte(text[:start] + text[end:]), true
 }
 
 // lineEnding is the line ending of the file's first line: "\r\n" or "\n".

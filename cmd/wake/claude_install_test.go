@@ -112,3 +112,100 @@ func TestInstallTakesTheLock(t *testing.T) {
 		}
 	}
 }
+
+// TestUninstallKeepsWhatTheUserMade: uninstall removes what install added
+// and nothing the user wrote, even where it looks like wake's.
+func TestUninstallKeepsWhatTheUserMade(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		setup func(t *testing.T, dir string)
+		check func(t *testing.T, dir, out string)
+	}{
+		{"a skill import written by hand, in full mode", func(t *testing.T, dir string) {
+			writeFile(t, filepath.Join(dir, "home", ".claude", "CLAUDE.md"), "@~/.claude/agentchat.skill.md\n")
+		}, func(t *testing.T, dir, out string) {
+			if got := readFile(t, filepath.Join(dir, "home", ".claude", "CLAUDE.md")); got != "@~/.claude/agentchat.skill.md\n" {
+				t.Errorf("~/.claude/CLAUDE.md is now %q", got)
+			}
+		}},
+		{"an empty .claude/ made by the user", func(t *testing.T, dir string) {
+			os.Mkdir(filepath.Join(dir, ".claude"), 0o755)
+		}, func(t *testing.T, dir, out string) {
+			if _, err := os.Stat(filepath.Join(dir, ".claude")); err != nil {
+				t.Errorf(".claude/ was removed: %v", err)
+			}
+			if _, err := os.Stat(filepath.Join(dir, ".claude", "settings.json")); !os.IsNotExist(err) {
+				t.Errorf("settings.json, which install created, is still there: %v", err)
+			}
+		}},
+		{"a CLAUDE.md holding only the import, written by hand", func(t *testing.T, dir string) {
+			writeFile(t, filepath.Join(dir, "CLAUDE.md"), "@.wake/boot.md\n")
+		}, func(t *testing.T, dir, out string) {
+			if got := readFile(t, filepath.Join(dir, "CLAUDE.md")); got != "@.wake/boot.md\n" {
+				t.Errorf("CLAUDE.md is now %q", got)
+			}
+		}},
+		{"no record of the install", func(t *testing.T, dir string) {}, func(t *testing.T, dir, out string) {
+			if got := readFile(t, filepath.Join(dir, "CLAUDE.md")); got != "@.wake/boot.md\n" {
+				t.Errorf("CLAUDE.md is now %q", got)
+			}
+			if got := readFile(t, filepath.Join(dir, ".claude", "settings.json")); strings.Contains(got, claudeHookCommand) {
+				t.Errorf("wake's hook was left:\n%s", got)
+			}
+			if !strings.Contains(out, "cannot tell which import lines were its own and removed none: CLAUDE.md imports @.wake/boot.md") {
+				t.Errorf("uninstall did not say which import it left:\n%s", out)
+			}
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := installProject(t)
+			tc.setup(t, dir)
+			wakeIn(t, dir, "install", "claude")
+			if tc.name == "no record of the install" {
+				if err := os.Remove(filepath.Join(dir, ".wake", ".state", claudeManifestFile)); err != nil {
+					t.Fatal(err)
+				}
+			}
+			out, _ := wakeIn(t, dir, "uninstall", "claude")
+			tc.check(t, dir, out)
+		})
+	}
+}
+
+func writeFile(t *testing.T, name, text string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(name, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func readFile(t *testing.T, name string) string {
+	t.Helper()
+	data, err := os.ReadFile(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(data)
+}
+
+// TestInstallBadManifest: a damaged record stops install and uninstall
+// before they change anything, naming the file.
+func TestInstallBadManifest(t *testing.T) {
+	dir := installProject(t)
+	wakeIn(t, dir, "install", "claude")
+	manifest := filepath.Join(dir, ".wake", ".state", claudeManifestFile)
+	writeFile(t, manifest, "{\"version\": 1, \"installs\": [")
+	settings := readFile(t, filepath.Join(dir, ".claude", "settings.json"))
+	for _, args := range [][]string{{"uninstall", "claude"}, {"install", "claude"}} {
+		a, _, errOut := newTestApp(t, dir)
+		if code := a.run(args); code != 1 || !strings.Contains(errOut.String(), manifest+": ") || !strings.Contains(errOut.String(), "wake: hint: it records what") {
+			t.Fatalf("%s: exit %d\n%s", args[0], code, errOut)
+		}
+		if got := readFile(t, filepath.Join(dir, ".claude", "settings.json")); got != settings {
+			t.Fatalf("%s changed settings.json", args[0])
+		}
+	}
+}

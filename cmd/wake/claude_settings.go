@@ -72,40 +72,34 @@ func addClaudeHook(src []byte, exists bool) ([]byte, bool, error) {
 	}
 }
 
-// removeClaudeHook returns settings without wake's hook, and whether there
-// was one. A hook group left empty goes too, and so do SessionStart and
-// hooks when nothing else is left in them. gone says the result is exactly
-// the file wake would have created, minus the hook: the caller deletes it.
+// removeClaudeHook returns settings without wake's hook (the last, should
+// there be two), and whether there was one. The group goes with it unless
+// it holds other hooks, and so do SessionStart and hooks when nothing else
+// is left in them. gone says the result is exactly the file wake would
+// have created, minus the hook.
 func removeClaudeHook(src []byte) (out []byte, removed, gone bool, err error) {
-	out = src
-	for range 64 {
-		top, hooks, start, err := claudeHookNodes(out)
-		if err != nil || start == nil {
-			return out, removed, removed && bytes.Equal(out, emptyClaudeSettings()), err
-		}
-		i := findWakeHook(out, start)
-		if i < 0 {
-			return out, removed, removed && bytes.Equal(out, emptyClaudeSettings()), nil
-		}
-		removed = true
-		unit := indentUnit(out, top)
-		group := start.elems[i]
-		if inner := groupHooks(group); inner != nil && inner.itemCount() > 1 {
-			out = removeItem(out, inner, wakeEntry(out, inner), unit)
-			continue
-		}
-		switch {
-		case start.itemCount() > 1:
-			out = removeItem(out, start, i, unit)
-		case hooks.itemCount() > 1:
-			_, j, _ := hooks.member("SessionStart")
-			out = removeItem(out, hooks, j, unit)
-		default:
-			_, j, _ := top.member("hooks")
-			out = removeItem(out, top, j, unit)
-		}
+	top, hooks, start, err := claudeHookNodes(src)
+	if err != nil || start == nil {
+		return src, false, false, err
 	}
-	return out, removed, false, nil
+	i := findWakeHook(src, start)
+	if i < 0 {
+		return src, false, false, nil
+	}
+	unit := indentUnit(src, top)
+	switch inner := groupHooks(start.elems[i]); {
+	case inner.itemCount() > 1:
+		out = removeItem(src, inner, wakeEntry(src, inner), unit)
+	case start.itemCount() > 1:
+		out = removeItem(src, start, i, unit)
+	case hooks.itemCount() > 1:
+		_, j, _ := hooks.member("SessionStart")
+		out = removeItem(src, hooks, j, unit)
+	default:
+		_, j, _ := top.member("hooks")
+		out = removeItem(src, top, j, unit)
+	}
+	return out, true, bytes.Equal(out, emptyClaudeSettings()), nil
 }
 
 // claudeHookNodes locates the top-level object, its hooks object and

@@ -50,11 +50,18 @@ func (a *app) uninstallCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "uninstall claude",
 		Short: "Remove what 'wake install claude' added",
-		Long: `uninstall claude removes wake's SessionStart hook from the project's
-.claude/settings.json and wake's import line from the project's CLAUDE.md and
-from ~/.claude/CLAUDE.md. Nothing else is touched; a file install created is
-deleted when nothing else is left in it. The memory root and the boot files
-stay.`,
+		Long: `uninstall claude removes what 'wake install claude' added to the project,
+as install recorded it in the memory root (.state/claude-install.json):
+wake's SessionStart hook in .claude/settings.json and the import lines it
+added to CLAUDE.md or ~/.claude/CLAUDE.md, each only where it is still as
+install wrote it. A file or directory install created is deleted when
+nothing else is left in it. Nothing else is touched.
+
+With no record of the install (it was made by hand, or by an older wake),
+uninstall removes wake's hook alone (the SessionStart group with matcher
+startup|resume|clear|compact running 'wake load --hook claude') and names
+the import lines it left, as it cannot tell whether it wrote them. The memory
+root and the boot files stay.`,
 		Example: "  wake uninstall claude\n  wake uninstall claude --project ~/work/billing",
 		Args:    clientArg,
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -80,7 +87,7 @@ type fileEdit struct {
 	exists  bool
 	new     []byte
 	changed bool
-	remove  bool   // delete the file: nothing of the user's is left in it
+	remove  bool   // delete the file: install created it and nothing else is left
 	done    string // what the change was: "added the import @x"
 	kept    string // why nothing changed
 }
@@ -125,7 +132,6 @@ func (a *app) apply(edits []fileEdit) error {
 			if err := a.fs.Remove(e.path); err != nil {
 				return fmt.Errorf("removing %s: %w", e.path, err)
 			}
-			a.removeEmptyDir(filepath.Dir(e.path))
 			continue
 		}
 		perm := fs.FileMode(0o644)
@@ -137,17 +143,6 @@ func (a *app) apply(edits []fileEdit) error {
 		}
 	}
 	return nil
-}
-
-// removeEmptyDir removes the .claude directory install created when
-// uninstall leaves it empty.
-func (a *app) removeEmptyDir(dir string) {
-	if filepath.Base(dir) != ".claude" {
-		return
-	}
-	if names, err := afero.ReadDir(a.fs, dir); err == nil && len(names) == 0 {
-		a.fs.Remove(dir)
-	}
 }
 
 // displayPath names path for the report: relative to the project or

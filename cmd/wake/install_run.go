@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/wakeproto/wake/handoff"
@@ -76,7 +77,7 @@ func (a *app) installRun(ctx context.Context, o *installOptions) error {
 		if edits, err = a.planInstall(w, imp); err != nil {
 			return handoff.Entry{}, err
 		}
-		if err := a.apply(edits); err != nil {
+		if err := a.applyRecorded(s.root, project, edits, imp); err != nil {
 			return handoff.Entry{}, err
 		}
 		boots = a.installBootFiles(s, w, o)
@@ -125,6 +126,63 @@ func (a *app) planInstall(w claudeWiring, imp importEdit) ([]fileEdit, error) {
 	}
 	md.done, md.kept = "added the import "+imp.line, "already imports "+imp.line+"; unchanged"
 	return []fileEdit{set, md}, nil
+}
+
+// applyRecorded records in the manifest what the edits add and create,
+// then applies them. The record comes first: should wake stop in between,
+// uninstall finds a record of something not there, which it passes over,
+// rather than an addition it has no record of. When applying fails, the
+// manifest is put back as it was.
+func (a *app) applyRecorded(root, project string, edits []fileEdit, imp importEdit) error {
+	m, err := readClaudeManifest(a.fs, root)
+	if err != nil {
+		return err
+	}
+	before := m
+	before.Installs = slices.Clone(m.Installs)
+	set, md := edits[0], edits[1]
+	var hook *hookRecord
+	var added *importRecord
+	var created []string
+	if set.changed {
+		hook = &hookRecord{File: set.path, Matcher: claudeHookMatcher, Command: claudeHookCommand}
+	}
+	if md.changed {
+		added = &importRecord{File: imp.file, Line: imp.line}
+	}
+	for _, e := range edits {
+		if e.changed && !e.exists {
+			created = append(append(created, a.missingDirs(filepath.Dir(e.path))...), e.path)
+		}
+	}
+	if hook == nil && added == nil {
+		return nil
+	}
+	m.record(project, hook, added, created)
+	if err := m.write(a.fs, root); err != nil {
+		return err
+	}
+	if err := a.apply(edits); err != nil {
+		if rerr := before.write(a.fs, root); rerr != nil {
+			a.warn([]string{fmt.Sprintf("%s records an install that failed: %v", claudeManifestPath(root), rerr)})
+		}
+		return err
+	}
+	return nil
+}
+
+// missingDirs lists dir and those of its parents that do not exist yet,
+// outermost first: what writing a file into dir creates.
+func (a *app) missingDirs(dir string) []string {
+	var out []string
+	for d := dir; ; d = filepath.Dir(d) {
+		if _, err := a.fs.Stat(d); err == nil || filepath.Dir(d) == d {
+			break
+		}
+		out = append(out, d)
+	}
+	slices.Reverse(out)
+	return out
 }
 
 // bootReport is what installBootFiles did: a line for the report about each
@@ -186,7 +244,7 @@ func ledgerPath(root, path string) string {
 // or CLAUDE.md. Boot files alone are not logged: wake load regenerates them
 // at every start without a ledger line, and boot.md shows the ledger's
 // digest, so logging its refresh would change it again at every run.
-func changeEntry(op, root string, edits []fileEdit, boots bootReport) (handoff.Entry, error) {
+func changeEntry(op, root string, edits []fileEdit, also bootReport) (handoff.Entry, error) {
 	e := handoff.Entry{Op: op}
 	var what []string
 	for _, ed := range edits {
@@ -198,10 +256,10 @@ func changeEntry(op, root string, edits []fileEdit, boots bootReport) (handoff.E
 	if len(e.Paths) == 0 {
 		return e, errUnchanged
 	}
-	for _, p := range boots.changed {
+	for _, p := range also.changed {
 		e.Paths = append(e.Paths, ledgerPath(root, p))
 	}
-	what = append(what, boots.summary...)
+	what = append(what, also.summary...)
 	e.ChangeSummary = "wake " + op + " claude: " + strings.Join(what, "; ")
 	return e, nil
 }
@@ -211,7 +269,7 @@ func (a *app) reportEdits(edits []fileEdit) bool {
 	for _, e := range edits {
 		switch {
 		case e.changed && e.remove:
-			fmt.Fprintf(a.out, "  %s: %s; deleted the file, which held nothing else\n", e.show, e.done)
+			fmt.Fprintf(a.out, "  %s: %s; deleted the file, which install created and which held nothing else\n", e.show, e.done)
 		case e.changed && !e.exists:
 			fmt.Fprintf(a.out, "  %s: created; %s\n", e.show, e.done)
 		case e.changed:
@@ -222,84 +280,4 @@ func (a *app) reportEdits(edits []fileEdit) bool {
 		changed = changed || e.changed
 	}
 	return changed
-}
-
-func (a *app) uninstallRun(ctx context.Context, o *installOptions) error {
-	project, err := a.projectDir(o.project)
-	if err != nil {
-		return err
-	}
-	a.cwd = project
-	root, cfg := filepath.Join(project, tiers.DefaultDirName), tiers.DefaultConfig()
-	r, err := a.findRoot()
-	haveRoot := err == nil
-	if haveRoot {
-		root = r
-		if c, err := tiers.LoadConfig(a.fs, root); err == nil {
-			cfg = c
-		} else {
-			a.warn([]string{fmt.Sprintf("%v; looking for the default skill import", err)})
-		}
-	}
-	w, err := a.wiring(project, root, cfg)
-	if err != nil {
-		return err
-	}
-	var edits []fileEdit
-	plan := func() (handoff.Entry, error) {
-		var err error
-		if edits, err = a.planUninstall(w); err != nil {
-			return handoff.Entry{}, err
-		}
-		if err := a.apply(edits); err != nil {
-			return handoff.Entry{}, err
-		}
-		return changeEntry("uninstall", root, edits, bootReport{})
-	}
-	if haveRoot {
-		err = a.store(root).Mutate(ctx, plan)
-	} else {
-		// No memory root: nothing to lock, and no ledger to write to.
-		_, err = plan()
-	}
-	if err != nil && !errors.Is(err, errUnchanged) {
-		return err
-	}
-	fmt.Fprintf(a.out, "wake uninstall claude: %s\n", project)
-	if !a.reportEdits(edits) {
-		fmt.Fprintln(a.out, "Nothing of wake's was found; nothing changed.")
-	}
-	return nil
-}
-
-func (a *app) planUninstall(w claudeWiring) ([]fileEdit, error) {
-	set, err := a.readEdit(w.settings, displayPath(w.settings, w.project, w.home))
-	if err != nil {
-		return nil, err
-	}
-	edits := []fileEdit{}
-	if set.exists {
-		set.new, set.changed, set.remove, err = removeClaudeHook(set.old)
-		if err != nil {
-			return nil, settingsFailure(w.settings, err)
-		}
-		set.done = fmt.Sprintf("removed the SessionStart hook %q", claudeHookCommand)
-		edits = append(edits, set)
-	}
-	for _, imp := range []importEdit{w.bootImport, w.skillImport} {
-		if imp.file == "" {
-			continue
-		}
-		md, err := a.readEdit(imp.file, displayPath(imp.file, w.project, w.home))
-		if err != nil {
-			return nil, err
-		}
-		if !md.exists {
-			continue
-		}
-		md.new, md.changed, md.remove = removeImport(md.old, imp.line)
-		md.done = "removed the import " + imp.line
-		edits = append(edits, md)
-	}
-	return edits, nil
 }
