@@ -209,3 +209,39 @@ func TestInstallBadManifest(t *testing.T) {
 		}
 	}
 }
+
+// TestInstallWarnsWithoutWakeOnPath: the hook runs the bare command wake,
+// so install warns when PATH has no executable wake, and only then.
+func TestInstallWarnsWithoutWakeOnPath(t *testing.T) {
+	dir := installProject(t)
+	bin := filepath.Join(dir, "bin")
+	writeFile(t, filepath.Join(bin, "wake"), "not executable")
+	if err := os.MkdirAll(filepath.Join(dir, "other", "wake"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		path string
+		warn bool
+	}{
+		{"", true},
+		{filepath.Join(dir, "nowhere") + string(os.PathListSeparator) + filepath.Join(dir, "other"), true},
+		{bin, true},
+		{filepath.Join(dir, "nowhere") + string(os.PathListSeparator) + bin, false},
+	} {
+		if !tc.warn {
+			if err := os.Chmod(filepath.Join(bin, "wake"), 0o755); err != nil {
+				t.Fatal(err)
+			}
+		}
+		a, out, errOut := newTestApp(t, dir)
+		a.env["PATH"] = tc.path
+		if code := a.run([]string{"install", "claude"}); code != 0 {
+			t.Fatalf("PATH=%q: exit %d\n%s", tc.path, code, errOut)
+		}
+		warned := strings.Contains(errOut.String(), "wake: warning: 'wake' is not on PATH") &&
+			strings.Contains(errOut.String(), "wake: hint: ")
+		if warned != tc.warn {
+			t.Fatalf("PATH=%q: warned=%v, want %v\nstdout:\n%s\nstderr:\n%s", tc.path, warned, tc.warn, out, errOut)
+		}
+	}
+}

@@ -33,7 +33,10 @@ or
 
 and writes the boot files once, so the very next session has them. Every
 existing setting, hook and line is kept; a second run changes nothing.
-'wake uninstall claude' removes exactly what install added.`,
+'wake uninstall claude' removes exactly what install added.
+
+The hook runs the bare command 'wake', so wake must be on the PATH Claude
+Code starts with; install warns when it is not on yours.`,
 		Example: "  wake install claude\n  wake install claude --project ~/work/billing",
 		Args:    clientArg,
 		RunE: func(cmd *cobra.Command, args []string) error {

@@ -96,10 +96,31 @@ func (a *app) installRun(ctx context.Context, o *installOptions) error {
 	} else {
 		fmt.Fprintln(a.out, "Already installed: the settings and CLAUDE.md were left unchanged.")
 	}
+	a.warnWakeNotOnPath()
 	if rel, err := filepath.Rel(project, s.root); s.cfg.Claude.Boot == tiers.BootFull && (err != nil || !filepath.IsLocal(rel)) {
 		fmt.Fprintf(a.out, "Note: the memory root is outside the project, so Claude Code asks once, in an interactive session, before it follows the import; until then (and in 'claude -p') boot.md is not imported and the hook's pointer to it is what the agent gets.\n")
 	}
 	return nil
+}
+
+// warnWakeNotOnPath warns when PATH has no executable wake: the hook is the
+// bare command, so that it keeps working when wake is upgraded or moved
+// (and 'go run' leaves no binary to name), and Claude Code finds it on the
+// PATH it was started with.
+func (a *app) warnWakeNotOnPath() {
+	for _, dir := range filepath.SplitList(a.env["PATH"]) {
+		if dir == "" {
+			dir = "."
+		}
+		if !filepath.IsAbs(dir) {
+			dir = filepath.Join(a.cwd, dir)
+		}
+		if fi, err := a.fs.Stat(filepath.Join(dir, "wake")); err == nil && fi.Mode().IsRegular() && fi.Mode().Perm()&0o111 != 0 {
+			return
+		}
+	}
+	fmt.Fprintf(a.errOut, "wake: warning: 'wake' is not on PATH; the hook runs the bare command %q, so Claude Code cannot run it until wake is on the PATH Claude Code starts with\n", claudeHookCommand)
+	fmt.Fprintf(a.errOut, "wake: hint: install wake into a directory on PATH (go install puts it in $(go env GOPATH)/bin), or add its directory to PATH, then start Claude Code again\n")
 }
 
 func (a *app) planInstall(w claudeWiring, imp importEdit) ([]fileEdit, error) {
