@@ -125,6 +125,11 @@ func (s *Store) plan(in Input) (*journal, []byte, error) {
 	if j.Archive != "" {
 		paths = append(paths, j.Archive)
 	}
+	// Found after the commit point, a refusal would leave a hand-off that
+	// recovery could never finish.
+	if err := s.CheckInside(tiers.MainPath); err != nil {
+		return nil, nil, err
+	}
 	main, err := s.readOptional(tiers.MainPath)
 	if err != nil {
 		return nil, nil, err
@@ -137,6 +142,9 @@ func (s *Store) plan(in Input) (*journal, []byte, error) {
 		// The append is checked here, before anything is written: found
 		// failing after the commit point it would leave a hand-off that
 		// recovery could never finish.
+		if err := s.CheckInside(tiers.DecisionsPath); err != nil {
+			return nil, nil, err
+		}
 		f, err := s.readDecisionsLocked()
 		if err != nil {
 			return nil, nil, err

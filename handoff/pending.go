@@ -63,6 +63,9 @@ func (s *Store) pendingPath() string { return filepath.Join(s.Root, tiers.StateD
 // record goes first, so that a failure at any point leaves either the old
 // log with the record to discard, or the new log with the record to finish.
 func (s *Store) writeDecisions(data, snapshot []byte, e *Entry) error {
+	if err := s.CheckInside(tiers.DecisionsPath); err != nil {
+		return err
+	}
 	if e != nil {
 		if err := e.Validate(); err != nil {
 			return err
