@@ -107,7 +107,7 @@ func TestFindRoot(t *testing.T) {
 	fs := afero.NewMemMapFs()
 	fs.MkdirAll("/home/u/proj/.wake", 0o755)
 	fs.MkdirAll("/home/u/proj/src/deep", 0o755)
-	fs.MkdirAll("/elsewhere/mem", 0o755)
+	fs.MkdirAll("/elsewhere/mem/warm", 0o755) // a memory root has at least one of its entries
 	afero.WriteFile(fs, "/home/u/file", []byte("x"), 0o644)
 	for _, tc := range []struct {
 		flag, env, cwd, want, err string

@@ -69,3 +69,17 @@ func TestNamedPipes(t *testing.T) {
 		}
 	})
 }
+
+// TestWakeTOMLFIFO proves a named pipe at wake.toml is refused at once
+// instead of blocking the read of the configuration.
+func TestWakeTOMLFIFO(t *testing.T) {
+	root := t.TempDir()
+	if err := syscall.Mkfifo(filepath.Join(root, "wake.toml"), 0o644); err != nil {
+		t.Skipf("mkfifo: %v", err)
+	}
+	within2s(t, "FindRoot", func() {
+		if _, err := FindRoot(afero.NewOsFs(), root, "", "/"); err == nil || err.Error() != "wake.toml: not read: not a regular file (named pipe)" {
+			t.Errorf("FindRoot: %v", err)
+		}
+	})
+}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/spf13/afero"
 )
@@ -12,11 +13,46 @@ import (
 // ErrNoRoot is returned by [FindRoot] when no memory root can be found.
 var ErrNoRoot = errors.New("no memory root found")
 
+// rootMarkers are the entries of which a directory named as a memory root
+// must have at least one: `wake init` makes all of them.
+var rootMarkers = []string{MainPath, ConfigPath, RecentDir + "/", WarmDir + "/", ColdDir + "/", LedgerPath, StateDir + "/"}
+
+// NotRootError is returned by [FindRoot] for a directory named by --root or
+// $WAKE_ROOT that exists but does not look like a memory root, so that
+// wake does not lay out .state/ in an arbitrary directory.
+type NotRootError struct {
+	Source string // "--root" or "$WAKE_ROOT"
+	Dir    string // as given
+}
+
+func (e *NotRootError) Error() string {
+	return fmt.Sprintf("%s %s: %s is not a memory root (it has none of %s)", e.Source, e.Dir, e.Dir, strings.Join(rootMarkers, ", "))
+}
+
+// Hint is what the user can do about it.
+func (e *NotRootError) Hint() string {
+	return fmt.Sprintf("run 'wake init %s' to make it one, or name the directory that holds main.md", e.Dir)
+}
+
 // FindRoot locates the memory root: flagRoot if set, else envRoot
 // ($WAKE_ROOT), else the nearest .wake directory walking up from cwd. An
-// explicitly named root must exist and be a directory. The result is absolute
-// and clean.
+// explicitly named root must exist, be a directory and hold at least one
+// of a root's entries (main.md, wake.toml, recent/, warm/, cold/,
+// ledger.jsonl, .state/). A root whose wake.toml leads out of it or is not
+// a regular file is refused too (see [CheckConfigFile]). The result is
+// absolute and clean.
 func FindRoot(fs afero.Fs, flagRoot, envRoot, cwd string) (string, error) {
+	root, err := locateRoot(fs, flagRoot, envRoot, cwd)
+	if err != nil {
+		return "", err
+	}
+	if err := CheckConfigFile(fs, root); err != nil {
+		return "", err
+	}
+	return root, nil
+}
+
+func locateRoot(fs afero.Fs, flagRoot, envRoot, cwd string) (string, error) {
 	for _, named := range []struct{ src, dir string }{{"--root", flagRoot}, {"$WAKE_ROOT", envRoot}} {
 		if named.dir == "" {
 			continue
@@ -32,6 +68,9 @@ func FindRoot(fs afero.Fs, flagRoot, envRoot, cwd string) (string, error) {
 		if !fi.IsDir() {
 			return "", fmt.Errorf("%s %s: not a directory", named.src, named.dir)
 		}
+		if !hasMarker(fs, dir) {
+			return "", &NotRootError{Source: named.src, Dir: named.dir}
+		}
 		return dir, nil
 	}
 	dir := filepath.Clean(cwd)
@@ -46,6 +85,47 @@ func FindRoot(fs afero.Fs, flagRoot, envRoot, cwd string) (string, error) {
 		}
 		dir = parent
 	}
+}
+
+// hasMarker reports whether dir holds any of a memory root's entries. A
+// symlink counts as present, dangling or not: it is the user's entry.
+func hasMarker(fs afero.Fs, dir string) bool {
+	for _, m := range rootMarkers {
+		name := filepath.Join(dir, filepath.FromSlash(strings.TrimSuffix(m, "/")))
+		var err error
+		if l, ok := fs.(afero.Lstater); ok {
+			_, _, err = l.LstatIfPossible(name)
+		} else {
+			_, err = fs.Stat(name)
+		}
+		if err == nil {
+			return true
+		}
+	}
+	return false
+}
+
+// CheckConfigFile refuses a wake.toml that wake must not read: a symlink
+// leading out of the root (its settings would come from a file the root
+// does not hold) or anything but a regular file (a FIFO would block the
+// read for ever). A missing wake.toml is fine: the defaults apply.
+func CheckConfigFile(fs afero.Fs, root string) error {
+	reason, err := Inside(fs, root, ConfigPath)
+	if err == nil && reason == "" {
+		var fi os.FileInfo
+		if fi, err = fs.Stat(filepath.Join(root, ConfigPath)); err == nil {
+			reason = NotRegular(fi)
+		}
+	}
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+		return nil
+	case err != nil:
+		return fmt.Errorf("%s: not read: %s", ConfigPath, Cause(err))
+	case reason != "":
+		return fmt.Errorf("%s: not read: %s", ConfigPath, reason)
+	}
+	return nil
 }
 
 func absFrom(cwd, p string) string {
