@@ -1,15 +1,11 @@
 package boot
 
 import (
-	"errors"
 	"fmt"
-	"io/fs"
 	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
-
-	"github.com/spf13/afero"
 
 	"github.com/wakeproto/wake/budget"
 	"github.com/wakeproto/wake/checks"
@@ -233,76 +229,6 @@ func sessionDate(ss tiers.Session, rel string) string {
 }
 
 var datePrefix = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}`)
-
-// history lists one line per older session, newest first: recent/previous.md
-// then cold/sessions/. Sessions are read newest first only while their
-// lines could still fit the skill's budget; the rest count as left out.
-func (b *skillBuilder) history(previous admitted) (SkillSection, error) {
-	sec := SkillSection{Title: SkillHistory, Budget: b.o.Config.Skill.History, Source: tiers.PreviousPath + " and " + tiers.SessionsDir + "/"}
-	used := 0
-	add := func(a admitted) {
-		if line, ok := historyLine(a); ok {
-			sec.Items = append(sec.Items, SkillItem{Text: line, Excluded: excluded(line)})
-			used += b.o.Counter.Count(line + "\n")
-		}
-	}
-	add(previous)
-	names, err := sessionFiles(b.o.FS, b.o.Root)
-	if err != nil {
-		return sec, err
-	}
-	for i, rel := range names {
-		if used > b.s.Budget {
-			sec.Dropped += len(names) - i
-			break
-		}
-		d, err := tiers.ReadDoc(b.o.FS, b.o.Root, rel)
-		if err != nil {
-			return sec, err
-		}
-		add(b.admit(d))
-	}
-	return sec, nil
-}
-
-// historyLine is "- <date>: <summary>": the front-matter summary, else the
-// first "What happened" bullet; a confidential session only by its summary.
-func historyLine(a admitted) (string, bool) {
-	if !a.whole && a.summary == "" {
-		return "", false
-	}
-	ss, _ := tiers.ParseSession(a.doc.Content)
-	text := tiers.OneLine(ss.Summary)
-	if !a.whole {
-		text = a.summary
-	} else if text == "" && len(ss.Happened.Items) > 0 {
-		text = tiers.OneLine(ss.Happened.Items[0])
-	}
-	return "- " + sessionDate(ss, a.doc.Path) + ": " + orNone(text), true
-}
-
-// sessionFiles lists cold/sessions/*.md newest first: their names start
-// with the session's time, so name order is time order.
-func sessionFiles(fsys afero.Fs, root string) ([]string, error) {
-	infos, err := afero.ReadDir(fsys, filepath.Join(root, filepath.FromSlash(tiers.SessionsDir)))
-	if err != nil {
-		if errors.Is(err, fs.ErrNotExist) {
-			return nil, nil
-		}
-		return nil, fmt.Errorf("listing %s: %w", tiers.SessionsDir, err)
-	}
-	var out []string
-	for _, fi := range infos {
-		n := fi.Name()
-		if fi.IsDir() || strings.HasPrefix(n, ".") || !strings.HasSuffix(n, ".md") {
-			continue
-		}
-		out = append(out, tiers.SessionsDir+"/"+n)
-	}
-	slices.Sort(out)
-	slices.Reverse(out)
-	return out, nil
-}
 
 // blockItems splits Markdown into items, one a block: list items and
 // paragraphs joined into one line each, fenced code kept as it is.

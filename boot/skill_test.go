@@ -325,3 +325,46 @@ func TestSkillProtectedOver(t *testing.T) {
 		t.Fatalf("warnings: %v", s.Warnings)
 	}
 }
+
+// TestSkillHistoryOrder: cold sessions are listed newest first by their
+// session time (front matter, else the time in the name), then by the
+// number wake adds to a name already taken: -10 after -2, not before.
+func TestSkillHistoryOrder(t *testing.T) {
+	fsys := demoFS(t)
+	write := func(name, session, summary string) {
+		fm := "summary: " + summary + "\n"
+		if session != "" {
+			fm += "session: " + session + "\n"
+		}
+		text := "---\n" + fm + "---\n# Session\n\n## What happened\n- " + summary + "\n"
+		if err := afero.WriteFile(fsys, "/demo/cold/sessions/"+name, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("2026-11-18T09-00-22Z.md", "2026-11-18T09:00:22Z", "same second, first")
+	write("2026-11-18T09-00-22Z-2.md", "2026-11-18T09:00:22Z", "same second, second")
+	write("2026-11-18T09-00-22Z-10.md", "2026-11-18T09:00:22Z", "same second, tenth")
+	write("2026-11-18T09-00-22Z-9.md", "", "same second, ninth, by its name")
+	write("imported-notes.md", "2026-11-18T12:00:00Z", "named otherwise, timed by its front matter")
+	write("2026-11-01T08-00-00Z.md", "2026-11-18T10:00:00Z", "renamed, timed by its front matter")
+	enc := encoder(t)
+	text := RenderSkill(buildSkill(t, fsys, "/demo", demoConfig(t, fsys), enc))
+	want := []string{
+		"Set up the project skeleton",                // recent/previous.md first
+		"named otherwise, timed by its front matter", // 12:00
+		"renamed, timed by its front matter",         // 10:00
+		"same second, tenth",
+		"same second, ninth, by its name",
+		"same second, second",
+		"same second, first",
+		"Met the owner", // 2026-11-17
+	}
+	at := -1
+	for _, w := range want {
+		i := strings.Index(text, w)
+		if i < 0 || i < at {
+			t.Fatalf("%q is missing or out of order:\n%s", w, text)
+		}
+		at = i
+	}
+}
