@@ -8,6 +8,7 @@ import (
 
 	"github.com/wakeproto/wake/budget"
 	"github.com/wakeproto/wake/handoff"
+	"github.com/wakeproto/wake/tiers"
 )
 
 // maxDigestPaths is how many of an entry's paths its digest line names.
@@ -127,7 +128,8 @@ func digestLine(e handoff.Entry) string {
 	if len(paths) > 0 {
 		where = " " + strings.Join(paths, ", ") + more
 	}
-	return fmt.Sprintf("- %s %s%s: %s\n", e.At.UTC().Format("2006-01-02 15:04Z"), e.Op, where, oneLine(e.ChangeSummary))
+	// A hand-edited ledger may hold terminal escapes; none reach the context.
+	return tiers.Printable(fmt.Sprintf("- %s %s%s: %s\n", e.At.UTC().Format("2006-01-02 15:04Z"), e.Op, where, oneLine(e.ChangeSummary)))
 }
 
 // shortDuration prints 24h0m0s as 24h and 1h30m0s as 1h30m.

@@ -230,7 +230,7 @@ func oneLine(s string) string {
 	if isOneLine(s) {
 		return s
 	}
-	s = strings.Join(strings.Fields(s), " ")
+	s = strings.Join(strings.Fields(tiers.Printable(s)), " ")
 	if utf8.RuneCountInString(s) <= maxTitleRunes {
 		return s
 	}

@@ -188,3 +188,24 @@ func FirstHeading(body string) string {
 	}
 	return ""
 }
+
+// Printable returns s with every C0 and C1 control character, and DEL,
+// replaced by U+FFFD, except tab and newline. Text from a hand-editable
+// file (a ledger line) must not carry terminal escapes into wake's output
+// or into an agent's context.
+func Printable(s string) string {
+	clean := true
+	for i := 0; i < len(s) && clean; i++ {
+		c := s[i]
+		clean = c >= ' ' && c != 0x7f && !(c == 0xc2 && i+1 < len(s) && s[i+1] >= 0x80 && s[i+1] <= 0x9f) || c == '\t' || c == '\n'
+	}
+	if clean {
+		return s
+	}
+	return strings.Map(func(r rune) rune {
+		if r == '\t' || r == '\n' || !(r < ' ' || r >= 0x7f && r <= 0x9f) {
+			return r
+		}
+		return '\uFFFD'
+	}, s)
+}

@@ -138,3 +138,17 @@ func FuzzHeadingLines(f *testing.F) {
 		}
 	})
 }
+
+func TestPrintable(t *testing.T) {
+	for in, want := range map[string]string{
+		"plain text, tab\tand newline\n": "plain text, tab\tand newline\n",
+		"\x1b[31mred\x1b[0m":             "\uFFFD[31mred\uFFFD[0m",
+		"bell\a nul\x00 del\x7f cr\r":    "bell\uFFFD nul\uFFFD del\uFFFD cr\uFFFD",
+		"csi \u009b6n, nbsp \u00a0, é":   "csi \uFFFD6n, nbsp \u00a0, é",
+		"":                               "",
+	} {
+		if got := Printable(in); got != want {
+			t.Errorf("Printable(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/wakeproto/wake/boot"
 	"github.com/wakeproto/wake/handoff"
+	"github.com/wakeproto/wake/tiers"
 )
 
 type logOptions struct {
@@ -117,14 +118,19 @@ func filterLog(entries []handoff.Entry, o *logOptions, now time.Time) []handoff.
 	return out
 }
 
+// writeLogLine writes one entry as a line. The ledger can be edited by
+// hand, so its text is made printable: no terminal escapes reach the
+// terminal. (The JSON form escapes them instead.)
 func writeLogLine(b *strings.Builder, e handoff.Entry) {
-	fmt.Fprintf(b, "%s  %-8s  %s", e.At.UTC().Format(time.RFC3339), e.Op, e.ChangeSummary)
+	var l strings.Builder
+	fmt.Fprintf(&l, "%s  %-8s  %s", e.At.UTC().Format(time.RFC3339), e.Op, e.ChangeSummary)
 	if len(e.Paths) > 0 {
-		fmt.Fprintf(b, "  [%s]", strings.Join(e.Paths, ", "))
+		fmt.Fprintf(&l, "  [%s]", strings.Join(e.Paths, ", "))
 	}
 	if e.Summary != "" {
-		fmt.Fprintf(b, "  summary: %s", e.Summary)
+		fmt.Fprintf(&l, "  summary: %s", e.Summary)
 	}
+	b.WriteString(tiers.Printable(l.String()))
 	b.WriteString("\n")
 }
 
