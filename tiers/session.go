@@ -1,8 +1,11 @@
 package tiers
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
+	"regexp"
+	"strconv"
 	"strings"
 	"time"
 
@@ -93,12 +96,14 @@ type sessionMeta struct {
 func ParseSession(data []byte) (Session, error) {
 	var s Session
 	var err error
+	// A byte-order mark would hide the opening "---".
+	data = bytes.TrimPrefix(data, []byte(utf8BOM))
 	body := data
 	if y, rest, ok := SplitFrontMatter(data); ok {
 		body = rest
 		var m sessionMeta
 		if yerr := yaml.Unmarshal(y, &m); yerr != nil {
-			err = fmt.Errorf("malformed front matter: %v", yerr)
+			err = fmt.Errorf("malformed front matter: %s", fileLines(yerr.Error()))
 		}
 		s.Summary, s.Sensitivity = m.Summary, m.Sensitivity
 		s.NextPriority, s.OpenRisk, s.EmotionalRegister = m.NextPriority, m.OpenRisk, m.EmotionalRegister
@@ -113,6 +118,26 @@ func ParseSession(data []byte) (Session, error) {
 	}
 	s.parseBody(string(body))
 	return s, err
+}
+
+const utf8BOM = "\ufeff"
+
+// yamlLine matches a line number in a YAML error.
+var yamlLine = regexp.MustCompile(`\bline (\d+)\b`)
+
+// fileLines rewrites the line numbers of a YAML error in front matter,
+// counted from the line after the opening "---", as lines of the file, and
+// puts it on one line.
+func fileLines(msg string) string {
+	msg = yamlLine.ReplaceAllStringFunc(msg, func(m string) string {
+		n, err := strconv.Atoi(strings.TrimPrefix(m, "line "))
+		if err != nil {
+			return m
+		}
+		return fmt.Sprintf("line %d", n+1)
+	})
+	msg = strings.TrimPrefix(msg, "yaml: ")
+	return strings.Join(strings.Fields(msg), " ")
 }
 
 // sessionKind says which part of a session a line belongs to.

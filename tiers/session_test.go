@@ -101,6 +101,20 @@ func TestParseSession(t *testing.T) {
 		want: Session{Threads: List{Items: []string{"t"}}},
 		err:  "malformed front matter",
 	}, {
+		name: "a YAML error names the line of the file",
+		in:   "---\nsummary: ok\nnext_priority: a: b\n---\n",
+		want: Session{},
+		err:  "malformed front matter: line 3: mapping values are not allowed in this context",
+	}, {
+		name: "a YAML type error names the line of the file",
+		in:   "---\nsummary: ok\nsession: [a]\n---\n",
+		want: Session{Summary: "ok"},
+		err:  "malformed front matter: unmarshal errors: line 3: cannot unmarshal !!seq into string",
+	}, {
+		name: "a byte-order mark does not hide the front matter",
+		in:   "\ufeff---\nsummary: kept\n---\n## Open threads\n- t\n",
+		want: Session{Summary: "kept", Threads: List{Items: []string{"t"}}},
+	}, {
 		name: "an offset time is stored in UTC",
 		in:   "---\nsession: 2026-11-22T05:24:20.9+02:00\n---\n",
 		want: Session{At: sessionAt},

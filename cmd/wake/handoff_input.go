@@ -80,10 +80,18 @@ func (a *app) readHandoffFile(name string) ([]byte, error) {
 }
 
 // parseHandoffFile reads a hand-off document: a JSON object when it starts
-// with "{", else Markdown in the session-summary shape.
+// with "{", else Markdown in the session-summary shape. A byte-order mark,
+// which editors on Windows add, is dropped. Any other JSON value ([1],
+// null) is a usage error rather than Markdown with no summary in it.
 func parseHandoffFile(name string, data []byte) (handoff.Input, error) {
-	if bytes.HasPrefix(bytes.TrimLeft(data, " \t\r\n\ufeff"), []byte("{")) {
+	data = bytes.TrimPrefix(data, []byte("\ufeff"))
+	trimmed := bytes.TrimSpace(data)
+	if bytes.HasPrefix(trimmed, []byte("{")) {
 		return parseHandoffJSON(name, data)
+	}
+	if json.Valid(trimmed) {
+		return handoff.Input{}, hintError{usagef("--file %s: the --file JSON must be an object", name),
+			`write it as {"summary": "...", "next": "..."}`}
 	}
 	sess, err := tiers.ParseSession(data)
 	if err != nil && !errors.Is(err, tiers.ErrSessionTime) {
