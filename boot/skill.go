@@ -2,6 +2,7 @@ package boot
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/wakeproto/wake/budget"
 )
@@ -40,7 +41,9 @@ type SkillSection struct {
 	// Source says where a reader finds what compression left out.
 	Source  string `json:"source"`
 	Dropped int    `json:"dropped"`
-	Budget  int    `json:"budget"` // the section's share in [skill]
+	// Budget is the section's share in [skill]; History's is what the
+	// total leaves it once the others are fitted.
+	Budget int `json:"budget"`
 }
 
 // SkillItem is one line or block of a section.
@@ -74,27 +77,27 @@ func (s *Skill) section(title string) *SkillSection {
 	return nil
 }
 
-// cutOrder lists the items compression may drop, in the order it drops
-// them: first what the spec excludes, bottom up; then History from its
-// oldest line, Last Session from its last bullet, How We Work from its
-// last line.
+// cutOrder lists the items compression may drop to fit the total, in the
+// order it drops them: first what the spec excludes, bottom up; then
+// History from its oldest line, Last Session from its last bullet, How We
+// Work from its last line.
 func (s *Skill) cutOrder() []cut {
 	var out []cut
 	bottomUp := []string{SkillHistory, SkillRecent, SkillProtocols}
-	for _, title := range bottomUp {
-		sec := s.section(title)
-		for i := len(sec.Items) - 1; i >= 0; i-- {
-			if sec.Items[i].Excluded {
-				out = append(out, cut{sec, i})
-			}
+	for _, excl := range []bool{true, false} {
+		for _, title := range bottomUp {
+			out = append(out, sectionCuts(s.section(title), excl)...)
 		}
 	}
-	for _, title := range bottomUp {
-		sec := s.section(title)
-		for i := len(sec.Items) - 1; i >= 0; i-- {
-			if !sec.Items[i].Excluded {
-				out = append(out, cut{sec, i})
-			}
+	return out
+}
+
+// sectionCuts lists a section's items whose Excluded is excl, last first.
+func sectionCuts(sec *SkillSection, excl bool) []cut {
+	var out []cut
+	for i := len(sec.Items) - 1; i >= 0; i-- {
+		if sec.Items[i].Excluded == excl {
+			out = append(out, cut{sec, i})
 		}
 	}
 	return out
@@ -110,32 +113,72 @@ func (c cut) drop() {
 	c.sec.Dropped++
 }
 
-// fit compresses the skill to its budget, counted exactly with counter. A
-// skill that fits is left as it is. Items are first dropped on an estimate
-// (each item's own count), then one at a time with an exact count of the
-// whole rendering until it fits, so that a large memory costs few exact
-// counts of the whole.
+func (c cut) dropped() bool { return c.sec.Items[c.i].Dropped }
+
+// fit compresses the skill to its budgets, counted exactly with counter:
+// How We Work and Last Session each to their own budget, from the bottom
+// (what the spec excludes first), then the whole to the total in the order
+// of [Skill.cutOrder], so that History gets what the others leave. A skill
+// that fits is left as it is. Who I Am and Active Work are never cut; over
+// their budgets they only earn a warning.
 func (s *Skill) fit(counter budget.Counter) {
-	s.Tokens = counter.Count(RenderSkill(s))
-	if s.Tokens <= s.Budget {
-		return
+	for _, title := range []string{SkillProtocols, SkillRecent} {
+		sec := s.section(title)
+		order := append(sectionCuts(sec, true), sectionCuts(sec, false)...)
+		shrink(order, sec.Budget, counter, func() int { return counter.Count(renderSection(sec)) })
 	}
-	order := s.cutOrder()
-	est, next := s.Tokens, 0
-	for ; next < len(order) && est > s.Budget; next++ {
-		it := order[next].sec.Items[order[next].i]
-		est -= counter.Count(it.Text + "\n")
-		order[next].drop()
-	}
-	s.Tokens = counter.Count(RenderSkill(s))
-	for ; next < len(order) && s.Tokens > s.Budget; next++ {
-		order[next].drop()
-		s.Tokens = counter.Count(RenderSkill(s))
-	}
+	s.Tokens = shrink(s.cutOrder(), s.Budget, counter, func() int { return counter.Count(RenderSkill(s)) })
+	hist := s.section(SkillHistory)
+	hist.Budget = max(0, s.Budget-(s.Tokens-counter.Count(renderSection(hist))))
 	if s.Tokens > s.Budget {
 		s.Over = true
 		s.Warnings = append(s.Warnings, s.overWarning(counter))
+		return
 	}
+	for _, sec := range []*SkillSection{s.section(SkillIdentity), s.section(SkillActive)} {
+		if n := counter.Count(renderSection(sec)); n > sec.Budget {
+			s.Warnings = append(s.Warnings, fmt.Sprintf("skill.md: %s is %s tokens, over its %s budget of %s; it is never cut, so it leaves less room for History; shorten %s",
+				sec.Title, budget.Thousands(n), budgetKey(sec.Title), budget.Thousands(sec.Budget), shortenWhat(sec.Title)))
+		}
+	}
+}
+
+// shrink drops the items of order not dropped yet until count, the exact
+// size of what they are in, is within limit, and returns that size. Items
+// are first dropped on an estimate (each item's own count), then one at a
+// time with an exact count, so that a large memory costs few exact counts
+// of the whole.
+func shrink(order []cut, limit int, counter budget.Counter, count func() int) int {
+	n := count()
+	if n <= limit {
+		return n
+	}
+	order = slices.DeleteFunc(slices.Clone(order), cut.dropped)
+	est, next := n, 0
+	for ; next < len(order) && est > limit; next++ {
+		est -= counter.Count(order[next].sec.Items[order[next].i].Text + "\n")
+		order[next].drop()
+	}
+	n = count()
+	for ; next < len(order) && n > limit; next++ {
+		order[next].drop()
+		n = count()
+	}
+	return n
+}
+
+func budgetKey(title string) string {
+	if title == SkillIdentity {
+		return "identity"
+	}
+	return "active"
+}
+
+func shortenWhat(title string) string {
+	if title == SkillIdentity {
+		return "main.md's Identity and Purpose"
+	}
+	return "the HANDOFF's next_priority and open_risk, or warm/active_tasks.md"
 }
 
 func (s *Skill) overWarning(counter budget.Counter) string {

@@ -22,7 +22,7 @@ import (
 // then cold/sessions/. Sessions are read newest first only while their
 // lines could still fit the skill's budget; the rest count as left out.
 func (b *skillBuilder) history(previous admitted) (SkillSection, error) {
-	sec := SkillSection{Title: SkillHistory, Budget: b.o.Config.Skill.History, Source: tiers.PreviousPath + " and " + tiers.SessionsDir + "/"}
+	sec := SkillSection{Title: SkillHistory, Source: tiers.PreviousPath + " and " + tiers.SessionsDir + "/"}
 	used := 0
 	add := func(a admitted) {
 		if line, ok := historyLine(a); ok {

@@ -368,3 +368,85 @@ func TestSkillHistoryOrder(t *testing.T) {
 		at = i
 	}
 }
+
+// TestSkillSectionBudgets: How We Work and Last Session are each cut to
+// their own [skill] budget, from the bottom, whatever the total leaves;
+// History takes what is left of the total; Who I Am and Active Work are
+// never cut, and going over their budgets is only a warning.
+func TestSkillSectionBudgets(t *testing.T) {
+	enc := encoder(t)
+	cache := budget.NewCache(enc.Name(), enc, nil)
+	r := rand.New(rand.NewPCG(3, 5))
+	cuts := 0
+	for _, size := range []struct{ sessions, items int }{{2, 3}, {12, 10}, {60, 25}, {200, 60}} {
+		fsys := afero.NewMemMapFs()
+		writeMemory(t, r, fsys, size.sessions, size.items)
+		for _, b := range []struct{ total, protocols, recent int }{{4000, 300, 1000}, {100000, 300, 1000}, {4000, 50, 120}, {2000, 0, 0}, {4000, 1000, 300}} {
+			cfg := tiers.DefaultConfig()
+			cfg.Agent, cfg.Skill.Budget, cfg.Skill.Protocols, cfg.Skill.Recent = "Ava", b.total, b.protocols, b.recent
+			s := buildSkill(t, fsys, "/r", cfg, cache)
+			for _, title := range []string{SkillProtocols, SkillRecent} {
+				sec := s.section(title)
+				n := enc.Count(renderSection(sec))
+				if n > sec.Budget && sec.Dropped < len(sec.Items) {
+					t.Fatalf("size %+v budgets %+v: %s is %d tokens, over its budget %d, with %d of %d items kept",
+						size, b, title, n, sec.Budget, len(sec.Items)-sec.Dropped, len(sec.Items))
+				}
+				for i, it := range bottomUp(sec) {
+					if sec.Items[it].Dropped != (i < sec.Dropped) {
+						t.Fatalf("size %+v budgets %+v: %s: %d cut, but item %d dropped=%v: not cut from the bottom, what the spec excludes first",
+							size, b, title, sec.Dropped, it, sec.Items[it].Dropped)
+					}
+				}
+				if sec.Dropped > 0 {
+					cuts++
+				}
+			}
+			if got := enc.Count(RenderSkill(s)); got > b.total && !s.Over {
+				t.Fatalf("size %+v budgets %+v: %d tokens, over the total", size, b, got)
+			}
+			for _, title := range []string{SkillIdentity, SkillActive} {
+				if s.section(title).Dropped != 0 {
+					t.Fatalf("%s was cut", title)
+				}
+			}
+		}
+	}
+	if cuts == 0 {
+		t.Fatal("no section was ever cut to its own budget")
+	}
+}
+
+// bottomUp is the order a section is cut in: what the spec excludes, last
+// first, then the rest, last first.
+func bottomUp(sec *SkillSection) []int {
+	var ex, rest []int
+	for i := len(sec.Items) - 1; i >= 0; i-- {
+		if sec.Items[i].Excluded {
+			ex = append(ex, i)
+		} else {
+			rest = append(rest, i)
+		}
+	}
+	return append(ex, rest...)
+}
+
+// TestSkillProtectedBudgets: Who I Am and Active Work over their own
+// budgets are kept whole, with a warning naming the budget, though the
+// file is within its total.
+func TestSkillProtectedBudgets(t *testing.T) {
+	fsys, enc := demoFS(t), encoder(t)
+	cfg := demoConfig(t, fsys)
+	whole := RenderSkill(buildSkill(t, fsys, "/demo", cfg, enc))
+	cfg.Skill.Identity, cfg.Skill.Active = 20, 30
+	s := buildSkill(t, fsys, "/demo", cfg, enc)
+	if RenderSkill(s) != whole || s.Over {
+		t.Fatalf("over=%v; the file changed", s.Over)
+	}
+	want := []string{"Who I Am is ", "over its identity budget of 20", "Active Work is ", "over its active budget of 30"}
+	for _, w := range want {
+		if !strings.Contains(strings.Join(s.Warnings, "\n"), w) {
+			t.Fatalf("no warning with %q: %q", w, s.Warnings)
+		}
+	}
+}
