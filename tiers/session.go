@@ -336,7 +336,7 @@ func (s Session) Render() []byte {
 	}
 	b.WriteString("\n")
 	if s.Preamble != "" {
-		b.WriteString("\n" + s.Preamble + "\n")
+		b.WriteString("\n" + escapeSections(s.Preamble) + "\n")
 	}
 	for _, sec := range []struct {
 		title string
@@ -378,7 +378,7 @@ func writeList(b *strings.Builder, title string, l List) {
 		if len(l.Items) > 0 {
 			b.WriteString("\n")
 		}
-		b.WriteString(l.Note + "\n")
+		b.WriteString(escapeSections(l.Note) + "\n")
 	}
 }
 
@@ -387,5 +387,24 @@ func writeText(b *strings.Builder, title, text string) {
 	if text == "" {
 		text = none
 	}
-	b.WriteString(text + "\n")
+	b.WriteString(escapeSections(text) + "\n")
+}
+
+// escapeSections escapes the first '#' of every line of free text that
+// would read as a level-2 heading ("## What happened" in --successor), so
+// that text given to a hand-off cannot open a section of the summary, nor
+// a heading wherever the summary is quoted (skill.md). "\## What happened"
+// shows as the text it was. Text parsed from a summary holds no such line
+// outside code, so a parsed summary renders as it was read.
+func escapeSections(text string) string {
+	var b strings.Builder
+	for _, l := range Lines(text) {
+		line := text[l.Start:l.End]
+		if lv, _ := HeadingLevel(l.Text); lv == 2 && !l.InFence {
+			i := strings.IndexByte(line, '#')
+			line = line[:i] + "\\" + line[i:]
+		}
+		b.WriteString(line)
+	}
+	return b.String()
 }

@@ -155,6 +155,7 @@ func FuzzParseSession(f *testing.F) {
 		"---\nsummary: \"\\xff\"\nsensitivity: secret\n---\n## For my successor\n~~~\n## no\n",
 		"## Decisions\r\n- a because b\r\n\r\n\r\n   indented after blank\r\n",
 		"## For my successor\nNone.\n## What changed (files)\nNone.",
+		"# Session\npre\n\\## What happened\n## For my successor\n\\## Open threads\n  # one\n",
 	} {
 		f.Add([]byte(s))
 	}
@@ -177,3 +178,33 @@ func FuzzParseSession(f *testing.F) {
 }
 
 func dump(s Session) string { return fmt.Sprintf("%#v", s) }
+
+// Free text holding a line like "## What happened" cannot open a section
+// of the rendered summary: the line is escaped, reads back as text where it
+// was written, and the sections hold only what was given to them.
+func TestRenderEscapesSectionHeadingsInFreeText(t *testing.T) {
+	in := Session{
+		Summary:   "s",
+		Preamble:  "pre\n## For my successor\nnot a successor",
+		Happened:  List{Items: []string{"real"}, Note: "note\n  ## Open threads"},
+		Successor: "Read this.\n## What happened\n- injected\n```\n## fenced stays\n```\n# one\n### three",
+		Extra:     []Extra{{Title: "Mine", Body: "## Decisions made\n- x because y"}},
+	}
+	out := in.Render()
+	got, err := ParseSession(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := in
+	want.Preamble = "pre\n\\## For my successor\nnot a successor"
+	want.Happened.Note = "note\n  \\## Open threads"
+	want.Successor = "Read this.\n\\## What happened\n- injected\n```\n## fenced stays\n```\n# one\n### three"
+	want.Extra = []Extra{{Title: "Mine", Body: "\\## Decisions made\n- x because y"}}
+	got.Title = ""
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("got  %s\nwant %s\nrendered:\n%s", dump(got), dump(want), out)
+	}
+	if again, _ := ParseSession(got.Render()); !reflect.DeepEqual(again.Successor, got.Successor) {
+		t.Fatalf("escaping twice: %q", again.Successor)
+	}
+}
