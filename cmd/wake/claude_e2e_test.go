@@ -81,27 +81,32 @@ func claudeSession(t *testing.T, claude, bin, mode string) {
 	if strings.Contains(text, "Output too large") || strings.Contains(text, "<persisted-output>") {
 		t.Error("Claude Code replaced the hook's output with a preview")
 	}
+	assertStaysInTempDir(t, proj)
 	if t.Failed() {
 		t.Logf("request text:\n%.6000s", text)
 	}
 }
 
 // claudeProject makes a project with a memory root after one hand-off, and
-// the environment Claude Code runs in: HOME in the test's directory, the
-// model API on loopback, nothing non-essential. It returns the file
-// CLAUDE.md will import in this boot mode.
+// the environment Claude Code runs in: HOME, TMPDIR and the XDG directories
+// in the test's directory (Claude Code keeps per-project state in
+// $TMPDIR/claude-<uid>), the model API on loopback, nothing non-essential.
+// It returns the file CLAUDE.md will import in this boot mode.
 func claudeProject(t *testing.T, bin, mode, api string) (proj string, env []string, imported string) {
 	t.Helper()
 	work := t.TempDir()
-	home := filepath.Join(work, "home")
+	home, tmp := filepath.Join(work, "home"), filepath.Join(work, "tmp")
 	proj = filepath.Join(work, "proj")
-	for _, d := range []string{home, proj} {
+	for _, d := range []string{home, tmp, proj} {
 		if err := os.MkdirAll(d, 0o755); err != nil {
 			t.Fatal(err)
 		}
 	}
 	env = []string{
-		"HOME=" + home, "PATH=" + filepath.Dir(bin) + string(os.PathListSeparator) + "/usr/bin:/bin",
+		"HOME=" + home, "TMPDIR=" + tmp, "XDG_CONFIG_HOME=" + filepath.Join(home, ".config"),
+		"XDG_CACHE_HOME=" + filepath.Join(home, ".cache"), "XDG_DATA_HOME=" + filepath.Join(home, ".local", "share"),
+		"XDG_STATE_HOME=" + filepath.Join(home, ".local", "state"),
+		"PATH=" + filepath.Dir(bin) + string(os.PathListSeparator) + "/usr/bin:/bin",
 		"ANTHROPIC_BASE_URL=" + api, "ANTHROPIC_API_KEY=test",
 		"DISABLE_TELEMETRY=1", "DISABLE_ERROR_REPORTING=1", "DISABLE_AUTOUPDATER=1",
 		"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1", "NO_COLOR=1", "TERM=dumb",
@@ -119,6 +124,27 @@ func claudeProject(t *testing.T, bin, mode, api string) (proj string, env []stri
 	runBounded(t, proj, env, 60*time.Second, bin, "handoff", "--summary", "Wired wake into Claude Code",
 		"--next", "Ship the end-to-end test", "--happened", "proved the import with "+e2eMarker)
 	return proj, env, imported
+}
+
+// assertStaysInTempDir checks that Claude Code kept its per-project state
+// in the test's TMPDIR, not in the system's temp directory, where it would
+// outlive the test.
+func assertStaysInTempDir(t *testing.T, proj string) {
+	t.Helper()
+	work := filepath.Dir(proj)
+	sub := fmt.Sprintf("claude-%d", os.Getuid())
+	if _, err := os.Stat(filepath.Join(work, "tmp", sub)); err != nil {
+		t.Errorf("Claude Code did not use the test's TMPDIR: %v", err)
+	}
+	// The test's own temp directory has a unique name; Claude Code names
+	// its state directory after the project's path.
+	unique := filepath.Base(filepath.Dir(work))
+	entries, _ := os.ReadDir(filepath.Join(os.TempDir(), sub))
+	for _, e := range entries {
+		if strings.Contains(e.Name(), unique) {
+			t.Errorf("Claude Code wrote %s outside the test's directory", filepath.Join(os.TempDir(), sub, e.Name()))
+		}
+	}
 }
 
 // claudeCode returns the claude binary of claudeCodeVersion, installing it
@@ -157,6 +183,9 @@ func claudeCode(t *testing.T) string {
 	if claudeVersionOK(bin) {
 		return bin
 	}
+	// go test shows a test's log only at the end, and an install from the
+	// registry takes a while and reaches the network: say so now.
+	fmt.Fprintf(os.Stderr, "wake: TestClaudeCodeEndToEnd: installing @anthropic-ai/claude-code@%s from the npm registry into %s (once; later runs reuse it; set WAKE_CLAUDE_DIR to a directory where it is installed, or pass -short to skip this test)\n", claudeCodeVersion, dir)
 	cmd := exec.CommandContext(ctx, npm, "install", "--no-audit", "--no-fund", "--prefix", dir, "@anthropic-ai/claude-code@"+claudeCodeVersion)
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("npm install @anthropic-ai/claude-code@%s: %v\n%s", claudeCodeVersion, err, out)
