@@ -3,6 +3,7 @@ package budget
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/wakeproto/wake/tiers"
@@ -128,8 +129,9 @@ type Fitted struct {
 
 // Fit returns text unchanged when it fits budget; otherwise it drops whole
 // blocks from the bottom up (never cutting a line) until it fits, skipping
-// blocks in sections for which keep returns true, and puts a marker where
-// the dropped content was. name is the file's path, used in the marker.
+// blocks in sections for which keep returns true, and puts a marker in each
+// place where content was dropped. name is the file's path, used in the
+// markers, which say the text was cut to fit only when it does.
 func Fit(text string, budget int, c Counter, name string, keep func(section string) bool) Fitted {
 	total := c.Count(text)
 	f := Fitted{Text: text, Tokens: total, Original: total}
@@ -162,8 +164,10 @@ func Fit(text string, budget int, c Counter, name string, keep func(section stri
 		}
 		return false
 	}
-	render := func() string { return joinKept(blocks, dropped, marker(name, ndrop, dtok, budget)) }
-	reserve := c.Count(marker(name, len(blocks), sum, budget)) + 2
+	kept := protectedSections(blocks, keep)
+	over := false
+	render := func() string { return joinKept(blocks, dropped, counts, markerFor(name, budget, over, kept)) }
+	reserve := c.Count(markerFor(name, budget, false, kept)(len(blocks), sum)) + 2
 	for est+reserve > budget && dropOne() {
 	}
 	for {
@@ -171,6 +175,13 @@ func Fit(text string, budget int, c Counter, name string, keep func(section stri
 		out := render()
 		n := c.Count(out)
 		if n <= budget || !dropOne() {
+			if n > budget {
+				// Nothing more may go: the markers say so rather than
+				// claim the file was cut to fit.
+				over = true
+				out = render()
+				n = c.Count(out)
+			}
 			f.Text, f.Tokens = out, n
 			f.Over = n > budget
 			break
@@ -207,28 +218,59 @@ func dropOrphanHeadings(blocks []Block, dropped []bool, ndrop, dtok *int, counts
 	}
 }
 
-func joinKept(blocks []Block, dropped []bool, mark string) string {
+// joinKept joins the kept blocks with a marker in each place where a run
+// of blocks was dropped, saying what that run held.
+func joinKept(blocks []Block, dropped []bool, counts []int, mark func(blocks, tokens int) string) string {
 	var b strings.Builder
-	placed := false
-	for i, bl := range blocks {
-		if dropped[i] {
-			if !placed {
-				if b.Len() > 0 && !strings.HasSuffix(b.String(), "\n") {
-					b.WriteByte('\n')
-				}
-				b.WriteString(mark)
-				placed = true
-			}
+	for i := 0; i < len(blocks); {
+		if !dropped[i] {
+			b.WriteString(blocks[i].Text)
+			i++
 			continue
 		}
-		b.WriteString(bl.Text)
+		n, tok := 0, 0
+		for ; i < len(blocks) && dropped[i]; i++ {
+			n, tok = n+1, tok+counts[i]
+		}
+		if b.Len() > 0 && !strings.HasSuffix(b.String(), "\n") {
+			b.WriteByte('\n')
+		}
+		b.WriteString(mark(n, tok))
 	}
 	return b.String()
 }
 
-func marker(name string, blocks, tokens, budget int) string {
-	return fmt.Sprintf("[wake: %s cut to fit %s tokens: %d block(s) left out here, %s tokens; read the file itself for them]\n\n",
-		name, Thousands(budget), blocks, Thousands(tokens))
+// protectedSections names the sections keep protects, in text order.
+func protectedSections(blocks []Block, keep func(string) bool) []string {
+	var out []string
+	for _, b := range blocks {
+		if keep != nil && b.Section != "" && keep(b.Section) && !slices.Contains(out, b.Section) {
+			out = append(out, b.Section)
+		}
+	}
+	return out
+}
+
+// markerFor returns the marker put where blocks were left out. It says
+// only what is true of the output: "cut to fit" when the text fits the
+// budget, and otherwise that it is still over it and why (a section that
+// is never cut).
+func markerFor(name string, budget int, over bool, kept []string) func(blocks, tokens int) string {
+	head := fmt.Sprintf("%s cut to fit %s tokens", name, Thousands(budget))
+	if over {
+		head = fmt.Sprintf("%s cut, but still over its %s-token budget", name, Thousands(budget))
+		switch len(kept) {
+		case 0:
+		case 1:
+			head += fmt.Sprintf(" (the %s section is never cut)", kept[0])
+		default:
+			head += fmt.Sprintf(" (the %s sections are never cut)", strings.Join(kept, ", "))
+		}
+	}
+	return func(blocks, tokens int) string {
+		return fmt.Sprintf("[wake: %s: %d block(s) left out here, %s tokens; read the file itself for them]\n\n",
+			head, blocks, Thousands(tokens))
+	}
 }
 
 // Thousands formats n with comma separators: 31204 -> "31,204".
