@@ -125,8 +125,14 @@ func ReadMemory(fsys afero.Fs, root string) (Memory, error) {
 	return m, err
 }
 
-// ReadLastWrite reads wake's snapshot of the decision log, nil when absent.
+// ReadLastWrite reads wake's snapshot of the decision log, nil when absent
+// or while a write of the log is in progress (its record is in the state
+// directory): the snapshot is replaced just after the log, and comparing
+// the two in between would report wake's own change as a hand edit.
 func ReadLastWrite(fsys afero.Fs, root string) ([]byte, error) {
+	if _, err := fsys.Stat(filepath.Join(root, tiers.StateDir, handoff.DecisionsPending)); err == nil {
+		return nil, nil
+	}
 	data, err := afero.ReadFile(fsys, filepath.Join(root, tiers.StateDir, handoff.DecisionsSnapshot))
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, nil

@@ -276,3 +276,41 @@ summary: tasks
 		t.Errorf("OpenTasks:\n got  %q\n want %q", got, want)
 	}
 }
+
+// While a write of the log is in progress the snapshot may be behind the
+// log: the check does not compare them, so wake's own change is never
+// reported as a hand edit.
+func TestNoHandEditWhileAWriteIsPending(t *testing.T) {
+	fsys := afero.NewMemMapFs()
+	s := &handoff.Store{FS: fsys, Root: root, Now: clock, Locker: &handoff.MutexLocker{}}
+	if _, err := handoff.Init(context.Background(), s, skeleton.Params{Project: "billing"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Decide(context.Background(), handoff.NewDecision{What: "Use TOML", Why: "YAML broke"}); err != nil {
+		t.Fatal(err)
+	}
+	// The log as a contest in progress left it: entry 1 annotated, the
+	// snapshot not yet replaced.
+	edit(t, fsys, tiers.DecisionsPath, func(x string) string {
+		return strings.Replace(x, "YAML broke\nSTATUS: active\n", "YAML broke\nSTATUS: contested\n"+
+			"OBJECTION: [2026-11-23] JSON is simpler\nPROPOSED: use JSON\n", 1)
+	})
+	if r := run(t, fsys); !reportsHandEdit(r) {
+		t.Fatalf("without a pending record the edit must be reported: %+v", r.Findings)
+	}
+	afero.WriteFile(fsys, root+"/"+tiers.StateDir+"/"+handoff.DecisionsPending, []byte("{}"), 0o644)
+	if r := run(t, fsys); reportsHandEdit(r) {
+		t.Fatalf("a pending write is reported as a hand edit: %+v", r.Findings)
+	}
+}
+
+func reportsHandEdit(r Report) bool {
+	for _, f := range r.Findings {
+		for _, d := range f.Details {
+			if strings.Contains(d, "by hand") {
+				return true
+			}
+		}
+	}
+	return false
+}
