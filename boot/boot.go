@@ -98,6 +98,8 @@ type Context struct {
 	Findings     []checks.Finding `json:"findings"`
 	// HeldBack counts the tier files the sensitivity policy kept out.
 	HeldBack HeldBack `json:"held_back"`
+
+	extraBudgets [2]int // budget.toc and budget.digest, for Status
 }
 
 // Files returns every file of every phase in load order.
@@ -124,7 +126,8 @@ func tierBudget(b tiers.Budget, t tiers.Tier) int {
 // Read reads and counts phases 1-3 without fitting them: what `wake status`
 // needs.
 func Read(o Options) (*Context, error) {
-	ctx := &Context{Root: o.Root, Encoding: o.Config.Encoding, Directives: []string{}, Warnings: []string{}}
+	ctx := &Context{Root: o.Root, Encoding: o.Config.Encoding, Directives: []string{}, Warnings: []string{},
+		extraBudgets: [2]int{o.Config.Budget.TOC, o.Config.Budget.Digest}}
 	for _, ph := range tiers.Phases() {
 		p := Phase{Number: ph.Number, Name: ph.Name, Tier: string(ph.Tier), Budget: tierBudget(o.Config.Budget, ph.Tier)}
 		for _, rel := range ph.Paths {

@@ -103,16 +103,21 @@ func JSON(c *Context) ([]byte, error) {
 }
 
 // Status renders one line per tier file with its tokens, its share of the
-// tier's budget and a gauge, then the tier and total lines.
+// tier's budget and a gauge, then the tier and total lines. A file over the
+// read limit is flagged: only its head is counted. The memory line counts
+// the tier files only, whole, before any compression: status measures the
+// files against their budgets, while `wake load` adds the cold table of
+// contents and the digest and fits everything, and its footer gives that
+// total. The last line says so.
 func Status(c *Context) string {
 	var b strings.Builder
-	w := 0
+	w := len(statusMemory)
 	for _, f := range c.Files() {
 		w = max(w, len(f.Path))
 	}
 	for _, p := range c.Phases {
 		for _, f := range p.Files {
-			fmt.Fprintf(&b, "%-*s  %8s / %-8s %s\n", w, f.Path, fileTokens(f), budget.Thousands(f.Share), gauge(f.Tokens, f.Share))
+			fmt.Fprintf(&b, "%-*s  %8s / %-8s %s%s\n", w, f.Path, fileTokens(f), budget.Thousands(f.Share), gauge(f.Tokens, f.Share), hugeNote(f))
 		}
 	}
 	b.WriteString("\n")
@@ -123,10 +128,23 @@ func Status(c *Context) string {
 	for _, p := range c.Phases {
 		all += tierTokens(p)
 	}
-	fmt.Fprintf(&b, "%-*s  %8s / %-8s %s\n", w, "memory", budget.Thousands(all), budget.Thousands(c.Totals.Target), gauge(all, c.Totals.Target))
+	fmt.Fprintf(&b, "%-*s  %8s / %-8s %s\n", w, statusMemory, budget.Thousands(all), budget.Thousands(c.Totals.Target), gauge(all, c.Totals.Target))
 	fmt.Fprintf(&b, "\nmax %s tokens; %s of the %s-token window left for work (at least %s required)\n",
 		budget.Thousands(c.Totals.Max), budget.Thousands(c.Totals.ContextWindow-all), budget.Thousands(c.Totals.ContextWindow), budget.Thousands(c.Totals.WorkMin))
+	fmt.Fprintf(&b, "%s counts the tier files whole, before compression; 'wake load' also adds the cold table of contents (budget.toc %s) and the digest (budget.digest %s), fits it all, and counts the result in its footer\n",
+		statusMemory, budget.Thousands(c.extraBudgets[0]), budget.Thousands(c.extraBudgets[1]))
 	return b.String()
+}
+
+// statusMemory labels the status total: it is not the boot context's.
+const statusMemory = "memory (tier files)"
+
+// hugeNote flags a file over the read limit, whose count is of its head.
+func hugeNote(f *File) string {
+	if !f.Huge {
+		return ""
+	}
+	return fmt.Sprintf("  huge: %s bytes, over the %d MiB read limit; only its first %d KiB counted", budget.Thousands(int(f.Bytes)), tiers.MaxDocBytes>>20, tiers.HeadBytes>>10)
 }
 
 func fileTokens(f *File) string {
@@ -137,6 +155,8 @@ func fileTokens(f *File) string {
 		return "skipped"
 	case f.Held == tiers.Secret:
 		return "secret"
+	case f.Huge:
+		return budget.Thousands(f.Tokens) + "+"
 	}
 	return budget.Thousands(f.Tokens)
 }
@@ -170,8 +190,11 @@ func StatusJSON(c *Context) ([]byte, error) {
 		Tokens  int    `json:"tokens"`
 		Share   int    `json:"share"`
 		Percent int    `json:"percent"`
+		Bytes   int64  `json:"bytes"`
 		Missing bool   `json:"missing,omitempty"`
 		Skipped string `json:"skipped,omitempty"`
+		// Huge: over the read limit; Tokens counts only the head.
+		Huge bool `json:"huge,omitempty"`
 	}
 	type tier struct {
 		Tier    string `json:"tier"`
@@ -184,17 +207,18 @@ func StatusJSON(c *Context) ([]byte, error) {
 		Root    string `json:"root"`
 		Files   []file `json:"files"`
 		Tiers   []tier `json:"tiers"`
-		Memory  int    `json:"memory_tokens"`
+		Memory  int    `json:"memory_tokens"` // the tier files only, whole
+		Scope   string `json:"memory_counts"`
 		Target  int    `json:"memory_target"`
 		Max     int    `json:"memory_max"`
 		Window  int    `json:"context_window"`
 		Work    int    `json:"work_left"`
 		WorkMin int    `json:"work_min"`
 	}
-	out.Version, out.Root = 1, c.Root
+	out.Version, out.Root, out.Scope = 1, c.Root, "tier files, whole, before compression; without the cold table of contents and the digest"
 	for _, p := range c.Phases {
 		for _, f := range p.Files {
-			out.Files = append(out.Files, file{f.Path, f.Tier, f.Tokens, f.Share, percent(f.Tokens, f.Share), f.Missing, f.Skipped})
+			out.Files = append(out.Files, file{f.Path, f.Tier, f.Tokens, f.Share, percent(f.Tokens, f.Share), f.Bytes, f.Missing, f.Skipped, f.Huge})
 		}
 		n := tierTokens(p)
 		out.Tiers = append(out.Tiers, tier{p.Tier, n, p.Budget, percent(n, p.Budget)})
