@@ -62,6 +62,9 @@ func (a *app) handoffCmd() *cobra.Command {
   echo '{"summary":"...","next":"..."}' | wake handoff --file -`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if cmd.Flags().Changed("file") && o.file == "" {
+				return hintError{usagef("--file needs a path, or - for standard input"), "give --file PATH, or leave it out"}
+			}
 			o.given = map[string]bool{}
 			for _, name := range []string{"summary", "next", "risk", "mood", "successor", "happened", "decision", "changed", "thread"} {
 				o.given[name] = cmd.Flags().Changed(name)
@@ -79,7 +82,7 @@ func (a *app) handoffCmd() *cobra.Command {
 	f.StringVar(&o.risk, "risk", "", "open_risk: anything that might break or needs attention")
 	f.StringVar(&o.mood, "mood", "", "emotional_register: the user's apparent mood or energy")
 	f.StringArrayVar(&o.happened, "happened", nil, "a bullet for What happened (repeatable)")
-	f.StringArrayVar(&o.decisions, "decision", nil, `a decision, "WHAT because WHY" (repeatable)`)
+	f.StringArrayVar(&o.decisions, "decision", nil, `a decision, "WHAT because WHY", split at the first "because" (repeatable)`)
 	f.StringArrayVar(&o.changed, "changed", nil, "a file changed and why, for What changed (repeatable)")
 	f.StringArrayVar(&o.threads, "thread", nil, "an open thread, with enough context to resume (repeatable)")
 	f.StringVar(&o.successor, "successor", "", "free text For my successor")
@@ -242,7 +245,7 @@ func (a *app) recover(root string) {
 	rec, err := handoff.Recover(context.Background(), a.store(root))
 	a.reportRecovered(rec)
 	if err != nil {
-		fmt.Fprintf(a.errOut, "wake: warning: %v; its files are in %s/%s/ under the memory root\n", err, tiers.StateDir, handoff.JournalDir)
+		fmt.Fprintf(a.errOut, "wake: warning: %v; wake's record of the interrupted write is under %s/ in the memory root\n", err, tiers.StateDir)
 	}
 }
 
