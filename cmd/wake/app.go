@@ -183,10 +183,13 @@ func maxArgs(n int) cobra.PositionalArgs {
 // finishes an interrupted hand-off there before the command goes on.
 func (a *app) findRoot() (string, error) {
 	root, err := tiers.FindRoot(a.fs, a.rootFlag, a.env["WAKE_ROOT"], a.cwd)
-	if errors.Is(err, tiers.ErrNoRoot) {
+	var nr *tiers.NotRootError
+	switch {
+	case errors.As(err, &nr):
+		return "", hintError{err, nr.Hint()}
+	case errors.Is(err, tiers.ErrNoRoot):
 		return "", hintError{err, "run 'wake init' to create one here, or pass --root DIR"}
-	}
-	if err != nil {
+	case err != nil:
 		return "", err
 	}
 	a.recover(root)
