@@ -60,37 +60,15 @@ func (c *Cache) key(text string) string {
 
 // Count returns the cached count of text, counting and remembering it on a
 // miss.
-func (c *Cache) Count(text string) int {
-	if text == "" {
-		return 0
-	}
-	k := c.key(text)
-	c.mu.Lock()
-	e, ok := c.entries[k]
-	if ok {
-		c.hits++
-		if e.Gen != c.gen {
-			e.Gen = c.gen
-			c.entries[k] = e
-		}
-		c.mu.Unlock()
-		return e.N
-	}
-	c.mu.Unlock()
-	n := c.next.Count(text)
-	c.mu.Lock()
-	c.entries[k] = cacheEntry{N: n, Gen: c.gen}
-	c.dirty = true
-	c.misses++
-	c.mu.Unlock()
-	return n
-}
+func (c *Cache) Count(text string) int { return c.count(text, true) }
 
 // CountTransient returns the cached count of text, or counts it without
 // remembering it: for texts that another cache already keeps (the cold
 // index keeps each cold document's count), so that this cache, which every
 // start loads, stays the size of the tiers.
-func (c *Cache) CountTransient(text string) int {
+func (c *Cache) CountTransient(text string) int { return c.count(text, false) }
+
+func (c *Cache) count(text string, remember bool) int {
 	if text == "" {
 		return 0
 	}
@@ -108,7 +86,15 @@ func (c *Cache) CountTransient(text string) int {
 	if ok {
 		return e.N
 	}
-	return c.next.Count(text)
+	n := c.next.Count(text)
+	if remember {
+		c.mu.Lock()
+		c.entries[k] = cacheEntry{N: n, Gen: c.gen}
+		c.dirty = true
+		c.misses++
+		c.mu.Unlock()
+	}
+	return n
 }
 
 // Dirty reports whether the cache learned new counts since it was loaded.
