@@ -12,15 +12,16 @@ counts=("$@")
 [ ${#counts[@]} -gt 0 ] || counts=(10000)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-# wake load writes skill.md under $HOME: keep it in the scratch directory.
+go build -o "$work/wake" ./cmd/wake
+go build -o "$work/memgen" ./internal/memgen/cmd/memgen
+# wake load writes skill.md under $HOME: keep it in the scratch directory
+# (set only now, so that go above still finds its module cache).
 export HOME="$work/home"
 mkdir -p "$HOME"
-
-go build -o "$work/wake" ./cmd/wake
 echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), $(go version | cut -d' ' -f3), load average $(cut -d' ' -f1-3 /proc/loadavg)"
 for n in "${counts[@]}"; do
 	root="$work/mem-$n"
-	go run ./internal/memgen/cmd/memgen "$root" "$n" 1
+	"$work/memgen" "$root" "$n" 1
 	load=("$work/wake" load --root "$root")
 	echo "== full tiers, $n cold documents"
 	if command -v hyperfine >/dev/null 2>&1; then
