@@ -38,12 +38,13 @@ type hookBlock struct {
 
 // Hook renders the text a Claude Code SessionStart hook prints: the
 // announcement, the directives, the coherence checks' findings, the recent
-// changes and the warnings of the context, then where the whole context is. It is never longer than limit characters counted as
+// changes and the warnings of the context, then where the whole context
+// is. It is never longer than limit characters counted as
 // [HookLen] counts them: lines are left out from the bottom up, with a line
 // saying how many, and the pointer to the whole context always stays.
 func Hook(c *Context, t HookTarget, limit int) string {
 	head := "# wake: memory loaded\n\nMemory root: " + c.Root + "\n"
-	tail := hookWhere(t)
+	tail := hookWhere(t, limit/4)
 	room := limit - HookLen(head) - HookLen(tail)
 	if room < 0 {
 		return cutUTF16(head+tail, limit)
@@ -85,9 +86,9 @@ func hookBlocks(c *Context) []hookBlock {
 	return out
 }
 
-// hookWhere is the closing pointer to the whole context; it is kept short
-// so that it always fits.
-func hookWhere(t HookTarget) string {
+// hookWhere is the closing pointer to the whole context, at most max
+// characters, so that it always fits.
+func hookWhere(t HookTarget, max int) string {
 	var b strings.Builder
 	b.WriteString("\n## Full context\n\n")
 	switch {
@@ -103,7 +104,7 @@ func hookWhere(t HookTarget) string {
 	for _, p := range t.Problems {
 		b.WriteString("- " + p + "\n")
 	}
-	return cutUTF16(b.String(), HookLimit/4)
+	return cutUTF16(b.String(), max)
 }
 
 // fitBlocks renders blocks within room characters, leaving out lines from

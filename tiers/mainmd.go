@@ -22,11 +22,6 @@ const (
 	KeyEmotionalRegister = "emotional_register"
 )
 
-// HandoffKeys lists the HANDOFF block's keys in order.
-func HandoffKeys() []string {
-	return []string{KeyUpdated, KeySessionSummary, KeyNextPriority, KeyOpenRisk, KeyEmotionalRegister}
-}
-
 // Handoff is the parsed HANDOFF block of main.md.
 type Handoff struct {
 	Present bool
