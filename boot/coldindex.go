@@ -20,7 +20,7 @@ const ColdIndexFile = "cold-index.tsv"
 
 // coldIndexHeader opens the file; the encoding is part of it because token
 // counts depend on it.
-const coldIndexHeader = "wake cold index v1 "
+const coldIndexHeader = "wake cold index v2 "
 
 // racyWindow: a file modified this close to the moment it was read may be
 // modified again without its size or modification time changing (coarse
@@ -51,6 +51,7 @@ type coldEntry struct {
 	Summary string
 	Heading string
 	MetaErr string
+	Session string // front matter `session`, for skill.md's History
 	racy    bool
 	seen    bool
 	loaded  bool // read from the file, not learned in this run
@@ -173,21 +174,21 @@ func (x *ColdIndex) Marshal() []byte {
 		if e.Huge {
 			flags += "h"
 		}
-		fmt.Fprintf(&b, "%s\t%d\t%d\t%d\t%s\t%s\t%s\t%s\t%s\n", esc(p), e.Size, e.MTime, e.Tokens, flags,
-			esc(e.Sens), esc(e.Summary), esc(e.Heading), esc(e.MetaErr))
+		fmt.Fprintf(&b, "%s\t%d\t%d\t%d\t%s\t%s\t%s\t%s\t%s\t%s\n", esc(p), e.Size, e.MTime, e.Tokens, flags,
+			esc(e.Sens), esc(e.Summary), esc(e.Heading), esc(e.MetaErr), esc(e.Session))
 	}
 	return b.Bytes()
 }
 
 func parseColdEntry(line string, e *coldEntry) (string, *coldEntry, bool) {
-	var f [9]string
-	for i := range 8 {
+	var f [10]string
+	for i := range 9 {
 		var ok bool
 		if f[i], line, ok = strings.Cut(line, "\t"); !ok {
 			return "", nil, false
 		}
 	}
-	if f[8] = line; strings.Contains(line, "\t") {
+	if f[9] = line; strings.Contains(line, "\t") {
 		return "", nil, false
 	}
 	var err1, err2, err3 error
@@ -199,6 +200,7 @@ func parseColdEntry(line string, e *coldEntry) (string, *coldEntry, bool) {
 	}
 	e.Binary, e.Huge = strings.Contains(f[4], "b"), strings.Contains(f[4], "h")
 	e.Sens, e.Summary, e.Heading, e.MetaErr = unesc(f[5]), unesc(f[6]), unesc(f[7]), unesc(f[8])
+	e.Session = unesc(f[9])
 	return unesc(f[0]), e, true
 }
 

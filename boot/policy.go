@@ -10,13 +10,19 @@ import (
 // Sensitivity is the level the policy of DESIGN section 7 applies to a
 // readable document: its front matter's, internal when unset, and secret
 // when the front matter cannot be read, since an unknown level must be
-// treated as the strictest.
+// treated as the strictest. It uses the front matter [tiers.ReadDoc]
+// parsed.
 func Sensitivity(d tiers.Doc) (string, error) {
-	meta, _, err := tiers.ParseFrontMatter(d.Content)
-	if err != nil {
-		return tiers.Secret, err
+	return policyLevel(d.Meta.Sensitivity, d.MetaErr)
+}
+
+// policyLevel is the policy's one rule: the declared level, internal when unset,
+// secret when the front matter could not be read.
+func policyLevel(declared string, metaErr error) (string, error) {
+	if metaErr != nil {
+		return tiers.Secret, metaErr
 	}
-	return meta.Level(), nil
+	return tiers.FrontMatter{Sensitivity: declared}.Level(), nil
 }
 
 // admitFile applies the sensitivity policy to a tier file, once, for every

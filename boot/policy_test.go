@@ -1,6 +1,7 @@
 package boot
 
 import (
+	"errors"
 	"strings"
 	"testing"
 	"time"
@@ -60,5 +61,35 @@ func TestSensitivityPolicy(t *testing.T) {
 	// its particulars withheld.
 	if !strings.Contains(ctx.Announcement, "Decisions contradict each other") || !strings.Contains(md, "held back (warm/decisions.md is confidential)") {
 		t.Errorf("contradiction in a confidential log not reported plainly:\n%s", ctx.Announcement)
+	}
+}
+
+// TestSensitivityReadsParsedMeta: the level comes from the front matter
+// ReadDoc parsed, and its error, never from parsing the content again.
+func TestSensitivityReadsParsedMeta(t *testing.T) {
+	broken := errors.New("front matter: bad")
+	for _, tc := range []struct {
+		name string
+		doc  tiers.Doc
+		want string
+		err  bool
+	}{
+		{"parsed secret, content without front matter", tiers.Doc{Content: []byte("# x\n"), Meta: tiers.FrontMatter{Sensitivity: tiers.Secret}}, tiers.Secret, false},
+		{"parsed internal, content claiming confidential", tiers.Doc{Content: []byte("---\nsensitivity: confidential\n---\n")}, tiers.Internal, false},
+		{"unreadable front matter", tiers.Doc{MetaErr: broken}, tiers.Secret, true},
+	} {
+		got, err := Sensitivity(tc.doc)
+		if got != tc.want || (err != nil) != tc.err {
+			t.Errorf("%s: %q, %v; want %q", tc.name, got, err, tc.want)
+		}
+	}
+	fsys := afero.NewMemMapFs()
+	afero.WriteFile(fsys, "/r/a.md", []byte("---\nsummary: [broken\n---\n# A\n"), 0o644)
+	d, err := tiers.ReadDoc(fsys, "/r", "a.md")
+	if err != nil || d.MetaErr == nil {
+		t.Fatalf("ReadDoc kept no front-matter error: %v", err)
+	}
+	if lvl, err := Sensitivity(d); lvl != tiers.Secret || err != d.MetaErr {
+		t.Fatalf("%q, %v", lvl, err)
 	}
 }

@@ -4,49 +4,77 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
-	"io/fs"
 	"path"
-	"path/filepath"
 	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
 
-	"github.com/spf13/afero"
-
 	"github.com/wakeproto/wake/tiers"
 )
 
 // history lists one line per older session, newest first: recent/previous.md
-// then cold/sessions/. Sessions are read newest first only while their
-// lines could still fit the skill's budget; the rest count as left out.
-func (b *skillBuilder) history(previous admitted) (SkillSection, error) {
+// then cold/sessions/, from what the cold index knows of each session (its
+// summary, sensitivity and session time), so that a warm start opens none
+// of them. A session without a summary is opened, for its first "What
+// happened" bullet, only while its line could still fit the skill's budget;
+// the lines past the budget count as left out.
+func (b *skillBuilder) history(previous admitted, x *ColdIndex) (SkillSection, error) {
 	sec := SkillSection{Title: SkillHistory, Source: tiers.PreviousPath + " and " + tiers.SessionsDir + "/"}
 	used := 0
-	add := func(a admitted) {
-		if line, ok := historyLine(a); ok {
-			sec.Items = append(sec.Items, SkillItem{Text: line, Excluded: excluded(line)})
-			used += b.o.Counter.Count(line + "\n")
-		}
+	add := func(line string) {
+		sec.Items = append(sec.Items, SkillItem{Text: line, Excluded: excluded(line)})
+		used += b.o.Counter.Count(line + "\n")
 	}
-	add(previous)
-	names, err := sessionFiles(b.o.FS, b.o.Root)
-	if err != nil {
-		return sec, err
+	if line, ok := historyLine(previous); ok {
+		add(line)
 	}
-	for i, rel := range names {
-		if used > b.s.Budget {
-			sec.Dropped += len(names) - i
-			break
+	for _, se := range sessionEntries(x) {
+		text, ok := b.admitSession(se)
+		switch {
+		case !ok:
+			continue
+		case used > b.s.Budget:
+			sec.Dropped++
+			continue
+		case text == "":
+			d, err := tiers.ReadDoc(b.o.FS, b.o.Root, se.rel)
+			if err != nil {
+				return sec, err
+			}
+			if ss, _ := tiers.ParseSession(d.Content); len(ss.Happened.Items) > 0 {
+				text = tiers.OneLine(ss.Happened.Items[0])
+			}
 		}
-		d, err := tiers.ReadDoc(b.o.FS, b.o.Root, rel)
-		if err != nil {
-			return sec, err
-		}
-		add(b.admit(d))
+		add("- " + se.date() + ": " + orNone(text))
 	}
 	return sec, nil
+}
+
+// admitSession applies the sensitivity policy to a cold session, counting
+// what it holds back: ok is false for a session not shown at all; text is
+// its summary (a confidential session's only line).
+func (b *skillBuilder) admitSession(se sessionEntry) (text string, ok bool) {
+	var metaErr error
+	if se.e.MetaErr != "" {
+		metaErr = errors.New(se.e.MetaErr)
+	}
+	lvl, err := policyLevel(se.e.Sens, metaErr)
+	switch {
+	case err != nil:
+		b.s.Held.Secret++
+		b.s.Warnings = append(b.s.Warnings, fmt.Sprintf("%s: left out of skill.md: %v, so its sensitivity is unknown", se.rel, err))
+		return "", false
+	case lvl == tiers.Secret:
+		b.s.Held.Secret++
+		return "", false
+	case lvl == tiers.Confidential:
+		b.s.Held.Confidential++
+		// Never opened: its summary is all of it that may appear.
+		return orNone(tiers.OneLine(se.e.Summary)), true
+	}
+	return tiers.OneLine(se.e.Summary), true
 }
 
 // historyLine is "- <date>: <summary>": the front-matter summary, else the
@@ -65,27 +93,38 @@ func historyLine(a admitted) (string, bool) {
 	return "- " + sessionDate(ss, a.doc.Path) + ": " + orNone(text), true
 }
 
-// sessionFiles lists cold/sessions/*.md newest first: by session time
-// (front matter `session`, else the time or date the name starts with),
-// then by the number a hand-off adds to a name already taken ("-2",
-// "-10"), then by name. Only the head of each file is read.
-func sessionFiles(fsys afero.Fs, root string) ([]string, error) {
-	infos, err := afero.ReadDir(fsys, filepath.Join(root, filepath.FromSlash(tiers.SessionsDir)))
-	if err != nil {
-		if errors.Is(err, fs.ErrNotExist) {
-			return nil, nil
-		}
-		return nil, fmt.Errorf("listing %s: %w", tiers.SessionsDir, err)
+// sessionEntry is a session summary in cold/sessions/ as the cold index
+// knows it, and where it sorts.
+type sessionEntry struct {
+	rel string
+	e   *coldEntry
+	at  time.Time // zero when neither the front matter nor the name has it
+	n   int       // the name's "-N" suffix; 1 without one
+}
+
+// date is the session's day, or "undated".
+func (se sessionEntry) date() string {
+	if se.at.IsZero() {
+		return "undated"
 	}
-	var files []sessionFile
-	for _, fi := range infos {
-		n := fi.Name()
-		if fi.IsDir() || strings.HasPrefix(n, ".") || !strings.HasSuffix(n, ".md") {
+	return se.at.UTC().Format("2006-01-02")
+}
+
+// sessionEntries lists the cold index's cold/sessions/*.md the last scan
+// found, newest first: by session time (front matter `session`, else the
+// time or date the name starts with), then by the number a hand-off adds
+// to a name already taken ("-2", "-10"), then by name.
+func sessionEntries(x *ColdIndex) []sessionEntry {
+	var out []sessionEntry
+	prefix := tiers.SessionsDir + "/"
+	for rel, e := range x.entries {
+		name, ok := strings.CutPrefix(rel, prefix)
+		if !ok || !e.seen || e.Binary || strings.Contains(name, "/") || strings.HasPrefix(name, ".") || !strings.HasSuffix(name, ".md") {
 			continue
 		}
-		files = append(files, readSessionFile(fsys, root, tiers.SessionsDir+"/"+n))
+		out = append(out, newSessionEntry(rel, e))
 	}
-	slices.SortFunc(files, func(a, b sessionFile) int {
+	slices.SortFunc(out, func(a, b sessionEntry) int {
 		if c := b.at.Compare(a.at); c != 0 {
 			return c
 		}
@@ -94,41 +133,28 @@ func sessionFiles(fsys afero.Fs, root string) ([]string, error) {
 		}
 		return strings.Compare(b.rel, a.rel)
 	})
-	out := make([]string, len(files))
-	for i, f := range files {
-		out[i] = f.rel
-	}
-	return out, nil
-}
-
-// sessionFile is a session summary in cold/sessions/ and where it sorts.
-type sessionFile struct {
-	rel string
-	at  time.Time // zero when neither the front matter nor the name has it
-	n   int       // the name's "-N" suffix; 1 without one
+	return out
 }
 
 // sessionName is the name a hand-off archives a session under: its time,
 // and "-N" when that name was taken.
 var sessionName = regexp.MustCompile(`^(\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}Z)(?:-(\d{1,9}))?\.md$`)
 
-// readSessionFile finds a session's time from its head, else its name. A
-// file that cannot be read sorts by its name; reading it whole reports why.
-func readSessionFile(fsys afero.Fs, root, rel string) sessionFile {
-	f := sessionFile{rel: rel, n: 1}
+// newSessionEntry finds a session's time from its front matter, else its
+// name.
+func newSessionEntry(rel string, e *coldEntry) sessionEntry {
+	se := sessionEntry{rel: rel, e: e, n: 1}
 	base := path.Base(rel)
 	if m := sessionName.FindStringSubmatch(base); m != nil {
-		f.at, _ = time.Parse("2006-01-02T15-04-05Z", m[1])
+		se.at, _ = time.Parse("2006-01-02T15-04-05Z", m[1])
 		if m[2] != "" {
-			f.n, _ = strconv.Atoi(m[2])
+			se.n, _ = strconv.Atoi(m[2])
 		}
 	} else if d := datePrefix.FindString(base); d != "" {
-		f.at, _ = time.Parse("2006-01-02", d)
+		se.at, _ = time.Parse("2006-01-02", d)
 	}
-	if h, ok, err := tiers.ReadHead(fsys, root, rel); err == nil && ok {
-		if t, err := time.Parse(time.RFC3339, strings.TrimSpace(h.Meta.Session)); err == nil {
-			f.at = t.UTC().Truncate(time.Second)
-		}
+	if t, err := time.Parse(time.RFC3339, strings.TrimSpace(e.Session)); err == nil {
+		se.at = t.UTC().Truncate(time.Second)
 	}
-	return f
+	return se
 }

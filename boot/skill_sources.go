@@ -1,7 +1,6 @@
 package boot
 
 import (
-	"fmt"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -12,21 +11,33 @@ import (
 	"github.com/wakeproto/wake/tiers"
 )
 
-// BuildSkill builds skill.md from the context [Build] made (the documents
-// of phases 1-3, read once) and the session summaries in cold/sessions/,
-// applies the sensitivity policy to every document, and fits the result to
-// the [skill] budget, counted exactly with o.Counter.
+// BuildSkill builds skill.md from the context [Read] or [Build] made: the
+// tier files as its sensitivity policy judged them (read once, counted in
+// its HeldBack), and the session summaries of cold/sessions/ as the cold
+// index knows them (the context's table of contents, else a scan of cold/
+// through o.ColdIndex), to which alone it applies the policy. The result
+// is fitted to the [skill] budget, counted exactly with o.Counter.
 func BuildSkill(o Options, c *Context) (*Skill, error) {
 	cfg := o.Config.Skill
-	s := &Skill{Root: o.Root, Budget: cfg.Budget, Warnings: []string{}}
-	docs := map[string]tiers.Doc{}
+	s := &Skill{Root: o.Root, Budget: cfg.Budget, Warnings: []string{}, Held: c.HeldBack}
+	files := map[string]*File{}
 	for _, f := range c.Files() {
-		docs[f.Path] = f.doc
+		files[f.Path] = f
+	}
+	toc := c.TOC
+	if toc == nil {
+		// Only the index is wanted: a zero budget lists nothing.
+		var warns []string
+		var err error
+		if toc, warns, err = BuildTOC(o, 0); err != nil {
+			return nil, err
+		}
+		s.Warnings = append(s.Warnings, warns...)
 	}
 	b := &skillBuilder{s: s, o: o}
-	main, tasks := b.admit(docs[tiers.MainPath]), b.admit(docs[tiers.TasksPath])
-	decisions, latest := b.admit(docs[tiers.DecisionsPath]), b.admit(docs[tiers.LatestPath])
-	hist, err := b.history(b.admit(docs[tiers.PreviousPath]))
+	main, tasks := admittedFile(files[tiers.MainPath]), admittedFile(files[tiers.TasksPath])
+	decisions, latest := admittedFile(files[tiers.DecisionsPath]), admittedFile(files[tiers.LatestPath])
+	hist, err := b.history(admittedFile(files[tiers.PreviousPath]), toc.index)
 	if err != nil {
 		return nil, err
 	}
@@ -48,27 +59,15 @@ type admitted struct {
 	summary string // confidential: the one line that may appear
 }
 
-// admit applies the sensitivity policy, counting what it holds back. A
-// document whose front matter cannot be read has an unknown sensitivity and
-// is held back as secret.
-func (b *skillBuilder) admit(d tiers.Doc) admitted {
-	if !d.Readable() {
-		return admitted{}
-	}
-	lvl, err := Sensitivity(d)
+// admittedFile is a tier file as the context's policy judged it.
+func admittedFile(f *File) admitted {
 	switch {
-	case err != nil:
-		b.s.Held.Secret++
-		b.s.Warnings = append(b.s.Warnings, fmt.Sprintf("%s: left out of skill.md: %v, so its sensitivity is unknown", d.Path, err))
+	case f == nil || !f.doc.Readable() || f.Held == tiers.Secret:
 		return admitted{}
-	case lvl == tiers.Secret:
-		b.s.Held.Secret++
-		return admitted{}
-	case lvl == tiers.Confidential:
-		b.s.Held.Confidential++
-		return admitted{doc: d, summary: tiers.OneLine(d.Meta.Summary)}
+	case f.Held == tiers.Confidential:
+		return admitted{doc: f.doc, summary: tiers.OneLine(f.doc.Meta.Summary)}
 	}
-	return admitted{doc: d, whole: true}
+	return admitted{doc: f.doc, whole: true}
 }
 
 func (b *skillBuilder) agent(main admitted) string {

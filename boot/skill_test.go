@@ -3,8 +3,10 @@ package boot
 import (
 	"fmt"
 	"math/rand/v2"
+	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -448,5 +450,106 @@ func TestSkillProtectedBudgets(t *testing.T) {
 		if !strings.Contains(strings.Join(s.Warnings, "\n"), w) {
 			t.Fatalf("no warning with %q: %q", w, s.Warnings)
 		}
+	}
+}
+
+// openCounter is a file system that records the files opened through it.
+type openCounter struct {
+	afero.Fs
+	mu     sync.Mutex
+	opened []string
+}
+
+func (c *openCounter) Open(name string) (afero.File, error) {
+	c.record(name)
+	return c.Fs.Open(name)
+}
+
+func (c *openCounter) OpenFile(name string, flag int, perm os.FileMode) (afero.File, error) {
+	c.record(name)
+	return c.Fs.OpenFile(name, flag, perm)
+}
+
+func (c *openCounter) record(name string) {
+	c.mu.Lock()
+	c.opened = append(c.opened, filepath.ToSlash(name))
+	c.mu.Unlock()
+}
+
+// sessions returns the cold/sessions/*.md files opened since the last call.
+func (c *openCounter) sessions() []string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	var out []string
+	for _, n := range c.opened {
+		if strings.Contains(n, "/"+tiers.SessionsDir+"/") && strings.HasSuffix(n, ".md") {
+			out = append(out, n)
+		}
+	}
+	c.opened = nil
+	return out
+}
+
+// TestSkillWarmOpensNoSession: History comes from the cold index, so a
+// second skill.md of an unchanged root, from a context built whole or only
+// read, opens no archived session.
+func TestSkillWarmOpensNoSession(t *testing.T) {
+	mem := demoFS(t)
+	fsys := &openCounter{Fs: mem}
+	enc, cfg := encoder(t), demoConfig(t, mem)
+	// An hour ahead, so that no file is too fresh for the index to keep.
+	now := func() time.Time { return time.Now().Add(time.Hour) }
+	build := func(data []byte, read func(Options) (*Context, error)) ([]byte, string) {
+		t.Helper()
+		idx := NewColdIndex(cfg.Encoding, data)
+		o := Options{FS: fsys, Root: "/demo", Config: cfg, Counter: enc, Now: now, ColdIndex: idx}
+		ctx, err := read(o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, err := BuildSkill(o, ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return idx.Marshal(), RenderSkill(s)
+	}
+	data, cold := build(nil, Build)
+	if len(fsys.sessions()) == 0 || !strings.Contains(cold, "Met the owner") {
+		t.Fatalf("a cold start read no session, so this proves nothing:\n%s", cold)
+	}
+	for name, read := range map[string]func(Options) (*Context, error){"Build": Build, "Read": Read} {
+		_, warm := build(data, read)
+		if got := fsys.sessions(); len(got) != 0 {
+			t.Fatalf("%s: a warm skill.md opened %v", name, got)
+		}
+		if warm != cold {
+			t.Fatalf("%s: the warm skill.md differs:\n%s\nwant:\n%s", name, warm, cold)
+		}
+	}
+}
+
+// TestSkillTakesContextPolicy: the tier files appear as the context's
+// policy judged them, counted once, not judged again.
+func TestSkillTakesContextPolicy(t *testing.T) {
+	fsys, enc := demoFS(t), encoder(t)
+	cfg := demoConfig(t, fsys)
+	o := Options{FS: fsys, Root: "/demo", Config: cfg, Counter: enc, Now: func() time.Time { return demoTime }}
+	ctx, err := Read(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range ctx.Files() {
+		if f.Path == tiers.LatestPath {
+			f.Held = tiers.Secret
+			ctx.HeldBack.Secret++
+		}
+	}
+	s, err := BuildSkill(o, ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := RenderSkill(s)
+	if strings.Contains(text, "Wrote the Sparkasse CSV importer") || s.Held != ctx.HeldBack {
+		t.Fatalf("held %+v, context %+v; the context's judgement was not taken:\n%s", s.Held, ctx.HeldBack, text)
 	}
 }

@@ -42,7 +42,8 @@ type TOC struct {
 	order []*tocDir // fold order: deepest, largest, stalest first; cold/ last
 	folds int       // how many of order are folded
 	dirs  map[string]*tocDir
-	last  *tocDir // where the previous document went: files come in path order
+	last  *tocDir    // where the previous document went: files come in path order
+	index *ColdIndex // what the scan knows of every cold document
 }
 
 // foldedDirs returns how many directories of the fold order are folded,
@@ -103,7 +104,7 @@ func BuildTOC(o Options, limit int) (*TOC, []string, error) {
 	if o.Now != nil {
 		now = o.Now
 	}
-	t := &TOC{Budget: limit, ColdBudget: o.Config.Budget.Cold, root: &tocDir{path: tiers.ColdDir + "/"}}
+	t := &TOC{Budget: limit, ColdBudget: o.Config.Budget.Cold, root: &tocDir{path: tiers.ColdDir + "/"}, index: idx}
 	dirs := map[string]*tocDir{t.root.path: t.root}
 	t.dirs = dirs
 	for _, f := range files {
@@ -159,6 +160,7 @@ func readColdEntry(o Options, f tiers.ColdFile, indexKeeps bool) (coldEntry, err
 	return coldEntry{
 		Tokens: count(string(d.Content)), Huge: d.Huge, Sens: h.Meta.Sensitivity,
 		Summary: oneLine(h.Meta.Summary), Heading: oneLine(h.Heading), MetaErr: h.MetaErr,
+		Session: oneLine(h.Meta.Session),
 	}, nil
 }
 

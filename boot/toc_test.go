@@ -307,7 +307,7 @@ func TestColdIndexFile(t *testing.T) {
 		file tiers.ColdFile
 	}{
 		"other encoding": {data, f},
-		"corrupt":        {append([]byte("wake cold index v1 o200k_base\n"), "x\ty\n"...), f},
+		"corrupt":        {append([]byte("wake cold index v2 o200k_base\n"), "x\ty\n"...), f},
 		"changed size":   {data, tiers.ColdFile{Path: f.Path, Size: 11, ModTime: when}},
 		"changed time":   {data, tiers.ColdFile{Path: f.Path, Size: 10, ModTime: when.Add(time.Nanosecond)}},
 	} {
@@ -324,7 +324,7 @@ func FuzzColdIndex(f *testing.F) {
 	x := NewColdIndex("cl100k_base", nil)
 	x.put(tiers.ColdFile{Path: "cold/a.md", Size: 3}, coldEntry{Tokens: 2, Summary: "s\tt"}, time.Now())
 	f.Add(x.Marshal())
-	f.Add([]byte("wake cold index v1 cl100k_base\ncold/a.md\t1\t2\t3\t\t\t\t\t\n"))
+	f.Add([]byte("wake cold index v2 cl100k_base\ncold/a.md\t1\t2\t3\t\t\t\t\t\t\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		y := NewColdIndex("cl100k_base", data)
 		again := NewColdIndex("cl100k_base", y.Marshal())

@@ -34,6 +34,9 @@ type Doc struct {
 	Missing bool   // the file does not exist
 	Skipped string // why the document was not read ("" when it was)
 	Huge    bool   // over MaxDocBytes: Content holds only the head
+	// MetaErr is why the front matter could not be read (Meta is then
+	// empty), so that no caller need parse it again to know.
+	MetaErr error
 	// Warnings are problems that did not stop the read (malformed front
 	// matter, invalid UTF-8).
 	Warnings []string
@@ -101,7 +104,7 @@ func ReadDoc(fsys afero.Fs, root, rel string) (Doc, error) {
 	if ferr != nil {
 		d.Warnings = append(d.Warnings, fmt.Sprintf("%s: %v", rel, ferr))
 	}
-	d.Meta = meta
+	d.Meta, d.MetaErr = meta, ferr
 	return d, nil
 }
 

@@ -60,12 +60,7 @@ func (a *app) skillRun(o *skillOptions) error {
 	if err != nil {
 		return err
 	}
-	ctx, _, err := a.bootContext(s)
-	if err != nil {
-		return err
-	}
-	a.warn(ctx.Warnings)
-	data, err := a.skillText(s, ctx)
+	data, err := a.skillOnly(s)
 	if err != nil {
 		return err
 	}
@@ -85,4 +80,25 @@ func (a *app) skillRun(o *skillOptions) error {
 		return fmt.Errorf("--out %s: %w", o.out, err)
 	}
 	return handoff.WriteFileMode(a.fs, path, data, 0o600)
+}
+
+// skillOnly builds skill.md from what it needs alone: the tier files, and
+// the cold index for History; not the boot context's table of contents,
+// digest or fitting.
+func (a *app) skillOnly(s *session) ([]byte, error) {
+	idx := boot.OpenColdIndex(a.fs, s.root, s.cfg.Encoding)
+	o := boot.Options{FS: a.fs, Root: s.root, Config: s.cfg, Counter: s.cache, Now: a.now, ColdIndex: idx}
+	ctx, err := boot.Read(o)
+	if err != nil {
+		return nil, err
+	}
+	a.warn(ctx.Warnings)
+	sk, err := boot.BuildSkill(o, ctx)
+	if err != nil {
+		return nil, err
+	}
+	a.saveCache(s)
+	a.saveColdIndex(s, idx)
+	a.warn(sk.Warnings)
+	return []byte(boot.RenderSkill(sk)), nil
 }
