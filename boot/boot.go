@@ -31,6 +31,10 @@ type Options struct {
 	// ColdIndex remembers cold documents between runs so that a warm
 	// start opens none of them; nil reads every cold document.
 	ColdIndex *ColdIndex
+
+	// ledgerLevel, set by Build, gives the digest the sensitivity of a
+	// ledger path from what Build already read; nil reads the file's head.
+	ledgerLevel func(path string) string
 }
 
 // File is one tier file as it goes into the boot context.
@@ -50,8 +54,9 @@ type File struct {
 	Omitted     *Omit  `json:"omitted,omitempty"`
 	Content     string `json:"content"`
 
-	doc  tiers.Doc
-	full string // the content the policy admits, before fitting
+	doc      tiers.Doc
+	full     string // the content the policy admits, before fitting
+	withheld bool   // kept out whole to stay under the memory maximum
 }
 
 // Omit says what compression left out of a file.
@@ -100,7 +105,12 @@ type Context struct {
 	HeldBack HeldBack `json:"held_back"`
 
 	extraBudgets [2]int // budget.toc and budget.digest, for Status
+	text         string // the Markdown context, by Build
 }
+
+// Text returns the Markdown context as Build rendered and counted it, the
+// text whose count Totals.Output is: "" for a context Build did not make.
+func (c *Context) Text() string { return c.text }
 
 // Files returns every file of every phase in load order.
 func (c *Context) Files() []*File {

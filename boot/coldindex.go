@@ -55,12 +55,15 @@ type coldEntry struct {
 	racy    bool
 	seen    bool
 	loaded  bool // read from the file, not learned in this run
+	fresh   bool // matches the file as this run found it
 }
 
 // NewColdIndex returns an index for counts in the named encoding, loaded
 // from data when data is a valid index of that encoding.
 func NewColdIndex(encoding string, data []byte) *ColdIndex {
-	x := &ColdIndex{encoding: encoding, entries: map[string]*coldEntry{}}
+	// A missing or corrupt index is dirty, so that it is written once
+	// even when it has nothing to keep yet.
+	x := &ColdIndex{encoding: encoding, entries: map[string]*coldEntry{}, dirty: true}
 	header := coldIndexHeader + encoding + "\n"
 	if !bytes.HasPrefix(data, []byte(header)) {
 		return x
@@ -82,7 +85,7 @@ func NewColdIndex(encoding string, data []byte) *ColdIndex {
 		e.loaded = true
 		entries[p] = e
 	}
-	x.entries, x.loaded = entries, len(entries)
+	x.entries, x.loaded, x.dirty = entries, len(entries), false
 	return x
 }
 
@@ -130,20 +133,55 @@ func (x *ColdIndex) lookup(f tiers.ColdFile) (coldEntry, bool) {
 		e.seen = true
 		x.seen++
 	}
-	return *e, e.Size == f.Size && e.MTime == f.ModTime.UnixNano()
+	e.fresh = e.Size == f.Size && e.MTime == f.ModTime.UnixNano()
+	return *e, e.fresh
 }
 
-// put records what reading f found.
+// put records what reading f found. The index is dirty only when the file
+// it saves changes: a document modified within the racy window is neither
+// saved nor, when it was not saved before, a change.
 func (x *ColdIndex) put(f tiers.ColdFile, e coldEntry, now time.Time) {
-	if old := x.entries[f.Path]; old != nil && old.loaded && !old.seen {
+	old := x.entries[f.Path]
+	if old != nil && old.loaded && !old.seen {
 		x.seen++
 	}
 	e.Size, e.MTime = f.Size, f.ModTime.UnixNano()
 	e.racy = isRacy(f, now)
-	e.seen, e.loaded = true, false
+	e.seen, e.loaded, e.fresh = true, false, true
 	x.entries[f.Path] = &e
-	x.dirty = true
+	if changesFile(old, &e) {
+		x.dirty = true
+	}
 	x.reads++
+}
+
+// changesFile reports whether replacing old (nil when there was none) with
+// e changes what Marshal writes.
+func changesFile(old, e *coldEntry) bool {
+	saved := old != nil && (old.loaded || !old.racy)
+	switch {
+	case saved != !e.racy:
+		return true
+	case !saved:
+		return false
+	}
+	return old.Size != e.Size || old.MTime != e.MTime || old.Tokens != e.Tokens || old.Binary != e.Binary ||
+		old.Huge != e.Huge || old.Sens != e.Sens || old.Summary != e.Summary || old.Heading != e.Heading || old.MetaErr != e.MetaErr
+}
+
+// level is the sensitivity of the cold document at p as this run found it,
+// for the ledger digest; false when the run did not list it.
+func (x *ColdIndex) level(p string) (string, bool) {
+	e := x.entries[p]
+	switch {
+	case e == nil || !e.fresh:
+		return "", false
+	case e.Binary:
+		return "", true
+	case e.MetaErr != "":
+		return tiers.Secret, true
+	}
+	return tiers.FrontMatter{Sensitivity: e.Sens}.Level(), true
 }
 
 // isRacy reports whether f was modified so close to now that it may change

@@ -53,7 +53,11 @@ func BuildDigest(o Options) (*Digest, []string, error) {
 	for _, b := range bad {
 		warns = append(warns, b.String())
 	}
-	entries, d.HeldBack = RedactLedger(o.FS, o.Root, entries)
+	if o.ledgerLevel != nil {
+		entries, d.HeldBack = RedactLedgerBy(entries, o.ledgerLevel)
+	} else {
+		entries, d.HeldBack = RedactLedger(o.FS, o.Root, entries)
+	}
 	// Appended in time order, so newest first is the file reversed; the
 	// stable sort only matters for entries stamped out of order.
 	slices.Reverse(entries)

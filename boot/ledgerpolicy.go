@@ -15,17 +15,24 @@ import (
 const confidentialPath = "(confidential)"
 
 // RedactLedger applies the sensitivity policy (DESIGN section 7) to ledger
-// entries an agent will see. An entry touching a secret document, or one
-// whose front matter cannot be read, is held back and only counted; a
-// confidential document's path is replaced, and so is the change summary,
-// by the document's one-line summary when the entry carries one. Each
-// document's sensitivity is read from the head of the file as it is now.
+// entries an agent will see, reading each document's sensitivity from the
+// head of the file as it is now: see [RedactLedgerBy].
 func RedactLedger(fsys afero.Fs, root string, entries []handoff.Entry) ([]handoff.Entry, int) {
+	return RedactLedgerBy(entries, func(p string) string { return pathLevel(fsys, root, p) })
+}
+
+// RedactLedgerBy applies the sensitivity policy to ledger entries, with
+// level giving the sensitivity of the document at a ledger path (asked once
+// a path). An entry touching a secret document, or one whose front matter
+// cannot be read, is held back and only counted; a confidential document's
+// path is replaced, and so is the change summary, by the document's
+// one-line summary when the entry carries one.
+func RedactLedgerBy(entries []handoff.Entry, level func(path string) string) ([]handoff.Entry, int) {
 	levels := map[string]string{}
-	level := func(p string) string {
+	known := func(p string) string {
 		l, ok := levels[p]
 		if !ok {
-			l = pathLevel(fsys, root, p)
+			l = level(p)
 			levels[p] = l
 		}
 		return l
@@ -37,7 +44,7 @@ func RedactLedger(fsys afero.Fs, root string, entries []handoff.Entry) ([]handof
 		shown.Paths = make([]string, 0, len(e.Paths))
 		conf := false
 		for _, p := range e.Paths {
-			switch level(p) {
+			switch known(p) {
 			case tiers.Secret:
 				secret = true
 			case tiers.Confidential:
@@ -67,8 +74,8 @@ func RedactLedger(fsys afero.Fs, root string, entries []handoff.Entry) ([]handof
 // the root (a hand-edited ledger is not followed out of it); secret when
 // the file or its front matter cannot be read.
 func pathLevel(fsys afero.Fs, root, p string) string {
-	clean := path.Clean(p)
-	if strings.HasSuffix(p, "/") || path.IsAbs(clean) || clean == "." || clean == ".." || strings.HasPrefix(clean, "../") {
+	clean, ok := ledgerDoc(p)
+	if !ok {
 		return ""
 	}
 	h, ok, err := tiers.ReadHead(fsys, root, clean)
@@ -79,4 +86,42 @@ func pathLevel(fsys afero.Fs, root, p string) string {
 		return ""
 	}
 	return h.Meta.Level()
+}
+
+// ledgerDoc cleans a ledger path, reporting false for one that names no
+// document inside the root.
+func ledgerDoc(p string) (string, bool) {
+	clean := path.Clean(p)
+	if strings.HasSuffix(p, "/") || path.IsAbs(clean) || clean == "." || clean == ".." || strings.HasPrefix(clean, "../") {
+		return "", false
+	}
+	return clean, true
+}
+
+// ledgerLevels returns the sensitivity of ledger paths from what Build has
+// already read, so that the digest opens no file a second time: the tier
+// files (their held-back level), wake.toml (the configuration Build was
+// given: parsed as TOML, so it has no front matter) and the cold documents
+// the table of contents listed. Any other path is read from its head.
+func (c *Context) ledgerLevels(o Options) func(string) string {
+	tierFiles := map[string]*File{}
+	for _, f := range c.Files() {
+		tierFiles[f.Path] = f
+	}
+	return func(p string) string {
+		clean, ok := ledgerDoc(p)
+		if !ok {
+			return ""
+		}
+		if f := tierFiles[clean]; f != nil && (f.Missing || f.doc.Readable()) {
+			return f.Held
+		}
+		if clean == tiers.ConfigPath {
+			return ""
+		}
+		if l, ok := c.TOC.level(clean); ok {
+			return l
+		}
+		return pathLevel(o.FS, o.Root, clean)
+	}
 }

@@ -40,6 +40,7 @@ func Build(o Options) (*Context, error) {
 	}
 	ctx.check(o)
 	ctx.directives()
+	o.ledgerLevel = ctx.ledgerLevels(o)
 	if err := ctx.addColdAndDigest(o); err != nil {
 		return nil, err
 	}
@@ -59,7 +60,7 @@ func fit(f *File, share int, c budget.Counter) {
 	r := budget.Fit(f.full, share, c, f.Path, keepHandoff(f.Path))
 	f.Budget = share
 	f.Content, f.ShownTokens, f.Truncated = r.Text, r.Tokens, r.Truncated
-	f.Omitted = nil
+	f.Omitted, f.withheld = nil, false
 	if r.Truncated {
 		f.Omitted = &Omit{Blocks: r.DroppedBlocks, Tokens: r.DroppedTokens}
 	}
@@ -97,9 +98,10 @@ func (c *Context) limit() int {
 // enforceMax measures the rendered context and, while it is over the limit,
 // squeezes the largest file further. Tier budgets normally add up to well
 // under the maximum; this only bites on configurations where they do not.
+// It leaves the measured text on the context.
 func (c *Context) enforceMax(o Options) {
 	for range 64 {
-		c.Measure(o.Counter)
+		c.text = c.Measure(o.Counter)
 		over := c.Totals.Output - c.limit()
 		if over <= 0 {
 			return
@@ -124,26 +126,54 @@ func (c *Context) enforceMax(o Options) {
 			// show the file as withheld instead.
 			big.Omitted = &Omit{Tokens: big.Tokens}
 			big.Content, big.ShownTokens, big.Truncated, big.Budget = "", 0, true, 0
+			big.withheld = true
 		}
 		c.directives()
 		c.sum()
 	}
+	c.text = c.Measure(o.Counter)
 }
 
 // Measure renders the Markdown context and records its exact token count.
-// The footer shows the count, so it iterates to a fixed point; it settles in
-// one or two rounds, and every round after the first is a cache hit on a
-// warm start.
+// The last line shows the count, so the count is a fixed point. It is
+// sought on that line alone: the rest of the context is rendered and
+// counted once, and the usual encodings count it and the line apart as
+// they count them together. Then the whole text is counted exactly; on a
+// warm start every count is a cache hit and the tokenizer is not loaded.
+// Whole texts that do not settle are counted without being remembered.
 func (c *Context) Measure(counter budget.Counter) string {
-	var out string
+	head := markdownHead(c)
+	base := counter.Count(head)
+	n := base
 	for range 8 {
-		out = Markdown(c)
-		n := counter.Count(out)
-		if n == c.Totals.Output {
+		c.setOutput(n)
+		m := base + counter.Count(outputLine(c))
+		if m == n {
 			break
 		}
-		c.Totals.Output = n
-		c.sum()
+		n = m
 	}
+	out := head + outputLine(c)
+	if n = counter.Count(out); n == c.Totals.Output {
+		return out
+	}
+	// The encoding joined the last line to the rest: settle on whole
+	// texts, remembering only the one that settles.
+	trial := transient(counter)
+	for range 8 {
+		c.setOutput(n)
+		out = head + outputLine(c)
+		if n = trial(out); n == c.Totals.Output {
+			break
+		}
+	}
+	counter.Count(out)
 	return out
+}
+
+// setOutput records the context's token count, which the work left
+// depends on.
+func (c *Context) setOutput(n int) {
+	c.Totals.Output = n
+	c.sum()
 }

@@ -11,6 +11,12 @@ import (
 
 // Markdown renders the boot context as the agent reads it.
 func Markdown(c *Context) string {
+	return markdownHead(c) + outputLine(c)
+}
+
+// markdownHead is the boot context but its last line, the only one that
+// shows the context's own token count.
+func markdownHead(c *Context) string {
 	var b strings.Builder
 	writeAnnouncement(&b, c)
 	for _, d := range c.Directives {
@@ -49,7 +55,7 @@ func writeFile(b *strings.Builder, f *File) {
 		return
 	case f.Held == tiers.Confidential:
 		fmt.Fprintf(b, "\n### %s (confidential: summary only, %s tokens)\n\n", f.Path, budget.Thousands(f.Tokens))
-	case f.Skipped != "" || f.Omitted != nil && f.ShownTokens == 0 && f.Content == "":
+	case f.Skipped != "" || f.withheld:
 		reason := f.Skipped
 		if reason == "" {
 			reason = fmt.Sprintf("withheld: %s tokens would pass the memory maximum", budget.Thousands(f.Tokens))
@@ -85,8 +91,15 @@ func writeFooter(b *strings.Builder, c *Context) {
 		fmt.Fprintf(b, "| %s | %s | %s |\n", p.Tier, budget.Thousands(p.Tokens), budget.Thousands(p.Budget))
 	}
 	writeExtraRows(b, c)
-	fmt.Fprintf(b, "| memory | %s | target %s, max %s |\n", budget.Thousands(t.Memory), budget.Thousands(t.Target), budget.Thousands(t.Max))
-	fmt.Fprintf(b, "\nThis context: %s tokens. Left for work: %s of %s (at least %s required).\n",
+	fmt.Fprintf(b, "| memory | %s | target %s, max %s |\n\n", budget.Thousands(t.Memory), budget.Thousands(t.Target), budget.Thousands(t.Max))
+}
+
+// outputLine ends the context with its own size. It starts a line after a
+// blank one, so that with the usual encodings the head and this line count
+// the same tokens apart as together.
+func outputLine(c *Context) string {
+	t := c.Totals
+	return fmt.Sprintf("This context: %s tokens. Left for work: %s of %s (at least %s required).\n",
 		budget.Thousands(t.Output), budget.Thousands(t.WorkLeft), budget.Thousands(t.ContextWindow), budget.Thousands(t.WorkMin))
 }
 

@@ -164,6 +164,15 @@ func readColdEntry(o Options, f tiers.ColdFile, indexKeeps bool) (coldEntry, err
 	}, nil
 }
 
+// level is the sensitivity of the cold document at p as the listing found
+// it; false when the listing did not read or know it.
+func (t *TOC) level(p string) (string, bool) {
+	if t == nil || t.index == nil {
+		return "", false
+	}
+	return t.index.level(p)
+}
+
 // transientCounter is a Counter that can count without remembering, as a
 // *budget.Cache can.
 type transientCounter interface {

@@ -79,7 +79,7 @@ func (a *app) bootContext(s *session) (*boot.Context, string, error) {
 	if err != nil {
 		return nil, "", err
 	}
-	text := ctx.Measure(s.cache)
+	text := ctx.Text()
 	a.saveCache(s)
 	a.saveColdIndex(s, idx)
 	return ctx, text, nil
