@@ -59,13 +59,10 @@ func (a *app) hookRun(cmd *cobra.Command, o *loadOptions) error {
 	if err != nil {
 		return a.hookFailed(err)
 	}
-	ctx, text, err := a.bootContext(s)
+	ctx, _, t, err := a.startSession(s, bootWrite{skillFlags: o.skillFlags, bootAlways: true})
 	if err != nil {
 		return a.hookFailed(err)
 	}
-	a.startColdSession(s, ctx.Totals.Output)
-	a.warn(ctx.Warnings)
-	t := a.writeBootFiles(s, ctx, text, bootWrite{skillFlags: o.skillFlags, bootAlways: true})
 	_, err = io.WriteString(a.out, boot.Hook(ctx, t, boot.HookLimit))
 	return err
 }

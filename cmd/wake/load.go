@@ -51,13 +51,10 @@ func (a *app) loadRun(o *loadOptions) error {
 	if err != nil {
 		return err
 	}
-	ctx, text, err := a.bootContext(s)
+	ctx, text, _, err := a.startSession(s, bootWrite{skillFlags: o.skillFlags})
 	if err != nil {
 		return err
 	}
-	a.startColdSession(s, ctx.Totals.Output)
-	a.warn(ctx.Warnings)
-	a.writeBootFiles(s, ctx, text, bootWrite{skillFlags: o.skillFlags})
 	if o.format == "json" {
 		data, err := boot.JSON(ctx)
 		if err != nil {
@@ -68,6 +65,19 @@ func (a *app) loadRun(o *loadOptions) error {
 	}
 	_, err = a.out.Write([]byte(text))
 	return err
+}
+
+// startSession is a session start, shared by `wake load` and its Claude
+// Code hook: the boot context, the session's cold accounting opened with
+// the context's size, warnings on stderr, and the boot files.
+func (a *app) startSession(s *session, w bootWrite) (*boot.Context, string, boot.HookTarget, error) {
+	ctx, text, err := a.bootContext(s)
+	if err != nil {
+		return nil, "", boot.HookTarget{}, err
+	}
+	a.startColdSession(s, ctx.Totals.Output)
+	a.warn(ctx.Warnings)
+	return ctx, text, a.writeBootFiles(s, ctx, text, w), nil
 }
 
 // bootContext builds and measures the boot context and keeps what the build
