@@ -3,10 +3,8 @@ package boot
 import (
 	"fmt"
 	"math/rand/v2"
-	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -453,49 +451,12 @@ func TestSkillProtectedBudgets(t *testing.T) {
 	}
 }
 
-// openCounter is a file system that records the files opened through it.
-type openCounter struct {
-	afero.Fs
-	mu     sync.Mutex
-	opened []string
-}
-
-func (c *openCounter) Open(name string) (afero.File, error) {
-	c.record(name)
-	return c.Fs.Open(name)
-}
-
-func (c *openCounter) OpenFile(name string, flag int, perm os.FileMode) (afero.File, error) {
-	c.record(name)
-	return c.Fs.OpenFile(name, flag, perm)
-}
-
-func (c *openCounter) record(name string) {
-	c.mu.Lock()
-	c.opened = append(c.opened, filepath.ToSlash(name))
-	c.mu.Unlock()
-}
-
-// sessions returns the cold/sessions/*.md files opened since the last call.
-func (c *openCounter) sessions() []string {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	var out []string
-	for _, n := range c.opened {
-		if strings.Contains(n, "/"+tiers.SessionsDir+"/") && strings.HasSuffix(n, ".md") {
-			out = append(out, n)
-		}
-	}
-	c.opened = nil
-	return out
-}
-
 // TestSkillWarmOpensNoSession: History comes from the cold index, so a
 // second skill.md of an unchanged root, from a context built whole or only
 // read, opens no archived session.
 func TestSkillWarmOpensNoSession(t *testing.T) {
 	mem := demoFS(t)
-	fsys := &openCounter{Fs: mem}
+	fsys := newTouchFS(mem)
 	enc, cfg := encoder(t), demoConfig(t, mem)
 	// An hour ahead, so that no file is too fresh for the index to keep.
 	now := func() time.Time { return time.Now().Add(time.Hour) }
@@ -513,13 +474,17 @@ func TestSkillWarmOpensNoSession(t *testing.T) {
 		}
 		return idx.Marshal(), RenderSkill(s)
 	}
+	sessions := func() map[string]int {
+		defer fsys.reset()
+		return fsys.filesUnder("/" + tiers.SessionsDir + "/")
+	}
 	data, cold := build(nil, Build)
-	if len(fsys.sessions()) == 0 || !strings.Contains(cold, "Met the owner") {
+	if len(sessions()) == 0 || !strings.Contains(cold, "Met the owner") {
 		t.Fatalf("a cold start read no session, so this proves nothing:\n%s", cold)
 	}
 	for name, read := range map[string]func(Options) (*Context, error){"Build": Build, "Read": Read} {
 		_, warm := build(data, read)
-		if got := fsys.sessions(); len(got) != 0 {
+		if got := sessions(); len(got) != 0 {
 			t.Fatalf("%s: a warm skill.md opened %v", name, got)
 		}
 		if warm != cold {

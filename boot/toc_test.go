@@ -2,7 +2,6 @@ package boot
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -206,40 +205,18 @@ func TestTOCEmptyAndMissing(t *testing.T) {
 	}
 }
 
-// countingFs counts the opens of files (not directories) under cold/.
-type countingFs struct {
-	afero.Fs
-	opens map[string]int
-}
-
-func (c *countingFs) Open(name string) (afero.File, error) {
-	c.note(name)
-	return c.Fs.Open(name)
-}
-
-func (c *countingFs) OpenFile(name string, flag int, perm os.FileMode) (afero.File, error) {
-	c.note(name)
-	return c.Fs.OpenFile(name, flag, perm)
-}
-
-func (c *countingFs) note(name string) {
-	if fi, err := c.Fs.Stat(name); err == nil && !fi.IsDir() && strings.Contains(name, "/cold/") {
-		c.opens[name]++
-	}
-}
-
 // TestColdIndexWarmRunOpensNothing proves the scale promise: once the index
 // knows the cold documents, a build opens none of them and counts nothing,
 // and a changed document is read again.
 func TestColdIndexWarmRunOpensNothing(t *testing.T) {
-	fsys := &countingFs{Fs: coldFS(t, largeTree()), opens: map[string]int{}}
+	fsys := newTouchFS(coldFS(t, largeTree()))
 	first := encoder(t)
 	cache := OpenCache(fsys, "/r", first)
 	o := tocOptions(fsys, cache)
 	o.ColdIndex = OpenColdIndex(fsys, "/r", first.Name())
 	want, _ := buildTOC(t, o, 1500)
-	if len(fsys.opens) != 364 || o.ColdIndex.Reads() != 364 {
-		t.Fatalf("cold run opened %d documents, read %d", len(fsys.opens), o.ColdIndex.Reads())
+	if len(fsys.filesUnder("/cold/")) != 364 || o.ColdIndex.Reads() != 364 {
+		t.Fatalf("cold run opened %d documents, read %d", len(fsys.filesUnder("/cold/")), o.ColdIndex.Reads())
 	}
 	if err := SaveColdIndex(fsys, "/r", o.ColdIndex); err != nil {
 		t.Fatal(err)
@@ -254,7 +231,7 @@ func TestColdIndexWarmRunOpensNothing(t *testing.T) {
 	}
 
 	warm := func() (*TOC, *ColdIndex, *budget.Encoder) {
-		fsys.opens = map[string]int{}
+		fsys.reset()
 		enc := encoder(t)
 		c := OpenCache(fsys, "/r", enc)
 		o := tocOptions(fsys, c)
@@ -266,8 +243,8 @@ func TestColdIndexWarmRunOpensNothing(t *testing.T) {
 		return toc, o.ColdIndex, enc
 	}
 	got, idx, enc := warm()
-	if len(fsys.opens) != 0 || idx.Reads() != 0 || enc.Built() || idx.Dirty() {
-		t.Fatalf("warm run opened %v, read %d, built the encoder %v, dirty %v", fsys.opens, idx.Reads(), enc.Built(), idx.Dirty())
+	if len(fsys.filesUnder("/cold/")) != 0 || idx.Reads() != 0 || enc.Built() || idx.Dirty() {
+		t.Fatalf("warm run opened %v, read %d, built the encoder %v, dirty %v", fsys.filesUnder("/cold/"), idx.Reads(), enc.Built(), idx.Dirty())
 	}
 	if got.Text() != want.Text() {
 		t.Fatal("warm listing differs from the cold one")
@@ -277,8 +254,8 @@ func TestColdIndexWarmRunOpensNothing(t *testing.T) {
 	afero.WriteFile(fsys, "/r/cold/index.md", []byte("# Archive index, longer now\n"), 0o644)
 	fsys.Remove("/r/cold/2023/01/note-00.md")
 	_, idx, _ = warm()
-	if len(fsys.opens) != 1 || fsys.opens["/r/cold/index.md"] != 1 || idx.Reads() != 1 || !idx.Dirty() {
-		t.Fatalf("after a change: opened %v, read %d", fsys.opens, idx.Reads())
+	if len(fsys.filesUnder("/cold/")) != 1 || fsys.filesUnder("/cold/")["/r/cold/index.md"] != 1 || idx.Reads() != 1 || !idx.Dirty() {
+		t.Fatalf("after a change: opened %v, read %d", fsys.filesUnder("/cold/"), idx.Reads())
 	}
 	SaveColdIndex(fsys, "/r", idx)
 	if data, _ := afero.ReadFile(fsys, ColdIndexPath("/r")); strings.Contains(string(data), "note-00.md\t") && strings.Contains(string(data), "cold/2023/01/note-00.md") {

@@ -34,6 +34,20 @@ func (f *touchFS) reset() {
 	f.opens, f.writes = map[string]int{}, nil
 }
 
+// filesUnder returns the files (not directories) whose path contains dir,
+// opened since the last reset, with how often each was opened.
+func (f *touchFS) filesUnder(dir string) map[string]int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	out := map[string]int{}
+	for name, n := range f.opens {
+		if fi, err := f.Fs.Stat(name); err == nil && !fi.IsDir() && strings.Contains(name, dir) {
+			out[name] = n
+		}
+	}
+	return out
+}
+
 func (f *touchFS) opened(name string) {
 	f.mu.Lock()
 	f.opens[filepath.ToSlash(name)]++
