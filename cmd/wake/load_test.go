@@ -27,22 +27,30 @@ func newTestApp(t *testing.T, dir string) (*app, *bytes.Buffer, *bytes.Buffer) {
 	}, &out, &errOut
 }
 
-// TestWarmLoadDoesNotBuildEncoder proves the session-start promise: when no
-// file changed since the last load, the tokenizer is never initialised.
-func TestWarmLoadDoesNotBuildEncoder(t *testing.T) {
+// memoryWithSessions makes a memory root in a temp directory, then three
+// hand-offs, so that every output (skill.md's history, the digest, the cold
+// listing of cold/sessions) has something in it. It returns the directory
+// holding .wake/.
+func memoryWithSessions(t *testing.T) string {
+	t.Helper()
 	dir := t.TempDir()
 	a, _, errOut := newTestApp(t, dir)
 	if code := a.run([]string{"init", "--agent", "Ava"}); code != 0 {
 		t.Fatalf("init: exit %d: %s", code, errOut)
 	}
-	// Two hand-offs, so every output (skill.md's history, the digest, the
-	// cold listing of cold/sessions) has something to count.
 	for _, s := range []string{"first", "second", "third"} {
 		a, _, errOut := newTestApp(t, dir)
 		if code := a.run([]string{"handoff", "--summary", s + " session", "--next", "more", "--happened", "did " + s}); code != 0 {
 			t.Fatalf("handoff: exit %d: %s", code, errOut)
 		}
 	}
+	return dir
+}
+
+// TestWarmLoadDoesNotBuildEncoder proves the session-start promise: when no
+// file changed since the last load, the tokenizer is never initialised.
+func TestWarmLoadDoesNotBuildEncoder(t *testing.T) {
+	dir := memoryWithSessions(t)
 	load := func(args ...string) (string, bool) {
 		a, out, errOut := newTestApp(t, dir)
 		if code := a.run(append([]string{"load"}, args...)); code != 0 {

@@ -39,17 +39,7 @@ func (l *openLog) record(name string) {
 // files and the cold index, not the whole boot context: it never reads the
 // ledger the digest is made from, nor an archived session the index knows.
 func TestSkillReadsOnlyWhatItNeeds(t *testing.T) {
-	dir := t.TempDir()
-	a, _, errOut := newTestApp(t, dir)
-	if code := a.run([]string{"init", "--agent", "Ava"}); code != 0 {
-		t.Fatalf("init: exit %d: %s", code, errOut)
-	}
-	for _, s := range []string{"first", "second", "third"} {
-		a, _, errOut := newTestApp(t, dir)
-		if code := a.run([]string{"handoff", "--summary", s + " session", "--next", "more", "--happened", "did " + s}); code != 0 {
-			t.Fatalf("handoff: exit %d: %s", code, errOut)
-		}
-	}
+	dir := memoryWithSessions(t)
 	var opened []string
 	for range 2 { // the first may learn the cold index; the second must not need to
 		a, out, errOut := newTestApp(t, dir)
