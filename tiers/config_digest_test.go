@@ -1,7 +1,6 @@
 package tiers
 
 import (
-	"errors"
 	"strings"
 	"testing"
 	"time"
@@ -29,10 +28,7 @@ func TestDigestConfig(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			cfg, err := ParseConfig("wake.toml", []byte(tc.src))
 			if tc.errKey != "" {
-				var ce *ConfigError
-				if !errors.As(err, &ce) || ce.Line != tc.errLine || ce.Key != tc.errKey {
-					t.Fatalf("got %v, want an error at line %d key %s", err, tc.errLine, tc.errKey)
-				}
+				wantConfigError(t, err, tc.errLine, tc.errKey)
 				return
 			}
 			if err != nil {

@@ -133,3 +133,12 @@ func TestFindRoot(t *testing.T) {
 		}
 	}
 }
+
+// wantConfigError fails unless err is a *ConfigError at line and key.
+func wantConfigError(t *testing.T, err error, line int, key string) {
+	t.Helper()
+	var ce *ConfigError
+	if !errors.As(err, &ce) || ce.Line != line || ce.Key != key {
+		t.Fatalf("got %v, want an error at line %d key %s", err, line, key)
+	}
+}
