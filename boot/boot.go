@@ -199,7 +199,7 @@ func SaveCache(fsys afero.Fs, root string, c *budget.Cache) error {
 	if !c.Dirty() {
 		return nil
 	}
-	if err := handoff.WriteFile(fsys, CachePath(root), c.Marshal(), 0o644); err != nil {
+	if err := handoff.WriteState(fsys, root, budget.CacheFile, c.Marshal()); err != nil {
 		return err
 	}
 	c.Saved()

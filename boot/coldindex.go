@@ -106,7 +106,7 @@ func SaveColdIndex(fsys afero.Fs, root string, x *ColdIndex) error {
 	if x == nil || !x.Dirty() {
 		return nil
 	}
-	return handoff.WriteFile(fsys, ColdIndexPath(root), x.Marshal(), 0o644)
+	return handoff.WriteState(fsys, root, ColdIndexFile, x.Marshal())
 }
 
 // Reads returns how many cold documents were read since the index was

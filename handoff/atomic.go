@@ -9,8 +9,10 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path"
 	"path/filepath"
 	"syscall"
+	"time"
 
 	"github.com/spf13/afero"
 )
@@ -21,28 +23,46 @@ import (
 // and name is left as it was. Missing parent directories are created.
 //
 // An existing file keeps its permission bits; perm applies to a new file
-// only. When name is a symlink the file it leads to is replaced (the
-// temporary file sits beside that file), so the link stays a link.
+// only. name itself must not be a symlink: wake never writes through one
+// (see [UnsafePathError]). Its directory is taken as the caller gives it;
+// for a path under a directory whose contents wake does not control, such
+// as a memory root or a project, use [WriteFileIn].
 func WriteFile(fsys afero.Fs, name string, data []byte, perm os.FileMode) error {
-	return writeFile(fsys, name, data, perm, false)
+	return writeFileAt(fsys, name, data, perm, false)
 }
 
 // WriteFileMode is [WriteFile] that gives the file exactly perm, whether
 // or not it exists: for a file wake alone writes whose mode is part of
 // what it promises (skill.md, private to its user).
 func WriteFileMode(fsys afero.Fs, name string, data []byte, perm os.FileMode) error {
-	return writeFile(fsys, name, data, perm, true)
+	return writeFileAt(fsys, name, data, perm, true)
 }
 
-func writeFile(fsys afero.Fs, name string, data []byte, perm os.FileMode, exact bool) (err error) {
-	target, err := linkTarget(fsys, name)
-	if err != nil {
-		return fmt.Errorf("writing %s: %w", name, err)
-	}
-	dir := filepath.Dir(target)
+// writeFileAt creates name's directory as the caller named it, then writes
+// name unless it is a symlink.
+func writeFileAt(fsys afero.Fs, name string, data []byte, perm os.FileMode, exact bool) error {
+	dir := filepath.Dir(name)
 	if err := fsys.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("creating %s: %w", dir, err)
 	}
+	target, err := walkPath(fsys, dir, filepath.Base(name), checkOnly)
+	var ue *UnsafePathError
+	if errors.As(err, &ue) {
+		ue.Rel = "" // the caller's name is the one the user knows
+	}
+	if err != nil {
+		return err
+	}
+	return writeFile(fsys, target, data, perm, exact)
+}
+
+// writeFile writes target, whose directory exists and which was checked not
+// to be a symlink, atomically, sweeping the temporary files of earlier
+// writes of target that a crash left behind.
+func writeFile(fsys afero.Fs, target string, data []byte, perm os.FileMode, exact bool) (err error) {
+	name := target
+	dir := filepath.Dir(target)
+	sweepTemps(fsys, dir, filepath.Base(target), time.Now())
 	keep := exact
 	if fi, err := fsys.Stat(target); err == nil && fi.Mode().IsRegular() && !exact {
 		perm, keep = fi.Mode().Perm(), true
@@ -80,36 +100,6 @@ func writeFile(fsys afero.Fs, name string, data []byte, perm os.FileMode, exact 
 	return SyncDir(fsys, dir)
 }
 
-// maxLinks bounds the symlinks followed to a file, as the kernel's ELOOP
-// does.
-const maxLinks = 40
-
-// linkTarget follows name while it is a symlink and returns the path of the
-// file it leads to, which may not exist yet. A file system without
-// symlinks gives name back.
-func linkTarget(fsys afero.Fs, name string) (string, error) {
-	lst, ok1 := fsys.(afero.Lstater)
-	rdr, ok2 := fsys.(afero.LinkReader)
-	if !ok1 || !ok2 {
-		return name, nil
-	}
-	for range maxLinks {
-		fi, _, err := lst.LstatIfPossible(name)
-		if err != nil || fi.Mode()&os.ModeSymlink == 0 {
-			return name, nil
-		}
-		link, err := rdr.ReadlinkIfPossible(name)
-		if err != nil {
-			return "", err
-		}
-		if !filepath.IsAbs(link) {
-			link = filepath.Join(filepath.Dir(name), link)
-		}
-		name = link
-	}
-	return "", fmt.Errorf("more than %d symlinks", maxLinks)
-}
-
 // SyncDir fsyncs a directory so a rename in it survives a crash. File
 // systems that cannot open directories for syncing are left alone.
 func SyncDir(fsys afero.Fs, dir string) error {
@@ -124,12 +114,15 @@ func SyncDir(fsys afero.Fs, dir string) error {
 	return nil
 }
 
-// CreateExclusive writes data to name only if name does not exist yet
-// (O_EXCL), syncing it. It reports os.ErrExist when name exists.
-func CreateExclusive(fsys afero.Fs, name string, data []byte, perm os.FileMode) (err error) {
-	if err := fsys.MkdirAll(filepath.Dir(name), 0o755); err != nil {
-		return fmt.Errorf("creating %s: %w", filepath.Dir(name), err)
+// CreateExclusiveIn writes data to rel under base only if it does not
+// exist yet (O_EXCL, which also refuses a symlink, dangling or not),
+// syncing it; directories on the way are created and checked as
+// [WriteFileIn] does. It reports os.ErrExist when the file exists.
+func CreateExclusiveIn(fsys afero.Fs, base, rel string, data []byte, perm os.FileMode) (err error) {
+	if _, err := walkPath(fsys, base, path.Dir(filepath.ToSlash(rel)), mkdirAll); err != nil {
+		return err
 	}
+	name := filepath.Join(base, filepath.FromSlash(rel))
 	f, err := fsys.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
 	if err != nil {
 		return err

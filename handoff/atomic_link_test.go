@@ -50,10 +50,12 @@ func TestWriteFileKeepsPermissions(t *testing.T) {
 	}
 }
 
-// Writing to a symlink replaces the file it leads to, through a chain of
-// relative and absolute links, and leaves every link a link; the temporary
-// file sits beside the target, so nothing is left beside the link.
-func TestWriteFileWritesThroughSymlinks(t *testing.T) {
+// WriteFile never writes through a symlink at the name it is given: not a
+// user's dotfiles link, not a dangling one (which would create the file it
+// names), not a loop. It refuses naming the link and leaves every file and
+// link as it was, with no temporary file anywhere. (issue 9: a dangling
+// link to ~/.ssh/authorized_keys made the hook create it.)
+func TestWriteFileRefusesSymlinks(t *testing.T) {
 	dir := t.TempDir()
 	fs := afero.NewOsFs()
 	dots, home := filepath.Join(dir, "dotfiles"), filepath.Join(dir, "home", ".claude")
@@ -61,23 +63,28 @@ func TestWriteFileWritesThroughSymlinks(t *testing.T) {
 	os.MkdirAll(home, 0o755)
 	target := filepath.Join(dots, "CLAUDE.md")
 	os.WriteFile(target, []byte("old"), 0o640)
-	mid := filepath.Join(dots, "current.md")
-	os.Symlink("CLAUDE.md", mid) // relative
 	link := filepath.Join(home, "CLAUDE.md")
-	os.Symlink(mid, link) // absolute
-	if err := WriteFile(fs, link, []byte("new"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	for _, l := range []string{link, mid} {
-		if fi, err := os.Lstat(l); err != nil || fi.Mode()&os.ModeSymlink == 0 {
-			t.Fatalf("%s is no longer a symlink: %v", l, err)
+	os.Symlink(target, link)
+	dangling := filepath.Join(home, "settings.md")
+	os.Symlink(filepath.Join(dots, "ssh", "authorized_keys"), dangling)
+	loop := filepath.Join(home, "loop")
+	os.Symlink(loop, loop)
+	for _, name := range []string{link, dangling, loop} {
+		for _, write := range []func(afero.Fs, string, []byte, os.FileMode) error{WriteFile, WriteFileMode} {
+			err := write(fs, name, []byte("new"), 0o644)
+			if err == nil || !strings.HasPrefix(err.Error(), name+" is a symlink (to ") {
+				t.Fatalf("%s: %v", name, err)
+			}
+			if fi, err := os.Lstat(name); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+				t.Fatalf("%s is no longer a symlink: %v", name, err)
+			}
 		}
 	}
-	if b, _ := os.ReadFile(target); string(b) != "new" {
+	if b, _ := os.ReadFile(target); string(b) != "old" {
 		t.Fatalf("target holds %q", b)
 	}
-	if fi, _ := os.Stat(target); fi.Mode().Perm() != 0o640 {
-		t.Errorf("target became %v", fi.Mode().Perm())
+	if _, err := os.Stat(filepath.Join(dots, "ssh")); !os.IsNotExist(err) {
+		t.Fatalf("the dangling link's directory was created: %v", err)
 	}
 	for _, d := range []string{dots, home} {
 		names, _ := os.ReadDir(d)
@@ -86,20 +93,5 @@ func TestWriteFileWritesThroughSymlinks(t *testing.T) {
 				t.Errorf("temporary file left: %s", filepath.Join(d, n.Name()))
 			}
 		}
-	}
-	// A dangling link creates the file it names.
-	dangling := filepath.Join(home, "settings.md")
-	os.Symlink(filepath.Join(dots, "settings.md"), dangling)
-	if err := WriteFile(fs, dangling, []byte("s"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if b, _ := os.ReadFile(filepath.Join(dots, "settings.md")); string(b) != "s" {
-		t.Fatalf("dangling link target holds %q", b)
-	}
-	// A loop is an error, not a hang.
-	loop := filepath.Join(dir, "loop")
-	os.Symlink(loop, loop)
-	if err := WriteFile(fs, loop, []byte("x"), 0o644); err == nil || !strings.Contains(err.Error(), "symlinks") {
-		t.Fatalf("loop: %v", err)
 	}
 }

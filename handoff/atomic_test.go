@@ -104,10 +104,10 @@ func TestWriteFileReplacesAndCreatesParents(t *testing.T) {
 
 func TestCreateExclusiveNeverOverwrites(t *testing.T) {
 	fs := afero.NewMemMapFs()
-	if err := CreateExclusive(fs, "/r/x.md", []byte("first"), 0o644); err != nil {
+	if err := CreateExclusiveIn(fs, "/r", "x.md", []byte("first"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if err := CreateExclusive(fs, "/r/x.md", []byte("second"), 0o644); !errors.Is(err, os.ErrExist) {
+	if err := CreateExclusiveIn(fs, "/r", "x.md", []byte("second"), 0o644); !errors.Is(err, os.ErrExist) {
 		t.Fatalf("got %v, want ErrExist", err)
 	}
 	if data, _ := afero.ReadFile(fs, "/r/x.md"); string(data) != "first" {

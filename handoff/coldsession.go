@@ -68,22 +68,21 @@ func writeColdSession(fsys afero.Fs, root string, s ColdSession) error {
 	if err != nil {
 		return err
 	}
-	return WriteFile(fsys, coldSessionPath(root), append(data, '\n'), 0o644)
+	return WriteState(fsys, root, ColdSessionFile, append(data, '\n'))
 }
 
-// StartColdSession records a `wake load` in the session's cold accounting,
-// under the root's lock. The first load after a hand-off opens the session:
+// StartColdSession records a `wake load` in the session's cold accounting;
+// the caller holds the root's lock, shared or exclusive. The first load after a hand-off opens the session:
 // nothing pulled yet, and loadTokens (the whole boot context just printed)
 // already spent against memory_max. A later load in the same session (a
 // client resuming, clearing or compacting) only updates loadTokens: were it
 // to reset what was pulled, the cold cap would not be a cap. Nothing is
 // written when nothing changed, so a repeated start costs no fsync.
-func (s *Store) StartColdSession(ctx context.Context, loadTokens int) error {
-	unlock, err := s.Locker.Lock(ctx, s.Root)
-	if err != nil {
-		return err
-	}
-	defer unlock()
+//
+// Two session starts holding the shared lock at once may both open the
+// session; either way nothing has been pulled in it yet, since a pull
+// takes the exclusive lock.
+func (s *Store) StartColdSession(loadTokens int) error {
 	cs, err := ReadColdSession(s.FS, s.Root)
 	if err != nil {
 		return err

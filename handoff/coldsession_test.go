@@ -16,7 +16,7 @@ func TestColdSessionLifecycle(t *testing.T) {
 	if cs, err := ReadColdSession(fs, "/r"); err != nil || cs.Pulled != 0 || !cs.Started.IsZero() {
 		t.Fatalf("no session yet: %+v %v", cs, err)
 	}
-	if err := s.StartColdSession(context.Background(), 1234); err != nil {
+	if err := s.StartColdSession(1234); err != nil {
 		t.Fatal(err)
 	}
 	pull := func(tokens int) error {
@@ -39,13 +39,13 @@ func TestColdSessionLifecycle(t *testing.T) {
 	// keeps what was pulled, so the cap stays a cap; it only updates the
 	// load's size. An unchanged load writes nothing.
 	s.Now = func() time.Time { return ledgerT0.Add(time.Hour) }
-	s.StartColdSession(context.Background(), 99)
+	s.StartColdSession(99)
 	if cs, _ := ReadColdSession(fs, "/r"); cs.Pulled != 350 || cs.LoadTokens != 99 || !cs.Started.Equal(ledgerT0) {
 		t.Fatalf("after a second load: %+v", cs)
 	}
 	fi, _ := fs.Stat("/r/.state/cold-session.json")
 	s.Now = func() time.Time { return ledgerT0.Add(2 * time.Hour) }
-	s.StartColdSession(context.Background(), 99)
+	s.StartColdSession(99)
 	if fi2, _ := fs.Stat("/r/.state/cold-session.json"); !fi2.ModTime().Equal(fi.ModTime()) {
 		t.Fatal("an unchanged load rewrote the session file")
 	}
@@ -57,7 +57,7 @@ func TestColdSessionLifecycle(t *testing.T) {
 		t.Fatalf("after the hand-off: %+v", cs)
 	}
 	// The first load after the hand-off opens a new session.
-	s.StartColdSession(context.Background(), 500)
+	s.StartColdSession(500)
 	if cs, _ := ReadColdSession(fs, "/r"); cs.Pulled != 0 || cs.LoadTokens != 500 || !cs.Started.Equal(ledgerT0.Add(2*time.Hour)) {
 		t.Fatalf("after the next load: %+v", cs)
 	}

@@ -126,8 +126,9 @@ func (s *Store) plan(in Input) (*journal, []byte, error) {
 		paths = append(paths, j.Archive)
 	}
 	// Found after the commit point, a refusal would leave a hand-off that
-	// recovery could never finish.
-	if err := s.CheckInside(tiers.MainPath); err != nil {
+	// recovery could never finish: every path it writes or moves is
+	// checked now, and so is the ledger its last step appends to.
+	if err := s.preflight(j); err != nil {
 		return nil, nil, err
 	}
 	main, err := s.readOptional(tiers.MainPath)
@@ -142,7 +143,7 @@ func (s *Store) plan(in Input) (*journal, []byte, error) {
 		// The append is checked here, before anything is written: found
 		// failing after the commit point it would leave a hand-off that
 		// recovery could never finish.
-		if err := s.CheckInside(tiers.DecisionsPath); err != nil {
+		if err := s.CheckWritable(tiers.DecisionsPath, tiers.StateDir+"/"+DecisionsPending, tiers.StateDir+"/"+DecisionsSnapshot); err != nil {
 			return nil, nil, err
 		}
 		f, err := s.readDecisionsLocked()
@@ -157,6 +158,22 @@ func (s *Store) plan(in Input) (*journal, []byte, error) {
 	}
 	j.Entry = Entry{At: at, Op: "handoff", Paths: paths, ChangeSummary: sess.Summary, Summary: sess.Summary}
 	return j, summary, nil
+}
+
+// preflight checks, before anything is written, that every step of the
+// hand-off can be taken: no symlink and no odd file on any path it writes
+// or moves, a ledger that takes a line, and a rename from recent/ to the
+// archive that the file systems allow.
+func (s *Store) preflight(j *journal) error {
+	rels := []string{tiers.LatestPath, tiers.PreviousPath, stagedRel(j.ID), tiers.MainPath,
+		tiers.StateDir + "/" + JournalDir + "/" + j.ID + "/" + journalName}
+	if j.Archive != "" {
+		rels = append(rels, j.Archive)
+	}
+	if err := s.CheckWritable(rels...); err != nil {
+		return err
+	}
+	return CheckLedgerWritable(s.FS, s.Root)
 }
 
 // planArchive names the file recent/previous.md is archived to: its session

@@ -39,13 +39,13 @@ func Init(ctx context.Context, s *Store, p skeleton.Params) (InitResult, error) 
 				res.Existed = append(res.Existed, d+"/")
 				continue
 			}
-			if err := s.FS.MkdirAll(name, 0o755); err != nil {
-				return Entry{}, fmt.Errorf("creating %s: %w", d, err)
+			if _, err := MkdirAllIn(s.FS, s.Root, d); err != nil {
+				return Entry{}, err
 			}
 			res.Created = append(res.Created, d+"/")
 		}
 		for _, f := range files {
-			err := CreateExclusive(s.FS, s.Path(f.Path), f.Data, 0o644)
+			err := CreateExclusiveIn(s.FS, s.Root, f.Path, f.Data, 0o644)
 			switch {
 			case errors.Is(err, os.ErrExist):
 				res.Existed = append(res.Existed, f.Path)

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -22,10 +23,25 @@ import (
 const JournalDir = "handoff"
 
 const (
-	journalName    = "journal.json"
+	journalName = "journal.json"
+	// stagedName is where journals of version 1 staged the summary, in the
+	// hand-off's own directory; version 2 stages it beside its target.
 	stagedName     = "latest.md"
-	journalVersion = 1
+	journalVersion = 2
 )
+
+// stagedRel is where a hand-off stages its summary: beside
+// recent/latest.md, so that installing it is a rename within one
+// directory, which works wherever .state/ is mounted.
+func stagedRel(id string) string { return tiers.RecentDir + "/.handoff-" + id + ".md" }
+
+// stagedPath is the journal's staged summary, relative to the root.
+func (j *journal) stagedPath() string {
+	if j.Version == 1 {
+		return tiers.StateDir + "/" + JournalDir + "/" + j.ID + "/" + stagedName
+	}
+	return stagedRel(j.ID)
+}
 
 // journal is a hand-off's plan, written atomically once its summary is
 // staged (the commit point) and removed once its ledger line is written.
@@ -97,26 +113,82 @@ func (s *Store) journalDir(id string) string { return filepath.Join(s.journalRoo
 // stage writes the summary and then the journal into the hand-off's own
 // directory. On error it removes what it wrote, best effort.
 func (s *Store) stage(j *journal, summary []byte) (err error) {
-	dir := s.journalDir(j.ID)
-	if err := s.FS.MkdirAll(dir, 0o755); err != nil {
-		return fmt.Errorf("creating %s: %w", dir, err)
+	dir, err := MkdirAllIn(s.FS, s.Root, tiers.StateDir+"/"+JournalDir+"/"+j.ID)
+	if err != nil {
+		return err
 	}
 	defer func() {
 		if err != nil {
+			s.removeStaged(j.ID)
 			s.FS.RemoveAll(dir)
 		}
 	}()
 	if err := SyncDir(s.FS, s.journalRoot()); err != nil {
 		return err
 	}
-	if err := WriteFile(s.FS, filepath.Join(dir, stagedName), summary, 0o644); err != nil {
+	if j.Archive != "" {
+		if err := s.probeRename(j.ID, path.Dir(j.Archive)); err != nil {
+			return err
+		}
+	}
+	if err := s.Write(stagedRel(j.ID), summary); err != nil {
 		return err
 	}
 	data, err := json.MarshalIndent(j, "", "  ")
 	if err != nil {
 		return err
 	}
-	return WriteFile(s.FS, filepath.Join(dir, journalName), append(data, '\n'), 0o644)
+	return s.Write(tiers.StateDir+"/"+JournalDir+"/"+j.ID+"/"+journalName, append(data, '\n'))
+}
+
+// probeRename renames an empty file from recent/ to dst (relative to the
+// root) and removes it: a rename that the file systems refuse (dst on
+// another one: EXDEV) is found before the hand-off commits rather than
+// halfway through its rotation. The probe's names carry the hand-off's id,
+// so that rolling back an interrupted hand-off removes what a crash left.
+func (s *Store) probeRename(id, dst string) error {
+	dstDir, err := MkdirAllIn(s.FS, s.Root, dst)
+	if err != nil {
+		return err
+	}
+	from, to := s.Path(probeRel(tiers.RecentDir, id)), filepath.Join(dstDir, path.Base(probeRel(dst, id)))
+	f, err := s.FS.OpenFile(from, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		return fmt.Errorf("checking that %s is writable: %w", tiers.RecentDir, err)
+	}
+	f.Close()
+	if err := s.FS.Rename(from, to); err != nil {
+		s.FS.Remove(from)
+		return fmt.Errorf("%s cannot be moved to %s, so the hand-off did not start and nothing changed: %w", tiers.RecentDir, dst, err)
+	}
+	if err := s.FS.Remove(to); err != nil {
+		return fmt.Errorf("removing %s: %w", to, err)
+	}
+	return nil
+}
+
+// probeRel names the probe file of hand-off id in dir.
+func probeRel(dir, id string) string { return dir + "/.handoff-" + id + ".probe" }
+
+// removeStaged removes what an uncommitted hand-off may have left outside
+// its directory: the staged summary, its temporary files and the probes.
+func (s *Store) removeStaged(id string) error {
+	rels := []string{stagedRel(id), probeRel(tiers.RecentDir, id), probeRel(tiers.SessionsDir, id)}
+	for _, rel := range rels {
+		if err := s.FS.Remove(s.Path(rel)); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return fmt.Errorf("removing %s: %w", rel, err)
+		}
+	}
+	dir := s.Path(tiers.RecentDir)
+	base := path.Base(stagedRel(id))
+	for _, name := range dirNames(s.FS, dir) {
+		if isTemp(name, base) {
+			if err := s.FS.Remove(filepath.Join(dir, name)); err != nil {
+				return fmt.Errorf("removing %s: %w", name, err)
+			}
+		}
+	}
+	return nil
 }
 
 // committed reports whether the hand-off's journal is on disk.
@@ -193,10 +265,7 @@ func (s *Store) recoverLocked() ([]Recovery, error) {
 		return out, fmt.Errorf("recovering an interrupted write of %s: %w", tiers.DecisionsPath, err)
 	}
 	infos, err := afero.ReadDir(s.FS, s.journalRoot())
-	if errors.Is(err, os.ErrNotExist) {
-		return out, nil
-	}
-	if err != nil {
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
 		return out, fmt.Errorf("reading %s/%s: %w", tiers.StateDir, JournalDir, err)
 	}
 	sort.Slice(infos, func(a, b int) bool { return infos[a].Name() < infos[b].Name() })
@@ -210,6 +279,8 @@ func (s *Store) recoverLocked() ([]Recovery, error) {
 		}
 		out = append(out, r)
 	}
+	// A root that never had a hand-off has no journal directory, yet an
+	// interrupted decision-log write may have left temporary files.
 	if len(out) > 0 {
 		if err := s.removeTemps(); err != nil {
 			return out, err
@@ -223,15 +294,18 @@ func (s *Store) recoverOne(id string) (Recovery, error) {
 	data, err := afero.ReadFile(s.FS, filepath.Join(s.journalDir(id), journalName))
 	if errors.Is(err, os.ErrNotExist) {
 		r.RolledBack = true
+		if err := s.removeStaged(id); err != nil {
+			return r, err
+		}
 		return r, s.finish(id)
 	}
 	if err != nil {
 		return r, err
 	}
 	var j journal
-	if err := json.Unmarshal(data, &j); err != nil || j.Version != journalVersion || j.ID != id {
-		return r, fmt.Errorf("%s/%s/%s/%s is not a hand-off journal wake can read; its staged summary is %s beside it",
-			tiers.StateDir, JournalDir, id, journalName, stagedName)
+	if err := json.Unmarshal(data, &j); err != nil || j.Version < 1 || j.Version > journalVersion || j.ID != id {
+		return r, fmt.Errorf("%s/%s/%s/%s is not a hand-off journal wake can read; its staged summary is %s or %s",
+			tiers.StateDir, JournalDir, id, journalName, stagedName+" beside it", stagedRel(id))
 	}
 	r.At, r.Summary = j.At, j.Block.SessionSummary
 	if r.Steps, err = s.rollForward(&j); err != nil {

@@ -189,6 +189,10 @@ func openLedger(fsys afero.Fs, root string, write bool) (afero.File, error) {
 	}
 	fail := func(why string) error { return &ledgerError{verb, errors.New(why)} }
 	name := filepath.Join(root, tiers.LedgerPath)
+	var ue *UnsafePathError
+	if err := CheckWritable(fsys, root, tiers.LedgerPath); write && errors.As(err, &ue) && ue.Target != "" {
+		return nil, fail(fmt.Sprintf("%s is a symlink (to %s); wake does not write through symlinks", ue.Rel, ue.Target))
+	}
 	reason, err := tiers.Inside(fsys, root, tiers.LedgerPath)
 	switch {
 	case err != nil && !errors.Is(err, os.ErrNotExist):
@@ -218,6 +222,21 @@ func openLedger(fsys afero.Fs, root string, write bool) (afero.File, error) {
 		return nil, &ledgerError{verb, err}
 	}
 	return f, nil
+}
+
+// CheckLedgerWritable reports whether a line could be appended to the
+// ledger now: it is a regular file in the root, not a symlink, that opens
+// for appending, or it is missing and would be created. A mutation checks
+// it before its commit point.
+func CheckLedgerWritable(fsys afero.Fs, root string) error {
+	if _, err := fsys.Stat(filepath.Join(root, tiers.LedgerPath)); errors.Is(err, os.ErrNotExist) {
+		return CheckWritable(fsys, root, tiers.LedgerPath)
+	}
+	f, err := openLedger(fsys, root, true)
+	if err != nil {
+		return err
+	}
+	return f.Close()
 }
 
 // ledgerError names the ledger and what was not done, with the cause

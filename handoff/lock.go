@@ -4,12 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"sync"
 	"time"
 
 	"github.com/gofrs/flock"
+	"github.com/spf13/afero"
 
 	"github.com/wakeproto/wake/tiers"
 )
@@ -21,10 +21,13 @@ const LockFile = "lock"
 // in time.
 var ErrLockTimeout = errors.New("timed out waiting for the memory root's lock")
 
-// Locker takes the memory root's exclusive lock; the returned function
-// releases it.
+// Locker takes the memory root's lock: Lock the exclusive one that every
+// mutation holds, RLock the shared one under which a session start reads
+// the root and writes its boot files, so that it sees the root before or
+// after a mutation, never halfway. The returned function releases it.
 type Locker interface {
 	Lock(ctx context.Context, root string) (unlock func() error, err error)
+	RLock(ctx context.Context, root string) (unlock func() error, err error)
 }
 
 // FileLocker locks the root with an OS file lock on .state/lock, so that
@@ -35,17 +38,36 @@ type FileLocker struct {
 
 // Lock implements [Locker].
 func (l FileLocker) Lock(ctx context.Context, root string) (func() error, error) {
-	dir := filepath.Join(root, tiers.StateDir)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return nil, fmt.Errorf("creating %s: %w", dir, err)
+	return l.lock(ctx, root, false)
+}
+
+// RLock implements [Locker].
+func (l FileLocker) RLock(ctx context.Context, root string) (func() error, error) {
+	return l.lock(ctx, root, true)
+}
+
+func (l FileLocker) lock(ctx context.Context, root string, shared bool) (func() error, error) {
+	// The lock file is opened for writing: a symlink planted at .state or
+	// .state/lock must not make it create or open a file elsewhere.
+	fsys := afero.NewOsFs()
+	if _, err := MkdirAllIn(fsys, root, tiers.StateDir); err != nil {
+		return nil, err
 	}
-	fl := flock.New(filepath.Join(dir, LockFile))
+	name := filepath.Join(root, tiers.StateDir, LockFile)
+	if err := CheckWritable(fsys, root, tiers.StateDir+"/"+LockFile); err != nil {
+		return nil, err
+	}
+	fl := flock.New(name)
 	if l.Timeout > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, l.Timeout)
 		defer cancel()
 	}
-	ok, err := fl.TryLockContext(ctx, 10*time.Millisecond)
+	try := fl.TryLockContext
+	if shared {
+		try = fl.TryRLockContext
+	}
+	ok, err := try(ctx, 10*time.Millisecond)
 	if err != nil && !errors.Is(err, context.DeadlineExceeded) && !errors.Is(err, context.Canceled) {
 		return nil, fmt.Errorf("locking %s: %w", fl.Path(), err)
 	}
@@ -56,10 +78,16 @@ func (l FileLocker) Lock(ctx context.Context, root string) (func() error, error)
 }
 
 // MutexLocker locks within one process; for tests on in-memory file systems.
-type MutexLocker struct{ mu sync.Mutex }
+type MutexLocker struct{ mu sync.RWMutex }
 
 // Lock implements [Locker].
 func (m *MutexLocker) Lock(ctx context.Context, root string) (func() error, error) {
 	m.mu.Lock()
 	return func() error { m.mu.Unlock(); return nil }, nil
+}
+
+// RLock implements [Locker].
+func (m *MutexLocker) RLock(ctx context.Context, root string) (func() error, error) {
+	m.mu.RLock()
+	return func() error { m.mu.RUnlock(); return nil }, nil
 }

@@ -63,11 +63,16 @@ func (s *Store) pendingPath() string { return filepath.Join(s.Root, tiers.StateD
 // record goes first, so that a failure at any point leaves either the old
 // log with the record to discard, or the new log with the record to finish.
 func (s *Store) writeDecisions(data, snapshot []byte, e *Entry) error {
-	if err := s.CheckInside(tiers.DecisionsPath); err != nil {
+	if err := s.CheckWritable(tiers.DecisionsPath, tiers.StateDir+"/"+DecisionsPending, tiers.StateDir+"/"+DecisionsSnapshot); err != nil {
 		return err
 	}
 	if e != nil {
 		if err := e.Validate(); err != nil {
+			return err
+		}
+		// Found after the log is written, an unwritable ledger would leave
+		// a change without its line, and a retry would make it twice.
+		if err := CheckLedgerWritable(s.FS, s.Root); err != nil {
 			return err
 		}
 	}
@@ -80,7 +85,7 @@ func (s *Store) writeDecisions(data, snapshot []byte, e *Entry) error {
 	if err != nil {
 		return err
 	}
-	if err := WriteFile(s.FS, s.pendingPath(), append(rec, '\n'), 0o644); err != nil {
+	if err := WriteState(s.FS, s.Root, DecisionsPending, append(rec, '\n')); err != nil {
 		return err
 	}
 	if err := s.Write(tiers.DecisionsPath, data); err != nil {
@@ -113,7 +118,7 @@ func (s *Store) finishDecisions(p pendingDecisions, log []byte, recovering bool)
 	if p.Snapshot != nil {
 		snapshot = []byte(*p.Snapshot)
 	}
-	if err := WriteFile(s.FS, s.snapshotPath(), snapshot, 0o644); err != nil {
+	if err := WriteState(s.FS, s.Root, DecisionsSnapshot, snapshot); err != nil {
 		return err
 	}
 	if p.Entry != nil {

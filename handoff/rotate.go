@@ -54,8 +54,8 @@ func (s *Store) archivePrevious(j *journal) (bool, error) {
 	if !s.exists(tiers.PreviousPath) {
 		return false, fmt.Errorf("%s is missing and is not in %s; look for it in cold/sessions", tiers.PreviousPath, j.Archive)
 	}
-	if err := s.FS.MkdirAll(s.Path(tiers.SessionsDir), 0o755); err != nil {
-		return false, fmt.Errorf("creating %s: %w", tiers.SessionsDir, err)
+	if _, err := MkdirAllIn(s.FS, s.Root, path.Dir(j.Archive)); err != nil {
+		return false, err
 	}
 	return true, s.move(tiers.PreviousPath, j.Archive)
 }
@@ -75,7 +75,7 @@ func (s *Store) demoteLatest(j *journal) (bool, error) {
 // installLatest moves the staged summary to recent/latest.md, which the
 // previous step emptied. It never replaces a file it did not stage.
 func (s *Store) installLatest(j *journal) (bool, error) {
-	staged := tiers.StateDir + "/" + JournalDir + "/" + j.ID + "/" + stagedName
+	staged := j.stagedPath()
 	cur, err := s.readOptional(tiers.LatestPath)
 	switch {
 	case err != nil:

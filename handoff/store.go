@@ -2,16 +2,10 @@ package handoff
 
 import (
 	"context"
-	"errors"
-	"fmt"
-	"os"
-	"path"
 	"path/filepath"
 	"time"
 
 	"github.com/spf13/afero"
-
-	"github.com/wakeproto/wake/tiers"
 )
 
 // Store is the one place wake writes a memory root through: every mutation
@@ -27,38 +21,23 @@ type Store struct {
 // Path returns the file-system path of rel under the root.
 func (s *Store) Path(rel string) string { return filepath.Join(s.Root, filepath.FromSlash(rel)) }
 
-// Write atomically replaces rel under the root with data. A path that
-// leads out of the root through a symlink is refused: wake writes its
-// memory, not whatever a link points at. A symlink within the root is
-// written through and stays a link.
+// Write atomically replaces rel under the root with data. A symlink on
+// the way, the file's own or a directory's, is refused (see
+// [UnsafePathError]): wake writes its memory, never what a link points at.
 func (s *Store) Write(rel string, data []byte) error {
-	if err := s.CheckInside(rel); err != nil {
-		return err
-	}
-	return WriteFile(s.FS, s.Path(rel), data, 0o644)
+	return WriteFileIn(s.FS, s.Root, rel, data, 0o644)
 }
 
-// CheckInside returns an error naming rel when, with every symlink
-// resolved, it leads outside the root. Directories that do not exist yet
-// are judged by the nearest one that does, which is where they would be
-// created; a root that does not exist yet holds no link.
-func (s *Store) CheckInside(rel string) error {
-	for r := path.Clean(rel); ; r = path.Dir(r) {
-		reason, err := tiers.Inside(s.FS, s.Root, r)
-		if errors.Is(err, os.ErrNotExist) {
-			if r == "." || r == "/" {
-				return nil
-			}
-			continue
+// CheckWritable returns an error naming the component at fault when rel
+// under the root could not be written by [Store.Write]: for the checks a
+// mutation makes before its commit point.
+func (s *Store) CheckWritable(rels ...string) error {
+	for _, rel := range rels {
+		if err := CheckWritable(s.FS, s.Root, rel); err != nil {
+			return err
 		}
-		if err != nil {
-			return fmt.Errorf("%s: not written: %w", rel, err)
-		}
-		if reason != "" {
-			return fmt.Errorf("%s: not written: %s", rel, reason)
-		}
-		return nil
 	}
+	return nil
 }
 
 // Mutate runs fn under the root's lock and appends the ledger entry it

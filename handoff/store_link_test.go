@@ -4,6 +4,7 @@ package handoff
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -31,48 +32,127 @@ func osRoot(t *testing.T) (*Store, string) {
 	return s, outside
 }
 
-// Store.Write refuses a path that leads out of the root through a symlink,
-// the file's own or a directory's, and writes through a link that stays
-// inside.
-func TestStoreWriteRefusesLinksOutOfTheRoot(t *testing.T) {
+// Store.Write never writes through a symlink, the file's own or a
+// directory's, leading out of the root or not, dangling or not: it refuses
+// naming the link, and nothing is written anywhere. Missing directories are
+// created. (issue 9: a committed .wake/boot.md -> ~/.bashrc was overwritten.)
+func TestStoreWriteRefusesSymlinks(t *testing.T) {
 	s, outside := osRoot(t)
 	secret := filepath.Join(outside, "notes.md")
 	os.WriteFile(secret, []byte("not wake's"), 0o644)
-	os.Remove(s.Path(tiers.MainPath))
-	os.Symlink(secret, s.Path(tiers.MainPath))
-	err := s.Write(tiers.MainPath, []byte("x"))
-	if err == nil || !strings.HasPrefix(err.Error(), "main.md: not written: symlink main.md leads outside the memory root") {
-		t.Fatalf("file link: %v", err)
-	}
-	os.RemoveAll(s.Path("warm"))
-	os.Symlink(outside, s.Path("warm"))
-	if err := s.Write(tiers.DecisionsPath, []byte("x")); err == nil || !strings.Contains(err.Error(), "symlink warm leads outside") {
-		t.Fatalf("directory link: %v", err)
+	inside := s.Path("notes/main.md")
+	os.MkdirAll(filepath.Dir(inside), 0o755)
+	os.WriteFile(inside, []byte("old"), 0o600)
+	for _, tc := range []struct{ name, rel, link, target, want string }{
+		{"file link out", tiers.MainPath, tiers.MainPath, secret, "main.md is a symlink (to " + secret + ")"},
+		{"file link in", tiers.MainPath, tiers.MainPath, "notes/main.md", "main.md is a symlink (to notes/main.md)"},
+		{"dangling link", tiers.BootPath, tiers.BootPath, filepath.Join(outside, "ssh", "authorized_keys"), "boot.md is a symlink"},
+		{"directory link", tiers.DecisionsPath, "warm", outside, "warm is a symlink (to " + outside + ")"},
+		{"state link", tiers.StateDir + "/tokens.json", tiers.StateDir, outside, ".state is a symlink"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			os.RemoveAll(s.Path(tc.link))
+			if err := os.Symlink(tc.target, s.Path(tc.link)); err != nil {
+				t.Fatal(err)
+			}
+			defer os.Remove(s.Path(tc.link))
+			err := s.Write(tc.rel, []byte("x"))
+			var ue *UnsafePathError
+			if !errors.As(err, &ue) || !strings.HasPrefix(err.Error(), tc.want) || !strings.HasSuffix(err.Error(), "wake does not write through symlinks") {
+				t.Fatalf("err = %v, want %q", err, tc.want)
+			}
+			if ue.Hint() == "" {
+				t.Error("no hint")
+			}
+		})
 	}
 	if b, _ := os.ReadFile(secret); string(b) != "not wake's" {
 		t.Fatal("the outside file was written")
 	}
+	if b, _ := os.ReadFile(inside); string(b) != "old" {
+		t.Fatal("the file a link inside the root leads to was written")
+	}
 	if names, _ := os.ReadDir(outside); len(names) != 1 {
 		t.Fatalf("files appeared outside: %v", names)
 	}
-
-	real := s.Path("notes/main.md")
-	os.MkdirAll(filepath.Dir(real), 0o755)
-	os.WriteFile(real, []byte("old"), 0o600)
-	os.Remove(s.Path(tiers.MainPath))
-	os.Symlink("notes/main.md", s.Path(tiers.MainPath))
-	if err := s.Write(tiers.MainPath, []byte("new")); err != nil {
-		t.Fatalf("link inside: %v", err)
-	}
-	if fi, _ := os.Lstat(s.Path(tiers.MainPath)); fi.Mode()&os.ModeSymlink == 0 {
-		t.Fatal("main.md is no longer a link")
-	}
-	if b, _ := os.ReadFile(real); string(b) != "new" {
-		t.Fatalf("the link's target holds %q", b)
-	}
+	os.MkdirAll(s.Path("warm"), 0o755)
 	if err := s.Write("cold/sessions/2026/a.md", []byte("new dirs")); err != nil {
 		t.Fatalf("missing directories: %v", err)
 	}
+	os.WriteFile(s.Path("cold/file"), nil, 0o644)
+	if err := s.Write("cold/file/a.md", []byte("x")); err == nil || err.Error() != "cold/file is not a directory; not written" {
+		t.Fatalf("a file on the way: %v", err)
+	}
+}
+
+// A hand-off refuses, before anything moves, a recent/, cold/ or
+// cold/sessions/ that is a symlink: rotation renames through none of them.
+// (issue 9: with recent -> /outside, latest.md was written outside and the
+// outside previous.md moved into the archive; with cold/sessions outside,
+// the archived summary left the root.)
+func TestHandoffRefusesLinkedDirectories(t *testing.T) {
+	for _, dir := range []string{tiers.RecentDir, tiers.ColdDir, tiers.SessionsDir} {
+		t.Run(dir, func(t *testing.T) {
+			s, outside := osRoot(t)
+			for _, sum := range []string{"one", "two"} {
+				if _, err := Handoff(context.Background(), s, faultInput(sum)); err != nil {
+					t.Fatal(err)
+				}
+			}
+			before := snapshotDir(t, s.Root)
+			moved := filepath.Join(outside, "moved")
+			if err := os.Rename(s.Path(dir), moved); err != nil {
+				t.Fatal(err)
+			}
+			os.Symlink(moved, s.Path(dir))
+			outBefore := snapshotDir(t, outside)
+			_, err := Handoff(context.Background(), s, faultInput("three"))
+			if err == nil || !strings.Contains(err.Error(), "wake does not write through symlinks") {
+				t.Fatalf("hand-off: %v", err)
+			}
+			if got := snapshotDir(t, outside); !equalMaps(got, outBefore) {
+				t.Fatalf("the outside directory changed:\n%v\nwas\n%v", got, outBefore)
+			}
+			os.Remove(s.Path(dir))
+			os.Rename(moved, s.Path(dir))
+			if got := snapshotDir(t, s.Root); !equalMaps(got, before) {
+				t.Fatalf("the root changed:\n%v\nwas\n%v", got, before)
+			}
+		})
+	}
+}
+
+// snapshotDir maps every regular file under dir, outside .state/, to its
+// content.
+func snapshotDir(t *testing.T, dir string) map[string]string {
+	t.Helper()
+	m := map[string]string{}
+	filepath.Walk(dir, func(p string, fi os.FileInfo, err error) error {
+		if err != nil {
+			return err
+		}
+		if fi.IsDir() && fi.Name() == tiers.StateDir {
+			return filepath.SkipDir
+		}
+		if fi.Mode().IsRegular() {
+			b, _ := os.ReadFile(p)
+			m[p] = string(b)
+		}
+		return nil
+	})
+	return m
+}
+
+func equalMaps(a, b map[string]string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for k, v := range a {
+		if w, ok := b[k]; !ok || w != v {
+			return false
+		}
+	}
+	return true
 }
 
 // A hand-off and decide refuse a file linked out of the root before they
@@ -83,10 +163,10 @@ func TestCommandsRefuseLinksOutOfTheRootFirst(t *testing.T) {
 	os.WriteFile(secret, []byte("[2026-11-01] DECISION: Theirs BECAUSE: x\n"), 0o644)
 	os.Remove(s.Path(tiers.DecisionsPath))
 	os.Symlink(secret, s.Path(tiers.DecisionsPath))
-	if _, err := s.Decide(context.Background(), NewDecision{What: "a", Why: "b"}); err == nil || !strings.Contains(err.Error(), "not written") {
+	if _, err := s.Decide(context.Background(), NewDecision{What: "a", Why: "b"}); err == nil || !strings.Contains(err.Error(), "warm/decisions.md is a symlink") {
 		t.Fatalf("decide: %v", err)
 	}
-	if _, err := Handoff(context.Background(), s, faultInput("linked")); err == nil || !strings.Contains(err.Error(), "not written") {
+	if _, err := Handoff(context.Background(), s, faultInput("linked")); err == nil || !strings.Contains(err.Error(), "is a symlink") {
 		t.Fatalf("hand-off: %v", err)
 	}
 	if b, _ := os.ReadFile(secret); !strings.HasPrefix(string(b), "[2026-11-01] DECISION: Theirs") || strings.Count(string(b), "DECISION") != 1 {

@@ -75,3 +75,20 @@ func isTempName(name string) bool {
 	}
 	return isTemp(name, name[1:i])
 }
+
+// sweepTemps removes, best effort, the temporary files that interrupted
+// writes of base left in dir, once older than [StaleTempAge]: so that a
+// client file outside the root (skill.md, settings.json, CLAUDE.md), which
+// [Recover] never visits, is cleaned up by its next write. The age is read
+// against the wall clock because file times are.
+func sweepTemps(fsys afero.Fs, dir, base string, now time.Time) {
+	for _, name := range dirNames(fsys, dir) {
+		if !isTemp(name, base) {
+			continue
+		}
+		p := filepath.Join(dir, name)
+		if fi, err := lstat(fsys, p); err == nil && fi.Mode().IsRegular() && now.Sub(fi.ModTime()) > StaleTempAge {
+			fsys.Remove(p)
+		}
+	}
+}

@@ -77,7 +77,7 @@ func locateRoot(fs afero.Fs, flagRoot, envRoot, cwd string) (string, error) {
 	for {
 		cand := filepath.Join(dir, DefaultDirName)
 		if fi, err := fs.Stat(cand); err == nil && fi.IsDir() {
-			return cand, nil
+			return cand, checkFoundLink(fs, dir, cand)
 		}
 		parent := filepath.Dir(dir)
 		if parent == dir {
@@ -85,6 +85,48 @@ func locateRoot(fs afero.Fs, flagRoot, envRoot, cwd string) (string, error) {
 		}
 		dir = parent
 	}
+}
+
+// LinkedRootError is a .wake found by walking up that is a symlink leading
+// out of the directory holding it: a cloned repository could otherwise aim
+// wake at any directory of the user's, and wake writes in its memory root.
+type LinkedRootError struct {
+	Link, Target string
+}
+
+func (e *LinkedRootError) Error() string {
+	return fmt.Sprintf("%s is a symlink to %s, outside the directory that holds it; not used as the memory root", e.Link, e.Target)
+}
+
+// Hint is what the user can do about it.
+func (e *LinkedRootError) Hint() string {
+	return fmt.Sprintf("if that directory is your memory, name it: --root %s (or $WAKE_ROOT); if the link came with a cloned repository, remove it", e.Target)
+}
+
+// checkFoundLink refuses a found .wake that is a symlink leading out of
+// dir, the directory it was found in. A link within dir is the user's own
+// arrangement and is followed.
+func checkFoundLink(fs afero.Fs, dir, cand string) error {
+	l, ok := fs.(afero.Lstater)
+	if !ok {
+		return nil
+	}
+	fi, _, err := l.LstatIfPossible(cand)
+	if err != nil || fi.Mode()&os.ModeSymlink == 0 {
+		return nil
+	}
+	target, err := realPath(fs, cand, false)
+	if err != nil {
+		return fmt.Errorf("resolving %s: %w", cand, err)
+	}
+	realDir, err := realPath(fs, dir, false)
+	if err != nil {
+		return fmt.Errorf("resolving %s: %w", dir, err)
+	}
+	if within(realDir, target) {
+		return nil
+	}
+	return &LinkedRootError{Link: cand, Target: target}
 }
 
 // hasMarker reports whether dir holds any of a memory root's entries. A

@@ -65,6 +65,13 @@ type hintError struct {
 func (e hintError) Error() string { return e.err.Error() }
 func (e hintError) Unwrap() error { return e.err }
 
+// Hint is what the user can do about the error.
+func (e hintError) Hint() string { return e.hint }
+
+// hinter is an error that says what the user can do about it: the
+// reporter prints the first hint in the error's chain.
+type hinter interface{ Hint() string }
+
 // exitStatus lets a command choose its exit status after printing its
 // output (wake check).
 type exitStatus int
@@ -106,9 +113,9 @@ func (a *app) report(err error) int {
 		return int(st)
 	}
 	fmt.Fprintf(a.errOut, "wake: error: %v\n", err)
-	var h hintError
+	var h hinter
 	if errors.As(err, &h) {
-		fmt.Fprintf(a.errOut, "wake: hint: %s\n", h.hint)
+		fmt.Fprintf(a.errOut, "wake: hint: %s\n", h.Hint())
 	}
 	var u usageError
 	if errors.As(err, &u) || isCobraUsage(err) {

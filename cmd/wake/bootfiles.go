@@ -45,15 +45,24 @@ func (a *app) writeBootFiles(s *session, ctx *boot.Context, text string, w bootW
 	var t boot.HookTarget
 	if s.cfg.Claude.Boot == tiers.BootFull {
 		name := filepath.Join(s.root, tiers.BootPath)
-		old, err := afero.ReadFile(a.fs, name)
-		exists := err == nil
+		unsafe := handoff.CheckWritable(a.fs, s.root, tiers.BootPath)
+		var old []byte
+		exists := false
+		if unsafe == nil {
+			var err error
+			old, err = afero.ReadFile(a.fs, name)
+			exists = err == nil
+		}
 		data := []byte(bootFrontMatter + text)
 		switch {
+		case unsafe != nil:
+			t.Problems = append(t.Problems, fmt.Sprintf("boot.md was not written (%v); run `wake load` for the whole context", unsafe))
+			a.warn([]string{unsafe.Error()})
 		case !exists && !w.bootAlways:
 		case exists && bytes.Equal(old, data):
 			t.BootPath = name
 		default:
-			if err := handoff.WriteFile(a.fs, name, data, 0o644); err != nil {
+			if err := handoff.WriteFileIn(a.fs, s.root, tiers.BootPath, data, 0o644); err != nil {
 				t.Problems = append(t.Problems, fmt.Sprintf("boot.md could not be written (%v); run `wake load` for the whole context", err))
 				a.warn([]string{err.Error()})
 				break
@@ -84,6 +93,10 @@ func (a *app) writeSkill(s *session, ctx *boot.Context, force bool) (string, boo
 	}
 	if path == "" {
 		return "", false, ""
+	}
+	if err := handoff.CheckWritable(a.fs, filepath.Dir(path), filepath.Base(path)); err != nil {
+		a.warn([]string{fmt.Sprintf("skill.md was not written: %v", err)})
+		return "", false, "skill.md was not written: " + err.Error()
 	}
 	data, err := a.skillText(s, ctx)
 	if err != nil {
@@ -126,7 +139,7 @@ func (a *app) skillText(s *session, ctx *boot.Context) ([]byte, error) {
 // boot.md when it exists (Claude Code may read what CLAUDE.md imports before
 // the SessionStart hook has regenerated it).
 func (a *app) handoffBootFiles(s *session, f skillFlags) {
-	ctx, text, err := a.bootContext(s)
+	ctx, text, err := a.bootContext(s, true)
 	if err != nil {
 		a.warn([]string{fmt.Sprintf("the boot files were not regenerated: %v", err)})
 		return

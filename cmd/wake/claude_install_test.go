@@ -90,6 +90,10 @@ func (refusingLocker) Lock(context.Context, string) (func() error, error) {
 	return nil, handoff.ErrLockTimeout
 }
 
+func (refusingLocker) RLock(context.Context, string) (func() error, error) {
+	return nil, handoff.ErrLockTimeout
+}
+
 // TestInstallTakesTheLock: while another wake holds the root's lock,
 // install and uninstall fail and change nothing.
 func TestInstallTakesTheLock(t *testing.T) {

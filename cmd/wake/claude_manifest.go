@@ -89,7 +89,7 @@ func (m claudeManifest) write(fsys afero.Fs, root string) error {
 	if err != nil {
 		return err
 	}
-	return handoff.WriteFile(fsys, name, append(data, '\n'), 0o644)
+	return handoff.WriteState(fsys, root, claudeManifestFile, append(data, '\n'))
 }
 
 // find returns the index of the project's record, or -1.

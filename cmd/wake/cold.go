@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"time"
 
 	"github.com/spf13/cobra"
 
@@ -114,13 +113,11 @@ func (a *app) saveColdIndex(s *session, idx *boot.ColdIndex) {
 }
 
 // startColdSession opens the session's cold accounting with what the load
-// just printed. Failing leaves the previous session's accounting, which only
-// errs on the side of less, so it is a warning.
+// just printed; the caller holds the root's lock. Failing leaves the
+// previous session's accounting, which only errs on the side of less, so it
+// is a warning.
 func (a *app) startColdSession(s *session, loadTokens int) {
-	st := a.store(s.root)
-	// A session start must not wait long on a hand-off that holds the lock.
-	st.Locker = handoff.FileLocker{Timeout: 2 * time.Second}
-	if err := st.StartColdSession(context.Background(), loadTokens); err != nil {
+	if err := a.store(s.root).StartColdSession(loadTokens); err != nil {
 		fmt.Fprintf(a.errOut, "wake: warning: starting the cold session: %v\n", err)
 	}
 }

@@ -289,7 +289,7 @@ func TestUnrecoverableHandoffWarnsButLoads(t *testing.T) {
 	if got, _ := os.ReadFile(latest); string(got) != string(mine) {
 		t.Fatalf("recent/latest.md was overwritten: %q", got)
 	}
-	staged, _ := filepath.Glob(filepath.Join(root, tiers.StateDir, handoff.JournalDir, "*", "latest.md"))
+	staged, _ := filepath.Glob(filepath.Join(root, tiers.RecentDir, ".handoff-*.md"))
 	if len(staged) != 1 {
 		t.Fatalf("the staged summary is gone: %v", staged)
 	}

@@ -85,6 +85,7 @@ func clientArg(cmd *cobra.Command, args []string) error {
 // fileEdit is one file install or uninstall changes.
 type fileEdit struct {
 	path    string
+	base    string // the project, when path is in it: no symlink between them is followed
 	show    string // how the report names it
 	old     []byte
 	exists  bool
@@ -111,8 +112,18 @@ func (a *app) projectDir(flag string) (string, error) {
 	return filepath.Clean(dir), nil
 }
 
+//
+// A file wake could not write (a symlink on the way, from the project or
+// at the file itself) is refused here, before anything is changed.
 func (a *app) readEdit(path, show string) (fileEdit, error) {
 	e := fileEdit{path: path, show: show}
+	base, rel := filepath.Dir(path), filepath.Base(path)
+	if r, err := filepath.Rel(a.cwd, path); err == nil && filepath.IsLocal(r) {
+		e.base, base, rel = a.cwd, a.cwd, r
+	}
+	if err := handoff.CheckWritable(a.fs, base, rel); err != nil {
+		return e, err
+	}
 	data, err := afero.ReadFile(a.fs, path)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
@@ -137,11 +148,14 @@ func (a *app) apply(edits []fileEdit) error {
 			}
 			continue
 		}
-		perm := fs.FileMode(0o644)
-		if fi, err := a.fs.Stat(e.path); err == nil {
-			perm = fi.Mode().Perm()
+		var err error
+		if e.base != "" {
+			rel, _ := filepath.Rel(e.base, e.path)
+			err = handoff.WriteFileIn(a.fs, e.base, rel, e.new, 0o644)
+		} else {
+			err = handoff.WriteFile(a.fs, e.path, e.new, 0o644)
 		}
-		if err := handoff.WriteFile(a.fs, e.path, e.new, perm); err != nil {
+		if err != nil {
 			return err
 		}
 	}

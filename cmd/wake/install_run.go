@@ -219,7 +219,7 @@ type bootReport struct {
 // hook has run.
 func (a *app) installBootFiles(s *session, w claudeWiring, o *installOptions) bootReport {
 	var r bootReport
-	ctx, text, err := a.bootContext(s)
+	ctx, text, err := a.bootContext(s, true)
 	if err != nil {
 		a.warn([]string{fmt.Sprintf("the boot files were not written: %v", err)})
 		return r

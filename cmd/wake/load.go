@@ -1,9 +1,14 @@
 package main
 
 import (
+	"context"
+	"errors"
+	"fmt"
+
 	"github.com/spf13/cobra"
 
 	"github.com/wakeproto/wake/boot"
+	"github.com/wakeproto/wake/handoff"
 )
 
 type loadOptions struct {
@@ -70,28 +75,51 @@ func (a *app) loadRun(o *loadOptions) error {
 // startSession is a session start, shared by `wake load` and its Claude
 // Code hook: the boot context, the session's cold accounting opened with
 // the context's size, warnings on stderr, and the boot files.
+//
+// It holds the root's shared lock throughout, so that it reads the root as
+// it was before a hand-off or after it, never between its renames, and
+// writes the boot files from the state it read while no mutation can have
+// changed it. Where the lock cannot be had at all (a read-only root, a
+// .state/ that is a symlink) the context is still printed, but nothing is
+// written: boot files from a state that may be moving are worse than none.
 func (a *app) startSession(s *session, w bootWrite) (*boot.Context, string, boot.HookTarget, error) {
-	ctx, text, err := a.bootContext(s)
+	unlock, err := a.locker.RLock(context.Background(), s.root)
+	if errors.Is(err, handoff.ErrLockTimeout) {
+		return nil, "", boot.HookTarget{}, hintError{err, "a hand-off or another wake command holds the memory root's lock; run it again when that is done"}
+	}
+	locked := err == nil
+	if locked {
+		defer unlock()
+	} else {
+		a.warn([]string{fmt.Sprintf("the memory root's lock could not be taken (%v); the boot files and caches are left as they are", err)})
+	}
+	ctx, text, err := a.bootContext(s, locked)
 	if err != nil {
 		return nil, "", boot.HookTarget{}, err
 	}
-	a.startColdSession(s, ctx.Totals.Output)
 	a.warn(ctx.Warnings)
+	if !locked {
+		return ctx, text, boot.HookTarget{Problems: []string{"the boot files were not written: the memory root's lock could not be taken"}}, nil
+	}
+	a.startColdSession(s, ctx.Totals.Output)
 	return ctx, text, a.writeBootFiles(s, ctx, text, w), nil
 }
 
 // bootContext builds and measures the boot context and keeps what the build
-// learned. `wake load` and its Claude Code hook share it, and so does every
-// command that writes the boot files.
-func (a *app) bootContext(s *session) (*boot.Context, string, error) {
+// learned when save is set (the caller holds the root's lock). `wake load`
+// and its Claude Code hook share it, and so does every command that writes
+// the boot files.
+func (a *app) bootContext(s *session, save bool) (*boot.Context, string, error) {
 	idx := boot.OpenColdIndex(a.fs, s.root, s.cfg.Encoding)
 	ctx, err := boot.Build(boot.Options{FS: a.fs, Root: s.root, Config: s.cfg, Counter: s.cache, Now: a.now, ColdIndex: idx})
 	if err != nil {
 		return nil, "", err
 	}
 	text := ctx.Text()
-	a.saveCache(s)
-	a.saveColdIndex(s, idx)
+	if save {
+		a.saveCache(s)
+		a.saveColdIndex(s, idx)
+	}
 	return ctx, text, nil
 }
 
