@@ -112,7 +112,6 @@ func (a *app) projectDir(flag string) (string, error) {
 	return filepath.Clean(dir), nil
 }
 
-//
 // A file wake could not write (a symlink on the way, from the project or
 // at the file itself) is refused here, before anything is changed.
 func (a *app) readEdit(path, show string) (fileEdit, error) {
