@@ -47,17 +47,27 @@ func (l FileLocker) RLock(ctx context.Context, root string) (func() error, error
 }
 
 func (l FileLocker) lock(ctx context.Context, root string, shared bool) (func() error, error) {
-	// The lock file is opened for writing: a symlink planted at .state or
-	// .state/lock must not make it create or open a file elsewhere.
+	return l.lockAt(ctx, root, tiers.StateDir, LockFile, shared)
+}
+
+// LockIn takes the exclusive lock of the file name in dir, created when
+// missing: for files outside a memory root (the user's trust store).
+func (l FileLocker) LockIn(ctx context.Context, dir, name string) (func() error, error) {
+	return l.lockAt(ctx, dir, ".", name, false)
+}
+
+func (l FileLocker) lockAt(ctx context.Context, base, dir, file string, shared bool) (func() error, error) {
+	// The lock file is opened for writing: a symlink planted on the way
+	// must not make it create or open a file elsewhere.
 	fsys := afero.NewOsFs()
-	if _, err := MkdirAllIn(fsys, root, tiers.StateDir); err != nil {
+	if _, err := MkdirAllIn(fsys, base, dir); err != nil {
 		return nil, err
 	}
-	name := filepath.Join(root, tiers.StateDir, LockFile)
-	if err := CheckWritable(fsys, root, tiers.StateDir+"/"+LockFile); err != nil {
+	rel := filepath.Join(dir, file)
+	if err := CheckWritable(fsys, base, rel); err != nil {
 		return nil, err
 	}
-	fl := flock.New(name)
+	fl := flock.New(filepath.Join(base, rel))
 	if l.Timeout > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, l.Timeout)

@@ -162,7 +162,7 @@ crash-safe hand-off at session end.`,
 	root.SetErr(a.errOut)
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
 	root.PersistentFlags().StringVar(&a.rootFlag, "root", "", "memory root `DIR` (default: $WAKE_ROOT, else the nearest .wake/ above the working directory)")
-	root.AddCommand(a.initCmd(), a.loadCmd(), a.statusCmd(), a.coldCmd(), a.logCmd(), a.handoffCmd(), a.installCmd(), a.uninstallCmd(), a.skillCmd(), a.checkCmd(), a.decideCmd(), a.decisionsCmd(), a.reverseCmd(), a.contestCmd(), a.upholdCmd())
+	root.AddCommand(a.initCmd(), a.loadCmd(), a.statusCmd(), a.coldCmd(), a.logCmd(), a.handoffCmd(), a.installCmd(), a.uninstallCmd(), a.skillCmd(), a.checkCmd(), a.trustCmd(), a.decideCmd(), a.decisionsCmd(), a.reverseCmd(), a.contestCmd(), a.upholdCmd())
 	return root
 }
 
@@ -218,6 +218,9 @@ func (a *app) open() (*session, error) {
 	cfg, err := tiers.LoadConfig(a.fs, root)
 	if err != nil {
 		return nil, hintError{err, "fix the key in wake.toml; 'wake init' writes a commented copy of every default"}
+	}
+	if cfg, _, err = a.applyTrust(root, cfg, true); err != nil {
+		return nil, err
 	}
 	enc, err := budget.NewEncoder(cfg.Encoding)
 	if err != nil {

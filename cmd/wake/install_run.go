@@ -8,6 +8,9 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/spf13/afero"
+
+	"github.com/wakeproto/wake/boot"
 	"github.com/wakeproto/wake/handoff"
 	"github.com/wakeproto/wake/tiers"
 )
@@ -74,13 +77,20 @@ func (a *app) installRun(ctx context.Context, o *installOptions) error {
 	var boots bootReport
 	err = a.store(s.root).Mutate(ctx, func() (handoff.Entry, error) {
 		var err error
+		// The boot files first: the import added below must name a file
+		// wake has written.
+		boots = a.installBootFiles(s, w, o)
+		if imp == w.skillImport {
+			if err := a.checkSkillImport(s); err != nil {
+				return handoff.Entry{}, err
+			}
+		}
 		if edits, err = a.planInstall(w, imp); err != nil {
 			return handoff.Entry{}, err
 		}
 		if err := a.applyRecorded(s.root, project, edits, imp); err != nil {
 			return handoff.Entry{}, err
 		}
-		boots = a.installBootFiles(s, w, o)
 		return changeEntry("install", s.root, edits, boots)
 	})
 	if err != nil && !errors.Is(err, errUnchanged) {
@@ -204,6 +214,26 @@ func (a *app) missingDirs(dir string) []string {
 	}
 	slices.Reverse(out)
 	return out
+}
+
+// checkSkillImport refuses to import skill.md into the user's global
+// CLAUDE.md unless the file at skill.path is one wake wrote (it carries
+// wake's marker) and is a plain file: an import of anything else would
+// hand every Claude Code session a file wake never vouched for.
+func (a *app) checkSkillImport(s *session) error {
+	path, err := s.cfg.Skill.SkillPath(a.env["HOME"], s.root)
+	if err != nil {
+		return err
+	}
+	if err := handoff.CheckWritable(a.fs, filepath.Dir(path), filepath.Base(path)); err != nil {
+		return hintError{fmt.Errorf("not importing %s into ~/.claude/CLAUDE.md: %w", path, err), "replace it with a plain file, or set [skill] path in your own ~/.config/wake/config.toml"}
+	}
+	data, err := afero.ReadFile(a.fs, path)
+	if err != nil || !boot.IsSkillFile(data) {
+		return hintError{fmt.Errorf("not importing %s into ~/.claude/CLAUDE.md: wake did not write that file", path),
+			"wake imports only a skill.md it wrote: pass --force-skill to replace the file there, or choose another skill.path"}
+	}
+	return nil
 }
 
 // bootReport is what installBootFiles did: a line for the report about each

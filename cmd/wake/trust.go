@@ -1,0 +1,215 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/spf13/afero"
+	"github.com/spf13/cobra"
+
+	"github.com/wakeproto/wake/handoff"
+	"github.com/wakeproto/wake/tiers"
+)
+
+type trustOptions struct {
+	revoke bool
+	list   bool
+	format string
+}
+
+func (a *app) trustCmd() *cobra.Command {
+	o := &trustOptions{}
+	cmd := &cobra.Command{
+		Use:   "trust",
+		Short: "Let this memory root's wake.toml choose where wake writes outside it",
+		Long: `A memory root usually comes with its repository, so whoever wrote the
+repository wrote its wake.toml. Two of its settings reach outside the root:
+
+  [skill] path    the file wake writes skill.md to (default ~/.claude/agentchat.skill.md)
+  [claude] boot   "skill" makes 'wake install claude' import skill.md into your
+                  global ~/.claude/CLAUDE.md
+
+wake honours them from wake.toml only once you trust that very file: trust
+records the root (its real path) and a SHA-256 of wake.toml in
+~/.config/wake/trust.json ($XDG_CONFIG_HOME/wake). A changed wake.toml is
+untrusted again until you run trust again. Until then the values of your own
+~/.config/wake/config.toml apply (keys [skill] path and [claude] boot),
+else the defaults, and wake says which settings it ignored. Settings that
+only narrow what wake does (skill.path = "", boot = "full") need no trust.
+
+--revoke forgets the root; --list shows every trusted root and whether its
+wake.toml is still the file that was trusted.`,
+		Example: "  wake trust\n  wake trust --list\n  wake trust --revoke --root ~/work/billing/.wake",
+		Args:    noArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := formatFlag(o.format, "text", "json"); err != nil {
+				return err
+			}
+			if o.list && o.revoke {
+				return usagef("--list and --revoke cannot be used together")
+			}
+			if o.list {
+				return a.trustList(o)
+			}
+			return a.trustRun(cmd.Context(), o)
+		},
+	}
+	cmd.Flags().BoolVar(&o.revoke, "revoke", false, "forget this root: its wake.toml is untrusted again")
+	cmd.Flags().BoolVar(&o.list, "list", false, "list the trusted roots")
+	cmd.Flags().StringVar(&o.format, "format", "text", "output `FORMAT` of --list: text or json")
+	return cmd
+}
+
+// userDir is the user's own wake directory, or an error saying how to
+// name one.
+func (a *app) userDir() (string, error) {
+	dir := tiers.UserDir(a.env)
+	if dir == "" {
+		return "", hintError{errors.New("neither $XDG_CONFIG_HOME nor $HOME is set"), "set HOME: trusted roots are recorded in ~/.config/wake/trust.json"}
+	}
+	return dir, nil
+}
+
+// applyTrust settles the settings of wake.toml that need trust (see
+// 'wake trust') and, with warn, warns of each it ignored.
+func (a *app) applyTrust(root string, cfg tiers.Config, warn bool) (tiers.Config, tiers.Trust, error) {
+	dir := tiers.UserDir(a.env)
+	uc, err := tiers.LoadUserConfig(a.fs, dir)
+	if err != nil {
+		return cfg, tiers.Trust{}, hintError{err, "fix the key in your own wake configuration"}
+	}
+	store, err := tiers.ReadTrust(a.fs, dir)
+	if err != nil {
+		a.warn([]string{err.Error()})
+	}
+	data, err := afero.ReadFile(a.fs, filepath.Join(root, tiers.ConfigPath))
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return cfg, tiers.Trust{}, fmt.Errorf("reading %s: %w", tiers.ConfigPath, err)
+	}
+	real, err := tiers.RealRoot(a.fs, root)
+	if err != nil {
+		return cfg, tiers.Trust{}, fmt.Errorf("resolving the memory root %s: %w", root, err)
+	}
+	cfg, tr := tiers.ApplyTrust(cfg, data, uc, store, real)
+	if warn && len(tr.Ignored) > 0 {
+		fmt.Fprintf(a.errOut, "wake: warning: %s sets %s, which only a wake.toml you trust may set; ignored (using your own configuration or the default)\n",
+			filepath.Join(root, tiers.ConfigPath), strings.Join(tr.Ignored, " and "))
+		fmt.Fprintf(a.errOut, "wake: hint: if you wrote this wake.toml or checked it, run 'wake trust --root %s'\n", root)
+	}
+	return cfg, tr, nil
+}
+
+func (a *app) trustRun(ctx context.Context, o *trustOptions) error {
+	root, err := a.findRoot()
+	if err != nil {
+		return err
+	}
+	dir, err := a.userDir()
+	if err != nil {
+		return err
+	}
+	cfg, err := tiers.LoadConfig(a.fs, root)
+	if err != nil {
+		return hintError{err, "fix wake.toml first: a file wake cannot read is not trusted"}
+	}
+	_, tr, err := a.applyTrust(root, cfg, false)
+	if err != nil {
+		return err
+	}
+	if tr.SHA256 == "" && !o.revoke {
+		fmt.Fprintf(a.out, "Nothing to trust: %s has no wake.toml; your own configuration and the defaults apply.\n", root)
+		return nil
+	}
+	rec := tiers.TrustedRoot{Root: tr.Root, SHA256: tr.SHA256, At: a.now()}
+	changed, err := handoff.SetTrust(ctx, a.fs, handoff.FileLocker{Timeout: lockTimeout}, dir, rec, o.revoke)
+	if err != nil {
+		return err
+	}
+	store := filepath.Join(dir, tiers.TrustFile)
+	switch {
+	case o.revoke && !changed:
+		fmt.Fprintf(a.out, "%s was not trusted; nothing changed.\n", tr.Root)
+	case o.revoke:
+		fmt.Fprintf(a.out, "Revoked: %s is no longer trusted (%s).\n", tr.Root, store)
+	case !changed:
+		fmt.Fprintf(a.out, "Already trusted: %s with this wake.toml (sha256 %s).\n", tr.Root, tr.SHA256[:12])
+	default:
+		fmt.Fprintf(a.out, "Trusted %s: its wake.toml (sha256 %s) is recorded in %s.\n", tr.Root, tr.SHA256[:12], store)
+	}
+	if !o.revoke {
+		a.describeTrusted(tr)
+	}
+	return nil
+}
+
+// describeTrusted says what the trusted wake.toml now decides.
+func (a *app) describeTrusted(tr tiers.Trust) {
+	keys := make([]string, 0, len(tr.Settings))
+	for k := range tr.Settings {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	if len(keys) == 0 {
+		fmt.Fprintln(a.out, "It sets none of skill.path and claude.boot today; should it later, trust it again.")
+		return
+	}
+	fmt.Fprintln(a.out, "It now decides:")
+	for _, k := range keys {
+		fmt.Fprintf(a.out, "  %s = %q\n", k, tr.Settings[k])
+	}
+	fmt.Fprintln(a.out, "Any change to wake.toml makes it untrusted again until you run 'wake trust' again.")
+}
+
+// trustListItem is one line of 'wake trust --list --format json'.
+type trustListItem struct {
+	Root      string `json:"root"`
+	SHA256    string `json:"wake_toml_sha256"`
+	TrustedAt string `json:"trusted_at"`
+	// State is "trusted" (wake.toml is the file trusted), "changed" (it
+	// changed since) or "missing" (the root or its wake.toml is gone).
+	State string `json:"state"`
+}
+
+func (a *app) trustList(o *trustOptions) error {
+	dir, err := a.userDir()
+	if err != nil {
+		return err
+	}
+	store, err := tiers.ReadTrust(a.fs, dir)
+	if err != nil {
+		return err
+	}
+	items := []trustListItem{}
+	for _, r := range store.Roots {
+		it := trustListItem{Root: r.Root, SHA256: r.SHA256, TrustedAt: r.At.UTC().Format("2006-01-02T15:04:05Z"), State: "missing"}
+		if data, err := afero.ReadFile(a.fs, filepath.Join(r.Root, tiers.ConfigPath)); err == nil {
+			it.State = "changed"
+			if tiers.ConfigHash(data) == r.SHA256 {
+				it.State = "trusted"
+			}
+		}
+		items = append(items, it)
+	}
+	if o.format == "json" {
+		data, err := json.MarshalIndent(items, "", "  ")
+		if err != nil {
+			return err
+		}
+		_, err = a.out.Write(append(data, '\n'))
+		return err
+	}
+	if len(items) == 0 {
+		fmt.Fprintf(a.out, "No memory root is trusted (%s).\n", filepath.Join(dir, tiers.TrustFile))
+		return nil
+	}
+	for _, it := range items {
+		fmt.Fprintf(a.out, "%-8s %s  (wake.toml sha256 %s, trusted %s)\n", it.State, it.Root, it.SHA256[:min(12, len(it.SHA256))], it.TrustedAt)
+	}
+	return nil
+}

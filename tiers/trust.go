@@ -1,0 +1,250 @@
+package tiers
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/pelletier/go-toml/v2"
+	"github.com/spf13/afero"
+)
+
+// A memory root's wake.toml usually comes with the repository it lives in,
+// so whoever wrote the repository chose it. The settings that decide where
+// wake writes outside the root, or what the user's own client configuration
+// imports, are therefore honoured from wake.toml only once the user trusted
+// that exact file (`wake trust`, which records the root and a hash of its
+// wake.toml); otherwise they come from the user's own configuration file,
+// else from the defaults.
+
+// Files of the user's own wake directory ([UserDir]).
+const (
+	UserConfigFile = "config.toml" // the user's settings, written by hand
+	TrustFile      = "trust.json"  // the roots the user trusted, written by `wake trust`
+)
+
+// TrustedKeys are the wake.toml keys honoured only from a trusted file:
+// skill.path chooses a file outside the root that wake writes, and
+// claude.boot = "skill" makes `wake install claude` import skill.md into
+// the user's global ~/.claude/CLAUDE.md.
+var TrustedKeys = []string{"skill.path", "claude.boot"}
+
+// UserDir returns the user's own wake directory: $XDG_CONFIG_HOME/wake,
+// else $HOME/.config/wake; "" when the environment names neither.
+func UserDir(env map[string]string) string {
+	if d := env["XDG_CONFIG_HOME"]; filepath.IsAbs(d) {
+		return filepath.Join(d, "wake")
+	}
+	if h := env["HOME"]; h != "" {
+		return filepath.Join(h, ".config", "wake")
+	}
+	return ""
+}
+
+// UserConfig is the user's own configuration file: the defaults of the
+// settings a memory root's wake.toml may set only once trusted.
+type UserConfig struct {
+	Skill  struct{ Path *string }
+	Claude struct{ Boot string }
+}
+
+type fileUserConfig struct {
+	Skill struct {
+		Path *string `toml:"path"`
+	} `toml:"skill"`
+	Claude struct {
+		Boot string `toml:"boot"`
+	} `toml:"claude"`
+}
+
+// LoadUserConfig reads config.toml from the user's wake directory; a
+// missing file, or dir "", gives the zero UserConfig. Errors name the file,
+// line and key as wake.toml's do.
+func LoadUserConfig(fsys afero.Fs, dir string) (UserConfig, error) {
+	var uc UserConfig
+	if dir == "" {
+		return uc, nil
+	}
+	name := filepath.Join(dir, UserConfigFile)
+	data, err := afero.ReadFile(fsys, name)
+	if errors.Is(err, os.ErrNotExist) {
+		return uc, nil
+	}
+	if err != nil {
+		return uc, fmt.Errorf("reading %s: %w", name, err)
+	}
+	return ParseUserConfig(name, data)
+}
+
+// ParseUserConfig decodes the user's config.toml; name is used in errors.
+func ParseUserConfig(name string, data []byte) (UserConfig, error) {
+	var uc UserConfig
+	var fc fileUserConfig
+	if err := toml.NewDecoder(bytes.NewReader(data)).DisallowUnknownFields().Decode(&fc); err != nil {
+		return uc, tomlError(name, err)
+	}
+	if p := fc.Skill.Path; p != nil {
+		if err := checkUserPath(*p); err != "" {
+			return uc, &ConfigError{Path: name, Line: keyLine(data, "skill", "path"), Key: "skill.path", Msg: err}
+		}
+	}
+	switch fc.Claude.Boot {
+	case "", BootFull, BootSkill:
+	default:
+		return uc, &ConfigError{Path: name, Line: keyLine(data, "claude", "boot"), Key: "claude.boot",
+			Msg: fmt.Sprintf("%q is not a boot mode (want %q or %q)", fc.Claude.Boot, BootFull, BootSkill)}
+	}
+	uc.Skill.Path, uc.Claude.Boot = fc.Skill.Path, fc.Claude.Boot
+	return uc, nil
+}
+
+// checkUserPath says what is wrong with a configured path: it must be one
+// line of printable text.
+func checkUserPath(p string) string {
+	for _, r := range p {
+		if r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) {
+			return fmt.Sprintf("%q holds the control character %U", p, r)
+		}
+	}
+	return ""
+}
+
+// TrustStore is the user's record of trusted memory roots.
+type TrustStore struct {
+	Version int           `json:"version"`
+	Roots   []TrustedRoot `json:"roots"`
+}
+
+// TrustedRoot is one trusted wake.toml: the root's real path (symlinks
+// resolved) and the SHA-256 of the file's bytes when the user trusted it.
+type TrustedRoot struct {
+	Root   string    `json:"root"`
+	SHA256 string    `json:"wake_toml_sha256"`
+	At     time.Time `json:"trusted_at"`
+}
+
+// ReadTrust reads the trust store from the user's wake directory. A
+// missing file, or dir "", is an empty store; a damaged one is an error
+// naming it, and trusts nothing.
+func ReadTrust(fsys afero.Fs, dir string) (TrustStore, error) {
+	t := TrustStore{Version: 1}
+	if dir == "" {
+		return t, nil
+	}
+	name := filepath.Join(dir, TrustFile)
+	data, err := afero.ReadFile(fsys, name)
+	if errors.Is(err, os.ErrNotExist) {
+		return t, nil
+	}
+	if err != nil {
+		return t, fmt.Errorf("reading %s: %w", name, err)
+	}
+	if err := json.Unmarshal(data, &t); err != nil || t.Version != 1 {
+		if err == nil {
+			err = fmt.Errorf("version %d, want 1", t.Version)
+		}
+		return TrustStore{Version: 1}, fmt.Errorf("%s: %v; no memory root is trusted until it is mended or removed", name, err)
+	}
+	return t, nil
+}
+
+// Find returns the index of root's record, or -1.
+func (t TrustStore) Find(root string) int {
+	for i, r := range t.Roots {
+		if r.Root == root {
+			return i
+		}
+	}
+	return -1
+}
+
+// Trusts reports whether root is trusted with a wake.toml of this hash.
+func (t TrustStore) Trusts(root, sha string) bool {
+	i := t.Find(root)
+	return i >= 0 && t.Roots[i].SHA256 == sha
+}
+
+// ConfigHash is the SHA-256, in hex, of a wake.toml's bytes.
+func ConfigHash(data []byte) string {
+	h := sha256.Sum256(data)
+	return hex.EncodeToString(h[:])
+}
+
+// RealRoot resolves every symlink in root: the identity a trust record
+// keeps, so that one root reached by two paths is trusted once.
+func RealRoot(fsys afero.Fs, root string) (string, error) {
+	return realPath(fsys, filepath.Clean(root), false)
+}
+
+// TrustedSettings returns which of [TrustedKeys] a wake.toml sets, with
+// the values it sets them to: "skill.path" and "claude.boot".
+func TrustedSettings(data []byte) map[string]string {
+	var raw map[string]any
+	if toml.Unmarshal(data, &raw) != nil {
+		return nil
+	}
+	out := map[string]string{}
+	for _, k := range TrustedKeys {
+		table, key, _ := strings.Cut(k, ".")
+		if t, ok := raw[table].(map[string]any); ok {
+			if v, ok := t[key].(string); ok {
+				out[k] = v
+			}
+		}
+	}
+	return out
+}
+
+// Trust is what [ApplyTrust] decided about a root's wake.toml.
+type Trust struct {
+	Root     string            // the root's real path
+	SHA256   string            // of wake.toml; "" when there is none
+	Trusted  bool              // the user trusted this very file
+	Settings map[string]string // the trusted keys wake.toml sets
+	Ignored  []string          // those it sets that were not honoured, as "key = value"
+}
+
+// ApplyTrust settles the keys of [TrustedKeys] in cfg, the root's decoded
+// wake.toml: values wake.toml sets are kept when the user trusted the file
+// or when they only narrow what wake does (skill.path = "" writes nothing,
+// claude.boot = "full" stays in the project); otherwise the user's own
+// config decides, else the default. data is wake.toml's bytes (nil when
+// there is none).
+func ApplyTrust(cfg Config, data []byte, uc UserConfig, store TrustStore, realRoot string) (Config, Trust) {
+	def := DefaultConfig()
+	tr := Trust{Root: realRoot}
+	userPath, userBoot := def.Skill.Path, def.Claude.Boot
+	if uc.Skill.Path != nil {
+		userPath = *uc.Skill.Path
+	}
+	if uc.Claude.Boot != "" {
+		userBoot = uc.Claude.Boot
+	}
+	if data == nil {
+		cfg.Skill.Path, cfg.Claude.Boot = userPath, userBoot
+		return cfg, tr
+	}
+	tr.SHA256 = ConfigHash(data)
+	tr.Settings = TrustedSettings(data)
+	tr.Trusted = store.Trusts(realRoot, tr.SHA256)
+	if v, ok := tr.Settings["skill.path"]; !ok || (v != "" && v != userPath && !tr.Trusted) {
+		if ok {
+			tr.Ignored = append(tr.Ignored, fmt.Sprintf("skill.path = %q", v))
+		}
+		cfg.Skill.Path = userPath
+	}
+	if v, ok := tr.Settings["claude.boot"]; !ok || (v == BootSkill && v != userBoot && !tr.Trusted) {
+		if ok {
+			tr.Ignored = append(tr.Ignored, fmt.Sprintf("claude.boot = %q", v))
+		}
+		cfg.Claude.Boot = userBoot
+	}
+	return cfg, tr
+}
