@@ -191,6 +191,19 @@ func (s *Store) removeStaged(id string) error {
 	return nil
 }
 
+// check refuses a journal wake could not have written: recovery moves
+// files where the journal says, and a journal can come with a cloned
+// repository, so its archive must be a plain name in cold/sessions/.
+func (j *journal) check() error {
+	if j.Archive != "" {
+		dir, base := path.Split(j.Archive)
+		if dir != tiers.SessionsDir+"/" || base != path.Clean(base) || !strings.HasSuffix(base, ".md") || strings.HasPrefix(base, ".") || strings.ContainsAny(base, "\\\x00") {
+			return fmt.Errorf("archive %q is not a file in %s", j.Archive, tiers.SessionsDir)
+		}
+	}
+	return j.Entry.Validate()
+}
+
 // committed reports whether the hand-off's journal is on disk.
 func (s *Store) committed(id string) bool {
 	_, err := s.FS.Stat(filepath.Join(s.journalDir(id), journalName))
@@ -306,6 +319,9 @@ func (s *Store) recoverOne(id string) (Recovery, error) {
 	if err := json.Unmarshal(data, &j); err != nil || j.Version < 1 || j.Version > journalVersion || j.ID != id {
 		return r, fmt.Errorf("%s/%s/%s/%s is not a hand-off journal wake can read; its staged summary is %s or %s",
 			tiers.StateDir, JournalDir, id, journalName, stagedName+" beside it", stagedRel(id))
+	}
+	if err := j.check(); err != nil {
+		return r, fmt.Errorf("%s/%s/%s/%s: %w; wake does not act on it", tiers.StateDir, JournalDir, id, journalName, err)
 	}
 	r.At, r.Summary = j.At, j.Block.SessionSummary
 	if r.Steps, err = s.rollForward(&j); err != nil {

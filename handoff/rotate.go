@@ -141,6 +141,9 @@ func (s *Store) exists(rel string) bool {
 // move renames src to dst (both relative to the root) and syncs both
 // directories so the rename survives a crash.
 func (s *Store) move(src, dst string) error {
+	if err := s.CheckWritable(src, dst); err != nil {
+		return err
+	}
 	if err := s.FS.Rename(s.Path(src), s.Path(dst)); err != nil {
 		return fmt.Errorf("moving %s to %s: %w", src, dst, err)
 	}

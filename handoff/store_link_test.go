@@ -4,6 +4,7 @@ package handoff
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
@@ -177,5 +178,40 @@ func TestCommandsRefuseLinksOutOfTheRootFirst(t *testing.T) {
 	}
 	if ok, _ := Pending(s.FS, s.Root); ok {
 		t.Fatal("a refused hand-off left a journal")
+	}
+}
+
+// Recovery acts only on a journal wake could have written: one that came
+// with a cloned repository and names an archive outside cold/sessions/ is
+// refused, and nothing moves. (A crafted journal would otherwise rename
+// recent/previous.md over any file of the user's.)
+func TestRecoverRefusesAForeignJournal(t *testing.T) {
+	s, outside := osRoot(t)
+	for _, sum := range []string{"one", "two"} {
+		if _, err := Handoff(context.Background(), s, faultInput(sum)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	victim := filepath.Join(outside, "authorized_keys")
+	rel, _ := filepath.Rel(s.Root, victim)
+	for _, archive := range []string{filepath.ToSlash(rel), "cold/sessions/../../../outside/authorized_keys", "recent/latest.md", "cold/sessions/.x.md"} {
+		dir := s.journalDir("20261122T032420Z-000000000001")
+		os.MkdirAll(dir, 0o755)
+		j := journal{Version: journalVersion, ID: "20261122T032420Z-000000000001", At: faultAt, Archive: archive, New: "x",
+			Entry: Entry{At: faultAt, Op: "handoff", Paths: []string{"recent/latest.md"}, ChangeSummary: "evil"}}
+		data, _ := json.Marshal(j)
+		os.WriteFile(filepath.Join(dir, journalName), data, 0o644)
+		before := snapshotDir(t, s.Root)
+		_, err := Recover(context.Background(), s)
+		if err == nil || !strings.Contains(err.Error(), "is not a file in cold/sessions; wake does not act on it") {
+			t.Fatalf("archive %q: %v", archive, err)
+		}
+		if _, err := os.Lstat(victim); !os.IsNotExist(err) {
+			t.Fatalf("archive %q: a file was moved out of the root: %v", archive, err)
+		}
+		if got := snapshotDir(t, s.Root); !equalMaps(got, before) {
+			t.Fatalf("archive %q: the root changed", archive)
+		}
+		os.RemoveAll(dir)
 	}
 }
