@@ -292,14 +292,11 @@ func (s *Store) recoverLocked() ([]Recovery, error) {
 		}
 		out = append(out, r)
 	}
-	// A root that never had a hand-off has no journal directory, yet an
-	// interrupted decision-log write may have left temporary files.
-	if len(out) > 0 {
-		if err := s.removeTemps(); err != nil {
-			return out, err
-		}
-	}
-	return out, nil
+	// Under the exclusive lock no other writer of the hand-off's files
+	// runs, so their temporary files were left by a crash, whether or not
+	// anything was pending: a root that never had a hand-off has no journal
+	// directory, yet a crashed decision-log write may have left some.
+	return out, s.removeTemps()
 }
 
 func (s *Store) recoverOne(id string) (Recovery, error) {

@@ -204,5 +204,10 @@ func (s *Store) decisionsLocked(ctx context.Context, fn func() error) error {
 	if _, _, err := s.settleDecisionsLocked(); err != nil {
 		return fmt.Errorf("finishing an interrupted write of %s: %w", tiers.DecisionsPath, err)
 	}
+	// Under the exclusive lock no other writer of these files runs: any
+	// temporary file of theirs was left by a crash.
+	if err := s.removeTemps(); err != nil {
+		return err
+	}
 	return fn()
 }
