@@ -74,18 +74,18 @@ func TestConfigErrors(t *testing.T) {
 		line      int
 		key, msg  string
 	}{
-		{"unknown key", "agent = \"a\"\n[budget]\nwarmth = 3\n", 3, "budget.warmth", "unknown key"},
-		{"unknown table", "\n[bogus]\nx = 1\n", 2, "bogus", "unknown key"},
-		{"wrong type", "[budget]\n\nmain = \"lots\"\n", 3, "budget.main", "cannot decode"},
+		{"unknown key", "agent = \"a\"\n[budget]\nwarmth = 3\n", 3, "budget.warmth", "is not a wake.toml key; did you mean budget.warm?"},
+		{"unknown table", "\n[bogus]\nx = 1\n", 2, "bogus", "is not a wake.toml key"},
+		{"wrong type", "[budget]\n\nmain = \"lots\"\n", 3, "budget.main", "expected an integer, got a string"},
 		{"negative", "[budget]\nmain = 5\nrecent = -1\n", 3, "budget.recent", "negative"},
 		{"negative skill", "[skill]\nbudget = -4000\n", 2, "skill.budget", "negative"},
 		{"dotted negative", "budget.cold = -3\n", 1, "budget.cold", "negative"},
-		{"encoding", "encoding = \"p50k_base\"\n", 1, "encoding", "not cl100k_base"},
+		{"encoding", "encoding = \"p50k_base\"\n", 1, "encoding", `"p50k_base" is not "cl100k_base" or "o200k_base"`},
 		{"duration", "[checks]\nstale_after = \"soon\"\n", 2, "checks.stale_after", "duration"},
-		{"target over max", "[budget]\nmemory_target = 70000\n", 2, "budget.memory_target", "above memory_max"},
+		{"target over max", "[budget]\nmemory_target = 70000\n", 2, "budget.memory_target", "70000 is above budget.memory_max (60000, the default)"},
 		{"max under floor", "[budget]\nmemory_target = 100\nmemory_max = 300\n", 3, "budget.memory_max", "at least budget.main + 1000 (3000)"},
-		{"work_min leaves no room", "context_window = 150000\n[budget]\nwork_min = 148000\n", 3, "budget.work_min", "leaves 2000 tokens"},
-		{"syntax", "agent = \n", 1, "", "toml"},
+		{"work_min leaves no room", "context_window = 150000\n[budget]\nwork_min = 148000\n", 3, "budget.work_min", "leaves 2000 tokens of context_window (150000)"},
+		{"syntax", "agent = \n", 1, "", "/r/wake.toml:1:9: unexpected character"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := ParseConfig("/r/wake.toml", []byte(tc.src))
@@ -140,5 +140,26 @@ func wantConfigError(t *testing.T, err error, line int, key string) {
 	var ce *ConfigError
 	if !errors.As(err, &ce) || ce.Line != line || ce.Key != key {
 		t.Fatalf("got %v, want an error at line %d key %s", err, line, key)
+	}
+}
+
+// TestCheckAgentMatchesParse proves CheckAgent, which wake init runs on
+// --agent, refuses exactly the names that would make the wake.toml it
+// writes fail to parse.
+func TestCheckAgentMatchesParse(t *testing.T) {
+	for _, agent := range []string{"Ava", "", `Ava "the" reviewer`, strings.Repeat("a", 100), strings.Repeat("a", 101), "A\tva", "A\x1bva", "Ava\u2028"} {
+		files, err := skeleton.Files(skeleton.Params{Agent: agent, Project: "p"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range files {
+			if f.Path != ConfigPath {
+				continue
+			}
+			_, perr := ParseConfig(f.Path, f.Data)
+			if cerr := CheckAgent(agent); (cerr == nil) != (perr == nil) {
+				t.Errorf("agent %q: CheckAgent says %v, ParseConfig says %v", agent, cerr, perr)
+			}
+		}
 	}
 }

@@ -40,6 +40,9 @@ byte as it was.`,
 					return usagef("%s must be one line", f.name)
 				}
 			}
+			if err := tiers.CheckAgent(o.agent); err != nil {
+				return usagef("--agent %v", err)
+			}
 			return a.initRun(cmd, o)
 		},
 	}
