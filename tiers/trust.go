@@ -1,7 +1,6 @@
 package tiers
 
 import (
-	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -9,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -55,15 +55,6 @@ type UserConfig struct {
 	Claude struct{ Boot string }
 }
 
-type fileUserConfig struct {
-	Skill struct {
-		Path *string `toml:"path"`
-	} `toml:"skill"`
-	Claude struct {
-		Boot string `toml:"boot"`
-	} `toml:"claude"`
-}
-
 // LoadUserConfig reads config.toml from the user's wake directory; a
 // missing file, or dir "", gives the zero UserConfig. Errors name the file,
 // line and key as wake.toml's do.
@@ -84,36 +75,37 @@ func LoadUserConfig(fsys afero.Fs, dir string) (UserConfig, error) {
 }
 
 // ParseUserConfig decodes the user's config.toml; name is used in errors.
+// It takes the keys of [TrustedKeys], each with the range it has in
+// wake.toml.
 func ParseUserConfig(name string, data []byte) (UserConfig, error) {
 	var uc UserConfig
-	var fc fileUserConfig
-	if err := toml.NewDecoder(bytes.NewReader(data)).DisallowUnknownFields().Decode(&fc); err != nil {
-		return uc, tomlError(name, err)
+	doc, err := readTOML(name, data)
+	if err != nil {
+		return uc, err
 	}
-	if p := fc.Skill.Path; p != nil {
-		if err := checkUserPath(*p); err != "" {
-			return uc, &ConfigError{Path: name, Line: keyLine(data, "skill", "path"), Key: "skill.path", Msg: err}
+	cfg := DefaultConfig()
+	for _, k := range doc.keys {
+		key := keyName(k.path)
+		if k.header && (key == "skill" || key == "claude") {
+			continue
+		}
+		ck := lookupKey(key)
+		if k.header || ck == nil || !slices.Contains(TrustedKeys, key) {
+			return uc, &ConfigError{Path: name, Line: k.line, Key: key,
+				Msg: "is not a key of your own config.toml (it takes " + strings.Join(TrustedKeys, " and ") + "; the rest belongs in a memory root's wake.toml)"}
+		}
+		if msg := ck.decode(&cfg, valueAt(doc.values, k.path)); msg != "" {
+			return uc, &ConfigError{Path: name, Line: k.line, Key: key, Msg: msg}
+		}
+		switch key {
+		case "skill.path":
+			p := cfg.Skill.Path
+			uc.Skill.Path = &p
+		case "claude.boot":
+			uc.Claude.Boot = cfg.Claude.Boot
 		}
 	}
-	switch fc.Claude.Boot {
-	case "", BootFull, BootSkill:
-	default:
-		return uc, &ConfigError{Path: name, Line: keyLine(data, "claude", "boot"), Key: "claude.boot",
-			Msg: fmt.Sprintf("%q is not a boot mode (want %q or %q)", fc.Claude.Boot, BootFull, BootSkill)}
-	}
-	uc.Skill.Path, uc.Claude.Boot = fc.Skill.Path, fc.Claude.Boot
 	return uc, nil
-}
-
-// checkUserPath says what is wrong with a configured path: it must be one
-// line of printable text.
-func checkUserPath(p string) string {
-	for _, r := range p {
-		if r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) {
-			return fmt.Sprintf("%q holds the control character %U", p, r)
-		}
-	}
-	return ""
 }
 
 // TrustStore is the user's record of trusted memory roots.
