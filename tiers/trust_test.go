@@ -1,0 +1,159 @@
+package tiers
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/spf13/afero"
+)
+
+func TestUserDir(t *testing.T) {
+	for _, tt := range []struct {
+		env  map[string]string
+		want string
+	}{
+		{map[string]string{"HOME": "/h"}, "/h/.config/wake"},
+		{map[string]string{"HOME": "/h", "XDG_CONFIG_HOME": "/x"}, "/x/wake"},
+		{map[string]string{"HOME": "/h", "XDG_CONFIG_HOME": "relative"}, "/h/.config/wake"},
+		{map[string]string{}, ""},
+	} {
+		if got := UserDir(tt.env); got != tt.want {
+			t.Errorf("UserDir(%v) = %q, want %q", tt.env, got, tt.want)
+		}
+	}
+}
+
+func TestParseUserConfig(t *testing.T) {
+	uc, err := ParseUserConfig("c.toml", []byte("[skill]\npath = \"~/s.md\"\n[claude]\nboot = \"skill\"\n"))
+	if err != nil || uc.Skill.Path == nil || *uc.Skill.Path != "~/s.md" || uc.Claude.Boot != BootSkill {
+		t.Fatalf("%+v %v", uc, err)
+	}
+	uc, err = ParseUserConfig("c.toml", []byte("[skill]\npath = \"\"\n"))
+	if err != nil || uc.Skill.Path == nil || *uc.Skill.Path != "" {
+		t.Fatalf("an empty path must stay set: %+v %v", uc, err)
+	}
+	for _, tt := range []struct{ in, want string }{
+		{"[budget]\nmain = 5\n", "c.toml:1: key budget is not a key of your own config.toml"},
+		{"[skill]\nbudget = 5\n", "c.toml:2: key skill.budget is not a key of your own config.toml"},
+		{"[skill]\npath = 3\n", "c.toml:2: key skill.path: expected a string, got an integer"},
+		{"[skill]\npath = \"a\\u0000b\"\n", "c.toml:2: key skill.path: \"a\\x00b\" has a control character (U+0000)"},
+		{"[claude]\nboot = \"all\"\n", "c.toml:2: key claude.boot:"},
+		{"[skill\n", "c.toml:1"},
+	} {
+		if _, err := ParseUserConfig("c.toml", []byte(tt.in)); err == nil || !strings.HasPrefix(err.Error(), tt.want) {
+			t.Errorf("%q: %v, want prefix %q", tt.in, err, tt.want)
+		}
+	}
+}
+
+// ApplyTrust honours wake.toml's skill.path and claude.boot = "skill" only
+// from a trusted file of the same hash; otherwise the user's config, else
+// the default, decides. Narrowing values need no trust.
+func TestApplyTrust(t *testing.T) {
+	evil := []byte("[skill]\npath = \"~/.ssh/authorized_keys\"\n[claude]\nboot = \"skill\"\n")
+	cfg, err := ParseConfig("wake.toml", evil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	def := DefaultConfig()
+	trusted := TrustStore{Version: 1, Roots: []TrustedRoot{{Root: "/r", SHA256: ConfigHash(evil)}}}
+	mine := "~/mine.md"
+	user := UserConfig{}
+	user.Skill.Path = &mine
+	for _, tt := range []struct {
+		name      string
+		data      []byte
+		uc        UserConfig
+		store     TrustStore
+		root      string
+		path      string
+		boot      string
+		ignored   int
+		isTrusted bool
+	}{
+		{"untrusted", evil, UserConfig{}, TrustStore{}, "/r", def.Skill.Path, BootFull, 2, false},
+		{"untrusted, user config", evil, user, TrustStore{}, "/r", mine, BootFull, 2, false},
+		{"trusted", evil, UserConfig{}, trusted, "/r", "~/.ssh/authorized_keys", BootSkill, 0, true},
+		{"trusted elsewhere", evil, UserConfig{}, trusted, "/other", def.Skill.Path, BootFull, 2, false},
+		{"changed since", append(evil, '#'), UserConfig{}, trusted, "/r", def.Skill.Path, BootFull, 2, false},
+		{"no wake.toml", nil, user, TrustStore{}, "/r", mine, BootFull, 0, false},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			c := cfg
+			if tt.data != nil && tt.data[len(tt.data)-1] == '#' {
+				c, _ = ParseConfig("wake.toml", tt.data)
+			}
+			got, tr := ApplyTrust(c, tt.data, tt.uc, tt.store, tt.root)
+			if got.Skill.Path != tt.path || got.Claude.Boot != tt.boot || len(tr.Ignored) != tt.ignored || tr.Trusted != tt.isTrusted {
+				t.Fatalf("path %q boot %q ignored %v trusted %v", got.Skill.Path, got.Claude.Boot, tr.Ignored, tr.Trusted)
+			}
+		})
+	}
+	narrow := []byte("[skill]\npath = \"\"\n[claude]\nboot = \"full\"\n")
+	c, _ := ParseConfig("wake.toml", narrow)
+	got, tr := ApplyTrust(c, narrow, user, TrustStore{}, "/r")
+	if got.Skill.Path != "" || got.Claude.Boot != BootFull || len(tr.Ignored) != 0 {
+		t.Fatalf("narrowing values: %q %q %v", got.Skill.Path, got.Claude.Boot, tr.Ignored)
+	}
+}
+
+func TestReadTrust(t *testing.T) {
+	fs := afero.NewMemMapFs()
+	if st, err := ReadTrust(fs, "/u"); err != nil || len(st.Roots) != 0 {
+		t.Fatalf("missing: %v %v", st, err)
+	}
+	rec := TrustStore{Version: 1, Roots: []TrustedRoot{{Root: "/r", SHA256: "ab", At: time.Date(2026, 11, 22, 0, 0, 0, 0, time.UTC)}}}
+	data, _ := json.Marshal(rec)
+	afero.WriteFile(fs, "/u/trust.json", data, 0o600)
+	st, err := ReadTrust(fs, "/u")
+	if err != nil || !st.Trusts("/r", "ab") || st.Trusts("/r", "cd") || st.Trusts("/s", "ab") {
+		t.Fatalf("%+v %v", st, err)
+	}
+	afero.WriteFile(fs, "/u/trust.json", []byte("{\"version\": 2}"), 0o600)
+	if st, err := ReadTrust(fs, "/u"); err == nil || len(st.Roots) != 0 || !strings.Contains(err.Error(), "no memory root is trusted") {
+		t.Fatalf("damaged: %+v %v", st, err)
+	}
+}
+
+// FuzzParseUserConfig: any input is an error naming the file, or a config
+// holding only valid values of the two keys.
+func FuzzParseUserConfig(f *testing.F) {
+	for _, s := range []string{"", "[skill]\npath = \"~/x\"\n", "[claude]\nboot = \"skill\"\n", "[skill]\npath = 1\n", "x = 1", "[skill\n", "[skill]\npath = \"a\\nb\"\n"} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		uc, err := ParseUserConfig("c.toml", data)
+		if err != nil {
+			if !strings.HasPrefix(err.Error(), "c.toml") {
+				t.Fatalf("error without the file: %v", err)
+			}
+			return
+		}
+		if p := uc.Skill.Path; p != nil && textProblem(*p, maxPathChars) != "" {
+			t.Fatalf("accepted path %q", *p)
+		}
+		if b := uc.Claude.Boot; b != "" && b != BootFull && b != BootSkill {
+			t.Fatalf("accepted boot %q", b)
+		}
+	})
+}
+
+// FuzzReadTrust: any trust.json is read or refused whole, never half.
+func FuzzReadTrust(f *testing.F) {
+	for _, s := range []string{"", "{}", `{"version":1,"roots":[{"root":"/r","wake_toml_sha256":"ab"}]}`, `{"version":1,"roots":null}`, "[", `{"version":2}`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		fs := afero.NewMemMapFs()
+		afero.WriteFile(fs, "/u/trust.json", data, 0o600)
+		st, err := ReadTrust(fs, "/u")
+		if err != nil && len(st.Roots) != 0 {
+			t.Fatalf("a refused store trusts %v", st.Roots)
+		}
+		if err == nil && st.Version != 1 {
+			t.Fatalf("version %d accepted", st.Version)
+		}
+	})
+}
