@@ -49,6 +49,9 @@ func TestHookSkillMode(t *testing.T) {
 	a, _, _ := newTestApp(t, dir)
 	a.run([]string{"init", "--agent", "Ava"})
 	os.WriteFile(filepath.Join(dir, ".wake", "wake.toml"), []byte("agent = \"Ava\"\n[claude]\nboot = \"skill\"\n"), 0o644)
+	if a, _, errOut := newTestApp(t, dir); a.run([]string{"trust"}) != 0 {
+		t.Fatalf("trust: %s", errOut)
+	}
 	code, out, stderr := runHook(t, dir, hookJSON(dir))
 	skill := filepath.Join(dir, "home", ".claude", "agentchat.skill.md")
 	if code != 0 || !strings.Contains(out, "Your memory in brief is in "+skill+", which ~/.claude/CLAUDE.md imports") {

@@ -119,6 +119,8 @@ func claudeProject(t *testing.T, bin, mode, api string) (proj string, env []stri
 		if err := os.WriteFile(filepath.Join(proj, ".wake", "wake.toml"), []byte(toml), 0o644); err != nil {
 			t.Fatal(err)
 		}
+		// boot = "skill" reaches the global CLAUDE.md: honoured once trusted.
+		runBounded(t, proj, env, 60*time.Second, bin, "trust")
 		imported = filepath.Join(home, ".claude", "agentchat.skill.md")
 	}
 	runBounded(t, proj, env, 60*time.Second, bin, "handoff", "--summary", "Wired wake into Claude Code",
