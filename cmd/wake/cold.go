@@ -64,6 +64,9 @@ func (a *app) coldRun(ctx context.Context, o *coldOptions) error {
 	}
 	var p boot.Pull
 	opts := boot.Options{FS: a.fs, Root: s.root, Config: s.cfg, Counter: s.cache, Now: a.now}
+	// Counted before the lock, so that a long document does not hold
+	// other wake commands up; under the lock the counts come from the cache.
+	boot.PullCold(opts, o.path, handoff.ColdSession{})
 	err = a.store(s.root).PullCold(ctx, func(cs handoff.ColdSession) (handoff.ColdPull, error) {
 		var err error
 		p, err = boot.PullCold(opts, o.path, cs)

@@ -209,6 +209,7 @@ func (a *app) handoffRun(ctx context.Context, in handoff.Input, sf skillFlags) e
 // interleave. The hand-off itself is done and durable by now: failing here
 // is only worth a warning.
 func (a *app) afterHandoff(ctx context.Context, s *session, sf skillFlags) {
+	a.precount(s)
 	unlock, err := a.locker.Lock(ctx, s.root)
 	if err != nil {
 		fmt.Fprintf(a.errOut, "wake: warning: the cold session and boot files were not updated: %v\n", err)

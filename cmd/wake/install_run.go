@@ -75,6 +75,7 @@ func (a *app) installRun(ctx context.Context, o *installOptions) error {
 	}
 	var edits []fileEdit
 	var boots bootReport
+	a.precount(s)
 	err = a.store(s.root).Mutate(ctx, func() (handoff.Entry, error) {
 		var err error
 		// The boot files first: the import added below must name a file

@@ -123,6 +123,15 @@ func (a *app) bootContext(s *session, save bool) (*boot.Context, string, error) 
 	return ctx, text, nil
 }
 
+// precount builds the boot context once without the lock, for its token
+// counts only: a command that must build it under the exclusive lock then
+// finds every count in the cache, and holds no other wake command up while
+// a long text is counted. Whatever fails here fails again under the lock,
+// where it is reported.
+func (a *app) precount(s *session) {
+	a.bootContext(s, false)
+}
+
 func (a *app) warn(ws []string) {
 	for _, w := range ws {
 		a.errOut.Write([]byte("wake: warning: " + w + "\n"))
