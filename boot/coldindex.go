@@ -19,8 +19,9 @@ import (
 const ColdIndexFile = "cold-index.tsv"
 
 // coldIndexHeader opens the file; the encoding is part of it because token
-// counts depend on it.
-const coldIndexHeader = "wake cold index v2 "
+// counts depend on it. v2 files may hold the text of secret documents, so
+// they are not read: the first start rebuilds the index.
+const coldIndexHeader = "wake cold index v3 "
 
 // racyWindow: a file modified this close to the moment it was read may be
 // modified again without its size or modification time changing (coarse
@@ -137,10 +138,12 @@ func (x *ColdIndex) lookup(f tiers.ColdFile) (coldEntry, bool) {
 	return *e, e.fresh
 }
 
-// put records what reading f found. The index is dirty only when the file
-// it saves changes: a document modified within the racy window is neither
-// saved nor, when it was not saved before, a change.
-func (x *ColdIndex) put(f tiers.ColdFile, e coldEntry, now time.Time) {
+// put records what reading f found, as [coldEntry.kept], and returns what
+// it recorded. The index is dirty only when the file it saves changes: a
+// document modified within the racy window is neither saved nor, when it
+// was not saved before, a change.
+func (x *ColdIndex) put(f tiers.ColdFile, e coldEntry, now time.Time) coldEntry {
+	e = e.kept()
 	old := x.entries[f.Path]
 	if old != nil && old.loaded && !old.seen {
 		x.seen++
@@ -153,6 +156,44 @@ func (x *ColdIndex) put(f tiers.ColdFile, e coldEntry, now time.Time) {
 		x.dirty = true
 	}
 	x.reads++
+	return e
+}
+
+// secret reports whether the sensitivity policy holds the document back
+// whole: secret, or with front matter that does not parse.
+func (e coldEntry) secret() bool {
+	return !e.Binary && (e.MetaErr != "" || e.Sens == tiers.Secret)
+}
+
+// kept is what the index keeps of a document: of a secret one (see
+// [coldEntry.secret]) nothing of its text, only its size, time, level and
+// count, and a front-matter error with every value it quotes cut out. Its
+// listing is never shown, so there is nothing to lose; and a cache must not
+// be one more place a secret is written to.
+func (e coldEntry) kept() coldEntry {
+	if !e.secret() {
+		return e
+	}
+	e.Summary, e.Heading, e.Session = "", "", ""
+	if e.MetaErr != "" {
+		// Its level is secret whatever it declares ("secrte" is text too).
+		e.Sens, e.MetaErr = "", unquoted(e.MetaErr)
+	}
+	return e
+}
+
+// unquoted cuts what an error quotes (YAML's `value`, a "value"): from
+// the first quote to the last, so that a quote inside a value cannot end
+// the cut early.
+func unquoted(msg string) string {
+	i, j := strings.IndexAny(msg, "`\""), strings.LastIndexAny(msg, "`\"")
+	switch {
+	case i < 0:
+		return msg
+	case j == i:
+		return msg[:i+1] + "…"
+	}
+	return msg[:i+1] + "…" + msg[j:]
 }
 
 // changesFile reports whether replacing old (nil when there was none) with
@@ -239,6 +280,7 @@ func parseColdEntry(line string, e *coldEntry) (string, *coldEntry, bool) {
 	e.Binary, e.Huge = strings.Contains(f[4], "b"), strings.Contains(f[4], "h")
 	e.Sens, e.Summary, e.Heading, e.MetaErr = unesc(f[5]), unesc(f[6]), unesc(f[7]), unesc(f[8])
 	e.Session = unesc(f[9])
+	*e = e.kept()
 	return unesc(f[0]), e, true
 }
 

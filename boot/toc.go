@@ -117,7 +117,7 @@ func BuildTOC(o Options, limit int) (*TOC, []string, error) {
 				warns = append(warns, err.Error())
 				continue
 			}
-			idx.put(f, e, now())
+			e = idx.put(f, e, now())
 		}
 		switch {
 		case e.Binary:

@@ -284,7 +284,7 @@ func TestColdIndexFile(t *testing.T) {
 		file tiers.ColdFile
 	}{
 		"other encoding": {data, f},
-		"corrupt":        {append([]byte("wake cold index v2 o200k_base\n"), "x\ty\n"...), f},
+		"corrupt":        {append([]byte("wake cold index v3 o200k_base\n"), "x\ty\n"...), f},
 		"changed size":   {data, tiers.ColdFile{Path: f.Path, Size: 11, ModTime: when}},
 		"changed time":   {data, tiers.ColdFile{Path: f.Path, Size: 10, ModTime: when.Add(time.Nanosecond)}},
 	} {
@@ -301,7 +301,9 @@ func FuzzColdIndex(f *testing.F) {
 	x := NewColdIndex("cl100k_base", nil)
 	x.put(tiers.ColdFile{Path: "cold/a.md", Size: 3}, coldEntry{Tokens: 2, Summary: "s\tt"}, time.Now())
 	f.Add(x.Marshal())
-	f.Add([]byte("wake cold index v2 cl100k_base\ncold/a.md\t1\t2\t3\t\t\t\t\t\t\n"))
+	f.Add([]byte("wake cold index v3 cl100k_base\ncold/a.md\t1\t2\t3\t\t\t\t\t\t\n"))
+	f.Add([]byte("wake cold index v3 cl100k_base\ncold/s.md\t1\t2\t3\t\tsecret\tsum\thead\t\t2026\n" +
+		"cold/b.md\t1\t2\t3\t\tx\tsum\thead\tcannot unmarshal !!str `CAN`ARY` into bool\t\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		y := NewColdIndex("cl100k_base", data)
 		again := NewColdIndex("cl100k_base", y.Marshal())
@@ -312,6 +314,9 @@ func FuzzColdIndex(f *testing.F) {
 			if a := again.entries[p]; a == nil || a.Size != e.Size || a.MTime != e.MTime || a.Tokens != e.Tokens || a.Binary != e.Binary ||
 				a.Huge != e.Huge || a.Sens != e.Sens || a.Summary != e.Summary || a.Heading != e.Heading || a.MetaErr != e.MetaErr {
 				t.Fatalf("%q: %+v re-read as %+v", p, e, a)
+			}
+			if e.secret() && (e.Summary != "" || e.Heading != "" || e.Session != "" || unquoted(e.MetaErr) != e.MetaErr) {
+				t.Fatalf("%q: secret entry kept text: %+v", p, e)
 			}
 		}
 	})

@@ -216,6 +216,8 @@ func oneLineTexts(pairs ...string) error {
 			return fmt.Errorf("the %s is empty", pairs[i])
 		case strings.ContainsAny(v, "\r\n"):
 			return fmt.Errorf("the %s must be one line", pairs[i])
+		case CheckText(v, false) != nil:
+			return fmt.Errorf("the %s: %v", pairs[i], CheckText(v, false))
 		}
 	}
 	return nil

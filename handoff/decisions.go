@@ -25,7 +25,8 @@ type NewDecision struct {
 	Topic string // optional
 }
 
-// Validate checks that both texts are present and every field is one line.
+// Validate checks that both texts are present and every field is one line
+// and holds no character that [CheckText] refuses.
 func (d NewDecision) Validate() error {
 	switch {
 	case strings.TrimSpace(d.What) == "":
@@ -34,6 +35,8 @@ func (d NewDecision) Validate() error {
 		return errors.New("the reason (because) is empty")
 	case strings.ContainsAny(d.What+d.Why+d.Topic, "\r\n"):
 		return errors.New("decision, reason and topic must each be one line")
+	case checkTexts(d.What, d.Why, d.Topic) != nil:
+		return fmt.Errorf("decision, reason and topic: %v", checkTexts(d.What, d.Why, d.Topic))
 	case strings.Contains(d.What, tiers.KeyBecause+":"):
 		// The entry line reads "DECISION: WHAT BECAUSE: WHY"; a second
 		// "BECAUSE:" would move part of the decision into the reason.

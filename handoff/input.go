@@ -30,6 +30,13 @@ const (
 	FieldSuccessor = "successor"
 )
 
+// The parts of a Markdown hand-off document that have no JSON field.
+const (
+	FieldSensitivity = "sensitivity" // the front matter's
+	FieldPreamble    = "preamble"    // the text between the title and the first section
+	FieldSection     = "section"     // a section beyond the template's
+)
+
 // FieldError is a hand-off input that cannot be used. Field is one of the
 // Field* names.
 type FieldError struct {
@@ -39,7 +46,8 @@ type FieldError struct {
 
 func (e *FieldError) Error() string { return e.Field + ": " + e.Msg }
 
-// Normalize trims the one-line values and drops empty list items.
+// Normalize trims the one-line values, drops empty list items and ends
+// the lines of the multi-line texts with "\n" alone.
 func (in *Input) Normalize() {
 	s := &in.Session
 	for _, p := range []*string{&s.Summary, &s.NextPriority, &s.OpenRisk, &s.EmotionalRegister} {
@@ -49,6 +57,12 @@ func (in *Input) Normalize() {
 		l.Items = trimItems(l.Items)
 	}
 	s.Successor = strings.Trim(s.Successor, "\r\n")
+	for _, p := range []*string{&s.Successor, &s.Preamble, &s.Happened.Note, &s.Decisions.Note, &s.Changed.Note, &s.Threads.Note} {
+		*p = strings.ReplaceAll(*p, "\r\n", "\n")
+	}
+	for i := range s.Extra {
+		s.Extra[i].Body = strings.ReplaceAll(s.Extra[i].Body, "\r\n", "\n")
+	}
 }
 
 func trimItems(items []string) []string {
@@ -63,7 +77,8 @@ func trimItems(items []string) []string {
 
 // Validate checks the input after [Input.Normalize]: a session_summary and a
 // next_priority are required, the HANDOFF values and every list item are one
-// line, and each decision has a reason.
+// line, each decision has a reason, and no text holds a character that
+// [CheckText] refuses.
 func (in Input) Validate() error {
 	s := in.Session
 	for _, f := range []struct {
@@ -92,7 +107,47 @@ func (in Input) Validate() error {
 			return &FieldError{FieldDecision, fmt.Sprintf("item %d (%q): %v", i+1, d.What, err)}
 		}
 	}
+	for _, t := range in.texts() {
+		if err := CheckText(t.v, t.multiline); err != nil {
+			msg := err.Error()
+			if t.part != "" {
+				msg = t.part + ": " + msg
+			}
+			return &FieldError{t.field, msg}
+		}
+	}
 	return nil
+}
+
+// inputText is one text of an input that a hand-off writes.
+type inputText struct {
+	field, part string // part: which item or piece of the field, if not all of it
+	multiline   bool
+	v           string
+}
+
+// texts lists the texts of the input that a hand-off writes, but for the
+// decisions, which [NewDecision.Validate] checks. The title is not written.
+func (in Input) texts() []inputText {
+	s := in.Session
+	out := []inputText{{FieldSummary, "", false, s.Summary}, {FieldNext, "", false, s.NextPriority},
+		{FieldRisk, "", false, s.OpenRisk}, {FieldMood, "", false, s.EmotionalRegister},
+		{FieldSensitivity, "", false, s.Sensitivity}, {FieldPreamble, "", true, s.Preamble},
+		{FieldSuccessor, "", true, s.Successor}, {FieldDecision, "the text after the items", true, s.Decisions.Note}}
+	for _, l := range []struct {
+		field string
+		list  tiers.List
+	}{{FieldHappened, s.Happened}, {FieldChanged, s.Changed}, {FieldThread, s.Threads}} {
+		for i, it := range l.list.Items {
+			out = append(out, inputText{l.field, fmt.Sprintf("item %d", i+1), false, it})
+		}
+		out = append(out, inputText{l.field, "the text after the items", true, l.list.Note})
+	}
+	for _, x := range s.Extra {
+		out = append(out, inputText{FieldSection, "title", false, x.Title},
+			inputText{FieldSection, fmt.Sprintf("%q", x.Title), true, x.Body})
+	}
+	return out
 }
 
 // ParseDecision reads "WHAT because WHY", split at the first " because "

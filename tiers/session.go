@@ -356,7 +356,11 @@ func (s Session) Render() []byte {
 	return []byte(b.String())
 }
 
+// writeYAML writes key: value as a plain YAML string, never a tagged one:
+// invalid UTF-8, which YAML would write as !!binary (and read back decoded),
+// is replaced with U+FFFD first.
 func writeYAML(b *strings.Builder, key, value string) {
+	value = strings.ToValidUTF8(value, "\uFFFD")
 	out, err := yaml.Marshal(map[string]string{key: value})
 	if err != nil {
 		// A string always marshals; keep the value visible regardless.

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 )
 
 var sessionAt = time.Date(2026, 11, 22, 3, 24, 20, 0, time.UTC)
@@ -206,5 +207,21 @@ func TestRenderEscapesSectionHeadingsInFreeText(t *testing.T) {
 	}
 	if again, _ := ParseSession(got.Render()); !reflect.DeepEqual(again.Successor, got.Successor) {
 		t.Fatalf("escaping twice: %q", again.Successor)
+	}
+}
+
+// TestRenderFrontMatterIsPlainText: a summary with invalid UTF-8 is
+// written as text, with U+FFFD, never as a YAML !!binary that reads back
+// decoded.
+func TestRenderFrontMatterIsPlainText(t *testing.T) {
+	for _, v := range []string{"caf\xe9", "\xff\xfe", "ok \xe2\x80 cut"} {
+		out := Session{Summary: v, Sensitivity: "secret\xff", At: sessionAt}.Render()
+		if bytes.Contains(out, []byte("!!")) || !utf8.Valid(out) {
+			t.Errorf("%q rendered as\n%s", v, out)
+		}
+		s, err := ParseSession(out)
+		if err != nil || s.Summary != strings.ToValidUTF8(v, "\uFFFD") {
+			t.Errorf("%q read back as %q (%v)", v, s.Summary, err)
+		}
 	}
 }

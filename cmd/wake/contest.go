@@ -29,8 +29,8 @@ can be contested.`,
 				return err
 			}
 			o.n = n
-			if err := requireTexts(text{"--objection", o.objection, "say what is wrong with the decision"},
-				text{"--proposal", o.proposal, "say what to do instead"}); err != nil {
+			if err := a.requireTexts(text{"--objection", &o.objection, "say what is wrong with the decision"},
+				text{"--proposal", &o.proposal, "say what to do instead"}); err != nil {
 				return err
 			}
 			return a.contestRun(cmd.Context(), o)

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -34,12 +33,9 @@ A TOPIC names the subject; two active decisions with the same TOPIC fail
 				return hintError{usagef("decide takes the decision as one argument, got %d", len(args)), `quote it: wake decide "Use TOML for config" --because "..."`}
 			}
 			o.what = args[0]
-			if err := requireTexts(text{"the decision (WHAT)", o.what, "say what was decided"},
-				text{"--because", o.because, "say why it was decided"}); err != nil {
+			if err := a.requireTexts(text{"the decision (WHAT)", &o.what, "say what was decided"},
+				text{"--because", &o.because, "say why it was decided"}, text{"--topic", &o.topic, ""}); err != nil {
 				return err
-			}
-			if strings.ContainsAny(o.topic, "\r\n") {
-				return usagef("--topic must be one line")
 			}
 			if err := becauseInWhat("the decision (WHAT)", o.what); err != nil {
 				return err

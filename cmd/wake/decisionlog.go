@@ -29,17 +29,29 @@ func decisionNumber(cmd *cobra.Command, args []string) (int, error) {
 	return n, nil
 }
 
-// text is a flag's or argument's value with the name to blame.
-type text struct{ name, value, what string }
+// text is a flag's or argument's value with the name to blame, and what
+// to say when it is required but empty; "" for an optional text.
+type text struct {
+	name  string
+	value *string
+	what  string
+}
 
-// requireTexts checks that each text is given and one line.
-func requireTexts(ts ...text) error {
+// requireTexts checks that each text is given (when required), one line
+// and free of the characters wake does not write; invalid UTF-8 is
+// replaced, with a warning.
+func (a *app) requireTexts(ts ...text) error {
+	var c textCheck
+	defer c.print(a.errOut)
 	for _, t := range ts {
-		switch {
-		case strings.TrimSpace(t.value) == "":
+		if t.what != "" && strings.TrimSpace(*t.value) == "" {
 			return usagef("%s is required and must not be empty: %s", t.name, t.what)
-		case strings.ContainsAny(t.value, "\r\n"):
-			return usagef("%s must be one line", t.name)
+		}
+		if err := oneLineFlag(t.name, *t.value, false); err != nil {
+			return err
+		}
+		if err := c.text(t.name, t.value, false); err != nil {
+			return err
 		}
 	}
 	return nil

@@ -4,7 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
+	"io"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -48,7 +48,17 @@ for standard input) reads the hand-off from a document; flags override it:
 
 Without --changed, and when the memory root is inside a git work tree,
 "What changed (files)" lists the files committed since the previous
-hand-off's updated time and the uncommitted changes, each with its status.`
+hand-off's updated time and the uncommitted changes, each with its status;
+a file name with a control character or invalid UTF-8 is listed quoted
+("evil\n## x"), with a warning.
+
+Every text is written as plain text. A control character in one (U+0000 to
+U+001F but tab, and newline where the text may span lines: --successor and
+the document's free text; DEL; U+0080 to U+009F; U+2028 and U+2029 in a
+one-line text) is a usage error naming the field. Invalid UTF-8 is replaced
+with U+FFFD, with a warning naming the field. YAML in a --file front matter
+is taken as written: a tag (!!binary, !!str, !foo), an anchor, an alias or
+a merge key is a usage error, never decoded.`
 
 func (a *app) handoffCmd() *cobra.Command {
 	o := &handoffOptions{}
@@ -93,20 +103,8 @@ func (a *app) handoffCmd() *cobra.Command {
 
 // handoffInput merges --file and the flags into one validated input.
 func (a *app) handoffInput(o *handoffOptions) (handoff.Input, error) {
-	for _, f := range []struct{ name, v string }{{"summary", o.summary}, {"next", o.next}, {"risk", o.risk}, {"mood", o.mood}} {
-		if strings.ContainsAny(f.v, "\r\n") {
-			return handoff.Input{}, usagef("--%s must be one line", f.name)
-		}
-	}
-	for _, f := range []struct {
-		name  string
-		items []string
-	}{{"happened", o.happened}, {"decision", o.decisions}, {"changed", o.changed}, {"thread", o.threads}} {
-		for _, it := range f.items {
-			if strings.ContainsAny(it, "\r\n") {
-				return handoff.Input{}, usagef("--%s %q must be one line", f.name, it)
-			}
-		}
+	if err := o.checkFlags(a.errOut); err != nil {
+		return handoff.Input{}, err
 	}
 	ds, err := parseDecisions(o.decisions)
 	if err != nil {
@@ -127,6 +125,42 @@ func (a *app) handoffInput(o *handoffOptions) (handoff.Input, error) {
 		return in, err
 	}
 	return in, nil
+}
+
+// checkFlags refuses a line break in a one-line flag and, in any flag, a
+// character wake does not write; invalid UTF-8 is replaced, with a warning
+// on w.
+func (o *handoffOptions) checkFlags(w io.Writer) error {
+	var c textCheck
+	defer c.print(w)
+	for _, f := range []struct {
+		name      string
+		v         *string
+		multiline bool
+	}{{"summary", &o.summary, false}, {"next", &o.next, false}, {"risk", &o.risk, false}, {"mood", &o.mood, false}, {"successor", &o.successor, true}} {
+		if !f.multiline {
+			if err := oneLineFlag("--"+f.name, *f.v, false); err != nil {
+				return err
+			}
+		}
+		if err := c.text("--"+f.name, f.v, f.multiline); err != nil {
+			return err
+		}
+	}
+	for _, f := range []struct {
+		name  string
+		items []string
+	}{{"happened", o.happened}, {"decision", o.decisions}, {"changed", o.changed}, {"thread", o.threads}} {
+		for i, it := range f.items {
+			if err := oneLineFlag("--"+f.name, it, true); err != nil {
+				return err
+			}
+			if err := c.text(fmt.Sprintf("--%s %q", f.name, it), &f.items[i], false); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 // overlay lets the flags given override the document.

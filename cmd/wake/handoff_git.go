@@ -8,10 +8,13 @@ import (
 	"os/exec"
 	"path"
 	"path/filepath"
+	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
+	"github.com/wakeproto/wake/handoff"
 	"github.com/wakeproto/wake/tiers"
 )
 
@@ -38,7 +41,7 @@ func (a *app) gitChanges(ctx context.Context, root string, since time.Time) tier
 		return tiers.List{Note: fmt.Sprintf("git failed (%v), so no files were listed.", err)}
 	}
 	top := strings.TrimSpace(string(out))
-	files := map[string][]string{}
+	files := map[string][]gitChange{}
 	var notes []string
 	if since.IsZero() {
 		notes = append(notes, "No earlier hand-off: only uncommitted changes are listed.")
@@ -48,7 +51,9 @@ func (a *app) gitChanges(ctx context.Context, root string, since time.Time) tier
 	if err := a.gitUncommitted(ctx, top, files); err != nil {
 		notes = append(notes, fmt.Sprintf("git status failed (%v), so uncommitted files are not listed.", err))
 	}
-	l := tiers.List{Items: gitItems(files, wakeOwned(top, root))}
+	items, quoted := gitItems(files, wakeOwned(top, root))
+	a.warnQuoted(quoted)
+	l := tiers.List{Items: items}
 	if len(l.Items) == 0 && len(notes) == 0 {
 		notes = append(notes, "No files changed in the git work tree since the last hand-off.")
 	}
@@ -58,6 +63,21 @@ func (a *app) gitChanges(ctx context.Context, root string, since time.Time) tier
 	}
 	l.Note = strings.Join(notes, "\n")
 	return l
+}
+
+// gitMaxWarnings caps the warnings about quoted file names.
+const gitMaxWarnings = 10
+
+// warnQuoted names, quoted, the files whose names wake could not list as
+// they are.
+func (a *app) warnQuoted(quoted []string) {
+	for i, q := range quoted {
+		if i == gitMaxWarnings {
+			fmt.Fprintf(a.errOut, "wake: warning: and %d more such git file names, listed quoted\n", len(quoted)-i)
+			return
+		}
+		fmt.Fprintf(a.errOut, "wake: warning: git file name %s holds a control character or invalid UTF-8; What changed (files) lists it quoted\n", q)
+	}
 }
 
 func (a *app) git(ctx context.Context, dir string, args ...string) ([]byte, error) {
@@ -75,51 +95,77 @@ func (a *app) git(ctx context.Context, dir string, args ...string) ([]byte, erro
 	out, err := cmd.Output()
 	if err != nil {
 		if msg := strings.TrimSpace(stderr.String()); msg != "" {
-			return nil, errors.New(strings.SplitN(msg, "\n", 2)[0])
+			// The message may quote a file name: it goes into the summary.
+			return nil, errors.New(tiers.Printable(strings.ToValidUTF8(strings.SplitN(msg, "\n", 2)[0], "\uFFFD")))
 		}
 		return nil, err
 	}
 	return out, nil
 }
 
+// gitChange is one change git reports for a file.
+type gitChange struct {
+	status byte   // git's status letter
+	from   string // the source of a rename or copy
+	where  string // "committed" or "uncommitted"
+}
+
 // gitCommitted adds the files of the commits since since, with the status
-// of their newest change; a file added in the window stays "added".
-func (a *app) gitCommitted(ctx context.Context, top string, since time.Time, files map[string][]string) error {
+// of their newest change.
+func (a *app) gitCommitted(ctx context.Context, top string, since time.Time, files map[string][]gitChange) error {
 	out, err := a.git(ctx, top, "log", "--since="+since.UTC().Format(time.RFC3339), "--name-status", "--format=", "-z")
 	if err != nil {
 		return err
 	}
-	seen := map[string]string{}
+	for p, c := range parseGitLog(out) {
+		files[p] = append(files[p], c)
+	}
+	return nil
+}
+
+// parseGitLog reads `git log --name-status --format= -z`: NUL-separated
+// status and path, two paths for a rename or copy. Each file gets the
+// status of its newest change, but a file added in the window stays
+// "added".
+func parseGitLog(out []byte) map[string]gitChange {
+	seen := map[string]gitChange{}
 	toks := splitNUL(out)
 	for i := 0; i < len(toks); i++ {
 		st := toks[i]
 		if st == "" || i+1 >= len(toks) {
 			continue
 		}
-		p, desc := toks[i+1], statusWord(st[0])
+		c := gitChange{status: st[0], where: "committed"}
+		p := toks[i+1]
 		i++
 		if (st[0] == 'R' || st[0] == 'C') && i+1 < len(toks) {
-			desc = fmt.Sprintf("%s from %s", desc, p)
-			p = toks[i+1]
+			c.from, p = p, toks[i+1]
 			i++
 		}
 		// git log runs newest first: the first status met is the newest.
 		if _, ok := seen[p]; !ok || st[0] == 'A' {
-			seen[p] = desc
+			seen[p] = c
 		}
 	}
-	for p, d := range seen {
-		files[p] = append(files[p], d+", committed")
-	}
-	return nil
+	return seen
 }
 
 // gitUncommitted adds the work tree's uncommitted changes.
-func (a *app) gitUncommitted(ctx context.Context, top string, files map[string][]string) error {
+func (a *app) gitUncommitted(ctx context.Context, top string, files map[string][]gitChange) error {
 	out, err := a.git(ctx, top, "status", "--porcelain=v1", "-z", "--untracked-files=all")
 	if err != nil {
 		return err
 	}
+	for p, c := range parseGitStatus(out) {
+		files[p] = append(files[p], c)
+	}
+	return nil
+}
+
+// parseGitStatus reads `git status --porcelain=v1 -z`: "XY PATH" entries,
+// NUL-separated, a rename or copy followed by its source.
+func parseGitStatus(out []byte) map[string]gitChange {
+	files := map[string]gitChange{}
 	toks := splitNUL(out)
 	for i := 0; i < len(toks); i++ {
 		t := toks[i]
@@ -127,18 +173,17 @@ func (a *app) gitUncommitted(ctx context.Context, top string, files map[string][
 			continue
 		}
 		xy, p := t[:2], t[3:]
-		c := xy[0]
-		if c == ' ' {
-			c = xy[1]
+		c := gitChange{status: xy[0], where: "uncommitted"}
+		if c.status == ' ' {
+			c.status = xy[1]
 		}
-		desc := statusWord(c)
 		if (xy[0] == 'R' || xy[0] == 'C') && i+1 < len(toks) {
-			desc = fmt.Sprintf("%s from %s", desc, toks[i+1])
+			c.from = toks[i+1]
 			i++
 		}
-		files[p] = append(files[p], desc+", uncommitted")
+		files[p] = c
 	}
-	return nil
+	return files
 }
 
 func splitNUL(b []byte) []string {
@@ -168,7 +213,25 @@ func statusWord(c byte) string {
 	case '?':
 		return "untracked"
 	}
-	return "changed (" + string(c) + ")"
+	if c > ' ' && c < 0x7f {
+		return "changed (" + string(c) + ")"
+	}
+	return "changed"
+}
+
+// gitName is a file name as the summary lists it: as it is, or quoted
+// Go-style when it holds a control character (a newline would open a
+// section; a tab, which git quotes too, reads as spaces) or invalid UTF-8,
+// or starts with a quote, so that a quoted name always reads as one. quoted
+// reports the first case, which deserves a warning.
+func gitName(name string) (shown string, quoted bool) {
+	if handoff.CheckText(name, false) != nil || strings.Contains(name, "\t") {
+		return strconv.Quote(name), true
+	}
+	if strings.HasPrefix(name, `"`) {
+		return strconv.Quote(name), false
+	}
+	return name, false
 }
 
 // wakeOwned returns the prefixes, relative to the work tree, of what wake
@@ -193,17 +256,34 @@ func wakeOwned(top, root string) []string {
 	return out
 }
 
-func gitItems(files map[string][]string, skip []string) []string {
-	var out []string
+// gitItems renders the files not under skip as the summary lists them,
+// sorted, and returns the names it had to quote.
+func gitItems(files map[string][]gitChange, skip []string) (items, quoted []string) {
+	name := func(n string) string {
+		shown, q := gitName(n)
+		if q {
+			quoted = append(quoted, shown)
+		}
+		return shown
+	}
 next:
-	for p, ds := range files {
+	for p, cs := range files {
 		for _, s := range skip {
 			if p == s || strings.HasSuffix(s, "/") && strings.HasPrefix(p, s) {
 				continue next
 			}
 		}
-		out = append(out, fmt.Sprintf("%s (%s)", p, strings.Join(ds, "; ")))
+		ds := make([]string, len(cs))
+		for i, c := range cs {
+			ds[i] = statusWord(c.status)
+			if c.from != "" {
+				ds[i] += " from " + name(c.from)
+			}
+			ds[i] += ", " + c.where
+		}
+		items = append(items, fmt.Sprintf("%s (%s)", name(p), strings.Join(ds, "; ")))
 	}
-	sort.Strings(out)
-	return out
+	sort.Strings(items)
+	sort.Strings(quoted)
+	return items, slices.Compact(quoted)
 }

@@ -82,20 +82,37 @@ func (a *app) readHandoffFile(name string) ([]byte, error) {
 // parseHandoffFile reads a hand-off document: a JSON object when it starts
 // with "{", else Markdown in the session-summary shape. A byte-order mark,
 // which editors on Windows add, is dropped. Any other JSON value ([1],
-// null) is a usage error rather than Markdown with no summary in it.
-func parseHandoffFile(name string, data []byte) (handoff.Input, error) {
-	data = bytes.TrimPrefix(data, []byte("\ufeff"))
+// null) is a usage error rather than Markdown with no summary in it. Every
+// text is checked as [textCheck] does; the warnings come back for the
+// caller to print.
+func parseHandoffFile(name string, data []byte) (handoff.Input, []string, error) {
+	var c textCheck
+	data = c.fixDocument(bytes.TrimPrefix(data, []byte("\ufeff")))
+	in, err := parseHandoffDoc(&c, name, data)
+	c.finish("--file " + name)
+	return in, c.warnings, err
+}
+
+func parseHandoffDoc(c *textCheck, name string, data []byte) (handoff.Input, error) {
 	trimmed := bytes.TrimSpace(data)
 	if bytes.HasPrefix(trimmed, []byte("{")) {
-		return parseHandoffJSON(name, data)
+		return parseHandoffJSON(c, name, data)
 	}
 	if json.Valid(trimmed) {
 		return handoff.Input{}, hintError{usagef("--file %s: the --file JSON must be an object", name),
 			`write it as {"summary": "...", "next": "..."}`}
 	}
+	if err := plainFrontMatter(name, data); err != nil {
+		return handoff.Input{}, err
+	}
 	sess, err := tiers.ParseSession(data)
 	if err != nil && !errors.Is(err, tiers.ErrSessionTime) {
 		return handoff.Input{}, usagef("--file %s: %v", name, err)
+	}
+	// Not written: a summary's title is always "Session <date>".
+	sess.Title = ""
+	if err := checkSession(c, "--file "+name+": ", &sess); err != nil {
+		return handoff.Input{}, err
 	}
 	in := handoff.Input{Session: sess}
 	for i, it := range sess.Decisions.Items {
@@ -109,7 +126,7 @@ func parseHandoffFile(name string, data []byte) (handoff.Input, error) {
 	return in, nil
 }
 
-func parseHandoffJSON(name string, data []byte) (handoff.Input, error) {
+func parseHandoffJSON(c *textCheck, name string, data []byte) (handoff.Input, error) {
 	var f handoffFile
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
@@ -128,6 +145,9 @@ func parseHandoffJSON(name string, data []byte) (handoff.Input, error) {
 	}
 	if dec.More() {
 		return handoff.Input{}, usagef("--file %s: more than one JSON value", name)
+	}
+	if err := checkJSON(c, "--file "+name+": ", &f); err != nil {
+		return handoff.Input{}, err
 	}
 	in := handoff.Input{Session: tiers.Session{
 		Summary: f.Summary, NextPriority: f.Next, OpenRisk: f.Risk, EmotionalRegister: f.Mood,
@@ -161,5 +181,9 @@ func (a *app) readFileInput(name string) (handoff.Input, error) {
 	if err != nil {
 		return handoff.Input{}, err
 	}
-	return parseHandoffFile(name, data)
+	in, warnings, err := parseHandoffFile(name, data)
+	for _, w := range warnings {
+		fmt.Fprintf(a.errOut, "wake: warning: %s\n", w)
+	}
+	return in, err
 }

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -35,12 +34,9 @@ replacement. It also settles a contested decision against it.`,
 				return err
 			}
 			o.n = n
-			if err := requireTexts(text{"--by", o.by, "say what replaces the decision"},
-				text{"--because", o.because, "say why it is reversed"}); err != nil {
+			if err := a.requireTexts(text{"--by", &o.by, "say what replaces the decision"},
+				text{"--because", &o.because, "say why it is reversed"}, text{"--topic", &o.topic, ""}); err != nil {
 				return err
-			}
-			if strings.ContainsAny(o.topic, "\r\n") {
-				return usagef("--topic must be one line")
 			}
 			if err := becauseInWhat("--by", o.by); err != nil {
 				return err

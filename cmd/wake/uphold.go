@@ -26,7 +26,7 @@ the user is the tie-breaker). Only a contested decision can be upheld.`,
 				return err
 			}
 			o.n = n
-			if err := requireTexts(text{"--because", o.because, "say why the decision stands"}); err != nil {
+			if err := a.requireTexts(text{"--because", &o.because, "say why the decision stands"}); err != nil {
 				return err
 			}
 			return a.upholdRun(cmd.Context(), o)
