@@ -3,7 +3,9 @@ package main
 import (
 	"fmt"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/spf13/cobra"
 
@@ -39,6 +41,9 @@ byte as it was.`,
 				if strings.ContainsAny(f.v, "\r\n") {
 					return usagef("%s must be one line", f.name)
 				}
+				if err := handoff.CheckText(f.v, false); err != nil {
+					return usagef("%s: %v", f.name, err)
+				}
 			}
 			if err := tiers.CheckAgent(o.agent); err != nil {
 				return usagef("--agent %v", err)
@@ -67,6 +72,11 @@ func (a *app) initRun(cmd *cobra.Command, o *initOptions) error {
 		project = filepath.Base(dir)
 		if project == tiers.DefaultDirName {
 			project = filepath.Base(filepath.Dir(dir))
+		}
+		// A directory's name can hold anything; main.md's title cannot.
+		if handoff.CheckText(project, false) != nil || !utf8.ValidString(project) {
+			project = strconv.Quote(project)
+			project = project[1 : len(project)-1]
 		}
 	}
 	res, err := handoff.Init(cmd.Context(), a.store(dir), skeleton.Params{Agent: o.agent, Project: project})
