@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"reflect"
 	"strings"
@@ -32,6 +33,7 @@ var settingsCases = []struct{ name, src string }{
 `},
 	{"own SessionStart hook, tabs", "{\n\t\"hooks\": {\n\t\t\"SessionStart\": [\n\t\t\t{\n\t\t\t\t\"hooks\": [{\"type\": \"command\", \"command\": \"echo hi\"}]\n\t\t\t}\n\t\t]\n\t}\n}\n"},
 	{"compact", `{"a":[1,2.5e10,null,true],"hooks":{"Stop":[]}}`},
+	{"numbers beyond float64", "{\"big\": 1e400, \"neg\": -0, \"e\": 1E+2, \"tiny\": 0.0000001, \"under\": -1.5e-400}\n"},
 	{"no trailing newline, CRLF", "{\r\n  \"theme\": \"dark\"\r\n}"},
 }
 
@@ -66,13 +68,7 @@ func TestClaudeHookRoundTrip(t *testing.T) {
 // wake's hook, and nothing else new.
 func assertKeepsSettings(t *testing.T, before, after []byte) {
 	t.Helper()
-	var b, a map[string]any
-	if err := json.Unmarshal(before, &b); err != nil {
-		t.Fatal(err)
-	}
-	if err := json.Unmarshal(after, &a); err != nil {
-		t.Fatal(err)
-	}
+	b, a := decodeSettings(t, before), decodeSettings(t, after)
 	hooks, _ := a["hooks"].(map[string]any)
 	starts, _ := hooks["SessionStart"].([]any)
 	if len(starts) == 0 {
@@ -97,6 +93,18 @@ func assertKeepsSettings(t *testing.T, before, after []byte) {
 	if !reflect.DeepEqual(a, b) {
 		t.Fatalf("settings changed beyond the hook:\nbefore %v\nafter  %v", b, a)
 	}
+}
+
+// decodeSettings decodes settings keeping numbers as written.
+func decodeSettings(t *testing.T, src []byte) map[string]any {
+	t.Helper()
+	var v map[string]any
+	d := json.NewDecoder(bytes.NewReader(src))
+	d.UseNumber()
+	if err := d.Decode(&v); err != nil {
+		t.Fatalf("decoding %q: %v", src, err)
+	}
+	return v
 }
 
 func TestClaudeHookNewFile(t *testing.T) {
@@ -146,13 +154,20 @@ func TestClaudeHookUninstallKeepsOthers(t *testing.T) {
 	}
 }
 
+// TestClaudeHookBadSettings: malformed settings are refused, naming the
+// line and column (in characters) where the JSON goes wrong.
 func TestClaudeHookBadSettings(t *testing.T) {
+	line7 := "{\n  \"a\": 1,\n  \"big\": 1e400,\n  \"c\": [\n    1,\n    2,\n    \"caf\u00e9\" 3\n  ]\n}\n"
 	for _, tc := range []struct{ name, src, want string }{
 		{"trailing comma", "{\n  \"a\": 1,\n}\n", "3:1: "},
 		{"not an object", "[1, 2]\n", "not a JSON object"},
 		{"hooks not an object", "{\n  \"hooks\": [1]\n}", `2:12: "hooks" is not an object`},
 		{"SessionStart not an array", `{"hooks": {"SessionStart": {}}}`, `1:28: "hooks.SessionStart" is not an array`},
 		{"truncated", `{"hooks": {`, "1:12: "},
+		{"truncated, CRLF", "{\r\n  \"a\": [\r\n", "3:1: "},
+		{"line 7, after a big number", line7, "7:12: invalid character '3'"},
+		{"line 7, CRLF", strings.ReplaceAll(line7, "\n", "\r\n"), "7:12: invalid character '3'"},
+		{"a number out of the grammar", "{\"a\": 01}", "1:8: "},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, _, err := addClaudeHook([]byte(tc.src), true)

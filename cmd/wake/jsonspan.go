@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"unicode/utf8"
 )
 
 // jnode is a JSON value located in its source: enough to splice members and
@@ -57,9 +58,12 @@ func (e *jsonSyntaxError) Error() string { return fmt.Sprintf("%d:%d: %s", e.lin
 
 // parseJSONSpans parses src, which must be one JSON value, into located
 // nodes. Malformed JSON is a *jsonSyntaxError with its line and column.
+// Numbers are not decoded, so any the grammar allows (1e400, -0) pass.
 func parseJSONSpans(src []byte) (*jnode, error) {
-	var v any
-	if err := json.Unmarshal(src, &v); err != nil {
+	// A RawMessage only checks the syntax: decoding into any would turn
+	// numbers into float64 and refuse valid JSON such as 1e400.
+	var raw json.RawMessage
+	if err := json.Unmarshal(src, &raw); err != nil {
 		off := len(src)
 		var se *json.SyntaxError
 		if errors.As(err, &se) && !strings.Contains(se.Error(), "unexpected end") {
@@ -78,10 +82,13 @@ func parseJSONSpans(src []byte) (*jnode, error) {
 	return n, nil
 }
 
+// lineCol gives the line and column of offset off, both from 1; the
+// column counts characters, as an editor does, and a CR ending the
+// previous line belongs to that line.
 func lineCol(src []byte, off int) (int, int) {
 	off = min(max(off, 0), len(src))
 	line := 1 + bytes.Count(src[:off], []byte("\n"))
-	return line, off - bytes.LastIndexByte(src[:off], '\n')
+	return line, 1 + utf8.RuneCount(src[bytes.LastIndexByte(src[:off], '\n')+1:off])
 }
 
 // jparser walks JSON that encoding/json has already accepted; its own
