@@ -27,16 +27,18 @@ func wakeHookGroup() claudeHookGroup {
 	return claudeHookGroup{Matcher: claudeHookMatcher, Hooks: []claudeHookEntry{{Type: "command", Command: claudeHookCommand}}}
 }
 
-// newClaudeSettings is the settings file wake creates when there is none.
-// It names the schema so that it differs from every file install can leave
-// behind by editing, which lets uninstall recognise and remove it.
-func newClaudeSettings() []byte {
-	return []byte("{\n  \"$schema\": \"" + claudeSchema + "\",\n  \"hooks\": " + marshalAt(map[string][]claudeHookGroup{"SessionStart": {wakeHookGroup()}}, "  ", 1) + "\n}\n")
+// newClaudeSettings is the settings file wake creates when there is none,
+// with line endings eol. It names the schema so that it differs from every
+// file install can leave behind by editing, which lets uninstall recognise
+// and remove it.
+func newClaudeSettings(eol string) []byte {
+	hooks := marshalAt(map[string][]claudeHookGroup{"SessionStart": {wakeHookGroup()}}, jstyle{"  ", eol}, 1)
+	return []byte("{" + eol + "  \"$schema\": \"" + claudeSchema + "\"," + eol + "  \"hooks\": " + hooks + eol + "}" + eol)
 }
 
 // emptyClaudeSettings is newClaudeSettings without the hook.
-func emptyClaudeSettings() []byte {
-	return []byte("{\n  \"$schema\": \"" + claudeSchema + "\"\n}\n")
+func emptyClaudeSettings(eol string) []byte {
+	return []byte("{" + eol + "  \"$schema\": \"" + claudeSchema + "\"" + eol + "}" + eol)
 }
 
 // settingsError is a settings file wake cannot edit safely.
@@ -45,11 +47,12 @@ type settingsError struct{ msg string }
 func (e settingsError) Error() string { return e.msg }
 
 // addClaudeHook returns settings with wake's SessionStart hook added, and
-// whether it was missing. Every other byte stays as it was. exists says
+// whether it was missing. Every other byte stays as it was; what it
+// inserts follows the file's indentation and line endings. exists says
 // whether the file exists; an empty file counts as none.
 func addClaudeHook(src []byte, exists bool) ([]byte, bool, error) {
 	if !exists || len(bytes.TrimSpace(src)) == 0 {
-		return newClaudeSettings(), true, nil
+		return newClaudeSettings(lineEnding(src)), true, nil
 	}
 	top, hooks, start, err := claudeHookNodes(src)
 	if err != nil {
@@ -58,17 +61,17 @@ func addClaudeHook(src []byte, exists bool) ([]byte, bool, error) {
 	if start != nil && findWakeHook(src, start) >= 0 {
 		return src, false, nil
 	}
-	unit := indentUnit(src, top)
+	st := styleOf(src, top)
 	group := wakeHookGroup()
 	switch {
 	case hooks == nil:
-		item := `"hooks": ` + marshalAt(map[string][]claudeHookGroup{"SessionStart": {group}}, unit, 1)
-		return insertItem(src, top, unit, item), true, nil
+		item := `"hooks": ` + marshalAt(map[string][]claudeHookGroup{"SessionStart": {group}}, st, 1)
+		return insertItem(src, top, st, item), true, nil
 	case start == nil:
-		item := `"SessionStart": ` + marshalAt([]claudeHookGroup{group}, unit, hooks.depth+1)
-		return insertItem(src, hooks, unit, item), true, nil
+		item := `"SessionStart": ` + marshalAt([]claudeHookGroup{group}, st, hooks.depth+1)
+		return insertItem(src, hooks, st, item), true, nil
 	default:
-		return insertItem(src, start, unit, marshalAt(group, unit, start.depth+1)), true, nil
+		return insertItem(src, start, st, marshalAt(group, st, start.depth+1)), true, nil
 	}
 }
 
@@ -86,20 +89,20 @@ func removeClaudeHook(src []byte) (out []byte, removed, gone bool, err error) {
 	if i < 0 {
 		return src, false, false, nil
 	}
-	unit := indentUnit(src, top)
+	st := styleOf(src, top)
 	switch inner := groupHooks(start.elems[i]); {
 	case inner.itemCount() > 1:
-		out = removeItem(src, inner, wakeEntry(src, inner), unit)
+		out = removeItem(src, inner, wakeEntry(src, inner), st)
 	case start.itemCount() > 1:
-		out = removeItem(src, start, i, unit)
+		out = removeItem(src, start, i, st)
 	case hooks.itemCount() > 1:
 		_, j, _ := hooks.member("SessionStart")
-		out = removeItem(src, hooks, j, unit)
+		out = removeItem(src, hooks, j, st)
 	default:
 		_, j, _ := top.member("hooks")
-		out = removeItem(src, top, j, unit)
+		out = removeItem(src, top, j, st)
 	}
-	return out, true, bytes.Equal(out, emptyClaudeSettings()), nil
+	return out, true, bytes.Equal(out, emptyClaudeSettings(st.eol)), nil
 }
 
 // claudeHookNodes locates the top-level object, its hooks object and

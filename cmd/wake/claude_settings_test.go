@@ -35,6 +35,8 @@ var settingsCases = []struct{ name, src string }{
 	{"compact", `{"a":[1,2.5e10,null,true],"hooks":{"Stop":[]}}`},
 	{"numbers beyond float64", "{\"big\": 1e400, \"neg\": -0, \"e\": 1E+2, \"tiny\": 0.0000001, \"under\": -1.5e-400}\n"},
 	{"no trailing newline, CRLF", "{\r\n  \"theme\": \"dark\"\r\n}"},
+	{"CRLF", "{\r\n  \"theme\": \"dark\",\r\n  \"hooks\": {\r\n    \"Stop\": []\r\n  }\r\n}\r\n"},
+	{"CRLF, tabs", "{\r\n\t\"hooks\": {\"SessionStart\": [{\"hooks\": []}]}\r\n}\r\n"},
 }
 
 func TestClaudeHookRoundTrip(t *testing.T) {
@@ -49,6 +51,9 @@ func TestClaudeHookRoundTrip(t *testing.T) {
 				t.Fatalf("install gave invalid JSON:\n%s", out)
 			}
 			assertKeepsSettings(t, src, out)
+			if crlf := strings.Contains(tc.src, "\r\n"); crlf && strings.Count(string(out), "\n") != strings.Count(string(out), "\r\n") {
+				t.Fatalf("install mixed LF into a CRLF file: %q", out)
+			}
 			again, changed, err := addClaudeHook(out, true)
 			if err != nil || changed || string(again) != string(out) {
 				t.Fatalf("second install changed the file (changed=%v err=%v):\n%s", changed, err, again)
@@ -108,14 +113,14 @@ func decodeSettings(t *testing.T, src []byte) map[string]any {
 }
 
 func TestClaudeHookNewFile(t *testing.T) {
-	for _, exists := range []bool{false, true} {
-		src := []byte(nil)
-		if exists {
-			src = []byte("  \n")
-		}
-		out, changed, err := addClaudeHook(src, exists)
+	for _, src := range []string{"", "  \n", "\r\n"} {
+		exists := src != ""
+		out, changed, err := addClaudeHook([]byte(src), exists)
 		if err != nil || !changed || !json.Valid(out) {
-			t.Fatalf("exists=%v: changed=%v err=%v\n%s", exists, changed, err, out)
+			t.Fatalf("%q: changed=%v err=%v\n%s", src, changed, err, out)
+		}
+		if want := newClaudeSettings(lineEnding([]byte(src))); string(out) != string(want) {
+			t.Fatalf("%q: install wrote %q, want %q", src, out, want)
 		}
 		back, removed, gone, err := removeClaudeHook(out)
 		if err != nil || !removed || !gone {
@@ -144,11 +149,14 @@ func TestClaudeHookUninstallKeepsOthers(t *testing.T) {
 		{"a narrower hook is not wake's",
 			`{"hooks": {"SessionStart": [{"matcher": "startup", "hooks": [{"type": "command", "command": "wake load --hook claude"}]}, {"matcher": "startup|resume|clear|compact", "hooks": [{"type": "command", "command": "wake load --hook claude"}]}]}, "x": 1}`,
 			`{"hooks": {"SessionStart": [{"matcher": "startup", "hooks": [{"type": "command", "command": "wake load --hook claude"}]}]}, "x": 1}`},
+		{"CRLF, the only hook",
+			"{\r\n  \"hooks\": {\r\n    \"SessionStart\": [\r\n      {\"matcher\": \"startup|resume|clear|compact\", \"hooks\": [{\"type\": \"command\", \"command\": \"wake load --hook claude\"}]}\r\n    ]\r\n  },\r\n  \"x\": 1\r\n}\r\n",
+			"{\r\n  \"x\": 1\r\n}\r\n"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			out, removed, gone, err := removeClaudeHook([]byte(tc.src))
 			if err != nil || !removed || gone || string(out) != tc.want {
-				t.Fatalf("removed=%v gone=%v err=%v\n got %s\nwant %s", removed, gone, err, out, tc.want)
+				t.Fatalf("removed=%v gone=%v err=%v\n got %q\nwant %q", removed, gone, err, out, tc.want)
 			}
 		})
 	}
@@ -190,6 +198,8 @@ func FuzzClaudeHook(f *testing.F) {
 		f.Add(tc.src)
 	}
 	f.Add(`{"hooks": {"SessionStart": [1, "x", {"hooks": "no"}]}}`)
+	f.Add("{\r}")
+	f.Add("{\r\n\"a\": 1,\n\"b\": []\r\n}")
 	f.Fuzz(func(t *testing.T, src string) {
 		var v map[string]any
 		if json.Unmarshal([]byte(src), &v) != nil || strings.Contains(src, claudeHookCommand) {
@@ -209,16 +219,23 @@ func FuzzClaudeHook(f *testing.F) {
 		if !json.Valid(back) {
 			t.Fatalf("uninstall gave invalid JSON:\n%s", back)
 		}
-		if !emptyHookContainers(v) && !newlineOnlyTarget([]byte(src)) && string(back) != src {
+		if oneEOL(src) && !emptyHookContainers(v) && !newlineOnlyTarget([]byte(src)) && string(back) != src {
 			t.Fatalf("round trip:\n got %q\nwant %q", back, src)
 		}
 	})
 }
 
+// oneEOL reports that src ends every line the same way, LF or CRLF, and
+// has no CR elsewhere: uninstall reads line breaks so.
+func oneEOL(src string) bool {
+	crlf := strings.Count(src, "\r\n")
+	return strings.Count(src, "\r") == crlf && (crlf == 0 || crlf == strings.Count(src, "\n"))
+}
+
 // newlineOnlyTarget reports that the container install adds to is empty
-// and ends in a newline and its closing indentation with no other newline:
-// it comes back without that newline (the other documented exception, as
-// install writes "{}" and "{\n}" alike).
+// and ends in a line break and its closing indentation with no other line
+// break: it comes back without that line break (the other documented
+// exception, as install writes "{}" and "{\n}" alike).
 func newlineOnlyTarget(src []byte) bool {
 	top, hooks, start, err := claudeHookNodes(src)
 	if err != nil {
@@ -230,8 +247,9 @@ func newlineOnlyTarget(src []byte) bool {
 	} else if hooks != nil {
 		c = hooks
 	}
-	inner := string(src[c.start+1 : c.end-1])
-	closing := "\n" + indent(indentUnit(src, top), c.depth)
+	inner := string(c.inside(src))
+	st := styleOf(src, top)
+	closing := st.eol + indent(st.unit, c.depth)
 	return c.itemCount() == 0 && strings.HasSuffix(inner, closing) && !strings.Contains(strings.TrimSuffix(inner, closing), "\n")
 }
 

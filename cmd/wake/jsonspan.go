@@ -189,6 +189,14 @@ func (p *jparser) container(depth int, open, close byte) *jnode {
 	return n
 }
 
+// jstyle is how a file lays its JSON out, for the text wake inserts: the
+// indentation of one level and the line ending.
+type jstyle struct{ unit, eol string }
+
+func styleOf(src []byte, top *jnode) jstyle {
+	return jstyle{indentUnit(src, top), lineEnding(src)}
+}
+
 // indentUnit guesses the file's indentation from the top-level object's
 // first member, two spaces when it cannot tell.
 func indentUnit(src []byte, top *jnode) string {
@@ -205,41 +213,60 @@ func indentUnit(src []byte, top *jnode) string {
 
 func indent(unit string, depth int) string { return string(bytes.Repeat([]byte(unit), depth)) }
 
+// inside is what lies between a container's brackets.
+func (n *jnode) inside(src []byte) []byte { return src[n.start+1 : n.end-1] }
+
+// lastBreak returns where the last line break inside an empty container
+// begins (at the CR of a CRLF), or -1.
+func lastBreak(src []byte, c *jnode) int {
+	i := bytes.LastIndexByte(c.inside(src), '\n')
+	if i < 0 {
+		return -1
+	}
+	at := c.start + 1 + i
+	if at > c.start+1 && src[at-1] == '\r' {
+		at--
+	}
+	return at
+}
+
 // insertItem adds item, rendered for its place (a member as `"key": value`,
-// or an element), as the last item of container c, on a line of its own.
-// [removeItem] of that item gives back src exactly, except where an empty
-// container's inside ends in a newline and the closing indentation with no
-// other newline ("{\n}"): it comes back without that newline ("{}"), since
-// both give the same result.
-func insertItem(src []byte, c *jnode, unit, item string) []byte {
-	in := indent(unit, c.depth+1)
+// or an element), as the last item of container c, on a line of its own,
+// in the file's style. [removeItem] of that item gives back src exactly,
+// except where an empty container's inside ends in a line break and the
+// closing indentation with no other line break ("{\n}"): it comes back
+// without that line break ("{}"), since both give the same result.
+func insertItem(src []byte, c *jnode, st jstyle, item string) []byte {
+	in := indent(st.unit, c.depth+1)
 	if n := c.itemCount(); n > 0 {
 		_, at := c.itemSpan(n - 1)
-		return splice(src, at, at, ",\n"+in+item)
+		return splice(src, at, at, ","+st.eol+in+item)
 	}
-	inner := src[c.start+1 : c.end-1]
-	if i := bytes.LastIndexByte(inner, '\n'); i >= 0 {
-		at := c.start + 1 + i
-		return splice(src, at, at, "\n"+in+item)
+	if at := lastBreak(src, c); at >= 0 {
+		return splice(src, at, at, st.eol+in+item)
 	}
-	return splice(src, c.end-1, c.end-1, "\n"+in+item+"\n"+indent(unit, c.depth))
+	return splice(src, c.end-1, c.end-1, st.eol+in+item+st.eol+indent(st.unit, c.depth))
 }
 
 // removeItem deletes item i of container c with the separator that goes
-// with it: the inverse of [insertItem] for the last item.
-func removeItem(src []byte, c *jnode, i int, unit string) []byte {
+// with it: the inverse of [insertItem] for the last of several items. The
+// only item goes with its line and, when the closing bracket is then alone
+// on a line of its own that a single-line container did not have, that
+// line break too: a guess, for when nothing says what was there.
+func removeItem(src []byte, c *jnode, i int, st jstyle) []byte {
 	start, end := c.itemSpan(i)
 	switch n := c.itemCount(); {
 	case n == 1:
-		from := start
-		if j := bytes.LastIndexByte(src[c.start+1:start], '\n'); j >= 0 {
-			from = c.start + 1 + j
-		} else {
-			from = c.start + 1
+		from := c.start + 1
+		if j := bytes.LastIndexByte(src[from:start], '\n'); j >= 0 {
+			from += j
+			if from > c.start+1 && src[from-1] == '\r' {
+				from--
+			}
 		}
 		closer := c.end - 1
 		pre, post := src[c.start+1:from], src[end:closer]
-		if string(post) == "\n"+indent(unit, c.depth) && !bytes.ContainsRune(pre, '\n') {
+		if string(post) == st.eol+indent(st.unit, c.depth) && !bytes.ContainsRune(pre, '\n') {
 			end = closer
 		}
 		return splice(src, from, end, "")
@@ -259,15 +286,17 @@ func splice(src []byte, from, to int, text string) []byte {
 	return append(out, src[to:]...)
 }
 
-// marshalAt renders v as indented JSON for a value at depth.
-func marshalAt(v any, unit string, depth int) string {
+// marshalAt renders v as indented JSON for a value at depth, in the
+// file's style.
+func marshalAt(v any, st jstyle, depth int) string {
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false)
-	enc.SetIndent(indent(unit, depth), unit)
+	enc.SetIndent(indent(st.unit, depth), st.unit)
 	if err := enc.Encode(v); err != nil {
 		// Only wake's own fixed structures are rendered here.
 		panic(err)
 	}
-	return string(bytes.TrimRight(b.Bytes(), "\n"))
+	// Strings are escaped, so every newline is a line break.
+	return strings.ReplaceAll(string(bytes.TrimRight(b.Bytes(), "\n")), "\n", st.eol)
 }
