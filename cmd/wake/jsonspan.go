@@ -232,10 +232,9 @@ func lastBreak(src []byte, c *jnode) int {
 
 // insertItem adds item, rendered for its place (a member as `"key": value`,
 // or an element), as the last item of container c, on a line of its own,
-// in the file's style. [removeItem] of that item gives back src exactly,
-// except where an empty container's inside ends in a line break and the
-// closing indentation with no other line break ("{\n}"): it comes back
-// without that line break ("{}"), since both give the same result.
+// in the file's style. Where c holds other items, [removeItem] of the new
+// one gives back src exactly. An empty c cannot be told from the result
+// ("{}" and "{\n}" fill alike): [setInside] with what was inside it does.
 func insertItem(src []byte, c *jnode, st jstyle, item string) []byte {
 	in := indent(st.unit, c.depth+1)
 	if n := c.itemCount(); n > 0 {
@@ -246,6 +245,11 @@ func insertItem(src []byte, c *jnode, st jstyle, item string) []byte {
 		return splice(src, at, at, st.eol+in+item)
 	}
 	return splice(src, c.end-1, c.end-1, st.eol+in+item+st.eol+indent(st.unit, c.depth))
+}
+
+// setInside replaces what lies between the brackets of container c.
+func setInside(src []byte, c *jnode, inside string) []byte {
+	return splice(src, c.start+1, c.end-1, inside)
 }
 
 // removeItem deletes item i of container c with the separator that goes
