@@ -38,11 +38,14 @@ type claudeInstall struct {
 	Created []string `json:"created,omitempty"`
 }
 
-// hookRecord is one SessionStart hook install added to a settings file.
+// hookRecord is one SessionStart hook install added to a settings file,
+// and what it made around it (see [hookEdit]: "made" and "inside", absent
+// from the records of older wakes).
 type hookRecord struct {
 	File    string `json:"file"`
 	Matcher string `json:"matcher"`
 	Command string `json:"command"`
+	hookEdit
 }
 
 // importRecord is one import line install added to a CLAUDE.md.

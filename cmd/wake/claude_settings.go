@@ -27,16 +27,18 @@ func wakeHookGroup() claudeHookGroup {
 	return claudeHookGroup{Matcher: claudeHookMatcher, Hooks: []claudeHookEntry{{Type: "command", Command: claudeHookCommand}}}
 }
 
-// newClaudeSettings is the settings file wake creates when there is none.
-// It names the schema so that it differs from every file install can leave
-// behind by editing, which lets uninstall recognise and remove it.
-func newClaudeSettings() []byte {
-	return []byte("{\n  \"$schema\": \"" + claudeSchema + "\",\n  \"hooks\": " + marshalAt(map[string][]claudeHookGroup{"SessionStart": {wakeHookGroup()}}, "  ", 1) + "\n}\n")
+// newClaudeSettings is the settings file wake creates when there is none,
+// with line endings eol. It names the schema so that it differs from every
+// file install can leave behind by editing, which lets uninstall recognise
+// and remove it.
+func newClaudeSettings(eol string) []byte {
+	hooks := marshalAt(map[string][]claudeHookGroup{"SessionStart": {wakeHookGroup()}}, jstyle{"  ", eol}, 1)
+	return []byte("{" + eol + "  \"$schema\": \"" + claudeSchema + "\"," + eol + "  \"hooks\": " + hooks + eol + "}" + eol)
 }
 
 // emptyClaudeSettings is newClaudeSettings without the hook.
-func emptyClaudeSettings() []byte {
-	return []byte("{\n  \"$schema\": \"" + claudeSchema + "\"\n}\n")
+func emptyClaudeSettings(eol string) []byte {
+	return []byte("{" + eol + "  \"$schema\": \"" + claudeSchema + "\"" + eol + "}" + eol)
 }
 
 // settingsError is a settings file wake cannot edit safely.
@@ -44,40 +46,116 @@ type settingsError struct{ msg string }
 
 func (e settingsError) Error() string { return e.msg }
 
-// addClaudeHook returns settings with wake's SessionStart hook added, and
-// whether it was missing. Every other byte stays as it was. exists says
-// whether the file exists; an empty file counts as none.
-func addClaudeHook(src []byte, exists bool) ([]byte, bool, error) {
-	if !exists || len(bytes.TrimSpace(src)) == 0 {
-		return newClaudeSettings(), true, nil
+// hookEdit is what [addClaudeHook] made around wake's hook. Install keeps
+// it in its record so that [removeClaudeHook] takes away that and no more.
+type hookEdit struct {
+	// Made is the outermost thing install added: "group" (to an existing
+	// hooks.SessionStart), "SessionStart" (to an existing hooks), "hooks",
+	// or "file" when there was no file or only whitespace. Records made by
+	// older wakes have none.
+	Made string `json:"made,omitempty"`
+	// Inside is what lay between the brackets of the container install
+	// added to, when that held nothing but whitespace; for "file", the
+	// whole file before (empty when there was none). Uninstall puts it
+	// back when nothing else has been added there since.
+	Inside *string `json:"inside,omitempty"`
+}
+
+// rank orders what install can make, outermost last; 0 is unknown.
+func rank(made string) int {
+	switch made {
+	case "group":
+		return 1
+	case "SessionStart":
+		return 2
+	case "hooks":
+		return 3
+	case "file":
+		return 4
+	}
+	return 0
+}
+
+// known reports whether the record says what install made. A record
+// with more than whitespace to put back was not written by install.
+func (e *hookEdit) known() bool {
+	if e == nil || rank(e.Made) == 0 {
+		return false
+	}
+	if e.Inside == nil {
+		return e.Made != "file"
+	}
+	return blankJSON([]byte(*e.Inside))
+}
+
+// created reports whether install created the container named what (the
+// SessionStart array or the hooks object). Without a record any container
+// left empty counts as install's: an empty one has no use.
+func (e *hookEdit) created(what string) bool {
+	return !e.known() || rank(e.Made) >= rank(what)
+}
+
+// refill returns what to put back inside the container install added
+// item to, once that is empty again, and whether there is anything.
+func (e *hookEdit) refill(item string) (string, bool) {
+	if !e.known() || e.Made != item || e.Inside == nil {
+		return "", false
+	}
+	return *e.Inside, true
+}
+
+// blankJSON reports whether src holds nothing but JSON whitespace.
+func blankJSON(src []byte) bool { return len(bytes.Trim(src, " \t\r\n")) == 0 }
+
+// addClaudeHook returns settings with wake's SessionStart hook added, what
+// it made, and whether the hook was missing. Every other byte stays as it
+// was; what it inserts follows the file's indentation and line endings.
+// An empty or whitespace-only file (or none, src nil) becomes the file
+// wake creates.
+func addClaudeHook(src []byte) ([]byte, hookEdit, bool, error) {
+	if blankJSON(src) {
+		was := string(src)
+		return newClaudeSettings(lineEnding(src)), hookEdit{Made: "file", Inside: &was}, true, nil
 	}
 	top, hooks, start, err := claudeHookNodes(src)
 	if err != nil {
-		return nil, false, err
+		return nil, hookEdit{}, false, err
 	}
 	if start != nil && findWakeHook(src, start) >= 0 {
-		return src, false, nil
+		return src, hookEdit{}, false, nil
 	}
-	unit := indentUnit(src, top)
+	st := styleOf(src, top)
 	group := wakeHookGroup()
+	var c *jnode
+	var ed hookEdit
+	var item string
 	switch {
 	case hooks == nil:
-		item := `"hooks": ` + marshalAt(map[string][]claudeHookGroup{"SessionStart": {group}}, unit, 1)
-		return insertItem(src, top, unit, item), true, nil
+		c, ed.Made = top, "hooks"
+		item = `"hooks": ` + marshalAt(map[string][]claudeHookGroup{"SessionStart": {group}}, st, 1)
 	case start == nil:
-		item := `"SessionStart": ` + marshalAt([]claudeHookGroup{group}, unit, hooks.depth+1)
-		return insertItem(src, hooks, unit, item), true, nil
+		c, ed.Made = hooks, "SessionStart"
+		item = `"SessionStart": ` + marshalAt([]claudeHookGroup{group}, st, hooks.depth+1)
 	default:
-		return insertItem(src, start, unit, marshalAt(group, unit, start.depth+1)), true, nil
+		c, ed.Made = start, "group"
+		item = marshalAt(group, st, start.depth+1)
 	}
+	if c.itemCount() == 0 {
+		was := string(c.inside(src))
+		ed.Inside = &was
+	}
+	return insertItem(src, c, st, item), ed, true, nil
 }
 
 // removeClaudeHook returns settings without wake's hook (the last, should
 // there be two), and whether there was one. The group goes with it unless
-// it holds other hooks, and so do SessionStart and hooks when nothing else
-// is left in them. gone says the result is exactly the file wake would
-// have created, minus the hook.
-func removeClaudeHook(src []byte) (out []byte, removed, gone bool, err error) {
+// it holds other hooks, and so do SessionStart and hooks when install
+// created them (ed says; with no record, when nothing else is left in
+// them). A container install added to gets back what was inside it when
+// nothing else is left there. gone says nothing is left but what wake
+// creates in place of no file; for ed's "file", out is then the file as
+// it was before.
+func removeClaudeHook(src []byte, ed *hookEdit) (out []byte, removed, gone bool, err error) {
 	top, hooks, start, err := claudeHookNodes(src)
 	if err != nil || start == nil {
 		return src, false, false, err
@@ -86,20 +164,35 @@ func removeClaudeHook(src []byte) (out []byte, removed, gone bool, err error) {
 	if i < 0 {
 		return src, false, false, nil
 	}
-	unit := indentUnit(src, top)
-	switch inner := groupHooks(start.elems[i]); {
-	case inner.itemCount() > 1:
-		out = removeItem(src, inner, wakeEntry(src, inner), unit)
-	case start.itemCount() > 1:
-		out = removeItem(src, start, i, unit)
-	case hooks.itemCount() > 1:
-		_, j, _ := hooks.member("SessionStart")
-		out = removeItem(src, hooks, j, unit)
-	default:
-		_, j, _ := top.member("hooks")
-		out = removeItem(src, top, j, unit)
+	st := styleOf(src, top)
+	if inner := groupHooks(start.elems[i]); inner.itemCount() > 1 {
+		return removeItem(src, inner, wakeEntry(src, inner), st), true, false, nil
 	}
-	return out, true, bytes.Equal(out, emptyClaudeSettings()), nil
+	_, j, _ := hooks.member("SessionStart")
+	_, k, _ := top.member("hooks")
+	steps := []struct {
+		c    *jnode
+		i    int
+		item string
+	}{{start, i, "group"}, {hooks, j, "SessionStart"}, {top, k, "hooks"}}
+	s := steps[0]
+	for _, up := range steps[1:] {
+		if s.c.itemCount() > 1 || !ed.created(up.item) {
+			break
+		}
+		s = up
+	}
+	out = removeItem(src, s.c, s.i, st)
+	if was, ok := ed.refill(s.item); ok && s.c.itemCount() == 1 {
+		out = setInside(src, s.c, was)
+	}
+	if !bytes.Equal(out, emptyClaudeSettings(st.eol)) {
+		return out, true, false, nil
+	}
+	if ed.known() && ed.Made == "file" {
+		out = []byte(*ed.Inside)
+	}
+	return out, true, true, nil
 }
 
 // claudeHookNodes locates the top-level object, its hooks object and

@@ -119,10 +119,11 @@ func (a *app) planRecorded(w claudeWiring, rec claudeInstall) (uninstallPlan, er
 		}
 	}
 	path := w.settings
+	var ed *hookEdit
 	if rec.Hook != nil {
-		path = rec.Hook.File
+		path, ed = rec.Hook.File, &rec.Hook.hookEdit
 	}
-	set, err := a.planHookRemoval(w, path)
+	set, err := a.planHookRemoval(w, path, ed)
 	if err != nil {
 		return u, err
 	}
@@ -153,15 +154,16 @@ func (a *app) planRecorded(w claudeWiring, rec claudeInstall) (uninstallPlan, er
 	return u, nil
 }
 
-// planHookRemoval plans taking wake's hook out of a settings file. remove
-// says nothing but what wake would create is left; the caller decides
-// whether install created it.
-func (a *app) planHookRemoval(w claudeWiring, path string) (fileEdit, error) {
+// planHookRemoval plans taking wake's hook out of a settings file, and
+// what install made around it (ed, nil without a record). remove says
+// nothing but what wake would create is left; the caller decides whether
+// install created the file.
+func (a *app) planHookRemoval(w claudeWiring, path string, ed *hookEdit) (fileEdit, error) {
 	set, err := a.readEdit(path, displayPath(path, w.project, w.home))
 	if err != nil || !set.exists {
 		return set, err
 	}
-	set.new, set.changed, set.remove, err = removeClaudeHook(set.old)
+	set.new, set.changed, set.remove, err = removeClaudeHook(set.old, ed)
 	if err != nil {
 		return set, settingsFailure(path, err)
 	}
@@ -175,7 +177,7 @@ func (a *app) planHookRemoval(w claudeWiring, path string) (fileEdit, error) {
 // named in a note.
 func (a *app) planHookOnly(w claudeWiring, manifest string) (uninstallPlan, error) {
 	var u uninstallPlan
-	set, err := a.planHookRemoval(w, w.settings)
+	set, err := a.planHookRemoval(w, w.settings, nil)
 	if err != nil {
 		return u, err
 	}

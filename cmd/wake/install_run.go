@@ -86,10 +86,11 @@ func (a *app) installRun(ctx context.Context, o *installOptions) error {
 				return handoff.Entry{}, err
 			}
 		}
-		if edits, err = a.planInstall(w, imp); err != nil {
+		var ed hookEdit
+		if edits, ed, err = a.planInstall(w, imp); err != nil {
 			return handoff.Entry{}, err
 		}
-		if err := a.applyRecorded(s.root, project, edits, imp); err != nil {
+		if err := a.applyRecorded(s.root, project, edits, imp, ed); err != nil {
 			return handoff.Entry{}, err
 		}
 		return changeEntry("install", s.root, edits, boots)
@@ -134,14 +135,17 @@ func (a *app) warnWakeNotOnPath() {
 	fmt.Fprintf(a.errOut, "wake: hint: install wake into a directory on PATH (go install puts it in $(go env GOPATH)/bin), or add its directory to PATH, then start Claude Code again\n")
 }
 
-func (a *app) planInstall(w claudeWiring, imp importEdit) ([]fileEdit, error) {
+// planInstall plans adding the hook and the import line; the hookEdit
+// says what adding the hook makes, for the record.
+func (a *app) planInstall(w claudeWiring, imp importEdit) ([]fileEdit, hookEdit, error) {
+	var ed hookEdit
 	set, err := a.readEdit(w.settings, displayPath(w.settings, w.project, w.home))
 	if err != nil {
-		return nil, err
+		return nil, ed, err
 	}
-	set.new, set.changed, err = addClaudeHook(set.old, set.exists)
+	set.new, ed, set.changed, err = addClaudeHook(set.old)
 	if err != nil {
-		return nil, settingsFailure(w.settings, err)
+		return nil, ed, settingsFailure(w.settings, err)
 	}
 	set.done = fmt.Sprintf("added the SessionStart hook %q (matcher %s)", claudeHookCommand, claudeHookMatcher)
 	if others := otherWakeHooks(set.old); set.changed && len(others) > 0 {
@@ -150,22 +154,23 @@ func (a *app) planInstall(w claudeWiring, imp importEdit) ([]fileEdit, error) {
 	set.kept = "already runs the hook; unchanged"
 	md, err := a.readEdit(imp.file, displayPath(imp.file, w.project, w.home))
 	if err != nil {
-		return nil, err
+		return nil, ed, err
 	}
 	md.new, md.changed, err = addImport(md.old, md.exists, imp.line)
 	if err != nil {
-		return nil, hintError{fmt.Errorf("%s: %w", imp.file, err), "close the fence, then run the command again; wake left the file untouched"}
+		return nil, ed, hintError{fmt.Errorf("%s: %w", imp.file, err), "close the fence, then run the command again; wake left the file untouched"}
 	}
 	md.done, md.kept = "added the import "+imp.line, "already imports "+imp.line+"; unchanged"
-	return []fileEdit{set, md}, nil
+	return []fileEdit{set, md}, ed, nil
 }
 
-// applyRecorded records in the manifest what the edits add and create,
-// then applies them. The record comes first: should wake stop in between,
-// uninstall finds a record of something not there, which it passes over,
-// rather than an addition it has no record of. When applying fails, the
-// manifest is put back as it was.
-func (a *app) applyRecorded(root, project string, edits []fileEdit, imp importEdit) error {
+// applyRecorded records in the manifest what the edits add and create
+// (ed: what adding the hook made), then applies them. The record comes
+// first: should wake stop in between, uninstall finds a record of
+// something not there, which it passes over, rather than an addition it
+// has no record of. When applying fails, the manifest is put back as it
+// was.
+func (a *app) applyRecorded(root, project string, edits []fileEdit, imp importEdit, ed hookEdit) error {
 	m, err := readClaudeManifest(a.fs, root)
 	if err != nil {
 		return err
@@ -177,7 +182,7 @@ func (a *app) applyRecorded(root, project string, edits []fileEdit, imp importEd
 	var added *importRecord
 	var created []string
 	if set.changed {
-		hook = &hookRecord{File: set.path, Matcher: claudeHookMatcher, Command: claudeHookCommand}
+		hook = &hookRecord{File: set.path, Matcher: claudeHookMatcher, Command: claudeHookCommand, hookEdit: ed}
 	}
 	if md.changed {
 		added = &importRecord{File: imp.file, Line: imp.line}

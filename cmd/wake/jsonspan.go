@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"unicode/utf8"
 )
 
 // jnode is a JSON value located in its source: enough to splice members and
@@ -57,9 +58,12 @@ func (e *jsonSyntaxError) Error() string { return fmt.Sprintf("%d:%d: %s", e.lin
 
 // parseJSONSpans parses src, which must be one JSON value, into located
 // nodes. Malformed JSON is a *jsonSyntaxError with its line and column.
+// Numbers are not decoded, so any the grammar allows (1e400, -0) pass.
 func parseJSONSpans(src []byte) (*jnode, error) {
-	var v any
-	if err := json.Unmarshal(src, &v); err != nil {
+	// A RawMessage only checks the syntax: decoding into any would turn
+	// numbers into float64 and refuse valid JSON such as 1e400.
+	var raw json.RawMessage
+	if err := json.Unmarshal(src, &raw); err != nil {
 		off := len(src)
 		var se *json.SyntaxError
 		if errors.As(err, &se) && !strings.Contains(se.Error(), "unexpected end") {
@@ -78,10 +82,13 @@ func parseJSONSpans(src []byte) (*jnode, error) {
 	return n, nil
 }
 
+// lineCol gives the line and column of offset off, both from 1; the
+// column counts characters, as an editor does, and a CR ending the
+// previous line belongs to that line.
 func lineCol(src []byte, off int) (int, int) {
 	off = min(max(off, 0), len(src))
 	line := 1 + bytes.Count(src[:off], []byte("\n"))
-	return line, off - bytes.LastIndexByte(src[:off], '\n')
+	return line, 1 + utf8.RuneCount(src[bytes.LastIndexByte(src[:off], '\n')+1:off])
 }
 
 // jparser walks JSON that encoding/json has already accepted; its own
@@ -182,6 +189,14 @@ func (p *jparser) container(depth int, open, close byte) *jnode {
 	return n
 }
 
+// jstyle is how a file lays its JSON out, for the text wake inserts: the
+// indentation of one level and the line ending.
+type jstyle struct{ unit, eol string }
+
+func styleOf(src []byte, top *jnode) jstyle {
+	return jstyle{indentUnit(src, top), lineEnding(src)}
+}
+
 // indentUnit guesses the file's indentation from the top-level object's
 // first member, two spaces when it cannot tell.
 func indentUnit(src []byte, top *jnode) string {
@@ -198,41 +213,64 @@ func indentUnit(src []byte, top *jnode) string {
 
 func indent(unit string, depth int) string { return string(bytes.Repeat([]byte(unit), depth)) }
 
+// inside is what lies between a container's brackets.
+func (n *jnode) inside(src []byte) []byte { return src[n.start+1 : n.end-1] }
+
+// lastBreak returns where the last line break inside an empty container
+// begins (at the CR of a CRLF), or -1.
+func lastBreak(src []byte, c *jnode) int {
+	i := bytes.LastIndexByte(c.inside(src), '\n')
+	if i < 0 {
+		return -1
+	}
+	at := c.start + 1 + i
+	if at > c.start+1 && src[at-1] == '\r' {
+		at--
+	}
+	return at
+}
+
 // insertItem adds item, rendered for its place (a member as `"key": value`,
-// or an element), as the last item of container c, on a line of its own.
-// [removeItem] of that item gives back src exactly, except where an empty
-// container's inside ends in a newline and the closing indentation with no
-// other newline ("{\n}"): it comes back without that newline ("{}"), since
-// both give the same result.
-func insertItem(src []byte, c *jnode, unit, item string) []byte {
-	in := indent(unit, c.depth+1)
+// or an element), as the last item of container c, on a line of its own,
+// in the file's style. Where c holds other items, [removeItem] of the new
+// one gives back src exactly. An empty c cannot be told from the result
+// ("{}" and "{\n}" fill alike): [setInside] with what was inside it does.
+func insertItem(src []byte, c *jnode, st jstyle, item string) []byte {
+	in := indent(st.unit, c.depth+1)
 	if n := c.itemCount(); n > 0 {
 		_, at := c.itemSpan(n - 1)
-		return splice(src, at, at, ",\n"+in+item)
+		return splice(src, at, at, ","+st.eol+in+item)
 	}
-	inner := src[c.start+1 : c.end-1]
-	if i := bytes.LastIndexByte(inner, '\n'); i >= 0 {
-		at := c.start + 1 + i
-		return splice(src, at, at, "\n"+in+item)
+	if at := lastBreak(src, c); at >= 0 {
+		return splice(src, at, at, st.eol+in+item)
 	}
-	return splice(src, c.end-1, c.end-1, "\n"+in+item+"\n"+indent(unit, c.depth))
+	return splice(src, c.end-1, c.end-1, st.eol+in+item+st.eol+indent(st.unit, c.depth))
+}
+
+// setInside replaces what lies between the brackets of container c.
+func setInside(src []byte, c *jnode, inside string) []byte {
+	return splice(src, c.start+1, c.end-1, inside)
 }
 
 // removeItem deletes item i of container c with the separator that goes
-// with it: the inverse of [insertItem] for the last item.
-func removeItem(src []byte, c *jnode, i int, unit string) []byte {
+// with it: the inverse of [insertItem] for the last of several items. The
+// only item goes with its line and, when the closing bracket is then alone
+// on a line of its own that a single-line container did not have, that
+// line break too: a guess, for when nothing says what was there.
+func removeItem(src []byte, c *jnode, i int, st jstyle) []byte {
 	start, end := c.itemSpan(i)
 	switch n := c.itemCount(); {
 	case n == 1:
-		from := start
-		if j := bytes.LastIndexByte(src[c.start+1:start], '\n'); j >= 0 {
-			from = c.start + 1 + j
-		} else {
-			from = c.start + 1
+		from := c.start + 1
+		if j := bytes.LastIndexByte(src[from:start], '\n'); j >= 0 {
+			from += j
+			if from > c.start+1 && src[from-1] == '\r' {
+				from--
+			}
 		}
 		closer := c.end - 1
 		pre, post := src[c.start+1:from], src[end:closer]
-		if string(post) == "\n"+indent(unit, c.depth) && !bytes.ContainsRune(pre, '\n') {
+		if string(post) == st.eol+indent(st.unit, c.depth) && !bytes.ContainsRune(pre, '\n') {
 			end = closer
 		}
 		return splice(src, from, end, "")
@@ -252,15 +290,17 @@ func splice(src []byte, from, to int, text string) []byte {
 	return append(out, src[to:]...)
 }
 
-// marshalAt renders v as indented JSON for a value at depth.
-func marshalAt(v any, unit string, depth int) string {
+// marshalAt renders v as indented JSON for a value at depth, in the
+// file's style.
+func marshalAt(v any, st jstyle, depth int) string {
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false)
-	enc.SetIndent(indent(unit, depth), unit)
+	enc.SetIndent(indent(st.unit, depth), st.unit)
 	if err := enc.Encode(v); err != nil {
 		// Only wake's own fixed structures are rendered here.
 		panic(err)
 	}
-	return string(bytes.TrimRight(b.Bytes(), "\n"))
+	// Strings are escaped, so every newline is a line break.
+	return strings.ReplaceAll(string(bytes.TrimRight(b.Bytes(), "\n")), "\n", st.eol)
 }
