@@ -112,6 +112,7 @@ func (a *app) uninstallRecorded(root string, haveRoot bool, w claudeWiring) (uni
 // nothing else is left in them.
 func (a *app) planRecorded(w claudeWiring, rec claudeInstall) (uninstallPlan, error) {
 	var u uninstallPlan
+	rec = a.checkRecord(w, rec)
 	created := func(p string) bool { return slices.Contains(rec.Created, p) }
 	for _, c := range rec.Created {
 		if fi, err := a.fs.Stat(c); err == nil && fi.IsDir() {
@@ -152,6 +153,48 @@ func (a *app) planRecorded(w claudeWiring, rec claudeInstall) (uninstallPlan, er
 		u.edits = append(u.edits, md)
 	}
 	return u, nil
+}
+
+// checkRecord drops, with a warning, what an install record names that
+// install could not have written: the record lives in the memory root,
+// which can come with a cloned repository, and uninstall edits and deletes
+// what it names. Install only ever touches the project's
+// .claude/settings.json and CLAUDE.md and the user's ~/.claude/CLAUDE.md,
+// adding one "@path" line to each CLAUDE.md.
+func (a *app) checkRecord(w claudeWiring, rec claudeInstall) claudeInstall {
+	files := []string{w.settings, filepath.Join(w.project, "CLAUDE.md")}
+	dirs := []string{filepath.Dir(w.settings)}
+	if w.home != "" {
+		files = append(files, filepath.Join(w.home, ".claude", "CLAUDE.md"))
+		dirs = append(dirs, filepath.Join(w.home, ".claude"))
+	}
+	var dropped []string
+	if rec.Hook != nil && rec.Hook.File != w.settings {
+		dropped = append(dropped, rec.Hook.File)
+		rec.Hook = nil
+	}
+	imports := rec.Imports[:0:0]
+	for _, imp := range rec.Imports {
+		if slices.Contains(files[1:], imp.File) && strings.HasPrefix(imp.Line, "@") && !strings.ContainsAny(imp.Line, "\r\n") {
+			imports = append(imports, imp)
+		} else {
+			dropped = append(dropped, imp.File)
+		}
+	}
+	rec.Imports = imports
+	created := rec.Created[:0:0]
+	for _, c := range rec.Created {
+		if slices.Contains(files, c) || slices.Contains(dirs, c) {
+			created = append(created, c)
+		} else {
+			dropped = append(dropped, c)
+		}
+	}
+	rec.Created = created
+	if len(dropped) > 0 {
+		a.warn([]string{fmt.Sprintf("the install record names files install never touches (%s); left alone", strings.Join(dropped, ", "))})
+	}
+	return rec
 }
 
 // planHookRemoval plans taking wake's hook out of a settings file, and
