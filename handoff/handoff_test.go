@@ -23,7 +23,7 @@ type hoClock struct{ t time.Time }
 func (c *hoClock) now() time.Time { return c.t }
 
 // newHandoffStore lays out a root with `wake init`'s skeleton on fs.
-func newHandoffStore(t *testing.T, fs afero.Fs) (*Store, *hoClock) {
+func newHandoffStore(t testing.TB, fs afero.Fs) (*Store, *hoClock) {
 	t.Helper()
 	c := &hoClock{time.Date(2026, 11, 22, 3, 24, 20, 0, time.UTC)}
 	s := &Store{FS: fs, Root: hoRoot, Now: c.now, Locker: &MutexLocker{}}
