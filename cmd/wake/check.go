@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"strings"
 
@@ -51,6 +52,12 @@ func (a *app) checkRun(o *checkOptions) error {
 	s, err := a.open()
 	if err != nil {
 		return err
+	}
+	// Read under the shared lock, like a session start, so that the verdict
+	// is never about a hand-off caught between its renames.
+	unlock, lerr := a.locker.RLock(context.Background(), s.root)
+	if lerr == nil {
+		defer unlock()
 	}
 	m, err := checks.ReadMemory(a.fs, s.root)
 	if err != nil {
