@@ -71,16 +71,6 @@ func WriteFileIn(fsys afero.Fs, base, rel string, data []byte, perm os.FileMode)
 	return writeFile(fsys, name, data, perm, false)
 }
 
-// WriteFileModeIn is [WriteFileMode] of rel under base, refusing symlinks
-// as [WriteFileIn] does.
-func WriteFileModeIn(fsys afero.Fs, base, rel string, data []byte, perm os.FileMode) error {
-	name, err := walkPath(fsys, base, rel, mkdirParents)
-	if err != nil {
-		return err
-	}
-	return writeFile(fsys, name, data, perm, true)
-}
-
 // How [walkPath] treats missing directories.
 type walkMode int
 
