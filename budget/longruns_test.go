@@ -1,0 +1,88 @@
+package budget
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// longRun is one line of testdata/longruns.jsonl: a text made by makeRun
+// and the counts OpenAI's tiktoken gives it (scripts/longruns.sh).
+type longRun struct {
+	Kind     string `json:"kind"`
+	N        int    `json:"n"`
+	Seed     uint32 `json:"seed"`
+	SHA256   string `json:"sha256"`
+	CL100K   int    `json:"cl100k_base"`
+	O200K    int    `json:"o200k_base"`
+	Tiktoken string `json:"tiktoken"`
+}
+
+func readLongRuns(t *testing.T) []longRun {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join("testdata", "longruns.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var runs []longRun
+	for i, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+		var r longRun
+		if err := json.Unmarshal([]byte(line), &r); err != nil {
+			t.Fatalf("longruns.jsonl line %d: %v", i+1, err)
+		}
+		runs = append(runs, r)
+	}
+	return runs
+}
+
+// TestLongRunsMatchTiktoken checks the counts of long unbroken runs, where
+// a quadratic merge stalls, against OpenAI's tiktoken.
+func TestLongRunsMatchTiktoken(t *testing.T) {
+	runs := readLongRuns(t)
+	kinds := map[string]bool{}
+	encs := newEncoders(t)
+	for _, r := range runs {
+		text, err := makeRun(r.Kind, r.N, r.Seed)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if sum := sha256.Sum256([]byte(text)); hex.EncodeToString(sum[:]) != r.SHA256 {
+			t.Fatalf("%s %d seed %d: makeRun does not make the text scripts/longruns.cjs made", r.Kind, r.N, r.Seed)
+		}
+		kinds[r.Kind] = true
+		for name, want := range map[string]int{"cl100k_base": r.CL100K, "o200k_base": r.O200K} {
+			if got := encs[name].Count(text); got != want {
+				t.Errorf("%s %s of %d: got %d tokens, tiktoken %s gives %d", name, r.Kind, r.N, got, r.Tiktoken, want)
+			}
+		}
+	}
+	for _, k := range runKinds {
+		if !kinds[k] {
+			t.Errorf("no reference count for a run of kind %s", k)
+		}
+	}
+}
+
+// TestCountMegabyteRuns counts 1 MiB runs of one letter and of spaces,
+// which stalled the quadratic merge for many minutes (issue 9: a
+// 131,000-character run took 9 min 10 s). The reference counts of such
+// runs at 10,000, 30,000 and 100,000 characters (testdata/longruns.jsonl)
+// are whole tokens of 8 letters and of 128 spaces in both encodings.
+func TestCountMegabyteRuns(t *testing.T) {
+	const n = 1 << 20
+	encs := newEncoders(t)
+	for _, name := range encodings {
+		for _, tc := range []struct {
+			run    string
+			period int
+		}{{"a", 8}, {" ", 128}} {
+			if got := encs[name].Count(strings.Repeat(tc.run, n)); got != n/tc.period {
+				t.Errorf("%s: %d × %q counts %d tokens, want %d", name, n, tc.run, got, n/tc.period)
+			}
+		}
+	}
+}
