@@ -7,25 +7,21 @@ package budget
 // quadratic on a long piece (a run of one letter); merger keeps the pairs in
 // a heap and is O(n log n). Its buffers are reused from piece to piece.
 //
-// Parts are named by the offset of their first byte. A pair in the heap
-// goes stale when either of its parts is merged into something else; it is
-// dropped when popped, and is then recognised because its end is no longer
-// where the pair starting at its start ends: a pair's end only grows.
+// Parts are named by the offset of their first byte, and so are the pairs
+// that start with them. A heap entry goes stale when its pair changes (one
+// of its parts is merged into something else); it is dropped when popped,
+// known by a rank that is no longer its start's. An entry of the same rank
+// and start as the current pair stands for that pair, stale or not: the
+// heap orders by nothing else, so merges happen in tiktoken's order.
 type merger struct {
-	next, prev []int32 // per part start: the next and previous part's start; next is -1 once merged away
-	heap       []pair
+	next, prev []int32  // per part: the next and previous part's start
+	rank       []int32  // per part: the rank of the pair it starts, or noRank
+	heap       []uint64 // 4-ary min-heap of rank<<32 | start
 }
 
-// pair is two adjacent parts whose bytes, piece[start:end], form a token of
-// the given rank.
-type pair struct {
-	rank, start, end int32
-}
-
-// before orders pairs as tiktoken merges them: lowest rank, then leftmost.
-func (p pair) before(q pair) bool {
-	return p.rank < q.rank || p.rank == q.rank && p.start < q.start
-}
+// noRank marks a part that starts no pair that is a token, or that was
+// merged into the part before it.
+const noRank = -1
 
 // count returns the number of tokens piece merges into under ranks. Every
 // single byte must be a token, as in every tiktoken encoding.
@@ -34,27 +30,31 @@ func (m *merger) count(piece string, ranks map[string]int) int {
 	m.reset(n)
 	for i := int32(0); i+1 < n; i++ {
 		if r, ok := ranks[piece[i:i+2]]; ok {
-			m.heap = append(m.heap, pair{int32(r), i, i + 2})
+			m.rank[i] = int32(r)
+			m.heap = append(m.heap, key(int32(r), i))
 		}
 	}
-	m.heapify()
+	for i := (len(m.heap) - 2) / 4; i >= 0; i-- {
+		m.down(i)
+	}
 	parts := int(n)
 	for len(m.heap) > 0 {
-		p := m.pop()
-		mid := m.next[p.start]
-		if mid < 0 || mid >= n || m.next[mid] != p.end {
+		r, start := m.pop()
+		if m.rank[start] != r {
 			continue // stale
 		}
-		m.next[p.start], m.next[mid] = p.end, -1
-		if p.end < n {
-			m.prev[p.end] = p.start
-		}
+		mid := m.next[start]
+		end := m.next[mid]
+		m.next[start] = end
+		m.rank[mid] = noRank
+		m.prev[end] = start
 		parts--
-		if p.end < n {
-			m.push(piece, ranks, p.start, m.next[p.end])
+		m.rank[start] = noRank
+		if end < n {
+			m.pair(piece, ranks, start, m.next[end])
 		}
-		if p.start > 0 {
-			m.push(piece, ranks, m.prev[p.start], p.end)
+		if start > 0 {
+			m.pair(piece, ranks, m.prev[start], end)
 		}
 	}
 	return parts
@@ -65,46 +65,47 @@ func (m *merger) reset(n int32) {
 	if cap(m.next) < int(n)+1 {
 		m.next = make([]int32, n+1)
 		m.prev = make([]int32, n+1)
+		m.rank = make([]int32, n+1)
+		m.heap = make([]uint64, 0, n)
 	}
-	m.next, m.prev = m.next[:n+1], m.prev[:n+1]
+	m.next, m.prev, m.rank = m.next[:n+1], m.prev[:n+1], m.rank[:n+1]
 	for i := range n + 1 {
-		m.next[i], m.prev[i] = i+1, i-1
+		m.next[i], m.prev[i], m.rank[i] = i+1, i-1, noRank
 	}
 	m.heap = m.heap[:0]
 }
 
-// push adds the pair piece[start:end] when it is a token.
-func (m *merger) push(piece string, ranks map[string]int, start, end int32) {
+// pair sets the rank of the pair piece[start:end] that start now starts,
+// and queues it when it is a token.
+func (m *merger) pair(piece string, ranks map[string]int, start, end int32) {
 	r, ok := ranks[piece[start:end]]
 	if !ok {
+		m.rank[start] = noRank
 		return
 	}
-	m.heap = append(m.heap, pair{int32(r), start, end})
+	m.rank[start] = int32(r)
+	m.heap = append(m.heap, key(int32(r), start))
 	m.up(len(m.heap) - 1)
 }
 
-// pop removes and returns the first pair to merge.
-func (m *merger) pop() pair {
-	h := m.heap
-	top := h[0]
-	last := len(h) - 1
-	h[0] = h[last]
-	m.heap = h[:last]
-	m.down(0)
-	return top
-}
+// key orders pairs as tiktoken merges them: lowest rank, then leftmost.
+func key(rank, start int32) uint64 { return uint64(rank)<<32 | uint64(start) }
 
-func (m *merger) heapify() {
-	for i := len(m.heap)/2 - 1; i >= 0; i-- {
-		m.down(i)
-	}
+// pop removes the first pair to merge and returns its rank and start.
+func (m *merger) pop() (rank, start int32) {
+	top := m.heap[0]
+	last := len(m.heap) - 1
+	m.heap[0] = m.heap[last]
+	m.heap = m.heap[:last]
+	m.down(0)
+	return int32(top >> 32), int32(uint32(top))
 }
 
 func (m *merger) up(i int) {
 	h := m.heap
 	for i > 0 {
-		parent := (i - 1) / 2
-		if !h[i].before(h[parent]) {
+		parent := (i - 1) / 4
+		if h[parent] <= h[i] {
 			return
 		}
 		h[i], h[parent] = h[parent], h[i]
@@ -116,11 +117,11 @@ func (m *merger) down(i int) {
 	h := m.heap
 	for {
 		least := i
-		if l := 2*i + 1; l < len(h) && h[l].before(h[least]) {
-			least = l
-		}
-		if r := 2*i + 2; r < len(h) && h[r].before(h[least]) {
-			least = r
+		first := 4*i + 1
+		for c := first; c < first+4 && c < len(h); c++ {
+			if h[c] < h[least] {
+				least = c
+			}
 		}
 		if least == i {
 			return
