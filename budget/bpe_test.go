@@ -229,3 +229,19 @@ func (m *merger) starts() []int {
 	}
 	return out
 }
+
+// BenchmarkEncoderBuild builds an encoder and counts one letter: what the
+// first count of a process costs.
+func BenchmarkEncoderBuild(b *testing.B) {
+	for _, name := range encodings {
+		b.Run(name, func(b *testing.B) {
+			for b.Loop() {
+				e, err := NewEncoder(name)
+				if err != nil {
+					b.Fatal(err)
+				}
+				e.Count("x")
+			}
+		})
+	}
+}

@@ -137,8 +137,9 @@ func BenchmarkRunGrowth(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
+	enc.Count("warm up")
 	ref := referenceEncoder(b, "cl100k_base")
-	for _, size := range []int{8 << 10, 32 << 10} {
+	for _, size := range []int{4 << 10, 16 << 10} {
 		text := strings.Repeat("a", size)
 		b.Run(fmt.Sprintf("ours/%dKiB", size>>10), func(b *testing.B) {
 			for b.Loop() {
