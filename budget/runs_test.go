@@ -5,8 +5,8 @@ import (
 	"strings"
 )
 
-// runKinds are the long unbroken runs the counter must handle in linear
-// time, each made by makeRun. scripts/longruns.mjs makes the same texts for
+// runKinds are the long unbroken runs the counter must count in
+// O(n log n) time, each made by makeRun. scripts/longruns.cjs makes the same texts for
 // the reference counts in testdata/longruns.jsonl: a change here must be
 // made there too, and the fixture regenerated.
 var runKinds = []string{
