@@ -24,21 +24,19 @@ type CounterFunc func(string) int
 // Count calls f.
 func (f CounterFunc) Count(s string) int { return f(s) }
 
-// Encoder counts tokens with a tiktoken encoding. The BPE tables are
-// embedded in the binary; the encoder is built on first use only, since
-// building it costs far more than a warm session start.
+// Encoder counts tokens with a tiktoken encoding: the count of tiktoken's
+// encode_ordinary, in O(n log n) time on any text of n bytes however long
+// its unbroken runs. The BPE tables are embedded in the binary
+// (tiktoken-go-loader's offline tables, never a download); the encoder is
+// built on first use only, since building it costs far more than a warm
+// session start.
 type Encoder struct {
 	name  string
 	once  sync.Once
-	enc   *tiktoken.Tiktoken
+	bpe   *bpe
 	err   error
 	built atomic.Bool
 }
-
-// setLoader installs the offline BPE loader exactly once per process. It is
-// done here rather than in main so that no caller of this package, test or
-// tool, can ever reach tiktoken-go's default loader, which downloads.
-var setLoader sync.Once
 
 // NewEncoder returns a lazy encoder for cl100k_base or o200k_base.
 func NewEncoder(name string) (*Encoder, error) {
@@ -56,8 +54,7 @@ func (e *Encoder) Name() string { return e.name }
 func (e *Encoder) Built() bool { return e.built.Load() }
 
 func (e *Encoder) build() {
-	setLoader.Do(func() { tiktoken.SetBpeLoader(loader.NewOfflineLoader()) })
-	e.enc, e.err = tiktoken.GetEncoding(e.name)
+	e.bpe, e.err = newBPE(e.name, loader.NewOfflineLoader())
 	e.built.Store(true)
 }
 
@@ -73,5 +70,5 @@ func (e *Encoder) Count(text string) int {
 		// broken build, not a condition a caller can handle.
 		panic(fmt.Sprintf("budget: building %s encoder: %v", e.name, e.err))
 	}
-	return len(e.enc.EncodeOrdinary(text))
+	return e.bpe.count(text)
 }
