@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/wakeproto/wake/checks"
+	"github.com/wakeproto/wake/policy"
 	"github.com/wakeproto/wake/tiers"
 )
 
@@ -36,6 +37,6 @@ func (c *Context) check(o Options) {
 		now = time.Now
 	}
 	r := checks.Run(m, checks.Options{StaleAfter: o.Config.Checks.StaleAfter, Now: now})
-	r = checks.Redact(r, c.held())
+	r = policy.RedactReport(r, c.held())
 	c.Announcement, c.Findings = r.Announcement, r.Findings
 }

@@ -2,6 +2,7 @@ package boot
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"path/filepath"
 	"slices"
@@ -12,6 +13,7 @@ import (
 	"github.com/spf13/afero"
 
 	"github.com/wakeproto/wake/handoff"
+	"github.com/wakeproto/wake/policy"
 	"github.com/wakeproto/wake/tiers"
 )
 
@@ -162,7 +164,7 @@ func (x *ColdIndex) put(f tiers.ColdFile, e coldEntry, now time.Time) coldEntry 
 // secret reports whether the sensitivity policy holds the document back
 // whole: secret, or with front matter that does not parse.
 func (e coldEntry) secret() bool {
-	return !e.Binary && (e.MetaErr != "" || e.Sens == tiers.Secret)
+	return !e.Binary && policy.Level(e.Sens, metaError(e.MetaErr)) == policy.Secret
 }
 
 // kept is what the index keeps of a document: of a secret one (see
@@ -220,9 +222,9 @@ func (x *ColdIndex) level(p string) (string, bool) {
 	case e.Binary:
 		return "", true
 	case e.MetaErr != "":
-		return tiers.Secret, true
+		return policy.Secret, true
 	}
-	return tiers.FrontMatter{Sensitivity: e.Sens}.Level(), true
+	return policy.Level(e.Sens, nil), true
 }
 
 // isRacy reports whether f was modified so close to now that it may change
@@ -301,4 +303,12 @@ func unesc(s string) string {
 		return s
 	}
 	return unescaper.Replace(s)
+}
+
+// metaError is the front-matter error an index entry keeps, as an error.
+func metaError(msg string) error {
+	if msg == "" {
+		return nil
+	}
+	return errors.New(msg)
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/wakeproto/wake/budget"
 	"github.com/wakeproto/wake/handoff"
+	"github.com/wakeproto/wake/policy"
 	"github.com/wakeproto/wake/tiers"
 )
 
@@ -54,7 +55,7 @@ func BuildDigest(o Options) (*Digest, []string, error) {
 		warns = append(warns, b.String())
 	}
 	if o.ledgerLevel != nil {
-		entries, d.HeldBack = RedactLedgerBy(entries, o.ledgerLevel)
+		entries, d.HeldBack = policy.RedactLedger(entries, o.ledgerLevel)
 	} else {
 		entries, d.HeldBack = RedactLedger(o.FS, o.Root, entries)
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/afero"
 
+	"github.com/wakeproto/wake/policy"
 	"github.com/wakeproto/wake/tiers"
 )
 
@@ -78,7 +79,7 @@ func TestSensitivityReadsParsedMeta(t *testing.T) {
 		{"parsed internal, content claiming confidential", tiers.Doc{Content: []byte("---\nsensitivity: confidential\n---\n")}, tiers.Internal, false},
 		{"unreadable front matter", tiers.Doc{MetaErr: broken}, tiers.Secret, true},
 	} {
-		got, err := Sensitivity(tc.doc)
+		got, err := policy.OfDoc(tc.doc)
 		if got != tc.want || (err != nil) != tc.err {
 			t.Errorf("%s: %q, %v; want %q", tc.name, got, err, tc.want)
 		}
@@ -89,7 +90,7 @@ func TestSensitivityReadsParsedMeta(t *testing.T) {
 	if err != nil || d.MetaErr == nil {
 		t.Fatalf("ReadDoc kept no front-matter error: %v", err)
 	}
-	if lvl, err := Sensitivity(d); lvl != tiers.Secret || err != d.MetaErr {
+	if lvl, err := policy.OfDoc(d); lvl != tiers.Secret || err != d.MetaErr {
 		t.Fatalf("%q, %v", lvl, err)
 	}
 }

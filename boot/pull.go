@@ -8,6 +8,7 @@ import (
 
 	"github.com/wakeproto/wake/budget"
 	"github.com/wakeproto/wake/handoff"
+	"github.com/wakeproto/wake/policy"
 	"github.com/wakeproto/wake/tiers"
 )
 
@@ -75,9 +76,9 @@ func PullCold(o Options, rel string, s handoff.ColdSession) (Pull, error) {
 	switch {
 	case h.MetaErr != "":
 		return p, &PullError{rel, fmt.Sprintf("its front matter cannot be read (%s), so its sensitivity is unknown; not printed", h.MetaErr), "fix the front matter, then pull it again"}
-	case d.Meta.Sensitivity == tiers.Secret:
+	case policy.Level(d.Meta.Sensitivity, nil) == policy.Secret:
 		return p, &PullError{rel, "marked sensitivity: secret; wake never prints it", ""}
-	case d.Meta.Sensitivity == tiers.Confidential:
+	case policy.Level(d.Meta.Sensitivity, nil) == policy.Confidential:
 		return pullConfidential(o, p, d)
 	}
 	p.DocTokens, p.Huge = o.Counter.Count(string(d.Content)), d.Huge

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/wakeproto/wake/policy"
 	"github.com/wakeproto/wake/tiers"
 )
 
@@ -60,7 +61,7 @@ func (b *skillBuilder) admitSession(se sessionEntry) (text string, ok bool) {
 	if se.e.MetaErr != "" {
 		metaErr = errors.New(se.e.MetaErr)
 	}
-	lvl, err := policyLevel(se.e.Sens, metaErr)
+	lvl, err := policy.Level(se.e.Sens, metaErr), metaErr
 	switch {
 	case err != nil:
 		b.s.Held.Secret++

@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/wakeproto/wake/budget"
+	"github.com/wakeproto/wake/policy"
 	"github.com/wakeproto/wake/tiers"
 )
 
@@ -125,7 +126,7 @@ func BuildTOC(o Options, limit int) (*TOC, []string, error) {
 		case e.MetaErr != "":
 			t.Unreadable++
 			warns = append(warns, fmt.Sprintf("%s: not listed in the table of contents: %s", f.Path, e.MetaErr))
-		case e.Sens == tiers.Secret:
+		case policy.Level(e.Sens, nil) == policy.Secret:
 			t.Secret++
 		default:
 			t.add(f, e)
@@ -214,7 +215,7 @@ func (t *TOC) add(f tiers.ColdFile, e coldEntry) {
 		d = dirs[dirPath]
 	}
 	doc := &tocDoc{path: f.Path, tokens: e.Tokens, mtime: f.ModTime, huge: e.Huge}
-	if e.Sens == tiers.Confidential {
+	if policy.Level(e.Sens, nil) == policy.Confidential {
 		t.Confidential++
 		doc.conf, doc.title = true, oneLine(e.Summary)
 	} else {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/wakeproto/wake/budget"
 	"github.com/wakeproto/wake/handoff"
+	"github.com/wakeproto/wake/policy"
 	"github.com/wakeproto/wake/tiers"
 )
 
@@ -223,7 +224,7 @@ func TestLedgerLevelsMatchHeads(t *testing.T) {
 	paths := []string{tiers.MainPath, tiers.TasksPath, tiers.QuestionsPath, tiers.ConfigPath, tiers.PreviousPath,
 		"cold/sessions/keys.md", "cold/sessions/pay.md", "cold/notes/vat-rules.md", "cold/gone.md", "recent/", "../x.md"}
 	for _, p := range paths {
-		got, want := level(p), pathLevel(fsys, "/demo", p)
+		got, want := level(p), policy.OfPath(fsys, "/demo", p)
 		if got != want && !(want == tiers.Internal && got == "") {
 			t.Errorf("%s: level %q, its head says %q", p, got, want)
 		}

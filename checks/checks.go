@@ -152,7 +152,7 @@ func Run(m Memory, o Options) Report {
 	fs = append(fs, CheckDecisions(m)...)
 	h := handoffOf(m)
 	r := Report{Findings: fs, FirstWake: firstWake(m, h), LastSession: tiers.OneLine(h.Get(tiers.KeySessionSummary)), Focus: Focus(m)}
-	r.Announcement = announce(r)
+	r.Announcement = Announce(r)
 	return r
 }
 
@@ -171,7 +171,9 @@ func firstWake(m Memory, h tiers.Handoff) bool {
 	return len(OpenTasks(m.Tasks)) == 0
 }
 
-func announce(r Report) string {
+// Announce is what an instance says on waking with the findings of r: the
+// first-wake line, the failed checks' messages, or "Resumed. …".
+func Announce(r Report) string {
 	var lines []string
 	if r.FirstWake {
 		lines = append(lines, MsgFirstWake)

@@ -1,34 +1,35 @@
-package checks
+package policy
 
 import (
 	"fmt"
 	"sort"
 	"strings"
 
+	"github.com/wakeproto/wake/checks"
 	"github.com/wakeproto/wake/tiers"
 )
 
 // quotes lists the documents whose text a check's findings may quote.
 func quotes(check string) []string {
 	switch check {
-	case Identity:
+	case checks.Identity:
 		return []string{tiers.MainPath}
-	case Continuity:
+	case checks.Continuity:
 		return []string{tiers.MainPath, tiers.LatestPath}
-	case Tasks:
+	case checks.Tasks:
 		return []string{tiers.MainPath, tiers.TasksPath}
-	case Consistency:
+	case checks.Consistency:
 		return []string{tiers.DecisionsPath}
 	}
 	return nil
 }
 
-// Redact returns the report with every text quoted from a held-back
+// RedactReport returns the report with every text quoted from a held-back
 // document replaced by a note saying so. held maps a document's path to the
 // sensitivity that held it back. The checks still judge the whole
 // documents; only what they would show is withheld. Failure messages are
 // fixed texts and stay.
-func Redact(r Report, held map[string]string) Report {
+func RedactReport(r checks.Report, held map[string]string) checks.Report {
 	if len(held) == 0 {
 		return r
 	}
@@ -43,7 +44,7 @@ func Redact(r Report, held map[string]string) Report {
 		return strings.Join(why, ", ")
 	}
 	out := r
-	out.Findings = make([]Finding, len(r.Findings))
+	out.Findings = make([]checks.Finding, len(r.Findings))
 	for i, f := range r.Findings {
 		if n := note(f.Check); n != "" {
 			if f.Pass {
@@ -55,12 +56,12 @@ func Redact(r Report, held map[string]string) Report {
 		}
 		out.Findings[i] = f
 	}
-	if note(Continuity) != "" {
-		out.LastSession = "held back (" + note(Continuity) + ")"
+	if note(checks.Continuity) != "" {
+		out.LastSession = "held back (" + note(checks.Continuity) + ")"
 	}
-	if note(Tasks) != "" {
-		out.Focus = "held back (" + note(Tasks) + ")"
+	if note(checks.Tasks) != "" {
+		out.Focus = "held back (" + note(checks.Tasks) + ")"
 	}
-	out.Announcement = announce(out)
+	out.Announcement = checks.Announce(out)
 	return out
 }

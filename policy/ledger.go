@@ -1,0 +1,55 @@
+package policy
+
+import "github.com/wakeproto/wake/handoff"
+
+// confidentialPath stands in a ledger entry for a confidential document's
+// path.
+const confidentialPath = "(confidential)"
+
+// RedactLedger applies the sensitivity policy to ledger entries, with
+// level giving the sensitivity of the document at a ledger path (asked once
+// a path). An entry touching a secret document, or one whose front matter
+// cannot be read, is held back and only counted; a confidential document's
+// path is replaced, and so is the change summary, by the document's
+// one-line summary when the entry carries one.
+func RedactLedger(entries []handoff.Entry, level func(path string) string) ([]handoff.Entry, int) {
+	levels := map[string]string{}
+	known := func(p string) string {
+		l, ok := levels[p]
+		if !ok {
+			l = level(p)
+			levels[p] = l
+		}
+		return l
+	}
+	out := make([]handoff.Entry, 0, len(entries))
+	held := 0
+	for _, e := range entries {
+		shown, secret := e, false
+		shown.Paths = make([]string, 0, len(e.Paths))
+		conf := false
+		for _, p := range e.Paths {
+			switch known(p) {
+			case Secret:
+				secret = true
+			case Confidential:
+				conf = true
+				shown.Paths = append(shown.Paths, confidentialPath)
+			default:
+				shown.Paths = append(shown.Paths, p)
+			}
+		}
+		if secret {
+			held++
+			continue
+		}
+		if conf {
+			shown.ChangeSummary = "changed a confidential document"
+			if shown.Summary != "" {
+				shown.ChangeSummary += ": " + shown.Summary
+			}
+		}
+		out = append(out, shown)
+	}
+	return out, held
+}

@@ -1,0 +1,91 @@
+// Package policy is the one place that decides what of the memory may
+// leave wake (DESIGN section 7): a document's sensitivity level, and the
+// filters every output applies to what it shows. A secret document never
+// appears, a confidential one only as its one-line summary, a document
+// whose front matter cannot be read counts as secret, and what is held back
+// is counted. It exists apart from the pipeline so that every front end
+// and every output, not only the boot context, applies the same rule.
+package policy
+
+import (
+	"path"
+	"strings"
+
+	"github.com/spf13/afero"
+
+	"github.com/wakeproto/wake/tiers"
+)
+
+// The sensitivity levels, from the least to the most restricted.
+const (
+	Public       = tiers.Public
+	Internal     = tiers.Internal
+	Confidential = tiers.Confidential
+	Secret       = tiers.Secret
+)
+
+// Level is the policy's one rule: the declared level, internal when unset,
+// and secret when the front matter could not be read, since an unknown
+// level must be treated as the strictest.
+func Level(declared string, metaErr error) string {
+	if metaErr != nil {
+		return Secret
+	}
+	return tiers.FrontMatter{Sensitivity: declared}.Level()
+}
+
+// OfDoc is the level of a document [tiers.ReadDoc] read, with the error
+// that made its front matter unreadable, if any.
+func OfDoc(d tiers.Doc) (string, error) {
+	return Level(d.Meta.Sensitivity, d.MetaErr), d.MetaErr
+}
+
+// Withheld reports whether a document at level is kept out of an output
+// whole or cut to its summary.
+func Withheld(level string) bool { return level == Secret || level == Confidential }
+
+// OfPath is the level of the document at rel under the root, read from the
+// head of the file as it is now: "" for a directory, a file that is gone, a
+// binary file or a path that names nothing inside the root; secret when the
+// file or its front matter cannot be read.
+func OfPath(fsys afero.Fs, root, rel string) string {
+	clean, ok := DocPath(rel)
+	if !ok {
+		return ""
+	}
+	h, ok, err := tiers.ReadHead(fsys, root, clean)
+	switch {
+	case err != nil || h.MetaErr != "":
+		return Secret
+	case !ok || h.Binary:
+		return ""
+	}
+	return h.Meta.Level()
+}
+
+// DocPath cleans a root-relative path, reporting false for one that names
+// no document inside the root.
+func DocPath(p string) (string, bool) {
+	clean := path.Clean(p)
+	if strings.HasSuffix(p, "/") || path.IsAbs(clean) || clean == "." || clean == ".." || strings.HasPrefix(clean, "../") {
+		return "", false
+	}
+	return clean, true
+}
+
+// TierLevels maps each tier file the policy holds back to its level, read
+// from the files as they are: for outputs that show what the checks or the
+// decision log found without building the boot context.
+func TierLevels(fsys afero.Fs, root string) map[string]string {
+	out := map[string]string{}
+	for _, rel := range []string{tiers.MainPath, tiers.LatestPath, tiers.PreviousPath, tiers.TasksPath, tiers.DecisionsPath, tiers.QuestionsPath} {
+		d, err := tiers.ReadDoc(fsys, root, rel)
+		if err != nil || !d.Readable() {
+			continue
+		}
+		if lvl, _ := OfDoc(d); Withheld(lvl) {
+			out[rel] = lvl
+		}
+	}
+	return out
+}
