@@ -9,6 +9,7 @@ import (
 
 	"github.com/wakeproto/wake/boot"
 	"github.com/wakeproto/wake/checks"
+	"github.com/wakeproto/wake/policy"
 )
 
 type checkOptions struct {
@@ -63,7 +64,9 @@ func (a *app) checkRun(o *checkOptions) error {
 	if err != nil {
 		return err
 	}
-	r := checks.Run(m, checks.Options{StaleAfter: s.cfg.Checks.StaleAfter, Now: a.now})
+	// The checks judge the documents whole; what they show of a document
+	// the policy holds back is withheld, as in the boot context.
+	r := policy.RedactReport(checks.Run(m, checks.Options{StaleAfter: s.cfg.Checks.StaleAfter, Now: a.now}), policy.TierLevels(a.fs, s.root))
 	status := exitOK
 	switch {
 	case r.Halted():

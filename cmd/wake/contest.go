@@ -50,7 +50,7 @@ func (a *app) contestRun(ctx context.Context, o *contestOptions) error {
 	if err != nil {
 		return decisionError(err)
 	}
-	a.printChange("Contested #%d: %s (now contested).", ch.Number, ch.Title)
+	a.printChange("Contested #%d: %s (now contested).", ch.Number, a.loggedTitle(root, ch.Title))
 	a.printChange("The user settles it: wake reverse %d --by \"…\" --because \"…\", or wake uphold %d --because \"…\".", ch.Number, ch.Number)
 	return nil
 }

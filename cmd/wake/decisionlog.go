@@ -9,6 +9,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/wakeproto/wake/handoff"
+	"github.com/wakeproto/wake/policy"
+	"github.com/wakeproto/wake/tiers"
 )
 
 // The helpers the decision-log commands (decide, decisions, reverse,
@@ -79,6 +81,16 @@ func decisionError(err error) error {
 		return hintError{err, "'wake check' shows the removed lines; restore them, or, to accept the edit, delete .state/" + handoff.DecisionsSnapshot}
 	}
 	return err
+}
+
+// loggedTitle is how a command shows the title of an entry already in the
+// log: as it is, unless the sensitivity policy holds the log back, whose
+// text then stays out of wake's output.
+func (a *app) loggedTitle(root, title string) string {
+	if lvl := policy.OfPath(a.fs, root, tiers.DecisionsPath); policy.Withheld(lvl) {
+		return fmt.Sprintf("(its text is held back: %s is %s)", tiers.DecisionsPath, lvl)
+	}
+	return title
 }
 
 func (a *app) printChange(format string, args ...any) {

@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/afero"
 	"github.com/spf13/cobra"
 
+	"github.com/wakeproto/wake/policy"
 	"github.com/wakeproto/wake/tiers"
 )
 
@@ -52,6 +53,9 @@ func (a *app) decisionsRun(o *decisionsOptions) error {
 		return fmt.Errorf("reading %s: %w", tiers.DecisionsPath, err)
 	}
 	log := tiers.ParseDecisions(data)
+	if lvl := policy.OfPath(a.fs, root, tiers.DecisionsPath); policy.Withheld(lvl) {
+		return a.decisionsHeld(o, log, lvl)
+	}
 	for _, m := range log.Malformed {
 		fmt.Fprintf(a.errOut, "wake: warning: %s:%d: %s: %s\n", tiers.DecisionsPath, m.Line, m.Reason, m.Text)
 	}
@@ -65,6 +69,28 @@ func (a *app) decisionsRun(o *decisionsOptions) error {
 		return writeDecisionsJSON(a.out, log, shown)
 	}
 	writeDecisionsText(a.out, log, shown, o.all)
+	return nil
+}
+
+// decisionsHeld answers for a log the sensitivity policy holds back: its
+// counts, never its text.
+func (a *app) decisionsHeld(o *decisionsOptions, log tiers.DecisionLog, lvl string) error {
+	if o.format == "json" {
+		out := struct {
+			Version  int            `json:"version"`
+			Path     string         `json:"path"`
+			Total    int            `json:"total"`
+			HeldBack string         `json:"held_back"`
+			Entries  []decisionJSON `json:"entries"`
+		}{1, tiers.DecisionsPath, len(log.Entries), lvl, []decisionJSON{}}
+		data, err := json.MarshalIndent(out, "", "  ")
+		if err != nil {
+			return err
+		}
+		_, err = a.out.Write(append(data, '\n'))
+		return err
+	}
+	fmt.Fprintf(a.out, "%s is %s: its %d decision(s) are held back; wake shows none of their text.\n", tiers.DecisionsPath, lvl, len(log.Entries))
 	return nil
 }
 

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/wakeproto/wake/handoff"
+	"github.com/wakeproto/wake/policy"
 	"github.com/wakeproto/wake/tiers"
 )
 
@@ -50,6 +51,9 @@ func (a *app) gitChanges(ctx context.Context, root string, since time.Time) tier
 	}
 	if err := a.gitUncommitted(ctx, top, files); err != nil {
 		notes = append(notes, fmt.Sprintf("git status failed (%v), so uncommitted files are not listed.", err))
+	}
+	if n := a.holdBackChanges(top, root, files); n > 0 {
+		notes = append(notes, fmt.Sprintf("%d changed file(s) in the memory root held back by the sensitivity policy, not listed.", n))
 	}
 	items, quoted := gitItems(files, wakeOwned(top, root))
 	a.warnQuoted(quoted)
@@ -237,6 +241,49 @@ func gitName(name string) (shown string, quoted bool) {
 // wakeOwned returns the prefixes, relative to the work tree, of what wake
 // itself rewrites in the memory root: listing them would only echo the
 // previous hand-off.
+// holdBackChanges removes from files the documents of the memory root
+// that the sensitivity policy holds back (secret or confidential: even a
+// path can say too much), and returns how many it removed. The list is
+// written into the session summary, which every later session reads.
+func (a *app) holdBackChanges(top, root string, files map[string][]gitChange) int {
+	rel, ok := rootFromTop(top, root)
+	if !ok {
+		return 0
+	}
+	n := 0
+	for name := range files {
+		inRoot, ok := name, true
+		if rel != "." {
+			inRoot, ok = strings.CutPrefix(name, rel+"/")
+		}
+		if !ok {
+			continue
+		}
+		if policy.Withheld(policy.OfPath(a.fs, root, inRoot)) {
+			delete(files, name)
+			n++
+		}
+	}
+	return n
+}
+
+// rootFromTop is the memory root's path relative to the work tree's top,
+// slash-separated ("." when it is the top); false when the root is not
+// inside it.
+func rootFromTop(top, root string) (string, bool) {
+	if r, err := filepath.EvalSymlinks(root); err == nil {
+		root = r
+	}
+	if t, err := filepath.EvalSymlinks(top); err == nil {
+		top = t
+	}
+	rel, err := filepath.Rel(top, root)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, "../") {
+		return "", false
+	}
+	return filepath.ToSlash(rel), true
+}
+
 func wakeOwned(top, root string) []string {
 	if r, err := filepath.EvalSymlinks(root); err == nil {
 		root = r

@@ -59,7 +59,7 @@ func (a *app) reverseRun(ctx context.Context, o *reverseOptions) error {
 	if err != nil {
 		return decisionError(err)
 	}
-	a.printChange("Reversed #%d: %s (now reversed).", ch.Number, ch.Title)
+	a.printChange("Reversed #%d: %s (now reversed).", ch.Number, a.loggedTitle(root, ch.Title))
 	a.printChange("Decided #%d: %s (active), replacing #%d.", ch.Added, ch.AddedTitle, ch.Number)
 	return nil
 }

@@ -45,6 +45,6 @@ func (a *app) upholdRun(ctx context.Context, o *upholdOptions) error {
 	if err != nil {
 		return decisionError(err)
 	}
-	a.printChange("Upheld #%d: %s (active again).", ch.Number, ch.Title)
+	a.printChange("Upheld #%d: %s (active again).", ch.Number, a.loggedTitle(root, ch.Title))
 	return nil
 }
