@@ -15,6 +15,7 @@ import (
 
 	"github.com/wakeproto/wake/budget"
 	"github.com/wakeproto/wake/checks"
+	"github.com/wakeproto/wake/cold"
 	"github.com/wakeproto/wake/handoff"
 	"github.com/wakeproto/wake/tiers"
 )
@@ -30,11 +31,16 @@ type Options struct {
 	Now func() time.Time
 	// ColdIndex remembers cold documents between runs so that a warm
 	// start opens none of them; nil reads every cold document.
-	ColdIndex *ColdIndex
+	ColdIndex *cold.Index
 
 	// ledgerLevel, set by Build, gives the digest the sensitivity of a
 	// ledger path from what Build already read; nil reads the file's head.
 	ledgerLevel func(path string) string
+}
+
+// cold gives the cold tier what it reads with.
+func (o Options) cold() cold.Options {
+	return cold.Options{FS: o.FS, Root: o.Root, Config: o.Config, Counter: o.Counter, Now: o.Now, Index: o.ColdIndex}
 }
 
 // File is one tier file as it goes into the boot context.
@@ -88,14 +94,14 @@ type Totals struct {
 
 // Context is everything a renderer needs; renderers only shape it.
 type Context struct {
-	Root       string   `json:"root"`
-	Encoding   string   `json:"encoding"`
-	Directives []string `json:"directives"`
-	Warnings   []string `json:"warnings"`
-	Phases     []Phase  `json:"phases"`
-	TOC        *TOC     `json:"toc,omitempty"`    // phase 4, by Build
-	Digest     *Digest  `json:"digest,omitempty"` // recent changes, by Build
-	Totals     Totals   `json:"totals"`
+	Root       string    `json:"root"`
+	Encoding   string    `json:"encoding"`
+	Directives []string  `json:"directives"`
+	Warnings   []string  `json:"warnings"`
+	Phases     []Phase   `json:"phases"`
+	TOC        *cold.TOC `json:"toc,omitempty"`    // phase 4, by Build
+	Digest     *Digest   `json:"digest,omitempty"` // recent changes, by Build
+	Totals     Totals    `json:"totals"`
 
 	// Announcement is what the instance says on waking and Findings what
 	// the coherence checks found (DESIGN section 4), by Build.

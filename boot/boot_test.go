@@ -2,7 +2,6 @@ package boot
 
 import (
 	"encoding/json"
-	"flag"
 	"fmt"
 	"io/fs"
 	"os"
@@ -11,14 +10,13 @@ import (
 	"testing"
 	"time"
 
-	"github.com/sergi/go-diff/diffmatchpatch"
 	"github.com/spf13/afero"
 
 	"github.com/wakeproto/wake/budget"
+	"github.com/wakeproto/wake/internal/coldtree"
+	"github.com/wakeproto/wake/internal/golden"
 	"github.com/wakeproto/wake/tiers"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
 
 // demoTime is the demo root's clock: its files' modification time and the
 // time the ledger digest is measured from.
@@ -55,6 +53,9 @@ func demoFS(t *testing.T) afero.Fs {
 	return mem
 }
 
+// tocT0 is the clock of the digest and table-of-contents tests.
+var tocT0 = coldtree.T0
+
 func encoder(t *testing.T) *budget.Encoder {
 	t.Helper()
 	e, err := budget.NewEncoder(tiers.EncodingCL100K)
@@ -73,37 +74,6 @@ func build(t *testing.T, fsys afero.Fs, cfg tiers.Config, c budget.Counter) (*Co
 	return ctx, ctx.Measure(c)
 }
 
-// golden compares got with testdata/name, rewriting it under -update.
-func golden(t *testing.T, name, got string) {
-	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test ./boot -update to create it)", err)
-	}
-	if string(want) != got {
-		dmp := diffmatchpatch.New()
-		a, b, lines := dmp.DiffLinesToChars(string(want), got)
-		diffs := dmp.DiffCharsToLines(dmp.DiffMain(a, b, false), lines)
-		var d strings.Builder
-		for _, df := range diffs {
-			prefix := map[diffmatchpatch.Operation]string{diffmatchpatch.DiffDelete: "-", diffmatchpatch.DiffInsert: "+", diffmatchpatch.DiffEqual: " "}[df.Type]
-			for _, l := range strings.SplitAfter(strings.TrimSuffix(df.Text, "\n"), "\n") {
-				if df.Type != diffmatchpatch.DiffEqual {
-					d.WriteString(prefix + strings.TrimSuffix(l, "\n") + "\n")
-				}
-			}
-		}
-		t.Errorf("%s differs (-want +got; go test ./boot -update rewrites it):\n%s", path, d.String())
-	}
-}
-
 func TestLoadDemoGolden(t *testing.T) {
 	fsys := demoFS(t)
 	cfg, err := tiers.LoadConfig(fsys, "/demo")
@@ -112,12 +82,12 @@ func TestLoadDemoGolden(t *testing.T) {
 	}
 	enc := encoder(t)
 	ctx, md := build(t, fsys, cfg, enc)
-	golden(t, "demo.load.md", md)
+	golden.Check(t, "demo.load.md", md)
 	data, err := JSON(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
-	golden(t, "demo.load.json", string(data))
+	golden.Check(t, "demo.load.json", string(data))
 	if ctx.Totals.Output != enc.Count(md) {
 		t.Fatalf("footer says %d tokens, the output has %d", ctx.Totals.Output, enc.Count(md))
 	}
@@ -174,7 +144,7 @@ func TestLoadCompressesOversizedFile(t *testing.T) {
 	if enc.Count(md) > cfg.Budget.MemoryMax {
 		t.Fatalf("output %d tokens over memory_max", enc.Count(md))
 	}
-	golden(t, "big-decisions.head.md", md[:strings.Index(md, "## Phase 2")])
+	golden.Check(t, "big-decisions.head.md", md[:strings.Index(md, "## Phase 2")])
 }
 
 func TestLoadNeverDropsHandoff(t *testing.T) {
@@ -273,4 +243,8 @@ func TestWarmLoadNeedsNoEncoder(t *testing.T) {
 	if md3 != md1 || !third.Built() {
 		t.Fatal("corrupt cache changed the output or was trusted")
 	}
+}
+
+func tocOptions(fsys afero.Fs, c budget.Counter) Options {
+	return Options{FS: fsys, Root: "/r", Config: tiers.DefaultConfig(), Counter: c, Now: func() time.Time { return tocT0 }}
 }

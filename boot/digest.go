@@ -115,10 +115,10 @@ func (d *Digest) Text() string {
 func (d *Digest) moreLine(unlisted int) string {
 	var b strings.Builder
 	if unlisted > 0 {
-		fmt.Fprintf(&b, "- %s more in the last %s, not listed: `wake log --since %s`\n", plural(unlisted, "change"), d.Window, d.Window)
+		fmt.Fprintf(&b, "- %s more in the last %s, not listed: `wake log --since %s`\n", budget.Plural(unlisted, "change"), d.Window, d.Window)
 	}
 	if d.HeldBack > 0 {
-		fmt.Fprintf(&b, "- Held back: %s to secret documents.\n", plural(d.HeldBack, "change"))
+		fmt.Fprintf(&b, "- Held back: %s to secret documents.\n", budget.Plural(d.HeldBack, "change"))
 	}
 	return b.String()
 }
@@ -134,7 +134,7 @@ func digestLine(e handoff.Entry) string {
 		where = " " + strings.Join(paths, ", ") + more
 	}
 	// A hand-edited ledger may hold terminal escapes; none reach the context.
-	return tiers.Printable(fmt.Sprintf("- %s %s%s: %s\n", e.At.UTC().Format("2006-01-02 15:04Z"), e.Op, where, oneLine(e.ChangeSummary)))
+	return tiers.Printable(fmt.Sprintf("- %s %s%s: %s\n", e.At.UTC().Format("2006-01-02 15:04Z"), e.Op, where, tiers.ShortLine(e.ChangeSummary)))
 }
 
 // shortDuration prints 24h0m0s as 24h and 1h30m0s as 1h30m.

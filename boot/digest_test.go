@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/afero"
 
 	"github.com/wakeproto/wake/handoff"
+	"github.com/wakeproto/wake/internal/coldtree"
 )
 
 // ledgerFS holds a ledger with one entry an hour for the 48 hours before
@@ -95,8 +96,8 @@ func TestDigestBudget(t *testing.T) {
 func TestLoadShowsColdAndDigest(t *testing.T) {
 	enc := encoder(t)
 	fsys := ledgerFS(t)
-	for _, f := range largeTree() {
-		afero.WriteFile(fsys, "/r/"+f.path, []byte(f.data), 0o644)
+	for _, f := range coldtree.Large() {
+		afero.WriteFile(fsys, "/r/"+f.Path, []byte(f.Data), 0o644)
 	}
 	afero.WriteFile(fsys, "/r/main.md", []byte("# P\n\n## Purpose\nKeep the books.\n"), 0o644)
 	o := tocOptions(fsys, enc)

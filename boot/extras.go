@@ -2,12 +2,13 @@ package boot
 
 import (
 	"github.com/wakeproto/wake/budget"
+	"github.com/wakeproto/wake/cold"
 )
 
 // addColdAndDigest builds phase 4 (the cold table of contents, within
 // budget.toc) and the digest of recent changes (within budget.digest).
 func (c *Context) addColdAndDigest(o Options) error {
-	toc, warns, err := BuildTOC(o, o.Config.Budget.TOC)
+	toc, warns, err := cold.BuildTOC(o.cold(), o.Config.Budget.TOC)
 	if err != nil {
 		return err
 	}
@@ -45,7 +46,7 @@ func (c *Context) shrinkExtras(over int, counter budget.Counter) bool {
 		return true
 	}
 	if t := c.TOC; t != nil && t.Tokens > 0 {
-		t.refit(max(0, t.Tokens-over-8), counter)
+		t.Refit(max(0, t.Tokens-over-8), counter)
 		return true
 	}
 	return false

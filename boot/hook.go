@@ -69,7 +69,7 @@ func hookBlocks(c *Context) []hookBlock {
 		b := hookBlock{title: "Changes in the last " + d.Window}
 		b.lines = splitLines(d.Text())
 		if len(b.lines) == 0 {
-			b.lines = []string{fmt.Sprintf("%s recorded: `wake log --since %s`.", plural(d.Total, "change"), d.Window)}
+			b.lines = []string{fmt.Sprintf("%s recorded: `wake log --since %s`.", budget.Plural(d.Total, "change"), d.Window)}
 		}
 		out = append(out, b)
 	}
@@ -158,7 +158,7 @@ func omittedNote(n int) string {
 		return ""
 	}
 	return fmt.Sprintf("\n[wake: %s left out to stay within Claude Code's %s-character hook limit; see the full context below]\n",
-		plural(n, "line"), budget.Thousands(HookLimit))
+		budget.Plural(n, "line"), budget.Thousands(HookLimit))
 }
 
 func splitLines(s string) []string {

@@ -36,7 +36,7 @@ func (c *Context) ledgerLevels(o Options) func(string) string {
 		if clean == tiers.ConfigPath {
 			return ""
 		}
-		if l, ok := c.TOC.level(clean); ok {
+		if l, ok := c.TOC.Level(clean); ok {
 			return l
 		}
 		return policy.OfPath(o.FS, o.Root, clean)

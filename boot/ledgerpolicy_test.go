@@ -8,15 +8,16 @@ import (
 	"github.com/spf13/afero"
 
 	"github.com/wakeproto/wake/handoff"
+	"github.com/wakeproto/wake/internal/coldtree"
 )
 
 func TestRedactLedger(t *testing.T) {
-	fsys := coldFS(t, []coldFile{
-		{"cold/keys.md", "---\nsensitivity: secret\n---\nsk-1\n", time.Hour},
-		{"cold/pay.md", "---\nsummary: Salary bands\nsensitivity: confidential\n---\n", time.Hour},
-		{"cold/broken.md", "---\nsummary: [x\n---\n", time.Hour},
-		{"cold/open.md", "---\nsensitivity: public\n---\n", time.Hour},
-		{"warm/decisions.md", "[2026-01-01] DECISION: x BECAUSE: y\n", time.Hour},
+	fsys := coldtree.FS(t, []coldtree.File{
+		{Path: "cold/keys.md", Data: "---\nsensitivity: secret\n---\nsk-1\n", Age: time.Hour},
+		{Path: "cold/pay.md", Data: "---\nsummary: Salary bands\nsensitivity: confidential\n---\n", Age: time.Hour},
+		{Path: "cold/broken.md", Data: "---\nsummary: [x\n---\n", Age: time.Hour},
+		{Path: "cold/open.md", Data: "---\nsensitivity: public\n---\n", Age: time.Hour},
+		{Path: "warm/decisions.md", Data: "[2026-01-01] DECISION: x BECAUSE: y\n", Age: time.Hour},
 	})
 	// A secret file outside the root that a hand-edited ledger points at:
 	// were it read, the entry naming it would be held back.
@@ -54,7 +55,7 @@ func TestRedactLedger(t *testing.T) {
 // secret document and says how many it held back.
 func TestDigestHoldsBackSecret(t *testing.T) {
 	enc := encoder(t)
-	fsys := coldFS(t, []coldFile{{"cold/keys.md", "---\nsensitivity: secret\n---\nsk-1\n", time.Hour}})
+	fsys := coldtree.FS(t, []coldtree.File{{Path: "cold/keys.md", Data: "---\nsensitivity: secret\n---\nsk-1\n", Age: time.Hour}})
 	for i, p := range []string{"cold/keys.md", "warm/decisions.md"} {
 		handoff.AppendLedger(fsys, "/r", handoff.Entry{At: tocT0.Add(-time.Duration(i+1) * time.Hour), Op: "remember", Paths: []string{p}, ChangeSummary: "changed " + p})
 	}

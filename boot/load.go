@@ -159,7 +159,7 @@ func (c *Context) Measure(counter budget.Counter) string {
 	}
 	// The encoding joined the last line to the rest: settle on whole
 	// texts, remembering only the one that settles.
-	trial := transient(counter)
+	trial := budget.Transient(counter)
 	for range 8 {
 		c.setOutput(n)
 		out = head + outputLine(c)

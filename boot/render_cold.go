@@ -20,11 +20,11 @@ func writeCold(b *strings.Builder, c *Context) {
 	switch {
 	case t.Omitted && t.Squeezed:
 		fmt.Fprintf(b, "The table of contents (%s, %s tokens) was left out to keep this context under budget.memory_max; run `wake cold` to see it.\n",
-			plural(t.Documents, "document"), budget.Thousands(t.DocTokens))
+			budget.Plural(t.Documents, "document"), budget.Thousands(t.DocTokens))
 		return
 	case t.Omitted:
 		fmt.Fprintf(b, "The table of contents (%s, %s tokens) does not fit its budget of %s tokens; run `wake cold` to see it.\n",
-			plural(t.Documents, "document"), budget.Thousands(t.DocTokens), budget.Thousands(t.Budget))
+			budget.Plural(t.Documents, "document"), budget.Thousands(t.DocTokens), budget.Thousands(t.Budget))
 		return
 	}
 	b.WriteString(t.Text())
@@ -45,7 +45,7 @@ func writeDigest(b *strings.Builder, c *Context) {
 		b.WriteString(text)
 		return
 	}
-	fmt.Fprintf(b, "%s recorded, not listed: `wake log --since %s`.\n", plural(d.Total, "change"), d.Window)
+	fmt.Fprintf(b, "%s recorded, not listed: `wake log --since %s`.\n", budget.Plural(d.Total, "change"), d.Window)
 }
 
 // writeExtraRows adds the table of contents and the digest to the budget

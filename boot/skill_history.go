@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/wakeproto/wake/cold"
 	"github.com/wakeproto/wake/policy"
 	"github.com/wakeproto/wake/tiers"
 )
@@ -21,7 +22,7 @@ import (
 // of them. A session without a summary is opened, for its first "What
 // happened" bullet, only while its line could still fit the skill's budget;
 // the lines past the budget count as left out.
-func (b *skillBuilder) history(previous admitted, x *ColdIndex) (SkillSection, error) {
+func (b *skillBuilder) history(previous admitted, x *cold.Index) (SkillSection, error) {
 	sec := SkillSection{Title: SkillHistory, Source: tiers.PreviousPath + " and " + tiers.SessionsDir + "/"}
 	used := 0
 	add := func(line string) {
@@ -98,7 +99,7 @@ func historyLine(a admitted) (string, bool) {
 // knows it, and where it sorts.
 type sessionEntry struct {
 	rel string
-	e   *coldEntry
+	e   *cold.Entry
 	at  time.Time // zero when neither the front matter nor the name has it
 	n   int       // the name's "-N" suffix; 1 without one
 }
@@ -115,12 +116,11 @@ func (se sessionEntry) date() string {
 // found, newest first: by session time (front matter `session`, else the
 // time or date the name starts with), then by the number a hand-off adds
 // to a name already taken ("-2", "-10"), then by name.
-func sessionEntries(x *ColdIndex) []sessionEntry {
+func sessionEntries(x *cold.Index) []sessionEntry {
 	var out []sessionEntry
-	prefix := tiers.SessionsDir + "/"
-	for rel, e := range x.entries {
-		name, ok := strings.CutPrefix(rel, prefix)
-		if !ok || !e.seen || e.Binary || strings.Contains(name, "/") || strings.HasPrefix(name, ".") || !strings.HasSuffix(name, ".md") {
+	for rel, e := range x.Scanned(tiers.SessionsDir) {
+		name := path.Base(rel)
+		if e.Binary || strings.HasPrefix(name, ".") || !strings.HasSuffix(name, ".md") {
 			continue
 		}
 		out = append(out, newSessionEntry(rel, e))
@@ -143,7 +143,7 @@ var sessionName = regexp.MustCompile(`^(\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}Z)(?:
 
 // newSessionEntry finds a session's time from its front matter, else its
 // name.
-func newSessionEntry(rel string, e *coldEntry) sessionEntry {
+func newSessionEntry(rel string, e *cold.Entry) sessionEntry {
 	se := sessionEntry{rel: rel, e: e, n: 1}
 	base := path.Base(rel)
 	if m := sessionName.FindStringSubmatch(base); m != nil {

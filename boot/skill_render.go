@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"fmt"
 	"strings"
+
+	"github.com/wakeproto/wake/budget"
 )
 
 // skillMarker opens every skill.md wake writes. wake replaces a file at
@@ -59,7 +61,7 @@ func renderSection(sec *SkillSection) string {
 	}
 	switch {
 	case sec.Dropped > 0:
-		fmt.Fprintf(&b, "(%s left out to fit the skill budget; see %s)\n", plural(sec.Dropped, skillUnit(sec.Title)), sec.Source)
+		fmt.Fprintf(&b, "(%s left out to fit the skill budget; see %s)\n", budget.Plural(sec.Dropped, skillUnit(sec.Title)), sec.Source)
 	case kept == 0:
 		b.WriteString("None.\n")
 	}
@@ -77,10 +79,10 @@ func skillUnit(title string) string {
 func heldBackLine(h HeldBack) string {
 	var parts []string
 	if h.Secret > 0 {
-		parts = append(parts, plural(h.Secret, "secret document")+" (not shown)")
+		parts = append(parts, budget.Plural(h.Secret, "secret document")+" (not shown)")
 	}
 	if h.Confidential > 0 {
-		parts = append(parts, plural(h.Confidential, "confidential document")+" (summary only)")
+		parts = append(parts, budget.Plural(h.Confidential, "confidential document")+" (summary only)")
 	}
 	if len(parts) == 0 {
 		return ""

@@ -8,6 +8,7 @@ import (
 
 	"github.com/wakeproto/wake/budget"
 	"github.com/wakeproto/wake/checks"
+	"github.com/wakeproto/wake/cold"
 	"github.com/wakeproto/wake/tiers"
 )
 
@@ -29,7 +30,7 @@ func BuildSkill(o Options, c *Context) (*Skill, error) {
 		// Only the index is wanted: a zero budget lists nothing.
 		var warns []string
 		var err error
-		if toc, warns, err = BuildTOC(o, 0); err != nil {
+		if toc, warns, err = cold.BuildTOC(o.cold(), 0); err != nil {
 			return nil, err
 		}
 		s.Warnings = append(s.Warnings, warns...)
@@ -37,7 +38,7 @@ func BuildSkill(o Options, c *Context) (*Skill, error) {
 	b := &skillBuilder{s: s, o: o}
 	main, tasks := admittedFile(files[tiers.MainPath]), admittedFile(files[tiers.TasksPath])
 	decisions, latest := admittedFile(files[tiers.DecisionsPath]), admittedFile(files[tiers.LatestPath])
-	hist, err := b.history(admittedFile(files[tiers.PreviousPath]), toc.index)
+	hist, err := b.history(admittedFile(files[tiers.PreviousPath]), toc.Index())
 	if err != nil {
 		return nil, err
 	}

@@ -8,9 +8,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/wakeproto/wake/cold"
+	"github.com/wakeproto/wake/internal/touchfs"
+
 	"github.com/spf13/afero"
 
 	"github.com/wakeproto/wake/budget"
+	"github.com/wakeproto/wake/internal/golden"
 	"github.com/wakeproto/wake/tiers"
 )
 
@@ -49,7 +53,7 @@ func TestSkillDemoGolden(t *testing.T) {
 	fsys, enc := demoFS(t), encoder(t)
 	s := buildSkill(t, fsys, "/demo", demoConfig(t, fsys), enc)
 	text := RenderSkill(s)
-	golden(t, "demo.skill.md", text)
+	golden.Check(t, "demo.skill.md", text)
 	if s.Tokens != enc.Count(text) || s.Tokens > s.Budget || dropped(s) != 0 || s.Over {
 		t.Fatalf("tokens %d (exact %d), budget %d, dropped %d, over %v", s.Tokens, enc.Count(text), s.Budget, dropped(s), s.Over)
 	}
@@ -456,13 +460,13 @@ func TestSkillProtectedBudgets(t *testing.T) {
 // read, opens no archived session.
 func TestSkillWarmOpensNoSession(t *testing.T) {
 	mem := demoFS(t)
-	fsys := newTouchFS(mem)
+	fsys := touchfs.New(mem)
 	enc, cfg := encoder(t), demoConfig(t, mem)
 	// An hour ahead, so that no file is too fresh for the index to keep.
 	now := func() time.Time { return time.Now().Add(time.Hour) }
 	build := func(data []byte, read func(Options) (*Context, error)) ([]byte, string) {
 		t.Helper()
-		idx := NewColdIndex(cfg.Encoding, data)
+		idx := cold.NewIndex(cfg.Encoding, data)
 		o := Options{FS: fsys, Root: "/demo", Config: cfg, Counter: enc, Now: now, ColdIndex: idx}
 		ctx, err := read(o)
 		if err != nil {
@@ -475,8 +479,8 @@ func TestSkillWarmOpensNoSession(t *testing.T) {
 		return idx.Marshal(), RenderSkill(s)
 	}
 	sessions := func() map[string]int {
-		defer fsys.reset()
-		return fsys.filesUnder("/" + tiers.SessionsDir + "/")
+		defer fsys.Reset()
+		return fsys.FilesUnder("/" + tiers.SessionsDir + "/")
 	}
 	data, cold := build(nil, Build)
 	if len(sessions()) == 0 || !strings.Contains(cold, "Met the owner") {

@@ -5,118 +5,19 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/spf13/afero"
 
 	"github.com/wakeproto/wake/budget"
+	"github.com/wakeproto/wake/cold"
 	"github.com/wakeproto/wake/handoff"
+	"github.com/wakeproto/wake/internal/coldtree"
+	"github.com/wakeproto/wake/internal/touchfs"
 	"github.com/wakeproto/wake/policy"
 	"github.com/wakeproto/wake/tiers"
 )
-
-// touchFS counts what a run does to the files under it: every open by
-// path, and every write (an open for writing, a create, a rename, a
-// removal, a new directory).
-type touchFS struct {
-	afero.Fs
-	mu     sync.Mutex
-	opens  map[string]int
-	writes []string
-}
-
-func newTouchFS(fsys afero.Fs) *touchFS { return &touchFS{Fs: fsys, opens: map[string]int{}} }
-
-func (f *touchFS) reset() {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	f.opens, f.writes = map[string]int{}, nil
-}
-
-// filesUnder returns the files (not directories) whose path contains dir,
-// opened since the last reset, with how often each was opened.
-func (f *touchFS) filesUnder(dir string) map[string]int {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	out := map[string]int{}
-	for name, n := range f.opens {
-		if fi, err := f.Fs.Stat(name); err == nil && !fi.IsDir() && strings.Contains(name, dir) {
-			out[name] = n
-		}
-	}
-	return out
-}
-
-func (f *touchFS) opened(name string) {
-	f.mu.Lock()
-	f.opens[filepath.ToSlash(name)]++
-	f.mu.Unlock()
-}
-
-func (f *touchFS) wrote(what string) {
-	f.mu.Lock()
-	f.writes = append(f.writes, what)
-	f.mu.Unlock()
-}
-
-func (f *touchFS) Open(name string) (afero.File, error) {
-	f.opened(name)
-	return f.Fs.Open(name)
-}
-
-func (f *touchFS) OpenFile(name string, flag int, perm os.FileMode) (afero.File, error) {
-	f.opened(name)
-	if flag&(os.O_WRONLY|os.O_RDWR|os.O_CREATE|os.O_APPEND|os.O_TRUNC) != 0 {
-		f.wrote("open for writing " + name)
-	}
-	return f.Fs.OpenFile(name, flag, perm)
-}
-
-func (f *touchFS) Create(name string) (afero.File, error) {
-	f.wrote("create " + name)
-	return f.Fs.Create(name)
-}
-
-func (f *touchFS) Rename(from, to string) error {
-	f.wrote("rename " + from + " " + to)
-	return f.Fs.Rename(from, to)
-}
-
-func (f *touchFS) Remove(name string) error {
-	f.wrote("remove " + name)
-	return f.Fs.Remove(name)
-}
-
-func (f *touchFS) RemoveAll(name string) error {
-	f.wrote("remove all " + name)
-	return f.Fs.RemoveAll(name)
-}
-
-func (f *touchFS) Mkdir(name string, perm os.FileMode) error {
-	f.wrote("mkdir " + name)
-	return f.Fs.Mkdir(name, perm)
-}
-
-func (f *touchFS) MkdirAll(name string, perm os.FileMode) error {
-	f.wrote("mkdir all " + name)
-	return f.Fs.MkdirAll(name, perm)
-}
-
-func (f *touchFS) Chtimes(name string, a, m time.Time) error {
-	f.wrote("chtimes " + name)
-	return f.Fs.Chtimes(name, a, m)
-}
-
-// LstatIfPossible keeps the symlink checks of the file system underneath.
-func (f *touchFS) LstatIfPossible(name string) (os.FileInfo, bool, error) {
-	if l, ok := f.Fs.(afero.Lstater); ok {
-		return l.LstatIfPossible(name)
-	}
-	fi, err := f.Fs.Stat(name)
-	return fi, false, err
-}
 
 // warmRoot is the demo root with a secret and a confidential cold document,
 // a secret warm file and ledger entries naming tier files, wake.toml and
@@ -161,7 +62,7 @@ func warmRoot(t *testing.T) afero.Fs {
 func bootOnce(t *testing.T, fsys afero.Fs, enc *budget.Encoder) (*Context, *budget.Cache) {
 	t.Helper()
 	cache := OpenCache(fsys, "/demo", enc)
-	idx := OpenColdIndex(fsys, "/demo", tiers.EncodingCL100K)
+	idx := cold.OpenIndex(fsys, "/demo", tiers.EncodingCL100K)
 	cfg := tiers.DefaultConfig()
 	ctx, err := Build(Options{FS: fsys, Root: "/demo", Config: cfg, Counter: cache, Now: func() time.Time { return demoTime }, ColdIndex: idx})
 	if err != nil {
@@ -170,7 +71,7 @@ func bootOnce(t *testing.T, fsys afero.Fs, enc *budget.Encoder) (*Context, *budg
 	if err := SaveCache(fsys, "/demo", cache); err != nil {
 		t.Fatal(err)
 	}
-	if err := SaveColdIndex(fsys, "/demo", idx); err != nil {
+	if err := cold.SaveIndex(fsys, "/demo", idx); err != nil {
 		t.Fatal(err)
 	}
 	return ctx, cache
@@ -180,15 +81,15 @@ func bootOnce(t *testing.T, fsys afero.Fs, enc *budget.Encoder) (*Context, *budg
 // no cold document at all, writes nothing and does not load the tokenizer,
 // and that the digest still applies the sensitivity policy.
 func TestWarmStartTouches(t *testing.T) {
-	fsys := newTouchFS(warmRoot(t))
+	fsys := touchfs.New(warmRoot(t))
 	first, _ := bootOnce(t, fsys, encoder(t))
-	fsys.reset()
+	fsys.Reset()
 	enc := encoder(t)
 	ctx, _ := bootOnce(t, fsys, enc)
-	if len(fsys.writes) > 0 {
-		t.Errorf("a warm start wrote: %q", fsys.writes)
+	if len(fsys.Writes()) > 0 {
+		t.Errorf("a warm start wrote: %q", fsys.Writes())
 	}
-	for name, n := range fsys.opens {
+	for name, n := range fsys.Opens() {
 		rel := strings.TrimPrefix(name, "/demo/")
 		switch {
 		case strings.HasPrefix(rel, tiers.ColdDir+"/") && strings.HasSuffix(rel, ".md"):
@@ -197,7 +98,7 @@ func TestWarmStartTouches(t *testing.T) {
 			t.Errorf("a warm start opened %s %d times", rel, n)
 		}
 	}
-	if fsys.opens["/demo/"+tiers.ConfigPath] > 0 {
+	if fsys.Opens()["/demo/"+tiers.ConfigPath] > 0 {
 		t.Error("a warm start opened wake.toml")
 	}
 	if enc.Built() {
@@ -269,24 +170,24 @@ func TestMeasureRemembersOnlyTheContext(t *testing.T) {
 // document modified within the racy window, but learns nothing the index
 // would save, does not rewrite the index.
 func TestColdIndexUnchangedNotRewritten(t *testing.T) {
-	mem := coldFS(t, []coldFile{
-		{"cold/old.md", "# Old\n", time.Hour},
-		{"cold/sessions/now.md", "# Just written\n", time.Second},
+	mem := coldtree.FS(t, []coldtree.File{
+		{Path: "cold/old.md", Data: "# Old\n", Age: time.Hour},
+		{Path: "cold/sessions/now.md", Data: "# Just written\n", Age: time.Second},
 	})
-	fsys := newTouchFS(mem)
+	fsys := touchfs.New(mem)
 	enc := encoder(t)
 	for run := range 3 {
-		fsys.reset()
+		fsys.Reset()
 		o := tocOptions(fsys, enc)
-		o.ColdIndex = OpenColdIndex(fsys, "/r", o.Config.Encoding)
-		buildTOC(t, o, 1000)
-		if err := SaveColdIndex(fsys, "/r", o.ColdIndex); err != nil {
+		o.ColdIndex = cold.OpenIndex(fsys, "/r", o.Config.Encoding)
+		mustTOC(t, o.cold(), 1000)
+		if err := cold.SaveIndex(fsys, "/r", o.ColdIndex); err != nil {
 			t.Fatal(err)
 		}
-		if wrote := len(fsys.writes) > 0; wrote != (run == 0) {
-			t.Errorf("run %d: writes %q", run, fsys.writes)
+		if wrote := len(fsys.Writes()) > 0; wrote != (run == 0) {
+			t.Errorf("run %d: writes %q", run, fsys.Writes())
 		}
-		if n := fsys.opens["/r/cold/sessions/now.md"]; n != 1 {
+		if n := fsys.Opens()["/r/cold/sessions/now.md"]; n != 1 {
 			t.Errorf("run %d: the racy document opened %d times", run, n)
 		}
 	}
@@ -307,4 +208,71 @@ func TestWithheldIsExplicit(t *testing.T) {
 	if !strings.Contains(b.String(), "(not shown: withheld: 40 tokens would pass the memory maximum)") {
 		t.Errorf("a withheld file:\n%s", b.String())
 	}
+}
+
+// TestColdIndexWarmRunOpensNothing proves the scale promise: once the index
+// knows the cold documents, a build opens none of them and counts nothing,
+// and a changed document is read again.
+func TestColdIndexWarmRunOpensNothing(t *testing.T) {
+	fsys := touchfs.New(coldtree.FS(t, coldtree.Large()))
+	first := encoder(t)
+	cache := OpenCache(fsys, "/r", first)
+	o := tocOptions(fsys, cache).cold()
+	o.Index = cold.OpenIndex(fsys, "/r", first.Name())
+	want, _ := mustTOC(t, o, 1500)
+	if len(fsys.FilesUnder("/cold/")) != 364 || o.Index.Reads() != 364 {
+		t.Fatalf("cold run opened %d documents, read %d", len(fsys.FilesUnder("/cold/")), o.Index.Reads())
+	}
+	if err := cold.SaveIndex(fsys, "/r", o.Index); err != nil {
+		t.Fatal(err)
+	}
+	// Keep only the listing's own counts: the documents' counts must come
+	// from the index, not from the content cache.
+	listing := budget.NewCache(first.Name(), first, nil)
+	o.Counter, o.Index = listing, cold.OpenIndex(fsys, "/r", first.Name())
+	mustTOC(t, o, 1500)
+	if err := SaveCache(fsys, "/r", listing); err != nil {
+		t.Fatal(err)
+	}
+
+	warm := func() (*cold.TOC, *cold.Index, *budget.Encoder) {
+		fsys.Reset()
+		enc := encoder(t)
+		c := OpenCache(fsys, "/r", enc)
+		o := tocOptions(fsys, c).cold()
+		o.Index = cold.OpenIndex(fsys, "/r", enc.Name())
+		toc, _, err := cold.BuildTOC(o, 1500)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return toc, o.Index, enc
+	}
+	got, idx, enc := warm()
+	if len(fsys.FilesUnder("/cold/")) != 0 || idx.Reads() != 0 || enc.Built() || idx.Dirty() {
+		t.Fatalf("warm run opened %v, read %d, built the encoder %v, dirty %v", fsys.FilesUnder("/cold/"), idx.Reads(), enc.Built(), idx.Dirty())
+	}
+	if got.Text() != want.Text() {
+		t.Fatal("warm listing differs from the cold one")
+	}
+
+	// A changed document (new size) and a removed one.
+	afero.WriteFile(fsys, "/r/cold/index.md", []byte("# Archive index, longer now\n"), 0o644)
+	fsys.Remove("/r/cold/2023/01/note-00.md")
+	_, idx, _ = warm()
+	if len(fsys.FilesUnder("/cold/")) != 1 || fsys.FilesUnder("/cold/")["/r/cold/index.md"] != 1 || idx.Reads() != 1 || !idx.Dirty() {
+		t.Fatalf("after a change: opened %v, read %d", fsys.FilesUnder("/cold/"), idx.Reads())
+	}
+	cold.SaveIndex(fsys, "/r", idx)
+	if data, _ := afero.ReadFile(fsys, cold.IndexPath("/r")); strings.Contains(string(data), "note-00.md\t") && strings.Contains(string(data), "cold/2023/01/note-00.md") {
+		t.Fatal("the removed document is still in the index")
+	}
+}
+
+func mustTOC(t *testing.T, o cold.Options, limit int) (*cold.TOC, []string) {
+	t.Helper()
+	toc, warns, err := cold.BuildTOC(o, limit)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return toc, warns
 }

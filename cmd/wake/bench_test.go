@@ -11,7 +11,7 @@ import (
 
 	"github.com/spf13/afero"
 
-	"github.com/wakeproto/wake/boot"
+	"github.com/wakeproto/wake/cold"
 	"github.com/wakeproto/wake/handoff"
 	"github.com/wakeproto/wake/internal/memgen"
 )
@@ -70,7 +70,7 @@ func BenchmarkLoadColdScale(b *testing.B) {
 		b.Run(fmt.Sprintf("docs=%d", n), func(b *testing.B) {
 			root := generate(b, n)
 			benchLoad(b, root) // the cold start: counts every document once
-			if data, _ := os.ReadFile(boot.ColdIndexPath(root)); strings.Count(string(data), "\n") != n+1 {
+			if data, _ := os.ReadFile(cold.IndexPath(root)); strings.Count(string(data), "\n") != n+1 {
 				b.Fatalf("the cold index holds %d lines after the first load, want %d", strings.Count(string(data), "\n"), n+1)
 			}
 			b.ResetTimer()

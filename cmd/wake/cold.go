@@ -7,8 +7,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/wakeproto/wake/boot"
 	"github.com/wakeproto/wake/budget"
+	"github.com/wakeproto/wake/cold"
 	"github.com/wakeproto/wake/handoff"
 )
 
@@ -42,7 +42,7 @@ summary fits what is left this session.`,
 		Args:    maxArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 1 {
-				rel, err := boot.ColdPath(args[0])
+				rel, err := cold.ColdPath(args[0])
 				if err != nil {
 					return hintError{usageError{err}, "run 'wake cold' to list the cold documents and their paths"}
 				}
@@ -62,18 +62,18 @@ func (a *app) coldRun(ctx context.Context, o *coldOptions) error {
 	if o.path == "" {
 		return a.coldList(s)
 	}
-	var p boot.Pull
-	opts := boot.Options{FS: a.fs, Root: s.root, Config: s.cfg, Counter: s.cache, Now: a.now}
+	var p cold.Pull
+	opts := cold.Options{FS: a.fs, Root: s.root, Config: s.cfg, Counter: s.cache, Now: a.now}
 	// Counted before the lock, so that a long document does not hold
 	// other wake commands up; under the lock the counts come from the cache.
-	boot.PullCold(opts, o.path, handoff.ColdSession{})
+	cold.PullCold(opts, o.path, handoff.ColdSession{})
 	err = a.store(s.root).PullCold(ctx, func(cs handoff.ColdSession) (handoff.ColdPull, error) {
 		var err error
-		p, err = boot.PullCold(opts, o.path, cs)
+		p, err = cold.PullCold(opts, o.path, cs)
 		return handoff.ColdPull{Path: p.Path, Tokens: p.Tokens, Whole: p.Whole}, err
 	})
 	a.saveCache(s)
-	var perr *boot.PullError
+	var perr *cold.PullError
 	if errors.As(err, &perr) && perr.Hint != "" {
 		return hintError{err, perr.Hint}
 	}
@@ -89,8 +89,8 @@ func (a *app) coldRun(ctx context.Context, o *coldOptions) error {
 }
 
 func (a *app) coldList(s *session) error {
-	idx := boot.OpenColdIndex(a.fs, s.root, s.cfg.Encoding)
-	toc, warns, err := boot.BuildTOC(boot.Options{FS: a.fs, Root: s.root, Config: s.cfg, Counter: s.cache, Now: a.now, ColdIndex: idx}, boot.NoFold)
+	idx := cold.OpenIndex(a.fs, s.root, s.cfg.Encoding)
+	toc, warns, err := cold.BuildTOC(cold.Options{FS: a.fs, Root: s.root, Config: s.cfg, Counter: s.cache, Now: a.now, Index: idx}, cold.NoFold)
 	if err != nil {
 		return err
 	}
@@ -109,8 +109,8 @@ func (a *app) coldList(s *session) error {
 
 // saveColdIndex persists what the table of contents learned; failing to is
 // only worth a warning, since the index is an optimisation.
-func (a *app) saveColdIndex(s *session, idx *boot.ColdIndex) {
-	if err := boot.SaveColdIndex(a.fs, s.root, idx); err != nil {
+func (a *app) saveColdIndex(s *session, idx *cold.Index) {
+	if err := cold.SaveIndex(a.fs, s.root, idx); err != nil {
 		fmt.Fprintf(a.errOut, "wake: warning: saving the cold index: %v\n", err)
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/wakeproto/wake/boot"
+	"github.com/wakeproto/wake/cold"
 	"github.com/wakeproto/wake/handoff"
 )
 
@@ -110,7 +111,7 @@ func (a *app) startSession(s *session, w bootWrite) (*boot.Context, string, boot
 // and its Claude Code hook share it, and so does every command that writes
 // the boot files.
 func (a *app) bootContext(s *session, save bool) (*boot.Context, string, error) {
-	idx := boot.OpenColdIndex(a.fs, s.root, s.cfg.Encoding)
+	idx := cold.OpenIndex(a.fs, s.root, s.cfg.Encoding)
 	ctx, err := boot.Build(boot.Options{FS: a.fs, Root: s.root, Config: s.cfg, Counter: s.cache, Now: a.now, ColdIndex: idx})
 	if err != nil {
 		return nil, "", err

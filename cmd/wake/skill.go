@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/wakeproto/wake/boot"
+	"github.com/wakeproto/wake/cold"
 	"github.com/wakeproto/wake/handoff"
 )
 
@@ -86,7 +87,7 @@ func (a *app) skillRun(o *skillOptions) error {
 // the cold index for History; not the boot context's table of contents,
 // digest or fitting.
 func (a *app) skillOnly(s *session) ([]byte, error) {
-	idx := boot.OpenColdIndex(a.fs, s.root, s.cfg.Encoding)
+	idx := cold.OpenIndex(a.fs, s.root, s.cfg.Encoding)
 	o := boot.Options{FS: a.fs, Root: s.root, Config: s.cfg, Counter: s.cache, Now: a.now, ColdIndex: idx}
 	ctx, err := boot.Read(o)
 	if err != nil {

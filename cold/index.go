@@ -1,4 +1,4 @@
-package boot
+package cold
 
 import (
 	"bytes"
@@ -17,8 +17,8 @@ import (
 	"github.com/wakeproto/wake/tiers"
 )
 
-// ColdIndexFile is the cold index's file name inside the state directory.
-const ColdIndexFile = "cold-index.tsv"
+// IndexFile is the cold index's file name inside the state directory.
+const IndexFile = "cold-index.tsv"
 
 // coldIndexHeader opens the file; the encoding is part of it because token
 // counts depend on it. v2 files may hold the text of secret documents, so
@@ -30,13 +30,13 @@ const coldIndexHeader = "wake cold index v3 "
 // file-system clocks), so its entry is used for this run but not saved.
 const racyWindow = 2 * time.Second
 
-// ColdIndex remembers what the table of contents learned of each cold
+// Index remembers what the table of contents learned of each cold
 // document, keyed by path, size and modification time, so that a start
 // whose cold files did not change opens none of them. It is a cache: a
 // missing or corrupt file only costs a rescan.
-type ColdIndex struct {
+type Index struct {
 	encoding string
-	entries  map[string]*coldEntry
+	entries  map[string]*Entry
 	scanned  bool // a whole scan of cold/ went through the index
 	loaded   int  // entries read from the file
 	seen     int  // loaded entries a scan found again
@@ -44,7 +44,7 @@ type ColdIndex struct {
 	reads    int
 }
 
-type coldEntry struct {
+type Entry struct {
 	Size    int64
 	MTime   int64 // UnixNano
 	Tokens  int
@@ -61,20 +61,20 @@ type coldEntry struct {
 	fresh   bool // matches the file as this run found it
 }
 
-// NewColdIndex returns an index for counts in the named encoding, loaded
+// NewIndex returns an index for counts in the named encoding, loaded
 // from data when data is a valid index of that encoding.
-func NewColdIndex(encoding string, data []byte) *ColdIndex {
+func NewIndex(encoding string, data []byte) *Index {
 	// A missing or corrupt index is dirty, so that it is written once
 	// even when it has nothing to keep yet.
-	x := &ColdIndex{encoding: encoding, entries: map[string]*coldEntry{}, dirty: true}
+	x := &Index{encoding: encoding, entries: map[string]*Entry{}, dirty: true}
 	header := coldIndexHeader + encoding + "\n"
 	if !bytes.HasPrefix(data, []byte(header)) {
 		return x
 	}
 	text := string(data[len(header):])
 	n := strings.Count(text, "\n")
-	entries := make(map[string]*coldEntry, n)
-	slab := make([]coldEntry, n) // one allocation for all the entries
+	entries := make(map[string]*Entry, n)
+	slab := make([]Entry, n) // one allocation for all the entries
 	i := 0
 	for line := range strings.Lines(text) {
 		if i == n {
@@ -92,32 +92,32 @@ func NewColdIndex(encoding string, data []byte) *ColdIndex {
 	return x
 }
 
-// ColdIndexPath is where the root's cold index lives.
-func ColdIndexPath(root string) string {
-	return filepath.Join(root, tiers.StateDir, ColdIndexFile)
+// IndexPath is where the root's cold index lives.
+func IndexPath(root string) string {
+	return filepath.Join(root, tiers.StateDir, IndexFile)
 }
 
-// OpenColdIndex loads the root's cold index for the given encoding.
-func OpenColdIndex(fsys afero.Fs, root, encoding string) *ColdIndex {
-	data, _ := afero.ReadFile(fsys, ColdIndexPath(root))
-	return NewColdIndex(encoding, data)
+// OpenIndex loads the root's cold index for the given encoding.
+func OpenIndex(fsys afero.Fs, root, encoding string) *Index {
+	data, _ := afero.ReadFile(fsys, IndexPath(root))
+	return NewIndex(encoding, data)
 }
 
-// SaveColdIndex writes the index back, atomically, when it changed: a
+// SaveIndex writes the index back, atomically, when it changed: a
 // document was read, or one it knew is gone.
-func SaveColdIndex(fsys afero.Fs, root string, x *ColdIndex) error {
+func SaveIndex(fsys afero.Fs, root string, x *Index) error {
 	if x == nil || !x.Dirty() {
 		return nil
 	}
-	return handoff.WriteState(fsys, root, ColdIndexFile, x.Marshal())
+	return handoff.WriteState(fsys, root, IndexFile, x.Marshal())
 }
 
 // Reads returns how many cold documents were read since the index was
 // loaded: zero on a warm start.
-func (x *ColdIndex) Reads() int { return x.reads }
+func (x *Index) Reads() int { return x.reads }
 
 // Dirty reports whether the index differs from what was loaded.
-func (x *ColdIndex) Dirty() bool {
+func (x *Index) Dirty() bool {
 	if x.dirty {
 		return true
 	}
@@ -127,10 +127,10 @@ func (x *ColdIndex) Dirty() bool {
 	return x.seen < x.loaded
 }
 
-func (x *ColdIndex) lookup(f tiers.ColdFile) (coldEntry, bool) {
+func (x *Index) lookup(f tiers.ColdFile) (Entry, bool) {
 	e := x.entries[f.Path]
 	if e == nil {
-		return coldEntry{}, false
+		return Entry{}, false
 	}
 	if e.loaded && !e.seen {
 		e.seen = true
@@ -140,11 +140,11 @@ func (x *ColdIndex) lookup(f tiers.ColdFile) (coldEntry, bool) {
 	return *e, e.fresh
 }
 
-// put records what reading f found, as [coldEntry.kept], and returns what
+// put records what reading f found, as [Entry.kept], and returns what
 // it recorded. The index is dirty only when the file it saves changes: a
 // document modified within the racy window is neither saved nor, when it
 // was not saved before, a change.
-func (x *ColdIndex) put(f tiers.ColdFile, e coldEntry, now time.Time) coldEntry {
+func (x *Index) put(f tiers.ColdFile, e Entry, now time.Time) Entry {
 	e = e.kept()
 	old := x.entries[f.Path]
 	if old != nil && old.loaded && !old.seen {
@@ -163,16 +163,16 @@ func (x *ColdIndex) put(f tiers.ColdFile, e coldEntry, now time.Time) coldEntry 
 
 // secret reports whether the sensitivity policy holds the document back
 // whole: secret, or with front matter that does not parse.
-func (e coldEntry) secret() bool {
+func (e Entry) secret() bool {
 	return !e.Binary && policy.Level(e.Sens, metaError(e.MetaErr)) == policy.Secret
 }
 
 // kept is what the index keeps of a document: of a secret one (see
-// [coldEntry.secret]) nothing of its text, only its size, time, level and
+// [Entry.secret]) nothing of its text, only its size, time, level and
 // count, and a front-matter error with every value it quotes cut out. Its
 // listing is never shown, so there is nothing to lose; and a cache must not
 // be one more place a secret is written to.
-func (e coldEntry) kept() coldEntry {
+func (e Entry) kept() Entry {
 	if !e.secret() {
 		return e
 	}
@@ -200,7 +200,7 @@ func unquoted(msg string) string {
 
 // changesFile reports whether replacing old (nil when there was none) with
 // e changes what Marshal writes.
-func changesFile(old, e *coldEntry) bool {
+func changesFile(old, e *Entry) bool {
 	saved := old != nil && (old.loaded || !old.racy)
 	switch {
 	case saved != !e.racy:
@@ -214,7 +214,7 @@ func changesFile(old, e *coldEntry) bool {
 
 // level is the sensitivity of the cold document at p as this run found it,
 // for the ledger digest; false when the run did not list it.
-func (x *ColdIndex) level(p string) (string, bool) {
+func (x *Index) Level(p string) (string, bool) {
 	e := x.entries[p]
 	switch {
 	case e == nil || !e.fresh:
@@ -236,7 +236,7 @@ func isRacy(f tiers.ColdFile, now time.Time) bool {
 
 // Marshal encodes the entries, one tab-separated line each, in path order.
 // After a whole scan of cold/ only the documents it found are kept.
-func (x *ColdIndex) Marshal() []byte {
+func (x *Index) Marshal() []byte {
 	var b bytes.Buffer
 	b.WriteString(coldIndexHeader + x.encoding + "\n")
 	paths := make([]string, 0, len(x.entries))
@@ -261,7 +261,7 @@ func (x *ColdIndex) Marshal() []byte {
 	return b.Bytes()
 }
 
-func parseColdEntry(line string, e *coldEntry) (string, *coldEntry, bool) {
+func parseColdEntry(line string, e *Entry) (string, *Entry, bool) {
 	var f [10]string
 	for i := range 9 {
 		var ok bool
@@ -311,4 +311,19 @@ func metaError(msg string) error {
 		return nil
 	}
 	return errors.New(msg)
+}
+
+// Scanned returns the documents the last scan of cold/ found directly in
+// dir (slash-separated, relative to the root, such as "cold/sessions"), by
+// path, with what the index keeps of each: so that skill.md's History lists
+// the sessions without opening one.
+func (x *Index) Scanned(dir string) map[string]*Entry {
+	out := map[string]*Entry{}
+	prefix := dir + "/"
+	for rel, e := range x.entries {
+		if name, ok := strings.CutPrefix(rel, prefix); ok && e.seen && !strings.Contains(name, "/") {
+			out[rel] = e
+		}
+	}
+	return out
 }

@@ -1,4 +1,4 @@
-package boot
+package cold
 
 import (
 	"errors"
@@ -11,6 +11,7 @@ import (
 
 	"github.com/wakeproto/wake/budget"
 	"github.com/wakeproto/wake/handoff"
+	"github.com/wakeproto/wake/internal/coldtree"
 	"github.com/wakeproto/wake/tiers"
 )
 
@@ -63,7 +64,7 @@ func pullOptions(fsys afero.Fs, c budget.Counter, cold int) Options {
 
 func TestPullWholeThenSummaryThenRefused(t *testing.T) {
 	enc := encoder(t)
-	fsys := coldFS(t, []coldFile{{"cold/importer.md", longDoc(), 0}, {"cold/small.md", "# Small\n\nShort.\n", 0}})
+	fsys := coldtree.FS(t, []coldtree.File{{Path: "cold/importer.md", Data: longDoc(), Age: 0}, {Path: "cold/small.md", Data: "# Small\n\nShort.\n", Age: 0}})
 	docTokens := enc.Count(longDoc())
 	o := pullOptions(fsys, enc, docTokens+100)
 	var s handoff.ColdSession
@@ -121,7 +122,7 @@ func TestPullWholeThenSummaryThenRefused(t *testing.T) {
 // less room than the cold budget.
 func TestPullMemoryMax(t *testing.T) {
 	enc := encoder(t)
-	fsys := coldFS(t, []coldFile{{"cold/importer.md", longDoc(), 0}})
+	fsys := coldtree.FS(t, []coldtree.File{{Path: "cold/importer.md", Data: longDoc(), Age: 0}})
 	o := pullOptions(fsys, enc, 20000)
 	s := handoff.ColdSession{LoadTokens: o.Config.Budget.MemoryMax - 300, Pulled: 100}
 	p, err := PullCold(o, "cold/importer.md", s)
@@ -136,12 +137,12 @@ func TestPullMemoryMax(t *testing.T) {
 
 func TestPullSensitivity(t *testing.T) {
 	enc := encoder(t)
-	fsys := coldFS(t, []coldFile{
-		{"cold/keys.md", "---\nsummary: API keys\nsensitivity: secret\n---\nsk-123\n", 0},
-		{"cold/pay.md", "---\nsummary: Salary bands for 2026\nsensitivity: confidential\n---\n# Salaries\n\nBen: 1\n", 0},
-		{"cold/bare.md", "---\nsensitivity: confidential\n---\nBen: 1\n", 0},
-		{"cold/broken.md", "---\nsummary: [x\nsensitivity: secret\n---\nsk-456\n", 0},
-		{"cold/scan.pdf", "%PDF\x00", 0},
+	fsys := coldtree.FS(t, []coldtree.File{
+		{Path: "cold/keys.md", Data: "---\nsummary: API keys\nsensitivity: secret\n---\nsk-123\n", Age: 0},
+		{Path: "cold/pay.md", Data: "---\nsummary: Salary bands for 2026\nsensitivity: confidential\n---\n# Salaries\n\nBen: 1\n", Age: 0},
+		{Path: "cold/bare.md", Data: "---\nsensitivity: confidential\n---\nBen: 1\n", Age: 0},
+		{Path: "cold/broken.md", Data: "---\nsummary: [x\nsensitivity: secret\n---\nsk-456\n", Age: 0},
+		{Path: "cold/scan.pdf", Data: "%PDF\x00", Age: 0},
 	})
 	o := pullOptions(fsys, enc, 20000)
 	for path, want := range map[string]string{
@@ -189,7 +190,7 @@ func TestPullSymlinkOut(t *testing.T) {
 func TestPullHugeIsSummarised(t *testing.T) {
 	line := "Filler line that goes on. " + strings.Repeat("x", 60) + "\n"
 	huge := "---\nsummary: A runaway export\n---\n# Export\n\nFirst sentence of the export. More.\n\n" + strings.Repeat(line, tiers.MaxDocBytes/len(line)+10)
-	fsys := coldFS(t, []coldFile{{"cold/export.md", huge, 0}})
+	fsys := coldtree.FS(t, []coldtree.File{{Path: "cold/export.md", Data: huge, Age: 0}})
 	p, err := PullCold(pullOptions(fsys, encoder(t), 10_000_000), "cold/export.md", handoff.ColdSession{})
 	if err != nil || p.Whole || !p.Huge || !strings.Contains(p.Text, "is over 4 MiB") || !strings.Contains(p.Text, "First sentence of the export.") {
 		t.Fatalf("huge: %v %+v", err, p)

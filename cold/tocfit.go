@@ -1,4 +1,4 @@
-package boot
+package cold
 
 import (
 	"fmt"
@@ -65,7 +65,7 @@ func (t *TOC) fit(limit int, c budget.Counter) {
 
 // refit folds the listing further to fit a smaller limit than its budget,
 // to keep the whole context under the memory maximum.
-func (t *TOC) refit(limit int, c budget.Counter) {
+func (t *TOC) Refit(limit int, c budget.Counter) {
 	t.Omitted, t.Squeezed = false, true
 	t.fit(limit, c)
 }
@@ -147,7 +147,7 @@ func writeTOCLine(b *strings.Builder, l TOCLine) {
 		fmt.Fprintf(b, "%s — no documents\n", l.Path)
 		return
 	case l.Dir:
-		fmt.Fprintf(b, "%s — %s, %s tokens", l.Path, plural(l.Documents, "document"), budget.Thousands(l.Tokens))
+		fmt.Fprintf(b, "%s — %s, %s tokens", l.Path, budget.Plural(l.Documents, "document"), budget.Thousands(l.Tokens))
 		if l.Folded {
 			b.WriteString(" (folded)")
 		}
@@ -176,26 +176,19 @@ func writeTOCLine(b *strings.Builder, l TOCLine) {
 func (t *TOC) heldBack() string {
 	var parts []string
 	if t.Secret > 0 {
-		parts = append(parts, plural(t.Secret, "secret document")+" (counted, not listed)")
+		parts = append(parts, budget.Plural(t.Secret, "secret document")+" (counted, not listed)")
 	}
 	if t.Confidential > 0 {
-		parts = append(parts, plural(t.Confidential, "confidential document")+" (summary only)")
+		parts = append(parts, budget.Plural(t.Confidential, "confidential document")+" (summary only)")
 	}
 	if t.Unreadable > 0 {
-		parts = append(parts, plural(t.Unreadable, "document")+" with unreadable front matter")
+		parts = append(parts, budget.Plural(t.Unreadable, "document")+" with unreadable front matter")
 	}
 	if t.Binary > 0 {
-		parts = append(parts, plural(t.Binary, "binary file"))
+		parts = append(parts, budget.Plural(t.Binary, "binary file"))
 	}
 	if len(parts) == 0 {
 		return ""
 	}
 	return "Held back: " + strings.Join(parts, "; ") + "."
-}
-
-func plural(n int, what string) string {
-	if n == 1 {
-		return "1 " + what
-	}
-	return budget.Thousands(n) + " " + what + "s"
 }

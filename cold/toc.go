@@ -1,4 +1,4 @@
-package boot
+package cold
 
 import (
 	"fmt"
@@ -6,7 +6,6 @@ import (
 	"slices"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/wakeproto/wake/budget"
 	"github.com/wakeproto/wake/policy"
@@ -18,7 +17,6 @@ const NoFold = -1
 
 // maxTitleRunes bounds one document's title in the listing, so that one
 // runaway summary cannot crowd out the rest of the tree.
-const maxTitleRunes = 160
 
 // TOC is the cold tier's table of contents (DESIGN section 5, phase 4): a
 // tree of cold/ by directory, one line a document, folded to fit a budget.
@@ -43,8 +41,8 @@ type TOC struct {
 	order []*tocDir // fold order: deepest, largest, stalest first; cold/ last
 	folds int       // how many of order are folded
 	dirs  map[string]*tocDir
-	last  *tocDir    // where the previous document went: files come in path order
-	index *ColdIndex // what the scan knows of every cold document
+	last  *tocDir // where the previous document went: files come in path order
+	index *Index  // what the scan knows of every cold document
 }
 
 // foldedDirs returns how many directories of the fold order are folded,
@@ -96,9 +94,9 @@ func BuildTOC(o Options, limit int) (*TOC, []string, error) {
 	if err != nil {
 		warns = append(warns, fmt.Sprintf("%s/: skipped: %v", tiers.ColdDir, err))
 	}
-	idx := o.ColdIndex
+	idx := o.Index
 	if idx == nil {
-		idx = NewColdIndex(o.Config.Encoding, nil)
+		idx = NewIndex(o.Config.Encoding, nil)
 	}
 	idx.scanned = true
 	now := time.Now
@@ -112,7 +110,7 @@ func BuildTOC(o Options, limit int) (*TOC, []string, error) {
 		e, ok := idx.lookup(f)
 		if !ok {
 			// Only a count the index will keep may skip the content cache.
-			keep := o.ColdIndex != nil && !isRacy(f, now())
+			keep := o.Index != nil && !isRacy(f, now())
 			e, err = readColdEntry(o, f, keep)
 			if err != nil {
 				warns = append(warns, err.Error())
@@ -139,62 +137,44 @@ func BuildTOC(o Options, limit int) (*TOC, []string, error) {
 
 // readColdEntry reads a document the index does not know: whole, to count
 // it, with the listing taken from its head only.
-func readColdEntry(o Options, f tiers.ColdFile, indexKeeps bool) (coldEntry, error) {
+func readColdEntry(o Options, f tiers.ColdFile, indexKeeps bool) (Entry, error) {
 	d, err := tiers.ReadDoc(o.FS, o.Root, f.Path)
 	switch {
 	case err != nil:
-		return coldEntry{}, err
+		return Entry{}, err
 	case d.Missing:
-		return coldEntry{}, fmt.Errorf("%s: skipped: removed while being listed", f.Path)
+		return Entry{}, fmt.Errorf("%s: skipped: removed while being listed", f.Path)
 	case strings.HasPrefix(d.Skipped, "binary"):
-		return coldEntry{Binary: true}, nil
+		return Entry{Binary: true}, nil
 	case d.Skipped != "":
-		return coldEntry{}, fmt.Errorf("%s: skipped: %s", f.Path, d.Skipped)
+		return Entry{}, fmt.Errorf("%s: skipped: %s", f.Path, d.Skipped)
 	}
 	h := tiers.ParseColdHead(d.Content, !d.Huge)
 	// Titles are kept as single lines, so that listing a known document
 	// needs no more work.
 	count := o.Counter.Count
 	if indexKeeps {
-		count = transient(o.Counter)
+		count = budget.Transient(o.Counter)
 	}
-	return coldEntry{
+	return Entry{
 		Tokens: count(string(d.Content)), Huge: d.Huge, Sens: h.Meta.Sensitivity,
-		Summary: oneLine(h.Meta.Summary), Heading: oneLine(h.Heading), MetaErr: h.MetaErr,
-		Session: oneLine(h.Meta.Session),
+		Summary: tiers.ShortLine(h.Meta.Summary), Heading: tiers.ShortLine(h.Heading), MetaErr: h.MetaErr,
+		Session: tiers.ShortLine(h.Meta.Session),
 	}, nil
 }
 
 // level is the sensitivity of the cold document at p as the listing found
 // it; false when the listing did not read or know it.
-func (t *TOC) level(p string) (string, bool) {
+func (t *TOC) Level(p string) (string, bool) {
 	if t == nil || t.index == nil {
 		return "", false
 	}
-	return t.index.level(p)
-}
-
-// transientCounter is a Counter that can count without remembering, as a
-// *budget.Cache can.
-type transientCounter interface {
-	CountTransient(text string) int
-}
-
-// transient returns how to count a cold document whose count the cold
-// index keeps: the content cache is asked but not grown, since it is loaded
-// at every start and 100,000 cold documents in it would cost a warm start
-// more than listing them does. A document moved into cold/ from recent/ is
-// still found in it.
-func transient(c budget.Counter) func(string) int {
-	if t, ok := c.(transientCounter); ok {
-		return t.CountTransient
-	}
-	return c.Count
+	return t.index.Level(p)
 }
 
 // add files a listed document under its directory, creating the
 // directories on the way.
-func (t *TOC) add(f tiers.ColdFile, e coldEntry) {
+func (t *TOC) add(f tiers.ColdFile, e Entry) {
 	dirs := t.dirs
 	dirPath := f.Path[:strings.LastIndexByte(f.Path, '/')+1]
 	d := t.last
@@ -217,7 +197,7 @@ func (t *TOC) add(f tiers.ColdFile, e coldEntry) {
 	doc := &tocDoc{path: f.Path, tokens: e.Tokens, mtime: f.ModTime, huge: e.Huge}
 	if policy.Level(e.Sens, nil) == policy.Confidential {
 		t.Confidential++
-		doc.conf, doc.title = true, oneLine(e.Summary)
+		doc.conf, doc.title = true, tiers.ShortLine(e.Summary)
 	} else {
 		doc.title = docTitle(path.Base(f.Path), e)
 	}
@@ -229,39 +209,13 @@ func (t *TOC) add(f tiers.ColdFile, e coldEntry) {
 
 // docTitle is the document's summary, else its first heading, else "" (the
 // file name alone is shown).
-func docTitle(name string, e coldEntry) string {
+func docTitle(name string, e Entry) string {
 	for _, s := range []string{e.Summary, e.Heading} {
-		if s = oneLine(s); s != "" && s != name {
+		if s = tiers.ShortLine(s); s != "" && s != name {
 			return s
 		}
 	}
 	return ""
-}
-
-func oneLine(s string) string {
-	if isOneLine(s) {
-		return s
-	}
-	s = strings.Join(strings.Fields(tiers.Printable(s)), " ")
-	if utf8.RuneCountInString(s) <= maxTitleRunes {
-		return s
-	}
-	r := []rune(s)
-	return strings.TrimSpace(string(r[:maxTitleRunes-1])) + "…"
-}
-
-// isOneLine reports whether oneLine would return s as it is: no control
-// whitespace, no runs or edges of spaces, not too long.
-func isOneLine(s string) bool {
-	if len(s) > maxTitleRunes || strings.HasPrefix(s, " ") || strings.HasSuffix(s, " ") || strings.Contains(s, "  ") {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c < ' ' || c == 0x7f || c >= 0x80 {
-			return false
-		}
-	}
-	return true
 }
 
 // prepare sorts the tree, sums each directory and fixes the fold order.
@@ -316,3 +270,7 @@ func (t *TOC) prepare() {
 		d.pos = i
 	}
 }
+
+// Index is the cold index the table of contents was built with, nil
+// without one.
+func (t *TOC) Index() *Index { return t.index }

@@ -1,4 +1,4 @@
-package boot
+package cold
 
 import (
 	"strings"
@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/spf13/afero"
+	"github.com/wakeproto/wake/internal/coldtree"
 )
 
 // TestColdIndexKeepsNoSecretText: of a secret document, and of one whose
@@ -14,21 +15,21 @@ import (
 // The listing, cold and warm, shows none of it either.
 func TestColdIndexKeepsNoSecretText(t *testing.T) {
 	const canary = "CANARY"
-	fsys := coldFS(t, []coldFile{
-		{"cold/secret.md", "---\nsummary: CANARY summary\nsensitivity: secret\nsession: CANARY\n---\n# CANARY title\n\nCANARY body\n", time.Hour},
-		{"cold/broken.md", "---\nsummary: CANARY\nsource_of_truth: CANARYyes\n---\n# CANARY\n", time.Hour},
-		{"cold/typo.md", "---\nsummary: CANARY\nsensitivity: \"CANARY \\\" ` \"\n---\n", time.Hour},
-		{"cold/plain.md", "---\nsummary: An ordinary note\n---\n", time.Hour},
+	fsys := coldtree.FS(t, []coldtree.File{
+		{Path: "cold/secret.md", Data: "---\nsummary: CANARY summary\nsensitivity: secret\nsession: CANARY\n---\n# CANARY title\n\nCANARY body\n", Age: time.Hour},
+		{Path: "cold/broken.md", Data: "---\nsummary: CANARY\nsource_of_truth: CANARYyes\n---\n# CANARY\n", Age: time.Hour},
+		{Path: "cold/typo.md", Data: "---\nsummary: CANARY\nsensitivity: \"CANARY \\\" ` \"\n---\n", Age: time.Hour},
+		{Path: "cold/plain.md", Data: "---\nsummary: An ordinary note\n---\n", Age: time.Hour},
 	})
 	enc := encoder(t)
 	for run := range 2 {
 		o := tocOptions(fsys, enc)
-		o.ColdIndex = OpenColdIndex(fsys, "/r", o.Config.Encoding)
+		o.Index = OpenIndex(fsys, "/r", o.Config.Encoding)
 		toc, warns := buildTOC(t, o, NoFold)
-		if err := SaveColdIndex(fsys, "/r", o.ColdIndex); err != nil {
+		if err := SaveIndex(fsys, "/r", o.Index); err != nil {
 			t.Fatal(err)
 		}
-		data, err := afero.ReadFile(fsys, ColdIndexPath("/r"))
+		data, err := afero.ReadFile(fsys, IndexPath("/r"))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -1,0 +1,28 @@
+// Package cold is the cold tier (DESIGN sections 4 and 5): its table of
+// contents within a token budget, the index that lets a warm start list
+// cold/ without opening a document, and pulls of one document under the
+// session's caps. It is apart from the boot pipeline because `wake cold`,
+// skill.md's History and the boot context each use it, and a cold tier of
+// 100,000 documents is a concern of its own.
+package cold
+
+import (
+	"time"
+
+	"github.com/spf13/afero"
+
+	"github.com/wakeproto/wake/budget"
+	"github.com/wakeproto/wake/tiers"
+)
+
+// Options is what the cold tier reads with.
+type Options struct {
+	FS      afero.Fs
+	Root    string
+	Config  tiers.Config
+	Counter budget.Counter // normally a *budget.Cache
+	Now     func() time.Time
+	// Index remembers cold documents between runs so that a warm start
+	// opens none of them; nil reads every cold document.
+	Index *Index
+}
