@@ -17,6 +17,7 @@ import (
 	"github.com/wakeproto/wake/checks"
 	"github.com/wakeproto/wake/cold"
 	"github.com/wakeproto/wake/handoff"
+	"github.com/wakeproto/wake/policy"
 	"github.com/wakeproto/wake/tiers"
 )
 
@@ -38,8 +39,8 @@ type Options struct {
 	ledgerLevel func(path string) string
 }
 
-// cold gives the cold tier what it reads with.
-func (o Options) cold() cold.Options {
+// Cold gives the cold tier what it reads with.
+func (o Options) Cold() cold.Options {
 	return cold.Options{FS: o.FS, Root: o.Root, Config: o.Config, Counter: o.Counter, Now: o.Now, Index: o.ColdIndex}
 }
 
@@ -108,7 +109,7 @@ type Context struct {
 	Announcement string           `json:"announcement"`
 	Findings     []checks.Finding `json:"findings"`
 	// HeldBack counts the tier files the sensitivity policy kept out.
-	HeldBack HeldBack `json:"held_back"`
+	HeldBack policy.HeldBack `json:"held_back"`
 
 	extraBudgets [2]int // budget.toc and budget.digest, for Status
 	text         string // the Markdown context, by Build

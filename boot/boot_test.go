@@ -3,9 +3,6 @@ package boot
 import (
 	"encoding/json"
 	"fmt"
-	"io/fs"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -14,44 +11,16 @@ import (
 
 	"github.com/wakeproto/wake/budget"
 	"github.com/wakeproto/wake/internal/coldtree"
+	"github.com/wakeproto/wake/internal/demo"
 	"github.com/wakeproto/wake/internal/golden"
 	"github.com/wakeproto/wake/tiers"
 )
 
 // demoTime is the demo root's clock: its files' modification time and the
 // time the ledger digest is measured from.
-var demoTime = time.Date(2026, 11, 22, 3, 24, 20, 0, time.UTC)
+var demoTime = demo.Time
 
-// demoFS copies the shipped demo root into memory at /demo.
-func demoFS(t *testing.T) afero.Fs {
-	t.Helper()
-	mem := afero.NewMemMapFs()
-	src := filepath.Join("..", "testdata", "demo")
-	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		rel, _ := filepath.Rel(src, p)
-		if strings.HasPrefix(rel, tiers.StateDir) {
-			return nil
-		}
-		data, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		name := filepath.Join("/demo", rel)
-		if err := afero.WriteFile(mem, name, data, 0o644); err != nil {
-			return err
-		}
-		// One fixed time for every file keeps the cold listing's
-		// newest-first order (ties by name) the same on every run.
-		return mem.Chtimes(name, demoTime, demoTime)
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return mem
-}
+func demoFS(t *testing.T) afero.Fs { return demo.FS(t) }
 
 // tocT0 is the clock of the digest and table-of-contents tests.
 var tocT0 = coldtree.T0

@@ -73,7 +73,7 @@ func hookBlocks(c *Context) []hookBlock {
 		}
 		out = append(out, b)
 	}
-	if h := heldBackLine(c.HeldBack); h != "" {
+	if h := c.HeldBack.Line(); h != "" {
 		out = append(out, hookBlock{"", []string{h}})
 	}
 	if len(c.Warnings) > 0 {

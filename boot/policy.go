@@ -42,3 +42,30 @@ func (c *Context) held() map[string]string {
 	}
 	return out
 }
+
+// Admitted is a tier file as the context's sensitivity policy lets it
+// appear: what a builder outside the pipeline (skill.md, the wake-up
+// packet) may take from it.
+type Admitted struct {
+	Doc     tiers.Doc // the document as read; only what Whole or Summary allow may appear
+	Whole   bool      // its content may appear
+	Summary string    // a confidential document: the one line that may appear
+}
+
+// Admitted returns how the tier file at path may appear: the zero Admitted
+// for a file that is missing, unreadable, secret or not a tier file.
+func (c *Context) Admitted(path string) Admitted {
+	for _, f := range c.Files() {
+		if f.Path != path {
+			continue
+		}
+		switch {
+		case !f.doc.Readable() || f.Held == policy.Secret:
+			return Admitted{}
+		case f.Held == policy.Confidential:
+			return Admitted{Doc: f.doc, Summary: tiers.OneLine(f.doc.Meta.Summary)}
+		}
+		return Admitted{Doc: f.doc, Whole: true}
+	}
+	return Admitted{}
+}

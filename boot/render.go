@@ -35,7 +35,7 @@ func markdownHead(c *Context) string {
 			writeFile(&b, f)
 		}
 	}
-	if h := heldBackLine(c.HeldBack); h != "" {
+	if h := c.HeldBack.Line(); h != "" {
 		fmt.Fprintf(&b, "\n%s\n", h)
 	}
 	writeCold(&b, c)

@@ -180,7 +180,7 @@ func TestColdIndexUnchangedNotRewritten(t *testing.T) {
 		fsys.Reset()
 		o := tocOptions(fsys, enc)
 		o.ColdIndex = cold.OpenIndex(fsys, "/r", o.Config.Encoding)
-		mustTOC(t, o.cold(), 1000)
+		mustTOC(t, o.Cold(), 1000)
 		if err := cold.SaveIndex(fsys, "/r", o.ColdIndex); err != nil {
 			t.Fatal(err)
 		}
@@ -217,7 +217,7 @@ func TestColdIndexWarmRunOpensNothing(t *testing.T) {
 	fsys := touchfs.New(coldtree.FS(t, coldtree.Large()))
 	first := encoder(t)
 	cache := OpenCache(fsys, "/r", first)
-	o := tocOptions(fsys, cache).cold()
+	o := tocOptions(fsys, cache).Cold()
 	o.Index = cold.OpenIndex(fsys, "/r", first.Name())
 	want, _ := mustTOC(t, o, 1500)
 	if len(fsys.FilesUnder("/cold/")) != 364 || o.Index.Reads() != 364 {
@@ -239,7 +239,7 @@ func TestColdIndexWarmRunOpensNothing(t *testing.T) {
 		fsys.Reset()
 		enc := encoder(t)
 		c := OpenCache(fsys, "/r", enc)
-		o := tocOptions(fsys, c).cold()
+		o := tocOptions(fsys, c).Cold()
 		o.Index = cold.OpenIndex(fsys, "/r", enc.Name())
 		toc, _, err := cold.BuildTOC(o, 1500)
 		if err != nil {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/spf13/afero"
 
+	"github.com/wakeproto/wake/budget"
 	"github.com/wakeproto/wake/tiers"
 )
 
@@ -88,4 +89,28 @@ func TierLevels(fsys afero.Fs, root string) map[string]string {
 		}
 	}
 	return out
+}
+
+// HeldBack counts the documents the sensitivity policy kept out.
+type HeldBack struct {
+	Secret       int `json:"secret"`       // not shown at all
+	Confidential int `json:"confidential"` // shown by their summary only
+}
+
+// Total is the number of documents held back.
+func (h HeldBack) Total() int { return h.Secret + h.Confidential }
+
+// Line says what the sensitivity policy kept out, in one line, or "".
+func (h HeldBack) Line() string {
+	var parts []string
+	if h.Secret > 0 {
+		parts = append(parts, budget.Plural(h.Secret, "secret document")+" (not shown)")
+	}
+	if h.Confidential > 0 {
+		parts = append(parts, budget.Plural(h.Confidential, "confidential document")+" (summary only)")
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return "Held back: " + strings.Join(parts, "; ") + "."
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/wakeproto/wake/boot"
 	"github.com/wakeproto/wake/handoff"
+	"github.com/wakeproto/wake/skill"
 	"github.com/wakeproto/wake/tiers"
 )
 
@@ -107,7 +108,7 @@ func (a *app) writeSkill(s *session, ctx *boot.Context, force bool) (string, boo
 	switch {
 	case err == nil && bytes.Equal(old, data):
 		return path, false, ""
-	case err == nil && !boot.IsSkillFile(old) && !force:
+	case err == nil && !skill.HasMarker(old) && !force:
 		fmt.Fprintf(a.errOut, "wake: warning: %s was not written by wake (it has no wake marker); left as it is\n", path)
 		fmt.Fprintf(a.errOut, "wake: hint: pass --force-skill once to replace it, or set [skill] path in wake.toml to another file (\"\" stops writing skill.md)\n")
 		return "", false, "skill.md was not written: " + path + " holds a file wake did not write"
@@ -125,13 +126,13 @@ func (a *app) writeSkill(s *session, ctx *boot.Context, force bool) (string, boo
 // skillText builds and renders skill.md from a built context, warning of
 // what the builder reports, and keeps the counts it learned.
 func (a *app) skillText(s *session, ctx *boot.Context) ([]byte, error) {
-	sk, err := boot.BuildSkill(boot.Options{FS: a.fs, Root: s.root, Config: s.cfg, Counter: s.cache, Now: a.now}, ctx)
+	sk, err := skill.Build(boot.Options{FS: a.fs, Root: s.root, Config: s.cfg, Counter: s.cache, Now: a.now}, ctx)
 	if err != nil {
 		return nil, err
 	}
 	a.saveCache(s)
 	a.warn(sk.Warnings)
-	return []byte(boot.RenderSkill(sk)), nil
+	return []byte(skill.Render(sk)), nil
 }
 
 // handoffBootFiles regenerates the boot files once a hand-off is written,

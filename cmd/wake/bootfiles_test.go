@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/wakeproto/wake/boot"
+	"github.com/wakeproto/wake/skill"
 )
 
 // TestSkillFileMode: skill.md is written with mode 0600 and its parent
@@ -27,7 +27,7 @@ func TestSkillFileMode(t *testing.T) {
 		t.Fatalf("skill.md: %v, mode %v", err, fi.Mode())
 	}
 	data, _ := os.ReadFile(path)
-	if !boot.IsSkillFile(data) {
+	if !skill.HasMarker(data) {
 		t.Fatalf("no marker:\n%s", data)
 	}
 	os.Chmod(path, 0o644)

@@ -10,8 +10,8 @@ import (
 
 	"github.com/spf13/afero"
 
-	"github.com/wakeproto/wake/boot"
 	"github.com/wakeproto/wake/handoff"
+	"github.com/wakeproto/wake/skill"
 	"github.com/wakeproto/wake/tiers"
 )
 
@@ -235,7 +235,7 @@ func (a *app) checkSkillImport(s *session) error {
 		return hintError{fmt.Errorf("not importing %s into ~/.claude/CLAUDE.md: %w", path, err), "replace it with a plain file, or set [skill] path in your own ~/.config/wake/config.toml"}
 	}
 	data, err := afero.ReadFile(a.fs, path)
-	if err != nil || !boot.IsSkillFile(data) {
+	if err != nil || !skill.HasMarker(data) {
 		return hintError{fmt.Errorf("not importing %s into ~/.claude/CLAUDE.md: wake did not write that file", path),
 			"wake imports only a skill.md it wrote: pass --force-skill to replace the file there, or choose another skill.path"}
 	}

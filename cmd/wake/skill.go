@@ -12,6 +12,7 @@ import (
 	"github.com/wakeproto/wake/boot"
 	"github.com/wakeproto/wake/cold"
 	"github.com/wakeproto/wake/handoff"
+	"github.com/wakeproto/wake/skill"
 )
 
 type skillOptions struct {
@@ -75,7 +76,7 @@ func (a *app) skillRun(o *skillOptions) error {
 	}
 	old, err := afero.ReadFile(a.fs, path)
 	switch {
-	case err == nil && !boot.IsSkillFile(old) && !o.force:
+	case err == nil && !skill.HasMarker(old) && !o.force:
 		return hintError{fmt.Errorf("--out %s: the file was not written by wake (it has no wake marker); left as it is", o.out), "pass --force-skill to replace it, or choose another path"}
 	case err != nil && !errors.Is(err, fs.ErrNotExist):
 		return fmt.Errorf("--out %s: %w", o.out, err)
@@ -94,12 +95,12 @@ func (a *app) skillOnly(s *session) ([]byte, error) {
 		return nil, err
 	}
 	a.warn(ctx.Warnings)
-	sk, err := boot.BuildSkill(o, ctx)
+	sk, err := skill.Build(o, ctx)
 	if err != nil {
 		return nil, err
 	}
 	a.saveCache(s)
 	a.saveColdIndex(s, idx)
 	a.warn(sk.Warnings)
-	return []byte(boot.RenderSkill(sk)), nil
+	return []byte(skill.Render(sk)), nil
 }

@@ -1,4 +1,4 @@
-package boot
+package skill
 
 import (
 	"fmt"
@@ -8,8 +8,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/wakeproto/wake/boot"
 	"github.com/wakeproto/wake/cold"
+	"github.com/wakeproto/wake/internal/demo"
 	"github.com/wakeproto/wake/internal/touchfs"
+	"github.com/wakeproto/wake/policy"
 
 	"github.com/spf13/afero"
 
@@ -27,21 +30,21 @@ func demoConfig(t *testing.T, fsys afero.Fs) tiers.Config {
 	return cfg
 }
 
-func buildSkill(t *testing.T, fsys afero.Fs, root string, cfg tiers.Config, c budget.Counter) *Skill {
+func buildSkill(t *testing.T, fsys afero.Fs, root string, cfg tiers.Config, c budget.Counter) *File {
 	t.Helper()
-	o := Options{FS: fsys, Root: root, Config: cfg, Counter: c, Now: func() time.Time { return demoTime }}
-	ctx, err := Build(o)
+	o := boot.Options{FS: fsys, Root: root, Config: cfg, Counter: c, Now: func() time.Time { return demo.Time }}
+	ctx, err := boot.Build(o)
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := BuildSkill(o, ctx)
+	s, err := Build(o, ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return s
 }
 
-func dropped(s *Skill) int {
+func dropped(s *File) int {
 	n := 0
 	for _, sec := range s.Sections {
 		n += sec.Dropped
@@ -50,15 +53,15 @@ func dropped(s *Skill) int {
 }
 
 func TestSkillDemoGolden(t *testing.T) {
-	fsys, enc := demoFS(t), encoder(t)
+	fsys, enc := demo.FS(t), demo.Encoder(t)
 	s := buildSkill(t, fsys, "/demo", demoConfig(t, fsys), enc)
-	text := RenderSkill(s)
+	text := Render(s)
 	golden.Check(t, "demo.skill.md", text)
 	if s.Tokens != enc.Count(text) || s.Tokens > s.Budget || dropped(s) != 0 || s.Over {
 		t.Fatalf("tokens %d (exact %d), budget %d, dropped %d, over %v", s.Tokens, enc.Count(text), s.Budget, dropped(s), s.Over)
 	}
-	if !IsSkillFile([]byte(text)) || IsSkillFile([]byte("# Memory — Ava\n")) || IsSkillFile([]byte("<!-- wake skill.mdx -->")) {
-		t.Fatal("IsSkillFile does not recognise wake's own file alone")
+	if !HasMarker([]byte(text)) || HasMarker([]byte("# Memory — Ava\n")) || HasMarker([]byte("<!-- wake skill.mdx -->")) {
+		t.Fatal("HasMarker does not recognise wake's own file alone")
 	}
 }
 
@@ -66,24 +69,24 @@ func TestSkillDemoGolden(t *testing.T) {
 // not changed, whether the budget has room or exactly its size; one token
 // less and it is cut, to the budget.
 func TestSkillFitsUnchanged(t *testing.T) {
-	fsys, enc := demoFS(t), encoder(t)
+	fsys, enc := demo.FS(t), demo.Encoder(t)
 	cfg := demoConfig(t, fsys)
-	whole := RenderSkill(buildSkill(t, fsys, "/demo", cfg, enc))
+	whole := Render(buildSkill(t, fsys, "/demo", cfg, enc))
 	n := enc.Count(whole)
 	for _, b := range []int{n, n + 1, 4000} {
 		cfg.Skill.Budget = b
 		s := buildSkill(t, fsys, "/demo", cfg, enc)
-		if got := RenderSkill(s); got != whole || dropped(s) != 0 {
+		if got := Render(s); got != whole || dropped(s) != 0 {
 			t.Fatalf("budget %d (size %d): the memory was changed", b, n)
 		}
 	}
 	cfg.Skill.Budget = n - 1
 	s := buildSkill(t, fsys, "/demo", cfg, enc)
-	if dropped(s) == 0 || enc.Count(RenderSkill(s)) > n-1 {
-		t.Fatalf("budget %d: dropped %d, %d tokens", n-1, dropped(s), enc.Count(RenderSkill(s)))
+	if dropped(s) == 0 || enc.Count(Render(s)) > n-1 {
+		t.Fatalf("budget %d: dropped %d, %d tokens", n-1, dropped(s), enc.Count(Render(s)))
 	}
-	if !strings.Contains(RenderSkill(s), "(1 older session left out to fit the skill budget; see recent/previous.md and cold/sessions/)") {
-		t.Fatalf("the oldest history line was not the first cut:\n%s", RenderSkill(s))
+	if !strings.Contains(Render(s), "(1 older session left out to fit the skill budget; see recent/previous.md and cold/sessions/)") {
+		t.Fatalf("the oldest history line was not the first cut:\n%s", Render(s))
 	}
 }
 
@@ -92,7 +95,7 @@ func TestSkillFitsUnchanged(t *testing.T) {
 // Session from its last bullet, How We Work from its last line; Who I Am
 // and Active Work never.
 func TestSkillCutOrder(t *testing.T) {
-	fsys, enc := demoFS(t), encoder(t)
+	fsys, enc := demo.FS(t), demo.Encoder(t)
 	cfg := demoConfig(t, fsys)
 	ref := buildSkill(t, fsys, "/demo", cfg, enc)
 	for b := ref.Tokens; b >= 0; b -= 7 {
@@ -115,32 +118,32 @@ func TestSkillCutOrder(t *testing.T) {
 				t.Fatalf("budget %d: %s was cut", b, title)
 			}
 		}
-		if got := enc.Count(RenderSkill(s)); got > b && !s.Over {
+		if got := enc.Count(Render(s)); got > b && !s.Over {
 			t.Fatalf("budget %d: %d tokens and not over", b, got)
 		}
 	}
 }
 
 func TestSkillExcludedFirst(t *testing.T) {
-	fsys := demoFS(t)
+	fsys := demo.FS(t)
 	latest, _ := afero.ReadFile(fsys, "/demo/recent/latest.md")
 	extra := strings.Replace(string(latest), "## Open threads\n", "## Open threads\n- User: can you paste the whole log?\n", 1) +
 		"\n```\n$ go test ./report\nok  \ttallybook/report\t0.01s\n```\n"
 	afero.WriteFile(fsys, "/demo/recent/latest.md", []byte(extra), 0o644)
-	enc := encoder(t)
+	enc := demo.Encoder(t)
 	cfg := demoConfig(t, fsys)
 	whole := buildSkill(t, fsys, "/demo", cfg, enc)
 	// The bottom-most excluded block goes first, though items below it stay.
 	cfg.Skill.Budget = whole.Tokens - 5
 	s := buildSkill(t, fsys, "/demo", cfg, enc)
-	text := RenderSkill(s)
+	text := Render(s)
 	if strings.Contains(text, "go test ./report") || !strings.Contains(text, "User: can you paste") || !strings.Contains(text, "regenerate them deliberately") {
 		t.Fatalf("the fenced tool output was not the first cut:\n%s", text)
 	}
 	// Then the transcript line, still before any history.
 	cfg.Skill.Budget = s.Tokens - 5
 	s = buildSkill(t, fsys, "/demo", cfg, enc)
-	text = RenderSkill(s)
+	text = Render(s)
 	if strings.Contains(text, "User: can you paste") {
 		t.Fatalf("transcript kept:\n%s", text)
 	}
@@ -220,7 +223,7 @@ func writeMemory(t *testing.T, r *rand.Rand, fsys afero.Fs, n, m int) []string {
 // budgets: the result, counted exactly, is within budget unless Who I Am
 // and Active Work alone exceed it, and nothing secret ever appears.
 func TestSkillProperty(t *testing.T) {
-	enc := encoder(t)
+	enc := demo.Encoder(t)
 	cache := budget.NewCache(enc.Name(), enc, nil)
 	r := rand.New(rand.NewPCG(7, 11))
 	var whole, cut, over int
@@ -237,7 +240,7 @@ func TestSkillProperty(t *testing.T) {
 			cfg := tiers.DefaultConfig()
 			cfg.Agent, cfg.Skill.Budget = "Ava", b
 			s := buildSkill(t, fsys, "/r", cfg, cache)
-			text := RenderSkill(s)
+			text := Render(s)
 			n := enc.Count(text)
 			if n != s.Tokens {
 				t.Fatalf("size %+v budget %d: Tokens %d, exact %d", size, b, s.Tokens, n)
@@ -268,7 +271,7 @@ func TestSkillProperty(t *testing.T) {
 					t.Fatalf("size %+v budget %d: %s appears in skill.md", size, b, m)
 				}
 			}
-			if again := RenderSkill(buildSkill(t, fsys, "/r", cfg, cache)); again != text {
+			if again := Render(buildSkill(t, fsys, "/r", cfg, cache)); again != text {
 				t.Fatalf("size %+v budget %d: two builds differ", size, b)
 			}
 		}
@@ -276,7 +279,7 @@ func TestSkillProperty(t *testing.T) {
 }
 
 func TestSkillSensitivity(t *testing.T) {
-	fsys := demoFS(t)
+	fsys := demo.FS(t)
 	set := func(rel, level string) {
 		data, _ := afero.ReadFile(fsys, "/demo/"+rel)
 		afero.WriteFile(fsys, "/demo/"+rel, []byte(strings.Replace(string(data), "---\n", "---\nsensitivity: "+level+"\n", 1)), 0o644)
@@ -285,9 +288,9 @@ func TestSkillSensitivity(t *testing.T) {
 	set("recent/latest.md", tiers.Confidential)
 	set("warm/decisions.md", tiers.Confidential)
 	afero.WriteFile(fsys, "/demo/cold/sessions/2026-11-10T09-00-00Z.md", []byte("---\nsummary: [broken\n---\n# Session\n\n## What happened\n- leaked?\n"), 0o644)
-	enc := encoder(t)
+	enc := demo.Encoder(t)
 	s := buildSkill(t, fsys, "/demo", demoConfig(t, fsys), enc)
-	text := RenderSkill(s)
+	text := Render(s)
 	for _, gone := range []string{"Set up the project skeleton", "Wrote the Sparkasse CSV importer", "leaked?", "Represent money as int64"} {
 		if strings.Contains(text, gone) {
 			t.Errorf("%q appears:\n%s", gone, text)
@@ -302,21 +305,21 @@ func TestSkillSensitivity(t *testing.T) {
 			t.Errorf("missing %q:\n%s", want, text)
 		}
 	}
-	if s.Held != (HeldBack{Secret: 2, Confidential: 2}) || len(s.Warnings) != 1 || !strings.Contains(s.Warnings[0], "sensitivity is unknown") {
+	if s.Held != (policy.HeldBack{Secret: 2, Confidential: 2}) || len(s.Warnings) != 1 || !strings.Contains(s.Warnings[0], "sensitivity is unknown") {
 		t.Fatalf("held %+v, warnings %v", s.Held, s.Warnings)
 	}
 }
 
 func TestSkillProtectedOver(t *testing.T) {
-	fsys := demoFS(t)
+	fsys := demo.FS(t)
 	data, _ := afero.ReadFile(fsys, "/demo/main.md")
 	long := strings.Repeat("Ava keeps the books balanced to the cent. ", 400)
 	afero.WriteFile(fsys, "/demo/main.md", []byte(strings.Replace(string(data), "## Identity\n", "## Identity\n"+long+"\n", 1)), 0o644)
-	enc := encoder(t)
+	enc := demo.Encoder(t)
 	cfg := demoConfig(t, fsys)
 	cfg.Skill.Budget = 1000
 	s := buildSkill(t, fsys, "/demo", cfg, enc)
-	text := RenderSkill(s)
+	text := Render(s)
 	if !s.Over || !strings.Contains(text, strings.TrimSpace(long)) || !strings.Contains(text, "Volksbank CSV importer") {
 		t.Fatalf("over=%v; Who I Am or Active Work was cut", s.Over)
 	}
@@ -334,7 +337,7 @@ func TestSkillProtectedOver(t *testing.T) {
 // session time (front matter, else the time in the name), then by the
 // number wake adds to a name already taken: -10 after -2, not before.
 func TestSkillHistoryOrder(t *testing.T) {
-	fsys := demoFS(t)
+	fsys := demo.FS(t)
 	write := func(name, session, summary string) {
 		fm := "summary: " + summary + "\n"
 		if session != "" {
@@ -351,8 +354,8 @@ func TestSkillHistoryOrder(t *testing.T) {
 	write("2026-11-18T09-00-22Z-9.md", "", "same second, ninth, by its name")
 	write("imported-notes.md", "2026-11-18T12:00:00Z", "named otherwise, timed by its front matter")
 	write("2026-11-01T08-00-00Z.md", "2026-11-18T10:00:00Z", "renamed, timed by its front matter")
-	enc := encoder(t)
-	text := RenderSkill(buildSkill(t, fsys, "/demo", demoConfig(t, fsys), enc))
+	enc := demo.Encoder(t)
+	text := Render(buildSkill(t, fsys, "/demo", demoConfig(t, fsys), enc))
 	want := []string{
 		"Set up the project skeleton",                // recent/previous.md first
 		"named otherwise, timed by its front matter", // 12:00
@@ -378,7 +381,7 @@ func TestSkillHistoryOrder(t *testing.T) {
 // History takes what is left of the total; Who I Am and Active Work are
 // never cut, and going over their budgets is only a warning.
 func TestSkillSectionBudgets(t *testing.T) {
-	enc := encoder(t)
+	enc := demo.Encoder(t)
 	cache := budget.NewCache(enc.Name(), enc, nil)
 	r := rand.New(rand.NewPCG(3, 5))
 	cuts := 0
@@ -406,7 +409,7 @@ func TestSkillSectionBudgets(t *testing.T) {
 					cuts++
 				}
 			}
-			if got := enc.Count(RenderSkill(s)); got > b.total && !s.Over {
+			if got := enc.Count(Render(s)); got > b.total && !s.Over {
 				t.Fatalf("size %+v budgets %+v: %d tokens, over the total", size, b, got)
 			}
 			for _, title := range []string{SkillIdentity, SkillActive} {
@@ -423,7 +426,7 @@ func TestSkillSectionBudgets(t *testing.T) {
 
 // bottomUp is the order a section is cut in: what the spec excludes, last
 // first, then the rest, last first.
-func bottomUp(sec *SkillSection) []int {
+func bottomUp(sec *Section) []int {
 	var ex, rest []int
 	for i := len(sec.Items) - 1; i >= 0; i-- {
 		if sec.Items[i].Excluded {
@@ -439,12 +442,12 @@ func bottomUp(sec *SkillSection) []int {
 // budgets are kept whole, with a warning naming the budget, though the
 // file is within its total.
 func TestSkillProtectedBudgets(t *testing.T) {
-	fsys, enc := demoFS(t), encoder(t)
+	fsys, enc := demo.FS(t), demo.Encoder(t)
 	cfg := demoConfig(t, fsys)
-	whole := RenderSkill(buildSkill(t, fsys, "/demo", cfg, enc))
+	whole := Render(buildSkill(t, fsys, "/demo", cfg, enc))
 	cfg.Skill.Identity, cfg.Skill.Active = 20, 30
 	s := buildSkill(t, fsys, "/demo", cfg, enc)
-	if RenderSkill(s) != whole || s.Over {
+	if Render(s) != whole || s.Over {
 		t.Fatalf("over=%v; the file changed", s.Over)
 	}
 	want := []string{"Who I Am is ", "over its identity budget of 20", "Active Work is ", "over its active budget of 30"}
@@ -459,40 +462,40 @@ func TestSkillProtectedBudgets(t *testing.T) {
 // second skill.md of an unchanged root, from a context built whole or only
 // read, opens no archived session.
 func TestSkillWarmOpensNoSession(t *testing.T) {
-	mem := demoFS(t)
+	mem := demo.FS(t)
 	fsys := touchfs.New(mem)
-	enc, cfg := encoder(t), demoConfig(t, mem)
+	enc, cfg := demo.Encoder(t), demoConfig(t, mem)
 	// An hour ahead, so that no file is too fresh for the index to keep.
 	now := func() time.Time { return time.Now().Add(time.Hour) }
-	build := func(data []byte, read func(Options) (*Context, error)) ([]byte, string) {
+	build := func(data []byte, read func(boot.Options) (*boot.Context, error)) ([]byte, string) {
 		t.Helper()
 		idx := cold.NewIndex(cfg.Encoding, data)
-		o := Options{FS: fsys, Root: "/demo", Config: cfg, Counter: enc, Now: now, ColdIndex: idx}
+		o := boot.Options{FS: fsys, Root: "/demo", Config: cfg, Counter: enc, Now: now, ColdIndex: idx}
 		ctx, err := read(o)
 		if err != nil {
 			t.Fatal(err)
 		}
-		s, err := BuildSkill(o, ctx)
+		s, err := Build(o, ctx)
 		if err != nil {
 			t.Fatal(err)
 		}
-		return idx.Marshal(), RenderSkill(s)
+		return idx.Marshal(), Render(s)
 	}
 	sessions := func() map[string]int {
 		defer fsys.Reset()
 		return fsys.FilesUnder("/" + tiers.SessionsDir + "/")
 	}
-	data, cold := build(nil, Build)
-	if len(sessions()) == 0 || !strings.Contains(cold, "Met the owner") {
-		t.Fatalf("a cold start read no session, so this proves nothing:\n%s", cold)
+	data, first := build(nil, boot.Build)
+	if len(sessions()) == 0 || !strings.Contains(first, "Met the owner") {
+		t.Fatalf("a cold start read no session, so this proves nothing:\n%s", first)
 	}
-	for name, read := range map[string]func(Options) (*Context, error){"Build": Build, "Read": Read} {
+	for name, read := range map[string]func(boot.Options) (*boot.Context, error){"Build": boot.Build, "Read": boot.Read} {
 		_, warm := build(data, read)
 		if got := sessions(); len(got) != 0 {
 			t.Fatalf("%s: a warm skill.md opened %v", name, got)
 		}
-		if warm != cold {
-			t.Fatalf("%s: the warm skill.md differs:\n%s\nwant:\n%s", name, warm, cold)
+		if warm != first {
+			t.Fatalf("%s: the warm skill.md differs:\n%s\nwant:\n%s", name, warm, first)
 		}
 	}
 }
@@ -500,10 +503,10 @@ func TestSkillWarmOpensNoSession(t *testing.T) {
 // TestSkillTakesContextPolicy: the tier files appear as the context's
 // policy judged them, counted once, not judged again.
 func TestSkillTakesContextPolicy(t *testing.T) {
-	fsys, enc := demoFS(t), encoder(t)
+	fsys, enc := demo.FS(t), demo.Encoder(t)
 	cfg := demoConfig(t, fsys)
-	o := Options{FS: fsys, Root: "/demo", Config: cfg, Counter: enc, Now: func() time.Time { return demoTime }}
-	ctx, err := Read(o)
+	o := boot.Options{FS: fsys, Root: "/demo", Config: cfg, Counter: enc, Now: func() time.Time { return demo.Time }}
+	ctx, err := boot.Read(o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -513,12 +516,75 @@ func TestSkillTakesContextPolicy(t *testing.T) {
 			ctx.HeldBack.Secret++
 		}
 	}
-	s, err := BuildSkill(o, ctx)
+	s, err := Build(o, ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
-	text := RenderSkill(s)
+	text := Render(s)
 	if strings.Contains(text, "Wrote the Sparkasse CSV importer") || s.Held != ctx.HeldBack {
 		t.Fatalf("held %+v, context %+v; the context's judgement was not taken:\n%s", s.Held, ctx.HeldBack, text)
+	}
+}
+
+func build(t *testing.T, fsys afero.Fs, cfg tiers.Config, c budget.Counter) (*boot.Context, string) {
+	t.Helper()
+	ctx, err := boot.Build(boot.Options{FS: fsys, Root: "/demo", Config: cfg, Counter: c, Now: func() time.Time { return demo.Time }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ctx, ctx.Measure(c)
+}
+
+// TestSensitivityPolicy: secret tier files never appear in any output of
+// the pipeline (the context, its JSON, the hook, skill.md),
+// confidential ones only by their summary, and every output counts them.
+func TestSensitivityPolicy(t *testing.T) {
+	fsys := demo.FS(t)
+	afero.WriteFile(fsys, "/demo/warm/open_questions.md", []byte("---\nsensitivity: secret\nsummary: keys\n---\n- The root password is hunter2.\n"), 0o644)
+	afero.WriteFile(fsys, "/demo/warm/decisions.md", []byte("---\nsensitivity: confidential\nsummary: Decisions about pricing\n---\n"+
+		"[2026-01-01] DECISION: Use margin 40 percent for bread BECAUSE: costs\nSTATUS: active\nTOPIC: margin\n\n"+
+		"[2026-01-02] DECISION: Use margin 25 percent for bread BECAUSE: competition\nSTATUS: active\nTOPIC: margin\n"), 0o644)
+	afero.WriteFile(fsys, "/demo/recent/previous.md", []byte("---\nsummary: [broken\n---\nPrivate notes about a supplier.\n"), 0o644)
+	cfg, _ := tiers.LoadConfig(fsys, "/demo")
+	enc := demo.Encoder(t)
+	ctx, md := build(t, fsys, cfg, enc)
+	data, err := boot.JSON(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sk, err := Build(boot.Options{FS: fsys, Root: "/demo", Config: cfg, Counter: enc, Now: func() time.Time { return demo.Time }}, ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	hook := boot.Hook(ctx, boot.HookTarget{}, boot.HookLimit)
+	outputs := map[string]string{"markdown": md, "json": string(data), "skill": Render(sk), "hook": hook}
+	for name, out := range outputs {
+		for _, leak := range []string{"hunter2", "40 percent", "25 percent", "supplier"} {
+			if strings.Contains(out, leak) {
+				t.Errorf("%s output shows held-back text %q", name, leak)
+			}
+		}
+	}
+	if ctx.HeldBack.Secret != 2 || ctx.HeldBack.Confidential != 1 {
+		t.Fatalf("held back %+v, want 2 secret (one by unreadable front matter), 1 confidential", ctx.HeldBack)
+	}
+	for _, want := range []string{
+		"### warm/open_questions.md (held back: sensitivity secret)",
+		"### warm/decisions.md (confidential: summary only,",
+		"Summary: Decisions about pricing",
+		"Held back: 2 secret documents (not shown); 1 confidential document (summary only).",
+		"recent/previous.md: held back as secret: malformed front matter",
+	} {
+		if !strings.Contains(md, want) {
+			t.Errorf("markdown lacks %q", want)
+		}
+	}
+	if !strings.Contains(hook, "Held back: 2 secret documents") {
+		t.Error("hook does not say what was held back")
+	}
+	// The checks still judge the whole log: the contradiction is found,
+	// its particulars withheld.
+	if !strings.Contains(ctx.Announcement, "Decisions contradict each other") || !strings.Contains(md, "held back (warm/decisions.md is confidential)") {
+		t.Errorf("contradiction in a confidential log not reported plainly:\n%s", ctx.Announcement)
 	}
 }

@@ -1,4 +1,4 @@
-package boot
+package skill
 
 import (
 	"cmp"
@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/wakeproto/wake/boot"
 	"github.com/wakeproto/wake/cold"
 	"github.com/wakeproto/wake/policy"
 	"github.com/wakeproto/wake/tiers"
@@ -22,11 +23,11 @@ import (
 // of them. A session without a summary is opened, for its first "What
 // happened" bullet, only while its line could still fit the skill's budget;
 // the lines past the budget count as left out.
-func (b *skillBuilder) history(previous admitted, x *cold.Index) (SkillSection, error) {
-	sec := SkillSection{Title: SkillHistory, Source: tiers.PreviousPath + " and " + tiers.SessionsDir + "/"}
+func (b *skillBuilder) history(previous boot.Admitted, x *cold.Index) (Section, error) {
+	sec := Section{Title: SkillHistory, Source: tiers.PreviousPath + " and " + tiers.SessionsDir + "/"}
 	used := 0
 	add := func(line string) {
-		sec.Items = append(sec.Items, SkillItem{Text: line, Excluded: excluded(line)})
+		sec.Items = append(sec.Items, Item{Text: line, Excluded: excluded(line)})
 		used += b.o.Counter.Count(line + "\n")
 	}
 	if line, ok := historyLine(previous); ok {
@@ -81,18 +82,18 @@ func (b *skillBuilder) admitSession(se sessionEntry) (text string, ok bool) {
 
 // historyLine is "- <date>: <summary>": the front-matter summary, else the
 // first "What happened" bullet; a confidential session only by its summary.
-func historyLine(a admitted) (string, bool) {
-	if !a.whole && a.summary == "" {
+func historyLine(a boot.Admitted) (string, bool) {
+	if !a.Whole && a.Summary == "" {
 		return "", false
 	}
-	ss, _ := tiers.ParseSession(a.doc.Content)
+	ss, _ := tiers.ParseSession(a.Doc.Content)
 	text := tiers.OneLine(ss.Summary)
-	if !a.whole {
-		text = a.summary
+	if !a.Whole {
+		text = a.Summary
 	} else if text == "" && len(ss.Happened.Items) > 0 {
 		text = tiers.OneLine(ss.Happened.Items[0])
 	}
-	return "- " + sessionDate(ss, a.doc.Path) + ": " + orNone(text), true
+	return "- " + sessionDate(ss, a.Doc.Path) + ": " + orNone(text), true
 }
 
 // sessionEntry is a session summary in cold/sessions/ as the cold index

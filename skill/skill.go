@@ -1,22 +1,30 @@
-package boot
+// Package skill builds skill.md, the compact boot file of the Boot Context
+// Spec (seed 001, DESIGN section 7), from the context the boot pipeline
+// made: the tier files as its policy admitted them and the sessions the
+// cold index knows, fitted to the [skill] budgets from the bottom up. It is
+// apart from the pipeline because it is one of several builders over the
+// same admitted documents (the wake-up packet is another), not a stage of
+// it.
+package skill
 
 import (
 	"fmt"
 	"slices"
 
 	"github.com/wakeproto/wake/budget"
+	"github.com/wakeproto/wake/policy"
 )
 
-// Skill is skill.md (the Boot Context Spec, DESIGN section 7) before it is
+// File is skill.md (the Boot Context Spec, DESIGN section 7) before it is
 // rendered: five sections in priority order, each a list of items that
 // compression keeps or drops whole.
-type Skill struct {
-	Root     string         `json:"root"`
-	Agent    string         `json:"agent"` // the title's name
-	Sections []SkillSection `json:"sections"`
-	Held     HeldBack       `json:"held_back"`
-	Budget   int            `json:"budget"`
-	Tokens   int            `json:"tokens"` // the rendered file, counted exactly
+type File struct {
+	Root     string          `json:"root"`
+	Agent    string          `json:"agent"` // the title's name
+	Sections []Section       `json:"sections"`
+	Held     policy.HeldBack `json:"held_back"`
+	Budget   int             `json:"budget"`
+	Tokens   int             `json:"tokens"` // the rendered file, counted exactly
 	// Over says Who I Am and Active Work alone exceed the budget: the
 	// file is written whole regardless, with Warnings saying so.
 	Over     bool     `json:"over"`
@@ -32,10 +40,10 @@ const (
 	SkillHistory   = "History"
 )
 
-// SkillSection is one section of skill.md.
-type SkillSection struct {
-	Title string      `json:"title"`
-	Items []SkillItem `json:"items"`
+// Section is one section of skill.md.
+type Section struct {
+	Title string `json:"title"`
+	Items []Item `json:"items"`
 	// Protected sections (Who I Am, Active Work) are never cut.
 	Protected bool `json:"protected"`
 	// Source says where a reader finds what compression left out.
@@ -46,8 +54,8 @@ type SkillSection struct {
 	Budget int `json:"budget"`
 }
 
-// SkillItem is one line or block of a section.
-type SkillItem struct {
+// Item is one line or block of a section.
+type Item struct {
 	// Group is a label shown before the first kept item of a run of items
 	// with the same group ("What happened:").
 	Group string `json:"group,omitempty"`
@@ -58,17 +66,8 @@ type SkillItem struct {
 	Dropped  bool `json:"dropped,omitempty"`
 }
 
-// HeldBack counts the documents the sensitivity policy kept out.
-type HeldBack struct {
-	Secret       int `json:"secret"`       // not shown at all
-	Confidential int `json:"confidential"` // shown by their summary only
-}
-
-// Total is the number of documents held back.
-func (h HeldBack) Total() int { return h.Secret + h.Confidential }
-
 // section returns the section titled title.
-func (s *Skill) section(title string) *SkillSection {
+func (s *File) section(title string) *Section {
 	for i := range s.Sections {
 		if s.Sections[i].Title == title {
 			return &s.Sections[i]
@@ -81,7 +80,7 @@ func (s *Skill) section(title string) *SkillSection {
 // order it drops them: first what the spec excludes, bottom up; then
 // History from its oldest line, Last Session from its last bullet, How We
 // Work from its last line.
-func (s *Skill) cutOrder() []cut {
+func (s *File) cutOrder() []cut {
 	var out []cut
 	bottomUp := []string{SkillHistory, SkillRecent, SkillProtocols}
 	for _, excl := range []bool{true, false} {
@@ -93,7 +92,7 @@ func (s *Skill) cutOrder() []cut {
 }
 
 // sectionCuts lists a section's items whose Excluded is excl, last first.
-func sectionCuts(sec *SkillSection, excl bool) []cut {
+func sectionCuts(sec *Section, excl bool) []cut {
 	var out []cut
 	for i := len(sec.Items) - 1; i >= 0; i-- {
 		if sec.Items[i].Excluded == excl {
@@ -104,7 +103,7 @@ func sectionCuts(sec *SkillSection, excl bool) []cut {
 }
 
 type cut struct {
-	sec *SkillSection
+	sec *Section
 	i   int
 }
 
@@ -121,13 +120,13 @@ func (c cut) dropped() bool { return c.sec.Items[c.i].Dropped }
 // of [Skill.cutOrder], so that History gets what the others leave. A skill
 // that fits is left as it is. Who I Am and Active Work are never cut; over
 // their budgets they only earn a warning.
-func (s *Skill) fit(counter budget.Counter) {
+func (s *File) fit(counter budget.Counter) {
 	for _, title := range []string{SkillProtocols, SkillRecent} {
 		sec := s.section(title)
 		order := append(sectionCuts(sec, true), sectionCuts(sec, false)...)
 		shrink(order, sec.Budget, counter, func() int { return counter.Count(renderSection(sec)) })
 	}
-	s.Tokens = shrink(s.cutOrder(), s.Budget, counter, func() int { return counter.Count(RenderSkill(s)) })
+	s.Tokens = shrink(s.cutOrder(), s.Budget, counter, func() int { return counter.Count(Render(s)) })
 	hist := s.section(SkillHistory)
 	hist.Budget = max(0, s.Budget-(s.Tokens-counter.Count(renderSection(hist))))
 	if s.Tokens > s.Budget {
@@ -135,7 +134,7 @@ func (s *Skill) fit(counter budget.Counter) {
 		s.Warnings = append(s.Warnings, s.overWarning(counter))
 		return
 	}
-	for _, sec := range []*SkillSection{s.section(SkillIdentity), s.section(SkillActive)} {
+	for _, sec := range []*Section{s.section(SkillIdentity), s.section(SkillActive)} {
 		if n := counter.Count(renderSection(sec)); n > sec.Budget {
 			s.Warnings = append(s.Warnings, fmt.Sprintf("skill.md: %s is %s tokens, over its %s budget of %s; it is never cut, so it leaves less room for History; shorten %s",
 				sec.Title, budget.Thousands(n), budgetKey(sec.Title), budget.Thousands(sec.Budget), shortenWhat(sec.Title)))
@@ -181,7 +180,7 @@ func shortenWhat(title string) string {
 	return "the HANDOFF's next_priority and open_risk, or warm/active_tasks.md"
 }
 
-func (s *Skill) overWarning(counter budget.Counter) string {
+func (s *File) overWarning(counter budget.Counter) string {
 	id, act := s.section(SkillIdentity), s.section(SkillActive)
 	return fmt.Sprintf("skill.md is %s tokens, over its budget of %s: Who I Am (%s tokens; identity budget %s) and Active Work (%s tokens; active budget %s) are never cut, so it was written whole; shorten main.md's Identity and Purpose or warm/active_tasks.md",
 		budget.Thousands(s.Tokens), budget.Thousands(s.Budget),

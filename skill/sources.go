@@ -1,4 +1,4 @@
-package boot
+package skill
 
 import (
 	"path/filepath"
@@ -6,77 +6,56 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/wakeproto/wake/boot"
 	"github.com/wakeproto/wake/budget"
 	"github.com/wakeproto/wake/checks"
 	"github.com/wakeproto/wake/cold"
 	"github.com/wakeproto/wake/tiers"
 )
 
-// BuildSkill builds skill.md from the context [Read] or [Build] made: the
+// Build builds skill.md from the context [Read] or [Build] made: the
 // tier files as its sensitivity policy judged them (read once, counted in
-// its HeldBack), and the session summaries of cold/sessions/ as the cold
+// its policy.HeldBack), and the session summaries of cold/sessions/ as the cold
 // index knows them (the context's table of contents, else a scan of cold/
 // through o.ColdIndex), to which alone it applies the policy. The result
 // is fitted to the [skill] budget, counted exactly with o.Counter.
-func BuildSkill(o Options, c *Context) (*Skill, error) {
+func Build(o boot.Options, c *boot.Context) (*File, error) {
 	cfg := o.Config.Skill
-	s := &Skill{Root: o.Root, Budget: cfg.Budget, Warnings: []string{}, Held: c.HeldBack}
-	files := map[string]*File{}
-	for _, f := range c.Files() {
-		files[f.Path] = f
-	}
+	s := &File{Root: o.Root, Budget: cfg.Budget, Warnings: []string{}, Held: c.HeldBack}
 	toc := c.TOC
 	if toc == nil {
 		// Only the index is wanted: a zero budget lists nothing.
 		var warns []string
 		var err error
-		if toc, warns, err = cold.BuildTOC(o.cold(), 0); err != nil {
+		if toc, warns, err = cold.BuildTOC(o.Cold(), 0); err != nil {
 			return nil, err
 		}
 		s.Warnings = append(s.Warnings, warns...)
 	}
 	b := &skillBuilder{s: s, o: o}
-	main, tasks := admittedFile(files[tiers.MainPath]), admittedFile(files[tiers.TasksPath])
-	decisions, latest := admittedFile(files[tiers.DecisionsPath]), admittedFile(files[tiers.LatestPath])
-	hist, err := b.history(admittedFile(files[tiers.PreviousPath]), toc.Index())
+	main, tasks := c.Admitted(tiers.MainPath), c.Admitted(tiers.TasksPath)
+	decisions, latest := c.Admitted(tiers.DecisionsPath), c.Admitted(tiers.LatestPath)
+	hist, err := b.history(c.Admitted(tiers.PreviousPath), toc.Index())
 	if err != nil {
 		return nil, err
 	}
-	s.Sections = []SkillSection{b.identity(main), b.active(main, tasks), b.protocols(main, decisions), b.recent(latest), hist}
+	s.Sections = []Section{b.identity(main), b.active(main, tasks), b.protocols(main, decisions), b.recent(latest), hist}
 	s.Agent = b.agent(main)
 	s.fit(o.Counter)
 	return s, nil
 }
 
 type skillBuilder struct {
-	s *Skill
-	o Options
+	s *File
+	o boot.Options
 }
 
-// admitted is a document as the sensitivity policy lets it appear.
-type admitted struct {
-	doc     tiers.Doc
-	whole   bool   // its content may appear
-	summary string // confidential: the one line that may appear
-}
-
-// admittedFile is a tier file as the context's policy judged it.
-func admittedFile(f *File) admitted {
-	switch {
-	case f == nil || !f.doc.Readable() || f.Held == tiers.Secret:
-		return admitted{}
-	case f.Held == tiers.Confidential:
-		return admitted{doc: f.doc, summary: tiers.OneLine(f.doc.Meta.Summary)}
-	}
-	return admitted{doc: f.doc, whole: true}
-}
-
-func (b *skillBuilder) agent(main admitted) string {
+func (b *skillBuilder) agent(main boot.Admitted) string {
 	if a := strings.TrimSpace(b.o.Config.Agent); a != "" {
 		return a
 	}
-	if main.whole {
-		if _, body, _ := tiers.SplitFrontMatter(main.doc.Content); tiers.FirstHeading(string(body)) != "" {
+	if main.Whole {
+		if _, body, _ := tiers.SplitFrontMatter(main.Doc.Content); tiers.FirstHeading(string(body)) != "" {
 			return tiers.FirstHeading(string(body))
 		}
 	}
@@ -87,49 +66,49 @@ func (b *skillBuilder) agent(main admitted) string {
 	return name
 }
 
-func (b *skillBuilder) identity(main admitted) SkillSection {
-	sec := SkillSection{Title: SkillIdentity, Protected: true, Budget: b.o.Config.Skill.Identity, Source: tiers.MainPath}
+func (b *skillBuilder) identity(main boot.Admitted) Section {
+	sec := Section{Title: SkillIdentity, Protected: true, Budget: b.o.Config.Skill.Identity, Source: tiers.MainPath}
 	var id string
-	if main.whole {
-		id, _ = tiers.ParseMain(main.doc.Content).Section(tiers.SectionIdentity)
+	if main.Whole {
+		id, _ = tiers.ParseMain(main.Doc.Content).Section(tiers.SectionIdentity)
 	}
 	// main.md's Identity usually names the agent already.
 	if a := strings.TrimSpace(b.o.Config.Agent); a != "" && !strings.Contains(id, a) {
-		sec.Items = append(sec.Items, SkillItem{Text: "Agent: " + a})
+		sec.Items = append(sec.Items, Item{Text: "Agent: " + a})
 	}
 	if len(b.o.Config.Team) > 0 {
-		sec.Items = append(sec.Items, SkillItem{Text: "Team: " + strings.Join(b.o.Config.Team, "; ")})
+		sec.Items = append(sec.Items, Item{Text: "Team: " + strings.Join(b.o.Config.Team, "; ")})
 	}
 	switch {
-	case main.whole:
-		m := tiers.ParseMain(main.doc.Content)
+	case main.Whole:
+		m := tiers.ParseMain(main.Doc.Content)
 		if id != "" {
-			sec.Items = append(sec.Items, SkillItem{Text: id})
+			sec.Items = append(sec.Items, Item{Text: id})
 		}
 		if p, _ := m.Section(tiers.SectionPurpose); p != "" {
-			sec.Items = append(sec.Items, SkillItem{Text: "Purpose: " + p})
+			sec.Items = append(sec.Items, Item{Text: "Purpose: " + p})
 		}
-	case main.summary != "":
-		sec.Items = append(sec.Items, SkillItem{Text: "main.md (confidential): " + main.summary})
+	case main.Summary != "":
+		sec.Items = append(sec.Items, Item{Text: "main.md (confidential): " + main.Summary})
 	}
 	return sec
 }
 
-func (b *skillBuilder) active(main, tasks admitted) SkillSection {
-	sec := SkillSection{Title: SkillActive, Protected: true, Budget: b.o.Config.Skill.Active, Source: tiers.TasksPath}
-	if main.whole {
-		h := tiers.ParseMain(main.doc.Content).Handoff
+func (b *skillBuilder) active(main, tasks boot.Admitted) Section {
+	sec := Section{Title: SkillActive, Protected: true, Budget: b.o.Config.Skill.Active, Source: tiers.TasksPath}
+	if main.Whole {
+		h := tiers.ParseMain(main.Doc.Content).Handoff
 		for _, f := range []struct{ label, key string }{{"Next: ", tiers.KeyNextPriority}, {"Risk: ", tiers.KeyOpenRisk}} {
 			if v := tiers.OneLine(h.Get(f.key)); v != "" {
-				sec.Items = append(sec.Items, SkillItem{Text: f.label + v})
+				sec.Items = append(sec.Items, Item{Text: f.label + v})
 			}
 		}
 	}
 	switch {
-	case tasks.whole:
-		sec.Items = append(sec.Items, openTaskItems(tasks.doc)...)
-	case tasks.summary != "":
-		sec.Items = append(sec.Items, SkillItem{Text: tiers.TasksPath + " (confidential): " + tasks.summary})
+	case tasks.Whole:
+		sec.Items = append(sec.Items, openTaskItems(tasks.Doc)...)
+	case tasks.Summary != "":
+		sec.Items = append(sec.Items, Item{Text: tiers.TasksPath + " (confidential): " + tasks.Summary})
 	}
 	return sec
 }
@@ -137,7 +116,7 @@ func (b *skillBuilder) active(main, tasks admitted) SkillSection {
 // openTaskItems lists the open tasks of warm/active_tasks.md (as the task
 // check counts them) under the heading they sit under, so that blocked
 // tasks read as blocked.
-func openTaskItems(d tiers.Doc) []SkillItem {
+func openTaskItems(d tiers.Doc) []Item {
 	_, body, _ := tiers.SplitFrontMatter(d.Content)
 	text := string(body)
 	parts := []struct{ label, text string }{}
@@ -150,24 +129,24 @@ func openTaskItems(d tiers.Doc) []SkillItem {
 	for _, s := range secs {
 		parts = append(parts, struct{ label, text string }{s.Title + ":", text[s.Start:s.End]})
 	}
-	var out []SkillItem
+	var out []Item
 	for _, p := range parts {
 		for _, t := range checks.OpenTasks(tiers.Doc{Path: d.Path, Content: []byte(p.text)}) {
-			out = append(out, SkillItem{Group: p.label, Text: "- [ ] " + t})
+			out = append(out, Item{Group: p.label, Text: "- [ ] " + t})
 		}
 	}
 	return out
 }
 
-func (b *skillBuilder) protocols(main, decisions admitted) SkillSection {
-	sec := SkillSection{Title: SkillProtocols, Budget: b.o.Config.Skill.Protocols, Source: "main.md (Standing Directives) and " + tiers.DecisionsPath}
-	if main.whole {
-		text, _ := tiers.ParseMain(main.doc.Content).Section(tiers.SectionDirectives)
+func (b *skillBuilder) protocols(main, decisions boot.Admitted) Section {
+	sec := Section{Title: SkillProtocols, Budget: b.o.Config.Skill.Protocols, Source: "main.md (Standing Directives) and " + tiers.DecisionsPath}
+	if main.Whole {
+		text, _ := tiers.ParseMain(main.Doc.Content).Section(tiers.SectionDirectives)
 		sec.Items = append(sec.Items, blockItems(text, "")...)
 	}
 	switch {
-	case decisions.whole:
-		log := tiers.ParseDecisions(decisions.doc.Content)
+	case decisions.Whole:
+		log := tiers.ParseDecisions(decisions.Doc.Content)
 		// Newest first, so that the oldest decisions go first when cut.
 		for _, d := range slices.Backward(log.Entries) {
 			if !d.Active() {
@@ -177,34 +156,34 @@ func (b *skillBuilder) protocols(main, decisions admitted) SkillSection {
 			if why := tiers.OneLine(d.Why); why != "" {
 				line += " (because " + why + ")"
 			}
-			sec.Items = append(sec.Items, SkillItem{Text: line, Excluded: excluded(line)})
+			sec.Items = append(sec.Items, Item{Text: line, Excluded: excluded(line)})
 		}
-	case decisions.summary != "":
-		sec.Items = append(sec.Items, SkillItem{Text: tiers.DecisionsPath + " (confidential): " + decisions.summary})
+	case decisions.Summary != "":
+		sec.Items = append(sec.Items, Item{Text: tiers.DecisionsPath + " (confidential): " + decisions.Summary})
 	}
 	return sec
 }
 
-func (b *skillBuilder) recent(latest admitted) SkillSection {
-	sec := SkillSection{Title: SkillRecent, Budget: b.o.Config.Skill.Recent, Source: tiers.LatestPath}
+func (b *skillBuilder) recent(latest boot.Admitted) Section {
+	sec := Section{Title: SkillRecent, Budget: b.o.Config.Skill.Recent, Source: tiers.LatestPath}
 	switch {
-	case latest.whole:
-		ss, _ := tiers.ParseSession(latest.doc.Content)
+	case latest.Whole:
+		ss, _ := tiers.ParseSession(latest.Doc.Content)
 		head := sessionDate(ss, tiers.LatestPath) + ": " + orNone(tiers.OneLine(ss.Summary))
-		sec.Items = append(sec.Items, SkillItem{Text: head})
+		sec.Items = append(sec.Items, Item{Text: head})
 		for _, l := range []struct {
 			label string
 			list  tiers.List
 		}{{"What happened:", ss.Happened}, {"Decisions made:", ss.Decisions}, {"Open threads:", ss.Threads}} {
 			for _, it := range l.list.Items {
-				sec.Items = append(sec.Items, SkillItem{Group: l.label, Text: "- " + it, Excluded: excluded(it)})
+				sec.Items = append(sec.Items, Item{Group: l.label, Text: "- " + it, Excluded: excluded(it)})
 			}
 			sec.Items = append(sec.Items, blockItems(l.list.Note, l.label)...)
 		}
 		sec.Items = append(sec.Items, blockItems(ss.Successor, "For my successor:")...)
-	case latest.summary != "":
-		ss, _ := tiers.ParseSession(latest.doc.Content)
-		sec.Items = append(sec.Items, SkillItem{Text: sessionDate(ss, tiers.LatestPath) + " (confidential): " + latest.summary})
+	case latest.Summary != "":
+		ss, _ := tiers.ParseSession(latest.Doc.Content)
+		sec.Items = append(sec.Items, Item{Text: sessionDate(ss, tiers.LatestPath) + " (confidential): " + latest.Summary})
 	}
 	return sec
 }
@@ -232,8 +211,8 @@ var datePrefix = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}`)
 
 // blockItems splits Markdown into items, one a block: list items and
 // paragraphs joined into one line each, fenced code kept as it is.
-func blockItems(text, group string) []SkillItem {
-	var out []SkillItem
+func blockItems(text, group string) []Item {
+	var out []Item
 	for _, bl := range budget.Blocks(text) {
 		t := strings.TrimRight(bl.Text, " \t\r\n")
 		if strings.TrimSpace(t) == "" {
@@ -243,7 +222,7 @@ func blockItems(text, group string) []SkillItem {
 		if !fenced && !indentedCode(t) {
 			t = tiers.OneLine(t)
 		}
-		out = append(out, SkillItem{Group: group, Text: t, Excluded: excluded(t)})
+		out = append(out, Item{Group: group, Text: t, Excluded: excluded(t)})
 	}
 	return out
 }
