@@ -9,10 +9,11 @@ import (
 	"strings"
 	"time"
 
+	"github.com/wakeproto/wake"
+
 	"github.com/spf13/afero"
 	"github.com/spf13/cobra"
 
-	"github.com/wakeproto/wake/boot"
 	"github.com/wakeproto/wake/budget"
 	"github.com/wakeproto/wake/handoff"
 	"github.com/wakeproto/wake/tiers"
@@ -26,9 +27,6 @@ const (
 	exitFailed = 3 // wake check: a check failed
 	exitHalt   = 4 // wake check: HALT
 )
-
-// lockTimeout bounds how long a mutating command waits for another.
-const lockTimeout = 30 * time.Second
 
 // app holds what every command needs: the file system, the environment and
 // the standard streams. Nothing below it reads os.* directly.
@@ -92,7 +90,7 @@ func run(args, environ []string, stdin io.Reader, stdout, stderr io.Writer) int 
 	}
 	a := &app{
 		fs: afero.NewOsFs(), env: env, in: stdin, out: stdout, errOut: stderr,
-		now: time.Now, cwd: cwd, locker: handoff.FileLocker{Timeout: lockTimeout},
+		now: time.Now, cwd: cwd, locker: handoff.FileLocker{Timeout: wake.LockTimeout},
 	}
 	return a.run(args)
 }
@@ -186,10 +184,20 @@ func maxArgs(n int) cobra.PositionalArgs {
 	}
 }
 
-// findRoot resolves the memory root for commands that need one, and
-// finishes an interrupted hand-off there before the command goes on.
+// findRoot resolves the memory root for commands that need one but not an
+// open Memory, and finishes an interrupted write there before the command
+// goes on.
 func (a *app) findRoot() (string, error) {
-	root, err := tiers.FindRoot(a.fs, a.rootFlag, a.env["WAKE_ROOT"], a.cwd)
+	root, err := a.locate()
+	if err == nil {
+		wake.Recover(root, a.options())
+	}
+	return root, err
+}
+
+// locate resolves the memory root, with a hint when there is none.
+func (a *app) locate() (string, error) {
+	root, err := wake.Find(a.fs, a.rootFlag, a.env["WAKE_ROOT"], a.cwd)
 	var nr *tiers.NotRootError
 	switch {
 	case errors.As(err, &nr):
@@ -199,43 +207,38 @@ func (a *app) findRoot() (string, error) {
 	case err != nil:
 		return "", err
 	}
-	a.recover(root)
 	return root, nil
 }
 
-// session is an open memory root with its configuration and counter.
-type session struct {
-	root  string
-	cfg   tiers.Config
-	cache *budget.Cache
+// options are the library's options for this invocation.
+func (a *app) options() wake.Options {
+	return wake.Options{FS: a.fs, Env: a.env, Now: a.now, Locker: a.locker, Notify: a.notice}
 }
 
-func (a *app) open() (*session, error) {
-	root, err := a.findRoot()
-	if err != nil {
-		return nil, err
+// notice prints what the library tells the user.
+func (a *app) notice(n wake.Notice) {
+	fmt.Fprintf(a.errOut, "wake: %s: %s\n", n.Kind, n.Msg)
+	if n.Hint != "" {
+		fmt.Fprintf(a.errOut, "wake: hint: %s\n", n.Hint)
 	}
-	cfg, err := tiers.LoadConfig(a.fs, root)
-	if err != nil {
-		return nil, hintError{err, "fix the key in wake.toml; 'wake init' writes a commented copy of every default"}
-	}
-	if cfg, _, err = a.applyTrust(root, cfg, true); err != nil {
-		return nil, err
-	}
-	enc, err := budget.NewEncoder(cfg.Encoding)
-	if err != nil {
-		return nil, err
-	}
-	a.encoders = append(a.encoders, enc)
-	return &session{root: root, cfg: cfg, cache: boot.OpenCache(a.fs, root, enc)}, nil
 }
 
-// saveCache persists new counts; failing to is only worth a warning, since
-// the cache is an optimisation.
-func (a *app) saveCache(s *session) {
-	if err := boot.SaveCache(a.fs, s.root, s.cache); err != nil {
-		fmt.Fprintf(a.errOut, "wake: warning: saving the token cache: %v\n", err)
+// open finds and opens the memory root.
+func (a *app) open() (*wake.Memory, error) {
+	root, err := a.locate()
+	if err != nil {
+		return nil, err
 	}
+	m, err := wake.Open(root, a.options())
+	var ce *wake.ConfigError
+	if errors.As(err, &ce) {
+		return nil, hintError{err, "fix the key in that file; 'wake init' writes a commented copy of every wake.toml default"}
+	}
+	if err != nil {
+		return nil, err
+	}
+	a.encoders = append(a.encoders, m.Encoder())
+	return m, nil
 }
 
 func (a *app) store(root string) *handoff.Store {

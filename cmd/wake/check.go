@@ -9,7 +9,6 @@ import (
 
 	"github.com/wakeproto/wake/boot"
 	"github.com/wakeproto/wake/checks"
-	"github.com/wakeproto/wake/policy"
 )
 
 type checkOptions struct {
@@ -50,23 +49,14 @@ Exit status: 0 all passed, 3 a check failed, 4 HALT (identity failed).`,
 }
 
 func (a *app) checkRun(o *checkOptions) error {
-	s, err := a.open()
+	m, err := a.open()
 	if err != nil {
 		return err
 	}
-	// Read under the shared lock, like a session start, so that the verdict
-	// is never about a hand-off caught between its renames.
-	unlock, lerr := a.locker.RLock(context.Background(), s.root)
-	if lerr == nil {
-		defer unlock()
-	}
-	m, err := checks.ReadMemory(a.fs, s.root)
+	r, err := m.Check(context.Background())
 	if err != nil {
 		return err
 	}
-	// The checks judge the documents whole; what they show of a document
-	// the policy holds back is withheld, as in the boot context.
-	r := policy.RedactReport(checks.Run(m, checks.Options{StaleAfter: s.cfg.Checks.StaleAfter, Now: a.now}), policy.TierLevels(a.fs, s.root))
 	status := exitOK
 	switch {
 	case r.Halted():
@@ -75,7 +65,7 @@ func (a *app) checkRun(o *checkOptions) error {
 		status = exitFailed
 	}
 	if o.format == "json" {
-		err = writeCheckJSON(a, s.root, r, status)
+		err = writeCheckJSON(a, m.Root(), r, status)
 	} else {
 		var b strings.Builder
 		boot.WriteFindings(&b, r.Findings)

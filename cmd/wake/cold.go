@@ -5,11 +5,12 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/wakeproto/wake"
+
 	"github.com/spf13/cobra"
 
 	"github.com/wakeproto/wake/budget"
 	"github.com/wakeproto/wake/cold"
-	"github.com/wakeproto/wake/handoff"
 )
 
 type coldOptions struct {
@@ -55,24 +56,14 @@ summary fits what is left this session.`,
 }
 
 func (a *app) coldRun(ctx context.Context, o *coldOptions) error {
-	s, err := a.open()
+	m, err := a.open()
 	if err != nil {
 		return err
 	}
 	if o.path == "" {
-		return a.coldList(s)
+		return a.coldList(m)
 	}
-	var p cold.Pull
-	opts := cold.Options{FS: a.fs, Root: s.root, Config: s.cfg, Counter: s.cache, Now: a.now}
-	// Counted before the lock, so that a long document does not hold
-	// other wake commands up; under the lock the counts come from the cache.
-	cold.PullCold(opts, o.path, handoff.ColdSession{})
-	err = a.store(s.root).PullCold(ctx, func(cs handoff.ColdSession) (handoff.ColdPull, error) {
-		var err error
-		p, err = cold.PullCold(opts, o.path, cs)
-		return handoff.ColdPull{Path: p.Path, Tokens: p.Tokens, Whole: p.Whole}, err
-	})
-	a.saveCache(s)
+	p, err := m.Pull(ctx, o.path)
 	var perr *cold.PullError
 	if errors.As(err, &perr) && perr.Hint != "" {
 		return hintError{err, perr.Hint}
@@ -88,39 +79,13 @@ func (a *app) coldRun(ctx context.Context, o *coldOptions) error {
 	return nil
 }
 
-func (a *app) coldList(s *session) error {
-	idx := cold.OpenIndex(a.fs, s.root, s.cfg.Encoding)
-	toc, warns, err := cold.BuildTOC(cold.Options{FS: a.fs, Root: s.root, Config: s.cfg, Counter: s.cache, Now: a.now, Index: idx}, cold.NoFold)
+func (a *app) coldList(m *wake.Memory) error {
+	toc, cs, err := m.ColdTOC()
 	if err != nil {
 		return err
 	}
-	a.saveCache(s)
-	a.saveColdIndex(s, idx)
-	a.warn(warns)
-	cs, err := handoff.ReadColdSession(a.fs, s.root)
-	if err != nil {
-		return err
-	}
-	fmt.Fprintf(a.out, "Cold tier of %s: pull a document with `wake cold PATH`.\n", s.root)
-	fmt.Fprintf(a.out, "This session has pulled %s of %s tokens (budget.cold).\n\n", budget.Thousands(cs.Pulled), budget.Thousands(s.cfg.Budget.Cold))
+	fmt.Fprintf(a.out, "Cold tier of %s: pull a document with `wake cold PATH`.\n", m.Root())
+	fmt.Fprintf(a.out, "This session has pulled %s of %s tokens (budget.cold).\n\n", budget.Thousands(cs.Pulled), budget.Thousands(m.Config().Budget.Cold))
 	_, err = a.out.Write([]byte(toc.Text()))
 	return err
-}
-
-// saveColdIndex persists what the table of contents learned; failing to is
-// only worth a warning, since the index is an optimisation.
-func (a *app) saveColdIndex(s *session, idx *cold.Index) {
-	if err := cold.SaveIndex(a.fs, s.root, idx); err != nil {
-		fmt.Fprintf(a.errOut, "wake: warning: saving the cold index: %v\n", err)
-	}
-}
-
-// startColdSession opens the session's cold accounting with what the load
-// just printed; the caller holds the root's lock. Failing leaves the
-// previous session's accounting, which only errs on the side of less, so it
-// is a warning.
-func (a *app) startColdSession(s *session, loadTokens int) {
-	if err := a.store(s.root).StartColdSession(loadTokens); err != nil {
-		fmt.Fprintf(a.errOut, "wake: warning: starting the cold session: %v\n", err)
-	}
 }

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"time"
 
 	"github.com/spf13/cobra"
 
@@ -216,78 +215,27 @@ func fieldUsage(fe *handoff.FieldError, file string) error {
 }
 
 func (a *app) handoffRun(ctx context.Context, in handoff.Input, sf skillFlags) error {
-	s, err := a.open()
+	m, err := a.open()
 	if err != nil {
 		return err
 	}
-	if in.Session.Changed.Empty() {
-		in.Session.Changed = a.gitChanges(ctx, s.root, a.lastHandoff(s.root))
-	}
-	res, err := handoff.Handoff(ctx, a.store(s.root), in)
-	a.reportRecovered(res.Recovered)
+	res, err := m.Handoff(ctx, in, sf.bootFiles(false))
 	if errors.Is(err, handoff.ErrLockTimeout) {
 		return hintError{err, "another wake command holds the memory root's lock; run the hand-off again when it is done"}
 	}
 	if err != nil {
 		return err
 	}
-	a.printHandoff(res)
-	a.warnLargeSummary(s, res.Summary)
-	a.afterHandoff(ctx, s, sf)
-	return nil
-}
-
-// afterHandoff ends the session's cold accounting, so the next session has
-// the whole cold budget, and regenerates the boot files from the new
-// summary; under the root's lock, so a concurrent hand-off or pull cannot
-// interleave. The hand-off itself is done and durable by now: failing here
-// is only worth a warning.
-func (a *app) afterHandoff(ctx context.Context, s *session, sf skillFlags) {
-	a.precount(s)
-	unlock, err := a.locker.Lock(ctx, s.root)
-	if err != nil {
-		fmt.Fprintf(a.errOut, "wake: warning: the cold session and boot files were not updated: %v\n", err)
-		return
-	}
-	defer unlock()
-	if err := handoff.EndColdSession(a.fs, s.root); err != nil {
-		fmt.Fprintf(a.errOut, "wake: warning: ending the cold session: %v\n", err)
-	}
-	a.handoffBootFiles(s, sf)
-	a.saveCache(s)
-}
-
-// lastHandoff is the previous hand-off's time: the HANDOFF block's updated,
-// else the session of recent/latest.md; zero when neither says.
-func (a *app) lastHandoff(root string) time.Time {
-	if d, err := tiers.ReadDoc(a.fs, root, tiers.MainPath); err == nil && d.Readable() {
-		if t, err := time.Parse(time.RFC3339, tiers.ParseMain(d.Content).Handoff.Get(tiers.KeyUpdated)); err == nil {
-			return t
+	a.printHandoff(res.Result)
+	if t := res.Boot; t.BootPath != "" || t.SkillPath != "" {
+		fmt.Fprintln(a.out, "\nBoot files for the next session:")
+		for _, p := range []string{t.BootPath, t.SkillPath} {
+			if p != "" {
+				fmt.Fprintf(a.out, "  %s\n", p)
+			}
 		}
 	}
-	if d, err := tiers.ReadDoc(a.fs, root, tiers.LatestPath); err == nil && d.Readable() {
-		sess, _ := tiers.ParseSession(d.Content)
-		return sess.At
-	}
-	return time.Time{}
-}
-
-// recover finishes or rolls back an interrupted hand-off before a command
-// reads or writes the root, and says so. Failing to is a warning, not an
-// error: every summary is still reachable, and `wake load` must still
-// deliver its context; `wake handoff` itself refuses to go on.
-func (a *app) recover(root string) {
-	rec, err := handoff.Recover(context.Background(), a.store(root))
-	a.reportRecovered(rec)
-	if err != nil {
-		fmt.Fprintf(a.errOut, "wake: warning: %v; wake's record of the interrupted write is under %s/ in the memory root\n", err, tiers.StateDir)
-	}
-}
-
-func (a *app) reportRecovered(rec []handoff.Recovery) {
-	for _, r := range rec {
-		fmt.Fprintf(a.errOut, "wake: recovered: %s\n", r)
-	}
+	return nil
 }
 
 func (a *app) printHandoff(res handoff.Result) {
@@ -324,18 +272,4 @@ func (a *app) printHandoff(res handoff.Result) {
 func firstLine(summary []byte) string {
 	s, _ := tiers.ParseSession(summary)
 	return s.Summary
-}
-
-// warnLargeSummary warns when the summary is over the recent tier's
-// per-file share, which `wake load` would compress. A text has at most as
-// many tokens as bytes, so a small one is never counted.
-func (a *app) warnLargeSummary(s *session, summary []byte) {
-	share := s.cfg.Budget.Recent / 2
-	if len(summary) <= share {
-		return
-	}
-	if n := s.cache.Count(string(summary)); n > share {
-		fmt.Fprintf(a.errOut, "wake: warning: %s is %s tokens, over its share of the recent budget (%s = budget.recent / 2); 'wake load' will show it compressed and ask for it to be compressed\n",
-			tiers.LatestPath, budget.Thousands(n), budget.Thousands(share))
-	}
 }

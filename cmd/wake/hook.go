@@ -51,7 +51,7 @@ func (a *app) hookRun(cmd *cobra.Command, o *loadOptions) error {
 	if in.Cwd != "" && filepath.IsAbs(in.Cwd) {
 		a.cwd = filepath.Clean(in.Cwd)
 	}
-	s, err := a.open()
+	m, err := a.open()
 	if errors.Is(err, tiers.ErrNoRoot) {
 		fmt.Fprintf(a.out, "wake has no memory here: no memory root (.wake/) in %s or above it, so this session starts without one. To give this project a memory, run `wake init` in it.\n", a.cwd)
 		return nil
@@ -59,11 +59,11 @@ func (a *app) hookRun(cmd *cobra.Command, o *loadOptions) error {
 	if err != nil {
 		return a.hookFailed(err)
 	}
-	ctx, _, t, err := a.startSession(s, bootWrite{skillFlags: o.skillFlags, bootAlways: true})
+	st, err := a.start(m, o.bootFiles(true))
 	if err != nil {
 		return a.hookFailed(err)
 	}
-	_, err = io.WriteString(a.out, boot.Hook(ctx, t, boot.HookLimit))
+	_, err = io.WriteString(a.out, boot.Hook(st.Context, st.Target, boot.HookLimit))
 	return err
 }
 

@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/afero"
 
+	"github.com/wakeproto/wake"
 	"github.com/wakeproto/wake/boot"
 	"github.com/wakeproto/wake/handoff"
 	"github.com/wakeproto/wake/internal/memgen"
@@ -47,7 +48,7 @@ func TestHookFindsRootFromInput(t *testing.T) {
 		}
 	}
 	data, err := os.ReadFile(filepath.Join(root, "boot.md"))
-	if err != nil || !strings.HasPrefix(string(data), bootFrontMatter) || !strings.Contains(string(data), "# Boot context") {
+	if err != nil || !strings.HasPrefix(string(data), wake.BootFrontMatter) || !strings.Contains(string(data), "# Boot context") {
 		t.Fatalf("boot.md: %v\n%.300s", err, data)
 	}
 	if !strings.Contains(out, "It changed as this hook regenerated it") {

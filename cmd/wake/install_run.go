@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/wakeproto/wake"
+
 	"github.com/spf13/afero"
 
 	"github.com/wakeproto/wake/handoff"
@@ -55,19 +57,19 @@ func (a *app) installRun(ctx context.Context, o *installOptions) error {
 		return err
 	}
 	a.cwd = project
-	s, err := a.open()
+	m, err := a.open()
 	if errors.Is(err, tiers.ErrNoRoot) {
 		return hintError{fmt.Errorf("no memory root for %s", project), "run 'wake init' in the project first, or pass --root DIR"}
 	}
 	if err != nil {
 		return err
 	}
-	w, err := a.wiring(project, s.root, s.cfg)
+	w, err := a.wiring(project, m.Root(), m.Config())
 	if err != nil {
 		return err
 	}
 	imp := w.bootImport
-	if s.cfg.Claude.Boot == tiers.BootSkill {
+	if m.Config().Claude.Boot == tiers.BootSkill {
 		if w.skillImport.file == "" {
 			return hintError{errors.New(`wake.toml: [claude] boot = "skill" needs a skill.path`), `set [skill] path, or boot = "full"`}
 		}
@@ -75,14 +77,14 @@ func (a *app) installRun(ctx context.Context, o *installOptions) error {
 	}
 	var edits []fileEdit
 	var boots bootReport
-	a.precount(s)
-	err = a.store(s.root).Mutate(ctx, func() (handoff.Entry, error) {
+	m.Precount()
+	err = m.Store().Mutate(ctx, func() (handoff.Entry, error) {
 		var err error
 		// The boot files first: the import added below must name a file
 		// wake has written.
-		boots = a.installBootFiles(s, w, o)
+		boots = a.installBootFiles(m, w, o)
 		if imp == w.skillImport {
-			if err := a.checkSkillImport(s); err != nil {
+			if err := a.checkSkillImport(m); err != nil {
 				return handoff.Entry{}, err
 			}
 		}
@@ -90,10 +92,10 @@ func (a *app) installRun(ctx context.Context, o *installOptions) error {
 		if edits, ed, err = a.planInstall(w, imp); err != nil {
 			return handoff.Entry{}, err
 		}
-		if err := a.applyRecorded(s.root, project, edits, imp, ed); err != nil {
+		if err := a.applyRecorded(m.Root(), project, edits, imp, ed); err != nil {
 			return handoff.Entry{}, err
 		}
-		return changeEntry("install", s.root, edits, boots)
+		return changeEntry("install", m.Root(), edits, boots)
 	})
 	if err != nil && !errors.Is(err, errUnchanged) {
 		return err
@@ -109,7 +111,7 @@ func (a *app) installRun(ctx context.Context, o *installOptions) error {
 		fmt.Fprintln(a.out, "Already installed: the settings and CLAUDE.md were left unchanged.")
 	}
 	a.warnWakeNotOnPath()
-	if rel, err := filepath.Rel(project, s.root); s.cfg.Claude.Boot == tiers.BootFull && (err != nil || !filepath.IsLocal(rel)) {
+	if rel, err := filepath.Rel(project, m.Root()); m.Config().Claude.Boot == tiers.BootFull && (err != nil || !filepath.IsLocal(rel)) {
 		fmt.Fprintf(a.out, "Note: the memory root is outside the project, so Claude Code asks once, in an interactive session, before it follows the import; until then (and in 'claude -p') boot.md is not imported and the hook's pointer to it is what the agent gets.\n")
 	}
 	return nil
@@ -226,8 +228,8 @@ func (a *app) missingDirs(dir string) []string {
 // CLAUDE.md unless the file at skill.path is one wake wrote (it carries
 // wake's marker) and is a plain file: an import of anything else would
 // hand every Claude Code session a file wake never vouched for.
-func (a *app) checkSkillImport(s *session) error {
-	path, err := s.cfg.Skill.SkillPath(a.env["HOME"], s.root)
+func (a *app) checkSkillImport(m *wake.Memory) error {
+	path, err := m.SkillPath()
 	if err != nil {
 		return err
 	}
@@ -253,14 +255,13 @@ type bootReport struct {
 // installBootFiles writes the boot files now, so that the next session
 // imports a current copy even where Claude Code reads CLAUDE.md before the
 // hook has run.
-func (a *app) installBootFiles(s *session, w claudeWiring, o *installOptions) bootReport {
+func (a *app) installBootFiles(m *wake.Memory, w claudeWiring, o *installOptions) bootReport {
 	var r bootReport
-	ctx, text, err := a.bootContext(s, true)
+	t, err := m.WriteBootFilesLocked(o.skillFlags.bootFiles(true))
 	if err != nil {
 		a.warn([]string{fmt.Sprintf("the boot files were not written: %v", err)})
 		return r
 	}
-	t := a.writeBootFiles(s, ctx, text, bootWrite{skillFlags: o.skillFlags, bootAlways: true})
 	for _, f := range []struct {
 		path    string
 		changed bool

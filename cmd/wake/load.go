@@ -3,13 +3,11 @@ package main
 import (
 	"context"
 	"errors"
-	"fmt"
 
 	"github.com/spf13/cobra"
 
+	"github.com/wakeproto/wake"
 	"github.com/wakeproto/wake/boot"
-	"github.com/wakeproto/wake/cold"
-	"github.com/wakeproto/wake/handoff"
 )
 
 type loadOptions struct {
@@ -53,84 +51,33 @@ stdin, the root found from its cwd, at most 10,000 characters on stdout.`,
 }
 
 func (a *app) loadRun(o *loadOptions) error {
-	s, err := a.open()
+	m, err := a.open()
 	if err != nil {
 		return err
 	}
-	ctx, text, _, err := a.startSession(s, bootWrite{skillFlags: o.skillFlags})
+	st, err := a.start(m, o.bootFiles(false))
 	if err != nil {
 		return err
 	}
 	if o.format == "json" {
-		data, err := boot.JSON(ctx)
+		data, err := boot.JSON(st.Context)
 		if err != nil {
 			return err
 		}
 		_, err = a.out.Write(data)
 		return err
 	}
-	_, err = a.out.Write([]byte(text))
+	_, err = a.out.Write([]byte(st.Text))
 	return err
 }
 
-// startSession is a session start, shared by `wake load` and its Claude
-// Code hook: the boot context, the session's cold accounting opened with
-// the context's size, warnings on stderr, and the boot files.
-//
-// It holds the root's shared lock throughout, so that it reads the root as
-// it was before a hand-off or after it, never between its renames, and
-// writes the boot files from the state it read while no mutation can have
-// changed it. Where the lock cannot be had at all (a read-only root, a
-// .state/ that is a symlink) the context is still printed, but nothing is
-// written: boot files from a state that may be moving are worse than none.
-func (a *app) startSession(s *session, w bootWrite) (*boot.Context, string, boot.HookTarget, error) {
-	unlock, err := a.locker.RLock(context.Background(), s.root)
-	if errors.Is(err, handoff.ErrLockTimeout) {
-		return nil, "", boot.HookTarget{}, hintError{err, "a hand-off or another wake command holds the memory root's lock; run it again when that is done"}
+// start is a session start, with a hint when another wake holds the lock.
+func (a *app) start(m *wake.Memory, w wake.BootFiles) (*wake.Start, error) {
+	st, err := m.Start(context.Background(), w)
+	if errors.Is(err, wake.ErrLocked) {
+		return nil, hintError{err, "a hand-off or another wake command holds the memory root's lock; run it again when that is done"}
 	}
-	locked := err == nil
-	if locked {
-		defer unlock()
-	} else {
-		a.warn([]string{fmt.Sprintf("the memory root's lock could not be taken (%v); the boot files and caches are left as they are", err)})
-	}
-	ctx, text, err := a.bootContext(s, locked)
-	if err != nil {
-		return nil, "", boot.HookTarget{}, err
-	}
-	a.warn(ctx.Warnings)
-	if !locked {
-		return ctx, text, boot.HookTarget{Problems: []string{"the boot files were not written: the memory root's lock could not be taken"}}, nil
-	}
-	a.startColdSession(s, ctx.Totals.Output)
-	return ctx, text, a.writeBootFiles(s, ctx, text, w), nil
-}
-
-// bootContext builds and measures the boot context and keeps what the build
-// learned when save is set (the caller holds the root's lock). `wake load`
-// and its Claude Code hook share it, and so does every command that writes
-// the boot files.
-func (a *app) bootContext(s *session, save bool) (*boot.Context, string, error) {
-	idx := cold.OpenIndex(a.fs, s.root, s.cfg.Encoding)
-	ctx, err := boot.Build(boot.Options{FS: a.fs, Root: s.root, Config: s.cfg, Counter: s.cache, Now: a.now, ColdIndex: idx})
-	if err != nil {
-		return nil, "", err
-	}
-	text := ctx.Text()
-	if save {
-		a.saveCache(s)
-		a.saveColdIndex(s, idx)
-	}
-	return ctx, text, nil
-}
-
-// precount builds the boot context once without the lock, for its token
-// counts only: a command that must build it under the exclusive lock then
-// finds every count in the cache, and holds no other wake command up while
-// a long text is counted. Whatever fails here fails again under the lock,
-// where it is reported.
-func (a *app) precount(s *session) {
-	a.bootContext(s, false)
+	return st, err
 }
 
 func (a *app) warn(ws []string) {

@@ -9,8 +9,6 @@ import (
 	"github.com/spf13/afero"
 	"github.com/spf13/cobra"
 
-	"github.com/wakeproto/wake/boot"
-	"github.com/wakeproto/wake/cold"
 	"github.com/wakeproto/wake/handoff"
 	"github.com/wakeproto/wake/skill"
 )
@@ -58,11 +56,11 @@ wake load and wake handoff write it to skill.path themselves.`,
 }
 
 func (a *app) skillRun(o *skillOptions) error {
-	s, err := a.open()
+	m, err := a.open()
 	if err != nil {
 		return err
 	}
-	data, err := a.skillOnly(s)
+	data, err := m.Skill()
 	if err != nil {
 		return err
 	}
@@ -82,25 +80,4 @@ func (a *app) skillRun(o *skillOptions) error {
 		return fmt.Errorf("--out %s: %w", o.out, err)
 	}
 	return handoff.WriteFileMode(a.fs, path, data, 0o600)
-}
-
-// skillOnly builds skill.md from what it needs alone: the tier files, and
-// the cold index for History; not the boot context's table of contents,
-// digest or fitting.
-func (a *app) skillOnly(s *session) ([]byte, error) {
-	idx := cold.OpenIndex(a.fs, s.root, s.cfg.Encoding)
-	o := boot.Options{FS: a.fs, Root: s.root, Config: s.cfg, Counter: s.cache, Now: a.now, ColdIndex: idx}
-	ctx, err := boot.Read(o)
-	if err != nil {
-		return nil, err
-	}
-	a.warn(ctx.Warnings)
-	sk, err := skill.Build(o, ctx)
-	if err != nil {
-		return nil, err
-	}
-	a.saveCache(s)
-	a.saveColdIndex(s, idx)
-	a.warn(sk.Warnings)
-	return []byte(skill.Render(sk)), nil
 }

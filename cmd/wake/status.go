@@ -37,16 +37,14 @@ gives that total in its footer.`,
 }
 
 func (a *app) statusRun(o *statusOptions) error {
-	s, err := a.open()
+	m, err := a.open()
 	if err != nil {
 		return err
 	}
-	ctx, err := boot.Read(boot.Options{FS: a.fs, Root: s.root, Config: s.cfg, Counter: s.cache})
+	ctx, err := m.Status()
 	if err != nil {
 		return err
 	}
-	a.saveCache(s)
-	a.warn(ctx.Warnings)
 	if o.format == "json" {
 		data, err := boot.StatusJSON(ctx)
 		if err != nil {

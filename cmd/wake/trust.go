@@ -5,15 +5,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io/fs"
 	"path/filepath"
 	"sort"
-	"strings"
 
 	"github.com/spf13/afero"
 	"github.com/spf13/cobra"
 
-	"github.com/wakeproto/wake/handoff"
+	"github.com/wakeproto/wake"
 	"github.com/wakeproto/wake/tiers"
 )
 
@@ -76,62 +74,25 @@ func (a *app) userDir() (string, error) {
 	return dir, nil
 }
 
-// applyTrust settles the settings of wake.toml that need trust (see
-// 'wake trust') and, with warn, warns of each it ignored.
-func (a *app) applyTrust(root string, cfg tiers.Config, warn bool) (tiers.Config, tiers.Trust, error) {
-	dir := tiers.UserDir(a.env)
-	uc, err := tiers.LoadUserConfig(a.fs, dir)
-	if err != nil {
-		return cfg, tiers.Trust{}, hintError{err, "fix the key in your own wake configuration"}
-	}
-	store, err := tiers.ReadTrust(a.fs, dir)
-	if err != nil {
-		a.warn([]string{err.Error()})
-	}
-	data, err := afero.ReadFile(a.fs, filepath.Join(root, tiers.ConfigPath))
-	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return cfg, tiers.Trust{}, fmt.Errorf("reading %s: %w", tiers.ConfigPath, err)
-	}
-	real, err := tiers.RealRoot(a.fs, root)
-	if err != nil {
-		return cfg, tiers.Trust{}, fmt.Errorf("resolving the memory root %s: %w", root, err)
-	}
-	cfg, tr := tiers.ApplyTrust(cfg, data, uc, store, real)
-	if warn && len(tr.Ignored) > 0 {
-		fmt.Fprintf(a.errOut, "wake: warning: %s sets %s, which only a wake.toml you trust may set; ignored (using your own configuration or the default)\n",
-			filepath.Join(root, tiers.ConfigPath), strings.Join(tr.Ignored, " and "))
-		fmt.Fprintf(a.errOut, "wake: hint: if you wrote this wake.toml or checked it, run 'wake trust --root %s'\n", root)
-	}
-	return cfg, tr, nil
-}
-
 func (a *app) trustRun(ctx context.Context, o *trustOptions) error {
 	root, err := a.findRoot()
 	if err != nil {
 		return err
 	}
-	dir, err := a.userDir()
-	if err != nil {
-		return err
-	}
-	cfg, err := tiers.LoadConfig(a.fs, root)
-	if err != nil {
+	ch, err := wake.SetTrust(ctx, root, a.options(), o.revoke)
+	var ce *wake.ConfigError
+	switch {
+	case errors.Is(err, wake.ErrNoUserDir):
+		return hintError{err, "set HOME: trusted roots are recorded in ~/.config/wake/trust.json"}
+	case errors.As(err, &ce):
 		return hintError{err, "fix wake.toml first: a file wake cannot read is not trusted"}
-	}
-	_, tr, err := a.applyTrust(root, cfg, false)
-	if err != nil {
+	case err != nil:
 		return err
-	}
-	if tr.SHA256 == "" && !o.revoke {
+	case ch.NoFile:
 		fmt.Fprintf(a.out, "Nothing to trust: %s has no wake.toml; your own configuration and the defaults apply.\n", root)
 		return nil
 	}
-	rec := tiers.TrustedRoot{Root: tr.Root, SHA256: tr.SHA256, At: a.now()}
-	changed, err := handoff.SetTrust(ctx, a.fs, handoff.FileLocker{Timeout: lockTimeout}, dir, rec, o.revoke)
-	if err != nil {
-		return err
-	}
-	store := filepath.Join(dir, tiers.TrustFile)
+	tr, changed, store := ch.Trust, ch.Changed, ch.Store
 	switch {
 	case o.revoke && !changed:
 		fmt.Fprintf(a.out, "%s was not trusted; nothing changed.\n", tr.Root)

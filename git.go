@@ -1,4 +1,4 @@
-package main
+package wake
 
 import (
 	"bytes"
@@ -30,11 +30,12 @@ const gitMaxFiles = 200
 // since (none when since is zero) and the uncommitted changes of the git work
 // tree holding root, each with its status. It never fails: when git is
 // missing, fails, or root is not in a work tree, the note says so.
-func (a *app) gitChanges(ctx context.Context, root string, since time.Time) tiers.List {
+func (m *Memory) gitChanges(ctx context.Context, since time.Time) tiers.List {
+	root := m.root
 	if _, err := exec.LookPath("git"); err != nil {
 		return tiers.List{Note: "git was not found, so no files were listed."}
 	}
-	out, err := a.git(ctx, root, "rev-parse", "--show-toplevel")
+	out, err := m.git(ctx, root, "rev-parse", "--show-toplevel")
 	if err != nil {
 		if strings.Contains(err.Error(), "not a git repository") {
 			return tiers.List{Note: "Outside git: the memory root is not in a git work tree, so no files were listed."}
@@ -46,17 +47,17 @@ func (a *app) gitChanges(ctx context.Context, root string, since time.Time) tier
 	var notes []string
 	if since.IsZero() {
 		notes = append(notes, "No earlier hand-off: only uncommitted changes are listed.")
-	} else if err := a.gitCommitted(ctx, top, since, files); err != nil {
+	} else if err := m.gitCommitted(ctx, top, since, files); err != nil {
 		notes = append(notes, fmt.Sprintf("git log failed (%v), so committed files are not listed.", err))
 	}
-	if err := a.gitUncommitted(ctx, top, files); err != nil {
+	if err := m.gitUncommitted(ctx, top, files); err != nil {
 		notes = append(notes, fmt.Sprintf("git status failed (%v), so uncommitted files are not listed.", err))
 	}
-	if n := a.holdBackChanges(top, root, files); n > 0 {
+	if n := m.holdBackChanges(top, root, files); n > 0 {
 		notes = append(notes, fmt.Sprintf("%d changed file(s) in the memory root held back by the sensitivity policy, not listed.", n))
 	}
 	items, quoted := gitItems(files, wakeOwned(top, root))
-	a.warnQuoted(quoted)
+	m.warnQuoted(quoted)
 	l := tiers.List{Items: items}
 	if len(l.Items) == 0 && len(notes) == 0 {
 		notes = append(notes, "No files changed in the git work tree since the last hand-off.")
@@ -74,21 +75,21 @@ const gitMaxWarnings = 10
 
 // warnQuoted names, quoted, the files whose names wake could not list as
 // they are.
-func (a *app) warnQuoted(quoted []string) {
+func (m *Memory) warnQuoted(quoted []string) {
 	for i, q := range quoted {
 		if i == gitMaxWarnings {
-			fmt.Fprintf(a.errOut, "wake: warning: and %d more such git file names, listed quoted\n", len(quoted)-i)
+			m.warn(fmt.Sprintf("and %d more such git file names, listed quoted", len(quoted)-i))
 			return
 		}
-		fmt.Fprintf(a.errOut, "wake: warning: git file name %s holds a control character or invalid UTF-8; What changed (files) lists it quoted\n", q)
+		m.warn(fmt.Sprintf("git file name %s holds a control character or invalid UTF-8; What changed (files) lists it quoted", q))
 	}
 }
 
-func (a *app) git(ctx context.Context, dir string, args ...string) ([]byte, error) {
+func (m *Memory) git(ctx context.Context, dir string, args ...string) ([]byte, error) {
 	ctx, cancel := context.WithTimeout(ctx, gitTimeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, "git", append([]string{"-C", dir}, args...)...)
-	for k, v := range a.env {
+	for k, v := range m.o.Env {
 		cmd.Env = append(cmd.Env, k+"="+v)
 	}
 	// Reading must not take git's index lock, and messages must be
@@ -116,8 +117,8 @@ type gitChange struct {
 
 // gitCommitted adds the files of the commits since since, with the status
 // of their newest change.
-func (a *app) gitCommitted(ctx context.Context, top string, since time.Time, files map[string][]gitChange) error {
-	out, err := a.git(ctx, top, "log", "--since="+since.UTC().Format(time.RFC3339), "--name-status", "--format=", "-z")
+func (m *Memory) gitCommitted(ctx context.Context, top string, since time.Time, files map[string][]gitChange) error {
+	out, err := m.git(ctx, top, "log", "--since="+since.UTC().Format(time.RFC3339), "--name-status", "--format=", "-z")
 	if err != nil {
 		return err
 	}
@@ -155,8 +156,8 @@ func parseGitLog(out []byte) map[string]gitChange {
 }
 
 // gitUncommitted adds the work tree's uncommitted changes.
-func (a *app) gitUncommitted(ctx context.Context, top string, files map[string][]gitChange) error {
-	out, err := a.git(ctx, top, "status", "--porcelain=v1", "-z", "--untracked-files=all")
+func (m *Memory) gitUncommitted(ctx context.Context, top string, files map[string][]gitChange) error {
+	out, err := m.git(ctx, top, "status", "--porcelain=v1", "-z", "--untracked-files=all")
 	if err != nil {
 		return err
 	}
@@ -245,7 +246,7 @@ func gitName(name string) (shown string, quoted bool) {
 // that the sensitivity policy holds back (secret or confidential: even a
 // path can say too much), and returns how many it removed. The list is
 // written into the session summary, which every later session reads.
-func (a *app) holdBackChanges(top, root string, files map[string][]gitChange) int {
+func (m *Memory) holdBackChanges(top, root string, files map[string][]gitChange) int {
 	rel, ok := rootFromTop(top, root)
 	if !ok {
 		return 0
@@ -259,7 +260,7 @@ func (a *app) holdBackChanges(top, root string, files map[string][]gitChange) in
 		if !ok {
 			continue
 		}
-		if policy.Withheld(policy.OfPath(a.fs, root, inRoot)) {
+		if policy.Withheld(policy.OfPath(m.o.FS, root, inRoot)) {
 			delete(files, name)
 			n++
 		}

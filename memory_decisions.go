@@ -1,0 +1,46 @@
+package wake
+
+import (
+	"context"
+
+	"github.com/wakeproto/wake/checks"
+	"github.com/wakeproto/wake/handoff"
+	"github.com/wakeproto/wake/policy"
+)
+
+// Decide appends a decision to the log (see [handoff.Store.Decide]).
+func (m *Memory) Decide(ctx context.Context, d handoff.NewDecision) (handoff.DecisionChange, error) {
+	return m.Store().Decide(ctx, d)
+}
+
+// Reverse reverses decision n by the new decision d.
+func (m *Memory) Reverse(ctx context.Context, n int, d handoff.NewDecision) (handoff.DecisionChange, error) {
+	return m.Store().Reverse(ctx, n, d)
+}
+
+// Contest records an objection to decision n and a proposal, for the user
+// to settle.
+func (m *Memory) Contest(ctx context.Context, n int, objection, proposal string) (handoff.DecisionChange, error) {
+	return m.Store().Contest(ctx, n, objection, proposal)
+}
+
+// Uphold records that the user kept contested decision n.
+func (m *Memory) Uphold(ctx context.Context, n int, because string) (handoff.DecisionChange, error) {
+	return m.Store().Uphold(ctx, n, because)
+}
+
+// Check runs the four coherence checks on the root as it is, reading it
+// under the shared lock like a session start (so that the verdict is never
+// about a hand-off caught between its renames), with what the policy holds
+// back withheld from the findings.
+func (m *Memory) Check(ctx context.Context) (checks.Report, error) {
+	if unlock, err := m.o.Locker.RLock(ctx, m.root); err == nil {
+		defer unlock()
+	}
+	mem, err := checks.ReadMemory(m.o.FS, m.root)
+	if err != nil {
+		return checks.Report{}, err
+	}
+	r := checks.Run(mem, checks.Options{StaleAfter: m.cfg.Checks.StaleAfter, Now: m.o.Now})
+	return policy.RedactReport(r, policy.TierLevels(m.o.FS, m.root)), nil
+}

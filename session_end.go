@@ -1,0 +1,93 @@
+package wake
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/wakeproto/wake/boot"
+	"github.com/wakeproto/wake/budget"
+	"github.com/wakeproto/wake/handoff"
+	"github.com/wakeproto/wake/tiers"
+)
+
+// HandoffResult is what a hand-off wrote, and the boot files it rewrote
+// for the next session.
+type HandoffResult struct {
+	handoff.Result
+	Boot boot.HookTarget
+}
+
+// Handoff ends a session (DESIGN section 2): see [handoff.Handoff]. When
+// the input lists no changed files and the root is in a git work tree, the
+// files changed since the previous hand-off are listed from git (the
+// memory root's own files and what the policy holds back left out). Once
+// the hand-off is durable, the session's cold accounting is closed and the
+// boot files are rewritten from the new summary, so that the next session's
+// imports already show it; failing at that is only a warning.
+func (m *Memory) Handoff(ctx context.Context, in handoff.Input, w BootFiles) (HandoffResult, error) {
+	if in.Session.Changed.Empty() {
+		in.Session.Changed = m.gitChanges(ctx, m.lastHandoff())
+	}
+	res, err := handoff.Handoff(ctx, m.Store(), in)
+	m.reportRecovered(res.Recovered)
+	out := HandoffResult{Result: res}
+	if err != nil {
+		return out, err
+	}
+	m.warnLargeSummary(res.Summary)
+	out.Boot = m.afterHandoff(ctx, w)
+	return out, nil
+}
+
+// afterHandoff ends the session's cold accounting, so the next session has
+// the whole cold budget, and regenerates the boot files; under the root's
+// lock, so that a concurrent hand-off, pull or session start cannot
+// interleave. It counts first, unlocked.
+func (m *Memory) afterHandoff(ctx context.Context, w BootFiles) boot.HookTarget {
+	m.precount()
+	unlock, err := m.o.Locker.Lock(ctx, m.root)
+	if err != nil {
+		m.warn(fmt.Sprintf("the cold session and boot files were not updated: %v", err))
+		return boot.HookTarget{}
+	}
+	defer unlock()
+	if err := handoff.EndColdSession(m.o.FS, m.root); err != nil {
+		m.warn(fmt.Sprintf("ending the cold session: %v", err))
+	}
+	t, err := m.WriteBootFilesLocked(BootFiles{NoSkill: w.NoSkill, ForceSkill: w.ForceSkill})
+	if err != nil {
+		m.warn(fmt.Sprintf("the boot files were not regenerated: %v", err))
+	}
+	m.SaveCache()
+	return t
+}
+
+// lastHandoff is the previous hand-off's time: the HANDOFF block's updated,
+// else the session of recent/latest.md; zero when neither says.
+func (m *Memory) lastHandoff() time.Time {
+	if d, err := tiers.ReadDoc(m.o.FS, m.root, tiers.MainPath); err == nil && d.Readable() {
+		if t, err := time.Parse(time.RFC3339, tiers.ParseMain(d.Content).Handoff.Get(tiers.KeyUpdated)); err == nil {
+			return t
+		}
+	}
+	if d, err := tiers.ReadDoc(m.o.FS, m.root, tiers.LatestPath); err == nil && d.Readable() {
+		sess, _ := tiers.ParseSession(d.Content)
+		return sess.At
+	}
+	return time.Time{}
+}
+
+// warnLargeSummary warns when the summary is over the recent tier's
+// per-file share, which a session start would compress. A text has at
+// most as many tokens as bytes, so a small one is never counted.
+func (m *Memory) warnLargeSummary(summary []byte) {
+	share := m.cfg.Budget.Recent / 2
+	if len(summary) <= share {
+		return
+	}
+	if n := m.cache.Count(string(summary)); n > share {
+		m.warn(fmt.Sprintf("%s is %s tokens, over its share of the recent budget (%s = budget.recent / 2); 'wake load' will show it compressed and ask for it to be compressed",
+			tiers.LatestPath, budget.Thousands(n), budget.Thousands(share)))
+	}
+}

@@ -1,0 +1,268 @@
+package wake
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"path/filepath"
+
+	"github.com/spf13/afero"
+
+	"github.com/wakeproto/wake/boot"
+	"github.com/wakeproto/wake/cold"
+	"github.com/wakeproto/wake/handoff"
+	"github.com/wakeproto/wake/skill"
+	"github.com/wakeproto/wake/tiers"
+)
+
+// BootFrontMatter opens boot.md: the files wake writes always carry a summary.
+const BootFrontMatter = "---\nsummary: The boot context wake regenerates at every session start; edits here are overwritten\n---\n"
+
+// BootFiles says which boot files an operation writes.
+type BootFiles struct {
+	NoSkill    bool // do not write skill.md
+	ForceSkill bool // replace a file at skill.path that wake did not write
+	// BootAlways writes boot.md in full mode even when it does not exist
+	// yet (the Claude Code hook, install); otherwise an existing boot.md is
+	// refreshed.
+	BootAlways bool
+}
+
+// A Start is a session start: the boot context, its Markdown text, and
+// what became of the boot files.
+type Start struct {
+	Context *boot.Context
+	Text    string
+	Target  boot.HookTarget
+}
+
+// Start is a session start, shared by `wake load`, its Claude Code hook
+// and any other front end: the boot context, the session's cold
+// accounting opened with the context's size, and the boot files.
+//
+// It holds the root's shared lock throughout, so that it reads the root as
+// it was before a hand-off or after it, never between its renames, and
+// writes the boot files from the state it read while no mutation can have
+// changed it. Where the lock cannot be had at all (a read-only root, a
+// .state/ that is a symlink) the context is still built, but nothing is
+// written: boot files from a state that may be moving are worse than none.
+func (m *Memory) Start(ctx context.Context, w BootFiles) (*Start, error) {
+	unlock, err := m.o.Locker.RLock(ctx, m.root)
+	if errors.Is(err, handoff.ErrLockTimeout) {
+		return nil, err
+	}
+	locked := err == nil
+	if locked {
+		defer unlock()
+	} else {
+		m.warn(fmt.Sprintf("the memory root's lock could not be taken (%v); the boot files and caches are left as they are", err))
+	}
+	c, text, err := m.BootContext(locked)
+	if err != nil {
+		return nil, err
+	}
+	m.warnAll(c.Warnings)
+	st := &Start{Context: c, Text: text}
+	if !locked {
+		st.Target.Problems = []string{"the boot files were not written: the memory root's lock could not be taken"}
+		return st, nil
+	}
+	if err := m.Store().StartColdSession(c.Totals.Output); err != nil {
+		m.warn(fmt.Sprintf("starting the cold session: %v", err))
+	}
+	st.Target = m.writeBootFiles(c, text, w)
+	return st, nil
+}
+
+// BootContext builds and measures the boot context, and keeps what the
+// build learned (the counts, the cold index) when save is set, which the
+// caller may do only holding the root's lock.
+func (m *Memory) BootContext(save bool) (*boot.Context, string, error) {
+	idx := cold.OpenIndex(m.o.FS, m.root, m.cfg.Encoding)
+	o := m.bootOptions()
+	o.ColdIndex = idx
+	c, err := boot.Build(o)
+	if err != nil {
+		return nil, "", err
+	}
+	text := c.Text()
+	if save {
+		m.SaveCache()
+		m.saveIndex(idx)
+	}
+	return c, text, nil
+}
+
+// precount builds the boot context once without the lock, for its token
+// counts only: an operation that must build it under the exclusive lock
+// then finds every count in the cache, and holds no other wake process up
+// while a long text is counted. Whatever fails here fails again under the
+// lock, where it is reported.
+func (m *Memory) precount() { m.BootContext(false) }
+
+// saveIndex keeps what the cold index learned; failing to is only worth a
+// warning.
+func (m *Memory) saveIndex(idx *cold.Index) {
+	if err := cold.SaveIndex(m.o.FS, m.root, idx); err != nil {
+		m.warn(fmt.Sprintf("saving the cold index: %v", err))
+	}
+}
+
+// writeBootFiles writes the boot files a client imports from a built
+// context: boot.md in full mode, and skill.md unless NoSkill. Failing to
+// write one is a warning and a line in the result, never an error: the
+// context itself was produced.
+func (m *Memory) writeBootFiles(c *boot.Context, text string, w BootFiles) boot.HookTarget {
+	var t boot.HookTarget
+	if m.cfg.Claude.Boot == tiers.BootFull {
+		m.writeBootMD(&t, text, w.BootAlways)
+	}
+	if !w.NoSkill {
+		path, changed, problem := m.writeSkill(c, w.ForceSkill)
+		t.SkillPath, t.SkillChanged = path, changed
+		if problem != "" {
+			t.Problems = append(t.Problems, problem)
+		}
+	}
+	return t
+}
+
+// writeBootMD refreshes boot.md, or creates it with always.
+func (m *Memory) writeBootMD(t *boot.HookTarget, text string, always bool) {
+	name := m.path(tiers.BootPath)
+	if err := handoff.CheckWritable(m.o.FS, m.root, tiers.BootPath); err != nil {
+		t.Problems = append(t.Problems, fmt.Sprintf("boot.md was not written (%v); run `wake load` for the whole context", err))
+		m.warn(err.Error())
+		return
+	}
+	old, err := afero.ReadFile(m.o.FS, name)
+	exists := err == nil
+	data := []byte(BootFrontMatter + text)
+	switch {
+	case !exists && !always:
+	case exists && bytes.Equal(old, data):
+		t.BootPath = name
+	default:
+		if err := handoff.WriteFileIn(m.o.FS, m.root, tiers.BootPath, data, 0o644); err != nil {
+			t.Problems = append(t.Problems, fmt.Sprintf("boot.md could not be written (%v); run `wake load` for the whole context", err))
+			m.warn(err.Error())
+			return
+		}
+		t.BootPath, t.BootChanged = name, true
+	}
+}
+
+// SkillPath is where skill.md is written: "" when writing it is disabled.
+func (m *Memory) SkillPath() (string, error) {
+	return m.cfg.Skill.SkillPath(m.home(), m.root)
+}
+
+// writeSkill writes skill.md to skill.path ("" disables it), atomically,
+// mode 0600. A file there that wake did not write is left as it is, with a
+// warning, unless force. It returns the path written (or found up to
+// date), whether its content changed, and a line for the agent when it
+// could not write.
+func (m *Memory) writeSkill(c *boot.Context, force bool) (string, bool, string) {
+	fail := func(err error) (string, bool, string) {
+		m.warn(fmt.Sprintf("skill.md was not written: %v", err))
+		return "", false, "skill.md was not written: " + err.Error()
+	}
+	path, err := m.SkillPath()
+	if err != nil {
+		m.warn(err.Error())
+		return "", false, "skill.md was not written: " + err.Error()
+	}
+	if path == "" {
+		return "", false, ""
+	}
+	if err := handoff.CheckWritable(m.o.FS, filepath.Dir(path), filepath.Base(path)); err != nil {
+		return fail(err)
+	}
+	data, err := m.skillText(c)
+	if err != nil {
+		return fail(err)
+	}
+	old, err := afero.ReadFile(m.o.FS, path)
+	switch {
+	case err == nil && bytes.Equal(old, data):
+		return path, false, ""
+	case err == nil && !skill.HasMarker(old) && !force:
+		m.notify(Notice{Kind: "warning", Msg: path + " was not written by wake (it has no wake marker); left as it is",
+			Hint: "pass --force-skill once to replace it, or set [skill] path in wake.toml to another file (\"\" stops writing skill.md)"})
+		return "", false, "skill.md was not written: " + path + " holds a file wake did not write"
+	case err != nil && !errors.Is(err, fs.ErrNotExist):
+		return fail(err)
+	}
+	if err := handoff.WriteFileMode(m.o.FS, path, data, 0o600); err != nil {
+		return fail(err)
+	}
+	return path, true, ""
+}
+
+// skillText builds and renders skill.md from a built context, warning of
+// what the builder reports, and keeps the counts it learned.
+func (m *Memory) skillText(c *boot.Context) ([]byte, error) {
+	sk, err := skill.Build(m.bootOptions(), c)
+	if err != nil {
+		return nil, err
+	}
+	m.SaveCache()
+	m.warnAll(sk.Warnings)
+	return []byte(skill.Render(sk)), nil
+}
+
+// Skill builds skill.md from what it needs alone: the tier files, and the
+// cold index for History; not the boot context's table of contents, digest
+// or fitting. Nothing is written but wake's caches.
+func (m *Memory) Skill() ([]byte, error) {
+	idx := cold.OpenIndex(m.o.FS, m.root, m.cfg.Encoding)
+	o := m.bootOptions()
+	o.ColdIndex = idx
+	c, err := boot.Read(o)
+	if err != nil {
+		return nil, err
+	}
+	m.warnAll(c.Warnings)
+	sk, err := skill.Build(o, c)
+	if err != nil {
+		return nil, err
+	}
+	m.SaveCache()
+	m.saveIndex(idx)
+	m.warnAll(sk.Warnings)
+	return []byte(skill.Render(sk)), nil
+}
+
+// Status reads the root for `wake status`: every tier file counted whole,
+// nothing fitted or written but the count cache.
+func (m *Memory) Status() (*boot.Context, error) {
+	o := m.bootOptions()
+	o.Now = nil
+	c, err := boot.Read(o)
+	if err != nil {
+		return nil, err
+	}
+	m.SaveCache()
+	m.warnAll(c.Warnings)
+	return c, nil
+}
+
+// Precount builds the boot context once without the lock, for its token
+// counts only: an operation that must build it under the exclusive lock
+// then finds every count in the cache, and holds no other wake process up
+// while a long text is counted.
+func (m *Memory) Precount() { m.precount() }
+
+// WriteBootFilesLocked builds the boot context and writes the boot files;
+// the caller holds the root's exclusive lock (install, which changes what
+// they show, must not race a session start) and should have called
+// [Memory.Precount] before taking it.
+func (m *Memory) WriteBootFilesLocked(w BootFiles) (boot.HookTarget, error) {
+	c, text, err := m.BootContext(true)
+	if err != nil {
+		return boot.HookTarget{}, err
+	}
+	return m.writeBootFiles(c, text, w), nil
+}

@@ -1,0 +1,84 @@
+package wake
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"path/filepath"
+	"strings"
+
+	"github.com/spf13/afero"
+
+	"github.com/wakeproto/wake/handoff"
+	"github.com/wakeproto/wake/tiers"
+)
+
+// settleTrust settles the settings of wake.toml that need the user's trust
+// (see [Memory.SetTrust]) and, with warn, warns of each it ignored.
+func (m *Memory) settleTrust(cfg tiers.Config, warn bool) (tiers.Config, tiers.Trust, error) {
+	dir := tiers.UserDir(m.o.Env)
+	uc, err := tiers.LoadUserConfig(m.o.FS, dir)
+	if err != nil {
+		return cfg, tiers.Trust{}, &ConfigError{err}
+	}
+	store, err := tiers.ReadTrust(m.o.FS, dir)
+	if err != nil {
+		m.warn(err.Error())
+	}
+	data, err := afero.ReadFile(m.o.FS, m.path(tiers.ConfigPath))
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return cfg, tiers.Trust{}, fmt.Errorf("reading %s: %w", tiers.ConfigPath, err)
+	}
+	real, err := tiers.RealRoot(m.o.FS, m.root)
+	if err != nil {
+		return cfg, tiers.Trust{}, fmt.Errorf("resolving the memory root %s: %w", m.root, err)
+	}
+	cfg, tr := tiers.ApplyTrust(cfg, data, uc, store, real)
+	if warn && len(tr.Ignored) > 0 {
+		m.notify(Notice{Kind: "warning",
+			Msg:  fmt.Sprintf("%s sets %s, which only a wake.toml you trust may set; ignored (using your own configuration or the default)", m.path(tiers.ConfigPath), strings.Join(tr.Ignored, " and ")),
+			Hint: fmt.Sprintf("if you wrote this wake.toml or checked it, run 'wake trust --root %s'", m.root)})
+	}
+	return cfg, tr, nil
+}
+
+// ErrNoUserDir is returned when the environment names no directory for
+// the user's own wake files (neither XDG_CONFIG_HOME nor HOME).
+var ErrNoUserDir = errors.New("neither $XDG_CONFIG_HOME nor $HOME is set")
+
+// TrustChange is what [Memory.SetTrust] did.
+type TrustChange struct {
+	Trust   tiers.Trust // wake.toml as it is now
+	Store   string      // the trust store's path
+	Changed bool        // the store changed
+	NoFile  bool        // the root has no wake.toml: nothing to trust
+}
+
+// SetTrust records that the user trusts the wake.toml of the memory root
+// at root as it is now (the root's real path and the file's SHA-256, in the
+// user's trust store), or with revoke forgets the root. It needs no open
+// [Memory]: trusting is what a user does before one.
+func SetTrust(ctx context.Context, root string, o Options, revoke bool) (TrustChange, error) {
+	m := bare(root, o)
+	dir := tiers.UserDir(m.o.Env)
+	if dir == "" {
+		return TrustChange{}, ErrNoUserDir
+	}
+	cfg, err := tiers.LoadConfig(m.o.FS, m.root)
+	if err != nil {
+		return TrustChange{}, &ConfigError{err}
+	}
+	_, tr, err := m.settleTrust(cfg, false)
+	if err != nil {
+		return TrustChange{}, err
+	}
+	ch := TrustChange{Trust: tr, Store: filepath.Join(dir, tiers.TrustFile)}
+	if tr.SHA256 == "" && !revoke {
+		ch.NoFile = true
+		return ch, nil
+	}
+	rec := tiers.TrustedRoot{Root: tr.Root, SHA256: tr.SHA256, At: m.o.Now()}
+	ch.Changed, err = handoff.SetTrust(ctx, m.o.FS, handoff.FileLocker{Timeout: LockTimeout}, dir, rec, revoke)
+	return ch, err
+}

@@ -1,0 +1,202 @@
+// Package wake is the library every front end of wake drives: the command
+// line (cmd/wake) and an MCP server alike. [Open] opens a memory root (its
+// configuration as the user's trust allows, the token counter and its
+// cache, after finishing any write a crash interrupted) and returns a
+// [Memory], whose methods are the operations: the session start with its
+// boot files, cold pulls under the session's caps, the hand-off, the
+// decision log, the checks, the status and the ledger.
+//
+// The packages below it do the work (tiers reads, policy filters, budget
+// counts and fits, boot builds the context, cold and skill build their
+// parts, handoff writes); this package strings them into the operations a
+// session needs, so that no front end has to.
+package wake
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"time"
+
+	"github.com/spf13/afero"
+
+	"github.com/wakeproto/wake/boot"
+	"github.com/wakeproto/wake/budget"
+	"github.com/wakeproto/wake/handoff"
+	"github.com/wakeproto/wake/tiers"
+)
+
+// LockTimeout is how long an operation waits for another holding the
+// memory root's lock, unless [Options.Locker] says otherwise.
+const LockTimeout = 30 * time.Second
+
+// Options is what a front end opens a memory root with. Every field may
+// be left zero.
+type Options struct {
+	FS afero.Fs // nil: the operating system's
+	// Env is the environment wake reads: HOME and XDG_CONFIG_HOME (the
+	// user's files: skill.md's default place, config.toml, trust.json),
+	// PATH and the rest for git.
+	Env    map[string]string
+	Now    func() time.Time // nil: time.Now
+	Locker handoff.Locker   // nil: an OS file lock waiting LockTimeout
+	// Notify receives what the user should hear of that is not an error:
+	// warnings, and interrupted writes finished or rolled back. nil drops
+	// them.
+	Notify func(Notice)
+}
+
+// A Notice is something an operation tells its user besides its result.
+type Notice struct {
+	Kind string // "warning" or "recovered"
+	Msg  string
+	Hint string // what the user can do about it; "" when nothing
+}
+
+// Memory is an open memory root.
+type Memory struct {
+	o     Options
+	root  string
+	cfg   tiers.Config
+	trust tiers.Trust
+	enc   *budget.Encoder
+	cache *budget.Cache
+}
+
+// Find locates the memory root as DESIGN section 1 says: flagRoot, else
+// envRoot ($WAKE_ROOT), else the nearest .wake above cwd.
+func Find(fsys afero.Fs, flagRoot, envRoot, cwd string) (string, error) {
+	if fsys == nil {
+		fsys = afero.NewOsFs()
+	}
+	return tiers.FindRoot(fsys, flagRoot, envRoot, cwd)
+}
+
+// ConfigError is a wake.toml, or the user's config.toml, that wake cannot
+// use: an error naming the file, line and key.
+type ConfigError struct{ Err error }
+
+func (e *ConfigError) Error() string { return e.Err.Error() }
+func (e *ConfigError) Unwrap() error { return e.Err }
+
+// Open opens the memory root at root, which [Find] located: it first
+// finishes or rolls back a write a crash interrupted (saying so through
+// Notify), then reads the configuration, settles what of it the user's
+// trust allows, and makes the token counter (built on first use only).
+func Open(root string, o Options) (*Memory, error) {
+	m := bare(root, o)
+	m.recover(context.Background())
+	cfg, err := tiers.LoadConfig(o.FS, root)
+	if err != nil {
+		return nil, &ConfigError{err}
+	}
+	if m.cfg, m.trust, err = m.settleTrust(cfg, true); err != nil {
+		return nil, err
+	}
+	if m.enc, err = budget.NewEncoder(m.cfg.Encoding); err != nil {
+		return nil, err
+	}
+	m.cache = boot.OpenCache(o.FS, root, m.enc)
+	return m, nil
+}
+
+// bare is a Memory of root with the options' defaults, not opened yet.
+func bare(root string, o Options) *Memory {
+	if o.FS == nil {
+		o.FS = afero.NewOsFs()
+	}
+	if o.Env == nil {
+		o.Env = map[string]string{}
+	}
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	if o.Locker == nil {
+		o.Locker = handoff.FileLocker{Timeout: LockTimeout}
+	}
+	return &Memory{o: o, root: root}
+}
+
+// Recover finishes or rolls back, in the memory root at root, any write a
+// crash interrupted, and says so through Notify: what every operation does
+// first. [Open] does it; an operation that needs no open Memory (the
+// decision log, the ledger) calls it.
+func Recover(root string, o Options) { bare(root, o).recover(context.Background()) }
+
+// Root is the memory root's path.
+func (m *Memory) Root() string { return m.root }
+
+// Config is the configuration in force: wake.toml's, with the settings
+// that need trust settled (see [Memory.Trust]).
+func (m *Memory) Config() tiers.Config { return m.cfg }
+
+// Trust says what the user's trust made of wake.toml.
+func (m *Memory) Trust() tiers.Trust { return m.trust }
+
+// Encoder is the token counter, for a front end that reports whether a
+// start had to build it.
+func (m *Memory) Encoder() *budget.Encoder { return m.enc }
+
+// Counter counts tokens through the content cache.
+func (m *Memory) Counter() budget.Counter { return m.cache }
+
+// Store is the root's one place of writes, for the operations this
+// package does not wrap.
+func (m *Memory) Store() *handoff.Store {
+	return &handoff.Store{FS: m.o.FS, Root: m.root, Now: m.o.Now, Locker: m.o.Locker}
+}
+
+// bootOptions is what the boot pipeline reads with.
+func (m *Memory) bootOptions() boot.Options {
+	return boot.Options{FS: m.o.FS, Root: m.root, Config: m.cfg, Counter: m.cache, Now: m.o.Now}
+}
+
+func (m *Memory) warn(msg string) { m.notify(Notice{Kind: "warning", Msg: msg}) }
+
+func (m *Memory) warnAll(msgs []string) {
+	for _, w := range msgs {
+		m.warn(w)
+	}
+}
+
+func (m *Memory) notify(n Notice) {
+	if m.o.Notify != nil {
+		m.o.Notify(n)
+	}
+}
+
+// SaveCache keeps the counts learned; failing to is only worth a warning,
+// since the cache is an optimisation.
+func (m *Memory) SaveCache() {
+	if err := boot.SaveCache(m.o.FS, m.root, m.cache); err != nil {
+		m.warn(fmt.Sprintf("saving the token cache: %v", err))
+	}
+}
+
+// recover finishes or rolls back a write a crash interrupted and says so.
+// Failing to is a warning, not an error: every summary is still
+// reachable, and a session start must still deliver its context; a
+// hand-off itself refuses to go on.
+func (m *Memory) recover(ctx context.Context) {
+	rec, err := handoff.Recover(ctx, m.Store())
+	m.reportRecovered(rec)
+	if err != nil {
+		m.warn(fmt.Sprintf("%v; wake's record of the interrupted write is under %s/ in the memory root", err, tiers.StateDir))
+	}
+}
+
+func (m *Memory) reportRecovered(rec []handoff.Recovery) {
+	for _, r := range rec {
+		m.notify(Notice{Kind: "recovered", Msg: r.String()})
+	}
+}
+
+// ErrLocked is returned, wrapped, when another wake process held the
+// memory root's lock for longer than the operation waits.
+var ErrLocked = handoff.ErrLockTimeout
+
+// home is the user's home directory as the environment gives it.
+func (m *Memory) home() string { return m.o.Env["HOME"] }
+
+// path is rel under the root.
+func (m *Memory) path(rel string) string { return filepath.Join(m.root, filepath.FromSlash(rel)) }
