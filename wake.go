@@ -23,6 +23,7 @@ import (
 	"github.com/wakeproto/wake/boot"
 	"github.com/wakeproto/wake/budget"
 	"github.com/wakeproto/wake/handoff"
+	"github.com/wakeproto/wake/skeleton"
 	"github.com/wakeproto/wake/tiers"
 )
 
@@ -200,3 +201,9 @@ func (m *Memory) home() string { return m.o.Env["HOME"] }
 
 // path is rel under the root.
 func (m *Memory) path(rel string) string { return filepath.Join(m.root, filepath.FromSlash(rel)) }
+
+// Init lays out a memory root at dir (the first wake): the skeleton files,
+// each created only when missing, never overwriting; see [handoff.Init].
+func Init(ctx context.Context, dir string, p skeleton.Params, o Options) (handoff.InitResult, error) {
+	return handoff.Init(ctx, bare(dir, o).Store(), p)
+}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/wakeproto/wake"
 	"github.com/wakeproto/wake/handoff"
 	"github.com/wakeproto/wake/skeleton"
 	"github.com/wakeproto/wake/tiers"
@@ -79,7 +80,7 @@ func (a *app) initRun(cmd *cobra.Command, o *initOptions) error {
 			project = project[1 : len(project)-1]
 		}
 	}
-	res, err := handoff.Init(cmd.Context(), a.store(dir), skeleton.Params{Agent: o.agent, Project: project})
+	res, err := wake.Init(cmd.Context(), dir, skeleton.Params{Agent: o.agent, Project: project}, a.options())
 	if err != nil {
 		return err
 	}
