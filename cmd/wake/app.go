@@ -252,5 +252,9 @@ func formatFlag(v string, allowed ...string) error {
 			return nil
 		}
 	}
-	return usagef("--format %q: want %s", v, strings.Join(allowed, " or "))
+	want := allowed[len(allowed)-1]
+	if n := len(allowed); n > 1 {
+		want = strings.Join(allowed[:n-1], ", ") + " or " + want
+	}
+	return usagef("--format %q: want %s", v, want)
 }
