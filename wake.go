@@ -45,6 +45,9 @@ type Options struct {
 	// warnings, and interrupted writes finished or rolled back. nil drops
 	// them.
 	Notify func(Notice)
+	// Encoder makes the token counter of an encoding; nil means
+	// budget.NewEncoder. A process that opens many roots may share one.
+	Encoder func(name string) (*budget.Encoder, error)
 }
 
 // A Notice is something an operation tells its user besides its result.
@@ -94,7 +97,11 @@ func Open(root string, o Options) (*Memory, error) {
 	if m.cfg, m.trust, err = m.settleTrust(cfg, true); err != nil {
 		return nil, err
 	}
-	if m.enc, err = budget.NewEncoder(m.cfg.Encoding); err != nil {
+	newEncoder := o.Encoder
+	if newEncoder == nil {
+		newEncoder = budget.NewEncoder
+	}
+	if m.enc, err = newEncoder(m.cfg.Encoding); err != nil {
 		return nil, err
 	}
 	m.cache = boot.OpenCache(o.FS, root, m.enc)
