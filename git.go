@@ -88,7 +88,12 @@ func (m *Memory) warnQuoted(quoted []string) {
 func (m *Memory) git(ctx context.Context, dir string, args ...string) ([]byte, error) {
 	ctx, cancel := context.WithTimeout(ctx, gitTimeout)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, "git", append([]string{"-C", dir}, args...)...)
+	// A memory root comes with its repository, and git takes the root
+	// itself for a bare repository when it holds HEAD, objects/ and refs/,
+	// whose config could then run a command (core.fsmonitor): only the
+	// work tree's own repository is used, and no fsmonitor at all.
+	safe := []string{"-c", "safe.bareRepository=explicit", "-c", "core.fsmonitor=false", "-C", dir}
+	cmd := exec.CommandContext(ctx, "git", append(safe, args...)...)
 	for k, v := range m.o.Env {
 		cmd.Env = append(cmd.Env, k+"="+v)
 	}

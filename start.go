@@ -177,7 +177,20 @@ func (m *Memory) writeSkill(c *boot.Context, force bool) (string, bool, string) 
 	if path == "" {
 		return "", false, ""
 	}
-	if err := handoff.CheckWritable(m.o.FS, filepath.Dir(path), filepath.Base(path)); err != nil {
+	// A path inside the root is checked from the root, like every file
+	// there; elsewhere the user's own directories are taken as they are.
+	base, rel := filepath.Dir(path), filepath.Base(path)
+	if r, err := filepath.Rel(m.root, path); err == nil && filepath.IsLocal(r) {
+		base, rel = m.root, r
+	} else if !m.trust.Trusted {
+		// The user's own directories are read by every session of every
+		// project (~/.claude/CLAUDE.md imports skill.md): only a root the
+		// user made or trusted writes there.
+		m.notify(Notice{Kind: "warning", Msg: "skill.md was not written to " + path + ": this memory root is not trusted (it came with its repository, or its wake.toml changed since)",
+			Hint: fmt.Sprintf("if you know this memory, run 'wake trust --root %s'", m.root)})
+		return "", false, "skill.md was not written: this memory root is not trusted"
+	}
+	if err := handoff.CheckWritable(m.o.FS, base, rel); err != nil {
 		return fail(err)
 	}
 	data, err := m.skillText(c)

@@ -52,7 +52,7 @@ type TrustChange struct {
 	Trust   tiers.Trust // wake.toml as it is now
 	Store   string      // the trust store's path
 	Changed bool        // the store changed
-	NoFile  bool        // the root has no wake.toml: nothing to trust
+	NoFile  bool        // the root has no wake.toml: the root is trusted as it is
 }
 
 // SetTrust records that the user trusts the wake.toml of the memory root
@@ -73,12 +73,8 @@ func SetTrust(ctx context.Context, root string, o Options, revoke bool) (TrustCh
 	if err != nil {
 		return TrustChange{}, err
 	}
-	ch := TrustChange{Trust: tr, Store: filepath.Join(dir, tiers.TrustFile)}
-	if tr.SHA256 == "" && !revoke {
-		ch.NoFile = true
-		return ch, nil
-	}
+	ch := TrustChange{Trust: tr, Store: filepath.Join(dir, tiers.TrustFile), NoFile: tr.SHA256 == ""}
 	rec := tiers.TrustedRoot{Root: tr.Root, SHA256: tr.SHA256, At: m.o.Now()}
-	ch.Changed, err = handoff.SetTrust(ctx, m.o.FS, handoff.FileLocker{Timeout: LockTimeout}, dir, rec, revoke)
+	ch.Changed, err = handoff.SetTrust(ctx, m.o.FS, m.o.Locker, dir, rec, revoke)
 	return ch, err
 }

@@ -90,7 +90,10 @@ func (e *ConfigError) Unwrap() error { return e.Err }
 func Open(root string, o Options) (*Memory, error) {
 	m := bare(root, o)
 	m.recover(context.Background())
-	cfg, err := tiers.LoadConfig(o.FS, root)
+	if err := tiers.CheckConfigFile(m.o.FS, root); err != nil {
+		return nil, &ConfigError{err}
+	}
+	cfg, err := tiers.LoadConfig(m.o.FS, root)
 	if err != nil {
 		return nil, &ConfigError{err}
 	}
@@ -211,6 +214,18 @@ func (m *Memory) path(rel string) string { return filepath.Join(m.root, filepath
 
 // Init lays out a memory root at dir (the first wake): the skeleton files,
 // each created only when missing, never overwriting; see [handoff.Init].
+//
+// The user made this root, so it is trusted as made (see [SetTrust]): its
+// skill.md reaches the user's own directories. A root that came with a
+// cloned repository is not, until the user trusts it.
 func Init(ctx context.Context, dir string, p skeleton.Params, o Options) (handoff.InitResult, error) {
-	return handoff.Init(ctx, bare(dir, o).Store(), p)
+	m := bare(dir, o)
+	res, err := handoff.Init(ctx, m.Store(), p)
+	if err != nil || len(res.Created) == 0 || tiers.UserDir(m.o.Env) == "" {
+		return res, err
+	}
+	if _, err := SetTrust(ctx, dir, o, false); err != nil {
+		m.warn(fmt.Sprintf("the new root was not recorded as trusted (%v); run 'wake trust' in it", err))
+	}
+	return res, nil
 }

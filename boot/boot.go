@@ -196,7 +196,7 @@ func CachePath(root string) string {
 // OpenCache loads the root's count cache in front of enc. A missing or
 // corrupt cache is ignored: it only costs a recount.
 func OpenCache(fsys afero.Fs, root string, enc *budget.Encoder) *budget.Cache {
-	data, _ := afero.ReadFile(fsys, CachePath(root))
+	data, _ := tiers.ReadOwn(fsys, root, tiers.StateDir+"/"+budget.CacheFile)
 	return budget.NewCache(enc.Name(), enc, data)
 }
 

@@ -133,7 +133,7 @@ func ReadLastWrite(fsys afero.Fs, root string) ([]byte, error) {
 	if _, err := fsys.Stat(filepath.Join(root, tiers.StateDir, handoff.DecisionsPending)); err == nil {
 		return nil, nil
 	}
-	data, err := afero.ReadFile(fsys, filepath.Join(root, tiers.StateDir, handoff.DecisionsSnapshot))
+	data, err := tiers.ReadOwn(fsys, root, tiers.StateDir+"/"+handoff.DecisionsSnapshot)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, nil
 	}

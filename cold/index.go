@@ -99,7 +99,7 @@ func IndexPath(root string) string {
 
 // OpenIndex loads the root's cold index for the given encoding.
 func OpenIndex(fsys afero.Fs, root, encoding string) *Index {
-	data, _ := afero.ReadFile(fsys, IndexPath(root))
+	data, _ := tiers.ReadOwn(fsys, root, tiers.StateDir+"/"+IndexFile)
 	return NewIndex(encoding, data)
 }
 

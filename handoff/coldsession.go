@@ -45,7 +45,7 @@ func coldSessionPath(root string) string {
 // unreadable state file gives an empty session: the file is wake's own
 // cache, and the next `wake load` rewrites it.
 func ReadColdSession(fsys afero.Fs, root string) (ColdSession, error) {
-	data, err := afero.ReadFile(fsys, coldSessionPath(root))
+	data, err := tiers.ReadOwn(fsys, root, tiers.StateDir+"/"+ColdSessionFile)
 	if errors.Is(err, os.ErrNotExist) {
 		return ColdSession{Version: 1}, nil
 	}

@@ -8,8 +8,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/spf13/afero"
-
 	"github.com/wakeproto/wake/tiers"
 )
 
@@ -152,12 +150,12 @@ type decisionFile struct {
 // log is empty; a missing snapshot (nothing written yet, or .state
 // deleted) means there is nothing to compare with.
 func (s *Store) readDecisionsLocked() (decisionFile, error) {
-	cur, err := afero.ReadFile(s.FS, s.Path(tiers.DecisionsPath))
+	cur, err := tiers.ReadOwn(s.FS, s.Root, tiers.DecisionsPath)
 	if err != nil && !errors.Is(err, os.ErrNotExist) {
 		return decisionFile{}, fmt.Errorf("reading %s: %w", tiers.DecisionsPath, err)
 	}
 	f := decisionFile{text: string(cur), log: tiers.ParseDecisions(cur), last: cur}
-	last, err := afero.ReadFile(s.FS, s.snapshotPath())
+	last, err := tiers.ReadOwn(s.FS, s.Root, tiers.StateDir+"/"+DecisionsSnapshot)
 	switch {
 	case errors.Is(err, os.ErrNotExist):
 	case err != nil:

@@ -10,8 +10,6 @@ import (
 	"path"
 	"time"
 
-	"github.com/spf13/afero"
-
 	"github.com/wakeproto/wake/tiers"
 )
 
@@ -212,7 +210,7 @@ func (s *Store) planArchive(j *journal) error {
 
 // readOptional reads rel under the root; a missing file gives nil.
 func (s *Store) readOptional(rel string) ([]byte, error) {
-	data, err := afero.ReadFile(s.FS, s.Path(rel))
+	data, err := tiers.ReadOwn(s.FS, s.Root, rel)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, nil
 	}

@@ -247,6 +247,10 @@ func (failLocker) RLock(context.Context, string) (func() error, error) {
 	return nil, errors.New("the lock was taken")
 }
 
+func (failLocker) LockIn(context.Context, string, string) (func() error, error) {
+	return nil, errors.New("the lock was taken")
+}
+
 // snapshotTree returns every file under the root with its content.
 func snapshotTree(t *testing.T, fs afero.Fs) map[string]string {
 	t.Helper()

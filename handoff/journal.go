@@ -175,9 +175,15 @@ func probeRel(dir, id string) string { return dir + "/.handoff-" + id + ".probe"
 func (s *Store) removeStaged(id string) error {
 	rels := []string{stagedRel(id), probeRel(tiers.RecentDir, id), probeRel(tiers.SessionsDir, id)}
 	for _, rel := range rels {
+		if err := CheckWritable(s.FS, s.Root, rel); err != nil {
+			return err
+		}
 		if err := s.FS.Remove(s.Path(rel)); err != nil && !errors.Is(err, os.ErrNotExist) {
 			return fmt.Errorf("removing %s: %w", rel, err)
 		}
+	}
+	if err := CheckDir(s.FS, s.Root, tiers.RecentDir); err != nil {
+		return err
 	}
 	dir := s.Path(tiers.RecentDir)
 	base := path.Base(stagedRel(id))
@@ -214,6 +220,11 @@ func (s *Store) committed(id string) bool {
 // removal is no error: a journal that a power loss brings back is found
 // complete by the next recovery, which removes it again.
 func (s *Store) finish(id string) error {
+	// Removed whole, so it must be the journal's own directory, not a link
+	// a cloned repository planted to aim the removal elsewhere.
+	if err := CheckDir(s.FS, s.Root, tiers.StateDir+"/"+JournalDir+"/"+id); err != nil {
+		return err
+	}
 	if err := s.FS.RemoveAll(s.journalDir(id)); err != nil {
 		return fmt.Errorf("removing %s: %w", s.journalDir(id), err)
 	}
@@ -224,6 +235,9 @@ func (s *Store) finish(id string) error {
 // Pending reports whether root holds an interrupted hand-off, without
 // taking the lock: a hand-off in progress in another process counts too.
 func Pending(fsys afero.Fs, root string) (bool, error) {
+	if err := CheckDir(fsys, root, tiers.StateDir+"/"+JournalDir); err != nil {
+		return false, err
+	}
 	names, err := afero.ReadDir(fsys, filepath.Join(root, tiers.StateDir, JournalDir))
 	if errors.Is(err, os.ErrNotExist) {
 		return false, nil
@@ -277,6 +291,9 @@ func (s *Store) recoverLocked() ([]Recovery, error) {
 	if err != nil {
 		return out, fmt.Errorf("recovering an interrupted write of %s: %w", tiers.DecisionsPath, err)
 	}
+	if err := CheckDir(s.FS, s.Root, tiers.StateDir+"/"+JournalDir); err != nil {
+		return out, err
+	}
 	infos, err := afero.ReadDir(s.FS, s.journalRoot())
 	if err != nil && !errors.Is(err, os.ErrNotExist) {
 		return out, fmt.Errorf("reading %s/%s: %w", tiers.StateDir, JournalDir, err)
@@ -301,7 +318,7 @@ func (s *Store) recoverLocked() ([]Recovery, error) {
 
 func (s *Store) recoverOne(id string) (Recovery, error) {
 	r := Recovery{ID: id}
-	data, err := afero.ReadFile(s.FS, filepath.Join(s.journalDir(id), journalName))
+	data, err := tiers.ReadOwn(s.FS, s.Root, tiers.StateDir+"/"+JournalDir+"/"+id+"/"+journalName)
 	if errors.Is(err, os.ErrNotExist) {
 		r.RolledBack = true
 		if err := s.removeStaged(id); err != nil {
@@ -353,6 +370,9 @@ func (s *Store) ensureLedger(want Entry) (bool, error) {
 // hand-off's files leaves behind ([WriteFile] names them ".NAME.tmp-HEX").
 func (s *Store) removeTemps() error {
 	for _, rel := range []string{tiers.MainPath, tiers.LatestPath, tiers.PreviousPath, tiers.DecisionsPath, tiers.StateDir + "/" + DecisionsSnapshot, tiers.StateDir + "/" + DecisionsPending} {
+		if CheckDir(s.FS, s.Root, path.Dir(rel)) != nil {
+			continue // a directory linked elsewhere holds no temporary file of wake's
+		}
 		dir, base := filepath.Split(s.Path(rel))
 		infos, err := afero.ReadDir(s.FS, dir)
 		if err != nil {

@@ -28,6 +28,9 @@ var ErrLockTimeout = errors.New("timed out waiting for the memory root's lock")
 type Locker interface {
 	Lock(ctx context.Context, root string) (unlock func() error, err error)
 	RLock(ctx context.Context, root string) (unlock func() error, err error)
+	// LockIn takes the exclusive lock of the file name in dir: for files
+	// outside a memory root (the user's trust store).
+	LockIn(ctx context.Context, dir, name string) (unlock func() error, err error)
 }
 
 // FileLocker locks the root with an OS file lock on .state/lock, so that
@@ -50,8 +53,7 @@ func (l FileLocker) lock(ctx context.Context, root string, shared bool) (func() 
 	return l.lockAt(ctx, root, tiers.StateDir, LockFile, shared)
 }
 
-// LockIn takes the exclusive lock of the file name in dir, created when
-// missing: for files outside a memory root (the user's trust store).
+// LockIn implements [Locker]; the lock file is created when missing.
 func (l FileLocker) LockIn(ctx context.Context, dir, name string) (func() error, error) {
 	return l.lockAt(ctx, dir, ".", name, false)
 }
@@ -94,6 +96,11 @@ type MutexLocker struct{ mu sync.RWMutex }
 func (m *MutexLocker) Lock(ctx context.Context, root string) (func() error, error) {
 	m.mu.Lock()
 	return func() error { m.mu.Unlock(); return nil }, nil
+}
+
+// LockIn implements [Locker] with the one mutex.
+func (m *MutexLocker) LockIn(ctx context.Context, dir, name string) (func() error, error) {
+	return m.Lock(ctx, dir)
 }
 
 // RLock implements [Locker].

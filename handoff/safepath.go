@@ -54,6 +54,15 @@ func CheckWritable(fsys afero.Fs, base, rel string) error {
 	return err
 }
 
+// CheckDir is [CheckWritable] for a directory: every component of rel
+// that exists must be a real directory, none a symlink. A directory wake
+// lists or removes things in (its journal, its temporary files) is checked
+// so, lest a link aim the removal elsewhere.
+func CheckDir(fsys afero.Fs, base, rel string) error {
+	_, err := walkPath(fsys, base, rel, checkDir)
+	return err
+}
+
 // MkdirAllIn creates the directory rel under base and its missing parents,
 // refusing as [CheckWritable] does when a component is a symlink or not a
 // directory. It returns the directory's path.
@@ -76,6 +85,7 @@ type walkMode int
 
 const (
 	checkOnly    walkMode = iota // create nothing
+	checkDir                     // create nothing: rel is a directory
 	mkdirParents                 // create the missing parents of a file
 	mkdirAll                     // create every missing component: rel is a directory
 )
@@ -99,7 +109,7 @@ func walkPath(fsys afero.Fs, base, rel string, mode walkMode) (string, error) {
 		last := i == len(parts)-1
 		fi, err := lstat(fsys, cur)
 		switch {
-		case errors.Is(err, fs.ErrNotExist) && (mode == checkOnly || last && mode == mkdirParents):
+		case errors.Is(err, fs.ErrNotExist) && (mode == checkOnly || mode == checkDir || last && mode == mkdirParents):
 			return full, nil
 		case errors.Is(err, fs.ErrNotExist):
 			if err := fsys.Mkdir(cur, 0o755); err != nil && !errors.Is(err, fs.ErrExist) {
@@ -111,7 +121,7 @@ func walkPath(fsys afero.Fs, base, rel string, mode walkMode) (string, error) {
 		case err != nil:
 			return "", fmt.Errorf("checking %s: %w", cur, err)
 		}
-		if err := checkComponent(fsys, cur, fi, last && mode != mkdirAll); err != nil {
+		if err := checkComponent(fsys, cur, fi, last && mode != mkdirAll && mode != checkDir); err != nil {
 			err.Rel = strings.Join(parts[:i+1], "/")
 			return "", err
 		}

@@ -108,7 +108,7 @@ func TestHandoffRefusesLinkedDirectories(t *testing.T) {
 			os.Symlink(moved, s.Path(dir))
 			outBefore := snapshotDir(t, outside)
 			_, err := Handoff(context.Background(), s, faultInput("three"))
-			if err == nil || !strings.Contains(err.Error(), "wake does not write through symlinks") {
+			if err == nil || !strings.Contains(err.Error(), "is a symlink") {
 				t.Fatalf("hand-off: %v", err)
 			}
 			if got := snapshotDir(t, outside); !equalMaps(got, outBefore) {
@@ -213,5 +213,36 @@ func TestRecoverRefusesAForeignJournal(t *testing.T) {
 			t.Fatalf("archive %q: the root changed", archive)
 		}
 		os.RemoveAll(dir)
+	}
+}
+
+// A .state/handoff that is a symlink (it can come with a cloned
+// repository) is never listed as journals nor removed through: recovery
+// refuses it, and everything the link leads to stays. Temporary files are
+// not swept through a linked directory either. (Found in review: each
+// directory the link led to was "rolled back" with RemoveAll.)
+func TestRecoverNeverRemovesThroughLinks(t *testing.T) {
+	s, outside := osRoot(t)
+	victim := filepath.Join(outside, "otherproject")
+	os.MkdirAll(victim, 0o755)
+	os.WriteFile(filepath.Join(victim, "f"), []byte("keep"), 0o644)
+	old := time.Now().Add(-time.Hour)
+	temp := filepath.Join(outside, ".latest.md.tmp-0123456789ab")
+	os.WriteFile(temp, []byte("not wake's"), 0o644)
+	os.Chtimes(temp, old, old)
+	os.MkdirAll(s.Path(tiers.StateDir), 0o755)
+	if err := os.Symlink(outside, s.Path(tiers.StateDir+"/"+JournalDir)); err != nil {
+		t.Fatal(err)
+	}
+	os.RemoveAll(s.Path(tiers.RecentDir))
+	os.Symlink(outside, s.Path(tiers.RecentDir))
+	if _, err := Recover(context.Background(), s); err == nil || !strings.Contains(err.Error(), "is a symlink") {
+		t.Fatalf("recovery through a linked journal directory: %v", err)
+	}
+	if b, err := os.ReadFile(filepath.Join(victim, "f")); err != nil || string(b) != "keep" {
+		t.Fatalf("a directory outside the root was removed: %v", err)
+	}
+	if _, err := os.Stat(temp); err != nil {
+		t.Fatalf("a file outside the root was swept: %v", err)
 	}
 }

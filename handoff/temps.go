@@ -27,6 +27,9 @@ var tempDirs = []string{".", tiers.StateDir, "recent", "warm", tiers.SessionsDir
 func removeStaleTemps(fsys afero.Fs, root string, now time.Time) []string {
 	var removed []string
 	for _, rel := range tempDirs {
+		if CheckDir(fsys, root, rel) != nil {
+			continue // a directory linked elsewhere holds no temporary file of wake's
+		}
 		dir := filepath.Join(root, filepath.FromSlash(rel))
 		for _, name := range dirNames(fsys, dir) {
 			if !isTempName(name) {

@@ -21,7 +21,7 @@ const trustLock = ".trust.lock"
 // root's record. It runs under the store's own lock and writes atomically;
 // it reports whether the store changed. A damaged store is an error: wake
 // does not rewrite what it cannot read.
-func SetTrust(ctx context.Context, fsys afero.Fs, locker FileLocker, dir string, rec tiers.TrustedRoot, revoke bool) (bool, error) {
+func SetTrust(ctx context.Context, fsys afero.Fs, locker Locker, dir string, rec tiers.TrustedRoot, revoke bool) (bool, error) {
 	if _, err := fsys.Stat(dir); os.IsNotExist(err) {
 		if err := fsys.MkdirAll(dir, 0o700); err != nil {
 			return false, err

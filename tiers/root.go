@@ -103,6 +103,13 @@ func (e *LinkedRootError) Hint() string {
 	return fmt.Sprintf("if that directory is your memory, name it: --root %s (or $WAKE_ROOT); if the link came with a cloned repository, remove it", e.Target)
 }
 
+// CheckRootLink refuses dir, a memory root wake was not told of by name,
+// when it is a symlink leading out of the directory that holds it: see
+// [LinkedRootError].
+func CheckRootLink(fs afero.Fs, dir string) error {
+	return checkFoundLink(fs, filepath.Dir(dir), dir)
+}
+
 // checkFoundLink refuses a found .wake that is a symlink leading out of
 // dir, the directory it was found in. A link within dir is the user's own
 // arrangement and is followed.

@@ -198,7 +198,7 @@ func TrustedSettings(data []byte) map[string]string {
 type Trust struct {
 	Root     string            // the root's real path
 	SHA256   string            // of wake.toml; "" when there is none
-	Trusted  bool              // the user trusted this very file
+	Trusted  bool              // the user trusted this very file (or the root, when it has none)
 	Settings map[string]string // the trusted keys wake.toml sets
 	Ignored  []string          // those it sets that were not honoured, as "key = value"
 }
@@ -221,6 +221,7 @@ func ApplyTrust(cfg Config, data []byte, uc UserConfig, store TrustStore, realRo
 	}
 	if data == nil {
 		cfg.Skill.Path, cfg.Claude.Boot = userPath, userBoot
+		tr.Trusted = store.Trusts(realRoot, "")
 		return cfg, tr
 	}
 	tr.SHA256 = ConfigHash(data)

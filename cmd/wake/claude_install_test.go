@@ -94,6 +94,10 @@ func (refusingLocker) RLock(context.Context, string) (func() error, error) {
 	return nil, handoff.ErrLockTimeout
 }
 
+func (refusingLocker) LockIn(context.Context, string, string) (func() error, error) {
+	return nil, handoff.ErrLockTimeout
+}
+
 // TestInstallTakesTheLock: while another wake holds the root's lock,
 // install and uninstall fail and change nothing.
 func TestInstallTakesTheLock(t *testing.T) {

@@ -62,7 +62,7 @@ func claudeManifestPath(root string) string {
 func readClaudeManifest(fsys afero.Fs, root string) (claudeManifest, error) {
 	m := claudeManifest{Version: 1}
 	name := claudeManifestPath(root)
-	data, err := afero.ReadFile(fsys, name)
+	data, err := tiers.ReadOwn(fsys, root, tiers.StateDir+"/"+claudeManifestFile)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		return m, nil

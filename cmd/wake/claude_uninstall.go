@@ -160,13 +160,15 @@ func (a *app) planRecorded(w claudeWiring, rec claudeInstall) (uninstallPlan, er
 // which can come with a cloned repository, and uninstall edits and deletes
 // what it names. Install only ever touches the project's
 // .claude/settings.json and CLAUDE.md and the user's ~/.claude/CLAUDE.md,
-// adding one "@path" line to each CLAUDE.md.
+// adding to a CLAUDE.md only the import line of this root's boot.md or
+// skill.md; and a record from the root never deletes anything in the
+// user's home (~/.claude or its CLAUDE.md), which every project shares.
 func (a *app) checkRecord(w claudeWiring, rec claudeInstall) claudeInstall {
 	files := []string{w.settings, filepath.Join(w.project, "CLAUDE.md")}
 	dirs := []string{filepath.Dir(w.settings)}
-	if w.home != "" {
-		files = append(files, filepath.Join(w.home, ".claude", "CLAUDE.md"))
-		dirs = append(dirs, filepath.Join(w.home, ".claude"))
+	lines := []importEdit{w.bootImport}
+	if w.skillImport.file != "" {
+		lines = append(lines, w.skillImport)
 	}
 	var dropped []string
 	if rec.Hook != nil && rec.Hook.File != w.settings {
@@ -175,7 +177,7 @@ func (a *app) checkRecord(w claudeWiring, rec claudeInstall) claudeInstall {
 	}
 	imports := rec.Imports[:0:0]
 	for _, imp := range rec.Imports {
-		if slices.Contains(files[1:], imp.File) && strings.HasPrefix(imp.Line, "@") && !strings.ContainsAny(imp.Line, "\r\n") {
+		if slices.Contains(lines, importEdit{imp.File, imp.Line}) {
 			imports = append(imports, imp)
 		} else {
 			dropped = append(dropped, imp.File)

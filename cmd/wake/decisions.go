@@ -2,13 +2,9 @@ package main
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 
-	"github.com/spf13/afero"
 	"github.com/spf13/cobra"
 
 	"github.com/wakeproto/wake/policy"
@@ -48,12 +44,17 @@ func (a *app) decisionsRun(o *decisionsOptions) error {
 	if err != nil {
 		return err
 	}
-	data, err := afero.ReadFile(a.fs, filepath.Join(root, filepath.FromSlash(tiers.DecisionsPath)))
-	if err != nil && !errors.Is(err, os.ErrNotExist) {
-		return fmt.Errorf("reading %s: %w", tiers.DecisionsPath, err)
+	// Read as a document: a symlink out of the root, a device or a binary
+	// file is not read, so that wake never shows a file it does not hold.
+	d, err := tiers.ReadDoc(a.fs, root, tiers.DecisionsPath)
+	if err != nil {
+		return err
 	}
-	log := tiers.ParseDecisions(data)
-	if lvl := policy.OfPath(a.fs, root, tiers.DecisionsPath); policy.Withheld(lvl) {
+	if d.Skipped != "" {
+		return fmt.Errorf("%s: %s", tiers.DecisionsPath, d.Skipped)
+	}
+	log := tiers.ParseDecisions(d.Content)
+	if lvl, _ := policy.OfDoc(d); !d.Missing && policy.Withheld(lvl) {
 		return a.decisionsHeld(o, log, lvl)
 	}
 	for _, m := range log.Malformed {

@@ -68,6 +68,12 @@ func (a *app) initRun(cmd *cobra.Command, o *initOptions) error {
 	if !filepath.IsAbs(dir) {
 		dir = filepath.Join(a.cwd, dir)
 	}
+	if o.dir == "" && a.rootFlag == "" && a.env["WAKE_ROOT"] == "" {
+		// The default ./.wake may be a link a cloned repository holds.
+		if err := tiers.CheckRootLink(a.fs, dir); err != nil {
+			return err
+		}
+	}
 	project := o.project
 	if project == "" {
 		project = filepath.Base(dir)

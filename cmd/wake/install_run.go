@@ -87,6 +87,9 @@ func (a *app) installRun(ctx context.Context, o *installOptions) error {
 			if err := a.checkSkillImport(m); err != nil {
 				return handoff.Entry{}, err
 			}
+		} else if !boots.bootWritten {
+			return handoff.Entry{}, hintError{fmt.Errorf("not importing %s into CLAUDE.md: wake could not write it (%s)", tiers.BootPath, strings.Join(boots.lines, "; ")),
+				"wake imports only a boot.md it wrote: make .wake/boot.md a plain file (or remove it), then run install again"}
 		}
 		var ed hookEdit
 		if edits, ed, err = a.planInstall(w, imp); err != nil {
@@ -247,9 +250,10 @@ func (a *app) checkSkillImport(m *wake.Memory) error {
 // bootReport is what installBootFiles did: a line for the report about each
 // boot file, and the files it changed.
 type bootReport struct {
-	lines   []string
-	changed []string // absolute paths
-	summary []string // for the ledger: "wrote .wake/boot.md"
+	bootWritten bool // boot.md is wake's, written or up to date
+	lines       []string
+	changed     []string // absolute paths
+	summary     []string // for the ledger: "wrote .wake/boot.md"
 }
 
 // installBootFiles writes the boot files now, so that the next session
@@ -262,6 +266,7 @@ func (a *app) installBootFiles(m *wake.Memory, w claudeWiring, o *installOptions
 		a.warn([]string{fmt.Sprintf("the boot files were not written: %v", err)})
 		return r
 	}
+	r.bootWritten = t.BootPath != ""
 	for _, f := range []struct {
 		path    string
 		changed bool

@@ -88,9 +88,6 @@ func (a *app) trustRun(ctx context.Context, o *trustOptions) error {
 		return hintError{err, "fix wake.toml first: a file wake cannot read is not trusted"}
 	case err != nil:
 		return err
-	case ch.NoFile:
-		fmt.Fprintf(a.out, "Nothing to trust: %s has no wake.toml; your own configuration and the defaults apply.\n", root)
-		return nil
 	}
 	tr, changed, store := ch.Trust, ch.Changed, ch.Store
 	switch {
@@ -99,9 +96,9 @@ func (a *app) trustRun(ctx context.Context, o *trustOptions) error {
 	case o.revoke:
 		fmt.Fprintf(a.out, "Revoked: %s is no longer trusted (%s).\n", tr.Root, store)
 	case !changed:
-		fmt.Fprintf(a.out, "Already trusted: %s with this wake.toml (sha256 %s).\n", tr.Root, tr.SHA256[:12])
+		fmt.Fprintf(a.out, "Already trusted: %s with %s.\n", tr.Root, trustedFile(tr))
 	default:
-		fmt.Fprintf(a.out, "Trusted %s: its wake.toml (sha256 %s) is recorded in %s.\n", tr.Root, tr.SHA256[:12], store)
+		fmt.Fprintf(a.out, "Trusted %s: %s is recorded in %s.\n", tr.Root, trustedFile(tr), store)
 	}
 	if !o.revoke {
 		a.describeTrusted(tr)
@@ -173,4 +170,12 @@ func (a *app) trustList(o *trustOptions) error {
 		fmt.Fprintf(a.out, "%-8s %s  (wake.toml sha256 %s, trusted %s)\n", it.State, it.Root, it.SHA256[:min(12, len(it.SHA256))], it.TrustedAt)
 	}
 	return nil
+}
+
+// trustedFile names what a trust record holds of a root.
+func trustedFile(tr tiers.Trust) string {
+	if tr.SHA256 == "" {
+		return "no wake.toml (the root as it is)"
+	}
+	return fmt.Sprintf("its wake.toml (sha256 %s)", tr.SHA256[:12])
 }
