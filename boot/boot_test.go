@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -55,7 +56,28 @@ func demoFS(t *testing.T) afero.Fs {
 	return mem
 }
 
+// sharedEncoder is the cl100k_base encoder the tests share. Building one
+// costs about 75 ms and a collection of its tables; forty tests each
+// building their own made the package seconds slower. An Encoder is safe
+// for concurrent use, and once built it holds no state a test can change.
+var sharedEncoder = sync.OnceValues(func() (*budget.Encoder, error) {
+	return budget.NewEncoder(tiers.EncodingCL100K)
+})
+
+// encoder returns the shared encoder. A test that checks whether an
+// encoder was built takes a [freshEncoder] instead.
 func encoder(t *testing.T) *budget.Encoder {
+	t.Helper()
+	e, err := sharedEncoder()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return e
+}
+
+// freshEncoder returns an encoder of its own, not built yet, for a test
+// that checks Built.
+func freshEncoder(t *testing.T) *budget.Encoder {
 	t.Helper()
 	e, err := budget.NewEncoder(tiers.EncodingCL100K)
 	if err != nil {
@@ -248,7 +270,7 @@ func TestWarmLoadNeedsNoEncoder(t *testing.T) {
 	fsys := demoFS(t)
 	afero.WriteFile(fsys, "/demo/warm/decisions.md", []byte(bigDecisions(1200)), 0o644)
 	cfg := tiers.DefaultConfig()
-	first := encoder(t)
+	first := freshEncoder(t)
 	c := OpenCache(fsys, "/demo", first)
 	_, md1 := build(t, fsys, cfg, c)
 	if err := SaveCache(fsys, "/demo", c); err != nil {
@@ -257,7 +279,7 @@ func TestWarmLoadNeedsNoEncoder(t *testing.T) {
 	if !first.Built() {
 		t.Fatal("cold load did not build the encoder")
 	}
-	second := encoder(t)
+	second := freshEncoder(t)
 	c2 := OpenCache(fsys, "/demo", second)
 	_, md2 := build(t, fsys, cfg, c2)
 	if second.Built() {
@@ -268,7 +290,7 @@ func TestWarmLoadNeedsNoEncoder(t *testing.T) {
 	}
 	// A corrupt cache costs a recount, never an error.
 	afero.WriteFile(fsys, CachePath("/demo"), []byte("{garbage"), 0o644)
-	third := encoder(t)
+	third := freshEncoder(t)
 	_, md3 := build(t, fsys, cfg, OpenCache(fsys, "/demo", third))
 	if md3 != md1 || !third.Built() {
 		t.Fatal("corrupt cache changed the output or was trusted")

@@ -232,7 +232,7 @@ func TestColdIndexWarmRunOpensNothing(t *testing.T) {
 
 	warm := func() (*TOC, *ColdIndex, *budget.Encoder) {
 		fsys.reset()
-		enc := encoder(t)
+		enc := freshEncoder(t)
 		c := OpenCache(fsys, "/r", enc)
 		o := tocOptions(fsys, c)
 		o.ColdIndex = OpenColdIndex(fsys, "/r", enc.Name())

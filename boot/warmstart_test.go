@@ -182,7 +182,7 @@ func TestWarmStartTouches(t *testing.T) {
 	fsys := newTouchFS(warmRoot(t))
 	first, _ := bootOnce(t, fsys, encoder(t))
 	fsys.reset()
-	enc := encoder(t)
+	enc := freshEncoder(t)
 	ctx, _ := bootOnce(t, fsys, enc)
 	if len(fsys.writes) > 0 {
 		t.Errorf("a warm start wrote: %q", fsys.writes)
