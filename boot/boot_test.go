@@ -127,6 +127,7 @@ func golden(t *testing.T, name, got string) {
 }
 
 func TestLoadDemoGolden(t *testing.T) {
+	t.Parallel()
 	fsys := demoFS(t)
 	cfg, err := tiers.LoadConfig(fsys, "/demo")
 	if err != nil {
@@ -168,6 +169,7 @@ func bigDecisions(n int) string {
 }
 
 func TestLoadCompressesOversizedFile(t *testing.T) {
+	t.Parallel()
 	fsys := demoFS(t)
 	afero.WriteFile(fsys, "/demo/warm/decisions.md", []byte(bigDecisions(1200)), 0o644)
 	cfg := tiers.DefaultConfig()
@@ -200,6 +202,7 @@ func TestLoadCompressesOversizedFile(t *testing.T) {
 }
 
 func TestLoadNeverDropsHandoff(t *testing.T) {
+	t.Parallel()
 	fsys := demoFS(t)
 	main, _ := afero.ReadFile(fsys, "/demo/main.md")
 	bloated := strings.Replace(string(main), "## HANDOFF", "## Notes\n"+strings.Repeat("- a long standing note that keeps going on and on\n", 400)+"\n## HANDOFF", 1)
@@ -220,6 +223,7 @@ func TestLoadNeverDropsHandoff(t *testing.T) {
 }
 
 func TestLoadStaysUnderMemoryMax(t *testing.T) {
+	t.Parallel()
 	fsys := demoFS(t)
 	afero.WriteFile(fsys, "/demo/warm/decisions.md", []byte(bigDecisions(600)), 0o644)
 	afero.WriteFile(fsys, "/demo/recent/latest.md", []byte(bigDecisions(300)), 0o644)
@@ -241,6 +245,7 @@ func TestLoadStaysUnderMemoryMax(t *testing.T) {
 }
 
 func TestLoadBadFiles(t *testing.T) {
+	t.Parallel()
 	fsys := demoFS(t)
 	fsys.Remove("/demo/recent/previous.md")
 	afero.WriteFile(fsys, "/demo/warm/open_questions.md", []byte("bin\x00ary"), 0o644)
@@ -267,6 +272,7 @@ func TestLoadBadFiles(t *testing.T) {
 }
 
 func TestWarmLoadNeedsNoEncoder(t *testing.T) {
+	t.Parallel()
 	fsys := demoFS(t)
 	afero.WriteFile(fsys, "/demo/warm/decisions.md", []byte(bigDecisions(1200)), 0o644)
 	cfg := tiers.DefaultConfig()

@@ -11,6 +11,7 @@ import (
 )
 
 func TestRedactLedger(t *testing.T) {
+	t.Parallel()
 	fsys := coldFS(t, []coldFile{
 		{"cold/keys.md", "---\nsensitivity: secret\n---\nsk-1\n", time.Hour},
 		{"cold/pay.md", "---\nsummary: Salary bands\nsensitivity: confidential\n---\n", time.Hour},
@@ -53,6 +54,7 @@ func TestRedactLedger(t *testing.T) {
 // TestDigestHoldsBackSecret proves the digest never lists a change to a
 // secret document and says how many it held back.
 func TestDigestHoldsBackSecret(t *testing.T) {
+	t.Parallel()
 	enc := encoder(t)
 	fsys := coldFS(t, []coldFile{{"cold/keys.md", "---\nsensitivity: secret\n---\nsk-1\n", time.Hour}})
 	for i, p := range []string{"cold/keys.md", "warm/decisions.md"} {

@@ -14,6 +14,7 @@ import (
 // TestSensitivityPolicy: secret tier files never appear in any output,
 // confidential ones only by their summary, and every output counts them.
 func TestSensitivityPolicy(t *testing.T) {
+	t.Parallel()
 	fsys := demoFS(t)
 	afero.WriteFile(fsys, "/demo/warm/open_questions.md", []byte("---\nsensitivity: secret\nsummary: keys\n---\n- The root password is hunter2.\n"), 0o644)
 	afero.WriteFile(fsys, "/demo/warm/decisions.md", []byte("---\nsensitivity: confidential\nsummary: Decisions about pricing\n---\n"+
@@ -67,6 +68,7 @@ func TestSensitivityPolicy(t *testing.T) {
 // TestSensitivityReadsParsedMeta: the level comes from the front matter
 // ReadDoc parsed, and its error, never from parsing the content again.
 func TestSensitivityReadsParsedMeta(t *testing.T) {
+	t.Parallel()
 	broken := errors.New("front matter: bad")
 	for _, tc := range []struct {
 		name string

@@ -68,6 +68,7 @@ func smallTree() []coldFile {
 }
 
 func TestTOCSmallTreeGolden(t *testing.T) {
+	t.Parallel()
 	enc := encoder(t)
 	toc, warns := buildTOC(t, tocOptions(coldFS(t, smallTree()), enc), 1500)
 	if len(warns) != 0 || toc.Folded != 0 || toc.Documents != 6 {
@@ -82,6 +83,7 @@ func TestTOCSmallTreeGolden(t *testing.T) {
 }
 
 func TestTOCSensitivityGolden(t *testing.T) {
+	t.Parallel()
 	files := append(smallTree(),
 		coldFile{"cold/hr/salaries.md", "---\nsummary: Salary bands for 2026\nsensitivity: confidential\n---\n# Salaries of everyone\n", time.Hour},
 		coldFile{"cold/hr/review.md", "---\nsensitivity: confidential\n---\n# Review of Ben\n", time.Hour},
@@ -142,6 +144,7 @@ func largeTree() []coldFile {
 }
 
 func TestTOCFoldedGolden(t *testing.T) {
+	t.Parallel()
 	enc := encoder(t)
 	fsys := coldFS(t, largeTree())
 	toc, _ := buildTOC(t, tocOptions(fsys, enc), 1500)
@@ -163,6 +166,7 @@ func TestTOCFoldedGolden(t *testing.T) {
 // TestTOCFoldingOrder proves deeper directories fold before shallower ones,
 // and among equals the larger first.
 func TestTOCFoldingOrder(t *testing.T) {
+	t.Parallel()
 	enc := encoder(t)
 	toc, _ := buildTOC(t, tocOptions(coldFS(t, largeTree()), enc), 1500)
 	var folded []string
@@ -196,6 +200,7 @@ func TestTOCFoldingOrder(t *testing.T) {
 }
 
 func TestTOCEmptyAndMissing(t *testing.T) {
+	t.Parallel()
 	enc := encoder(t)
 	for _, fsys := range []afero.Fs{afero.NewMemMapFs(), coldFS(t, []coldFile{{"cold/.keep", "", 0}})} {
 		toc, warns := buildTOC(t, tocOptions(fsys, enc), 1500)
@@ -209,6 +214,7 @@ func TestTOCEmptyAndMissing(t *testing.T) {
 // knows the cold documents, a build opens none of them and counts nothing,
 // and a changed document is read again.
 func TestColdIndexWarmRunOpensNothing(t *testing.T) {
+	t.Parallel()
 	fsys := newTouchFS(coldFS(t, largeTree()))
 	first := encoder(t)
 	cache := OpenCache(fsys, "/r", first)
@@ -264,6 +270,7 @@ func TestColdIndexWarmRunOpensNothing(t *testing.T) {
 }
 
 func TestColdIndexFile(t *testing.T) {
+	t.Parallel()
 	when := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	f := tiers.ColdFile{Path: "cold/a\tb.md", Size: 10, ModTime: when}
 	x := NewColdIndex("cl100k_base", nil)
@@ -327,6 +334,7 @@ func FuzzColdIndex(f *testing.F) {
 // their counts, and into it when nothing else will (no index, or a file
 // modified within the racy window).
 func TestColdCountsStayOutOfTheContentCache(t *testing.T) {
+	t.Parallel()
 	enc := encoder(t)
 	for _, tc := range []struct {
 		name  string

@@ -179,6 +179,7 @@ func bootOnce(t *testing.T, fsys afero.Fs, enc *budget.Encoder) (*Context, *budg
 // no cold document at all, writes nothing and does not load the tokenizer,
 // and that the digest still applies the sensitivity policy.
 func TestWarmStartTouches(t *testing.T) {
+	t.Parallel()
 	fsys := newTouchFS(warmRoot(t))
 	first, _ := bootOnce(t, fsys, encoder(t))
 	fsys.reset()
@@ -217,6 +218,7 @@ func TestWarmStartTouches(t *testing.T) {
 // TestLedgerLevelsMatchHeads proves the levels Build gives the digest are
 // the ones read from the files' heads.
 func TestLedgerLevelsMatchHeads(t *testing.T) {
+	t.Parallel()
 	fsys := warmRoot(t)
 	ctx, _ := bootOnce(t, fsys, encoder(t))
 	level := ctx.ledgerLevels(Options{FS: fsys, Root: "/demo"})
@@ -234,6 +236,7 @@ func TestLedgerLevelsMatchHeads(t *testing.T) {
 // on the context and that the count cache keeps no whole context but it:
 // no trial render with a guessed footer.
 func TestMeasureRemembersOnlyTheContext(t *testing.T) {
+	t.Parallel()
 	fsys := demoFS(t)
 	enc := encoder(t)
 	cache := budget.NewCache(enc.Name(), enc, nil)
@@ -268,6 +271,7 @@ func TestMeasureRemembersOnlyTheContext(t *testing.T) {
 // document modified within the racy window, but learns nothing the index
 // would save, does not rewrite the index.
 func TestColdIndexUnchangedNotRewritten(t *testing.T) {
+	t.Parallel()
 	mem := coldFS(t, []coldFile{
 		{"cold/old.md", "# Old\n", time.Hour},
 		{"cold/sessions/now.md", "# Just written\n", time.Second},
@@ -294,6 +298,7 @@ func TestColdIndexUnchangedNotRewritten(t *testing.T) {
 // TestWithheldIsExplicit proves a file cut to nothing by its tier's budget
 // is shown as cut, not as withheld: only enforceMax withholds a file.
 func TestWithheldIsExplicit(t *testing.T) {
+	t.Parallel()
 	f := &File{Path: tiers.TasksPath, Tokens: 40, Truncated: true, Omitted: &Omit{Blocks: 3, Tokens: 40}}
 	var b strings.Builder
 	writeFile(&b, f)
