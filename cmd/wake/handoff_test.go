@@ -28,10 +28,7 @@ func TestConcurrentHandoffs(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the binary")
 	}
-	bin := filepath.Join(t.TempDir(), "wake")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := wakeBinary(t)
 	dir := t.TempDir()
 	root := filepath.Join(dir, ".wake")
 	env := []string{"HOME=" + filepath.Join(dir, "home"), "PATH=" + os.Getenv("PATH"), "GIT_CEILING_DIRECTORIES=" + dir}

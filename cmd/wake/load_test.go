@@ -97,10 +97,7 @@ func TestNoNetwork(t *testing.T) {
 		t.Skipf("skipping: cannot create a network namespace here: %v", err)
 	}
 	dir := t.TempDir()
-	bin := filepath.Join(dir, "wake")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := wakeBinary(t)
 	root := filepath.Join(dir, "mem")
 	for _, args := range [][]string{{"init", root}, {"load", "--root", root, "--format", "json"}} {
 		cmd := exec.Command(unshare, append([]string{"-rn", bin}, args...)...)

@@ -11,8 +11,10 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 )
 
+// TestMain lets the test binary run as wake in the scenarios, and gives
+// the tests that build the binary a directory to build it into once.
 func TestMain(m *testing.M) {
-	testscript.Main(m, map[string]func(){
+	testscript.Main(withBinDir{m}, map[string]func(){
 		"wake": func() { os.Exit(run(os.Args[1:], os.Environ(), os.Stdin, os.Stdout, os.Stderr)) },
 	})
 }
