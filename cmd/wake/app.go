@@ -46,6 +46,9 @@ type app struct {
 	// encoders records every encoder made, so tests can tell whether one
 	// was built.
 	encoders []*budget.Encoder
+	// newEncoder makes a session's encoder; nil means budget.NewEncoder.
+	// Tests share one, since building it costs more than most of them.
+	newEncoder func(name string) (*budget.Encoder, error)
 }
 
 // usageError marks a command-line mistake (exit 2).
@@ -222,7 +225,11 @@ func (a *app) open() (*session, error) {
 	if cfg, _, err = a.applyTrust(root, cfg, true); err != nil {
 		return nil, err
 	}
-	enc, err := budget.NewEncoder(cfg.Encoding)
+	newEncoder := budget.NewEncoder
+	if a.newEncoder != nil {
+		newEncoder = a.newEncoder
+	}
+	enc, err := newEncoder(cfg.Encoding)
 	if err != nil {
 		return nil, err
 	}

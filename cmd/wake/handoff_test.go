@@ -16,7 +16,6 @@ import (
 
 	"github.com/spf13/afero"
 
-	"github.com/wakeproto/wake/budget"
 	"github.com/wakeproto/wake/handoff"
 	"github.com/wakeproto/wake/tiers"
 )
@@ -226,7 +225,10 @@ func TestHandoffWarnsOverTheRecentShare(t *testing.T) {
 	}
 	root := filepath.Join(dir, ".wake")
 	os.WriteFile(filepath.Join(root, tiers.ConfigPath), []byte("[budget]\nrecent = 200\n"), 0o644)
-	enc, _ := budget.NewEncoder(tiers.EncodingCL100K)
+	enc, err := sharedEncoder(tiers.EncodingCL100K)
+	if err != nil {
+		t.Fatal(err)
+	}
 	for _, tt := range []struct {
 		successor string
 		warn      bool

@@ -15,7 +15,7 @@ import (
 )
 
 // newTestApp returns an app on the real file system rooted in a temp
-// directory, with captured streams and a fixed clock.
+// directory, with captured streams, a fixed clock and the shared encoder.
 func newTestApp(t *testing.T, dir string) (*app, *bytes.Buffer, *bytes.Buffer) {
 	t.Helper()
 	var out, errOut bytes.Buffer
@@ -23,7 +23,7 @@ func newTestApp(t *testing.T, dir string) (*app, *bytes.Buffer, *bytes.Buffer) {
 		fs: afero.NewOsFs(), env: map[string]string{"HOME": filepath.Join(dir, "home")},
 		in: strings.NewReader(""), out: &out, errOut: &errOut,
 		now: func() time.Time { return time.Date(2026, 11, 22, 3, 24, 20, 0, time.UTC) },
-		cwd: dir, locker: handoff.FileLocker{Timeout: 5 * time.Second},
+		cwd: dir, locker: handoff.FileLocker{Timeout: 5 * time.Second}, newEncoder: sharedEncoder,
 	}, &out, &errOut
 }
 
@@ -53,6 +53,7 @@ func TestWarmLoadDoesNotBuildEncoder(t *testing.T) {
 	dir := memoryWithSessions(t)
 	load := func(args ...string) (string, bool) {
 		a, out, errOut := newTestApp(t, dir)
+		a.newEncoder = nil // an encoder of its own, to tell whether it was built
 		if code := a.run(append([]string{"load"}, args...)); code != 0 {
 			t.Fatalf("load: exit %d: %s", code, errOut)
 		}

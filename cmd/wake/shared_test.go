@@ -9,7 +9,32 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/wakeproto/wake/budget"
+	"github.com/wakeproto/wake/tiers"
 )
+
+// The tests share what is costly to make and never changes once made: one
+// encoder of each encoding, and one build of the wake binary.
+
+// sharedEncoders holds one encoder of each encoding for every in-process
+// test. Building one costs about 75 ms and a collection of its tables,
+// more than most tests cost; an Encoder is safe for concurrent use and,
+// once built, holds nothing a count can change.
+var sharedEncoders = map[string]func() (*budget.Encoder, error){
+	tiers.EncodingCL100K: sync.OnceValues(func() (*budget.Encoder, error) { return budget.NewEncoder(tiers.EncodingCL100K) }),
+	tiers.EncodingO200K:  sync.OnceValues(func() (*budget.Encoder, error) { return budget.NewEncoder(tiers.EncodingO200K) }),
+}
+
+// sharedEncoder is the newEncoder of the tests' apps. A test that checks
+// whether a command built an encoder sets newEncoder to nil, so that each
+// app makes its own.
+func sharedEncoder(name string) (*budget.Encoder, error) {
+	if f, ok := sharedEncoders[name]; ok {
+		return f()
+	}
+	return budget.NewEncoder(name) // its error for an unknown name
+}
 
 // testBinDir is the directory the wake binary is built into, made and
 // removed by TestMain around the tests.
