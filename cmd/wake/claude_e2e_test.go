@@ -26,6 +26,7 @@ const claudeCodeVersion = "2.1.330"
 // then `claude -p`, in each boot mode. The request Claude Code sends must
 // carry the hook's announcement and the boot file CLAUDE.md imports, whole.
 func TestClaudeCodeEndToEnd(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("runs the real Claude Code client")
 	}

@@ -24,6 +24,7 @@ import (
 // on one real root: each waits for the lock, none is lost, and the ledger
 // holds 20 whole hand-off lines.
 func TestConcurrentHandoffs(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("builds the binary")
 	}
@@ -130,6 +131,7 @@ func (f *crashFs) Rename(o, n string) error {
 // after its journal and first rotation, then runs each command once: it
 // must finish the hand-off first and say so on stderr.
 func TestAnyCommandFinishesAnInterruptedHandoff(t *testing.T) {
+	t.Parallel()
 	for _, args := range [][]string{{"load"}, {"status"}, {"handoff", "--summary", "after", "--next", "n"}} {
 		t.Run(args[0], func(t *testing.T) {
 			dir := t.TempDir()
@@ -166,6 +168,7 @@ func TestAnyCommandFinishesAnInterruptedHandoff(t *testing.T) {
 // TestHandoffFlagNewlines covers the one-line flags, which a script cannot
 // easily give a newline.
 func TestHandoffFlagNewlines(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct {
 		args []string
 		want string
@@ -190,6 +193,7 @@ func TestHandoffFlagNewlines(t *testing.T) {
 // would, and checks that a hand-off gives up after its timeout with exit 1
 // and writes nothing.
 func TestHandoffWaitsForTheLock(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	a, _, errOut := newTestApp(t, dir)
 	if code := a.run([]string{"init"}); code != 0 {
@@ -218,6 +222,7 @@ func TestHandoffWaitsForTheLock(t *testing.T) {
 // count of the file written. A summary of more than 100 bytes but fewer
 // tokens gets no warning.
 func TestHandoffWarnsOverTheRecentShare(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	a, _, errOut := newTestApp(t, dir)
 	if code := a.run([]string{"init"}); code != 0 {
@@ -257,6 +262,7 @@ func TestHandoffWarnsOverTheRecentShare(t *testing.T) {
 // the way. wake never overwrites it: load warns and still prints the
 // context, and a new hand-off refuses to go on.
 func TestUnrecoverableHandoffWarnsButLoads(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	a, _, errOut := newTestApp(t, dir)
 	if code := a.run([]string{"init"}); code != 0 {

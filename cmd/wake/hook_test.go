@@ -29,6 +29,7 @@ func runHook(t *testing.T, dir, stdin string, args ...string) (int, string, stri
 }
 
 func TestHookFindsRootFromInput(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	proj := filepath.Join(dir, "proj")
 	a, _, errOut := newTestApp(t, proj)
@@ -63,6 +64,7 @@ func TestHookFindsRootFromInput(t *testing.T) {
 }
 
 func TestHookNoRoot(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	for _, stdin := range []string{"", hookJSON(dir)} {
 		code, out, _ := runHook(t, dir, stdin)
@@ -73,6 +75,7 @@ func TestHookNoRoot(t *testing.T) {
 }
 
 func TestHookBadInput(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	a, _, _ := newTestApp(t, dir)
 	a.run([]string{"init"})
@@ -84,6 +87,7 @@ func TestHookBadInput(t *testing.T) {
 }
 
 func TestHookUsage(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	a, _, errOut := newTestApp(t, dir)
 	if code := a.run([]string{"load", "--hook", "codex"}); code != exitUsage || !strings.Contains(errOut.String(), `--hook "codex": want claude`) {
@@ -98,6 +102,7 @@ func TestHookUsage(t *testing.T) {
 // TestHookBadConfig: the agent learns on stdout that its memory could not
 // be loaded, and the session still starts.
 func TestHookBadConfig(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	a, _, _ := newTestApp(t, dir)
 	a.run([]string{"init"})
@@ -113,6 +118,7 @@ func TestHookBadConfig(t *testing.T) {
 // far over budget, hundreds of unreadable cold documents (one warning
 // each) and thousands of ledger entries in the last day.
 func TestHookHugeMemory(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("generates a large memory")
 	}

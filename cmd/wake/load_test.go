@@ -50,6 +50,7 @@ func memoryWithSessions(t *testing.T) string {
 // TestWarmLoadDoesNotBuildEncoder proves the session-start promise: when no
 // file changed since the last load, the tokenizer is never initialised.
 func TestWarmLoadDoesNotBuildEncoder(t *testing.T) {
+	t.Parallel()
 	dir := memoryWithSessions(t)
 	load := func(args ...string) (string, bool) {
 		a, out, errOut := newTestApp(t, dir)
@@ -87,6 +88,7 @@ func TestWarmLoadDoesNotBuildEncoder(t *testing.T) {
 // TestNoNetwork runs the built binary in a network namespace with no
 // interfaces: it must still count tokens exactly.
 func TestNoNetwork(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("builds the binary")
 	}

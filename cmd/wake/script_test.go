@@ -23,6 +23,7 @@ func TestMain(m *testing.M) {
 // file. HOME points into the scenario's work directory so nothing touches
 // the real home.
 func TestScripts(t *testing.T) {
+	t.Parallel()
 	testscript.Run(t, testscript.Params{
 		Dir: filepath.Join("testdata", "script"),
 		Setup: func(env *testscript.Env) error {
