@@ -6,6 +6,7 @@ import (
 )
 
 func TestRedact(t *testing.T) {
+	t.Parallel()
 	r := Report{
 		Findings: []Finding{
 			{Check: Identity, Pass: true, Severity: OK, Path: "main.md", Message: "purpose: the secret plan"},
