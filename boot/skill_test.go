@@ -219,11 +219,11 @@ func writeMemory(t *testing.T, r *rand.Rand, fsys afero.Fs, n, m int) []string {
 
 // wordCounter is a cheap, deterministic [budget.Counter] for the property
 // loops, whose subject is fitting, not tokenizing: a token a word, and one
-// for every two line breaks. Like BPE it is not additive (two texts
-// joined can count more than the two apart), so fitting that trusted its
+// for every two line breaks. Like BPE it is not additive (two texts joined
+// need not count what the two count apart), so fitting that trusted its
 // per-item estimates instead of counting the whole again is still caught.
-// Each loop also runs one size with the real encoder; exact counts are
-// checked against tiktoken in package budget.
+// Each loop also runs a size or two with the real encoder; exact counts
+// are checked against tiktoken in package budget.
 type wordCounter struct{}
 
 func (wordCounter) Count(s string) int { return len(strings.Fields(s)) + strings.Count(s, "\n")/2 }
@@ -235,7 +235,7 @@ type memorySize struct{ sessions, items int }
 // TestSkillProperty runs generated memories of many sizes against many
 // budgets: the result, counted again, is within budget unless Who I Am
 // and Active Work alone exceed it, and nothing secret ever appears. The
-// grid counts with wordCounter: with the real encoder it took seconds.
+// grid counts with wordCounter, two sizes with the real encoder.
 func TestSkillProperty(t *testing.T) {
 	t.Parallel()
 	t.Run("words", func(t *testing.T) {
@@ -421,8 +421,8 @@ func TestSkillSectionBudgets(t *testing.T) {
 	})
 }
 
-func skillSectionBudgets(t *testing.T, enc budget.Counter, sizes []memorySize) {
-	cache := budget.NewCache("", enc, nil)
+func skillSectionBudgets(t *testing.T, counter budget.Counter, sizes []memorySize) {
+	cache := budget.NewCache("", counter, nil)
 	r := rand.New(rand.NewPCG(3, 5))
 	cuts := 0
 	for _, size := range sizes {
@@ -434,7 +434,7 @@ func skillSectionBudgets(t *testing.T, enc budget.Counter, sizes []memorySize) {
 			s := buildSkill(t, fsys, "/r", cfg, cache)
 			for _, title := range []string{SkillProtocols, SkillRecent} {
 				sec := s.section(title)
-				n := enc.Count(renderSection(sec))
+				n := counter.Count(renderSection(sec))
 				if n > sec.Budget && sec.Dropped < len(sec.Items) {
 					t.Fatalf("size %+v budgets %+v: %s is %d tokens, over its budget %d, with %d of %d items kept",
 						size, b, title, n, sec.Budget, len(sec.Items)-sec.Dropped, len(sec.Items))
@@ -449,7 +449,7 @@ func skillSectionBudgets(t *testing.T, enc budget.Counter, sizes []memorySize) {
 					cuts++
 				}
 			}
-			if got := enc.Count(RenderSkill(s)); got > b.total && !s.Over {
+			if got := counter.Count(RenderSkill(s)); got > b.total && !s.Over {
 				t.Fatalf("size %+v budgets %+v: %d tokens, over the total", size, b, got)
 			}
 			for _, title := range []string{SkillIdentity, SkillActive} {
