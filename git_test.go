@@ -15,6 +15,7 @@ const (
 )
 
 func TestParseGitStatus(t *testing.T) {
+	t.Parallel()
 	got := parseGitStatus([]byte(gitStatusSample))
 	want := map[string]gitChange{
 		"bad\xe9":                   {'?', "", "uncommitted"},
@@ -31,6 +32,7 @@ func TestParseGitStatus(t *testing.T) {
 }
 
 func TestParseGitLog(t *testing.T) {
+	t.Parallel()
 	got := parseGitLog([]byte(gitLogSample))
 	want := map[string]gitChange{
 		"b": {'A', "", "committed"}, // added in the window: stays added
@@ -46,6 +48,7 @@ func TestParseGitLog(t *testing.T) {
 // invalid UTF-8 is listed quoted, Go-style, and reported; one with spaces
 // or a quote inside is listed as it is.
 func TestGitItemsQuoteUnwritableNames(t *testing.T) {
+	t.Parallel()
 	files := map[string][]gitChange{}
 	for p, c := range parseGitStatus([]byte(gitStatusSample)) {
 		files[p] = append(files[p], c)

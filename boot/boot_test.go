@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -25,7 +26,28 @@ func demoFS(t *testing.T) afero.Fs { return demo.FS(t) }
 // tocT0 is the clock of the digest and table-of-contents tests.
 var tocT0 = coldtree.T0
 
+// sharedEncoder is the cl100k_base encoder the tests share. Building one
+// costs about 75 ms and a collection of its tables; forty tests each
+// building their own made the package seconds slower. An Encoder is safe
+// for concurrent use, and once built it holds no state a test can change.
+var sharedEncoder = sync.OnceValues(func() (*budget.Encoder, error) {
+	return budget.NewEncoder(tiers.EncodingCL100K)
+})
+
+// encoder returns the shared encoder. A test that checks whether an
+// encoder was built takes a [freshEncoder] instead.
 func encoder(t *testing.T) *budget.Encoder {
+	t.Helper()
+	e, err := sharedEncoder()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return e
+}
+
+// freshEncoder returns an encoder of its own, not built yet, for a test
+// that checks Built.
+func freshEncoder(t *testing.T) *budget.Encoder {
 	t.Helper()
 	e, err := budget.NewEncoder(tiers.EncodingCL100K)
 	if err != nil {
@@ -44,6 +66,7 @@ func build(t *testing.T, fsys afero.Fs, cfg tiers.Config, c budget.Counter) (*Co
 }
 
 func TestLoadDemoGolden(t *testing.T) {
+	t.Parallel()
 	fsys := demoFS(t)
 	cfg, err := tiers.LoadConfig(fsys, "/demo")
 	if err != nil {
@@ -85,6 +108,7 @@ func bigDecisions(n int) string {
 }
 
 func TestLoadCompressesOversizedFile(t *testing.T) {
+	t.Parallel()
 	fsys := demoFS(t)
 	afero.WriteFile(fsys, "/demo/warm/decisions.md", []byte(bigDecisions(1200)), 0o644)
 	cfg := tiers.DefaultConfig()
@@ -117,6 +141,7 @@ func TestLoadCompressesOversizedFile(t *testing.T) {
 }
 
 func TestLoadNeverDropsHandoff(t *testing.T) {
+	t.Parallel()
 	fsys := demoFS(t)
 	main, _ := afero.ReadFile(fsys, "/demo/main.md")
 	bloated := strings.Replace(string(main), "## HANDOFF", "## Notes\n"+strings.Repeat("- a long standing note that keeps going on and on\n", 400)+"\n## HANDOFF", 1)
@@ -137,6 +162,7 @@ func TestLoadNeverDropsHandoff(t *testing.T) {
 }
 
 func TestLoadStaysUnderMemoryMax(t *testing.T) {
+	t.Parallel()
 	fsys := demoFS(t)
 	afero.WriteFile(fsys, "/demo/warm/decisions.md", []byte(bigDecisions(600)), 0o644)
 	afero.WriteFile(fsys, "/demo/recent/latest.md", []byte(bigDecisions(300)), 0o644)
@@ -158,6 +184,7 @@ func TestLoadStaysUnderMemoryMax(t *testing.T) {
 }
 
 func TestLoadBadFiles(t *testing.T) {
+	t.Parallel()
 	fsys := demoFS(t)
 	fsys.Remove("/demo/recent/previous.md")
 	afero.WriteFile(fsys, "/demo/warm/open_questions.md", []byte("bin\x00ary"), 0o644)
@@ -184,10 +211,11 @@ func TestLoadBadFiles(t *testing.T) {
 }
 
 func TestWarmLoadNeedsNoEncoder(t *testing.T) {
+	t.Parallel()
 	fsys := demoFS(t)
 	afero.WriteFile(fsys, "/demo/warm/decisions.md", []byte(bigDecisions(1200)), 0o644)
 	cfg := tiers.DefaultConfig()
-	first := encoder(t)
+	first := freshEncoder(t)
 	c := OpenCache(fsys, "/demo", first)
 	_, md1 := build(t, fsys, cfg, c)
 	if err := SaveCache(fsys, "/demo", c); err != nil {
@@ -196,7 +224,7 @@ func TestWarmLoadNeedsNoEncoder(t *testing.T) {
 	if !first.Built() {
 		t.Fatal("cold load did not build the encoder")
 	}
-	second := encoder(t)
+	second := freshEncoder(t)
 	c2 := OpenCache(fsys, "/demo", second)
 	_, md2 := build(t, fsys, cfg, c2)
 	if second.Built() {
@@ -207,7 +235,7 @@ func TestWarmLoadNeedsNoEncoder(t *testing.T) {
 	}
 	// A corrupt cache costs a recount, never an error.
 	afero.WriteFile(fsys, CachePath("/demo"), []byte("{garbage"), 0o644)
-	third := encoder(t)
+	third := freshEncoder(t)
 	_, md3 := build(t, fsys, cfg, OpenCache(fsys, "/demo", third))
 	if md3 != md1 || !third.Built() {
 		t.Fatal("corrupt cache changed the output or was trusted")

@@ -33,6 +33,7 @@ func ledgerFS(t *testing.T) afero.Fs {
 }
 
 func TestDigestWindow(t *testing.T) {
+	t.Parallel()
 	enc := encoder(t)
 	o := tocOptions(ledgerFS(t), enc)
 	d, warns, err := BuildDigest(o)
@@ -70,6 +71,7 @@ func TestDigestWindow(t *testing.T) {
 // TestDigestBudget proves entries past the budget are counted, not listed,
 // and the listing stays within its budget counted exactly.
 func TestDigestBudget(t *testing.T) {
+	t.Parallel()
 	enc := encoder(t)
 	o := tocOptions(ledgerFS(t), enc)
 	for _, limit := range []int{200, 60, 30, 5, 0} {
@@ -94,6 +96,7 @@ func TestDigestBudget(t *testing.T) {
 // the digest, and that both give way, bottom up, when the whole context is
 // over memory_max.
 func TestLoadShowsColdAndDigest(t *testing.T) {
+	t.Parallel()
 	enc := encoder(t)
 	fsys := ledgerFS(t)
 	for _, f := range coldtree.Large() {

@@ -16,6 +16,7 @@ import (
 // a fence (tiers.HeadingLines): the block is found and kept whole, and a
 // warning names main.md and the fence's line.
 func TestUnclosedFenceKeepsHandoff(t *testing.T) {
+	t.Parallel()
 	fsys := demoFS(t)
 	main, _ := afero.ReadFile(fsys, "/demo/main.md")
 	text := string(main)

@@ -8,6 +8,7 @@ import (
 )
 
 func TestHookLen(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		s    string
 		want int
@@ -27,6 +28,7 @@ func TestHookLen(t *testing.T) {
 }
 
 func TestCutUTF16(t *testing.T) {
+	t.Parallel()
 	s := strings.Repeat("😀", 10) // 20 units
 	for n := 1; n <= 22; n++ {
 		got := cutUTF16(s, n)
@@ -61,6 +63,7 @@ func hugeContext(r *rand.Rand, lines int) *Context {
 // whatever the context holds, the text is within the limit and still says
 // where the whole context is.
 func TestHookNeverOverLimit(t *testing.T) {
+	t.Parallel()
 	r := rand.New(rand.NewPCG(1, 2))
 	targets := []HookTarget{
 		{BootPath: "/home/ava/work/tallybook/.wake/boot.md"},
@@ -88,6 +91,7 @@ func TestHookNeverOverLimit(t *testing.T) {
 }
 
 func TestHookSmallContextWhole(t *testing.T) {
+	t.Parallel()
 	c := &Context{Root: "/p/.wake", Directives: []string{"First task: compress warm/decisions.md (31,204 tokens; budget 8,333) before proceeding."},
 		Warnings: []string{"cold/x.md: skipped: binary file"}}
 	out := Hook(c, HookTarget{BootPath: "/p/.wake/boot.md"}, HookLimit)
@@ -104,6 +108,7 @@ func TestHookSmallContextWhole(t *testing.T) {
 // TestHookCutsFromTheBottom checks the order: directives stay before
 // warnings are cut, and a long first line that does not fit is shown cut.
 func TestHookCutsFromTheBottom(t *testing.T) {
+	t.Parallel()
 	c := &Context{Root: "/p/.wake"}
 	for i := range 50 {
 		c.Directives = append(c.Directives, fmt.Sprintf("Then: compress d%02d.md", i))

@@ -12,6 +12,7 @@ import (
 )
 
 func TestRedactLedger(t *testing.T) {
+	t.Parallel()
 	fsys := coldtree.FS(t, []coldtree.File{
 		{Path: "cold/keys.md", Data: "---\nsensitivity: secret\n---\nsk-1\n", Age: time.Hour},
 		{Path: "cold/pay.md", Data: "---\nsummary: Salary bands\nsensitivity: confidential\n---\n", Age: time.Hour},
@@ -54,6 +55,7 @@ func TestRedactLedger(t *testing.T) {
 // TestDigestHoldsBackSecret proves the digest never lists a change to a
 // secret document and says how many it held back.
 func TestDigestHoldsBackSecret(t *testing.T) {
+	t.Parallel()
 	enc := encoder(t)
 	fsys := coldtree.FS(t, []coldtree.File{{Path: "cold/keys.md", Data: "---\nsensitivity: secret\n---\nsk-1\n", Age: time.Hour}})
 	for i, p := range []string{"cold/keys.md", "warm/decisions.md"} {

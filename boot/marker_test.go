@@ -14,6 +14,7 @@ import (
 // The markers must not claim main.md was cut to fit its budget, and there
 // must be one in each place content was left out.
 func TestMarkersAreTruthful(t *testing.T) {
+	t.Parallel()
 	fsys := demoFS(t)
 	main, _ := afero.ReadFile(fsys, "/demo/main.md")
 	text := string(main)

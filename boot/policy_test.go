@@ -13,6 +13,7 @@ import (
 // TestSensitivityReadsParsedMeta: the level comes from the front matter
 // ReadDoc parsed, and its error, never from parsing the content again.
 func TestSensitivityReadsParsedMeta(t *testing.T) {
+	t.Parallel()
 	broken := errors.New("front matter: bad")
 	for _, tc := range []struct {
 		name string

@@ -14,6 +14,7 @@ import (
 // read limit (its count is of the head only), in text and in JSON, and
 // that its memory line says it counts the tier files only.
 func TestStatusFlagsHugeFiles(t *testing.T) {
+	t.Parallel()
 	fsys := demoFS(t)
 	huge := strings.Repeat("- an open question that goes on\n", tiers.MaxDocBytes/32+10)
 	afero.WriteFile(fsys, "/demo/warm/open_questions.md", []byte(huge), 0o644)

@@ -81,10 +81,11 @@ func bootOnce(t *testing.T, fsys afero.Fs, enc *budget.Encoder) (*Context, *budg
 // no cold document at all, writes nothing and does not load the tokenizer,
 // and that the digest still applies the sensitivity policy.
 func TestWarmStartTouches(t *testing.T) {
+	t.Parallel()
 	fsys := touchfs.New(warmRoot(t))
 	first, _ := bootOnce(t, fsys, encoder(t))
 	fsys.Reset()
-	enc := encoder(t)
+	enc := freshEncoder(t)
 	ctx, _ := bootOnce(t, fsys, enc)
 	if len(fsys.Writes()) > 0 {
 		t.Errorf("a warm start wrote: %q", fsys.Writes())
@@ -119,6 +120,7 @@ func TestWarmStartTouches(t *testing.T) {
 // TestLedgerLevelsMatchHeads proves the levels Build gives the digest are
 // the ones read from the files' heads.
 func TestLedgerLevelsMatchHeads(t *testing.T) {
+	t.Parallel()
 	fsys := warmRoot(t)
 	ctx, _ := bootOnce(t, fsys, encoder(t))
 	level := ctx.ledgerLevels(Options{FS: fsys, Root: "/demo"})
@@ -136,6 +138,7 @@ func TestLedgerLevelsMatchHeads(t *testing.T) {
 // on the context and that the count cache keeps no whole context but it:
 // no trial render with a guessed footer.
 func TestMeasureRemembersOnlyTheContext(t *testing.T) {
+	t.Parallel()
 	fsys := demoFS(t)
 	enc := encoder(t)
 	cache := budget.NewCache(enc.Name(), enc, nil)
@@ -170,6 +173,7 @@ func TestMeasureRemembersOnlyTheContext(t *testing.T) {
 // document modified within the racy window, but learns nothing the index
 // would save, does not rewrite the index.
 func TestColdIndexUnchangedNotRewritten(t *testing.T) {
+	t.Parallel()
 	mem := coldtree.FS(t, []coldtree.File{
 		{Path: "cold/old.md", Data: "# Old\n", Age: time.Hour},
 		{Path: "cold/sessions/now.md", Data: "# Just written\n", Age: time.Second},
@@ -196,6 +200,7 @@ func TestColdIndexUnchangedNotRewritten(t *testing.T) {
 // TestWithheldIsExplicit proves a file cut to nothing by its tier's budget
 // is shown as cut, not as withheld: only enforceMax withholds a file.
 func TestWithheldIsExplicit(t *testing.T) {
+	t.Parallel()
 	f := &File{Path: tiers.TasksPath, Tokens: 40, Truncated: true, Omitted: &Omit{Blocks: 3, Tokens: 40}}
 	var b strings.Builder
 	writeFile(&b, f)
@@ -214,6 +219,7 @@ func TestWithheldIsExplicit(t *testing.T) {
 // knows the cold documents, a build opens none of them and counts nothing,
 // and a changed document is read again.
 func TestColdIndexWarmRunOpensNothing(t *testing.T) {
+	t.Parallel()
 	fsys := touchfs.New(coldtree.FS(t, coldtree.Large()))
 	first := encoder(t)
 	cache := OpenCache(fsys, "/r", first)
@@ -237,7 +243,7 @@ func TestColdIndexWarmRunOpensNothing(t *testing.T) {
 
 	warm := func() (*cold.TOC, *cold.Index, *budget.Encoder) {
 		fsys.Reset()
-		enc := encoder(t)
+		enc := freshEncoder(t)
 		c := OpenCache(fsys, "/r", enc)
 		o := tocOptions(fsys, c).Cold()
 		o.Index = cold.OpenIndex(fsys, "/r", enc.Name())

@@ -41,23 +41,38 @@ func referenceEncoder(t testing.TB, name string) *tiktoken.Tiktoken {
 	return reference.enc[name]
 }
 
-func newEncoders(t testing.TB) map[string]*Encoder {
-	t.Helper()
+// shared holds one encoder of each encoding, built once for every test
+// but [TestEncoderIsLazy] and the benchmarks: building both costs about a
+// quarter of a second and a collection of their tables, which each test
+// paid again. An Encoder is safe for concurrent use and, once built, holds
+// nothing a count can change.
+var shared = sync.OnceValues(func() (map[string]*Encoder, error) {
 	out := map[string]*Encoder{}
 	for _, n := range encodings {
 		e, err := NewEncoder(n)
 		if err != nil {
-			t.Fatal(err)
+			return nil, err
 		}
 		out[n] = e
 	}
-	return out
+	return out, nil
+})
+
+// sharedEncoders returns the shared encoders by encoding name.
+func sharedEncoders(t testing.TB) map[string]*Encoder {
+	t.Helper()
+	encs, err := shared()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return encs
 }
 
 // TestSplitPatternsAreTiktokenGos checks the split patterns against the
 // ones tiktoken-go builds its encoders with, read from its unexported
 // encoding definition.
 func TestSplitPatternsAreTiktokenGos(t *testing.T) {
+	t.Parallel()
 	for name, want := range map[string]string{"cl100k_base": cl100kPattern, "o200k_base": o200kPattern} {
 		enc := reflect.ValueOf(referenceEncoder(t, name)).Elem().FieldByName("pbeEncoding")
 		if !enc.IsValid() || enc.IsNil() {
@@ -107,7 +122,8 @@ func adversarial() []string {
 // TestCountMatchesTiktokenGo compares the counter with tiktoken-go's
 // EncodeOrdinary, the standard quadratic merge, on adversarial texts.
 func TestCountMatchesTiktokenGo(t *testing.T) {
-	encs := newEncoders(t)
+	t.Parallel()
+	encs := sharedEncoders(t)
 	texts := adversarial()
 	for _, name := range encodings {
 		ref := referenceEncoder(t, name)
@@ -125,7 +141,7 @@ func FuzzCount(f *testing.F) {
 	for _, s := range []string{"", "hello world", "aaaaaaaaaaaaaaaa", "    \n\n  x", "ACGTTGCAACGT", "日本語🎉", "\xff\xfeab", "'LL's 123456"} {
 		f.Add(s)
 	}
-	encs := newEncoders(f)
+	encs := sharedEncoders(f)
 	f.Fuzz(func(t *testing.T, text string) {
 		if len(text) > 4000 {
 			t.Skip("longer than the quadratic reference affords")
@@ -189,6 +205,7 @@ func referenceMerge(piece string, ranks map[string]int) []int {
 // small alphabet, where equal pairs (ties) abound and the order of merges
 // decides the tokens.
 func TestMergeMatchesReference(t *testing.T) {
+	t.Parallel()
 	rng := rand.New(rand.NewPCG(1, 2))
 	var m merger
 	for table := range 300 {

@@ -5,6 +5,7 @@ import "testing"
 // TestCountTransient proves a transient count uses what the cache knows
 // but never grows it.
 func TestCountTransient(t *testing.T) {
+	t.Parallel()
 	calls := 0
 	c := NewCache("cl100k_base", CounterFunc(func(s string) int { calls++; return len(s) }), nil)
 	if n := c.CountTransient("new text"); n != 8 || calls != 1 || c.Dirty() {

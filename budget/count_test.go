@@ -13,6 +13,7 @@ import (
 // TestCountsMatchTiktoken checks every reference count made with OpenAI's
 // tiktoken (encode_ordinary), for both encodings.
 func TestCountsMatchTiktoken(t *testing.T) {
+	t.Parallel()
 	f, err := os.Open(filepath.Join("..", "testdata", "tokens", "cases.jsonl"))
 	if err != nil {
 		t.Fatal(err)
@@ -31,11 +32,9 @@ func TestCountsMatchTiktoken(t *testing.T) {
 	if len(cases) < 20 {
 		t.Fatalf("only %d reference cases read", len(cases))
 	}
-	for _, name := range []string{"cl100k_base", "o200k_base"} {
-		enc, err := NewEncoder(name)
-		if err != nil {
-			t.Fatal(err)
-		}
+	encs := sharedEncoders(t)
+	for _, name := range encodings {
+		enc := encs[name]
 		for i, c := range cases {
 			text := c["text"].(string)
 			want := int(c[name].(float64))
@@ -48,6 +47,7 @@ func TestCountsMatchTiktoken(t *testing.T) {
 
 // TestSeedCounts checks whole documents against ../shared, where CI has it.
 func TestSeedCounts(t *testing.T) {
+	t.Parallel()
 	seeds := filepath.Join("..", "..", "shared", "seeds")
 	if _, err := os.Stat(seeds); err != nil {
 		t.Skipf("skipping: %s is not beside the checkout (CI has it): %v", seeds, err)
@@ -56,10 +56,7 @@ func TestSeedCounts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	encs := map[string]*Encoder{}
-	for _, n := range []string{"cl100k_base", "o200k_base"} {
-		encs[n], _ = NewEncoder(n)
-	}
+	encs := sharedEncoders(t)
 	rows := strings.Split(strings.TrimSpace(string(data)), "\n")
 	for _, row := range rows[1:] {
 		col := strings.Split(row, "\t")
@@ -77,6 +74,7 @@ func TestSeedCounts(t *testing.T) {
 }
 
 func TestEncoderIsLazy(t *testing.T) {
+	t.Parallel()
 	enc, err := NewEncoder("cl100k_base")
 	if err != nil {
 		t.Fatal(err)
@@ -97,7 +95,8 @@ func TestEncoderIsLazy(t *testing.T) {
 }
 
 func TestSpecialTokenTextIsPlain(t *testing.T) {
-	enc, _ := NewEncoder("cl100k_base")
+	t.Parallel()
+	enc := sharedEncoders(t)["cl100k_base"]
 	// encode_ordinary: "<|endoftext|>" is text, several tokens, not one.
 	if n := enc.Count("<|endoftext|>"); n <= 1 {
 		t.Fatalf("special-token text counted as %d token(s)", n)
@@ -105,6 +104,7 @@ func TestSpecialTokenTextIsPlain(t *testing.T) {
 }
 
 func TestCache(t *testing.T) {
+	t.Parallel()
 	calls := 0
 	base := CounterFunc(func(s string) int { calls++; return len(s) })
 	c := NewCache("cl100k_base", base, nil)
@@ -136,6 +136,7 @@ func TestCache(t *testing.T) {
 }
 
 func TestCacheForgetsUnusedEntries(t *testing.T) {
+	t.Parallel()
 	base := CounterFunc(func(s string) int { return len(s) })
 	data := func() []byte { c := NewCache("e", base, nil); c.Count("old"); return c.Marshal() }()
 	for range cacheKeep + 1 {
@@ -154,6 +155,7 @@ func TestCacheForgetsUnusedEntries(t *testing.T) {
 }
 
 func TestCacheSavedClearsDirty(t *testing.T) {
+	t.Parallel()
 	c := NewCache("e", CounterFunc(func(s string) int { return len(s) }), nil)
 	c.Count("a")
 	c.Saved()

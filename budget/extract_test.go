@@ -6,6 +6,7 @@ import (
 )
 
 func TestExtract(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct{ name, in, want string }{
 		{"summary, headings and first sentences",
 			"---\nsummary: How the importer works\n---\nIntro sentence one. Intro two.\n\n# Importer\n\nIt reads CSV files. Then it validates them.\n\n## Parsing\n\n```go\nfunc x() {}\n```\n\nParsing is lenient! It accepts both banks.\n\n## Empty\n\n## Lists\n\n- First item is the point. More.\n- Second item.\n",

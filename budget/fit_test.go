@@ -7,6 +7,7 @@ import (
 )
 
 func TestAllocate(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		total int
 		wants []int
@@ -28,6 +29,7 @@ func TestAllocate(t *testing.T) {
 }
 
 func TestBlocksRoundTrip(t *testing.T) {
+	t.Parallel()
 	for _, text := range []string{
 		"",
 		"plain\n",
@@ -53,6 +55,7 @@ func TestBlocksRoundTrip(t *testing.T) {
 var words = CounterFunc(func(s string) int { return len(strings.Fields(s)) })
 
 func TestFitDropsFromTheBottom(t *testing.T) {
+	t.Parallel()
 	var b strings.Builder
 	b.WriteString("# Log\n\n## Old\n")
 	for i := range 20 {
@@ -86,6 +89,7 @@ func TestFitDropsFromTheBottom(t *testing.T) {
 }
 
 func TestFitUnchangedWhenItFits(t *testing.T) {
+	t.Parallel()
 	text := "# A\n\n- one\n- two\n"
 	f := Fit(text, 100, words, "x.md", nil)
 	if f.Truncated || f.Text != text {
@@ -94,6 +98,7 @@ func TestFitUnchangedWhenItFits(t *testing.T) {
 }
 
 func TestFitDropsEmptiedSections(t *testing.T) {
+	t.Parallel()
 	text := "## Keep\n- a\n\n## Gone\n" + strings.Repeat("- many words here\n", 30)
 	f := Fit(text, 27, words, "x.md", nil)
 	if strings.Contains(f.Text, "## Gone") {
@@ -102,7 +107,8 @@ func TestFitDropsEmptiedSections(t *testing.T) {
 }
 
 func TestFitWithRealEncoderStaysInBudget(t *testing.T) {
-	enc, _ := NewEncoder("cl100k_base")
+	t.Parallel()
+	enc := sharedEncoders(t)["cl100k_base"]
 	var b strings.Builder
 	for i := range 400 {
 		fmt.Fprintf(&b, "## Section %d\n\nSome prose about topic %d, which goes on for a while.\n\n- a point\n- another point\n\n", i, i)
@@ -116,6 +122,7 @@ func TestFitWithRealEncoderStaysInBudget(t *testing.T) {
 }
 
 func TestThousands(t *testing.T) {
+	t.Parallel()
 	for n, want := range map[int]string{0: "0", 999: "999", 1000: "1,000", 31204: "31,204", 1234567: "1,234,567", -2500: "-2,500"} {
 		if got := Thousands(n); got != want {
 			t.Errorf("Thousands(%d) = %q, want %q", n, got, want)

@@ -45,9 +45,10 @@ func readLongRuns(t *testing.T) []longRun {
 // TestLongRunsMatchTiktoken checks the counts of long unbroken runs, where
 // a quadratic merge stalls, against OpenAI's tiktoken.
 func TestLongRunsMatchTiktoken(t *testing.T) {
+	t.Parallel()
 	runs := readLongRuns(t)
 	kinds := map[string]bool{}
-	encs := newEncoders(t)
+	encs := sharedEncoders(t)
 	for _, r := range runs {
 		text, err := makeRun(r.Kind, r.N, r.Seed)
 		if err != nil {
@@ -76,16 +77,20 @@ func TestLongRunsMatchTiktoken(t *testing.T) {
 // runs at 10,000, 30,000 and 100,000 characters (testdata/longruns.jsonl)
 // are whole tokens of 8 letters and of 128 spaces in both encodings.
 func TestCountMegabyteRuns(t *testing.T) {
+	t.Parallel()
 	const n = 1 << 20
-	encs := newEncoders(t)
+	encs := sharedEncoders(t)
 	for _, name := range encodings {
 		for _, tc := range []struct {
 			run    string
 			period int
 		}{{"a", 8}, {" ", 128}} {
-			if got := encs[name].Count(strings.Repeat(tc.run, n)); got != n/tc.period {
-				t.Errorf("%s: %d × %q counts %d tokens, want %d", name, n, tc.run, got, n/tc.period)
-			}
+			t.Run(fmt.Sprintf("%s/%q", name, tc.run), func(t *testing.T) {
+				t.Parallel()
+				if got := encs[name].Count(strings.Repeat(tc.run, n)); got != n/tc.period {
+					t.Errorf("%s: %d × %q counts %d tokens, want %d", name, n, tc.run, got, n/tc.period)
+				}
+			})
 		}
 	}
 }

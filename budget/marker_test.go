@@ -12,6 +12,7 @@ import (
 // left out, with what that place lost, and that the markers claim a cut
 // "to fit" only when the text does fit.
 func TestFitMarksEachGap(t *testing.T) {
+	t.Parallel()
 	var b strings.Builder
 	b.WriteString("## Above\n")
 	for i := range 30 {

@@ -62,6 +62,7 @@ func edit(t *testing.T, fsys afero.Fs, rel string, fn func(string) string) {
 }
 
 func TestHealthyMemory(t *testing.T) {
+	t.Parallel()
 	r := run(t, demoRoot(t))
 	want := "Resumed. Last session: Finished the Sparkasse CSV importer and its golden tests; the VAT report still rounds per line instead of per invoice. " +
 		"Current focus: Fix VAT rounding to round per invoice, then regenerate the October report for the accountant."
@@ -86,6 +87,7 @@ func TestHealthyMemory(t *testing.T) {
 
 // Without next_priority the focus is the first open task.
 func TestFocusFallsBackToFirstOpenTask(t *testing.T) {
+	t.Parallel()
 	fsys := demoRoot(t)
 	edit(t, fsys, tiers.MainPath, func(s string) string {
 		return strings.Replace(s, "next_priority: Fix VAT rounding to round per invoice, then regenerate the October report for the accountant.", "next_priority:", 1)
@@ -97,6 +99,7 @@ func TestFocusFallsBackToFirstOpenTask(t *testing.T) {
 }
 
 func TestFailures(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name         string
 		change       func(afero.Fs)
@@ -155,6 +158,7 @@ func TestFailures(t *testing.T) {
 }
 
 func TestStaleness(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name    string
 		now     time.Time
@@ -192,6 +196,7 @@ func TestStaleness(t *testing.T) {
 
 // A root fresh from wake init: first wake, with every failure still listed.
 func TestFirstWake(t *testing.T) {
+	t.Parallel()
 	fsys := afero.NewMemMapFs()
 	s := &handoff.Store{FS: fsys, Root: root, Now: clock, Locker: &handoff.MutexLocker{}}
 	if _, err := handoff.Init(context.Background(), s, skeleton.Params{Project: "billing"}); err != nil {
@@ -217,6 +222,7 @@ func TestFirstWake(t *testing.T) {
 // A root with decisions or open tasks but no hand-off yet has context: it
 // is not a first wake, though continuity still fails.
 func TestNotFirstWakeWithDecisionsOrTasks(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct {
 		name  string
 		setup func(*testing.T, *handoff.Store)
@@ -249,6 +255,7 @@ func TestNotFirstWakeWithDecisionsOrTasks(t *testing.T) {
 }
 
 func TestOpenTasks(t *testing.T) {
+	t.Parallel()
 	doc := tiers.Doc{Path: tiers.TasksPath, Content: []byte(`---
 summary: tasks
 ---
@@ -281,6 +288,7 @@ summary: tasks
 // log: the check does not compare them, so wake's own change is never
 // reported as a hand edit.
 func TestNoHandEditWhileAWriteIsPending(t *testing.T) {
+	t.Parallel()
 	fsys := afero.NewMemMapFs()
 	s := &handoff.Store{FS: fsys, Root: root, Now: clock, Locker: &handoff.MutexLocker{}}
 	if _, err := handoff.Init(context.Background(), s, skeleton.Params{Project: "billing"}); err != nil {

@@ -9,6 +9,7 @@ import (
 )
 
 func TestContradicts(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		a, b string
 		want bool
@@ -85,6 +86,7 @@ var realDecisions = []string{
 }
 
 func TestContradictsRealDecisionsRaiseNone(t *testing.T) {
+	t.Parallel()
 	demo, err := os.ReadFile("../testdata/demo/warm/decisions.md")
 	if err != nil {
 		t.Fatal(err)
@@ -109,6 +111,7 @@ func TestContradictsRealDecisionsRaiseNone(t *testing.T) {
 }
 
 func TestWords(t *testing.T) {
+	t.Parallel()
 	got := strings.Join(words("Don't use go-diff’s v1.4 in CI. Can't; won’t!"), "|")
 	if want := "do|not|use|go-diff's|v1.4|in|ci|can|not|will|not"; got != want {
 		t.Errorf("words = %q", got)

@@ -26,6 +26,7 @@ STATUS: active
 `
 
 func TestCheckDecisions(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name, log, last string
 		details         []string // nil: the check passes
@@ -74,6 +75,7 @@ func TestCheckDecisions(t *testing.T) {
 }
 
 func TestCheckDecisionsMalformedIsAWarning(t *testing.T) {
+	t.Parallel()
 	var log strings.Builder
 	log.WriteString("[2026-01-01] DECISION: A BECAUSE: b\nSTATUS: active\n\n")
 	for range 25 {
@@ -92,6 +94,7 @@ func TestCheckDecisionsMalformedIsAWarning(t *testing.T) {
 }
 
 func TestCheckDecisionsUnreadable(t *testing.T) {
+	t.Parallel()
 	m := Memory{Decisions: tiers.Doc{Path: tiers.DecisionsPath, Skipped: "binary file (NUL byte at offset 3)"}}
 	fs := CheckDecisions(m)
 	if len(fs) != 1 || fs[0].Severity != Warning || !strings.Contains(fs[0].Message, "binary file") {
@@ -102,6 +105,7 @@ func TestCheckDecisionsUnreadable(t *testing.T) {
 // A huge log makes neither a huge finding nor a slow check: the pairs
 // compared and listed are bounded, and the check says what it skipped.
 func TestCheckDecisionsHugeLog(t *testing.T) {
+	t.Parallel()
 	var same, clash strings.Builder
 	for i := range 1200 {
 		fmt.Fprintf(&same, "[2026-01-01] DECISION: Adopt practice number %d for the build BECAUSE: it saves time\nSTATUS: active\nTOPIC: build\n\n", i)
@@ -128,6 +132,7 @@ func TestCheckDecisionsHugeLog(t *testing.T) {
 // Only the head of a huge log is read: its unread tail is not reported as
 // deleted by hand, and the check says what it could not look at.
 func TestCheckDecisionsHugeFileHead(t *testing.T) {
+	t.Parallel()
 	m := decisionsMemory(strings.SplitAfter(twoActive, "\n\n")[0], twoActive)
 	m.Decisions.Huge = true
 	fs := CheckDecisions(m)

@@ -14,6 +14,7 @@ import (
 // summary, heading or session, nor a value its front-matter error quotes.
 // The listing, cold and warm, shows none of it either.
 func TestColdIndexKeepsNoSecretText(t *testing.T) {
+	t.Parallel()
 	const canary = "CANARY"
 	fsys := coldtree.FS(t, []coldtree.File{
 		{Path: "cold/secret.md", Data: "---\nsummary: CANARY summary\nsensitivity: secret\nsession: CANARY\n---\n# CANARY title\n\nCANARY body\n", Age: time.Hour},
@@ -46,6 +47,7 @@ func TestColdIndexKeepsNoSecretText(t *testing.T) {
 }
 
 func TestUnquoted(t *testing.T) {
+	t.Parallel()
 	for in, want := range map[string]string{
 		"no quotes": "no quotes",
 		"cannot unmarshal !!str `CANARYy...` into bool": "cannot unmarshal !!str `…` into bool",

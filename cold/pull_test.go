@@ -16,6 +16,7 @@ import (
 )
 
 func TestColdPath(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct{ arg, want, err string }{
 		{"cold/notes/vat.md", "cold/notes/vat.md", ""},
 		{"notes/vat.md", "cold/notes/vat.md", ""},
@@ -63,6 +64,7 @@ func pullOptions(fsys afero.Fs, c budget.Counter, cold int) Options {
 }
 
 func TestPullWholeThenSummaryThenRefused(t *testing.T) {
+	t.Parallel()
 	enc := encoder(t)
 	fsys := coldtree.FS(t, []coldtree.File{{Path: "cold/importer.md", Data: longDoc(), Age: 0}, {Path: "cold/small.md", Data: "# Small\n\nShort.\n", Age: 0}})
 	docTokens := enc.Count(longDoc())
@@ -121,6 +123,7 @@ func TestPullWholeThenSummaryThenRefused(t *testing.T) {
 // TestPullMemoryMax proves the memory maximum binds when the last load left
 // less room than the cold budget.
 func TestPullMemoryMax(t *testing.T) {
+	t.Parallel()
 	enc := encoder(t)
 	fsys := coldtree.FS(t, []coldtree.File{{Path: "cold/importer.md", Data: longDoc(), Age: 0}})
 	o := pullOptions(fsys, enc, 20000)
@@ -136,6 +139,7 @@ func TestPullMemoryMax(t *testing.T) {
 }
 
 func TestPullSensitivity(t *testing.T) {
+	t.Parallel()
 	enc := encoder(t)
 	fsys := coldtree.FS(t, []coldtree.File{
 		{Path: "cold/keys.md", Data: "---\nsummary: API keys\nsensitivity: secret\n---\nsk-123\n", Age: 0},
@@ -169,6 +173,7 @@ func TestPullSensitivity(t *testing.T) {
 // TestPullSymlinkOut proves a cold path that reaches outside the root
 // through a symlink is refused without reading the target.
 func TestPullSymlinkOut(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	root, outside := filepath.Join(dir, "root"), filepath.Join(dir, "outside")
 	os.MkdirAll(filepath.Join(root, "cold"), 0o755)
@@ -188,6 +193,7 @@ func TestPullSymlinkOut(t *testing.T) {
 }
 
 func TestPullHugeIsSummarised(t *testing.T) {
+	t.Parallel()
 	line := "Filler line that goes on. " + strings.Repeat("x", 60) + "\n"
 	huge := "---\nsummary: A runaway export\n---\n# Export\n\nFirst sentence of the export. More.\n\n" + strings.Repeat(line, tiers.MaxDocBytes/len(line)+10)
 	fsys := coldtree.FS(t, []coldtree.File{{Path: "cold/export.md", Data: huge, Age: 0}})

@@ -46,6 +46,7 @@ func smallTree() []coldtree.File {
 }
 
 func TestTOCSmallTreeGolden(t *testing.T) {
+	t.Parallel()
 	enc := encoder(t)
 	toc, warns := buildTOC(t, tocOptions(coldtree.FS(t, smallTree()), enc), 1500)
 	if len(warns) != 0 || toc.Folded != 0 || toc.Documents != 6 {
@@ -60,6 +61,7 @@ func TestTOCSmallTreeGolden(t *testing.T) {
 }
 
 func TestTOCSensitivityGolden(t *testing.T) {
+	t.Parallel()
 	files := append(smallTree(),
 		coldtree.File{Path: "cold/hr/salaries.md", Data: "---\nsummary: Salary bands for 2026\nsensitivity: confidential\n---\n# Salaries of everyone\n", Age: time.Hour},
 		coldtree.File{Path: "cold/hr/review.md", Data: "---\nsensitivity: confidential\n---\n# Review of Ben\n", Age: time.Hour},
@@ -90,6 +92,7 @@ func TestTOCSensitivityGolden(t *testing.T) {
 }
 
 func TestTOCFoldedGolden(t *testing.T) {
+	t.Parallel()
 	enc := encoder(t)
 	fsys := coldtree.FS(t, coldtree.Large())
 	toc, _ := buildTOC(t, tocOptions(fsys, enc), 1500)
@@ -111,6 +114,7 @@ func TestTOCFoldedGolden(t *testing.T) {
 // TestTOCFoldingOrder proves deeper directories fold before shallower ones,
 // and among equals the larger first.
 func TestTOCFoldingOrder(t *testing.T) {
+	t.Parallel()
 	enc := encoder(t)
 	toc, _ := buildTOC(t, tocOptions(coldtree.FS(t, coldtree.Large()), enc), 1500)
 	var folded []string
@@ -144,6 +148,7 @@ func TestTOCFoldingOrder(t *testing.T) {
 }
 
 func TestTOCEmptyAndMissing(t *testing.T) {
+	t.Parallel()
 	enc := encoder(t)
 	for _, fsys := range []afero.Fs{afero.NewMemMapFs(), coldtree.FS(t, []coldtree.File{{Path: "cold/.keep", Data: "", Age: 0}})} {
 		toc, warns := buildTOC(t, tocOptions(fsys, enc), 1500)
@@ -154,6 +159,7 @@ func TestTOCEmptyAndMissing(t *testing.T) {
 }
 
 func TestColdIndexFile(t *testing.T) {
+	t.Parallel()
 	when := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	f := tiers.ColdFile{Path: "cold/a\tb.md", Size: 10, ModTime: when}
 	x := NewIndex("cl100k_base", nil)
@@ -217,6 +223,7 @@ func FuzzColdIndex(f *testing.F) {
 // their counts, and into it when nothing else will (no index, or a file
 // modified within the racy window).
 func TestColdCountsStayOutOfTheContentCache(t *testing.T) {
+	t.Parallel()
 	enc := encoder(t)
 	for _, tc := range []struct {
 		name  string

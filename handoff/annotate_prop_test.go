@@ -30,6 +30,7 @@ func randText(r *rand.Rand) string {
 // only its STATUS value changes, new field lines are added at its end, and
 // new entries are added at the end of the file.
 func TestDecisionOperationsKeepEarlierBytes(t *testing.T) {
+	t.Parallel()
 	skel, err := skeleton.Files(skeleton.Params{Project: "p"})
 	if err != nil {
 		t.Fatal(err)

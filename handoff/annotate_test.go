@@ -48,6 +48,7 @@ TOPIC: config
 `
 
 func TestReverse(t *testing.T) {
+	t.Parallel()
 	s, _ := newDecisionStore(t, handWritten)
 	ch, err := s.Reverse(context.Background(), 1, NewDecision{What: "Use TOML for config", Why: "YAML indentation broke parsing"})
 	if err != nil {
@@ -82,6 +83,7 @@ STATUS: active
 // An entry without a STATUS line gets one after its last line, so the
 // original bytes stay one unbroken run; a missing final newline is added.
 func TestContestUpholdWithoutStatusLine(t *testing.T) {
+	t.Parallel()
 	log := strings.TrimSuffix(handWritten, "\n")
 	s, tick := newDecisionStore(t, log)
 	if _, err := s.Contest(context.Background(), 2, "two binaries start faster", "split the daemon out"); err != nil {
@@ -106,6 +108,7 @@ func TestContestUpholdWithoutStatusLine(t *testing.T) {
 }
 
 func TestAnnotateErrors(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s, _ := newDecisionStore(t, handWritten)
 	for _, tc := range []struct {
@@ -145,6 +148,7 @@ func TestAnnotateErrors(t *testing.T) {
 // wrong entry: wake refuses and changes nothing. Appending still works, and
 // the snapshot keeps wake's version so the check goes on reporting it.
 func TestHandEditsRefuseAnnotation(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s, _ := newDecisionStore(t, "")
 	for _, w := range []string{"A", "B", "C"} {
@@ -178,6 +182,7 @@ func TestHandEditsRefuseAnnotation(t *testing.T) {
 
 // Appending after an HTML comment left open would hide the entry: refused.
 func TestDecideIntoOpenComment(t *testing.T) {
+	t.Parallel()
 	s, _ := newDecisionStore(t, "# Decisions\n<!-- unfinished\n")
 	_, err := s.Decide(context.Background(), NewDecision{What: "A", Why: "b"})
 	if err == nil || !strings.Contains(err.Error(), "HTML comment") {

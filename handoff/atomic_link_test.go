@@ -56,6 +56,7 @@ func TestWriteFileKeepsPermissions(t *testing.T) {
 // link as it was, with no temporary file anywhere. (issue 9: a dangling
 // link to ~/.ssh/authorized_keys made the hook create it.)
 func TestWriteFileRefusesSymlinks(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	fs := afero.NewOsFs()
 	dots, home := filepath.Join(dir, "dotfiles"), filepath.Join(dir, "home", ".claude")

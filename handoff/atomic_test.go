@@ -63,6 +63,7 @@ func (f atomicFailFile) Close() error {
 // TestWriteFileFailureLeavesOriginal proves that a failure at any step
 // leaves the old content in place and no temporary file behind.
 func TestWriteFileFailureLeavesOriginal(t *testing.T) {
+	t.Parallel()
 	for _, step := range []string{"write", "sync", "close", "rename"} {
 		t.Run(step, func(t *testing.T) {
 			dir := t.TempDir()
@@ -86,6 +87,7 @@ func TestWriteFileFailureLeavesOriginal(t *testing.T) {
 }
 
 func TestWriteFileReplacesAndCreatesParents(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	name := filepath.Join(dir, "a", "b", "f.md")
 	fs := afero.NewOsFs()
@@ -103,6 +105,7 @@ func TestWriteFileReplacesAndCreatesParents(t *testing.T) {
 }
 
 func TestCreateExclusiveNeverOverwrites(t *testing.T) {
+	t.Parallel()
 	fs := afero.NewMemMapFs()
 	if err := CreateExclusiveIn(fs, "/r", "x.md", []byte("first"), 0o644); err != nil {
 		t.Fatal(err)

@@ -9,6 +9,7 @@ import (
 )
 
 func TestReplaceBlock(t *testing.T) {
+	t.Parallel()
 	b := Block{Updated: time.Date(2026, 11, 22, 3, 24, 20, 0, time.UTC), SessionSummary: "s", NextPriority: "n"}
 	keys := "updated: 2026-11-22T03:24:20Z\nsession_summary: s\nnext_priority: n\nopen_risk:\nemotional_register:\n"
 	tests := []struct {
@@ -70,6 +71,7 @@ func TestReplaceBlock(t *testing.T) {
 }
 
 func TestReplaceBlockErrors(t *testing.T) {
+	t.Parallel()
 	b := Block{SessionSummary: "s"}
 	// A fence never closed hides no heading (tiers.HeadingLines), so the
 	// block appended below it reads back and the hand-off is not refused.

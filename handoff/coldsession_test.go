@@ -11,6 +11,7 @@ import (
 )
 
 func TestColdSessionLifecycle(t *testing.T) {
+	t.Parallel()
 	fs := afero.NewMemMapFs()
 	s := &Store{FS: fs, Root: "/r", Now: func() time.Time { return ledgerT0 }, Locker: &MutexLocker{}}
 	if cs, err := ReadColdSession(fs, "/r"); err != nil || cs.Pulled != 0 || !cs.Started.IsZero() {
@@ -71,6 +72,7 @@ func TestColdSessionLifecycle(t *testing.T) {
 // TestPullColdIsSerialised proves concurrent pulls see each other's totals,
 // so a cap checked inside decide holds.
 func TestPullColdIsSerialised(t *testing.T) {
+	t.Parallel()
 	fs := afero.NewMemMapFs()
 	s := &Store{FS: fs, Root: "/r", Now: time.Now, Locker: &MutexLocker{}}
 	const cap, each = 1000, 300

@@ -18,6 +18,7 @@ import (
 // task awareness pass on what the hand-off wrote, decision consistency
 // holds with the decision it appended, and nothing is stale.
 func TestHandoffPassesTheContinuityCheck(t *testing.T) {
+	t.Parallel()
 	fs := afero.NewMemMapFs()
 	now := time.Date(2026, 11, 22, 3, 24, 20, 0, time.UTC)
 	s := &handoff.Store{FS: fs, Root: "/p/.wake", Now: func() time.Time { return now }, Locker: &handoff.MutexLocker{}}

@@ -14,6 +14,7 @@ import (
 // decide, reverse and a hand-off append take the file's line ending, and
 // the result has no bare LF.
 func TestDecisionEntriesKeepTheLogsLineEnding(t *testing.T) {
+	t.Parallel()
 	const crlf = "# Decisions\r\n\r\n[2026-11-01] DECISION: Use TOML BECAUSE: YAML broke\r\nSTATUS: active\r\n"
 	for _, tc := range []struct {
 		name string

@@ -68,6 +68,7 @@ func decisionRoot(t *testing.T) afero.Fs {
 // must have its ledger line once and an unchanged one none, and the next
 // commands must work.
 func TestDecisionCommandsSurviveEveryFault(t *testing.T) {
+	t.Parallel()
 	for _, op := range decisionOps {
 		fs := decisionRoot(t)
 		count := &faultFs{Fs: fs}
@@ -159,6 +160,7 @@ func countOps(t *testing.T, s *Store, op string) int {
 // just after it leaves a record that recovery finishes. Either way the
 // recovery says what it did.
 func TestRecoverReportsDecisionWrites(t *testing.T) {
+	t.Parallel()
 	count := &faultFs{Fs: decisionRoot(t)}
 	if err := decisionOps[0].run(storeOn(count, faultAt)); err != nil {
 		t.Fatal(err)

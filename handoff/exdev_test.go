@@ -35,6 +35,7 @@ func (m mountFs) Rename(from, to string) error {
 // rotated, then failed installing latest.md, and every later load woke
 // without recent context.)
 func TestHandoffWithStateOnAnotherFileSystem(t *testing.T) {
+	t.Parallel()
 	fs, _ := faultRoot(t)
 	mfs := mountFs{Fs: fs, prefix: filepath.Join(hoRoot, tiers.StateDir) + string(filepath.Separator)}
 	s := storeOn(mfs, faultAt)
@@ -50,6 +51,7 @@ func TestHandoffWithStateOnAnotherFileSystem(t *testing.T) {
 // commits: it is refused naming the cause, nothing changes, and the root
 // takes a hand-off again once the mount is gone.
 func TestHandoffRefusesArchiveOnAnotherFileSystem(t *testing.T) {
+	t.Parallel()
 	fs, _ := faultRoot(t)
 	mfs := mountFs{Fs: fs, prefix: filepath.Join(hoRoot, tiers.SessionsDir) + string(filepath.Separator)}
 	before := memSnapshot(t, fs)
@@ -87,6 +89,7 @@ func memSnapshot(t *testing.T, fs afero.Fs) string {
 // the decision once. (issue 9: decide changed the log, then exited
 // "interrupted", and a retry duplicated the entry.)
 func TestDecideChecksTheLedgerFirst(t *testing.T) {
+	t.Parallel()
 	fs, _ := faultRoot(t)
 	s := storeOn(fs, faultAt)
 	ledger := s.Path(tiers.LedgerPath)

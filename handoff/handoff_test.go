@@ -59,6 +59,7 @@ func hoSummary(t *testing.T, s *Store, rel string) string {
 }
 
 func TestFirstHandoff(t *testing.T) {
+	t.Parallel()
 	s, _ := newHandoffStore(t, afero.NewMemMapFs())
 	before := hoRead(t, s, tiers.MainPath)
 	in := hoInput("first")
@@ -99,6 +100,7 @@ func TestFirstHandoff(t *testing.T) {
 }
 
 func TestThreeHandoffsRotate(t *testing.T) {
+	t.Parallel()
 	s, c := newHandoffStore(t, afero.NewMemMapFs())
 	for i, name := range []string{"one", "two", "three"} {
 		c.t = c.t.Add(time.Duration(i) * time.Hour)
@@ -116,6 +118,7 @@ func TestThreeHandoffsRotate(t *testing.T) {
 }
 
 func TestSameSecondArchivesGetSuffixes(t *testing.T) {
+	t.Parallel()
 	s, _ := newHandoffStore(t, afero.NewMemMapFs())
 	var archived []string
 	for i := range 6 {
@@ -139,6 +142,7 @@ func TestSameSecondArchivesGetSuffixes(t *testing.T) {
 }
 
 func TestPreviousWithoutSessionUsesModTime(t *testing.T) {
+	t.Parallel()
 	fs := afero.NewMemMapFs()
 	s, _ := newHandoffStore(t, fs)
 	hand := "# my notes, no front matter\n"
@@ -159,6 +163,7 @@ func TestPreviousWithoutSessionUsesModTime(t *testing.T) {
 }
 
 func TestMainWithoutBlockGetsOneAppended(t *testing.T) {
+	t.Parallel()
 	fs := afero.NewMemMapFs()
 	s, _ := newHandoffStore(t, fs)
 	mine := "# Mine\r\n\r\n## Purpose\r\nKeep bytes.\r\n"
@@ -174,6 +179,7 @@ func TestMainWithoutBlockGetsOneAppended(t *testing.T) {
 }
 
 func TestHandoffInputErrors(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name  string
 		edit  func(*Input)
@@ -206,6 +212,7 @@ func TestHandoffInputErrors(t *testing.T) {
 }
 
 func TestParseDecision(t *testing.T) {
+	t.Parallel()
 	tests := []struct{ in, what, why, err string }{
 		{"Use TOML because YAML broke", "Use TOML", "YAML broke", ""},
 		{"Use TOML because YAML broke because of tabs", "Use TOML", "YAML broke because of tabs", ""},
@@ -230,6 +237,7 @@ func TestParseDecision(t *testing.T) {
 }
 
 func TestRecoverWithNothingPendingTakesNoLock(t *testing.T) {
+	t.Parallel()
 	s, _ := newHandoffStore(t, afero.NewMemMapFs())
 	s.Locker = failLocker{}
 	if rec, err := Recover(context.Background(), s); err != nil || rec != nil {
@@ -269,6 +277,7 @@ func snapshotTree(t *testing.T, fs afero.Fs) map[string]string {
 // decisions. The hand-off refuses before it writes anything, naming the
 // file and the comment's line, and the next command runs normally.
 func TestHandoffRefusesAnOpenCommentInTheLog(t *testing.T) {
+	t.Parallel()
 	fs := afero.NewMemMapFs()
 	s, _ := newHandoffStore(t, fs)
 	if _, err := Handoff(context.Background(), s, hoInput("first")); err != nil {

@@ -15,6 +15,7 @@ import (
 // reading it would block until a writer came, and appending would pour
 // the entry into a pipe.
 func TestLedgerFIFO(t *testing.T) {
+	t.Parallel()
 	root := t.TempDir()
 	if err := syscall.Mkfifo(filepath.Join(root, "ledger.jsonl"), 0o644); err != nil {
 		t.Skipf("mkfifo: %v", err)

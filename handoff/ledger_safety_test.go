@@ -13,6 +13,7 @@ import (
 // ledger that is a symlink out of the root or not a regular file, and says
 // which file and why; a link to a ledger inside the root is still used.
 func TestLedgerOutsideOrIrregular(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	root, outside := filepath.Join(dir, "root"), filepath.Join(dir, "outside.jsonl")
 	os.MkdirAll(filepath.Join(root, ".state"), 0o755)

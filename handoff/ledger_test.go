@@ -34,6 +34,7 @@ func readLedgerText(t *testing.T, fs afero.Fs) string {
 }
 
 func TestEntryValidate(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name string
 		e    Entry
@@ -56,6 +57,7 @@ func TestEntryValidate(t *testing.T) {
 // TestLedgerRoundTrip proves entries come back as written, one line each,
 // with the summary field only when set.
 func TestLedgerRoundTrip(t *testing.T) {
+	t.Parallel()
 	fs := afero.NewMemMapFs()
 	want := []Entry{ledgerEntry(0), {At: ledgerT0.Add(90 * time.Minute), Op: "handoff", Paths: []string{"recent/latest.md"}, ChangeSummary: "hand-off", Summary: "Fixed rounding"}}
 	for _, e := range want {
@@ -86,6 +88,7 @@ func TestLedgerRoundTrip(t *testing.T) {
 // a hand edit, and appending after the torn line: every bad line is skipped
 // and reported with its number, and the good ones are all kept.
 func TestLedgerTornAndEditedLines(t *testing.T) {
+	t.Parallel()
 	fs := afero.NewMemMapFs()
 	for i := range 3 {
 		AppendLedger(fs, "/r", ledgerEntry(i))
@@ -127,6 +130,7 @@ func TestLedgerTornAndEditedLines(t *testing.T) {
 }
 
 func TestLedgerMissingAndBlankLines(t *testing.T) {
+	t.Parallel()
 	fs := afero.NewMemMapFs()
 	if e, b, err := ReadLedger(fs, "/r"); e != nil || b != nil || err != nil {
 		t.Fatalf("missing ledger: %v %v %v", e, b, err)
@@ -147,6 +151,7 @@ func TestLedgerMissingAndBlankLines(t *testing.T) {
 // window's entries and its bad lines, with file line numbers, without
 // looking past the first older entry.
 func TestReadLedgerSince(t *testing.T) {
+	t.Parallel()
 	fs := afero.NewMemMapFs()
 	var b strings.Builder
 	b.WriteString("not json from long ago\n") // line 1: older than the window
@@ -191,6 +196,7 @@ func TestReadLedgerSince(t *testing.T) {
 // TestMutateAppendsOneLine proves every mutation through the Store leaves
 // exactly one ledger line, and a failed one none.
 func TestMutateAppendsOneLine(t *testing.T) {
+	t.Parallel()
 	fs := afero.NewMemMapFs()
 	s := &Store{FS: fs, Root: "/r", Now: func() time.Time { return ledgerT0 }, Locker: &MutexLocker{}}
 	for i := range 3 {

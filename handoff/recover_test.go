@@ -53,6 +53,7 @@ var faultAt = time.Date(2026, 11, 22, 3, 24, 20, 0, time.UTC)
 // nothing reaches the disk. Every summary must stay reachable; recovery must
 // leave a consistent root; a fresh hand-off must then succeed.
 func TestHandoffSurvivesEveryFault(t *testing.T) {
+	t.Parallel()
 	fs, _ := faultRoot(t)
 	count := &faultFs{Fs: fs}
 	if _, err := Handoff(context.Background(), storeOn(count, faultAt), faultInput("faulted")); err != nil {
@@ -214,6 +215,7 @@ func checkRecords(t *testing.T, s *Store, handoffs []string) {
 // its first rename and checks that the next hand-off finishes it first and
 // says what it did.
 func TestHandoffFinishesAnInterruptedOneFirst(t *testing.T) {
+	t.Parallel()
 	fs, _ := faultRoot(t)
 	count := &faultFs{Fs: fs}
 	Handoff(context.Background(), storeOn(count, faultAt), faultInput("probe"))
@@ -256,6 +258,7 @@ func TestHandoffFinishesAnInterruptedOneFirst(t *testing.T) {
 }
 
 func TestRecoverRollsBackAnUncommittedHandoff(t *testing.T) {
+	t.Parallel()
 	fs, _ := faultRoot(t)
 	s := storeOn(fs, faultAt)
 	dir := s.journalDir("20261122T032420Z-000000000000")

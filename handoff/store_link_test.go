@@ -38,6 +38,7 @@ func osRoot(t *testing.T) (*Store, string) {
 // naming the link, and nothing is written anywhere. Missing directories are
 // created. (issue 9: a committed .wake/boot.md -> ~/.bashrc was overwritten.)
 func TestStoreWriteRefusesSymlinks(t *testing.T) {
+	t.Parallel()
 	s, outside := osRoot(t)
 	secret := filepath.Join(outside, "notes.md")
 	os.WriteFile(secret, []byte("not wake's"), 0o644)
@@ -92,6 +93,7 @@ func TestStoreWriteRefusesSymlinks(t *testing.T) {
 // outside previous.md moved into the archive; with cold/sessions outside,
 // the archived summary left the root.)
 func TestHandoffRefusesLinkedDirectories(t *testing.T) {
+	t.Parallel()
 	for _, dir := range []string{tiers.RecentDir, tiers.ColdDir, tiers.SessionsDir} {
 		t.Run(dir, func(t *testing.T) {
 			s, outside := osRoot(t)
@@ -159,6 +161,7 @@ func equalMaps(a, b map[string]string) bool {
 // A hand-off and decide refuse a file linked out of the root before they
 // write anything, so nothing is left half done or pending.
 func TestCommandsRefuseLinksOutOfTheRootFirst(t *testing.T) {
+	t.Parallel()
 	s, outside := osRoot(t)
 	secret := filepath.Join(outside, "decisions.md")
 	os.WriteFile(secret, []byte("[2026-11-01] DECISION: Theirs BECAUSE: x\n"), 0o644)
@@ -186,6 +189,7 @@ func TestCommandsRefuseLinksOutOfTheRootFirst(t *testing.T) {
 // refused, and nothing moves. (A crafted journal would otherwise rename
 // recent/previous.md over any file of the user's.)
 func TestRecoverRefusesAForeignJournal(t *testing.T) {
+	t.Parallel()
 	s, outside := osRoot(t)
 	for _, sum := range []string{"one", "two"} {
 		if _, err := Handoff(context.Background(), s, faultInput(sum)); err != nil {

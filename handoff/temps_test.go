@@ -15,6 +15,7 @@ import (
 // younger one may belong to a writer running now, and names that only look
 // alike are the user's.
 func TestRecoverRemovesStaleTemps(t *testing.T) {
+	t.Parallel()
 	fs := afero.NewMemMapFs()
 	now := time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
 	old, fresh := now.Add(-StaleTempAge-time.Second), now.Add(-StaleTempAge+time.Minute)

@@ -9,6 +9,7 @@ import (
 )
 
 func TestCheckText(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name      string
 		s         string
@@ -50,6 +51,7 @@ func TestCheckText(t *testing.T) {
 // TestValidateRefusesControlCharacters proves the library itself never
 // writes a control character, whatever the front end checked.
 func TestValidateRefusesControlCharacters(t *testing.T) {
+	t.Parallel()
 	ok := func() Input {
 		return Input{Session: tiers.Session{Summary: "s", NextPriority: "n"}}
 	}
@@ -87,6 +89,7 @@ func TestValidateRefusesControlCharacters(t *testing.T) {
 }
 
 func TestDecisionTextsRefuseControlCharacters(t *testing.T) {
+	t.Parallel()
 	for _, d := range []NewDecision{{What: "a\x00", Why: "b"}, {What: "a", Why: "b\x1b"}, {What: "a", Why: "b", Topic: "t\u2029"}} {
 		if err := d.Validate(); err == nil {
 			t.Errorf("%+v accepted", d)

@@ -8,6 +8,7 @@ import (
 )
 
 func TestRedactReport(t *testing.T) {
+	t.Parallel()
 	r := checks.Report{
 		Findings: []checks.Finding{
 			{Check: checks.Identity, Pass: true, Severity: checks.OK, Path: "main.md", Message: "purpose: the secret plan"},

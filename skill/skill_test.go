@@ -8,16 +8,15 @@ import (
 	"testing"
 	"time"
 
-	"github.com/wakeproto/wake/boot"
-	"github.com/wakeproto/wake/cold"
-	"github.com/wakeproto/wake/internal/demo"
-	"github.com/wakeproto/wake/internal/touchfs"
-	"github.com/wakeproto/wake/policy"
-
 	"github.com/spf13/afero"
 
+	"github.com/wakeproto/wake/boot"
 	"github.com/wakeproto/wake/budget"
+	"github.com/wakeproto/wake/cold"
+	"github.com/wakeproto/wake/internal/demo"
 	"github.com/wakeproto/wake/internal/golden"
+	"github.com/wakeproto/wake/internal/touchfs"
+	"github.com/wakeproto/wake/policy"
 	"github.com/wakeproto/wake/tiers"
 )
 
@@ -53,6 +52,7 @@ func dropped(s *File) int {
 }
 
 func TestSkillDemoGolden(t *testing.T) {
+	t.Parallel()
 	fsys, enc := demo.FS(t), demo.Encoder(t)
 	s := buildSkill(t, fsys, "/demo", demoConfig(t, fsys), enc)
 	text := Render(s)
@@ -61,7 +61,7 @@ func TestSkillDemoGolden(t *testing.T) {
 		t.Fatalf("tokens %d (exact %d), budget %d, dropped %d, over %v", s.Tokens, enc.Count(text), s.Budget, dropped(s), s.Over)
 	}
 	if !HasMarker([]byte(text)) || HasMarker([]byte("# Memory — Ava\n")) || HasMarker([]byte("<!-- wake skill.mdx -->")) {
-		t.Fatal("HasMarker does not recognise wake's own file alone")
+		t.Fatal("IsSkillFile does not recognise wake's own file alone")
 	}
 }
 
@@ -69,6 +69,7 @@ func TestSkillDemoGolden(t *testing.T) {
 // not changed, whether the budget has room or exactly its size; one token
 // less and it is cut, to the budget.
 func TestSkillFitsUnchanged(t *testing.T) {
+	t.Parallel()
 	fsys, enc := demo.FS(t), demo.Encoder(t)
 	cfg := demoConfig(t, fsys)
 	whole := Render(buildSkill(t, fsys, "/demo", cfg, enc))
@@ -93,9 +94,11 @@ func TestSkillFitsUnchanged(t *testing.T) {
 // TestSkillCutOrder checks, budget by budget, that what is cut is always a
 // prefix of the order the issue fixes: History from its oldest line, Last
 // Session from its last bullet, How We Work from its last line; Who I Am
-// and Active Work never.
+// and Active Work never. The demo's files are the same at every budget,
+// so a count cache in front of the encoder counts each of them once.
 func TestSkillCutOrder(t *testing.T) {
-	fsys, enc := demo.FS(t), demo.Encoder(t)
+	t.Parallel()
+	fsys, enc := demo.FS(t), budget.NewCache(tiers.EncodingCL100K, demo.Encoder(t), nil)
 	cfg := demoConfig(t, fsys)
 	ref := buildSkill(t, fsys, "/demo", cfg, enc)
 	for b := ref.Tokens; b >= 0; b -= 7 {
@@ -125,6 +128,7 @@ func TestSkillCutOrder(t *testing.T) {
 }
 
 func TestSkillExcludedFirst(t *testing.T) {
+	t.Parallel()
 	fsys := demo.FS(t)
 	latest, _ := afero.ReadFile(fsys, "/demo/recent/latest.md")
 	extra := strings.Replace(string(latest), "## Open threads\n", "## Open threads\n- User: can you paste the whole log?\n", 1) +
@@ -219,12 +223,39 @@ func writeMemory(t *testing.T, r *rand.Rand, fsys afero.Fs, n, m int) []string {
 	return secret
 }
 
+// wordCounter is a cheap, deterministic [budget.Counter] for the property
+// loops, whose subject is fitting, not tokenizing: a token a word, and one
+// for every two line breaks. Like BPE it is not additive (two texts joined
+// need not count what the two count apart), so fitting that trusted its
+// per-item estimates instead of counting the whole again is still caught.
+// Each loop also runs a size or two with the real encoder; exact counts
+// are checked against tiktoken in package budget.
+type wordCounter struct{}
+
+func (wordCounter) Count(s string) int { return len(strings.Fields(s)) + strings.Count(s, "\n")/2 }
+
+// memorySize is the shape of a generated memory: sessions in
+// cold/sessions and items in each list.
+type memorySize struct{ sessions, items int }
+
 // TestSkillProperty runs generated memories of many sizes against many
-// budgets: the result, counted exactly, is within budget unless Who I Am
-// and Active Work alone exceed it, and nothing secret ever appears.
+// budgets: the result, counted again, is within budget unless Who I Am
+// and Active Work alone exceed it, and nothing secret ever appears. The
+// grid counts with wordCounter, two sizes with the real encoder.
 func TestSkillProperty(t *testing.T) {
-	enc := demo.Encoder(t)
-	cache := budget.NewCache(enc.Name(), enc, nil)
+	t.Parallel()
+	t.Run("words", func(t *testing.T) {
+		t.Parallel()
+		skillProperty(t, wordCounter{}, []memorySize{{0, 0}, {1, 1}, {3, 4}, {12, 10}, {60, 25}, {400, 40}})
+	})
+	t.Run("cl100k_base", func(t *testing.T) {
+		t.Parallel()
+		skillProperty(t, demo.Encoder(t), []memorySize{{3, 4}, {12, 10}})
+	})
+}
+
+func skillProperty(t *testing.T, counter budget.Counter, sizes []memorySize) {
+	cache := budget.NewCache("", counter, nil)
 	r := rand.New(rand.NewPCG(7, 11))
 	var whole, cut, over int
 	defer func() {
@@ -233,7 +264,7 @@ func TestSkillProperty(t *testing.T) {
 			t.Errorf("outcomes: %d whole, %d cut, %d over", whole, cut, over)
 		}
 	}()
-	for _, size := range []struct{ sessions, items int }{{0, 0}, {1, 1}, {3, 4}, {12, 10}, {60, 25}, {400, 40}} {
+	for _, size := range sizes {
 		fsys := afero.NewMemMapFs()
 		never := writeMemory(t, r, fsys, size.sessions, size.items)
 		for _, b := range []int{4000, 1500, 600, 250, 120, 40, 0} {
@@ -241,9 +272,9 @@ func TestSkillProperty(t *testing.T) {
 			cfg.Agent, cfg.Skill.Budget = "Ava", b
 			s := buildSkill(t, fsys, "/r", cfg, cache)
 			text := Render(s)
-			n := enc.Count(text)
+			n := counter.Count(text)
 			if n != s.Tokens {
-				t.Fatalf("size %+v budget %d: Tokens %d, exact %d", size, b, s.Tokens, n)
+				t.Fatalf("size %+v budget %d: Tokens %d, counted again %d", size, b, s.Tokens, n)
 			}
 			if n > b && !s.Over {
 				t.Fatalf("size %+v budget %d: %d tokens", size, b, n)
@@ -279,6 +310,7 @@ func TestSkillProperty(t *testing.T) {
 }
 
 func TestSkillSensitivity(t *testing.T) {
+	t.Parallel()
 	fsys := demo.FS(t)
 	set := func(rel, level string) {
 		data, _ := afero.ReadFile(fsys, "/demo/"+rel)
@@ -311,6 +343,7 @@ func TestSkillSensitivity(t *testing.T) {
 }
 
 func TestSkillProtectedOver(t *testing.T) {
+	t.Parallel()
 	fsys := demo.FS(t)
 	data, _ := afero.ReadFile(fsys, "/demo/main.md")
 	long := strings.Repeat("Ava keeps the books balanced to the cent. ", 400)
@@ -337,6 +370,7 @@ func TestSkillProtectedOver(t *testing.T) {
 // session time (front matter, else the time in the name), then by the
 // number wake adds to a name already taken: -10 after -2, not before.
 func TestSkillHistoryOrder(t *testing.T) {
+	t.Parallel()
 	fsys := demo.FS(t)
 	write := func(name, session, summary string) {
 		fm := "summary: " + summary + "\n"
@@ -379,13 +413,25 @@ func TestSkillHistoryOrder(t *testing.T) {
 // TestSkillSectionBudgets: How We Work and Last Session are each cut to
 // their own [skill] budget, from the bottom, whatever the total leaves;
 // History takes what is left of the total; Who I Am and Active Work are
-// never cut, and going over their budgets is only a warning.
+// never cut, and going over their budgets is only a warning. The grid
+// counts with wordCounter, one size with the real encoder.
 func TestSkillSectionBudgets(t *testing.T) {
-	enc := demo.Encoder(t)
-	cache := budget.NewCache(enc.Name(), enc, nil)
+	t.Parallel()
+	t.Run("words", func(t *testing.T) {
+		t.Parallel()
+		skillSectionBudgets(t, wordCounter{}, []memorySize{{2, 3}, {12, 10}, {60, 25}, {200, 60}})
+	})
+	t.Run("cl100k_base", func(t *testing.T) {
+		t.Parallel()
+		skillSectionBudgets(t, demo.Encoder(t), []memorySize{{12, 10}})
+	})
+}
+
+func skillSectionBudgets(t *testing.T, counter budget.Counter, sizes []memorySize) {
+	cache := budget.NewCache("", counter, nil)
 	r := rand.New(rand.NewPCG(3, 5))
 	cuts := 0
-	for _, size := range []struct{ sessions, items int }{{2, 3}, {12, 10}, {60, 25}, {200, 60}} {
+	for _, size := range sizes {
 		fsys := afero.NewMemMapFs()
 		writeMemory(t, r, fsys, size.sessions, size.items)
 		for _, b := range []struct{ total, protocols, recent int }{{4000, 300, 1000}, {100000, 300, 1000}, {4000, 50, 120}, {2000, 0, 0}, {4000, 1000, 300}} {
@@ -394,7 +440,7 @@ func TestSkillSectionBudgets(t *testing.T) {
 			s := buildSkill(t, fsys, "/r", cfg, cache)
 			for _, title := range []string{SkillProtocols, SkillRecent} {
 				sec := s.section(title)
-				n := enc.Count(renderSection(sec))
+				n := counter.Count(renderSection(sec))
 				if n > sec.Budget && sec.Dropped < len(sec.Items) {
 					t.Fatalf("size %+v budgets %+v: %s is %d tokens, over its budget %d, with %d of %d items kept",
 						size, b, title, n, sec.Budget, len(sec.Items)-sec.Dropped, len(sec.Items))
@@ -409,7 +455,7 @@ func TestSkillSectionBudgets(t *testing.T) {
 					cuts++
 				}
 			}
-			if got := enc.Count(Render(s)); got > b.total && !s.Over {
+			if got := counter.Count(Render(s)); got > b.total && !s.Over {
 				t.Fatalf("size %+v budgets %+v: %d tokens, over the total", size, b, got)
 			}
 			for _, title := range []string{SkillIdentity, SkillActive} {
@@ -442,6 +488,7 @@ func bottomUp(sec *Section) []int {
 // budgets are kept whole, with a warning naming the budget, though the
 // file is within its total.
 func TestSkillProtectedBudgets(t *testing.T) {
+	t.Parallel()
 	fsys, enc := demo.FS(t), demo.Encoder(t)
 	cfg := demoConfig(t, fsys)
 	whole := Render(buildSkill(t, fsys, "/demo", cfg, enc))
@@ -462,6 +509,7 @@ func TestSkillProtectedBudgets(t *testing.T) {
 // second skill.md of an unchanged root, from a context built whole or only
 // read, opens no archived session.
 func TestSkillWarmOpensNoSession(t *testing.T) {
+	t.Parallel()
 	mem := demo.FS(t)
 	fsys := touchfs.New(mem)
 	enc, cfg := demo.Encoder(t), demoConfig(t, mem)
@@ -503,6 +551,7 @@ func TestSkillWarmOpensNoSession(t *testing.T) {
 // TestSkillTakesContextPolicy: the tier files appear as the context's
 // policy judged them, counted once, not judged again.
 func TestSkillTakesContextPolicy(t *testing.T) {
+	t.Parallel()
 	fsys, enc := demo.FS(t), demo.Encoder(t)
 	cfg := demoConfig(t, fsys)
 	o := boot.Options{FS: fsys, Root: "/demo", Config: cfg, Counter: enc, Now: func() time.Time { return demo.Time }}
@@ -539,6 +588,7 @@ func build(t *testing.T, fsys afero.Fs, cfg tiers.Config, c budget.Counter) (*bo
 // the pipeline (the context, its JSON, the hook, skill.md),
 // confidential ones only by their summary, and every output counts them.
 func TestSensitivityPolicy(t *testing.T) {
+	t.Parallel()
 	fsys := demo.FS(t)
 	afero.WriteFile(fsys, "/demo/warm/open_questions.md", []byte("---\nsensitivity: secret\nsummary: keys\n---\n- The root password is hunter2.\n"), 0o644)
 	afero.WriteFile(fsys, "/demo/warm/decisions.md", []byte("---\nsensitivity: confidential\nsummary: Decisions about pricing\n---\n"+

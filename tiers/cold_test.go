@@ -11,6 +11,7 @@ import (
 )
 
 func TestScanCold(t *testing.T) {
+	t.Parallel()
 	fs := afero.NewMemMapFs()
 	when := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 	contents := map[string]string{
@@ -50,6 +51,7 @@ func TestScanCold(t *testing.T) {
 // the root, and skips links leading out, links to directories and dangling
 // links with a warning each.
 func TestScanColdSymlinks(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	root, outside := filepath.Join(dir, "root"), filepath.Join(dir, "outside")
 	for _, d := range []string{filepath.Join(root, "cold", "notes"), outside} {
@@ -109,6 +111,7 @@ func TestScanColdSymlinks(t *testing.T) {
 }
 
 func TestParseColdHead(t *testing.T) {
+	t.Parallel()
 	long := "---\nsummary: s\n" + strings.Repeat("k: v\n", ColdHeadBytes/5+10) + "---\n# H\n"
 	for _, tc := range []struct {
 		name    string
@@ -158,6 +161,7 @@ func FuzzParseColdHead(f *testing.F) {
 }
 
 func TestReadHead(t *testing.T) {
+	t.Parallel()
 	fs := afero.NewMemMapFs()
 	big := "---\nsummary: big\nsensitivity: confidential\n---\n# Big\n" + strings.Repeat("x", 4*ColdHeadBytes)
 	afero.WriteFile(fs, "/r/cold/big.md", []byte(big), 0o644)

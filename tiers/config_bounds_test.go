@@ -94,6 +94,7 @@ history = 1000
 // TestConfigTokenBounds runs every token count below, at and above each
 // end of its range.
 func TestConfigTokenBounds(t *testing.T) {
+	t.Parallel()
 	type row struct {
 		name, src string
 		key       string
@@ -186,6 +187,7 @@ func atoi(s string) int {
 // TestConfigRelations covers the keys that bound one another: the error
 // names the key the file sets, at its line, and a default by its value.
 func TestConfigRelations(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name, src string
 		line      int
@@ -228,6 +230,7 @@ func TestConfigRelations(t *testing.T) {
 // TestDefaultConfigParses proves the defaults keep every rule: spelt out
 // in full, they parse back to themselves.
 func TestDefaultConfigParses(t *testing.T) {
+	t.Parallel()
 	def := DefaultConfig()
 	var b strings.Builder
 	fmt.Fprintf(&b, "encoding = %q\n", def.Encoding)

@@ -8,6 +8,7 @@ import (
 )
 
 func TestClaudeConfig(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name, src string
 		boot      string
@@ -42,6 +43,7 @@ func TestClaudeConfig(t *testing.T) {
 // TestSkeletonNamesClaudeBoot proves init's wake.toml documents the key and
 // that uncommenting it gives a valid configuration.
 func TestSkeletonNamesClaudeBoot(t *testing.T) {
+	t.Parallel()
 	files, err := skeleton.Files(skeleton.Params{Project: "p"})
 	if err != nil {
 		t.Fatal(err)

@@ -9,6 +9,7 @@ import (
 )
 
 func TestDigestConfig(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name, src string
 		window    time.Duration
@@ -44,6 +45,7 @@ func TestDigestConfig(t *testing.T) {
 // TestSkeletonConfigHasDigest proves init's commented wake.toml documents
 // the digest keys and that uncommenting them gives the defaults.
 func TestSkeletonConfigHasDigest(t *testing.T) {
+	t.Parallel()
 	files, err := skeleton.Files(skeleton.Params{Project: "p"})
 	if err != nil {
 		t.Fatal(err)

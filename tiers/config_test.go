@@ -12,6 +12,7 @@ import (
 )
 
 func TestConfigDefaults(t *testing.T) {
+	t.Parallel()
 	cfg, err := LoadConfig(afero.NewMemMapFs(), "/r")
 	if err != nil {
 		t.Fatal(err)
@@ -23,6 +24,7 @@ func TestConfigDefaults(t *testing.T) {
 }
 
 func TestConfigOverrides(t *testing.T) {
+	t.Parallel()
 	cfg, err := ParseConfig("wake.toml", []byte(`
 agent = "Ava"
 team = ["Ben: reviewer"]
@@ -46,6 +48,7 @@ stale_after = "24h"
 // TestSkeletonConfigParses proves the commented wake.toml that init writes
 // decodes to the defaults, with and without an agent.
 func TestSkeletonConfigParses(t *testing.T) {
+	t.Parallel()
 	for _, agent := range []string{"", `Ava "the" reviewer`} {
 		files, err := skeleton.Files(skeleton.Params{Agent: agent, Project: "p"})
 		if err != nil {
@@ -69,6 +72,7 @@ func TestSkeletonConfigParses(t *testing.T) {
 }
 
 func TestConfigErrors(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name, src string
 		line      int
@@ -104,6 +108,7 @@ func TestConfigErrors(t *testing.T) {
 }
 
 func TestFindRoot(t *testing.T) {
+	t.Parallel()
 	fs := afero.NewMemMapFs()
 	fs.MkdirAll("/home/u/proj/.wake", 0o755)
 	fs.MkdirAll("/home/u/proj/src/deep", 0o755)
@@ -147,6 +152,7 @@ func wantConfigError(t *testing.T, err error, line int, key string) {
 // --agent, refuses exactly the names that would make the wake.toml it
 // writes fail to parse.
 func TestCheckAgentMatchesParse(t *testing.T) {
+	t.Parallel()
 	for _, agent := range []string{"Ava", "", `Ava "the" reviewer`, strings.Repeat("a", 100), strings.Repeat("a", 101), "A\tva", "A\x1bva", "Ava\u2028"} {
 		files, err := skeleton.Files(skeleton.Params{Agent: agent, Project: "p"})
 		if err != nil {

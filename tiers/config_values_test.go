@@ -12,6 +12,7 @@ import (
 // TOML say so in TOML's words, never Go's, with the line (and the column
 // where TOML's own syntax is at fault).
 func TestConfigTypeErrors(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name, src string
 		line      int
@@ -62,6 +63,7 @@ func TestConfigTypeErrors(t *testing.T) {
 // TestConfigSyntaxErrors: TOML that does not parse names the line and
 // the column.
 func TestConfigSyntaxErrors(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct{ src, want string }{
 		{"agent = \n", "/r/wake.toml:1:9: unexpected character U+000A at start of value"},
 		{"[budget\n", "/r/wake.toml:1:8: expected ']' to close table name"},
@@ -78,6 +80,7 @@ func TestConfigSyntaxErrors(t *testing.T) {
 
 // TestConfigStrings runs each string and duration key through its range.
 func TestConfigStrings(t *testing.T) {
+	t.Parallel()
 	long := func(n int) string { return strings.Repeat("é", n) }
 	members := func(n int) string { return "[" + strings.Repeat(`"Ben: reviewer", `, n) + "]" }
 	for _, tc := range []struct {
@@ -142,6 +145,7 @@ func getPath(c Config) any     { return c.Skill.Path }
 
 // TestConfigDurations runs both durations below, at and above each end.
 func TestConfigDurations(t *testing.T) {
+	t.Parallel()
 	for _, key := range []string{"checks.stale_after", "digest.window"} {
 		table, name, _ := strings.Cut(key, ".")
 		for _, tc := range []struct {

@@ -25,6 +25,7 @@ STATUS: active
 `
 
 func TestFindHandEdits(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name    string
 		current string

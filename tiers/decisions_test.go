@@ -16,6 +16,7 @@ was causing parse errors in the memory files.
 
 // The Wake Protocol's own example (section 5, rule 2) must parse as written.
 func TestParseDecisionsSeedExample(t *testing.T) {
+	t.Parallel()
 	log := ParseDecisions([]byte(seedExample))
 	if len(log.Entries) != 1 || len(log.Malformed) != 0 {
 		t.Fatalf("got %d entries, malformed %v; want 1 entry, none malformed", len(log.Entries), log.Malformed)
@@ -46,6 +47,7 @@ func TestParseDecisionsSeedExample(t *testing.T) {
 // The skeleton wake init writes has front matter, a heading and a comment
 // holding an example entry: none of it is an entry, none of it malformed.
 func TestParseDecisionsSkeleton(t *testing.T) {
+	t.Parallel()
 	data, err := os.ReadFile("../skeleton/files/warm/decisions.md")
 	if err != nil {
 		t.Fatal(err)
@@ -62,6 +64,7 @@ func TestParseDecisionsSkeleton(t *testing.T) {
 }
 
 func TestParseDecisionsCases(t *testing.T) {
+	t.Parallel()
 	type entry struct {
 		Line, End         int
 		Date, What, Why   string
@@ -118,6 +121,7 @@ func TestParseDecisionsCases(t *testing.T) {
 }
 
 func TestParseDecisionsMalformedReasons(t *testing.T) {
+	t.Parallel()
 	log := ParseDecisions([]byte("prose\n[2026-01-01] DECISION: A\nSTATUS: maybe\n"))
 	want := []MalformedLine{
 		{1, "prose", `not part of a decision entry (an entry starts "[YYYY-MM-DD] DECISION:")`},
@@ -131,6 +135,7 @@ func TestParseDecisionsMalformedReasons(t *testing.T) {
 
 // Entries wake writes come back byte for byte from their fields.
 func TestDecisionRenderRoundTrip(t *testing.T) {
+	t.Parallel()
 	for _, in := range []string{
 		"[2026-01-01] DECISION: Use TOML for config BECAUSE: fewer parse errors\nSTATUS: active\n",
 		"[2026-01-01] DECISION: A BECAUSE: x\nSTATUS: active\nTOPIC: config\n",
@@ -202,6 +207,7 @@ func checkInvariants(t *testing.T, data []byte, log DecisionLog) {
 // OpenComment locates the comment that hides the rest of the log, so that
 // wake can refuse to append new entries into it and name its line.
 func TestParseDecisionsOpenComment(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		in   string
 		line int

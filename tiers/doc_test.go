@@ -11,6 +11,7 @@ import (
 )
 
 func TestReadDocCases(t *testing.T) {
+	t.Parallel()
 	fs := afero.NewMemMapFs()
 	files := map[string]string{
 		"/r/main.md":              "---\nsummary: the main file\n---\n# P\n",
@@ -56,6 +57,7 @@ func TestReadDocCases(t *testing.T) {
 }
 
 func TestReadDocHuge(t *testing.T) {
+	t.Parallel()
 	fs := afero.NewMemMapFs()
 	line := strings.Repeat("word ", 19) + "end\n"
 	big := strings.Repeat(line, MaxDocBytes/len(line)+10)
@@ -67,6 +69,7 @@ func TestReadDocHuge(t *testing.T) {
 }
 
 func TestReadDocSymlinks(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	root := filepath.Join(dir, "root")
 	outside := filepath.Join(dir, "outside")

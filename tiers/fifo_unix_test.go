@@ -29,6 +29,7 @@ func within2s(t *testing.T, what string, fn func()) {
 // cold/ is skipped with a reason, never opened: opening one blocks until a
 // writer comes.
 func TestNamedPipes(t *testing.T) {
+	t.Parallel()
 	root := t.TempDir()
 	for _, d := range []string{"warm", "cold"} {
 		os.MkdirAll(filepath.Join(root, d), 0o755)
@@ -73,6 +74,7 @@ func TestNamedPipes(t *testing.T) {
 // TestWakeTOMLFIFO proves a named pipe at wake.toml is refused at once
 // instead of blocking the read of the configuration.
 func TestWakeTOMLFIFO(t *testing.T) {
+	t.Parallel()
 	root := t.TempDir()
 	if err := syscall.Mkfifo(filepath.Join(root, "wake.toml"), 0o644); err != nil {
 		t.Skipf("mkfifo: %v", err)

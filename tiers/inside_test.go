@@ -37,6 +37,7 @@ func linkTree(t *testing.T, files map[string]string, links map[string]string) st
 // that passes through a linked directory out of the root is caught, and an
 // absolute link staying inside a root named through a symlink is not.
 func TestInside(t *testing.T) {
+	t.Parallel()
 	dir := linkTree(t,
 		map[string]string{"outside/x.md": "secret", "outside/d/y.md": "secret", "root/main.md": "in"},
 		map[string]string{
@@ -103,6 +104,7 @@ func TestInside(t *testing.T) {
 // TestReadDocThroughLinkedDir is the reviewer's reproduction: a tier file
 // linked through a symlinked directory out of the root is not read.
 func TestReadDocThroughLinkedDir(t *testing.T) {
+	t.Parallel()
 	dir := linkTree(t, map[string]string{"outside/x.md": "hunter2\n"},
 		map[string]string{"root/link": "../outside", "root/warm/open_questions.md": "../link/x.md", "root/cold/y.md": "../link/x.md"})
 	root := filepath.Join(dir, "root")

@@ -28,6 +28,7 @@ emotional_register: focused: calm
 `
 
 func TestParseMain(t *testing.T) {
+	t.Parallel()
 	m := ParseMain([]byte(sampleMain))
 	if !m.Handoff.Present {
 		t.Fatal("HANDOFF not found")
@@ -55,6 +56,7 @@ func TestParseMain(t *testing.T) {
 }
 
 func TestSectionsAndHeadings(t *testing.T) {
+	t.Parallel()
 	text := "# T\nintro\n## A\na\n### A1\na1\n## B\nb\n#nothashtag\n    ## indented code\n"
 	s := Sections(text, 2)
 	if len(s) != 2 || s[0].Title != "A" || s[0].Body(text) != "a\n### A1\na1\n" || s[1].Body(text) != "b\n#nothashtag\n    ## indented code\n" {
@@ -92,6 +94,7 @@ func FuzzParseMain(f *testing.F) {
 // heading from HeadingLines, while Lines keeps CommonMark's reading, and
 // UnclosedFences names the line of each such fence.
 func TestHeadingLinesUnclosedFence(t *testing.T) {
+	t.Parallel()
 	text := "```go\n# in a closed fence\n```\n# T\n## Goals\n```\n- goal\n## HANDOFF\nupdated: x\n~~~\n## After\n"
 	// Line 6 ``` is never closed, and the ~~~ on line 10, inside it for
 	// CommonMark, is never closed either.
@@ -140,6 +143,7 @@ func FuzzHeadingLines(f *testing.F) {
 }
 
 func TestPrintable(t *testing.T) {
+	t.Parallel()
 	for in, want := range map[string]string{
 		"plain text, tab\tand newline\n": "plain text, tab\tand newline\n",
 		"\x1b[31mred\x1b[0m":             "\uFFFD[31mred\uFFFD[0m",

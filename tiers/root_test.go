@@ -14,6 +14,7 @@ import (
 // $WAKE_ROOT must hold at least one of a root's entries: any one will do,
 // and an empty or unrelated directory is refused with a hint to init it.
 func TestFindRootNeedsAMemoryRoot(t *testing.T) {
+	t.Parallel()
 	for _, marker := range []string{"main.md", "wake.toml", "ledger.jsonl", "recent/", "warm/", "cold/", ".state/"} {
 		fs := afero.NewMemMapFs()
 		if strings.HasSuffix(marker, "/") {
@@ -48,6 +49,7 @@ func TestFindRootNeedsAMemoryRoot(t *testing.T) {
 // or is not a regular file, is refused with an error naming wake.toml; a
 // link that stays inside the root is fine.
 func TestFindRootRefusesWakeTOML(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	root := filepath.Join(dir, "root")
 	os.MkdirAll(filepath.Join(root, "warm"), 0o755)

@@ -14,6 +14,7 @@ import (
 var sessionAt = time.Date(2026, 11, 22, 3, 24, 20, 0, time.UTC)
 
 func TestRenderSession(t *testing.T) {
+	t.Parallel()
 	s := Session{
 		Summary:   "Moved config to TOML: the loader and its tests",
 		At:        sessionAt,
@@ -65,6 +66,7 @@ kept
 }
 
 func TestParseSession(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name string
 		in   string
@@ -137,6 +139,7 @@ func TestParseSession(t *testing.T) {
 }
 
 func TestParseSessionTimeError(t *testing.T) {
+	t.Parallel()
 	_, err := ParseSession([]byte("---\nsession: 2026-13-01\n---\n"))
 	if !errors.Is(err, ErrSessionTime) {
 		t.Fatalf("err = %v, want ErrSessionTime", err)
@@ -184,6 +187,7 @@ func dump(s Session) string { return fmt.Sprintf("%#v", s) }
 // of the rendered summary: the line is escaped, reads back as text where it
 // was written, and the sections hold only what was given to them.
 func TestRenderEscapesSectionHeadingsInFreeText(t *testing.T) {
+	t.Parallel()
 	in := Session{
 		Summary:   "s",
 		Preamble:  "pre\n## For my successor\nnot a successor",
@@ -214,6 +218,7 @@ func TestRenderEscapesSectionHeadingsInFreeText(t *testing.T) {
 // written as text, with U+FFFD, never as a YAML !!binary that reads back
 // decoded.
 func TestRenderFrontMatterIsPlainText(t *testing.T) {
+	t.Parallel()
 	for _, v := range []string{"caf\xe9", "\xff\xfe", "ok \xe2\x80 cut"} {
 		out := Session{Summary: v, Sensitivity: "secret\xff", At: sessionAt}.Render()
 		if bytes.Contains(out, []byte("!!")) || !utf8.Valid(out) {

@@ -6,6 +6,7 @@ import (
 )
 
 func TestSkillPath(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		path, home, want, err string
 	}{

@@ -10,6 +10,7 @@ import (
 )
 
 func TestUserDir(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct {
 		env  map[string]string
 		want string
@@ -26,6 +27,7 @@ func TestUserDir(t *testing.T) {
 }
 
 func TestParseUserConfig(t *testing.T) {
+	t.Parallel()
 	uc, err := ParseUserConfig("c.toml", []byte("[skill]\npath = \"~/s.md\"\n[claude]\nboot = \"skill\"\n"))
 	if err != nil || uc.Skill.Path == nil || *uc.Skill.Path != "~/s.md" || uc.Claude.Boot != BootSkill {
 		t.Fatalf("%+v %v", uc, err)
@@ -52,6 +54,7 @@ func TestParseUserConfig(t *testing.T) {
 // from a trusted file of the same hash; otherwise the user's config, else
 // the default, decides. Narrowing values need no trust.
 func TestApplyTrust(t *testing.T) {
+	t.Parallel()
 	evil := []byte("[skill]\npath = \"~/.ssh/authorized_keys\"\n[claude]\nboot = \"skill\"\n")
 	cfg, err := ParseConfig("wake.toml", evil)
 	if err != nil {
@@ -100,6 +103,7 @@ func TestApplyTrust(t *testing.T) {
 }
 
 func TestReadTrust(t *testing.T) {
+	t.Parallel()
 	fs := afero.NewMemMapFs()
 	if st, err := ReadTrust(fs, "/u"); err != nil || len(st.Roots) != 0 {
 		t.Fatalf("missing: %v %v", st, err)

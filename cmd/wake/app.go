@@ -44,6 +44,9 @@ type app struct {
 	// encoders records every encoder made, so tests can tell whether one
 	// was built.
 	encoders []*budget.Encoder
+	// newEncoder makes a session's encoder; nil means budget.NewEncoder.
+	// Tests share one, since building it costs more than most of them.
+	newEncoder func(name string) (*budget.Encoder, error)
 }
 
 // usageError marks a command-line mistake (exit 2).
@@ -212,7 +215,7 @@ func (a *app) locate() (string, error) {
 
 // options are the library's options for this invocation.
 func (a *app) options() wake.Options {
-	return wake.Options{FS: a.fs, Env: a.env, Now: a.now, Locker: a.locker, Notify: a.notice}
+	return wake.Options{FS: a.fs, Env: a.env, Now: a.now, Locker: a.locker, Notify: a.notice, Encoder: a.newEncoder}
 }
 
 // notice prints what the library tells the user.

@@ -12,6 +12,7 @@ import (
 // TestSkillFileMode: skill.md is written with mode 0600 and its parent
 // directory is created; a wake file with another mode is rewritten 0600.
 func TestSkillFileMode(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	a, _, errOut := newTestApp(t, dir)
 	if code := a.run([]string{"init", "--agent", "Ava"}); code != 0 {
@@ -45,6 +46,7 @@ func TestSkillFileMode(t *testing.T) {
 // TestHookSkillMode: in skill mode the hook writes skill.md, no boot.md,
 // and points the agent to skill.md.
 func TestHookSkillMode(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	a, _, _ := newTestApp(t, dir)
 	a.run([]string{"init", "--agent", "Ava"})
@@ -68,6 +70,7 @@ func TestHookSkillMode(t *testing.T) {
 // TestHookForeignSkill: the hook never replaces a foreign file and tells
 // the agent so.
 func TestHookForeignSkill(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	a, _, _ := newTestApp(t, dir)
 	a.run([]string{"init"})

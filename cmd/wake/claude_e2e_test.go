@@ -26,11 +26,12 @@ const claudeCodeVersion = "2.1.330"
 // then `claude -p`, in each boot mode. The request Claude Code sends must
 // carry the hook's announcement and the boot file CLAUDE.md imports, whole.
 func TestClaudeCodeEndToEnd(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("runs the real Claude Code client")
 	}
 	claude := claudeCode(t)
-	bin := buildWake(t, filepath.Join(t.TempDir(), "bin"))
+	bin := wakeBinary(t)
 	for _, mode := range []string{"full", "skill"} {
 		t.Run(mode, func(t *testing.T) { claudeSession(t, claude, bin, mode) })
 	}
@@ -204,18 +205,6 @@ func claudeVersionOK(bin string) bool {
 	defer cancel()
 	out, err := exec.CommandContext(ctx, bin, "--version").Output()
 	return err == nil && strings.HasPrefix(string(out), claudeCodeVersion+" ")
-}
-
-// buildWake builds this command into dir.
-func buildWake(t *testing.T, dir string) string {
-	t.Helper()
-	bin := filepath.Join(dir, "wake")
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-	defer cancel()
-	if out, err := exec.CommandContext(ctx, "go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-	return bin
 }
 
 // runBounded runs a command in dir with env and a time limit, failing the

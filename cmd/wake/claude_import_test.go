@@ -8,6 +8,7 @@ import (
 const testImport = "@.wake/boot.md"
 
 func TestImportRoundTrip(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name   string
 		src    string
@@ -45,6 +46,7 @@ func TestImportRoundTrip(t *testing.T) {
 }
 
 func TestImportPresent(t *testing.T) {
+	t.Parallel()
 	for _, src := range []string{"@.wake/boot.md\n", "intro\n  @.wake/boot.md  \nmore\n"} {
 		if out, changed, _ := addImport([]byte(src), true, testImport); changed || string(out) != src {
 			t.Fatalf("%q: install changed it to %q", src, out)
@@ -61,6 +63,7 @@ func TestImportPresent(t *testing.T) {
 }
 
 func TestImportOpenFence(t *testing.T) {
+	t.Parallel()
 	src := "Example:\n```sh\nwake load\n"
 	if _, _, err := addImport([]byte(src), true, testImport); err == nil || !strings.Contains(err.Error(), "code fence") {
 		t.Fatalf("got %v, want an error about the open fence", err)
@@ -68,6 +71,7 @@ func TestImportOpenFence(t *testing.T) {
 }
 
 func TestImportLine(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		from, target, home string
 		preferHome         bool

@@ -50,6 +50,7 @@ func ledgerOps(t *testing.T, dir string) []handoff.Entry {
 // TestInstallLedger: install and uninstall each log one line naming the
 // files they changed; a run that changes nothing logs nothing.
 func TestInstallLedger(t *testing.T) {
+	t.Parallel()
 	dir := installProject(t)
 	before := len(ledgerOps(t, dir))
 	wakeIn(t, dir, "install", "claude")
@@ -101,6 +102,7 @@ func (refusingLocker) LockIn(context.Context, string, string) (func() error, err
 // TestInstallTakesTheLock: while another wake holds the root's lock,
 // install and uninstall fail and change nothing.
 func TestInstallTakesTheLock(t *testing.T) {
+	t.Parallel()
 	dir := installProject(t)
 	wakeIn(t, dir, "install", "claude")
 	settings := filepath.Join(dir, ".claude", "settings.json")
@@ -124,6 +126,7 @@ func TestInstallTakesTheLock(t *testing.T) {
 // TestUninstallKeepsWhatTheUserMade: uninstall removes what install added
 // and nothing the user wrote, even where it looks like wake's.
 func TestUninstallKeepsWhatTheUserMade(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name  string
 		setup func(t *testing.T, dir string)
@@ -202,6 +205,7 @@ func readFile(t *testing.T, name string) string {
 // TestInstallBadManifest: a damaged record stops install and uninstall
 // before they change anything, naming the file.
 func TestInstallBadManifest(t *testing.T) {
+	t.Parallel()
 	dir := installProject(t)
 	wakeIn(t, dir, "install", "claude")
 	manifest := filepath.Join(dir, ".wake", ".state", claudeManifestFile)
@@ -221,6 +225,7 @@ func TestInstallBadManifest(t *testing.T) {
 // TestInstallWarnsWithoutWakeOnPath: the hook runs the bare command wake,
 // so install warns when PATH has no executable wake, and only then.
 func TestInstallWarnsWithoutWakeOnPath(t *testing.T) {
+	t.Parallel()
 	dir := installProject(t)
 	bin := filepath.Join(dir, "bin")
 	writeFile(t, filepath.Join(bin, "wake"), "not executable")

@@ -87,7 +87,7 @@ func memProject(t *testing.T) (afero.Fs, func() (*app, *bytes.Buffer)) {
 		var out bytes.Buffer
 		return &app{fs: fsys, env: map[string]string{"HOME": "/home"}, in: strings.NewReader(""), out: &out, errOut: &out,
 			now: func() time.Time { return time.Date(2026, 11, 22, 3, 24, 20, 0, time.UTC) },
-			cwd: "/p", locker: &handoff.MutexLocker{}}, &out
+			cwd: "/p", locker: &handoff.MutexLocker{}, newEncoder: sharedEncoder}, &out
 	}
 	if a, out := mk(); a.run([]string{"init", "--agent", "Ava"}) != 0 {
 		t.Fatalf("init: %s", out)
@@ -134,6 +134,7 @@ func assertSettings(t *testing.T, fsys afero.Fs, name, src, after string) {
 // claude gives the file back byte for byte (and takes away a file and
 // directory install created).
 func TestUninstallRestoresSettings(t *testing.T) {
+	t.Parallel()
 	fsys, mk := memProject(t)
 	for _, tc := range settingsCases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -183,6 +184,7 @@ func installThenUninstall(t *testing.T, a *app) string {
 // for random settings objects, with random whitespace and LF or CRLF,
 // install then uninstall gives back the original bytes.
 func TestUninstallRestoresRandomSettings(t *testing.T) {
+	t.Parallel()
 	fsys, mk := memProject(t)
 	r := rand.New(rand.NewPCG(14, 9))
 	for i := range 300 {

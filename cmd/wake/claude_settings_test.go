@@ -13,6 +13,7 @@ import (
 // hook in the file's style; uninstall with install's record gives back
 // the file byte for byte.
 func TestClaudeHookRoundTrip(t *testing.T) {
+	t.Parallel()
 	for _, tc := range settingsCases {
 		t.Run(tc.name, func(t *testing.T) {
 			src := []byte(tc.src)
@@ -107,6 +108,7 @@ func assertKeepsSettings(t *testing.T, before, after []byte) {
 // install writes wake's own file, and uninstall finds it holding nothing
 // else and gives back what was there.
 func TestClaudeHookNewFile(t *testing.T) {
+	t.Parallel()
 	for _, src := range []string{"", "  \n", "\r\n"} {
 		in := []byte(src)
 		if src == "" {
@@ -135,6 +137,7 @@ func TestClaudeHookNewFile(t *testing.T) {
 // to wake's own group; a group running wake's command at fewer sources is
 // not wake's hook.
 func TestClaudeHookUninstallKeepsOthers(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct{ name, src, want string }{
 		{"group after wake's",
 			`{"hooks": {"SessionStart": [{"matcher": "startup|resume|clear|compact", "hooks": [{"type": "command", "command": "wake load --hook claude"}]}, {"hooks": [{"type": "command", "command": "mine"}]}]}}`,
@@ -173,6 +176,7 @@ func TestClaudeHookUninstallKeepsOthers(t *testing.T) {
 // uninstall takes away wake's hook and the containers install created
 // that nothing else is left in; every other byte stays.
 func TestClaudeHookUninstallAfterEdits(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name, src string
 		from, to  string // the edit made to the installed file
@@ -218,6 +222,7 @@ func TestClaudeHookUninstallAfterEdits(t *testing.T) {
 // TestClaudeHookBadSettings: malformed settings are refused, naming the
 // line and column (in characters) where the JSON goes wrong.
 func TestClaudeHookBadSettings(t *testing.T) {
+	t.Parallel()
 	line7 := "{\n  \"a\": 1,\n  \"big\": 1e400,\n  \"c\": [\n    1,\n    2,\n    \"caf\u00e9\" 3\n  ]\n}\n"
 	for _, tc := range []struct{ name, src, want string }{
 		{"trailing comma", "{\n  \"a\": 1,\n}\n", "3:1: "},
@@ -351,6 +356,7 @@ func emptyHookContainers(src []byte) bool {
 // sources than wake's matcher is not wake's hook installed: install adds its
 // own, and names the narrower one.
 func TestClaudeHookNarrowMatcher(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct{ name, src, partial string }{
 		{"startup only", `{"hooks": {"SessionStart": [{"matcher": "startup", "hooks": [{"type": "command", "command": "wake load --hook claude"}]}]}}`, `"startup"`},
 		{"no matcher", `{"hooks": {"SessionStart": [{"hooks": [{"type": "command", "command": "wake load --hook claude"}]}]}}`, "no matcher"},

@@ -9,6 +9,7 @@ import (
 // a usage error naming its flag. (testscript cannot pass a newline in an
 // argument, so these run here.)
 func TestDecisionCommandsRejectMultiLineTexts(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	a, _, errOut := newTestApp(t, dir)
 	if code := a.run([]string{"init"}); code != 0 {

@@ -30,6 +30,7 @@ func runBoundedApp(t *testing.T, dir string, args ...string) (int, string, strin
 // longer hangs wake load or wake cold: it is skipped with a warning naming
 // it, and the session still starts.
 func TestLoadSkipsNamedPipes(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	if code, _, errOut := runBoundedApp(t, dir, "init", "--agent", "Ava"); code != 0 {
 		t.Fatalf("init: %d %s", code, errOut)

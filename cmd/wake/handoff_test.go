@@ -16,7 +16,6 @@ import (
 
 	"github.com/spf13/afero"
 
-	"github.com/wakeproto/wake/budget"
 	"github.com/wakeproto/wake/handoff"
 	"github.com/wakeproto/wake/tiers"
 )
@@ -25,13 +24,11 @@ import (
 // on one real root: each waits for the lock, none is lost, and the ledger
 // holds 20 whole hand-off lines.
 func TestConcurrentHandoffs(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("builds the binary")
 	}
-	bin := filepath.Join(t.TempDir(), "wake")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := wakeBinary(t)
 	dir := t.TempDir()
 	root := filepath.Join(dir, ".wake")
 	env := []string{"HOME=" + filepath.Join(dir, "home"), "PATH=" + os.Getenv("PATH"), "GIT_CEILING_DIRECTORIES=" + dir}
@@ -134,6 +131,7 @@ func (f *crashFs) Rename(o, n string) error {
 // after its journal and first rotation, then runs each command once: it
 // must finish the hand-off first and say so on stderr.
 func TestAnyCommandFinishesAnInterruptedHandoff(t *testing.T) {
+	t.Parallel()
 	for _, args := range [][]string{{"load"}, {"status"}, {"handoff", "--summary", "after", "--next", "n"}} {
 		t.Run(args[0], func(t *testing.T) {
 			dir := t.TempDir()
@@ -170,6 +168,7 @@ func TestAnyCommandFinishesAnInterruptedHandoff(t *testing.T) {
 // TestHandoffFlagNewlines covers the one-line flags, which a script cannot
 // easily give a newline.
 func TestHandoffFlagNewlines(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct {
 		args []string
 		want string
@@ -194,6 +193,7 @@ func TestHandoffFlagNewlines(t *testing.T) {
 // would, and checks that a hand-off gives up after its timeout with exit 1
 // and writes nothing.
 func TestHandoffWaitsForTheLock(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	a, _, errOut := newTestApp(t, dir)
 	if code := a.run([]string{"init"}); code != 0 {
@@ -222,6 +222,7 @@ func TestHandoffWaitsForTheLock(t *testing.T) {
 // count of the file written. A summary of more than 100 bytes but fewer
 // tokens gets no warning.
 func TestHandoffWarnsOverTheRecentShare(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	a, _, errOut := newTestApp(t, dir)
 	if code := a.run([]string{"init"}); code != 0 {
@@ -229,7 +230,10 @@ func TestHandoffWarnsOverTheRecentShare(t *testing.T) {
 	}
 	root := filepath.Join(dir, ".wake")
 	os.WriteFile(filepath.Join(root, tiers.ConfigPath), []byte("[budget]\nrecent = 200\n"), 0o644)
-	enc, _ := budget.NewEncoder(tiers.EncodingCL100K)
+	enc, err := sharedEncoder(tiers.EncodingCL100K)
+	if err != nil {
+		t.Fatal(err)
+	}
 	for _, tt := range []struct {
 		successor string
 		warn      bool
@@ -258,6 +262,7 @@ func TestHandoffWarnsOverTheRecentShare(t *testing.T) {
 // the way. wake never overwrites it: load warns and still prints the
 // context, and a new hand-off refuses to go on.
 func TestUnrecoverableHandoffWarnsButLoads(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	a, _, errOut := newTestApp(t, dir)
 	if code := a.run([]string{"init"}); code != 0 {

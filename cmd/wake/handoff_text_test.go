@@ -30,6 +30,7 @@ func initRoot(t *testing.T) string {
 // the library behind it. Each is a usage error naming the flag and the
 // character, and writes nothing.
 func TestHandoffFlagsRefuseControlCharacters(t *testing.T) {
+	t.Parallel()
 	dir := initRoot(t)
 	main, _ := os.ReadFile(filepath.Join(dir, ".wake", tiers.MainPath))
 	for _, tc := range []struct {
@@ -67,6 +68,7 @@ func TestHandoffFlagsRefuseControlCharacters(t *testing.T) {
 // main.md are valid UTF-8 with a plain YAML string, and a later load shows
 // the text.
 func TestHandoffInvalidUTF8IsStoredAsText(t *testing.T) {
+	t.Parallel()
 	dir := initRoot(t)
 	a, _, errOut := newTestApp(t, dir)
 	if code := a.run([]string{"handoff", "--summary", "caf\xe9 closed", "--next", "n\xff", "--successor", "a\r\nb"}); code != 0 {
@@ -95,6 +97,7 @@ func TestHandoffInvalidUTF8IsStoredAsText(t *testing.T) {
 // named as the document spells it; YAML is taken as written, never
 // decoded.
 func TestParseHandoffFileTexts(t *testing.T) {
+	t.Parallel()
 	fm := func(front, body string) string { return "---\n" + front + "\n---\n" + body }
 	for _, tc := range []struct {
 		name, doc, want string
@@ -144,6 +147,7 @@ func isUsage(err error) bool {
 // TestParseHandoffFileInvalidUTF8 names the field holding invalid UTF-8
 // when it can, and the lines when it cannot; the texts are valid UTF-8.
 func TestParseHandoffFileInvalidUTF8(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name, doc string
 		want      []string
@@ -171,6 +175,7 @@ func TestParseHandoffFileInvalidUTF8(t *testing.T) {
 // whose lines end in "\n" alone, JSON escapes included; a lone CR is
 // refused.
 func TestParseHandoffFileCRLF(t *testing.T) {
+	t.Parallel()
 	md := "---\r\nsummary: s\r\nnext_priority: n\r\n---\r\n## What happened\r\n- a\r\n## Notes\r\nx\r\ny\r\n## For my successor\r\none\r\ntwo\r\n"
 	js := `{"summary":"s","next":"n","successor":"one\r\ntwo"}`
 	for _, doc := range []string{md, js} {
@@ -238,6 +243,7 @@ func inputTexts(in handoff.Input) []string {
 // log's commands is checked like a hand-off's; invalid UTF-8 is replaced,
 // with a warning.
 func TestDecisionCommandsRefuseControlCharacters(t *testing.T) {
+	t.Parallel()
 	dir := initRoot(t)
 	a, _, errOut := newTestApp(t, dir)
 	if code := a.run([]string{"decide", "Use TOML", "--because", "fewer errors"}); code != 0 {

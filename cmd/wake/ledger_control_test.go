@@ -11,6 +11,7 @@ import (
 // characters in a hand-edited ledger reach neither wake log's text nor the
 // boot context's digest, while the rest of the entry still shows.
 func TestLedgerControlCharacters(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	a, _, errOut := newTestApp(t, dir)
 	if code := a.run([]string{"init", "--agent", "Ava"}); code != 0 {

@@ -15,7 +15,7 @@ import (
 )
 
 // newTestApp returns an app on the real file system rooted in a temp
-// directory, with captured streams and a fixed clock.
+// directory, with captured streams, a fixed clock and the shared encoder.
 func newTestApp(t *testing.T, dir string) (*app, *bytes.Buffer, *bytes.Buffer) {
 	t.Helper()
 	var out, errOut bytes.Buffer
@@ -23,7 +23,7 @@ func newTestApp(t *testing.T, dir string) (*app, *bytes.Buffer, *bytes.Buffer) {
 		fs: afero.NewOsFs(), env: map[string]string{"HOME": filepath.Join(dir, "home")},
 		in: strings.NewReader(""), out: &out, errOut: &errOut,
 		now: func() time.Time { return time.Date(2026, 11, 22, 3, 24, 20, 0, time.UTC) },
-		cwd: dir, locker: handoff.FileLocker{Timeout: 5 * time.Second},
+		cwd: dir, locker: handoff.FileLocker{Timeout: 5 * time.Second}, newEncoder: sharedEncoder,
 	}, &out, &errOut
 }
 
@@ -50,9 +50,11 @@ func memoryWithSessions(t *testing.T) string {
 // TestWarmLoadDoesNotBuildEncoder proves the session-start promise: when no
 // file changed since the last load, the tokenizer is never initialised.
 func TestWarmLoadDoesNotBuildEncoder(t *testing.T) {
+	t.Parallel()
 	dir := memoryWithSessions(t)
 	load := func(args ...string) (string, bool) {
 		a, out, errOut := newTestApp(t, dir)
+		a.newEncoder = nil // an encoder of its own, to tell whether it was built
 		if code := a.run(append([]string{"load"}, args...)); code != 0 {
 			t.Fatalf("load: exit %d: %s", code, errOut)
 		}
@@ -86,6 +88,7 @@ func TestWarmLoadDoesNotBuildEncoder(t *testing.T) {
 // TestNoNetwork runs the built binary in a network namespace with no
 // interfaces: it must still count tokens exactly.
 func TestNoNetwork(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("builds the binary")
 	}
@@ -97,10 +100,7 @@ func TestNoNetwork(t *testing.T) {
 		t.Skipf("skipping: cannot create a network namespace here: %v", err)
 	}
 	dir := t.TempDir()
-	bin := filepath.Join(dir, "wake")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := wakeBinary(t)
 	root := filepath.Join(dir, "mem")
 	for _, args := range [][]string{{"init", root}, {"load", "--root", root, "--format", "json"}} {
 		cmd := exec.Command(unshare, append([]string{"-rn", bin}, args...)...)

@@ -73,6 +73,7 @@ func unreadable(t *testing.T, a *app, paths ...string) {
 // session start: each is a warning naming its path, in the context and on
 // stderr, and wake load still prints a context and exits 0.
 func TestLoadSurvivesUnreadableEntries(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name  string
 		setup func(t *testing.T, root string, a *app)

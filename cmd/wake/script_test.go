@@ -11,8 +11,10 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 )
 
+// TestMain lets the test binary run as wake in the scenarios, and gives
+// the tests that build the binary a directory to build it into once.
 func TestMain(m *testing.M) {
-	testscript.Main(m, map[string]func(){
+	testscript.Main(withBinDir{m}, map[string]func(){
 		"wake": func() { os.Exit(run(os.Args[1:], os.Environ(), os.Stdin, os.Stdout, os.Stderr)) },
 	})
 }
@@ -21,6 +23,7 @@ func TestMain(m *testing.M) {
 // file. HOME points into the scenario's work directory so nothing touches
 // the real home.
 func TestScripts(t *testing.T) {
+	t.Parallel()
 	testscript.Run(t, testscript.Params{
 		Dir: filepath.Join("testdata", "script"),
 		Setup: func(env *testscript.Env) error {

@@ -39,6 +39,7 @@ func (l *openLog) record(name string) {
 // files and the cold index, not the whole boot context: it never reads the
 // ledger the digest is made from, nor an archived session the index knows.
 func TestSkillReadsOnlyWhatItNeeds(t *testing.T) {
+	t.Parallel()
 	dir := memoryWithSessions(t)
 	var opened []string
 	for range 2 { // the first may learn the cold index; the second must not need to

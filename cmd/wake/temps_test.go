@@ -15,6 +15,7 @@ import (
 // (issue 9: ~/.claude/.agentchat.skill.md.tmp-*, .claude/.settings.json.tmp-*
 // and .CLAUDE.md.tmp-* were never swept.)
 func TestClientTempFilesAreSwept(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	a, _, errOut := newTestApp(t, dir)
 	if code := a.run([]string{"init"}); code != 0 {

@@ -11,6 +11,7 @@ import (
 // TestFullTiersSize keeps the generator honest about the sizes the
 // benchmarks claim.
 func TestFullTiersSize(t *testing.T) {
+	t.Parallel()
 	fs := afero.NewMemMapFs()
 	if err := Generate(fs, "/r", Options{TierScale: 1, ColdFiles: 3}); err != nil {
 		t.Fatal(err)
