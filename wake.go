@@ -16,6 +16,7 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/spf13/afero"
@@ -215,14 +216,20 @@ func (m *Memory) path(rel string) string { return filepath.Join(m.root, filepath
 // Init lays out a memory root at dir (the first wake): the skeleton files,
 // each created only when missing, never overwriting; see [handoff.Init].
 //
-// The user made this root, so it is trusted as made (see [SetTrust]): its
-// skill.md reaches the user's own directories. A root that came with a
-// cloned repository is not, until the user trusts it.
+// A root this call lays out whole, every file its own, is the user's, so
+// it is trusted as made (see [SetTrust]): its skill.md reaches the user's
+// own directories. A root that already held a file (it came with a cloned
+// repository, say) is not, until the user trusts it.
 func Init(ctx context.Context, dir string, p skeleton.Params, o Options) (handoff.InitResult, error) {
 	m := bare(dir, o)
 	res, err := handoff.Init(ctx, m.Store(), p)
-	if err != nil || len(res.Created) == 0 || tiers.UserDir(m.o.Env) == "" {
+	if err != nil || tiers.UserDir(m.o.Env) == "" {
 		return res, err
+	}
+	for _, e := range res.Existed {
+		if !strings.HasSuffix(e, "/") {
+			return res, nil
+		}
 	}
 	if _, err := SetTrust(ctx, dir, o, false); err != nil {
 		m.warn(fmt.Sprintf("the new root was not recorded as trusted (%v); run 'wake trust' in it", err))
