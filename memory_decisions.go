@@ -2,6 +2,7 @@ package wake
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/wakeproto/wake/checks"
 	"github.com/wakeproto/wake/handoff"
@@ -36,6 +37,8 @@ func (m *Memory) Uphold(ctx context.Context, n int, because string) (handoff.Dec
 func (m *Memory) Check(ctx context.Context) (checks.Report, error) {
 	if unlock, err := m.o.Locker.RLock(ctx, m.root); err == nil {
 		defer unlock()
+	} else {
+		m.warn(fmt.Sprintf("the memory root's lock could not be taken (%v); the checks read the root as it is", err))
 	}
 	mem, err := checks.ReadMemory(m.o.FS, m.root)
 	if err != nil {
