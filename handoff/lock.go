@@ -59,7 +59,7 @@ func (l FileLocker) LockIn(ctx context.Context, dir, name string) (func() error,
 }
 
 func (l FileLocker) lockAt(ctx context.Context, base, dir, file string, shared bool) (func() error, error) {
-	// The lock file is opened for writing: a symlink planted on the way
+	// The lock file is created when missing: a symlink planted on the way
 	// must not make it create or open a file elsewhere.
 	fsys := afero.NewOsFs()
 	if _, err := MkdirAllIn(fsys, base, dir); err != nil {
