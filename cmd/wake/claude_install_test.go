@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/wakeproto/wake/clients/claude"
+
 	"github.com/wakeproto/wake/handoff"
 )
 
@@ -160,7 +162,7 @@ func TestUninstallKeepsWhatTheUserMade(t *testing.T) {
 			if got := readFile(t, filepath.Join(dir, "CLAUDE.md")); got != "@.wake/boot.md\n" {
 				t.Errorf("CLAUDE.md is now %q", got)
 			}
-			if got := readFile(t, filepath.Join(dir, ".claude", "settings.json")); strings.Contains(got, claudeHookCommand) {
+			if got := readFile(t, filepath.Join(dir, ".claude", "settings.json")); strings.Contains(got, claude.HookCommand) {
 				t.Errorf("wake's hook was left:\n%s", got)
 			}
 			if !strings.Contains(out, "cannot tell which import lines were its own and removed none: CLAUDE.md imports @.wake/boot.md") {

@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"slices"
 
+	"github.com/wakeproto/wake/clients/claude"
+
 	"github.com/spf13/afero"
 
 	"github.com/wakeproto/wake/handoff"
@@ -39,13 +41,13 @@ type claudeInstall struct {
 }
 
 // hookRecord is one SessionStart hook install added to a settings file,
-// and what it made around it (see [hookEdit]: "made" and "inside", absent
+// and what it made around it (see [claude.HookEdit]: "made" and "inside", absent
 // from the records of older wakes).
 type hookRecord struct {
 	File    string `json:"file"`
 	Matcher string `json:"matcher"`
 	Command string `json:"command"`
-	hookEdit
+	claude.HookEdit
 }
 
 // importRecord is one import line install added to a CLAUDE.md.

@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/wakeproto/wake/clients/claude"
+
 	"github.com/spf13/afero"
 
 	"github.com/wakeproto/wake/handoff"
@@ -120,9 +122,9 @@ func (a *app) planRecorded(w claudeWiring, rec claudeInstall) (uninstallPlan, er
 		}
 	}
 	path := w.settings
-	var ed *hookEdit
+	var ed *claude.HookEdit
 	if rec.Hook != nil {
-		path, ed = rec.Hook.File, &rec.Hook.hookEdit
+		path, ed = rec.Hook.File, &rec.Hook.HookEdit
 	}
 	set, err := a.planHookRemoval(w, path, ed)
 	if err != nil {
@@ -134,7 +136,7 @@ func (a *app) planRecorded(w claudeWiring, rec claudeInstall) (uninstallPlan, er
 	case rec.Hook != nil && !set.exists:
 		set.kept = "gone already"
 	case rec.Hook != nil && !set.changed:
-		set.kept = fmt.Sprintf("wake's SessionStart hook (matcher %s) is no longer there as install wrote it; nothing removed", claudeHookMatcher)
+		set.kept = fmt.Sprintf("wake's SessionStart hook (matcher %s) is no longer there as install wrote it; nothing removed", claude.HookMatcher)
 	}
 	set.remove = set.changed && set.remove && created(set.path)
 	u.edits = append(u.edits, set)
@@ -143,7 +145,7 @@ func (a *app) planRecorded(w claudeWiring, rec claudeInstall) (uninstallPlan, er
 		if err != nil {
 			return u, err
 		}
-		md.new, md.changed = removeImport(md.old, imp.Line)
+		md.new, md.changed = claude.RemoveImport(md.old, imp.Line)
 		md.remove = md.changed && len(md.new) == 0 && created(imp.File)
 		md.done = "removed the import " + imp.Line
 		md.kept = "no longer holds the import " + imp.Line + "; nothing removed"
@@ -203,16 +205,16 @@ func (a *app) checkRecord(w claudeWiring, rec claudeInstall) claudeInstall {
 // what install made around it (ed, nil without a record). remove says
 // nothing but what wake would create is left; the caller decides whether
 // install created the file.
-func (a *app) planHookRemoval(w claudeWiring, path string, ed *hookEdit) (fileEdit, error) {
+func (a *app) planHookRemoval(w claudeWiring, path string, ed *claude.HookEdit) (fileEdit, error) {
 	set, err := a.readEdit(path, displayPath(path, w.project, w.home))
 	if err != nil || !set.exists {
 		return set, err
 	}
-	set.new, set.changed, set.remove, err = removeClaudeHook(set.old, ed)
+	set.new, set.changed, set.remove, err = claude.RemoveHook(set.old, ed)
 	if err != nil {
 		return set, settingsFailure(path, err)
 	}
-	set.done = fmt.Sprintf("removed the SessionStart hook %q (matcher %s)", claudeHookCommand, claudeHookMatcher)
+	set.done = fmt.Sprintf("removed the SessionStart hook %q (matcher %s)", claude.HookCommand, claude.HookMatcher)
 	return set, nil
 }
 
@@ -234,7 +236,7 @@ func (a *app) planHookOnly(w claudeWiring, manifest string) (uninstallPlan, erro
 			continue
 		}
 		data, err := afero.ReadFile(a.fs, imp.file)
-		if _, _, ok := findImport(string(data), imp.line); err == nil && ok {
+		if _, _, ok := claude.FindImport(string(data), imp.line); err == nil && ok {
 			found = append(found, displayPath(imp.file, w.project, w.home)+" imports "+imp.line)
 		}
 	}

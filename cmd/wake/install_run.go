@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/wakeproto/wake/clients/claude"
+
 	"github.com/wakeproto/wake"
 
 	"github.com/spf13/afero"
@@ -35,7 +37,7 @@ func (a *app) wiring(project, root string, cfg tiers.Config) (claudeWiring, erro
 	home := a.env["HOME"]
 	w := claudeWiring{project: project, root: root, home: home, cfg: cfg,
 		settings: filepath.Join(project, ".claude", "settings.json")}
-	w.bootImport = importEdit{filepath.Join(project, "CLAUDE.md"), importLine(project, filepath.Join(root, tiers.BootPath), home, false)}
+	w.bootImport = importEdit{filepath.Join(project, "CLAUDE.md"), claude.ImportLine(project, filepath.Join(root, tiers.BootPath), home, false)}
 	skill, err := cfg.Skill.SkillPath(home, root)
 	if err != nil && cfg.Claude.Boot == tiers.BootSkill {
 		return w, hintError{err, "set HOME, or an absolute skill.path in wake.toml"}
@@ -44,7 +46,7 @@ func (a *app) wiring(project, root string, cfg tiers.Config) (claudeWiring, erro
 	case err != nil || skill == "":
 	case home != "":
 		claudeDir := filepath.Join(home, ".claude")
-		w.skillImport = importEdit{filepath.Join(claudeDir, "CLAUDE.md"), importLine(claudeDir, skill, home, true)}
+		w.skillImport = importEdit{filepath.Join(claudeDir, "CLAUDE.md"), claude.ImportLine(claudeDir, skill, home, true)}
 	case cfg.Claude.Boot == tiers.BootSkill:
 		return w, hintError{errors.New("HOME is not set"), "set HOME: the skill import goes into ~/.claude/CLAUDE.md"}
 	}
@@ -91,7 +93,7 @@ func (a *app) installRun(ctx context.Context, o *installOptions) error {
 			return handoff.Entry{}, hintError{fmt.Errorf("not importing %s into CLAUDE.md: wake could not write it (%s)", tiers.BootPath, strings.Join(boots.lines, "; ")),
 				"wake imports only a boot.md it wrote: make .wake/boot.md a plain file (or remove it), then run install again"}
 		}
-		var ed hookEdit
+		var ed claude.HookEdit
 		if edits, ed, err = a.planInstall(w, imp); err != nil {
 			return handoff.Entry{}, err
 		}
@@ -136,24 +138,24 @@ func (a *app) warnWakeNotOnPath() {
 			return
 		}
 	}
-	fmt.Fprintf(a.errOut, "wake: warning: 'wake' is not on PATH; the hook runs the bare command %q, so Claude Code cannot run it until wake is on the PATH Claude Code starts with\n", claudeHookCommand)
+	fmt.Fprintf(a.errOut, "wake: warning: 'wake' is not on PATH; the hook runs the bare command %q, so Claude Code cannot run it until wake is on the PATH Claude Code starts with\n", claude.HookCommand)
 	fmt.Fprintf(a.errOut, "wake: hint: install wake into a directory on PATH (go install puts it in $(go env GOPATH)/bin), or add its directory to PATH, then start Claude Code again\n")
 }
 
-// planInstall plans adding the hook and the import line; the hookEdit
+// planInstall plans adding the hook and the import line; the claude.HookEdit
 // says what adding the hook makes, for the record.
-func (a *app) planInstall(w claudeWiring, imp importEdit) ([]fileEdit, hookEdit, error) {
-	var ed hookEdit
+func (a *app) planInstall(w claudeWiring, imp importEdit) ([]fileEdit, claude.HookEdit, error) {
+	var ed claude.HookEdit
 	set, err := a.readEdit(w.settings, displayPath(w.settings, w.project, w.home))
 	if err != nil {
 		return nil, ed, err
 	}
-	set.new, ed, set.changed, err = addClaudeHook(set.old)
+	set.new, ed, set.changed, err = claude.AddHook(set.old)
 	if err != nil {
 		return nil, ed, settingsFailure(w.settings, err)
 	}
-	set.done = fmt.Sprintf("added the SessionStart hook %q (matcher %s)", claudeHookCommand, claudeHookMatcher)
-	if others := otherWakeHooks(set.old); set.changed && len(others) > 0 {
+	set.done = fmt.Sprintf("added the SessionStart hook %q (matcher %s)", claude.HookCommand, claude.HookMatcher)
+	if others := claude.OtherWakeHooks(set.old); set.changed && len(others) > 0 {
 		set.done += fmt.Sprintf("; the hook with %s already there runs wake at some starts only, and now a second time at those: remove it by hand", strings.Join(others, " and the one with "))
 	}
 	set.kept = "already runs the hook; unchanged"
@@ -161,7 +163,7 @@ func (a *app) planInstall(w claudeWiring, imp importEdit) ([]fileEdit, hookEdit,
 	if err != nil {
 		return nil, ed, err
 	}
-	md.new, md.changed, err = addImport(md.old, md.exists, imp.line)
+	md.new, md.changed, err = claude.AddImport(md.old, md.exists, imp.line)
 	if err != nil {
 		return nil, ed, hintError{fmt.Errorf("%s: %w", imp.file, err), "close the fence, then run the command again; wake left the file untouched"}
 	}
@@ -175,7 +177,7 @@ func (a *app) planInstall(w claudeWiring, imp importEdit) ([]fileEdit, hookEdit,
 // something not there, which it passes over, rather than an addition it
 // has no record of. When applying fails, the manifest is put back as it
 // was.
-func (a *app) applyRecorded(root, project string, edits []fileEdit, imp importEdit, ed hookEdit) error {
+func (a *app) applyRecorded(root, project string, edits []fileEdit, imp importEdit, ed claude.HookEdit) error {
 	m, err := readClaudeManifest(a.fs, root)
 	if err != nil {
 		return err
@@ -187,7 +189,7 @@ func (a *app) applyRecorded(root, project string, edits []fileEdit, imp importEd
 	var added *importRecord
 	var created []string
 	if set.changed {
-		hook = &hookRecord{File: set.path, Matcher: claudeHookMatcher, Command: claudeHookCommand, hookEdit: ed}
+		hook = &hookRecord{File: set.path, Matcher: claude.HookMatcher, Command: claude.HookCommand, HookEdit: ed}
 	}
 	if md.changed {
 		added = &importRecord{File: imp.file, Line: imp.line}

@@ -1,4 +1,4 @@
-package main
+package claude
 
 import (
 	"strings"
@@ -27,14 +27,14 @@ func TestImportRoundTrip(t *testing.T) {
 		{"other imports", "@AGENTS.md\n@docs/style.md\n", true, "@AGENTS.md\n@docs/style.md\n\n@.wake/boot.md\n"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			out, changed, err := addImport([]byte(tc.src), tc.exists, testImport)
+			out, changed, err := AddImport([]byte(tc.src), tc.exists, testImport)
 			if err != nil || !changed || string(out) != tc.want {
 				t.Fatalf("install: changed=%v\n got %q\nwant %q", changed, out, tc.want)
 			}
-			if again, changed, _ := addImport(out, true, testImport); changed || string(again) != string(out) {
+			if again, changed, _ := AddImport(out, true, testImport); changed || string(again) != string(out) {
 				t.Fatalf("second install changed the file: %q", again)
 			}
-			back, removed := removeImport(out, testImport)
+			back, removed := RemoveImport(out, testImport)
 			if !removed {
 				t.Fatal("uninstall: the import was not found")
 			}
@@ -48,16 +48,16 @@ func TestImportRoundTrip(t *testing.T) {
 func TestImportPresent(t *testing.T) {
 	t.Parallel()
 	for _, src := range []string{"@.wake/boot.md\n", "intro\n  @.wake/boot.md  \nmore\n"} {
-		if out, changed, _ := addImport([]byte(src), true, testImport); changed || string(out) != src {
+		if out, changed, _ := AddImport([]byte(src), true, testImport); changed || string(out) != src {
 			t.Fatalf("%q: install changed it to %q", src, out)
 		}
 	}
 	// Moved by hand into the middle: only the line goes.
-	out, removed := removeImport([]byte("a\n@.wake/boot.md\nb\n"), testImport)
+	out, removed := RemoveImport([]byte("a\n@.wake/boot.md\nb\n"), testImport)
 	if !removed || string(out) != "a\nb\n" {
 		t.Fatalf("got %q removed=%v", out, removed)
 	}
-	if out, removed := removeImport([]byte("a\n"), testImport); removed || string(out) != "a\n" {
+	if out, removed := RemoveImport([]byte("a\n"), testImport); removed || string(out) != "a\n" {
 		t.Fatalf("no import: got %q removed=%v", out, removed)
 	}
 }
@@ -65,7 +65,7 @@ func TestImportPresent(t *testing.T) {
 func TestImportOpenFence(t *testing.T) {
 	t.Parallel()
 	src := "Example:\n```sh\nwake load\n"
-	if _, _, err := addImport([]byte(src), true, testImport); err == nil || !strings.Contains(err.Error(), "code fence") {
+	if _, _, err := AddImport([]byte(src), true, testImport); err == nil || !strings.Contains(err.Error(), "code fence") {
 		t.Fatalf("got %v, want an error about the open fence", err)
 	}
 }
@@ -85,8 +85,8 @@ func TestImportLine(t *testing.T) {
 		{"/h/.claude", "/srv/skill.md", "/h", true, "@/srv/skill.md"},
 		{"/h/.claude", "/srv/skill.md", "", true, "@/srv/skill.md"},
 	} {
-		if got := importLine(tc.from, tc.target, tc.home, tc.preferHome); got != tc.want {
-			t.Errorf("importLine(%q, %q, %q) = %q, want %q", tc.from, tc.target, tc.home, got, tc.want)
+		if got := ImportLine(tc.from, tc.target, tc.home, tc.preferHome); got != tc.want {
+			t.Errorf("ImportLine(%q, %q, %q) = %q, want %q", tc.from, tc.target, tc.home, got, tc.want)
 		}
 	}
 }
@@ -101,14 +101,14 @@ func FuzzImport(f *testing.F) {
 		if strings.Contains(src, testImport) {
 			return
 		}
-		out, changed, err := addImport([]byte(src), true, testImport)
+		out, changed, err := AddImport([]byte(src), true, testImport)
 		if err != nil {
 			return // ends in an unclosed fence: refused
 		}
 		if !changed {
 			t.Fatalf("not added to %q", src)
 		}
-		back, removed := removeImport(out, testImport)
+		back, removed := RemoveImport(out, testImport)
 		if !removed || string(back) != src {
 			t.Fatalf("round trip of %q: got %q removed=%v", src, back, removed)
 		}

@@ -1,4 +1,11 @@
-package main
+// Package claude is wake's wiring into Claude Code: the SessionStart hook
+// spliced into a project's .claude/settings.json (and taken out again byte
+// for byte), and the @import line of a CLAUDE.md, with the span-keeping
+// JSON parser those edits need. It is a package of its own so that every
+// client wiring (Codex and OpenCode beside it) is a sibling that touches
+// nothing else; the planning of an install and its record still live in
+// cmd/wake for now.
+package claude
 
 import (
 	"bytes"
@@ -8,9 +15,9 @@ import (
 
 // The SessionStart hook wake installs into Claude Code's settings.
 const (
-	claudeHookCommand = "wake load --hook claude"
-	claudeHookMatcher = "startup|resume|clear|compact"
-	claudeSchema      = "https://json.schemastore.org/claude-code-settings.json"
+	HookCommand  = "wake load --hook claude"
+	HookMatcher  = "startup|resume|clear|compact"
+	claudeSchema = "https://json.schemastore.org/claude-code-settings.json"
 )
 
 type claudeHookGroup struct {
@@ -24,7 +31,7 @@ type claudeHookEntry struct {
 }
 
 func wakeHookGroup() claudeHookGroup {
-	return claudeHookGroup{Matcher: claudeHookMatcher, Hooks: []claudeHookEntry{{Type: "command", Command: claudeHookCommand}}}
+	return claudeHookGroup{Matcher: HookMatcher, Hooks: []claudeHookEntry{{Type: "command", Command: HookCommand}}}
 }
 
 // newClaudeSettings is the settings file wake creates when there is none,
@@ -46,9 +53,9 @@ type settingsError struct{ msg string }
 
 func (e settingsError) Error() string { return e.msg }
 
-// hookEdit is what [addClaudeHook] made around wake's hook. Install keeps
-// it in its record so that [removeClaudeHook] takes away that and no more.
-type hookEdit struct {
+// HookEdit is what [AddHook] made around wake's hook. Install keeps
+// it in its record so that [RemoveHook] takes away that and no more.
+type HookEdit struct {
 	// Made is the outermost thing install added: "group" (to an existing
 	// hooks.SessionStart), "SessionStart" (to an existing hooks), "hooks",
 	// or "file" when there was no file or only whitespace. Records made by
@@ -78,7 +85,7 @@ func rank(made string) int {
 
 // known reports whether the record says what install made. A record
 // with more than whitespace to put back was not written by install.
-func (e *hookEdit) known() bool {
+func (e *HookEdit) known() bool {
 	if e == nil || rank(e.Made) == 0 {
 		return false
 	}
@@ -91,13 +98,13 @@ func (e *hookEdit) known() bool {
 // created reports whether install created the container named what (the
 // SessionStart array or the hooks object). Without a record any container
 // left empty counts as install's: an empty one has no use.
-func (e *hookEdit) created(what string) bool {
+func (e *HookEdit) created(what string) bool {
 	return !e.known() || rank(e.Made) >= rank(what)
 }
 
 // refill returns what to put back inside the container install added
 // item to, once that is empty again, and whether there is anything.
-func (e *hookEdit) refill(item string) (string, bool) {
+func (e *HookEdit) refill(item string) (string, bool) {
 	if !e.known() || e.Made != item || e.Inside == nil {
 		return "", false
 	}
@@ -107,27 +114,27 @@ func (e *hookEdit) refill(item string) (string, bool) {
 // blankJSON reports whether src holds nothing but JSON whitespace.
 func blankJSON(src []byte) bool { return len(bytes.Trim(src, " \t\r\n")) == 0 }
 
-// addClaudeHook returns settings with wake's SessionStart hook added, what
+// AddHook returns settings with wake's SessionStart hook added, what
 // it made, and whether the hook was missing. Every other byte stays as it
 // was; what it inserts follows the file's indentation and line endings.
 // An empty or whitespace-only file (or none, src nil) becomes the file
 // wake creates.
-func addClaudeHook(src []byte) ([]byte, hookEdit, bool, error) {
+func AddHook(src []byte) ([]byte, HookEdit, bool, error) {
 	if blankJSON(src) {
 		was := string(src)
-		return newClaudeSettings(lineEnding(src)), hookEdit{Made: "file", Inside: &was}, true, nil
+		return newClaudeSettings(lineEnding(src)), HookEdit{Made: "file", Inside: &was}, true, nil
 	}
 	top, hooks, start, err := claudeHookNodes(src)
 	if err != nil {
-		return nil, hookEdit{}, false, err
+		return nil, HookEdit{}, false, err
 	}
 	if start != nil && findWakeHook(src, start) >= 0 {
-		return src, hookEdit{}, false, nil
+		return src, HookEdit{}, false, nil
 	}
 	st := styleOf(src, top)
 	group := wakeHookGroup()
 	var c *jnode
-	var ed hookEdit
+	var ed HookEdit
 	var item string
 	switch {
 	case hooks == nil:
@@ -147,7 +154,7 @@ func addClaudeHook(src []byte) ([]byte, hookEdit, bool, error) {
 	return insertItem(src, c, st, item), ed, true, nil
 }
 
-// removeClaudeHook returns settings without wake's hook (the last, should
+// RemoveHook returns settings without wake's hook (the last, should
 // there be two), and whether there was one. The group goes with it unless
 // it holds other hooks, and so do SessionStart and hooks when install
 // created them (ed says; with no record, when nothing else is left in
@@ -155,7 +162,7 @@ func addClaudeHook(src []byte) ([]byte, hookEdit, bool, error) {
 // nothing else is left there. gone says nothing is left but what wake
 // creates in place of no file; for ed's "file", out is then the file as
 // it was before.
-func removeClaudeHook(src []byte, ed *hookEdit) (out []byte, removed, gone bool, err error) {
+func RemoveHook(src []byte, ed *HookEdit) (out []byte, removed, gone bool, err error) {
 	top, hooks, start, err := claudeHookNodes(src)
 	if err != nil || start == nil {
 		return src, false, false, err
@@ -226,22 +233,22 @@ func claudeHookNodes(src []byte) (top, hooks, start *jnode, err error) {
 }
 
 // findWakeHook returns the index of the last SessionStart group that is
-// wake's hook, or -1: the matcher exactly claudeHookMatcher (a narrower one
+// wake's hook, or -1: the matcher exactly HookMatcher (a narrower one
 // leaves wake out of some session starts) and an entry of type "command"
-// running claudeHookCommand. Other keys (a timeout) may have been added.
+// running HookCommand. Other keys (a timeout) may have been added.
 func findWakeHook(src []byte, start *jnode) int {
 	for i := len(start.elems) - 1; i >= 0; i-- {
 		g := start.elems[i]
-		if m, ok := groupMatcher(src, g); ok && m == claudeHookMatcher && wakeEntry(src, groupHooks(g)) >= 0 {
+		if m, ok := groupMatcher(src, g); ok && m == HookMatcher && wakeEntry(src, groupHooks(g)) >= 0 {
 			return i
 		}
 	}
 	return -1
 }
 
-// otherWakeHooks describes the SessionStart groups that run wake's command
+// OtherWakeHooks describes the SessionStart groups that run wake's command
 // but are not wake's hook, for the report: `matcher "startup"`.
-func otherWakeHooks(src []byte) []string {
+func OtherWakeHooks(src []byte) []string {
 	_, _, start, err := claudeHookNodes(src)
 	if err != nil || start == nil {
 		return nil
@@ -250,7 +257,7 @@ func otherWakeHooks(src []byte) []string {
 	for _, g := range start.elems {
 		m, ok := groupMatcher(src, g)
 		switch {
-		case wakeEntry(src, groupHooks(g)) < 0 || ok && m == claudeHookMatcher:
+		case wakeEntry(src, groupHooks(g)) < 0 || ok && m == HookMatcher:
 		case ok:
 			out = append(out, fmt.Sprintf("matcher %q", m))
 		default:
@@ -298,7 +305,7 @@ func wakeEntry(src []byte, inner *jnode) int {
 	}
 	for i := len(inner.elems) - 1; i >= 0; i-- {
 		h := inner.elems[i]
-		if h.kind == '{' && str(h, "type") == "command" && str(h, "command") == claudeHookCommand {
+		if h.kind == '{' && str(h, "type") == "command" && str(h, "command") == HookCommand {
 			return i
 		}
 	}

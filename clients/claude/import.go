@@ -1,4 +1,4 @@
-package main
+package claude
 
 import (
 	"bytes"
@@ -9,14 +9,14 @@ import (
 	"github.com/wakeproto/wake/tiers"
 )
 
-// addImport returns a CLAUDE.md with the import line added, and whether it
+// AddImport returns a CLAUDE.md with the import line added, and whether it
 // was missing. An existing file gets a blank line and the import at its
 // end, in the file's own line endings (those of its first line); a missing
-// one is created with the import alone. [removeImport] gives back the
+// one is created with the import alone. [RemoveImport] gives back the
 // original bytes exactly. A file that ends inside an unclosed code fence is
 // an error: an import there would be read as code.
-func addImport(src []byte, exists bool, line string) ([]byte, bool, error) {
-	if _, _, ok := findImport(string(src), line); ok {
+func AddImport(src []byte, exists bool, line string) ([]byte, bool, error) {
+	if _, _, ok := FindImport(string(src), line); ok {
 		return src, false, nil
 	}
 	if !exists {
@@ -24,18 +24,18 @@ func addImport(src []byte, exists bool, line string) ([]byte, bool, error) {
 	}
 	eol := lineEnding(src)
 	out := string(src) + eol + line + eol
-	if _, _, ok := findImport(out, line); !ok {
+	if _, _, ok := FindImport(out, line); !ok {
 		return nil, false, errors.New("the file ends inside a code fence that is never closed, where Claude Code would not follow an import")
 	}
 	return []byte(out), true, nil
 }
 
-// removeImport returns the CLAUDE.md without the import line, and whether
+// RemoveImport returns the CLAUDE.md without the import line, and whether
 // it was there. An import at the end goes with the line ending install put
 // before it.
-func removeImport(src []byte, line string) ([]byte, bool) {
+func RemoveImport(src []byte, line string) ([]byte, bool) {
 	text := string(src)
-	start, end, ok := findImport(text, line)
+	start, end, ok := FindImport(text, line)
 	if !ok {
 		return src, false
 	}
@@ -66,9 +66,9 @@ func findEOL(text string, end int) int {
 	return end
 }
 
-// findImport locates the first line that is exactly the import, outside
+// FindImport locates the first line that is exactly the import, outside
 // fenced code (where Claude Code does not import), with its newline.
-func findImport(text, line string) (int, int, bool) {
+func FindImport(text, line string) (int, int, bool) {
 	for _, l := range tiers.Lines(text) {
 		if !l.InFence && strings.TrimSpace(l.Text) == line {
 			return l.Start, l.End, true
@@ -77,11 +77,11 @@ func findImport(text, line string) (int, int, bool) {
 	return 0, 0, false
 }
 
-// importLine is the CLAUDE.md line that imports target: "~/..." under home
+// ImportLine is the CLAUDE.md line that imports target: "~/..." under home
 // when preferHome is set (the user's CLAUDE.md), else relative to the
 // importing file's directory when target lies under it, "~/..." under home,
 // absolute otherwise.
-func importLine(fromDir, target, home string, preferHome bool) string {
+func ImportLine(fromDir, target, home string, preferHome bool) string {
 	underHome := func() (string, bool) {
 		if home == "" {
 			return "", false
