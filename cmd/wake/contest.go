@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/spf13/cobra"
+	"github.com/wakeproto/wake/handoff"
 )
 
 type contestOptions struct {
@@ -42,15 +43,10 @@ can be contested.`,
 }
 
 func (a *app) contestRun(ctx context.Context, o *contestOptions) error {
-	root, err := a.findRoot()
-	if err != nil {
-		return err
-	}
-	ch, err := a.store(root).Contest(ctx, o.n, o.objection, o.proposal)
-	if err != nil {
-		return decisionError(err)
-	}
-	a.printChange("Contested #%d: %s (now contested).", ch.Number, a.loggedTitle(root, ch.Title))
-	a.printChange("The user settles it: wake reverse %d --by \"…\" --because \"…\", or wake uphold %d --because \"…\".", ch.Number, ch.Number)
-	return nil
+	return a.runDecision(ctx, func(s *handoff.Store) (handoff.DecisionChange, error) {
+		return s.Contest(ctx, o.n, o.objection, o.proposal)
+	}, func(root string, ch handoff.DecisionChange) {
+		a.printChange("Contested #%d: %s (now contested).", ch.Number, a.loggedTitle(root, ch.Title))
+		a.printChange("The user settles it: wake reverse %d --by \"…\" --because \"…\", or wake uphold %d --because \"…\".", ch.Number, ch.Number)
+	})
 }

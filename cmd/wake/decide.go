@@ -49,14 +49,9 @@ A TOPIC names the subject; two active decisions with the same TOPIC fail
 }
 
 func (a *app) decideRun(ctx context.Context, o *decideOptions) error {
-	root, err := a.findRoot()
-	if err != nil {
-		return err
-	}
-	ch, err := a.store(root).Decide(ctx, handoff.NewDecision{What: o.what, Why: o.because, Topic: o.topic})
-	if err != nil {
-		return decisionError(err)
-	}
-	a.printChange("Decided #%d: %s (active).", ch.Number, ch.Title)
-	return nil
+	return a.runDecision(ctx, func(s *handoff.Store) (handoff.DecisionChange, error) {
+		return s.Decide(ctx, handoff.NewDecision{What: o.what, Why: o.because, Topic: o.topic})
+	}, func(_ string, ch handoff.DecisionChange) {
+		a.printChange("Decided #%d: %s (active).", ch.Number, ch.Title)
+	})
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"strconv"
@@ -81,6 +82,22 @@ func decisionError(err error) error {
 		return hintError{err, "'wake check' shows the removed lines; restore them, or, to accept the edit, delete .state/" + handoff.DecisionsSnapshot}
 	}
 	return err
+}
+
+// runDecision is what decide, reverse, contest and uphold share: find the
+// root (finishing any write a crash interrupted), make the change, which
+// takes the lock and logs its ledger line, and say what changed.
+func (a *app) runDecision(ctx context.Context, change func(*handoff.Store) (handoff.DecisionChange, error), say func(root string, ch handoff.DecisionChange)) error {
+	root, err := a.findRoot()
+	if err != nil {
+		return err
+	}
+	ch, err := change(a.store(root))
+	if err != nil {
+		return decisionError(err)
+	}
+	say(root, ch)
+	return nil
 }
 
 // loggedTitle is how a command shows the title of an entry already in the

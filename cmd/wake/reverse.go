@@ -51,15 +51,10 @@ replacement. It also settles a contested decision against it.`,
 }
 
 func (a *app) reverseRun(ctx context.Context, o *reverseOptions) error {
-	root, err := a.findRoot()
-	if err != nil {
-		return err
-	}
-	ch, err := a.store(root).Reverse(ctx, o.n, handoff.NewDecision{What: o.by, Why: o.because, Topic: o.topic})
-	if err != nil {
-		return decisionError(err)
-	}
-	a.printChange("Reversed #%d: %s (now reversed).", ch.Number, a.loggedTitle(root, ch.Title))
-	a.printChange("Decided #%d: %s (active), replacing #%d.", ch.Added, ch.AddedTitle, ch.Number)
-	return nil
+	return a.runDecision(ctx, func(s *handoff.Store) (handoff.DecisionChange, error) {
+		return s.Reverse(ctx, o.n, handoff.NewDecision{What: o.by, Why: o.because, Topic: o.topic})
+	}, func(root string, ch handoff.DecisionChange) {
+		a.printChange("Reversed #%d: %s (now reversed).", ch.Number, a.loggedTitle(root, ch.Title))
+		a.printChange("Decided #%d: %s (active), replacing #%d.", ch.Added, ch.AddedTitle, ch.Number)
+	})
 }

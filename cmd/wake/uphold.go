@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/spf13/cobra"
+	"github.com/wakeproto/wake/handoff"
 )
 
 type upholdOptions struct {
@@ -37,14 +38,9 @@ the user is the tie-breaker). Only a contested decision can be upheld.`,
 }
 
 func (a *app) upholdRun(ctx context.Context, o *upholdOptions) error {
-	root, err := a.findRoot()
-	if err != nil {
-		return err
-	}
-	ch, err := a.store(root).Uphold(ctx, o.n, o.because)
-	if err != nil {
-		return decisionError(err)
-	}
-	a.printChange("Upheld #%d: %s (active again).", ch.Number, a.loggedTitle(root, ch.Title))
-	return nil
+	return a.runDecision(ctx, func(s *handoff.Store) (handoff.DecisionChange, error) {
+		return s.Uphold(ctx, o.n, o.because)
+	}, func(root string, ch handoff.DecisionChange) {
+		a.printChange("Upheld #%d: %s (active again).", ch.Number, a.loggedTitle(root, ch.Title))
+	})
 }
