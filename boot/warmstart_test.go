@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/wakeproto/wake/internal/countfn"
+
 	"github.com/spf13/afero"
 
 	"github.com/wakeproto/wake/budget"
@@ -156,7 +158,7 @@ func TestMeasureRemembersOnlyTheContext(t *testing.T) {
 	if err := json.Unmarshal(cache.Marshal(), &saved); err != nil {
 		t.Fatal(err)
 	}
-	again := budget.NewCache(enc.Name(), budget.CounterFunc(func(string) int { return -1 }), cache.Marshal())
+	again := budget.NewCache(enc.Name(), countfn.Func(func(string) int { return -1 }), cache.Marshal())
 	if again.CountTransient(text) != ctx.Totals.Output {
 		t.Error("the measured context is not remembered")
 	}

@@ -1,13 +1,17 @@
 package budget
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/wakeproto/wake/internal/countfn"
+)
 
 // TestCountTransient proves a transient count uses what the cache knows
 // but never grows it.
 func TestCountTransient(t *testing.T) {
 	t.Parallel()
 	calls := 0
-	c := NewCache("cl100k_base", CounterFunc(func(s string) int { calls++; return len(s) }), nil)
+	c := NewCache("cl100k_base", countfn.Func(func(s string) int { calls++; return len(s) }), nil)
 	if n := c.CountTransient("new text"); n != 8 || calls != 1 || c.Dirty() {
 		t.Fatalf("miss: n %d calls %d dirty %v", n, calls, c.Dirty())
 	}
@@ -21,7 +25,7 @@ func TestCountTransient(t *testing.T) {
 	if c.CountTransient("") != 0 || calls != 3 {
 		t.Fatal("empty text counted")
 	}
-	again := NewCache("cl100k_base", CounterFunc(func(s string) int { return -1 }), c.Marshal())
+	again := NewCache("cl100k_base", countfn.Func(func(s string) int { return -1 }), c.Marshal())
 	if again.CountTransient("new text") != -1 || again.CountTransient("known") != 5 {
 		t.Fatal("the saved cache holds the wrong texts")
 	}

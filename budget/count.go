@@ -18,12 +18,6 @@ type Counter interface {
 	Count(text string) int
 }
 
-// CounterFunc adapts a function to [Counter].
-type CounterFunc func(string) int
-
-// Count calls f.
-func (f CounterFunc) Count(s string) int { return f(s) }
-
 // Encoder counts tokens with a tiktoken encoding: the count of tiktoken's
 // encode_ordinary, in O(n log n) time on any text of n bytes however long
 // its unbroken runs. The BPE tables are embedded in the binary

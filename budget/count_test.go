@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/wakeproto/wake/internal/countfn"
 )
 
 // TestCountsMatchTiktoken checks every reference count made with OpenAI's
@@ -106,7 +108,7 @@ func TestSpecialTokenTextIsPlain(t *testing.T) {
 func TestCache(t *testing.T) {
 	t.Parallel()
 	calls := 0
-	base := CounterFunc(func(s string) int { calls++; return len(s) })
+	base := countfn.Func(func(s string) int { calls++; return len(s) })
 	c := NewCache("cl100k_base", base, nil)
 	if c.Count("abc") != 3 || c.Count("abc") != 3 || calls != 1 {
 		t.Fatalf("calls = %d, want 1", calls)
@@ -137,7 +139,7 @@ func TestCache(t *testing.T) {
 
 func TestCacheForgetsUnusedEntries(t *testing.T) {
 	t.Parallel()
-	base := CounterFunc(func(s string) int { return len(s) })
+	base := countfn.Func(func(s string) int { return len(s) })
 	data := func() []byte { c := NewCache("e", base, nil); c.Count("old"); return c.Marshal() }()
 	for range cacheKeep + 1 {
 		c := NewCache("e", base, data)
@@ -156,7 +158,7 @@ func TestCacheForgetsUnusedEntries(t *testing.T) {
 
 func TestCacheSavedClearsDirty(t *testing.T) {
 	t.Parallel()
-	c := NewCache("e", CounterFunc(func(s string) int { return len(s) }), nil)
+	c := NewCache("e", countfn.Func(func(s string) int { return len(s) }), nil)
 	c.Count("a")
 	c.Saved()
 	if c.Dirty() {

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/wakeproto/wake/internal/countfn"
 )
 
 func TestAllocate(t *testing.T) {
@@ -52,7 +54,7 @@ func TestBlocksRoundTrip(t *testing.T) {
 }
 
 // words counts space-separated words: a cheap, deterministic stand-in.
-var words = CounterFunc(func(s string) int { return len(strings.Fields(s)) })
+var words = countfn.Func(func(s string) int { return len(strings.Fields(s)) })
 
 func TestFitDropsFromTheBottom(t *testing.T) {
 	t.Parallel()

@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/wakeproto/wake/internal/memlock"
+
 	"github.com/spf13/afero"
 
 	"github.com/wakeproto/wake/handoff"
@@ -198,7 +200,7 @@ func TestStaleness(t *testing.T) {
 func TestFirstWake(t *testing.T) {
 	t.Parallel()
 	fsys := afero.NewMemMapFs()
-	s := &handoff.Store{FS: fsys, Root: root, Now: clock, Locker: &handoff.MutexLocker{}}
+	s := &handoff.Store{FS: fsys, Root: root, Now: clock, Locker: &memlock.Locker{}}
 	if _, err := handoff.Init(context.Background(), s, skeleton.Params{Project: "billing"}); err != nil {
 		t.Fatal(err)
 	}
@@ -238,7 +240,7 @@ func TestNotFirstWakeWithDecisionsOrTasks(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			fsys := afero.NewMemMapFs()
-			s := &handoff.Store{FS: fsys, Root: root, Now: clock, Locker: &handoff.MutexLocker{}}
+			s := &handoff.Store{FS: fsys, Root: root, Now: clock, Locker: &memlock.Locker{}}
 			if _, err := handoff.Init(context.Background(), s, skeleton.Params{Project: "billing"}); err != nil {
 				t.Fatal(err)
 			}
@@ -290,7 +292,7 @@ summary: tasks
 func TestNoHandEditWhileAWriteIsPending(t *testing.T) {
 	t.Parallel()
 	fsys := afero.NewMemMapFs()
-	s := &handoff.Store{FS: fsys, Root: root, Now: clock, Locker: &handoff.MutexLocker{}}
+	s := &handoff.Store{FS: fsys, Root: root, Now: clock, Locker: &memlock.Locker{}}
 	if _, err := handoff.Init(context.Background(), s, skeleton.Params{Project: "billing"}); err != nil {
 		t.Fatal(err)
 	}

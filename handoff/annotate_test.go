@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/wakeproto/wake/internal/memlock"
+
 	"github.com/spf13/afero"
 
 	"github.com/wakeproto/wake/tiers"
@@ -25,7 +27,7 @@ func newDecisionStore(t *testing.T, log string) (*Store, func()) {
 		}
 	}
 	now := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
-	s := &Store{FS: fs, Root: testRoot, Now: func() time.Time { return now }, Locker: &MutexLocker{}}
+	s := &Store{FS: fs, Root: testRoot, Now: func() time.Time { return now }, Locker: &memlock.Locker{}}
 	return s, func() { now = now.AddDate(0, 0, 1) }
 }
 

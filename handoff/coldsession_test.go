@@ -7,13 +7,15 @@ import (
 	"testing"
 	"time"
 
+	"github.com/wakeproto/wake/internal/memlock"
+
 	"github.com/spf13/afero"
 )
 
 func TestColdSessionLifecycle(t *testing.T) {
 	t.Parallel()
 	fs := afero.NewMemMapFs()
-	s := &Store{FS: fs, Root: "/r", Now: func() time.Time { return ledgerT0 }, Locker: &MutexLocker{}}
+	s := &Store{FS: fs, Root: "/r", Now: func() time.Time { return ledgerT0 }, Locker: &memlock.Locker{}}
 	if cs, err := ReadColdSession(fs, "/r"); err != nil || cs.Pulled != 0 || !cs.Started.IsZero() {
 		t.Fatalf("no session yet: %+v %v", cs, err)
 	}
@@ -74,7 +76,7 @@ func TestColdSessionLifecycle(t *testing.T) {
 func TestPullColdIsSerialised(t *testing.T) {
 	t.Parallel()
 	fs := afero.NewMemMapFs()
-	s := &Store{FS: fs, Root: "/r", Now: time.Now, Locker: &MutexLocker{}}
+	s := &Store{FS: fs, Root: "/r", Now: time.Now, Locker: &memlock.Locker{}}
 	const cap, each = 1000, 300
 	var wg sync.WaitGroup
 	for range 8 {

@@ -5,6 +5,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/wakeproto/wake/internal/memlock"
+
 	"github.com/spf13/afero"
 
 	"github.com/wakeproto/wake/checks"
@@ -21,7 +23,7 @@ func TestHandoffPassesTheContinuityCheck(t *testing.T) {
 	t.Parallel()
 	fs := afero.NewMemMapFs()
 	now := time.Date(2026, 11, 22, 3, 24, 20, 0, time.UTC)
-	s := &handoff.Store{FS: fs, Root: "/p/.wake", Now: func() time.Time { return now }, Locker: &handoff.MutexLocker{}}
+	s := &handoff.Store{FS: fs, Root: "/p/.wake", Now: func() time.Time { return now }, Locker: &memlock.Locker{}}
 	if _, err := handoff.Init(context.Background(), s, skeleton.Params{Project: "p"}); err != nil {
 		t.Fatal(err)
 	}

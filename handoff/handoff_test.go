@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/wakeproto/wake/internal/memlock"
+
 	"github.com/spf13/afero"
 
 	"github.com/wakeproto/wake/skeleton"
@@ -26,7 +28,7 @@ func (c *hoClock) now() time.Time { return c.t }
 func newHandoffStore(t testing.TB, fs afero.Fs) (*Store, *hoClock) {
 	t.Helper()
 	c := &hoClock{time.Date(2026, 11, 22, 3, 24, 20, 0, time.UTC)}
-	s := &Store{FS: fs, Root: hoRoot, Now: c.now, Locker: &MutexLocker{}}
+	s := &Store{FS: fs, Root: hoRoot, Now: c.now, Locker: &memlock.Locker{}}
 	if _, err := Init(context.Background(), s, skeleton.Params{Project: "proj"}); err != nil {
 		t.Fatal(err)
 	}

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
-	"sync"
 	"time"
 
 	"github.com/gofrs/flock"
@@ -87,24 +86,4 @@ func (l FileLocker) lockAt(ctx context.Context, base, dir, file string, shared b
 		return nil, fmt.Errorf("%w (%s after %s)", ErrLockTimeout, fl.Path(), l.Timeout)
 	}
 	return fl.Unlock, nil
-}
-
-// MutexLocker locks within one process; for tests on in-memory file systems.
-type MutexLocker struct{ mu sync.RWMutex }
-
-// Lock implements [Locker].
-func (m *MutexLocker) Lock(ctx context.Context, root string) (func() error, error) {
-	m.mu.Lock()
-	return func() error { m.mu.Unlock(); return nil }, nil
-}
-
-// LockIn implements [Locker] with the one mutex.
-func (m *MutexLocker) LockIn(ctx context.Context, dir, name string) (func() error, error) {
-	return m.Lock(ctx, dir)
-}
-
-// RLock implements [Locker].
-func (m *MutexLocker) RLock(ctx context.Context, root string) (func() error, error) {
-	m.mu.RLock()
-	return func() error { m.mu.RUnlock(); return nil }, nil
 }

@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/wakeproto/wake/internal/memlock"
+
 	"github.com/spf13/afero"
 
 	"github.com/wakeproto/wake/tiers"
@@ -43,7 +45,7 @@ func faultInput(summary string) Input {
 }
 
 func storeOn(fs afero.Fs, at time.Time) *Store {
-	return &Store{FS: fs, Root: hoRoot, Now: func() time.Time { return at }, Locker: &MutexLocker{}}
+	return &Store{FS: fs, Root: hoRoot, Now: func() time.Time { return at }, Locker: &memlock.Locker{}}
 }
 
 var faultAt = time.Date(2026, 11, 22, 3, 24, 20, 0, time.UTC)

@@ -9,12 +9,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/wakeproto/wake/internal/memlock"
+
 	"github.com/wakeproto/wake/clients/claude"
 	"github.com/wakeproto/wake/internal/claudecases"
 
 	"github.com/spf13/afero"
 
-	"github.com/wakeproto/wake/handoff"
 	"github.com/wakeproto/wake/tiers"
 )
 
@@ -32,7 +33,7 @@ func memProject(t *testing.T) (afero.Fs, func() (*app, *bytes.Buffer)) {
 		var out bytes.Buffer
 		return &app{fs: fsys, env: map[string]string{"HOME": "/home"}, in: strings.NewReader(""), out: &out, errOut: &out,
 			now: func() time.Time { return time.Date(2026, 11, 22, 3, 24, 20, 0, time.UTC) },
-			cwd: "/p", locker: &handoff.MutexLocker{}, newEncoder: sharedEncoder}, &out
+			cwd: "/p", locker: &memlock.Locker{}, newEncoder: sharedEncoder}, &out
 	}
 	if a, out := mk(); a.run([]string{"init", "--agent", "Ava"}) != 0 {
 		t.Fatalf("init: %s", out)

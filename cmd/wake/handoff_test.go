@@ -14,6 +14,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/wakeproto/wake/internal/memlock"
+
 	"github.com/spf13/afero"
 
 	"github.com/wakeproto/wake/handoff"
@@ -141,7 +143,7 @@ func TestAnyCommandFinishesAnInterruptedHandoff(t *testing.T) {
 			}
 			root := filepath.Join(dir, ".wake")
 			os.WriteFile(filepath.Join(root, tiers.LatestPath), []byte("---\nsummary: before\n---\n"), 0o644)
-			s := &handoff.Store{FS: &crashFs{Fs: afero.NewOsFs(), allow: 3}, Root: root, Now: a.now, Locker: &handoff.MutexLocker{}}
+			s := &handoff.Store{FS: &crashFs{Fs: afero.NewOsFs(), allow: 3}, Root: root, Now: a.now, Locker: &memlock.Locker{}}
 			in := handoff.Input{Session: tiers.Session{Summary: "interrupted", NextPriority: "resume"}}
 			if _, err := handoff.Handoff(context.Background(), s, in); err == nil || !strings.Contains(err.Error(), "next wake command finishes it") {
 				t.Fatalf("the crash was not reported as an interruption: %v", err)
@@ -271,7 +273,7 @@ func TestUnrecoverableHandoffWarnsButLoads(t *testing.T) {
 	root := filepath.Join(dir, ".wake")
 	latest := filepath.Join(root, tiers.LatestPath)
 	os.WriteFile(latest, []byte("---\nsummary: before\n---\n"), 0o644)
-	s := &handoff.Store{FS: &crashFs{Fs: afero.NewOsFs(), allow: 3}, Root: root, Now: a.now, Locker: &handoff.MutexLocker{}}
+	s := &handoff.Store{FS: &crashFs{Fs: afero.NewOsFs(), allow: 3}, Root: root, Now: a.now, Locker: &memlock.Locker{}}
 	in := handoff.Input{Session: tiers.Session{Summary: "interrupted", NextPriority: "resume"}}
 	if _, err := handoff.Handoff(context.Background(), s, in); err == nil {
 		t.Fatal("no interruption")
