@@ -1,6 +1,10 @@
-// Package handoff makes every write wake performs: atomic file writes, the
-// memory root's lock, the append-only ledger, the session hand-off with its
-// crash-safe rotation, and annotations of the decision log.
+// Package handoff makes every write wake performs: atomic file writes that
+// never follow a symlink, the memory root's locks, the append-only ledger,
+// the session hand-off with its crash-safe rotation, annotations of the
+// decision log and the user's trust store. It also checks what a hand-off
+// or a decision is made from (the texts of flags, and the hand-off
+// documents it parses), since what it refuses there it would otherwise
+// write.
 package handoff
 
 import (

@@ -119,7 +119,8 @@ func (a *app) report(err error) int {
 		fmt.Fprintf(a.errOut, "wake: hint: %s\n", h.Hint())
 	}
 	var u usageError
-	if errors.As(err, &u) || isCobraUsage(err) {
+	var ie *handoff.InputError
+	if errors.As(err, &u) || errors.As(err, &ie) || isCobraUsage(err) {
 		if !errors.As(err, &h) {
 			fmt.Fprintf(a.errOut, "wake: hint: run 'wake help' for usage\n")
 		}

@@ -44,8 +44,8 @@ type text struct {
 // and free of the characters wake does not write; invalid UTF-8 is
 // replaced, with a warning.
 func (a *app) requireTexts(ts ...text) error {
-	var c textCheck
-	defer c.print(a.errOut)
+	var c handoff.TextCheck
+	defer func() { a.warn(c.Warnings) }()
 	for _, t := range ts {
 		if t.what != "" && strings.TrimSpace(*t.value) == "" {
 			return usagef("%s is required and must not be empty: %s", t.name, t.what)
@@ -53,7 +53,7 @@ func (a *app) requireTexts(ts ...text) error {
 		if err := oneLineFlag(t.name, *t.value, false); err != nil {
 			return err
 		}
-		if err := c.text(t.name, t.value, false); err != nil {
+		if err := c.Text(t.name, t.value, false); err != nil {
 			return err
 		}
 	}
@@ -112,4 +112,16 @@ func (a *app) loggedTitle(root, title string) string {
 
 func (a *app) printChange(format string, args ...any) {
 	fmt.Fprintf(a.out, format+"\n", args...)
+}
+
+// oneLineFlag is the usage error of a one-line flag given a line break;
+// quote names the value too, for a repeatable flag.
+func oneLineFlag(name, v string, quote bool) error {
+	if !strings.ContainsAny(v, "\r\n") {
+		return nil
+	}
+	if quote {
+		return usagef("%s %q must be one line", name, v)
+	}
+	return usagef("%s must be one line", name)
 }

@@ -105,7 +105,7 @@ func (a *app) handoffInput(o *handoffOptions) (handoff.Input, error) {
 	if err := o.checkFlags(a.errOut); err != nil {
 		return handoff.Input{}, err
 	}
-	ds, err := parseDecisions(o.decisions)
+	ds, err := handoff.ParseDecisions(o.decisions)
 	if err != nil {
 		return handoff.Input{}, hintError{usagef("--decision %v", err), `write it as --decision "Use TOML because YAML indentation broke parsing"`}
 	}
@@ -130,8 +130,8 @@ func (a *app) handoffInput(o *handoffOptions) (handoff.Input, error) {
 // character wake does not write; invalid UTF-8 is replaced, with a warning
 // on w.
 func (o *handoffOptions) checkFlags(w io.Writer) error {
-	var c textCheck
-	defer c.print(w)
+	var c handoff.TextCheck
+	defer printWarnings(w, &c)
 	for _, f := range []struct {
 		name      string
 		v         *string
@@ -142,7 +142,7 @@ func (o *handoffOptions) checkFlags(w io.Writer) error {
 				return err
 			}
 		}
-		if err := c.text("--"+f.name, f.v, f.multiline); err != nil {
+		if err := c.Text("--"+f.name, f.v, f.multiline); err != nil {
 			return err
 		}
 	}
@@ -154,7 +154,7 @@ func (o *handoffOptions) checkFlags(w io.Writer) error {
 			if err := oneLineFlag("--"+f.name, it, true); err != nil {
 				return err
 			}
-			if err := c.text(fmt.Sprintf("--%s %q", f.name, it), &f.items[i], false); err != nil {
+			if err := c.Text(fmt.Sprintf("--%s %q", f.name, it), &f.items[i], false); err != nil {
 				return err
 			}
 		}
@@ -272,4 +272,11 @@ func (a *app) printHandoff(res handoff.Result) {
 func firstLine(summary []byte) string {
 	s, _ := tiers.ParseSession(summary)
 	return s.Summary
+}
+
+// printWarnings prints what a text check fixed.
+func printWarnings(w io.Writer, c *handoff.TextCheck) {
+	for _, m := range c.Warnings {
+		fmt.Fprintf(w, "wake: warning: %s\n", m)
+	}
 }

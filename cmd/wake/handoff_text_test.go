@@ -126,7 +126,7 @@ func TestParseHandoffFileTexts(t *testing.T) {
 		{"alias", fm("summary: s\nnext_priority: *a", ""), ""}, // an unknown alias does not parse: ParseSession says so
 		{"merge", fm("<<: {summary: s}\nnext_priority: n", ""), "--file f: field <<: the YAML merge key << is not accepted"},
 	} {
-		_, _, err := parseHandoffFile("f", []byte(tc.doc))
+		_, _, err := handoff.ParseDocument("--file f", []byte(tc.doc))
 		switch {
 		case tc.want == "" && err == nil:
 			t.Errorf("%s: accepted", tc.name)
@@ -139,9 +139,12 @@ func TestParseHandoffFileTexts(t *testing.T) {
 	}
 }
 
+// isUsage reports whether err is one the command line answers with exit
+// status 2: its own usage errors and the input the library refuses.
 func isUsage(err error) bool {
 	var u usageError
-	return errors.As(err, &u)
+	var ie *handoff.InputError
+	return errors.As(err, &u) || errors.As(err, &ie)
 }
 
 // TestParseHandoffFileInvalidUTF8 names the field holding invalid UTF-8
@@ -158,7 +161,7 @@ func TestParseHandoffFileInvalidUTF8(t *testing.T) {
 		{"own U+FFFD too", "---\nsummary: \uFFFD\nnext_priority: n\xff\n---\n", []string{"--file f: invalid UTF-8 replaced with U+FFFD on line 3"}},
 		{"in no text", "---\nsummary: s\nnext_priority: n\n---\n# Title \xff\n", []string{"--file f: invalid UTF-8 replaced with U+FFFD on line 5"}},
 	} {
-		in, warnings, err := parseHandoffFile("f", []byte(tc.doc))
+		in, warnings, err := handoff.ParseDocument("--file f", []byte(tc.doc))
 		if err != nil || strings.Join(warnings, "\n") != strings.Join(tc.want, "\n") {
 			t.Errorf("%s: %v, warnings %q; want %q", tc.name, err, warnings, tc.want)
 		}
@@ -179,7 +182,7 @@ func TestParseHandoffFileCRLF(t *testing.T) {
 	md := "---\r\nsummary: s\r\nnext_priority: n\r\n---\r\n## What happened\r\n- a\r\n## Notes\r\nx\r\ny\r\n## For my successor\r\none\r\ntwo\r\n"
 	js := `{"summary":"s","next":"n","successor":"one\r\ntwo"}`
 	for _, doc := range []string{md, js} {
-		in, _, err := parseHandoffFile("f", []byte(doc))
+		in, _, err := handoff.ParseDocument("--file f", []byte(doc))
 		if err != nil || in.Session.Successor != "one\ntwo" {
 			t.Errorf("%q: %v, successor %q", doc, err, in.Session.Successor)
 		}
@@ -189,7 +192,7 @@ func TestParseHandoffFileCRLF(t *testing.T) {
 			}
 		}
 	}
-	if _, _, err := parseHandoffFile("f", []byte(`{"summary":"s","next":"n","successor":"over\rwritten"}`)); err == nil ||
+	if _, _, err := handoff.ParseDocument("--file f", []byte(`{"summary":"s","next":"n","successor":"over\rwritten"}`)); err == nil ||
 		!strings.Contains(err.Error(), "field successor: control character U+000D") {
 		t.Errorf("lone CR: %v", err)
 	}
@@ -211,7 +214,7 @@ func FuzzParseHandoffFile(f *testing.F) {
 		f.Add([]byte(seed))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		in, _, err := parseHandoffFile("f", data)
+		in, _, err := handoff.ParseDocument("--file f", data)
 		if err != nil {
 			return
 		}

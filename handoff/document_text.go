@@ -1,4 +1,4 @@
-package main
+package handoff
 
 import (
 	"fmt"
@@ -8,7 +8,6 @@ import (
 
 	"gopkg.in/yaml.v3"
 
-	"github.com/wakeproto/wake/handoff"
 	"github.com/wakeproto/wake/tiers"
 )
 
@@ -18,17 +17,17 @@ import (
 
 // checkSession checks every text of a Markdown document that a hand-off
 // writes; file prefixes each name ("--file notes.md: ").
-func checkSession(c *textCheck, file string, s *tiers.Session) error {
+func checkSession(c *TextCheck, file string, s *tiers.Session) error {
 	for _, f := range []struct {
 		key string
 		v   *string
 	}{{"summary", &s.Summary}, {tiers.FrontNextPriority, &s.NextPriority}, {tiers.FrontOpenRisk, &s.OpenRisk},
 		{tiers.FrontEmotionalRegister, &s.EmotionalRegister}, {"sensitivity", &s.Sensitivity}} {
-		if err := c.text(file+"field "+f.key, f.v, false); err != nil {
+		if err := c.Text(file+"field "+f.key, f.v, false); err != nil {
 			return err
 		}
 	}
-	if err := c.text(file+"the text before the first section", &s.Preamble, true); err != nil {
+	if err := c.Text(file+"the text before the first section", &s.Preamble, true); err != nil {
 		return err
 	}
 	for _, l := range []struct {
@@ -36,23 +35,23 @@ func checkSession(c *textCheck, file string, s *tiers.Session) error {
 		list  *tiers.List
 	}{{tiers.SessionHappened, &s.Happened}, {tiers.SessionDecisions, &s.Decisions}, {tiers.SessionChanged, &s.Changed}, {tiers.SessionThreads, &s.Threads}} {
 		for i := range l.list.Items {
-			if err := c.text(fmt.Sprintf("%ssection %q, item %d", file, l.title, i+1), &l.list.Items[i], false); err != nil {
+			if err := c.Text(fmt.Sprintf("%ssection %q, item %d", file, l.title, i+1), &l.list.Items[i], false); err != nil {
 				return err
 			}
 		}
-		if err := c.text(fmt.Sprintf("%ssection %q", file, l.title), &l.list.Note, true); err != nil {
+		if err := c.Text(fmt.Sprintf("%ssection %q", file, l.title), &l.list.Note, true); err != nil {
 			return err
 		}
 	}
-	if err := c.text(fmt.Sprintf("%ssection %q", file, tiers.SessionSuccessor), &s.Successor, true); err != nil {
+	if err := c.Text(fmt.Sprintf("%ssection %q", file, tiers.SessionSuccessor), &s.Successor, true); err != nil {
 		return err
 	}
 	for i := range s.Extra {
 		x := &s.Extra[i]
-		if err := c.text(fmt.Sprintf("%sthe title of section %q", file, x.Title), &x.Title, false); err != nil {
+		if err := c.Text(fmt.Sprintf("%sthe title of section %q", file, x.Title), &x.Title, false); err != nil {
 			return err
 		}
-		if err := c.text(fmt.Sprintf("%ssection %q", file, x.Title), &x.Body, true); err != nil {
+		if err := c.Text(fmt.Sprintf("%ssection %q", file, x.Title), &x.Body, true); err != nil {
 			return err
 		}
 	}
@@ -60,23 +59,23 @@ func checkSession(c *textCheck, file string, s *tiers.Session) error {
 }
 
 // checkJSON checks every text of a JSON document.
-func checkJSON(c *textCheck, file string, f *handoffFile) error {
+func checkJSON(c *TextCheck, file string, f *handoffFile) error {
 	for _, t := range []struct {
 		key       string
 		v         *string
 		multiline bool
-	}{{handoff.FieldSummary, &f.Summary, false}, {handoff.FieldNext, &f.Next, false}, {handoff.FieldRisk, &f.Risk, false},
-		{handoff.FieldMood, &f.Mood, false}, {handoff.FieldSuccessor, &f.Successor, true}} {
-		if err := c.text(file+"field "+t.key, t.v, t.multiline); err != nil {
+	}{{FieldSummary, &f.Summary, false}, {FieldNext, &f.Next, false}, {FieldRisk, &f.Risk, false},
+		{FieldMood, &f.Mood, false}, {FieldSuccessor, &f.Successor, true}} {
+		if err := c.Text(file+"field "+t.key, t.v, t.multiline); err != nil {
 			return err
 		}
 	}
 	for _, l := range []struct {
 		key   string
 		items strOrArr
-	}{{handoff.FieldHappened, f.Happened}, {handoff.FieldDecision, f.Decision}, {handoff.FieldChanged, f.Changed}, {handoff.FieldThread, f.Thread}} {
+	}{{FieldHappened, f.Happened}, {FieldDecision, f.Decision}, {FieldChanged, f.Changed}, {FieldThread, f.Thread}} {
 		for i := range l.items {
-			if err := c.text(fmt.Sprintf("%sfield %s, item %d", file, l.key, i+1), &l.items[i], false); err != nil {
+			if err := c.Text(fmt.Sprintf("%sfield %s, item %d", file, l.key, i+1), &l.items[i], false); err != nil {
 				return err
 			}
 		}
@@ -102,8 +101,8 @@ func plainFrontMatter(name string, data []byte) error {
 		return nil
 	}
 	if field, what := yamlDecodes(&n, "the front matter"); what != "" {
-		return hintError{usagef("--file %s: %s: %s is not accepted: wake takes the text as written and decodes nothing", name, field, what),
-			"write the value as plain text, as in: summary: what happened, in one line"}
+		return inputHint(fmt.Sprintf("%s: %s: %s is not accepted: wake takes the text as written and decodes nothing", name, field, what),
+			"write the value as plain text, as in: summary: what happened, in one line")
 	}
 	return nil
 }
@@ -115,7 +114,7 @@ var frontKey = regexp.MustCompile(`^([A-Za-z_][A-Za-z0-9_-]*)\s*:`)
 // matter y.
 func rawControls(name string, y []byte) error {
 	for i, line := range strings.Split(string(y), "\n") {
-		err := handoff.CheckText(strings.ReplaceAll(line, "\r", " "), false)
+		err := CheckText(strings.ReplaceAll(line, "\r", " "), false)
 		if err == nil {
 			continue
 		}
@@ -123,7 +122,7 @@ func rawControls(name string, y []byte) error {
 		if m := frontKey.FindStringSubmatch(line); m != nil {
 			where = "field " + m[1]
 		}
-		return hintError{usagef("--file %s: %s: %v", name, where, err), textHint}
+		return inputHint(fmt.Sprintf("%s: %s: %v", name, where, err), textHint)
 	}
 	return nil
 }
@@ -157,7 +156,7 @@ func yamlDecodes(n *yaml.Node, field string) (string, string) {
 // shown is s as an error may show it: quoted when it holds a character
 // wake refuses to write.
 func shown(s string) string {
-	if handoff.CheckText(s, false) != nil {
+	if CheckText(s, false) != nil {
 		return strconv.Quote(s)
 	}
 	return s
