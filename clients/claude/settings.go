@@ -1,10 +1,11 @@
 // Package claude is wake's wiring into Claude Code: the SessionStart hook
 // spliced into a project's .claude/settings.json (and taken out again byte
-// for byte), and the @import line of a CLAUDE.md, with the span-keeping
-// JSON parser those edits need. It is a package of its own so that every
-// client wiring (Codex and OpenCode beside it) is a sibling that touches
-// nothing else; the planning of an install and its record still live in
-// cmd/wake for now.
+// for byte), the @import line of a CLAUDE.md, the span-keeping JSON parser
+// those edits need, and the planning of an install and an uninstall
+// ([Wiring]) with the record in the memory root that makes the uninstall
+// exact. It is a package of its own so that every client wiring (Codex and
+// OpenCode beside it) is a sibling that touches nothing else; what they
+// come to share (file edits, the record) moves up to package clients then.
 package claude
 
 import (

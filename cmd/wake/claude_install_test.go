@@ -175,7 +175,7 @@ func TestUninstallKeepsWhatTheUserMade(t *testing.T) {
 			tc.setup(t, dir)
 			wakeIn(t, dir, "install", "claude")
 			if tc.name == "no record of the install" {
-				if err := os.Remove(filepath.Join(dir, ".wake", ".state", claudeManifestFile)); err != nil {
+				if err := os.Remove(filepath.Join(dir, ".wake", ".state", claude.ManifestFile)); err != nil {
 					t.Fatal(err)
 				}
 			}
@@ -210,7 +210,7 @@ func TestInstallBadManifest(t *testing.T) {
 	t.Parallel()
 	dir := installProject(t)
 	wakeIn(t, dir, "install", "claude")
-	manifest := filepath.Join(dir, ".wake", ".state", claudeManifestFile)
+	manifest := filepath.Join(dir, ".wake", ".state", claude.ManifestFile)
 	writeFile(t, manifest, "{\"version\": 1, \"installs\": [")
 	settings := readFile(t, filepath.Join(dir, ".claude", "settings.json"))
 	for _, args := range [][]string{{"uninstall", "claude"}, {"install", "claude"}} {

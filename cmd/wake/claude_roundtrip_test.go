@@ -109,19 +109,19 @@ func TestUninstallRestoresSettings(t *testing.T) {
 func installThenUninstall(t *testing.T, a *app) string {
 	t.Helper()
 	root := "/p/.wake"
-	w, err := a.wiring("/p", root, tiers.DefaultConfig())
+	w, err := claude.NewWiring(a.fs, "/p", root, a.env["HOME"], tiers.DefaultConfig())
 	if err != nil {
 		t.Fatal(err)
 	}
-	edits, ed, err := a.planInstall(w, w.bootImport)
+	edits, ed, err := w.PlanInstall(w.BootImport)
 	if err != nil {
 		t.Fatalf("install: %v", err)
 	}
-	if err := a.applyRecorded(root, "/p", edits, w.bootImport, ed); err != nil {
+	if err := w.ApplyRecorded(edits, w.BootImport, ed); err != nil {
 		t.Fatalf("install: %v", err)
 	}
-	after, _ := afero.ReadFile(a.fs, w.settings)
-	if _, err := a.uninstallRecorded(root, true, w); err != nil {
+	after, _ := afero.ReadFile(a.fs, w.Settings)
+	if _, err := w.Uninstall(true); err != nil {
 		t.Fatalf("uninstall: %v\nafter install:\n%s", err, after)
 	}
 	return string(after)

@@ -1,15 +1,9 @@
 package main
 
 import (
-	"errors"
-	"fmt"
-	"io/fs"
 	"path/filepath"
 
-	"github.com/spf13/afero"
 	"github.com/spf13/cobra"
-
-	"github.com/wakeproto/wake/handoff"
 )
 
 type installOptions struct {
@@ -82,20 +76,6 @@ func clientArg(cmd *cobra.Command, args []string) error {
 	return nil
 }
 
-// fileEdit is one file install or uninstall changes.
-type fileEdit struct {
-	path    string
-	base    string // the project, when path is in it: no symlink between them is followed
-	show    string // how the report names it
-	old     []byte
-	exists  bool
-	new     []byte
-	changed bool
-	remove  bool   // delete the file: install created it and nothing else is left
-	done    string // what the change was: "added the import @x"
-	kept    string // why nothing changed
-}
-
 // projectDir resolves --project to an existing directory.
 func (a *app) projectDir(flag string) (string, error) {
 	dir := a.cwd
@@ -114,72 +94,3 @@ func (a *app) projectDir(flag string) (string, error) {
 
 // A file wake could not write (a symlink on the way, from the project or
 // at the file itself) is refused here, before anything is changed.
-func (a *app) readEdit(path, show string) (fileEdit, error) {
-	e := fileEdit{path: path, show: show}
-	base, rel := filepath.Dir(path), filepath.Base(path)
-	if r, err := filepath.Rel(a.cwd, path); err == nil && filepath.IsLocal(r) {
-		e.base, base, rel = a.cwd, a.cwd, r
-	}
-	if err := handoff.CheckWritable(a.fs, base, rel); err != nil {
-		return e, err
-	}
-	data, err := afero.ReadFile(a.fs, path)
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-	case err != nil:
-		return e, fmt.Errorf("reading %s: %w", path, err)
-	default:
-		e.old, e.exists = data, true
-	}
-	return e, nil
-}
-
-// apply writes or deletes the edited files, atomically, keeping a file's
-// permissions.
-func (a *app) apply(edits []fileEdit) error {
-	for _, e := range edits {
-		if !e.changed {
-			continue
-		}
-		if e.remove {
-			if err := a.fs.Remove(e.path); err != nil {
-				return fmt.Errorf("removing %s: %w", e.path, err)
-			}
-			continue
-		}
-		var err error
-		if e.base != "" {
-			rel, _ := filepath.Rel(e.base, e.path)
-			err = handoff.WriteFileIn(a.fs, e.base, rel, e.new, 0o644)
-		} else {
-			err = handoff.WriteFile(a.fs, e.path, e.new, 0o644)
-		}
-		if err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// displayPath names path for the report: relative to the project or
-// "~/..." under home, whichever is nearer, else absolute.
-func displayPath(path, project, home string) string {
-	rel := func(base string) (string, bool) {
-		r, err := filepath.Rel(base, path)
-		return filepath.ToSlash(r), base != "" && err == nil && filepath.IsLocal(r)
-	}
-	p, inProject := rel(project)
-	h, inHome := rel(home)
-	switch {
-	case inHome && (!inProject || len(home) > len(project)):
-		return "~/" + h
-	case inProject:
-		return p
-	}
-	return path
-}
-
-// settingsFailure names the settings file and says how to recover.
-func settingsFailure(path string, err error) error {
-	return hintError{fmt.Errorf("%s: %w", path, err), "fix the file (Claude Code cannot read it either) and run the command again; wake left it untouched"}
-}

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
-	"slices"
 	"strings"
 
 	"github.com/wakeproto/wake/clients/claude"
@@ -18,40 +17,6 @@ import (
 	"github.com/wakeproto/wake/skill"
 	"github.com/wakeproto/wake/tiers"
 )
-
-// claudeWiring is where install puts things for one project and root.
-type claudeWiring struct {
-	project, root, home string
-	cfg                 tiers.Config
-	settings            string // <project>/.claude/settings.json
-	bootImport          importEdit
-	skillImport         importEdit // zero when skill.path is ""
-}
-
-// importEdit is one import line in one CLAUDE.md.
-type importEdit struct {
-	file, line string
-}
-
-func (a *app) wiring(project, root string, cfg tiers.Config) (claudeWiring, error) {
-	home := a.env["HOME"]
-	w := claudeWiring{project: project, root: root, home: home, cfg: cfg,
-		settings: filepath.Join(project, ".claude", "settings.json")}
-	w.bootImport = importEdit{filepath.Join(project, "CLAUDE.md"), claude.ImportLine(project, filepath.Join(root, tiers.BootPath), home, false)}
-	skill, err := cfg.Skill.SkillPath(home, root)
-	if err != nil && cfg.Claude.Boot == tiers.BootSkill {
-		return w, hintError{err, "set HOME, or an absolute skill.path in wake.toml"}
-	}
-	switch {
-	case err != nil || skill == "":
-	case home != "":
-		claudeDir := filepath.Join(home, ".claude")
-		w.skillImport = importEdit{filepath.Join(claudeDir, "CLAUDE.md"), claude.ImportLine(claudeDir, skill, home, true)}
-	case cfg.Claude.Boot == tiers.BootSkill:
-		return w, hintError{errors.New("HOME is not set"), "set HOME: the skill import goes into ~/.claude/CLAUDE.md"}
-	}
-	return w, nil
-}
 
 func (a *app) installRun(ctx context.Context, o *installOptions) error {
 	project, err := a.projectDir(o.project)
@@ -66,18 +31,19 @@ func (a *app) installRun(ctx context.Context, o *installOptions) error {
 	if err != nil {
 		return err
 	}
-	w, err := a.wiring(project, m.Root(), m.Config())
+	w, err := claude.NewWiring(a.fs, project, m.Root(), a.env["HOME"], m.Config())
 	if err != nil {
 		return err
 	}
-	imp := w.bootImport
+	w.Warn = func(msg string) { a.warn([]string{msg}) }
+	imp := w.BootImport
 	if m.Config().Claude.Boot == tiers.BootSkill {
-		if w.skillImport.file == "" {
+		if w.SkillImport.File == "" {
 			return hintError{errors.New(`wake.toml: [claude] boot = "skill" needs a skill.path`), `set [skill] path, or boot = "full"`}
 		}
-		imp = w.skillImport
+		imp = w.SkillImport
 	}
-	var edits []fileEdit
+	var edits []claude.FileEdit
 	var boots bootReport
 	m.Precount()
 	err = m.Store().Mutate(ctx, func() (handoff.Entry, error) {
@@ -85,7 +51,7 @@ func (a *app) installRun(ctx context.Context, o *installOptions) error {
 		// The boot files first: the import added below must name a file
 		// wake has written.
 		boots = a.installBootFiles(m, w, o)
-		if imp == w.skillImport {
+		if imp == w.SkillImport {
 			if err := a.checkSkillImport(m); err != nil {
 				return handoff.Entry{}, err
 			}
@@ -94,10 +60,10 @@ func (a *app) installRun(ctx context.Context, o *installOptions) error {
 				"wake imports only a boot.md it wrote: make .wake/boot.md a plain file (or remove it), then run install again"}
 		}
 		var ed claude.HookEdit
-		if edits, ed, err = a.planInstall(w, imp); err != nil {
+		if edits, ed, err = w.PlanInstall(imp); err != nil {
 			return handoff.Entry{}, err
 		}
-		if err := a.applyRecorded(m.Root(), project, edits, imp, ed); err != nil {
+		if err := w.ApplyRecorded(edits, imp, ed); err != nil {
 			return handoff.Entry{}, err
 		}
 		return changeEntry("install", m.Root(), edits, boots)
@@ -142,93 +108,6 @@ func (a *app) warnWakeNotOnPath() {
 	fmt.Fprintf(a.errOut, "wake: hint: install wake into a directory on PATH (go install puts it in $(go env GOPATH)/bin), or add its directory to PATH, then start Claude Code again\n")
 }
 
-// planInstall plans adding the hook and the import line; the claude.HookEdit
-// says what adding the hook makes, for the record.
-func (a *app) planInstall(w claudeWiring, imp importEdit) ([]fileEdit, claude.HookEdit, error) {
-	var ed claude.HookEdit
-	set, err := a.readEdit(w.settings, displayPath(w.settings, w.project, w.home))
-	if err != nil {
-		return nil, ed, err
-	}
-	set.new, ed, set.changed, err = claude.AddHook(set.old)
-	if err != nil {
-		return nil, ed, settingsFailure(w.settings, err)
-	}
-	set.done = fmt.Sprintf("added the SessionStart hook %q (matcher %s)", claude.HookCommand, claude.HookMatcher)
-	if others := claude.OtherWakeHooks(set.old); set.changed && len(others) > 0 {
-		set.done += fmt.Sprintf("; the hook with %s already there runs wake at some starts only, and now a second time at those: remove it by hand", strings.Join(others, " and the one with "))
-	}
-	set.kept = "already runs the hook; unchanged"
-	md, err := a.readEdit(imp.file, displayPath(imp.file, w.project, w.home))
-	if err != nil {
-		return nil, ed, err
-	}
-	md.new, md.changed, err = claude.AddImport(md.old, md.exists, imp.line)
-	if err != nil {
-		return nil, ed, hintError{fmt.Errorf("%s: %w", imp.file, err), "close the fence, then run the command again; wake left the file untouched"}
-	}
-	md.done, md.kept = "added the import "+imp.line, "already imports "+imp.line+"; unchanged"
-	return []fileEdit{set, md}, ed, nil
-}
-
-// applyRecorded records in the manifest what the edits add and create
-// (ed: what adding the hook made), then applies them. The record comes
-// first: should wake stop in between, uninstall finds a record of
-// something not there, which it passes over, rather than an addition it
-// has no record of. When applying fails, the manifest is put back as it
-// was.
-func (a *app) applyRecorded(root, project string, edits []fileEdit, imp importEdit, ed claude.HookEdit) error {
-	m, err := readClaudeManifest(a.fs, root)
-	if err != nil {
-		return err
-	}
-	before := m
-	before.Installs = slices.Clone(m.Installs)
-	set, md := edits[0], edits[1]
-	var hook *hookRecord
-	var added *importRecord
-	var created []string
-	if set.changed {
-		hook = &hookRecord{File: set.path, Matcher: claude.HookMatcher, Command: claude.HookCommand, HookEdit: ed}
-	}
-	if md.changed {
-		added = &importRecord{File: imp.file, Line: imp.line}
-	}
-	for _, e := range edits {
-		if e.changed && !e.exists {
-			created = append(append(created, a.missingDirs(filepath.Dir(e.path))...), e.path)
-		}
-	}
-	if hook == nil && added == nil {
-		return nil
-	}
-	m.record(project, hook, added, created)
-	if err := m.write(a.fs, root); err != nil {
-		return err
-	}
-	if err := a.apply(edits); err != nil {
-		if rerr := before.write(a.fs, root); rerr != nil {
-			a.warn([]string{fmt.Sprintf("%s records an install that failed: %v", claudeManifestPath(root), rerr)})
-		}
-		return err
-	}
-	return nil
-}
-
-// missingDirs lists dir and those of its parents that do not exist yet,
-// outermost first: what writing a file into dir creates.
-func (a *app) missingDirs(dir string) []string {
-	var out []string
-	for d := dir; ; d = filepath.Dir(d) {
-		if _, err := a.fs.Stat(d); err == nil || filepath.Dir(d) == d {
-			break
-		}
-		out = append(out, d)
-	}
-	slices.Reverse(out)
-	return out
-}
-
 // checkSkillImport refuses to import skill.md into the user's global
 // CLAUDE.md unless the file at skill.path is one wake wrote (it carries
 // wake's marker) and is a plain file: an import of anything else would
@@ -261,7 +140,7 @@ type bootReport struct {
 // installBootFiles writes the boot files now, so that the next session
 // imports a current copy even where Claude Code reads CLAUDE.md before the
 // hook has run.
-func (a *app) installBootFiles(m *wake.Memory, w claudeWiring, o *installOptions) bootReport {
+func (a *app) installBootFiles(m *wake.Memory, w *claude.Wiring, o *installOptions) bootReport {
 	var r bootReport
 	t, err := m.WriteBootFilesLocked(o.skillFlags.bootFiles(true))
 	if err != nil {
@@ -280,7 +159,7 @@ func (a *app) installBootFiles(m *wake.Memory, w claudeWiring, o *installOptions
 		if f.path == "" {
 			continue
 		}
-		show, state := displayPath(f.path, w.project, w.home), "up to date"
+		show, state := claude.DisplayPath(f.path, w.Project, w.Home), "up to date"
 		if f.changed {
 			state = f.written
 			r.changed = append(r.changed, f.path)
@@ -309,13 +188,13 @@ func ledgerPath(root, path string) string {
 // or CLAUDE.md. Boot files alone are not logged: wake load regenerates them
 // at every start without a ledger line, and boot.md shows the ledger's
 // digest, so logging its refresh would change it again at every run.
-func changeEntry(op, root string, edits []fileEdit, also bootReport) (handoff.Entry, error) {
+func changeEntry(op, root string, edits []claude.FileEdit, also bootReport) (handoff.Entry, error) {
 	e := handoff.Entry{Op: op}
 	var what []string
 	for _, ed := range edits {
-		if ed.changed {
-			e.Paths = append(e.Paths, ledgerPath(root, ed.path))
-			what = append(what, ed.show+": "+ed.done)
+		if ed.Changed {
+			e.Paths = append(e.Paths, ledgerPath(root, ed.Path))
+			what = append(what, ed.Show+": "+ed.Done)
 		}
 	}
 	if len(e.Paths) == 0 {
@@ -329,20 +208,20 @@ func changeEntry(op, root string, edits []fileEdit, also bootReport) (handoff.En
 	return e, nil
 }
 
-func (a *app) reportEdits(edits []fileEdit) bool {
+func (a *app) reportEdits(edits []claude.FileEdit) bool {
 	changed := false
 	for _, e := range edits {
 		switch {
-		case e.changed && e.remove:
-			fmt.Fprintf(a.out, "  %s: %s; deleted the file, which install created and which held nothing else\n", e.show, e.done)
-		case e.changed && !e.exists:
-			fmt.Fprintf(a.out, "  %s: created; %s\n", e.show, e.done)
-		case e.changed:
-			fmt.Fprintf(a.out, "  %s: %s\n", e.show, e.done)
-		case e.kept != "":
-			fmt.Fprintf(a.out, "  %s: %s\n", e.show, e.kept)
+		case e.Changed && e.Remove:
+			fmt.Fprintf(a.out, "  %s: %s; deleted the file, which install created and which held nothing else\n", e.Show, e.Done)
+		case e.Changed && !e.Exists:
+			fmt.Fprintf(a.out, "  %s: created; %s\n", e.Show, e.Done)
+		case e.Changed:
+			fmt.Fprintf(a.out, "  %s: %s\n", e.Show, e.Done)
+		case e.Kept != "":
+			fmt.Fprintf(a.out, "  %s: %s\n", e.Show, e.Kept)
 		}
-		changed = changed || e.changed
+		changed = changed || e.Changed
 	}
 	return changed
 }

@@ -1,7 +1,6 @@
-package main
+package claude
 
 import (
-	"io"
 	"path/filepath"
 	"slices"
 	"testing"
@@ -25,26 +24,25 @@ func FuzzClaudeManifest(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		fs := afero.NewMemMapFs()
-		afero.WriteFile(fs, claudeManifestPath("/p/.wake"), data, 0o644)
-		m, err := readClaudeManifest(fs, "/p/.wake")
+		afero.WriteFile(fs, manifestPath("/p/.wake"), data, 0o644)
+		m, err := readManifest(fs, "/p/.wake")
 		if err != nil {
 			return
 		}
-		a := &app{fs: fs, env: map[string]string{"HOME": "/h"}, out: io.Discard, errOut: io.Discard, cwd: "/p"}
-		w, _ := a.wiring("/p", "/p/.wake", tiers.DefaultConfig())
-		allowed := []string{w.settings, "/p/CLAUDE.md", "/h/.claude/CLAUDE.md", filepath.Dir(w.settings), "/h/.claude"}
+		w, _ := NewWiring(fs, "/p", "/p/.wake", "/h", tiers.DefaultConfig())
+		allowed := []string{w.Settings, "/p/CLAUDE.md", "/h/.claude/CLAUDE.md", filepath.Dir(w.Settings), "/h/.claude"}
 		for _, rec := range m.Installs {
-			rec = a.checkRecord(w, rec)
-			if rec.Hook != nil && rec.Hook.File != w.settings {
+			rec = w.checkRecord(rec)
+			if rec.Hook != nil && rec.Hook.File != w.Settings {
 				t.Fatalf("hook in %s kept", rec.Hook.File)
 			}
 			for _, imp := range rec.Imports {
-				if (importEdit{imp.File, imp.Line}) != w.bootImport && (importEdit{imp.File, imp.Line}) != w.skillImport {
+				if (Import{imp.File, imp.Line}) != w.BootImport && (Import{imp.File, imp.Line}) != w.SkillImport {
 					t.Fatalf("import %+v kept", imp)
 				}
 			}
 			for _, c := range rec.Created {
-				if !slices.Contains(allowed[:2], c) && c != filepath.Dir(w.settings) {
+				if !slices.Contains(allowed[:2], c) && c != filepath.Dir(w.Settings) {
 					t.Fatalf("created %s kept", c)
 				}
 			}

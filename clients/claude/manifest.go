@@ -1,4 +1,4 @@
-package main
+package claude
 
 import (
 	"encoding/json"
@@ -8,22 +8,20 @@ import (
 	"path/filepath"
 	"slices"
 
-	"github.com/wakeproto/wake/clients/claude"
-
 	"github.com/spf13/afero"
 
 	"github.com/wakeproto/wake/handoff"
 	"github.com/wakeproto/wake/tiers"
 )
 
-// claudeManifestFile records, under the memory root's state directory, what
+// ManifestFile records, under the memory root's state directory, what
 // `wake install claude` added, so that `wake uninstall claude` removes that
 // and nothing else.
-const claudeManifestFile = "claude-install.json"
+const ManifestFile = "claude-install.json"
 
-// claudeManifest is the record of every install into Claude Code made from
+// manifest is the record of every install into Claude Code made from
 // one memory root.
-type claudeManifest struct {
+type manifest struct {
 	Version  int             `json:"version"`
 	Installs []claudeInstall `json:"installs"`
 }
@@ -41,13 +39,13 @@ type claudeInstall struct {
 }
 
 // hookRecord is one SessionStart hook install added to a settings file,
-// and what it made around it (see [claude.HookEdit]: "made" and "inside", absent
+// and what it made around it (see [HookEdit]: "made" and "inside", absent
 // from the records of older wakes).
 type hookRecord struct {
 	File    string `json:"file"`
 	Matcher string `json:"matcher"`
 	Command string `json:"command"`
-	claude.HookEdit
+	HookEdit
 }
 
 // importRecord is one import line install added to a CLAUDE.md.
@@ -56,15 +54,15 @@ type importRecord struct {
 	Line string `json:"line"`
 }
 
-func claudeManifestPath(root string) string {
-	return filepath.Join(root, tiers.StateDir, claudeManifestFile)
+func manifestPath(root string) string {
+	return filepath.Join(root, tiers.StateDir, ManifestFile)
 }
 
-// readClaudeManifest reads the manifest; a missing one is empty.
-func readClaudeManifest(fsys afero.Fs, root string) (claudeManifest, error) {
-	m := claudeManifest{Version: 1}
-	name := claudeManifestPath(root)
-	data, err := tiers.ReadOwn(fsys, root, tiers.StateDir+"/"+claudeManifestFile)
+// readManifest reads the manifest; a missing one is empty.
+func readManifest(fsys afero.Fs, root string) (manifest, error) {
+	m := manifest{Version: 1}
+	name := manifestPath(root)
+	data, err := tiers.ReadOwn(fsys, root, tiers.StateDir+"/"+ManifestFile)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		return m, nil
@@ -75,15 +73,15 @@ func readClaudeManifest(fsys afero.Fs, root string) (claudeManifest, error) {
 		if err == nil {
 			err = fmt.Errorf("version %d, want 1", m.Version)
 		}
-		return m, hintError{fmt.Errorf("%s: %w", name, err), "it records what 'wake install claude' added: restore it, or delete it, and uninstall then removes wake's hook alone and names the import lines for you to remove"}
+		return m, hinted(fmt.Errorf("%s: %w", name, err), "it records what 'wake install claude' added: restore it, or delete it, and uninstall then removes wake's hook alone and names the import lines for you to remove")
 	}
 	return m, nil
 }
 
 // write saves the manifest atomically, or removes it when it records
 // nothing.
-func (m claudeManifest) write(fsys afero.Fs, root string) error {
-	name := claudeManifestPath(root)
+func (m manifest) write(fsys afero.Fs, root string) error {
+	name := manifestPath(root)
 	if len(m.Installs) == 0 {
 		if err := fsys.Remove(name); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return fmt.Errorf("removing %s: %w", name, err)
@@ -94,16 +92,16 @@ func (m claudeManifest) write(fsys afero.Fs, root string) error {
 	if err != nil {
 		return err
 	}
-	return handoff.WriteState(fsys, root, claudeManifestFile, append(data, '\n'))
+	return handoff.WriteState(fsys, root, ManifestFile, append(data, '\n'))
 }
 
 // find returns the index of the project's record, or -1.
-func (m *claudeManifest) find(project string) int {
+func (m *manifest) find(project string) int {
 	return slices.IndexFunc(m.Installs, func(in claudeInstall) bool { return in.Project == project })
 }
 
 // record adds what one install run did to the project's record.
-func (m *claudeManifest) record(project string, hook *hookRecord, imp *importRecord, created []string) {
+func (m *manifest) record(project string, hook *hookRecord, imp *importRecord, created []string) {
 	i := m.find(project)
 	if i < 0 {
 		m.Installs = append(m.Installs, claudeInstall{Project: project})
@@ -122,3 +120,17 @@ func (m *claudeManifest) record(project string, hook *hookRecord, imp *importRec
 		}
 	}
 }
+
+// hintedError is an error with what the user can do about it.
+type hintedError struct {
+	err  error
+	hint string
+}
+
+func (e *hintedError) Error() string { return e.err.Error() }
+func (e *hintedError) Unwrap() error { return e.err }
+
+// Hint says what the user can do about the error.
+func (e *hintedError) Hint() string { return e.hint }
+
+func hinted(err error, hint string) error { return &hintedError{err, hint} }
