@@ -58,7 +58,7 @@ func (a *app) decisionsRun(o *decisionsOptions) error {
 		return a.decisionsHeld(o, log, lvl)
 	}
 	for _, m := range log.Malformed {
-		fmt.Fprintf(a.errOut, "wake: warning: %s:%d: %s: %s\n", tiers.DecisionsPath, m.Line, m.Reason, m.Text)
+		a.warn([]string{fmt.Sprintf("%s:%d: %s: %s", tiers.DecisionsPath, m.Line, m.Reason, m.Text)})
 	}
 	var shown []tiers.Decision
 	for _, e := range log.Entries {

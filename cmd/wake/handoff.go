@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 
 	"github.com/spf13/cobra"
 
@@ -102,7 +101,7 @@ func (a *app) handoffCmd() *cobra.Command {
 
 // handoffInput merges --file and the flags into one validated input.
 func (a *app) handoffInput(o *handoffOptions) (handoff.Input, error) {
-	if err := o.checkFlags(a.errOut); err != nil {
+	if err := o.checkFlags(a.warn); err != nil {
 		return handoff.Input{}, err
 	}
 	ds, err := handoff.ParseDecisions(o.decisions)
@@ -129,9 +128,9 @@ func (a *app) handoffInput(o *handoffOptions) (handoff.Input, error) {
 // checkFlags refuses a line break in a one-line flag and, in any flag, a
 // character wake does not write; invalid UTF-8 is replaced, with a warning
 // on w.
-func (o *handoffOptions) checkFlags(w io.Writer) error {
+func (o *handoffOptions) checkFlags(warn func([]string)) error {
 	var c handoff.TextCheck
-	defer printWarnings(w, &c)
+	defer func() { warn(c.Warnings) }()
 	for _, f := range []struct {
 		name      string
 		v         *string
@@ -272,11 +271,4 @@ func (a *app) printHandoff(res handoff.Result) {
 func firstLine(summary []byte) string {
 	s, _ := tiers.ParseSession(summary)
 	return s.Summary
-}
-
-// printWarnings prints what a text check fixed.
-func printWarnings(w io.Writer, c *handoff.TextCheck) {
-	for _, m := range c.Warnings {
-		fmt.Fprintf(w, "wake: warning: %s\n", m)
-	}
 }

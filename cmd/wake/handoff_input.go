@@ -53,7 +53,7 @@ func (a *app) readFileInput(name string) (handoff.Input, error) {
 	}
 	in, warnings, err := handoff.ParseDocument("--file "+name, data)
 	for _, w := range warnings {
-		fmt.Fprintf(a.errOut, "wake: warning: %s\n", w)
+		a.warn([]string{w})
 	}
 	return in, err
 }

@@ -104,8 +104,9 @@ func (a *app) warnWakeNotOnPath() {
 			return
 		}
 	}
-	fmt.Fprintf(a.errOut, "wake: warning: 'wake' is not on PATH; the hook runs the bare command %q, so Claude Code cannot run it until wake is on the PATH Claude Code starts with\n", claude.HookCommand)
-	fmt.Fprintf(a.errOut, "wake: hint: install wake into a directory on PATH (go install puts it in $(go env GOPATH)/bin), or add its directory to PATH, then start Claude Code again\n")
+	a.notice(wake.Notice{Kind: "warning",
+		Msg:  fmt.Sprintf("'wake' is not on PATH; the hook runs the bare command %q, so Claude Code cannot run it until wake is on the PATH Claude Code starts with", claude.HookCommand),
+		Hint: "install wake into a directory on PATH (go install puts it in $(go env GOPATH)/bin), or add its directory to PATH, then start Claude Code again"})
 }
 
 // checkSkillImport refuses to import skill.md into the user's global

@@ -80,8 +80,10 @@ func (a *app) start(m *wake.Memory, w wake.BootFiles) (*wake.Start, error) {
 	return st, err
 }
 
+// warn tells the user of each of ws, through the same path as the
+// library's notices.
 func (a *app) warn(ws []string) {
 	for _, w := range ws {
-		a.errOut.Write([]byte("wake: warning: " + w + "\n"))
+		a.notice(wake.Notice{Kind: "warning", Msg: w})
 	}
 }

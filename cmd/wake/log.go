@@ -71,7 +71,7 @@ func (a *app) logRun(o *logOptions) error {
 		return err
 	}
 	for _, b := range bad {
-		fmt.Fprintf(a.errOut, "wake: warning: %s\n", b)
+		a.warn([]string{fmt.Sprint(b)})
 	}
 	entries, held := boot.RedactLedger(a.fs, root, filterLog(entries, o, a.now()))
 	if o.format == "json" {
