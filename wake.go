@@ -16,7 +16,6 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
-	"strings"
 	"time"
 
 	"github.com/spf13/afero"
@@ -222,14 +221,13 @@ func (m *Memory) path(rel string) string { return filepath.Join(m.root, filepath
 // repository, say) is not, until the user trusts it.
 func Init(ctx context.Context, dir string, p skeleton.Params, o Options) (handoff.InitResult, error) {
 	m := bare(dir, o)
+	// Anything already in the directory (a cloned repository's summary,
+	// its cold notes) is not the user's making.
+	names, _ := afero.ReadDir(m.o.FS, dir)
+	fresh := len(names) == 0
 	res, err := handoff.Init(ctx, m.Store(), p)
-	if err != nil || tiers.UserDir(m.o.Env) == "" {
+	if err != nil || !fresh || tiers.UserDir(m.o.Env) == "" {
 		return res, err
-	}
-	for _, e := range res.Existed {
-		if !strings.HasSuffix(e, "/") {
-			return res, nil
-		}
 	}
 	if _, err := SetTrust(ctx, dir, o, false); err != nil {
 		m.warn(fmt.Sprintf("the new root was not recorded as trusted (%v); run 'wake trust' in it", err))

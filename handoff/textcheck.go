@@ -64,7 +64,7 @@ func (c *TextCheck) fixedText(name string) {
 // FixDocument replaces each run of invalid UTF-8 in a document with
 // U+FFFD before it is parsed: JSON would do so silently, and YAML refuses
 // it. The texts parsed from it are named as they are checked;
-// [TextCheck.finish] names the lines when they cannot be.
+// [TextCheck.Finish] names the lines when they cannot be.
 func (c *TextCheck) FixDocument(data []byte) []byte {
 	if utf8.Valid(data) {
 		return data

@@ -344,10 +344,17 @@ func (w *Wiring) checkRecord(rec claudeInstall) claudeInstall {
 	}
 	rec.Imports = imports
 	created := rec.Created[:0:0]
+	shared := []string{}
+	if w.Home != "" {
+		shared = []string{filepath.Join(w.Home, ".claude"), filepath.Join(w.Home, ".claude", "CLAUDE.md")}
+	}
 	for _, c := range rec.Created {
-		if slices.Contains(files, c) || slices.Contains(dirs, c) {
+		switch {
+		case slices.Contains(files, c) || slices.Contains(dirs, c):
 			created = append(created, c)
-		} else {
+		case slices.Contains(shared, c):
+			// Created by install, kept: every project shares them.
+		default:
 			dropped = append(dropped, c)
 		}
 	}

@@ -115,13 +115,14 @@ func (a *app) report(err error) int {
 	}
 	fmt.Fprintf(a.errOut, "wake: error: %v\n", err)
 	var h hinter
-	if errors.As(err, &h) {
+	hinted := errors.As(err, &h) && h.Hint() != ""
+	if hinted {
 		fmt.Fprintf(a.errOut, "wake: hint: %s\n", h.Hint())
 	}
 	var u usageError
 	var ie *handoff.InputError
 	if errors.As(err, &u) || errors.As(err, &ie) || isCobraUsage(err) {
-		if !errors.As(err, &h) {
+		if !hinted {
 			fmt.Fprintf(a.errOut, "wake: hint: run 'wake help' for usage\n")
 		}
 		return exitUsage

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"path/filepath"
 
+	"github.com/wakeproto/wake"
 	"github.com/wakeproto/wake/clients/claude"
 	"github.com/wakeproto/wake/handoff"
 	"github.com/wakeproto/wake/tiers"
@@ -22,8 +23,10 @@ func (a *app) uninstallRun(ctx context.Context, o *installOptions) error {
 	haveRoot := err == nil
 	if haveRoot {
 		root = r
-		if c, err := tiers.LoadConfig(a.fs, root); err == nil {
-			cfg = c
+		// The configuration as install used it: the user's own settings,
+		// and wake.toml's as far as the user's trust allows.
+		if m, err := wake.Open(root, a.options()); err == nil {
+			cfg = m.Config()
 		} else {
 			a.warn([]string{fmt.Sprintf("%v; naming the default skill import", err)})
 		}

@@ -53,7 +53,15 @@ func (a *app) decisionsRun(o *decisionsOptions) error {
 	if d.Skipped != "" {
 		return fmt.Errorf("%s: %s", tiers.DecisionsPath, d.Skipped)
 	}
-	log := tiers.ParseDecisions(d.Content)
+	content := d.Content
+	if d.Huge {
+		// A document's head is enough for a boot context, not for listing
+		// every decision: read it whole, as the decision commands do.
+		if content, err = tiers.ReadOwn(a.fs, root, tiers.DecisionsPath); err != nil {
+			return err
+		}
+	}
+	log := tiers.ParseDecisions(content)
 	if lvl, _ := policy.OfDoc(d); !d.Missing && policy.Withheld(lvl) {
 		return a.decisionsHeld(o, log, lvl)
 	}

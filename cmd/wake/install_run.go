@@ -52,6 +52,10 @@ func (a *app) installRun(ctx context.Context, o *installOptions) error {
 		// wake has written.
 		boots = a.installBootFiles(m, w, o)
 		if imp == w.SkillImport {
+			if !m.Trust().Trusted {
+				return handoff.Entry{}, hintError{fmt.Errorf("not importing skill.md into ~/.claude/CLAUDE.md: this memory root is not trusted, and every Claude Code session would read it"),
+					fmt.Sprintf("if you know this memory, run 'wake trust --root %s', then install again", m.Root())}
+			}
 			if err := a.checkSkillImport(m); err != nil {
 				return handoff.Entry{}, err
 			}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"path/filepath"
 	"sort"
 
@@ -146,12 +147,7 @@ func (a *app) trustList(o *trustOptions) error {
 	items := []trustListItem{}
 	for _, r := range store.Roots {
 		it := trustListItem{Root: r.Root, SHA256: r.SHA256, TrustedAt: r.At.UTC().Format("2006-01-02T15:04:05Z"), State: "missing"}
-		if data, err := afero.ReadFile(a.fs, filepath.Join(r.Root, tiers.ConfigPath)); err == nil {
-			it.State = "changed"
-			if tiers.ConfigHash(data) == r.SHA256 {
-				it.State = "trusted"
-			}
-		}
+		it.State = trustState(a.fs, r)
 		items = append(items, it)
 	}
 	if o.format == "json" {
@@ -167,7 +163,11 @@ func (a *app) trustList(o *trustOptions) error {
 		return nil
 	}
 	for _, it := range items {
-		fmt.Fprintf(a.out, "%-8s %s  (wake.toml sha256 %s, trusted %s)\n", it.State, it.Root, it.SHA256[:min(12, len(it.SHA256))], it.TrustedAt)
+		what := "no wake.toml"
+		if it.SHA256 != "" {
+			what = "wake.toml sha256 " + it.SHA256[:min(12, len(it.SHA256))]
+		}
+		fmt.Fprintf(a.out, "%-8s %s  (%s, trusted %s)\n", it.State, it.Root, what, it.TrustedAt)
 	}
 	return nil
 }
@@ -175,7 +175,27 @@ func (a *app) trustList(o *trustOptions) error {
 // trustedFile names what a trust record holds of a root.
 func trustedFile(tr tiers.Trust) string {
 	if tr.SHA256 == "" {
-		return "no wake.toml (the root as it is)"
+		return "the root, which has no wake.toml,"
 	}
 	return fmt.Sprintf("its wake.toml (sha256 %s)", tr.SHA256[:12])
+}
+
+// trustState is what became of a trusted root: "trusted" when its
+// wake.toml is the file trusted (or it still has none, when it was
+// trusted without one), "changed" when that differs, "missing" when the
+// root is gone. wake.toml is read as wake's own file (no link, capped).
+func trustState(fsys afero.Fs, r tiers.TrustedRoot) string {
+	if fi, err := fsys.Stat(r.Root); err != nil || !fi.IsDir() {
+		return "missing"
+	}
+	data, err := tiers.ReadOwn(fsys, r.Root, tiers.ConfigPath)
+	switch {
+	case errors.Is(err, fs.ErrNotExist) && r.SHA256 == "":
+		return "trusted"
+	case err != nil:
+		return "changed"
+	case tiers.ConfigHash(data) == r.SHA256:
+		return "trusted"
+	}
+	return "changed"
 }
