@@ -137,7 +137,7 @@ func (m *Memory) writeBootMD(t *boot.HookTarget, text string, always bool) {
 		m.warn(err.Error())
 		return
 	}
-	old, err := afero.ReadFile(m.o.FS, name)
+	old, err := tiers.ReadOwn(m.o.FS, m.root, tiers.BootPath)
 	exists := err == nil
 	data := []byte(BootFrontMatter + text)
 	switch {

@@ -60,7 +60,11 @@ func (a *app) installRun(ctx context.Context, o *installOptions) error {
 				return handoff.Entry{}, err
 			}
 		} else if !boots.bootWritten {
-			return handoff.Entry{}, hintError{fmt.Errorf("not importing %s into CLAUDE.md: wake could not write it (%s)", tiers.BootPath, strings.Join(boots.lines, "; ")),
+			why := strings.Join(boots.lines, "; ")
+			if why == "" {
+				why = "the boot context could not be built"
+			}
+			return handoff.Entry{}, hintError{fmt.Errorf("not importing %s into CLAUDE.md: wake could not write it (%s)", tiers.BootPath, why),
 				"wake imports only a boot.md it wrote: make .wake/boot.md a plain file (or remove it), then run install again"}
 		}
 		var ed claude.HookEdit
