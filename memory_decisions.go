@@ -45,5 +45,5 @@ func (m *Memory) Check(ctx context.Context) (checks.Report, error) {
 		return checks.Report{}, err
 	}
 	r := checks.Run(mem, checks.Options{StaleAfter: m.cfg.Checks.StaleAfter, Now: m.o.Now})
-	return policy.RedactReport(r, policy.TierLevels(m.o.FS, m.root)), nil
+	return policy.RedactReport(r, policy.Held(mem.Main, mem.Latest, mem.Tasks, mem.Decisions)), nil
 }

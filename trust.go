@@ -16,7 +16,7 @@ import (
 
 // settleTrust settles the settings of wake.toml that need the user's trust
 // (see [Memory.SetTrust]) and, with warn, warns of each it ignored.
-func (m *Memory) settleTrust(cfg tiers.Config, warn bool) (tiers.Config, tiers.Trust, error) {
+func (m *Memory) settleTrust(cfg tiers.Config, data []byte, warn bool) (tiers.Config, tiers.Trust, error) {
 	dir := tiers.UserDir(m.o.Env)
 	uc, err := tiers.LoadUserConfig(m.o.FS, dir)
 	if err != nil {
@@ -25,10 +25,6 @@ func (m *Memory) settleTrust(cfg tiers.Config, warn bool) (tiers.Config, tiers.T
 	store, err := tiers.ReadTrust(m.o.FS, dir)
 	if err != nil {
 		m.warn(err.Error())
-	}
-	data, err := afero.ReadFile(m.o.FS, m.path(tiers.ConfigPath))
-	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return cfg, tiers.Trust{}, fmt.Errorf("reading %s: %w", tiers.ConfigPath, err)
 	}
 	real, err := tiers.RealRoot(m.o.FS, m.root)
 	if err != nil {
@@ -65,11 +61,17 @@ func SetTrust(ctx context.Context, root string, o Options, revoke bool) (TrustCh
 	if dir == "" {
 		return TrustChange{}, ErrNoUserDir
 	}
-	cfg, err := tiers.LoadConfig(m.o.FS, m.root)
+	data, err := m.readConfig()
 	if err != nil {
-		return TrustChange{}, &ConfigError{err}
+		return TrustChange{}, err
 	}
-	_, tr, err := m.settleTrust(cfg, false)
+	cfg := tiers.DefaultConfig()
+	if data != nil {
+		if cfg, err = tiers.ParseConfig(m.path(tiers.ConfigPath), data); err != nil {
+			return TrustChange{}, &ConfigError{err}
+		}
+	}
+	_, tr, err := m.settleTrust(cfg, data, false)
 	if err != nil {
 		return TrustChange{}, err
 	}
@@ -77,4 +79,24 @@ func SetTrust(ctx context.Context, root string, o Options, revoke bool) (TrustCh
 	rec := tiers.TrustedRoot{Root: tr.Root, SHA256: tr.SHA256, At: m.o.Now()}
 	ch.Changed, err = handoff.SetTrust(ctx, m.o.FS, m.o.Locker, dir, rec, revoke)
 	return ch, err
+}
+
+// readConfig reads wake.toml once, for its settings and its hash: nil
+// when there is none. One that leads out of the root or is not a regular
+// file is refused, as [Find] refuses it.
+func (m *Memory) readConfig() ([]byte, error) {
+	if err := tiers.CheckConfigFile(m.o.FS, m.root); err != nil {
+		return nil, &ConfigError{err}
+	}
+	data, err := afero.ReadFile(m.o.FS, m.path(tiers.ConfigPath))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("reading %s: %w", m.path(tiers.ConfigPath), err)
+	}
+	if data == nil {
+		data = []byte{} // an empty wake.toml is there, unlike a missing one
+	}
+	return data, nil
 }

@@ -90,14 +90,17 @@ func (e *ConfigError) Unwrap() error { return e.Err }
 func Open(root string, o Options) (*Memory, error) {
 	m := bare(root, o)
 	m.recover(context.Background())
-	if err := tiers.CheckConfigFile(m.o.FS, root); err != nil {
-		return nil, &ConfigError{err}
-	}
-	cfg, err := tiers.LoadConfig(m.o.FS, root)
+	data, err := m.readConfig()
 	if err != nil {
-		return nil, &ConfigError{err}
+		return nil, err
 	}
-	if m.cfg, m.trust, err = m.settleTrust(cfg, true); err != nil {
+	cfg := tiers.DefaultConfig()
+	if data != nil {
+		if cfg, err = tiers.ParseConfig(m.path(tiers.ConfigPath), data); err != nil {
+			return nil, &ConfigError{err}
+		}
+	}
+	if m.cfg, m.trust, err = m.settleTrust(cfg, data, true); err != nil {
 		return nil, err
 	}
 	newEncoder := o.Encoder
@@ -147,9 +150,6 @@ func (m *Memory) Trust() tiers.Trust { return m.trust }
 // Encoder is the token counter, for a front end that reports whether a
 // start had to build it.
 func (m *Memory) Encoder() *budget.Encoder { return m.enc }
-
-// Counter counts tokens through the content cache.
-func (m *Memory) Counter() budget.Counter { return m.cache }
 
 // Store is the root's one place of writes, for the operations this
 // package does not wrap.

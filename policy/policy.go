@@ -74,18 +74,17 @@ func DocPath(p string) (string, bool) {
 	return clean, true
 }
 
-// TierLevels maps each tier file the policy holds back to its level, read
-// from the files as they are: for outputs that show what the checks or the
-// decision log found without building the boot context.
-func TierLevels(fsys afero.Fs, root string) map[string]string {
+// Held maps each of docs, already read, that the policy holds back to its
+// level: for outputs that show what was found in documents (the checks'
+// findings) without building the boot context.
+func Held(docs ...tiers.Doc) map[string]string {
 	out := map[string]string{}
-	for _, rel := range []string{tiers.MainPath, tiers.LatestPath, tiers.PreviousPath, tiers.TasksPath, tiers.DecisionsPath, tiers.QuestionsPath} {
-		d, err := tiers.ReadDoc(fsys, root, rel)
-		if err != nil || !d.Readable() {
+	for _, d := range docs {
+		if !d.Readable() {
 			continue
 		}
 		if lvl, _ := OfDoc(d); Withheld(lvl) {
-			out[rel] = lvl
+			out[d.Path] = lvl
 		}
 	}
 	return out
