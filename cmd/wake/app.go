@@ -37,7 +37,7 @@ type app struct {
 	out    io.Writer
 	errOut io.Writer
 	now    func() time.Time
-	cwd    string
+	cwd    string // the process's working directory; never changed
 	locker handoff.Locker
 
 	rootFlag string
@@ -192,17 +192,21 @@ func maxArgs(n int) cobra.PositionalArgs {
 // findRoot resolves the memory root for commands that need one but not an
 // open Memory, and finishes an interrupted write there before the command
 // goes on.
-func (a *app) findRoot() (string, error) {
-	root, err := a.locate()
+func (a *app) findRoot() (string, error) { return a.findRootFrom(a.cwd) }
+
+// findRootFrom is findRoot with the search starting in dir.
+func (a *app) findRootFrom(dir string) (string, error) {
+	root, err := a.locate(dir)
 	if err == nil {
 		wake.Recover(root, a.options())
 	}
 	return root, err
 }
 
-// locate resolves the memory root, with a hint when there is none.
-func (a *app) locate() (string, error) {
-	root, err := wake.Find(a.fs, a.rootFlag, a.env["WAKE_ROOT"], a.cwd)
+// locate resolves the memory root, searching up from dir when neither
+// --root nor $WAKE_ROOT names it, with a hint when there is none.
+func (a *app) locate(dir string) (string, error) {
+	root, err := wake.Find(a.fs, a.rootFlag, a.env["WAKE_ROOT"], dir)
 	var nr *tiers.NotRootError
 	switch {
 	case errors.As(err, &nr):
@@ -229,8 +233,12 @@ func (a *app) notice(n wake.Notice) {
 }
 
 // open finds and opens the memory root.
-func (a *app) open() (*wake.Memory, error) {
-	root, err := a.locate()
+func (a *app) open() (*wake.Memory, error) { return a.openFrom(a.cwd) }
+
+// openFrom is open with the search starting in dir (the project of an
+// install, the cwd of a hook's input).
+func (a *app) openFrom(dir string) (*wake.Memory, error) {
+	root, err := a.locate(dir)
 	if err != nil {
 		return nil, err
 	}

@@ -17,9 +17,8 @@ func (a *app) uninstallRun(ctx context.Context, o *installOptions) error {
 	if err != nil {
 		return err
 	}
-	a.cwd = project
 	root, cfg := filepath.Join(project, tiers.DefaultDirName), tiers.DefaultConfig()
-	r, err := a.findRoot()
+	r, err := a.findRootFrom(project)
 	haveRoot := err == nil
 	if haveRoot {
 		root = r

@@ -48,12 +48,13 @@ func (a *app) hookRun(cmd *cobra.Command, o *loadOptions) error {
 		return usagef("--hook prints the hook's text; --format does not apply")
 	}
 	in := a.readHookInput()
+	dir := a.cwd
 	if in.Cwd != "" && filepath.IsAbs(in.Cwd) {
-		a.cwd = filepath.Clean(in.Cwd)
+		dir = filepath.Clean(in.Cwd)
 	}
-	m, err := a.open()
+	m, err := a.openFrom(dir)
 	if errors.Is(err, tiers.ErrNoRoot) {
-		fmt.Fprintf(a.out, "wake has no memory here: no memory root (.wake/) in %s or above it, so this session starts without one. To give this project a memory, run `wake init` in it.\n", a.cwd)
+		fmt.Fprintf(a.out, "wake has no memory here: no memory root (.wake/) in %s or above it, so this session starts without one. To give this project a memory, run `wake init` in it.\n", dir)
 		return nil
 	}
 	if err != nil {

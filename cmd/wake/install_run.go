@@ -23,8 +23,7 @@ func (a *app) installRun(ctx context.Context, o *installOptions) error {
 	if err != nil {
 		return err
 	}
-	a.cwd = project
-	m, err := a.open()
+	m, err := a.openFrom(project)
 	if errors.Is(err, tiers.ErrNoRoot) {
 		return hintError{fmt.Errorf("no memory root for %s", project), "run 'wake init' in the project first, or pass --root DIR"}
 	}
