@@ -1,7 +1,6 @@
 package boot
 
 import (
-	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -103,18 +102,6 @@ func outputLine(c *Context) string {
 		budget.Thousands(t.Output), budget.Thousands(t.WorkLeft), budget.Thousands(t.ContextWindow), budget.Thousands(t.WorkMin))
 }
 
-// JSON renders the context as one indented JSON object.
-func JSON(c *Context) ([]byte, error) {
-	data, err := json.MarshalIndent(struct {
-		Version int `json:"version"`
-		*Context
-	}{1, c}, "", "  ")
-	if err != nil {
-		return nil, err
-	}
-	return append(data, '\n'), nil
-}
-
 // Status renders one line per tier file with its tokens, its share of the
 // tier's budget and a gauge, then the tier and total lines. A file over the
 // read limit is flagged: only its head is counted. The memory line counts
@@ -193,60 +180,4 @@ func gauge(used, of int) string {
 	pct := used * 100 / of
 	cells := min(10, (used*10+of/2)/of)
 	return strings.Repeat("█", cells) + strings.Repeat("░", 10-cells) + fmt.Sprintf(" %3d%%", pct)
-}
-
-// StatusJSON renders the status figures as JSON.
-func StatusJSON(c *Context) ([]byte, error) {
-	type file struct {
-		Path    string `json:"path"`
-		Tier    string `json:"tier"`
-		Tokens  int    `json:"tokens"`
-		Share   int    `json:"share"`
-		Percent int    `json:"percent"`
-		Bytes   int64  `json:"bytes"`
-		Missing bool   `json:"missing,omitempty"`
-		Skipped string `json:"skipped,omitempty"`
-		// Huge: over the read limit; Tokens counts only the head.
-		Huge bool `json:"huge,omitempty"`
-	}
-	type tier struct {
-		Tier    string `json:"tier"`
-		Tokens  int    `json:"tokens"`
-		Budget  int    `json:"budget"`
-		Percent int    `json:"percent"`
-	}
-	var out struct {
-		Version int    `json:"version"`
-		Root    string `json:"root"`
-		Files   []file `json:"files"`
-		Tiers   []tier `json:"tiers"`
-		Memory  int    `json:"memory_tokens"` // the tier files only, whole
-		Scope   string `json:"memory_counts"`
-		Target  int    `json:"memory_target"`
-		Max     int    `json:"memory_max"`
-		Window  int    `json:"context_window"`
-		Work    int    `json:"work_left"`
-		WorkMin int    `json:"work_min"`
-	}
-	out.Version, out.Root, out.Scope = 1, c.Root, "tier files, whole, before compression; without the cold table of contents and the digest"
-	for _, p := range c.Phases {
-		for _, f := range p.Files {
-			out.Files = append(out.Files, file{f.Path, f.Tier, f.Tokens, f.Share, percent(f.Tokens, f.Share), f.Bytes, f.Missing, f.Skipped, f.Huge})
-		}
-		n := tierTokens(p)
-		out.Tiers = append(out.Tiers, tier{p.Tier, n, p.Budget, percent(n, p.Budget)})
-		out.Memory += n
-	}
-	t := c.Totals
-	out.Target, out.Max, out.Window, out.WorkMin = t.Target, t.Max, t.ContextWindow, t.WorkMin
-	out.Work = t.ContextWindow - out.Memory
-	data, err := json.MarshalIndent(out, "", "  ")
-	return append(data, '\n'), err
-}
-
-func percent(used, of int) int {
-	if of <= 0 {
-		return 0
-	}
-	return used * 100 / of
 }

@@ -1,7 +1,6 @@
 package boot
 
 import (
-	"encoding/json"
 	"strings"
 	"testing"
 
@@ -11,7 +10,7 @@ import (
 )
 
 // TestStatusFlagsHugeFiles proves wake status says when a file is over the
-// read limit (its count is of the head only), in text and in JSON, and
+// read limit (its count is of the head only), in its text, and
 // that its memory line says it counts the tier files only.
 func TestStatusFlagsHugeFiles(t *testing.T) {
 	t.Parallel()
@@ -34,29 +33,6 @@ func TestStatusFlagsHugeFiles(t *testing.T) {
 		t.Errorf("memory line does not say what it counts:\n%s", text)
 	}
 
-	data, err := StatusJSON(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out struct {
-		Files []struct {
-			Path  string `json:"path"`
-			Huge  bool   `json:"huge"`
-			Bytes int64  `json:"bytes"`
-		} `json:"files"`
-		Counts string `json:"memory_counts"`
-	}
-	if err := json.Unmarshal(data, &out); err != nil {
-		t.Fatal(err)
-	}
-	for _, f := range out.Files {
-		if want := f.Path == tiers.QuestionsPath; f.Huge != want || want && f.Bytes != int64(len(huge)) {
-			t.Errorf("JSON %s: huge %v, bytes %d", f.Path, f.Huge, f.Bytes)
-		}
-	}
-	if !strings.HasPrefix(out.Counts, "tier files") {
-		t.Errorf("memory_counts %q", out.Counts)
-	}
 }
 
 func lineOf(text, prefix string) string {

@@ -585,7 +585,7 @@ func build(t *testing.T, fsys afero.Fs, cfg tiers.Config, c budget.Counter) (*bo
 }
 
 // TestSensitivityPolicy: secret tier files never appear in any output of
-// the pipeline (the context, its JSON, the hook, skill.md),
+// the pipeline (the context, the hook, skill.md; the JSON in package report),
 // confidential ones only by their summary, and every output counts them.
 func TestSensitivityPolicy(t *testing.T) {
 	t.Parallel()
@@ -598,16 +598,12 @@ func TestSensitivityPolicy(t *testing.T) {
 	cfg, _ := tiers.LoadConfig(fsys, "/demo")
 	enc := demo.Encoder(t)
 	ctx, md := build(t, fsys, cfg, enc)
-	data, err := boot.JSON(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
 	sk, err := Build(boot.Options{FS: fsys, Root: "/demo", Config: cfg, Counter: enc, Now: func() time.Time { return demo.Time }}, ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
 	hook := boot.Hook(ctx, boot.HookTarget{}, boot.HookLimit)
-	outputs := map[string]string{"markdown": md, "json": string(data), "skill": Render(sk), "hook": hook}
+	outputs := map[string]string{"markdown": md, "skill": Render(sk), "hook": hook}
 	for name, out := range outputs {
 		for _, leak := range []string{"hunter2", "40 percent", "25 percent", "supplier"} {
 			if strings.Contains(out, leak) {

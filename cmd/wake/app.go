@@ -271,3 +271,12 @@ func formatFlag(v string, allowed ...string) error {
 	}
 	return usagef("--format %q: want %s", v, want)
 }
+
+// writeJSON writes a JSON answer the report package rendered.
+func (a *app) writeJSON(data []byte, err error) error {
+	if err != nil {
+		return err
+	}
+	_, err = a.out.Write(data)
+	return err
+}

@@ -2,13 +2,11 @@ package main
 
 import (
 	"context"
-	"encoding/json"
-	"strings"
+	"io"
 
 	"github.com/spf13/cobra"
 
-	"github.com/wakeproto/wake/boot"
-	"github.com/wakeproto/wake/checks"
+	"github.com/wakeproto/wake/report"
 )
 
 type checkOptions struct {
@@ -57,39 +55,13 @@ func (a *app) checkRun(o *checkOptions) error {
 	if err != nil {
 		return err
 	}
-	status := exitOK
-	switch {
-	case r.Halted():
-		status = exitHalt
-	case r.Failed():
-		status = exitFailed
-	}
 	if o.format == "json" {
-		err = writeCheckJSON(a, m.Root(), r, status)
+		err = a.writeJSON(report.CheckJSON(m.Root(), r))
 	} else {
-		var b strings.Builder
-		boot.WriteFindings(&b, r.Findings)
-		b.WriteString("\n" + r.Announcement + "\n")
-		_, err = a.out.Write([]byte(b.String()))
+		_, err = io.WriteString(a.out, report.CheckText(r))
 	}
-	if err != nil || status == exitOK {
-		return err
+	if _, status := report.CheckOutcome(r); err == nil && status != exitOK {
+		return exitStatus(status)
 	}
-	return exitStatus(status)
-}
-
-func writeCheckJSON(a *app, root string, r checks.Report, status int) error {
-	outcome := map[int]string{exitOK: "pass", exitFailed: "fail", exitHalt: "halt"}[status]
-	data, err := json.MarshalIndent(struct {
-		Version    int    `json:"version"`
-		Root       string `json:"root"`
-		Outcome    string `json:"outcome"`
-		ExitStatus int    `json:"exit_status"`
-		checks.Report
-	}{1, root, outcome, status, r}, "", "  ")
-	if err != nil {
-		return err
-	}
-	_, err = a.out.Write(append(data, '\n'))
 	return err
 }

@@ -7,8 +7,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/wakeproto/wake/budget"
 	"github.com/wakeproto/wake/handoff"
+	"github.com/wakeproto/wake/report"
 	"github.com/wakeproto/wake/tiers"
 )
 
@@ -225,50 +225,6 @@ func (a *app) handoffRun(ctx context.Context, in handoff.Input, sf skillFlags) e
 	if err != nil {
 		return err
 	}
-	a.printHandoff(res.Result)
-	if t := res.Boot; t.BootPath != "" || t.SkillPath != "" {
-		fmt.Fprintln(a.out, "\nBoot files for the next session:")
-		for _, p := range []string{t.BootPath, t.SkillPath} {
-			if p != "" {
-				fmt.Fprintf(a.out, "  %s\n", p)
-			}
-		}
-	}
+	report.HandoffText(a.out, res)
 	return nil
-}
-
-func (a *app) printHandoff(res handoff.Result) {
-	w := a.out
-	fmt.Fprintf(w, "Handed off session %s: %s\n\nWrote:\n", res.At.Format(tiers.SessionTimeLayout), firstLine(res.Summary))
-	fmt.Fprintf(w, "  %-20s the session summary (%s bytes)\n", tiers.LatestPath, budget.Thousands(len(res.Summary)))
-	block := "the HANDOFF block"
-	if res.BlockAppended {
-		block += " (appended: main.md had none)"
-	}
-	fmt.Fprintf(w, "  %-20s %s\n", tiers.MainPath, block)
-	if res.Decisions > 0 {
-		fmt.Fprintf(w, "  %-20s %d decision(s) appended as active entries\n", tiers.DecisionsPath, res.Decisions)
-	}
-	fmt.Fprintf(w, "  %-20s one handoff line\n", tiers.LedgerPath)
-	fmt.Fprintln(w, "\nOld summaries:")
-	if !res.Demoted && res.Archived == "" {
-		fmt.Fprintln(w, "  none: this is the first hand-off")
-	}
-	if res.Demoted {
-		fmt.Fprintf(w, "  %s -> %s\n", tiers.LatestPath, tiers.PreviousPath)
-	}
-	if res.Archived != "" {
-		how := ""
-		if res.ArchivedByModTime {
-			how = " (named by its modification time: it has no session time)"
-		}
-		fmt.Fprintf(w, "  %s -> %s%s\n", tiers.PreviousPath, res.Archived, how)
-	}
-	fmt.Fprintln(w, "\nThe next session starts with 'wake load'.")
-}
-
-// firstLine returns the summary line of the rendered summary's front matter.
-func firstLine(summary []byte) string {
-	s, _ := tiers.ParseSession(summary)
-	return s.Summary
 }

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"fmt"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -11,6 +10,7 @@ import (
 
 	"github.com/wakeproto/wake"
 	"github.com/wakeproto/wake/handoff"
+	"github.com/wakeproto/wake/report"
 	"github.com/wakeproto/wake/skeleton"
 	"github.com/wakeproto/wake/tiers"
 )
@@ -90,40 +90,6 @@ func (a *app) initRun(cmd *cobra.Command, o *initOptions) error {
 	if err != nil {
 		return err
 	}
-	w := a.out
-	fresh := contains(res.Created, tiers.MainPath)
-	if fresh {
-		fmt.Fprintln(w, "First session. No prior context. Starting fresh.")
-		fmt.Fprintf(w, "\nMemory root: %s\n", dir)
-	} else {
-		fmt.Fprintf(w, "Memory root %s already exists.\n", dir)
-	}
-	switch {
-	case len(res.Created) == 0:
-		fmt.Fprintln(w, "Nothing was missing; nothing was changed.")
-	case fresh:
-		fmt.Fprintln(w, "Created:")
-	default:
-		fmt.Fprintln(w, "Added what was missing (existing files were left as they were):")
-	}
-	for _, p := range res.Created {
-		fmt.Fprintf(w, "  %s\n", p)
-	}
-	if fresh {
-		fmt.Fprintf(w, "\nFill in first:\n")
-		fmt.Fprintf(w, "  1. main.md, Purpose: one or two sentences on what the project is for (the identity check halts until it is written).\n")
-		fmt.Fprintf(w, "  2. main.md, Identity and Standing Directives.\n")
-		fmt.Fprintf(w, "  3. warm/active_tasks.md: the first open task, as \"- [ ] ...\".\n")
-		fmt.Fprintf(w, "Then run 'wake load' at every session start.\n")
-	}
+	report.InitText(a.out, dir, res)
 	return nil
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }

@@ -7,7 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/wakeproto/wake"
-	"github.com/wakeproto/wake/boot"
+	"github.com/wakeproto/wake/report"
 )
 
 type loadOptions struct {
@@ -60,12 +60,7 @@ func (a *app) loadRun(o *loadOptions) error {
 		return err
 	}
 	if o.format == "json" {
-		data, err := boot.JSON(st.Context)
-		if err != nil {
-			return err
-		}
-		_, err = a.out.Write(data)
-		return err
+		return a.writeJSON(report.LoadJSON(st.Context))
 	}
 	_, err = a.out.Write([]byte(st.Text))
 	return err

@@ -1,17 +1,14 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
-	"slices"
 	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 
-	"github.com/wakeproto/wake/boot"
-	"github.com/wakeproto/wake/handoff"
-	"github.com/wakeproto/wake/tiers"
+	"github.com/wakeproto/wake"
+	"github.com/wakeproto/wake/report"
 )
 
 type logOptions struct {
@@ -62,83 +59,22 @@ reported on stderr with their line numbers; they never stop the log.`,
 }
 
 func (a *app) logRun(o *logOptions) error {
-	root, err := a.findRoot()
+	root, err := a.locate(a.cwd)
 	if err != nil {
 		return err
 	}
-	entries, bad, err := handoff.ReadLedger(a.fs, root)
+	l, err := wake.ReadLedger(root, a.options(), wake.LogFilter{Since: o.since, Op: o.op})
 	if err != nil {
 		return err
 	}
-	for _, b := range bad {
+	for _, b := range l.Bad {
 		a.warn([]string{fmt.Sprint(b)})
 	}
-	entries, held := boot.RedactLedger(a.fs, root, filterLog(entries, o, a.now()))
 	if o.format == "json" {
-		if bad == nil {
-			bad = []handoff.BadLine{}
-		}
-		data, err := json.MarshalIndent(struct {
-			Version  int               `json:"version"`
-			Entries  []handoff.Entry   `json:"entries"`
-			HeldBack int               `json:"held_back"`
-			Skipped  []handoff.BadLine `json:"skipped"`
-		}{1, entries, held, bad}, "", "  ")
-		if err != nil {
-			return err
-		}
-		_, err = a.out.Write(append(data, '\n'))
-		return err
+		return a.writeJSON(report.LogJSON(l.Entries, l.HeldBack, l.Bad))
 	}
-	var b strings.Builder
-	if len(entries) == 0 {
-		b.WriteString("No ledger entries" + logFilterNote(o) + ".\n")
-	}
-	for _, e := range entries {
-		writeLogLine(&b, e)
-	}
-	if held > 0 {
-		fmt.Fprintf(&b, "Held back: %d %s touching secret documents.\n", held, pluralWord(held, "entry", "entries"))
-	}
-	_, err = a.out.Write([]byte(b.String()))
-	return err
-}
-
-// filterLog keeps the entries o selects, newest first.
-func filterLog(entries []handoff.Entry, o *logOptions, now time.Time) []handoff.Entry {
-	out := []handoff.Entry{}
-	for _, e := range entries {
-		if o.since > 0 && e.At.Before(now.Add(-o.since)) || o.op != "" && e.Op != o.op {
-			continue
-		}
-		out = append(out, e)
-	}
-	slices.Reverse(out)
-	slices.SortStableFunc(out, func(a, b handoff.Entry) int { return b.At.Compare(a.At) })
-	return out
-}
-
-// writeLogLine writes one entry as a line. The ledger can be edited by
-// hand, so its text is made printable: no terminal escapes reach the
-// terminal. (The JSON form escapes them instead.)
-func writeLogLine(b *strings.Builder, e handoff.Entry) {
-	var l strings.Builder
-	fmt.Fprintf(&l, "%s  %-8s  %s", e.At.UTC().Format(time.RFC3339), e.Op, e.ChangeSummary)
-	if len(e.Paths) > 0 {
-		fmt.Fprintf(&l, "  [%s]", strings.Join(e.Paths, ", "))
-	}
-	if e.Summary != "" {
-		fmt.Fprintf(&l, "  summary: %s", e.Summary)
-	}
-	b.WriteString(tiers.Printable(l.String()))
-	b.WriteString("\n")
-}
-
-func pluralWord(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
+	report.LogText(a.out, l.Entries, l.HeldBack, logFilterNote(o))
+	return nil
 }
 
 func logFilterNote(o *logOptions) string {

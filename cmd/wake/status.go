@@ -4,6 +4,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/wakeproto/wake/boot"
+	"github.com/wakeproto/wake/report"
 )
 
 type statusOptions struct {
@@ -46,12 +47,7 @@ func (a *app) statusRun(o *statusOptions) error {
 		return err
 	}
 	if o.format == "json" {
-		data, err := boot.StatusJSON(ctx)
-		if err != nil {
-			return err
-		}
-		_, err = a.out.Write(data)
-		return err
+		return a.writeJSON(report.StatusJSON(ctx))
 	}
 	_, err = a.out.Write([]byte(boot.Status(ctx)))
 	return err

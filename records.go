@@ -1,0 +1,137 @@
+package wake
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"slices"
+	"time"
+
+	"github.com/wakeproto/wake/handoff"
+	"github.com/wakeproto/wake/policy"
+	"github.com/wakeproto/wake/tiers"
+)
+
+// The records a memory root keeps, read as they are, with no open
+// [Memory]: the decision log, the ledger and the user's trusted roots. A
+// wake.toml wake cannot read does not stop them.
+
+// Decisions is the decision log as wake shows it.
+type Decisions struct {
+	Log tiers.DecisionLog
+	// Held is the sensitivity level that holds the log back ("secret",
+	// "confidential"), or "": a held-back log is shown by its counts alone,
+	// and Log then holds its entries for counting, never for showing.
+	Held string
+}
+
+// ReadDecisions reads the decision log of the memory root at root, after
+// finishing any write a crash interrupted. It is read as a document: a
+// symlink out of the root, a device or a binary file is refused, so that
+// wake never shows a file it does not hold; one over the read limit is
+// read whole, since listing every decision needs all of them.
+func ReadDecisions(root string, o Options) (Decisions, error) {
+	m := bare(root, o)
+	m.recover(context.Background())
+	d, err := tiers.ReadDoc(m.o.FS, root, tiers.DecisionsPath)
+	if err != nil {
+		return Decisions{}, err
+	}
+	if d.Skipped != "" {
+		return Decisions{}, fmt.Errorf("%s: %s", tiers.DecisionsPath, d.Skipped)
+	}
+	content := d.Content
+	if d.Huge {
+		if content, err = tiers.ReadOwn(m.o.FS, root, tiers.DecisionsPath); err != nil {
+			return Decisions{}, err
+		}
+	}
+	out := Decisions{Log: tiers.ParseDecisions(content)}
+	if lvl, _ := policy.OfDoc(d); !d.Missing && policy.Withheld(lvl) {
+		out.Held = lvl
+	}
+	return out, nil
+}
+
+// LogFilter selects ledger entries; the zero filter selects every one.
+type LogFilter struct {
+	Since time.Duration // only entries this recent; 0: all
+	Op    string        // only entries of this op; "": all
+}
+
+// Ledger is the ledger as wake shows it: newest first, with what the
+// sensitivity policy holds back counted, never shown.
+type Ledger struct {
+	Entries  []handoff.Entry
+	HeldBack int               // entries touching a secret document
+	Bad      []handoff.BadLine // lines that could not be read, skipped
+}
+
+// ReadLedger reads the ledger of the memory root at root, after finishing
+// any write a crash interrupted, and keeps the entries f selects.
+func ReadLedger(root string, o Options, f LogFilter) (Ledger, error) {
+	m := bare(root, o)
+	m.recover(context.Background())
+	entries, bad, err := handoff.ReadLedger(m.o.FS, root)
+	if err != nil {
+		return Ledger{}, err
+	}
+	now := m.o.Now()
+	kept := []handoff.Entry{}
+	for _, e := range entries {
+		if f.Since > 0 && e.At.Before(now.Add(-f.Since)) || f.Op != "" && e.Op != f.Op {
+			continue
+		}
+		kept = append(kept, e)
+	}
+	slices.Reverse(kept)
+	slices.SortStableFunc(kept, func(a, b handoff.Entry) int { return b.At.Compare(a.At) })
+	kept, held := policy.RedactLedger(kept, func(p string) string { return policy.OfPath(m.o.FS, root, p) })
+	return Ledger{Entries: kept, HeldBack: held, Bad: bad}, nil
+}
+
+// TrustedRoot is a root in the user's trust store and what became of it.
+type TrustedRoot struct {
+	tiers.TrustedRoot
+	// State is "trusted" when its wake.toml is the file trusted (or it
+	// still has none, when it was trusted without one), "changed" when
+	// that differs, "missing" when the root is gone.
+	State string
+}
+
+// TrustedRoots lists the user's trusted roots, and the store's path.
+func TrustedRoots(o Options) ([]TrustedRoot, string, error) {
+	m := bare("", o)
+	dir := tiers.UserDir(m.o.Env)
+	if dir == "" {
+		return nil, "", ErrNoUserDir
+	}
+	store, err := tiers.ReadTrust(m.o.FS, dir)
+	if err != nil {
+		return nil, "", err
+	}
+	out := []TrustedRoot{}
+	for _, r := range store.Roots {
+		out = append(out, TrustedRoot{r, trustState(m, r)})
+	}
+	return out, dir, nil
+}
+
+// trustState is what became of a trusted root. wake.toml is read as
+// wake's own file (no link, capped).
+func trustState(m *Memory, r tiers.TrustedRoot) string {
+	if fi, err := m.o.FS.Stat(r.Root); err != nil || !fi.IsDir() {
+		return "missing"
+	}
+	data, err := tiers.ReadOwn(m.o.FS, r.Root, tiers.ConfigPath)
+	switch {
+	case errors.Is(err, fs.ErrNotExist) && r.SHA256 == "":
+		return "trusted"
+	case err != nil:
+		return "changed"
+	case tiers.ConfigHash(data) == r.SHA256:
+		return "trusted"
+	}
+	return "changed"
+}

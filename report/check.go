@@ -1,0 +1,57 @@
+package report
+
+import (
+	"strings"
+
+	"github.com/wakeproto/wake/boot"
+	"github.com/wakeproto/wake/checks"
+)
+
+// Check outcomes and the exit statuses DESIGN section 8 gives them.
+const (
+	CheckPass = "pass" // exit 0
+	CheckFail = "fail" // exit 3
+	CheckHalt = "halt" // exit 4
+)
+
+// Check is the JSON of `wake check --format json`.
+type Check struct {
+	Version      int       `json:"version"`
+	Root         string    `json:"root"`
+	Outcome      string    `json:"outcome"`
+	ExitStatus   int       `json:"exit_status"`
+	Findings     []Finding `json:"findings"`
+	Announcement string    `json:"announcement"`
+	FirstWake    bool      `json:"first_wake"`
+	LastSession  string    `json:"last_session"` // the HANDOFF session_summary, one line
+	Focus        string    `json:"focus"`        // next_priority, else the first open task
+}
+
+// CheckOutcome is the outcome of r and its exit status.
+func CheckOutcome(r checks.Report) (string, int) {
+	switch {
+	case r.Halted():
+		return CheckHalt, 4
+	case r.Failed():
+		return CheckFail, 3
+	}
+	return CheckPass, 0
+}
+
+// CheckJSON renders the checks' report on root as JSON.
+func CheckJSON(root string, r checks.Report) ([]byte, error) {
+	outcome, status := CheckOutcome(r)
+	return marshal(Check{
+		Version: Version, Root: root, Outcome: outcome, ExitStatus: status, Findings: newFindings(r.Findings),
+		Announcement: r.Announcement, FirstWake: r.FirstWake, LastSession: r.LastSession, Focus: r.Focus,
+	})
+}
+
+// CheckText renders the checks' report as the Markdown list of findings
+// the boot context also shows, then the announcement.
+func CheckText(r checks.Report) string {
+	var b strings.Builder
+	boot.WriteFindings(&b, r.Findings)
+	b.WriteString("\n" + r.Announcement + "\n")
+	return b.String()
+}

@@ -1,0 +1,128 @@
+package report
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/wakeproto/wake/tiers"
+)
+
+// Decisions is the JSON of `wake decisions --format json`.
+type Decisions struct {
+	Version int        `json:"version"`
+	Path    string     `json:"path"`
+	Total   int        `json:"total"`
+	Entries []Decision `json:"entries"`
+	// Malformed lists the lines that are not part of a valid entry; none
+	// when the log is held back.
+	Malformed []Malformed `json:"malformed"`
+	// HeldBack is the sensitivity level that holds the whole log back
+	// ("secret", "confidential"): Entries is then empty, Total still counts.
+	HeldBack string `json:"held_back,omitempty"`
+}
+
+// Decision is one entry of the decision log.
+type Decision struct {
+	Number     int      `json:"number"`
+	Line       int      `json:"line"`
+	Date       string   `json:"date"`
+	Decision   string   `json:"decision"`
+	Because    string   `json:"because"`
+	Status     string   `json:"status"`
+	StatusLine bool     `json:"status_line"` // false: no STATUS line, read as active
+	Topic      string   `json:"topic,omitempty"`
+	ReversedBy string   `json:"reversed_by,omitempty"`
+	Objection  string   `json:"objection,omitempty"`
+	Proposed   string   `json:"proposed,omitempty"`
+	Upheld     []string `json:"upheld,omitempty"`
+}
+
+// Malformed is a line of the decision log that is not part of a valid
+// entry, or a problem with an entry, as written.
+type Malformed struct {
+	Line   int    `json:"line"`
+	Text   string `json:"text"`
+	Reason string `json:"reason"`
+}
+
+// Shown is the entries `wake decisions` lists: every one with all, else
+// the active and contested ones.
+func Shown(log tiers.DecisionLog, all bool) []tiers.Decision {
+	var shown []tiers.Decision
+	for _, e := range log.Entries {
+		if all || e.Active() || e.Status == tiers.StatusContested {
+			shown = append(shown, e)
+		}
+	}
+	return shown
+}
+
+// DecisionsJSON renders the shown entries of log as JSON; held is the
+// level holding the log back, or "".
+func DecisionsJSON(log tiers.DecisionLog, held string, all bool) ([]byte, error) {
+	out := Decisions{Version: Version, Path: tiers.DecisionsPath, Total: len(log.Entries), Entries: []Decision{}, Malformed: []Malformed{}, HeldBack: held}
+	if held != "" {
+		return marshal(out)
+	}
+	for _, m := range log.Malformed {
+		out.Malformed = append(out.Malformed, Malformed{Line: m.Line, Text: m.Text, Reason: m.Reason})
+	}
+	for _, e := range Shown(log, all) {
+		out.Entries = append(out.Entries, Decision{
+			Number: e.Number, Line: e.Line, Date: e.Date, Decision: e.What, Because: e.Why,
+			Status: entryStatus(e), StatusLine: e.HasStatus(), Topic: e.Topic(), ReversedBy: e.ReversedBy(),
+			Objection: e.Value(tiers.KeyObjection), Proposed: e.Value(tiers.KeyProposed), Upheld: e.Values(tiers.KeyUpheld),
+		})
+	}
+	return marshal(out)
+}
+
+// DecisionsText writes the shown entries of log, each with its number,
+// status and topic and its annotations, then the counts; held is the
+// level holding the log back, whose text is then never written.
+func DecisionsText(w io.Writer, log tiers.DecisionLog, held string, all bool) {
+	if held != "" {
+		fmt.Fprintf(w, "%s is %s: its %d decision(s) are held back; wake shows none of their text.\n", tiers.DecisionsPath, held, len(log.Entries))
+		return
+	}
+	shown := Shown(log, all)
+	for _, e := range shown {
+		topic := ""
+		if t := tiers.OneLine(e.Topic()); t != "" {
+			topic = "  (topic: " + t + ")"
+		}
+		fmt.Fprintf(w, "#%-3d %-9s %s%s\n", e.Number, entryStatus(e), e.Title(), topic)
+		fmt.Fprintf(w, "     because: %s\n", tiers.OneLine(e.Why))
+		for _, f := range []struct{ label, key string }{
+			{"reversed by", tiers.KeyReversedBy}, {"objection", tiers.KeyObjection},
+			{"proposed", tiers.KeyProposed}, {"upheld", tiers.KeyUpheld},
+		} {
+			for _, v := range e.Values(f.key) {
+				fmt.Fprintf(w, "     %s: %s\n", f.label, tiers.OneLine(v))
+			}
+		}
+	}
+	counts := map[string]int{}
+	for _, e := range log.Entries {
+		counts[entryStatus(e)]++
+	}
+	if len(shown) > 0 {
+		fmt.Fprintln(w)
+	}
+	fmt.Fprintf(w, "%d decisions: %d active, %d contested, %d reversed", len(log.Entries), counts[tiers.StatusActive], counts[tiers.StatusContested], counts[tiers.StatusReversed])
+	if other := len(log.Entries) - counts[tiers.StatusActive] - counts[tiers.StatusContested] - counts[tiers.StatusReversed]; other > 0 {
+		fmt.Fprintf(w, ", %d with an unknown status", other)
+	}
+	if !all && len(shown) < len(log.Entries) {
+		fmt.Fprintf(w, " (--all lists every one)")
+	}
+	fmt.Fprintln(w, ".")
+}
+
+// entryStatus is the entry's status, "active" when it has no STATUS line.
+func entryStatus(e tiers.Decision) string {
+	if e.Status == "" {
+		return tiers.StatusActive
+	}
+	return e.Status
+}

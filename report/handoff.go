@@ -1,0 +1,83 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"slices"
+
+	"github.com/wakeproto/wake"
+	"github.com/wakeproto/wake/budget"
+	"github.com/wakeproto/wake/handoff"
+	"github.com/wakeproto/wake/tiers"
+)
+
+// HandoffText says what a hand-off wrote, where the old summaries went and
+// which boot files the next session starts from.
+func HandoffText(w io.Writer, r wake.HandoffResult) {
+	res := r.Result
+	s, _ := tiers.ParseSession(res.Summary)
+	fmt.Fprintf(w, "Handed off session %s: %s\n\nWrote:\n", res.At.Format(tiers.SessionTimeLayout), s.Summary)
+	fmt.Fprintf(w, "  %-20s the session summary (%s bytes)\n", tiers.LatestPath, budget.Thousands(len(res.Summary)))
+	block := "the HANDOFF block"
+	if res.BlockAppended {
+		block += " (appended: main.md had none)"
+	}
+	fmt.Fprintf(w, "  %-20s %s\n", tiers.MainPath, block)
+	if res.Decisions > 0 {
+		fmt.Fprintf(w, "  %-20s %d decision(s) appended as active entries\n", tiers.DecisionsPath, res.Decisions)
+	}
+	fmt.Fprintf(w, "  %-20s one handoff line\n", tiers.LedgerPath)
+	fmt.Fprintln(w, "\nOld summaries:")
+	if !res.Demoted && res.Archived == "" {
+		fmt.Fprintln(w, "  none: this is the first hand-off")
+	}
+	if res.Demoted {
+		fmt.Fprintf(w, "  %s -> %s\n", tiers.LatestPath, tiers.PreviousPath)
+	}
+	if res.Archived != "" {
+		how := ""
+		if res.ArchivedByModTime {
+			how = " (named by its modification time: it has no session time)"
+		}
+		fmt.Fprintf(w, "  %s -> %s%s\n", tiers.PreviousPath, res.Archived, how)
+	}
+	fmt.Fprintln(w, "\nThe next session starts with 'wake load'.")
+	if t := r.Boot; t.BootPath != "" || t.SkillPath != "" {
+		fmt.Fprintln(w, "\nBoot files for the next session:")
+		for _, p := range []string{t.BootPath, t.SkillPath} {
+			if p != "" {
+				fmt.Fprintf(w, "  %s\n", p)
+			}
+		}
+	}
+}
+
+// InitText says what `wake init` laid out in dir and, on a first wake,
+// what to fill in first.
+func InitText(w io.Writer, dir string, res handoff.InitResult) {
+	fresh := slices.Contains(res.Created, tiers.MainPath)
+	if fresh {
+		fmt.Fprintln(w, "First session. No prior context. Starting fresh.")
+		fmt.Fprintf(w, "\nMemory root: %s\n", dir)
+	} else {
+		fmt.Fprintf(w, "Memory root %s already exists.\n", dir)
+	}
+	switch {
+	case len(res.Created) == 0:
+		fmt.Fprintln(w, "Nothing was missing; nothing was changed.")
+	case fresh:
+		fmt.Fprintln(w, "Created:")
+	default:
+		fmt.Fprintln(w, "Added what was missing (existing files were left as they were):")
+	}
+	for _, p := range res.Created {
+		fmt.Fprintf(w, "  %s\n", p)
+	}
+	if fresh {
+		fmt.Fprintf(w, "\nFill in first:\n")
+		fmt.Fprintf(w, "  1. main.md, Purpose: one or two sentences on what the project is for (the identity check halts until it is written).\n")
+		fmt.Fprintf(w, "  2. main.md, Identity and Standing Directives.\n")
+		fmt.Fprintf(w, "  3. warm/active_tasks.md: the first open task, as \"- [ ] ...\".\n")
+		fmt.Fprintf(w, "Then run 'wake load' at every session start.\n")
+	}
+}

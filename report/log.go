@@ -1,0 +1,65 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/wakeproto/wake/handoff"
+	"github.com/wakeproto/wake/tiers"
+)
+
+// Log is the JSON of `wake log --format json`.
+type Log struct {
+	Version  int           `json:"version"`
+	Entries  []LedgerEntry `json:"entries"`   // newest first
+	HeldBack int           `json:"held_back"` // entries touching a secret document
+	Skipped  []BadLine     `json:"skipped"`   // lines that could not be read
+}
+
+// BadLine is a ledger line that could not be read.
+type BadLine struct {
+	Line int    `json:"line"`
+	Err  string `json:"error"`
+}
+
+// LogJSON renders ledger entries as JSON.
+func LogJSON(entries []handoff.Entry, held int, bad []handoff.BadLine) ([]byte, error) {
+	out := Log{Version: Version, Entries: newEntries(entries), HeldBack: held, Skipped: []BadLine{}}
+	for _, b := range bad {
+		out.Skipped = append(out.Skipped, BadLine{Line: b.Line, Err: b.Err})
+	}
+	return marshal(out)
+}
+
+// LogText writes one line an entry, then what was held back; filter
+// describes the selection ("in the last 24h0m0s"), for when none is left.
+// The ledger can be edited by hand, so its text is made printable: no
+// terminal escape reaches the terminal (the JSON escapes them instead).
+func LogText(w io.Writer, entries []handoff.Entry, held int, filter string) {
+	var b strings.Builder
+	if len(entries) == 0 {
+		b.WriteString("No ledger entries" + filter + ".\n")
+	}
+	for _, e := range entries {
+		var l strings.Builder
+		fmt.Fprintf(&l, "%s  %-8s  %s", e.At.UTC().Format(time.RFC3339), e.Op, e.ChangeSummary)
+		if len(e.Paths) > 0 {
+			fmt.Fprintf(&l, "  [%s]", strings.Join(e.Paths, ", "))
+		}
+		if e.Summary != "" {
+			fmt.Fprintf(&l, "  summary: %s", e.Summary)
+		}
+		b.WriteString(tiers.Printable(l.String()))
+		b.WriteString("\n")
+	}
+	if held > 0 {
+		what := "entries"
+		if held == 1 {
+			what = "entry"
+		}
+		fmt.Fprintf(&b, "Held back: %d %s touching secret documents.\n", held, what)
+	}
+	io.WriteString(w, b.String())
+}
