@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"reflect"
 	"strings"
 
@@ -137,4 +138,21 @@ func ParseDecisions(texts []string) ([]NewDecision, error) {
 		out = append(out, d)
 	}
 	return out, nil
+}
+
+// ReadDocument reads a hand-off document from r, named label in errors
+// ("--file summary.md"): one over [tiers.MaxDocBytes], which a session
+// summary never nears, or with nothing but white space is an
+// [*InputError].
+func ReadDocument(r io.Reader, label string) ([]byte, error) {
+	data, err := io.ReadAll(io.LimitReader(r, tiers.MaxDocBytes+1))
+	switch {
+	case err != nil:
+		return nil, fmt.Errorf("%s: %w", label, err)
+	case len(data) > tiers.MaxDocBytes:
+		return nil, inputErrorf("%s: over %d MiB; a session summary should be far smaller", label, tiers.MaxDocBytes>>20)
+	case len(bytes.TrimSpace(data)) == 0:
+		return nil, inputErrorf("%s: the document is empty", label)
+	}
+	return data, nil
 }

@@ -9,15 +9,12 @@ import (
 
 	"github.com/wakeproto/wake/handoff"
 	"github.com/wakeproto/wake/report"
-	"github.com/wakeproto/wake/tiers"
 )
 
 type handoffOptions struct {
-	summary, next, risk, mood, successor  string
-	happened, decisions, changed, threads []string
-	file                                  string
-	given                                 map[string]bool // flags set on the command line
-	skill                                 skillFlags
+	fields handoff.Fields
+	file   string
+	skill  skillFlags
 }
 
 const handoffLong = `handoff ends a session. It writes the session summary to recent/latest.md,
@@ -73,10 +70,7 @@ func (a *app) handoffCmd() *cobra.Command {
 			if cmd.Flags().Changed("file") && o.file == "" {
 				return hintError{usagef("--file needs a path, or - for standard input"), "give --file PATH, or leave it out"}
 			}
-			o.given = map[string]bool{}
-			for _, name := range []string{"summary", "next", "risk", "mood", "successor", "happened", "decision", "changed", "thread"} {
-				o.given[name] = cmd.Flags().Changed(name)
-			}
+			o.given(cmd)
 			in, err := a.handoffInput(o)
 			if err != nil {
 				return err
@@ -85,107 +79,55 @@ func (a *app) handoffCmd() *cobra.Command {
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&o.summary, "summary", "", "session_summary: one line on what happened (required)")
-	f.StringVar(&o.next, "next", "", "next_priority: the single most important thing to do next (required)")
-	f.StringVar(&o.risk, "risk", "", "open_risk: anything that might break or needs attention")
-	f.StringVar(&o.mood, "mood", "", "emotional_register: the user's apparent mood or energy")
-	f.StringArrayVar(&o.happened, "happened", nil, "a bullet for What happened (repeatable)")
-	f.StringArrayVar(&o.decisions, "decision", nil, `a decision, "WHAT because WHY", split at the first "because" (repeatable)`)
-	f.StringArrayVar(&o.changed, "changed", nil, "a file changed and why, for What changed (repeatable)")
-	f.StringArrayVar(&o.threads, "thread", nil, "an open thread, with enough context to resume (repeatable)")
-	f.StringVar(&o.successor, "successor", "", "free text For my successor")
+	h := &o.fields
+	h.Summary, h.Next, h.Risk, h.Mood, h.Successor = new(string), new(string), new(string), new(string), new(string)
+	f.StringVar(h.Summary, "summary", "", "session_summary: one line on what happened (required)")
+	f.StringVar(h.Next, "next", "", "next_priority: the single most important thing to do next (required)")
+	f.StringVar(h.Risk, "risk", "", "open_risk: anything that might break or needs attention")
+	f.StringVar(h.Mood, "mood", "", "emotional_register: the user's apparent mood or energy")
+	f.StringArrayVar(&h.Happened, "happened", nil, "a bullet for What happened (repeatable)")
+	f.StringArrayVar(&h.Decisions, "decision", nil, `a decision, "WHAT because WHY", split at the first "because" (repeatable)`)
+	f.StringArrayVar(&h.Changed, "changed", nil, "a file changed and why, for What changed (repeatable)")
+	f.StringArrayVar(&h.Threads, "thread", nil, "an open thread, with enough context to resume (repeatable)")
+	f.StringVar(h.Successor, "successor", "", "free text For my successor")
 	f.StringVar(&o.file, "file", "", "read the hand-off from `PATH` (Markdown or JSON; - for standard input)")
 	addSkillFlags(cmd, &o.skill)
 	return cmd
 }
 
-// handoffInput merges --file and the flags into one validated input.
-func (a *app) handoffInput(o *handoffOptions) (handoff.Input, error) {
-	if err := o.checkFlags(a.warn); err != nil {
-		return handoff.Input{}, err
-	}
-	ds, err := handoff.ParseDecisions(o.decisions)
-	if err != nil {
-		return handoff.Input{}, hintError{usagef("--decision %v", err), `write it as --decision "Use TOML because YAML indentation broke parsing"`}
-	}
-	var in handoff.Input
-	if o.file != "" {
-		if in, err = a.readFileInput(o.file); err != nil {
-			return in, err
-		}
-	}
-	o.overlay(&in, ds)
-	in.Normalize()
-	var fe *handoff.FieldError
-	if err := in.Validate(); errors.As(err, &fe) {
-		return in, fieldUsage(fe, o.file)
-	} else if err != nil {
-		return in, err
-	}
-	return in, nil
-}
-
-// checkFlags refuses a line break in a one-line flag and, in any flag, a
-// character wake does not write; invalid UTF-8 is replaced, with a warning
-// on w.
-func (o *handoffOptions) checkFlags(warn func([]string)) error {
-	var c handoff.TextCheck
-	defer func() { warn(c.Warnings) }()
-	for _, f := range []struct {
-		name      string
-		v         *string
-		multiline bool
-	}{{"summary", &o.summary, false}, {"next", &o.next, false}, {"risk", &o.risk, false}, {"mood", &o.mood, false}, {"successor", &o.successor, true}} {
-		if !f.multiline {
-			if err := oneLineFlag("--"+f.name, *f.v, false); err != nil {
-				return err
-			}
-		}
-		if err := c.Text("--"+f.name, f.v, f.multiline); err != nil {
-			return err
-		}
-	}
-	for _, f := range []struct {
-		name  string
-		items []string
-	}{{"happened", o.happened}, {"decision", o.decisions}, {"changed", o.changed}, {"thread", o.threads}} {
-		for i, it := range f.items {
-			if err := oneLineFlag("--"+f.name, it, true); err != nil {
-				return err
-			}
-			if err := c.Text(fmt.Sprintf("--%s %q", f.name, it), &f.items[i], false); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
-}
-
-// overlay lets the flags given override the document.
-func (o *handoffOptions) overlay(in *handoff.Input, ds []handoff.NewDecision) {
-	s := &in.Session
+// given leaves set only the one-line flags the command line gave; a list
+// flag not given is nil already.
+func (o *handoffOptions) given(cmd *cobra.Command) {
+	h := &o.fields
 	for _, f := range []struct {
 		name string
-		dst  *string
-		v    string
-	}{{"summary", &s.Summary, o.summary}, {"next", &s.NextPriority, o.next}, {"risk", &s.OpenRisk, o.risk},
-		{"mood", &s.EmotionalRegister, o.mood}, {"successor", &s.Successor, o.successor}} {
-		if o.given[f.name] {
-			*f.dst = f.v
+		v    **string
+	}{{"summary", &h.Summary}, {"next", &h.Next}, {"risk", &h.Risk}, {"mood", &h.Mood}, {"successor", &h.Successor}} {
+		if !cmd.Flags().Changed(f.name) {
+			*f.v = nil
 		}
 	}
-	for _, f := range []struct {
-		name  string
-		dst   *tiers.List
-		items []string
-	}{{"happened", &s.Happened, o.happened}, {"changed", &s.Changed, o.changed}, {"thread", &s.Threads, o.threads}} {
-		if o.given[f.name] {
-			*f.dst = tiers.List{Items: f.items}
+}
+
+// handoffInput merges --file and the flags into one validated input.
+func (a *app) handoffInput(o *handoffOptions) (handoff.Input, error) {
+	ws, err := o.fields.Check("--")
+	a.warn(ws)
+	if err != nil {
+		return handoff.Input{}, err
+	}
+	var doc handoff.Input
+	if o.file != "" {
+		if doc, err = a.readFileInput(o.file); err != nil {
+			return doc, err
 		}
 	}
-	if o.given["decision"] {
-		in.Decisions = ds
+	in, err := o.fields.Over(doc)
+	var fe *handoff.FieldError
+	if errors.As(err, &fe) {
+		return in, fieldUsage(fe, o.file)
 	}
+	return in, err
 }
 
 // fieldKeys says how each input field is named in main.md and in a --file

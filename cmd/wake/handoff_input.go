@@ -1,23 +1,17 @@
 package main
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 
 	"github.com/wakeproto/wake/handoff"
-	"github.com/wakeproto/wake/tiers"
 )
-
-// maxHandoffFile caps a --file document; a summary is read whole.
-const maxHandoffFile = tiers.MaxDocBytes
 
 // readHandoffFile reads --file: a path, or "-" for standard input.
 func (a *app) readHandoffFile(name string) ([]byte, error) {
-	var r io.Reader = a.in
+	r := a.in
 	if name != "-" {
 		p := name
 		if !filepath.IsAbs(p) {
@@ -33,16 +27,7 @@ func (a *app) readHandoffFile(name string) ([]byte, error) {
 		defer f.Close()
 		r = f
 	}
-	data, err := io.ReadAll(io.LimitReader(r, maxHandoffFile+1))
-	switch {
-	case err != nil:
-		return nil, fmt.Errorf("--file %s: %w", name, err)
-	case len(data) > maxHandoffFile:
-		return nil, usagef("--file %s: over %d MiB; a session summary should be far smaller", name, maxHandoffFile>>20)
-	case len(bytes.TrimSpace(data)) == 0:
-		return nil, usagef("--file %s: the document is empty", name)
-	}
-	return data, nil
+	return handoff.ReadDocument(r, "--file "+name)
 }
 
 // readFileInput is the hand-off document named by --file, parsed.
