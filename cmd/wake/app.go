@@ -41,9 +41,6 @@ type app struct {
 	locker handoff.Locker
 
 	rootFlag string
-	// encoders records every encoder made, so tests can tell whether one
-	// was built.
-	encoders []*budget.Encoder
 	// newEncoder makes a session's encoder; nil means budget.NewEncoder.
 	// Tests share one, since building it costs more than most of them.
 	newEncoder func(name string) (*budget.Encoder, error)
@@ -250,7 +247,6 @@ func (a *app) openFrom(dir string) (*wake.Memory, error) {
 	if err != nil {
 		return nil, err
 	}
-	a.encoders = append(a.encoders, m.Encoder())
 	return m, nil
 }
 

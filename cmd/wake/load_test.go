@@ -11,6 +11,7 @@ import (
 
 	"github.com/spf13/afero"
 
+	"github.com/wakeproto/wake/budget"
 	"github.com/wakeproto/wake/handoff"
 )
 
@@ -54,14 +55,20 @@ func TestWarmLoadDoesNotBuildEncoder(t *testing.T) {
 	dir := memoryWithSessions(t)
 	load := func(args ...string) (string, bool) {
 		a, out, errOut := newTestApp(t, dir)
-		a.newEncoder = nil // an encoder of its own, to tell whether it was built
+		// An encoder of its own, recorded, to tell whether it was built.
+		var encoders []*budget.Encoder
+		a.newEncoder = func(name string) (*budget.Encoder, error) {
+			e, err := budget.NewEncoder(name)
+			encoders = append(encoders, e)
+			return e, err
+		}
 		if code := a.run(append([]string{"load"}, args...)); code != 0 {
 			t.Fatalf("load: exit %d: %s", code, errOut)
 		}
-		if len(a.encoders) != 1 {
-			t.Fatalf("%d encoders made", len(a.encoders))
+		if len(encoders) != 1 {
+			t.Fatalf("%d encoders made", len(encoders))
 		}
-		return out.String(), a.encoders[0].Built()
+		return out.String(), encoders[0].Built()
 	}
 	os.RemoveAll(filepath.Join(dir, ".wake", ".state", "tokens.json"))
 	first, built := load()
