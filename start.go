@@ -248,6 +248,28 @@ func (m *Memory) Skill() ([]byte, error) {
 	return []byte(skill.Render(sk)), nil
 }
 
+// ErrNotWakeFile is a file wake was asked to replace but did not write: it
+// has no wake marker, and wake leaves it as it is.
+var ErrNotWakeFile = errors.New("the file was not written by wake (it has no wake marker); left as it is")
+
+// WriteSkillTo builds skill.md as [Memory.Skill] does and writes it to
+// path, atomically, mode 0600. A file at path that wake did not write is
+// replaced only with force; else the error is [ErrNotWakeFile].
+func (m *Memory) WriteSkillTo(path string, force bool) error {
+	data, err := m.Skill()
+	if err != nil {
+		return err
+	}
+	old, err := afero.ReadFile(m.o.FS, path)
+	switch {
+	case err == nil && !skill.HasMarker(old) && !force:
+		return ErrNotWakeFile
+	case err != nil && !errors.Is(err, fs.ErrNotExist):
+		return err
+	}
+	return handoff.WriteFileMode(m.o.FS, path, data, 0o600)
+}
+
 // Status reads the root for `wake status`: every tier file counted whole,
 // nothing fitted or written but the count cache.
 func (m *Memory) Status() (*boot.Context, error) {

@@ -16,7 +16,9 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"strconv"
 	"time"
+	"unicode/utf8"
 
 	"github.com/spf13/afero"
 
@@ -219,8 +221,14 @@ func (m *Memory) path(rel string) string { return filepath.Join(m.root, filepath
 // it is trusted as made (see [SetTrust]): its skill.md reaches the user's
 // own directories. A root that already held a file (it came with a cloned
 // repository, say) is not, until the user trusts it.
+//
+// An empty p.Project is named after the directory holding the root (dir
+// itself when it is not the usual .wake).
 func Init(ctx context.Context, dir string, p skeleton.Params, o Options) (handoff.InitResult, error) {
 	m := bare(dir, o)
+	if p.Project == "" {
+		p.Project = projectName(dir)
+	}
 	// Anything already in the directory (a cloned repository's summary,
 	// its cold notes) is not the user's making.
 	names, _ := afero.ReadDir(m.o.FS, dir)
@@ -233,4 +241,19 @@ func Init(ctx context.Context, dir string, p skeleton.Params, o Options) (handof
 		m.warn(fmt.Sprintf("the new root was not recorded as trusted (%v); run 'wake trust' in it", err))
 	}
 	return res, nil
+}
+
+// projectName is the default project name of a root at dir: the name of
+// the directory holding it, quoted as Go would where it holds what a
+// one-line title cannot (a directory's name can hold anything).
+func projectName(dir string) string {
+	name := filepath.Base(dir)
+	if name == tiers.DefaultDirName {
+		name = filepath.Base(filepath.Dir(dir))
+	}
+	if handoff.CheckText(name, false) != nil || !utf8.ValidString(name) {
+		q := strconv.Quote(name)
+		name = q[1 : len(q)-1]
+	}
+	return name
 }

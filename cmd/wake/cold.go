@@ -11,6 +11,7 @@ import (
 
 	"github.com/wakeproto/wake/budget"
 	"github.com/wakeproto/wake/cold"
+	"github.com/wakeproto/wake/report"
 )
 
 type coldOptions struct {
@@ -84,8 +85,6 @@ func (a *app) coldList(m *wake.Memory) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(a.out, "Cold tier of %s: pull a document with `wake cold PATH`.\n", m.Root())
-	fmt.Fprintf(a.out, "This session has pulled %s of %s tokens (budget.cold).\n\n", budget.Thousands(cs.Pulled), budget.Thousands(m.Config().Budget.Cold))
-	_, err = a.out.Write([]byte(toc.Text()))
-	return err
+	report.ColdText(a.out, m.Root(), toc, cs.Pulled, m.Config().Budget.Cold)
+	return nil
 }

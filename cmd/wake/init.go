@@ -2,9 +2,7 @@ package main
 
 import (
 	"path/filepath"
-	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/spf13/cobra"
 
@@ -74,19 +72,7 @@ func (a *app) initRun(cmd *cobra.Command, o *initOptions) error {
 			return err
 		}
 	}
-	project := o.project
-	if project == "" {
-		project = filepath.Base(dir)
-		if project == tiers.DefaultDirName {
-			project = filepath.Base(filepath.Dir(dir))
-		}
-		// A directory's name can hold anything; main.md's title cannot.
-		if handoff.CheckText(project, false) != nil || !utf8.ValidString(project) {
-			project = strconv.Quote(project)
-			project = project[1 : len(project)-1]
-		}
-	}
-	res, err := wake.Init(cmd.Context(), dir, skeleton.Params{Agent: o.agent, Project: project}, a.options())
+	res, err := wake.Init(cmd.Context(), dir, skeleton.Params{Agent: o.agent, Project: o.project}, a.options())
 	if err != nil {
 		return err
 	}

@@ -3,14 +3,10 @@ package main
 import (
 	"errors"
 	"fmt"
-	"io/fs"
 	"path/filepath"
 
-	"github.com/spf13/afero"
 	"github.com/spf13/cobra"
-
-	"github.com/wakeproto/wake/handoff"
-	"github.com/wakeproto/wake/skill"
+	"github.com/wakeproto/wake"
 )
 
 type skillOptions struct {
@@ -60,11 +56,11 @@ func (a *app) skillRun(o *skillOptions) error {
 	if err != nil {
 		return err
 	}
-	data, err := m.Skill()
-	if err != nil {
-		return err
-	}
 	if o.out == "-" || o.out == "" {
+		data, err := m.Skill()
+		if err != nil {
+			return err
+		}
 		_, err = a.out.Write(data)
 		return err
 	}
@@ -72,12 +68,9 @@ func (a *app) skillRun(o *skillOptions) error {
 	if !filepath.IsAbs(path) {
 		path = filepath.Join(a.cwd, path)
 	}
-	old, err := afero.ReadFile(a.fs, path)
-	switch {
-	case err == nil && !skill.HasMarker(old) && !o.force:
-		return hintError{fmt.Errorf("--out %s: the file was not written by wake (it has no wake marker); left as it is", o.out), "pass --force-skill to replace it, or choose another path"}
-	case err != nil && !errors.Is(err, fs.ErrNotExist):
-		return fmt.Errorf("--out %s: %w", o.out, err)
+	err = m.WriteSkillTo(path, o.force)
+	if errors.Is(err, wake.ErrNotWakeFile) {
+		return hintError{fmt.Errorf("--out %s: %w", o.out, err), "pass --force-skill to replace it, or choose another path"}
 	}
-	return handoff.WriteFileMode(a.fs, path, data, 0o600)
+	return err
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/wakeproto/wake"
 	"github.com/wakeproto/wake/budget"
+	"github.com/wakeproto/wake/cold"
 	"github.com/wakeproto/wake/handoff"
 	"github.com/wakeproto/wake/tiers"
 )
@@ -80,4 +81,13 @@ func InitText(w io.Writer, dir string, res handoff.InitResult) {
 		fmt.Fprintf(w, "  3. warm/active_tasks.md: the first open task, as \"- [ ] ...\".\n")
 		fmt.Fprintf(w, "Then run 'wake load' at every session start.\n")
 	}
+}
+
+// ColdText writes the cold tier's whole table of contents under a header
+// saying how to pull a document and what this session has pulled of its
+// budget.cold.
+func ColdText(w io.Writer, root string, toc *cold.TOC, pulled, budgetCold int) {
+	fmt.Fprintf(w, "Cold tier of %s: pull a document with `wake cold PATH`.\n", root)
+	fmt.Fprintf(w, "This session has pulled %s of %s tokens (budget.cold).\n\n", budget.Thousands(pulled), budget.Thousands(budgetCold))
+	io.WriteString(w, toc.Text())
 }
