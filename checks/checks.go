@@ -48,24 +48,24 @@ const (
 // its failure message and the particulars in Details; warnings are findings
 // of their own that do not fail the check.
 type Finding struct {
-	Check    string   `json:"check"`
-	Pass     bool     `json:"pass"`
-	Severity string   `json:"severity"`
-	Path     string   `json:"path"`
-	Message  string   `json:"message"`
-	Details  []string `json:"details,omitempty"`
+	Check    string
+	Pass     bool
+	Severity string
+	Path     string
+	Message  string
+	Details  []string
 }
 
 // Report is the outcome of all four checks.
 type Report struct {
-	Findings []Finding `json:"findings"`
+	Findings []Finding
 	// Announcement is what the instance says on waking: "Resumed. …"
 	// when every check passed, the failures plainly otherwise, opening
 	// with "First session. …" on a first wake. One line per statement.
-	Announcement string `json:"announcement"`
-	FirstWake    bool   `json:"first_wake"`
-	LastSession  string `json:"last_session"` // the HANDOFF session_summary, one line
-	Focus        string `json:"focus"`        // next_priority, else the first open task
+	Announcement string
+	FirstWake    bool
+	LastSession  string // the HANDOFF session_summary, one line
+	Focus        string // next_priority, else the first open task
 }
 
 // Halted reports whether a check called for a HALT.

@@ -92,8 +92,8 @@ func Held(docs ...tiers.Doc) map[string]string {
 
 // HeldBack counts the documents the sensitivity policy kept out.
 type HeldBack struct {
-	Secret       int `json:"secret"`       // not shown at all
-	Confidential int `json:"confidential"` // shown by their summary only
+	Secret       int // not shown at all
+	Confidential int // shown by their summary only
 }
 
 // Total is the number of documents held back.

@@ -77,9 +77,9 @@ type Decision struct {
 // MalformedLine is a line of the decision log that is not part of a valid
 // entry, or a problem with an entry, kept as written.
 type MalformedLine struct {
-	Line   int    `json:"line"`
-	Text   string `json:"text"`
-	Reason string `json:"reason"`
+	Line   int
+	Text   string
+	Reason string
 }
 
 // DecisionLog is a parsed warm/decisions.md.

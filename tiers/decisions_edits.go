@@ -19,8 +19,8 @@ type HandEdit struct {
 
 // RemovedLine is a line of wake's last write that the current file lacks.
 type RemovedLine struct {
-	Line int    `json:"line"`
-	Text string `json:"text"`
+	Line int
+	Text string
 }
 
 // FindHandEdits compares the decision log wake last wrote with the current
