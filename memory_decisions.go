@@ -7,6 +7,7 @@ import (
 	"github.com/wakeproto/wake/checks"
 	"github.com/wakeproto/wake/handoff"
 	"github.com/wakeproto/wake/policy"
+	"github.com/wakeproto/wake/tiers"
 )
 
 // Decide appends a decision to the log (see [handoff.Store.Decide]).
@@ -14,20 +15,33 @@ func (m *Memory) Decide(ctx context.Context, d handoff.NewDecision) (handoff.Dec
 	return m.Store().Decide(ctx, d)
 }
 
-// Reverse reverses decision n by the new decision d.
+// Reverse reverses decision n by the new decision d. The change names
+// entry n as the policy allows: see [Memory.Uphold].
 func (m *Memory) Reverse(ctx context.Context, n int, d handoff.NewDecision) (handoff.DecisionChange, error) {
-	return m.Store().Reverse(ctx, n, d)
+	return m.logged(m.Store().Reverse(ctx, n, d))
 }
 
 // Contest records an objection to decision n and a proposal, for the user
-// to settle.
+// to settle. The change names entry n as the policy allows: see
+// [Memory.Uphold].
 func (m *Memory) Contest(ctx context.Context, n int, objection, proposal string) (handoff.DecisionChange, error) {
-	return m.Store().Contest(ctx, n, objection, proposal)
+	return m.logged(m.Store().Contest(ctx, n, objection, proposal))
 }
 
-// Uphold records that the user kept contested decision n.
+// Uphold records that the user kept contested decision n. When the
+// sensitivity policy holds the decision log back, the change's Title
+// says so instead of quoting entry n: only texts the caller gave come
+// back as they are.
 func (m *Memory) Uphold(ctx context.Context, n int, because string) (handoff.DecisionChange, error) {
-	return m.Store().Uphold(ctx, n, because)
+	return m.logged(m.Store().Uphold(ctx, n, because))
+}
+
+// logged withholds the title of an entry already in a held-back log.
+func (m *Memory) logged(ch handoff.DecisionChange, err error) (handoff.DecisionChange, error) {
+	if lvl := policy.OfPath(m.o.FS, m.root, tiers.DecisionsPath); err == nil && policy.Withheld(lvl) {
+		ch.Title = fmt.Sprintf("(its text is held back: %s is %s)", tiers.DecisionsPath, lvl)
+	}
+	return ch, err
 }
 
 // Check runs the four coherence checks on the root as it is, reading it

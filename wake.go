@@ -149,10 +149,6 @@ func (m *Memory) Config() tiers.Config { return m.cfg }
 // Trust says what the user's trust made of wake.toml.
 func (m *Memory) Trust() tiers.Trust { return m.trust }
 
-// Encoder is the token counter, for a front end that reports whether a
-// start had to build it.
-func (m *Memory) Encoder() *budget.Encoder { return m.enc }
-
 // Store is the root's one place of writes, for the operations this
 // package does not wrap.
 func (m *Memory) Store() *handoff.Store {

@@ -67,10 +67,7 @@ func build(t *testing.T, fsys afero.Fs, cfg tiers.Config, c budget.Counter) (*Co
 func TestLoadDemoGolden(t *testing.T) {
 	t.Parallel()
 	fsys := demoFS(t)
-	cfg, err := tiers.LoadConfig(fsys, "/demo")
-	if err != nil {
-		t.Fatal(err)
-	}
+	cfg := demo.Config(t, fsys)
 	enc := encoder(t)
 	ctx, md := build(t, fsys, cfg, enc)
 	golden.Check(t, "demo.load.md", md)

@@ -83,16 +83,6 @@ func (r Report) any(sev string) bool {
 	return false
 }
 
-// Passed reports whether the named check passed (warnings allowed).
-func (r Report) Passed(check string) bool {
-	for _, f := range r.Findings {
-		if f.Check == check && !f.Pass {
-			return false
-		}
-	}
-	return true
-}
-
 // Memory holds the documents the checks read.
 type Memory struct {
 	Main, Latest, Tasks, Decisions tiers.Doc

@@ -45,25 +45,6 @@ func set(ws ...string) map[string]bool {
 	return m
 }
 
-// contradicts compares two decision texts word by word with go-diff. They
-// contradict when they differ in one place only and that place is
-//   - a negation added to the other, identical, text ("Use cgo" / "Do not
-//     use cgo");
-//   - a word swapped for its opposite ("Enable telemetry" / "Disable
-//     telemetry");
-//   - one or two words of substance swapped for others where the text names
-//     its choice (at the start, after "use", "in", "as" and the like, or a
-//     number for a number) while most of the text, with at least two words
-//     of substance, stays the same ("Use YAML for config" / "Use TOML for
-//     config"): the same subject, another choice. "Run tests in CI" / "Run
-//     lint in CI" differ in scope, not choice, and are not reported.
-//
-// The reason says which.
-func contradicts(a, b string) (string, bool) {
-	c := newComparer()
-	return c.contradicts(c.phrase(a), c.phrase(b))
-}
-
 // comparer diffs decision texts word by word, one rune per distinct word,
 // so that many pairs can be compared with each text split only once.
 type comparer struct {
@@ -101,6 +82,20 @@ func (c *comparer) phrase(s string) phrase {
 // maxNegationWords bounds the words a negation adds ("we must not").
 const maxNegationWords = 4
 
+// contradicts compares two decision phrases word by word with go-diff. They
+// contradict when they differ in one place only and that place is
+//   - a negation added to the other, identical, text ("Use cgo" / "Do not
+//     use cgo");
+//   - a word swapped for its opposite ("Enable telemetry" / "Disable
+//     telemetry");
+//   - one or two words of substance swapped for others where the text names
+//     its choice (at the start, after "use", "in", "as" and the like, or a
+//     number for a number) while most of the text, with at least two words
+//     of substance, stays the same ("Use YAML for config" / "Use TOML for
+//     config"): the same subject, another choice. "Run tests in CI" / "Run
+//     lint in CI" differ in scope, not choice, and are not reported.
+//
+// The reason says which.
 func (c *comparer) contradicts(pa, pb phrase) (string, bool) {
 	wa, wb := pa.words, pb.words
 	if len(wa) == 0 || len(wb) == 0 || abs(len(wa)-len(wb)) > maxNegationWords {

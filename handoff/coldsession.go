@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 	"time"
 
 	"github.com/spf13/afero"
@@ -35,10 +34,6 @@ type ColdPull struct {
 	Path   string    `json:"path"`
 	Tokens int       `json:"tokens"`
 	Whole  bool      `json:"whole"` // false: a summary was printed instead
-}
-
-func coldSessionPath(root string) string {
-	return filepath.Join(root, tiers.StateDir, ColdSessionFile)
 }
 
 // ReadColdSession returns the current session's accounting. A missing or

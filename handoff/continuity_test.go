@@ -32,7 +32,7 @@ func TestHandoffPassesTheContinuityCheck(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if checks.Run(m, opts).Passed(checks.Continuity) {
+	if passed(checks.Run(m, opts), checks.Continuity) {
 		t.Fatal("continuity passes before any hand-off; the test proves nothing")
 	}
 	in := handoff.Input{
@@ -47,7 +47,7 @@ func TestHandoffPassesTheContinuityCheck(t *testing.T) {
 	}
 	r := checks.Run(m, opts)
 	for _, c := range []string{checks.Continuity, checks.Tasks, checks.Consistency} {
-		if !r.Passed(c) {
+		if !passed(r, c) {
 			t.Errorf("check %s failed: %+v", c, r.Findings)
 		}
 	}
@@ -59,4 +59,14 @@ func TestHandoffPassesTheContinuityCheck(t *testing.T) {
 	if r.LastSession != "Built the loader" || r.Focus != "Port the flags" || r.FirstWake {
 		t.Fatalf("report %+v", r)
 	}
+}
+
+// passed reports whether the named check of r passed (warnings allowed).
+func passed(r checks.Report, check string) bool {
+	for _, f := range r.Findings {
+		if f.Check == check && !f.Pass {
+			return false
+		}
+	}
+	return true
 }

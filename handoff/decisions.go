@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 	"strings"
 	"time"
 
@@ -127,15 +126,6 @@ type OpenCommentError struct {
 func (e *OpenCommentError) Error() string {
 	return fmt.Sprintf("%s:%d: an HTML comment (<!--) opens here and is never closed, so new entries would be hidden inside it; close it with --> or remove it, then run the command again; nothing was written",
 		tiers.DecisionsPath, e.Line)
-}
-
-// WriteDecisionsLocked replaces warm/decisions.md and records the snapshot.
-func (s *Store) WriteDecisionsLocked(data []byte) error {
-	return s.writeDecisions(data, data, nil)
-}
-
-func (s *Store) snapshotPath() string {
-	return filepath.Join(s.Root, tiers.StateDir, DecisionsSnapshot)
 }
 
 // decisionFile is the decision log as it is and as wake last wrote it.

@@ -96,9 +96,6 @@ type HeldBack struct {
 	Confidential int // shown by their summary only
 }
 
-// Total is the number of documents held back.
-func (h HeldBack) Total() int { return h.Secret + h.Confidential }
-
 // Line says what the sensitivity policy kept out, in one line, or "".
 func (h HeldBack) Line() string {
 	var parts []string

@@ -17,10 +17,7 @@ import (
 
 func build(t *testing.T, fsys afero.Fs) *boot.Context {
 	t.Helper()
-	cfg, err := tiers.LoadConfig(fsys, "/demo")
-	if err != nil {
-		t.Fatal(err)
-	}
+	cfg := demo.Config(t, fsys)
 	enc := demo.Encoder(t)
 	ctx, err := boot.Build(boot.Options{FS: fsys, Root: "/demo", Config: cfg, Counter: enc, Now: func() time.Time { return demo.Time }})
 	if err != nil {

@@ -22,10 +22,7 @@ import (
 
 func demoConfig(t *testing.T, fsys afero.Fs) tiers.Config {
 	t.Helper()
-	cfg, err := tiers.LoadConfig(fsys, "/demo")
-	if err != nil {
-		t.Fatal(err)
-	}
+	cfg := demo.Config(t, fsys)
 	return cfg
 }
 
@@ -595,7 +592,7 @@ func TestSensitivityPolicy(t *testing.T) {
 		"[2026-01-01] DECISION: Use margin 40 percent for bread BECAUSE: costs\nSTATUS: active\nTOPIC: margin\n\n"+
 		"[2026-01-02] DECISION: Use margin 25 percent for bread BECAUSE: competition\nSTATUS: active\nTOPIC: margin\n"), 0o644)
 	afero.WriteFile(fsys, "/demo/recent/previous.md", []byte("---\nsummary: [broken\n---\nPrivate notes about a supplier.\n"), 0o644)
-	cfg, _ := tiers.LoadConfig(fsys, "/demo")
+	cfg := demo.Config(t, fsys)
 	enc := demo.Encoder(t)
 	ctx, md := build(t, fsys, cfg, enc)
 	sk, err := Build(boot.Options{FS: fsys, Root: "/demo", Config: cfg, Counter: enc, Now: func() time.Time { return demo.Time }}, ctx)

@@ -1,14 +1,9 @@
 package tiers
 
 import (
-	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"time"
-
-	"github.com/spf13/afero"
 )
 
 // Encodings wake can count with.
@@ -100,7 +95,7 @@ func DefaultConfig() Config {
 
 // ConfigError reports a problem in wake.toml at a line and key.
 type ConfigError struct {
-	Path string // the file as given to LoadConfig's caller
+	Path string // the file as given to ParseConfig
 	Line int    // 1-based; 0 when unknown
 	Col  int    // 1-based byte column, for TOML syntax errors; 0 otherwise
 	Key  string // dotted key as written in wake.toml; "" when the problem is not a key's
@@ -130,19 +125,6 @@ func (e *ConfigError) Error() string {
 	}
 	b.WriteString(e.Msg)
 	return b.String()
-}
-
-// LoadConfig reads <root>/wake.toml. A missing file gives the defaults.
-func LoadConfig(fs afero.Fs, root string) (Config, error) {
-	name := filepath.Join(root, ConfigPath)
-	data, err := afero.ReadFile(fs, name)
-	if errors.Is(err, os.ErrNotExist) {
-		return DefaultConfig(), nil
-	}
-	if err != nil {
-		return Config{}, fmt.Errorf("reading %s: %w", name, err)
-	}
-	return ParseConfig(name, data)
 }
 
 // ParseConfig decodes wake.toml content; name is used in errors. Every key

@@ -13,10 +13,7 @@ import (
 
 func TestConfigDefaults(t *testing.T) {
 	t.Parallel()
-	cfg, err := LoadConfig(afero.NewMemMapFs(), "/r")
-	if err != nil {
-		t.Fatal(err)
-	}
+	cfg := DefaultConfig()
 	if cfg.Budget.MemoryMax != 60000 || cfg.Budget.Warm != 25000 || cfg.Encoding != EncodingCL100K ||
 		cfg.Skill.Path != "~/.claude/agentchat.skill.md" || cfg.Checks.StaleAfter != 168*time.Hour {
 		t.Fatalf("defaults: %+v", cfg)

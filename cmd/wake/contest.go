@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/spf13/cobra"
+	"github.com/wakeproto/wake"
 	"github.com/wakeproto/wake/handoff"
 )
 
@@ -43,10 +44,10 @@ can be contested.`,
 }
 
 func (a *app) contestRun(ctx context.Context, o *contestOptions) error {
-	return a.runDecision(ctx, func(s *handoff.Store) (handoff.DecisionChange, error) {
-		return s.Contest(ctx, o.n, o.objection, o.proposal)
-	}, func(root string, ch handoff.DecisionChange) {
-		a.printChange("Contested #%d: %s (now contested).", ch.Number, a.loggedTitle(root, ch.Title))
+	return a.runDecision(func(m *wake.Memory) (handoff.DecisionChange, error) {
+		return m.Contest(ctx, o.n, o.objection, o.proposal)
+	}, func(ch handoff.DecisionChange) {
+		a.printChange("Contested #%d: %s (now contested).", ch.Number, ch.Title)
 		a.printChange("The user settles it: wake reverse %d --by \"…\" --because \"…\", or wake uphold %d --because \"…\".", ch.Number, ch.Number)
 	})
 }

@@ -5,6 +5,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/wakeproto/wake"
 	"github.com/wakeproto/wake/handoff"
 )
 
@@ -49,9 +50,9 @@ A TOPIC names the subject; two active decisions with the same TOPIC fail
 }
 
 func (a *app) decideRun(ctx context.Context, o *decideOptions) error {
-	return a.runDecision(ctx, func(s *handoff.Store) (handoff.DecisionChange, error) {
-		return s.Decide(ctx, handoff.NewDecision{What: o.what, Why: o.because, Topic: o.topic})
-	}, func(_ string, ch handoff.DecisionChange) {
+	return a.runDecision(func(m *wake.Memory) (handoff.DecisionChange, error) {
+		return m.Decide(ctx, handoff.NewDecision{What: o.what, Why: o.because, Topic: o.topic})
+	}, func(ch handoff.DecisionChange) {
 		a.printChange("Decided #%d: %s (active).", ch.Number, ch.Title)
 	})
 }

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"strconv"
@@ -9,9 +8,8 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/wakeproto/wake"
 	"github.com/wakeproto/wake/handoff"
-	"github.com/wakeproto/wake/policy"
-	"github.com/wakeproto/wake/tiers"
 )
 
 // The helpers the decision-log commands (decide, decisions, reverse,
@@ -84,30 +82,20 @@ func decisionError(err error) error {
 	return err
 }
 
-// runDecision is what decide, reverse, contest and uphold share: find the
+// runDecision is what decide, reverse, contest and uphold share: open the
 // root (finishing any write a crash interrupted), make the change, which
 // takes the lock and logs its ledger line, and say what changed.
-func (a *app) runDecision(ctx context.Context, change func(*handoff.Store) (handoff.DecisionChange, error), say func(root string, ch handoff.DecisionChange)) error {
-	root, err := a.findRoot()
+func (a *app) runDecision(change func(*wake.Memory) (handoff.DecisionChange, error), say func(ch handoff.DecisionChange)) error {
+	m, err := a.open()
 	if err != nil {
 		return err
 	}
-	ch, err := change(a.store(root))
+	ch, err := change(m)
 	if err != nil {
 		return decisionError(err)
 	}
-	say(root, ch)
+	say(ch)
 	return nil
-}
-
-// loggedTitle is how a command shows the title of an entry already in the
-// log: as it is, unless the sensitivity policy holds the log back, whose
-// text then stays out of wake's output.
-func (a *app) loggedTitle(root, title string) string {
-	if lvl := policy.OfPath(a.fs, root, tiers.DecisionsPath); policy.Withheld(lvl) {
-		return fmt.Sprintf("(its text is held back: %s is %s)", tiers.DecisionsPath, lvl)
-	}
-	return title
 }
 
 func (a *app) printChange(format string, args ...any) {

@@ -5,6 +5,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/wakeproto/wake"
 	"github.com/wakeproto/wake/handoff"
 )
 
@@ -51,10 +52,10 @@ replacement. It also settles a contested decision against it.`,
 }
 
 func (a *app) reverseRun(ctx context.Context, o *reverseOptions) error {
-	return a.runDecision(ctx, func(s *handoff.Store) (handoff.DecisionChange, error) {
-		return s.Reverse(ctx, o.n, handoff.NewDecision{What: o.by, Why: o.because, Topic: o.topic})
-	}, func(root string, ch handoff.DecisionChange) {
-		a.printChange("Reversed #%d: %s (now reversed).", ch.Number, a.loggedTitle(root, ch.Title))
+	return a.runDecision(func(m *wake.Memory) (handoff.DecisionChange, error) {
+		return m.Reverse(ctx, o.n, handoff.NewDecision{What: o.by, Why: o.because, Topic: o.topic})
+	}, func(ch handoff.DecisionChange) {
+		a.printChange("Reversed #%d: %s (now reversed).", ch.Number, ch.Title)
 		a.printChange("Decided #%d: %s (active), replacing #%d.", ch.Added, ch.AddedTitle, ch.Number)
 	})
 }

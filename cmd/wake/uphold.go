@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/spf13/cobra"
+	"github.com/wakeproto/wake"
 	"github.com/wakeproto/wake/handoff"
 )
 
@@ -38,9 +39,9 @@ the user is the tie-breaker). Only a contested decision can be upheld.`,
 }
 
 func (a *app) upholdRun(ctx context.Context, o *upholdOptions) error {
-	return a.runDecision(ctx, func(s *handoff.Store) (handoff.DecisionChange, error) {
-		return s.Uphold(ctx, o.n, o.because)
-	}, func(root string, ch handoff.DecisionChange) {
-		a.printChange("Upheld #%d: %s (active again).", ch.Number, a.loggedTitle(root, ch.Title))
+	return a.runDecision(func(m *wake.Memory) (handoff.DecisionChange, error) {
+		return m.Uphold(ctx, o.n, o.because)
+	}, func(ch handoff.DecisionChange) {
+		a.printChange("Upheld #%d: %s (active again).", ch.Number, ch.Title)
 	})
 }

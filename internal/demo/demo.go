@@ -61,3 +61,17 @@ func Encoder(t testing.TB) *budget.Encoder {
 	}
 	return e
 }
+
+// Config reads the demo root's wake.toml from fsys.
+func Config(t testing.TB, fsys afero.Fs) tiers.Config {
+	t.Helper()
+	data, err := afero.ReadFile(fsys, "/demo/"+tiers.ConfigPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := tiers.ParseConfig("/demo/"+tiers.ConfigPath, data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cfg
+}
