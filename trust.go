@@ -41,7 +41,7 @@ func (m *Memory) settleTrust(cfg tiers.Config, data []byte, warn bool) (tiers.Co
 
 // ErrNoUserDir is returned when the environment names no directory for
 // the user's own wake files (neither XDG_CONFIG_HOME nor HOME).
-var ErrNoUserDir = errors.New("neither $XDG_CONFIG_HOME nor $HOME is set")
+var ErrNoUserDir error = hinted{errors.New("neither $XDG_CONFIG_HOME nor $HOME is set"), "set HOME: trusted roots are recorded in ~/.config/wake/trust.json"}
 
 // TrustChange is what [Memory.SetTrust] did.
 type TrustChange struct {

@@ -14,6 +14,7 @@ package wake
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"path/filepath"
 	"strconv"
@@ -75,14 +76,33 @@ func Find(fsys afero.Fs, flagRoot, envRoot, cwd string) (string, error) {
 	if fsys == nil {
 		fsys = afero.NewOsFs()
 	}
-	return tiers.FindRoot(fsys, flagRoot, envRoot, cwd)
+	root, err := tiers.FindRoot(fsys, flagRoot, envRoot, cwd)
+	var nr *tiers.NotRootError
+	if errors.Is(err, tiers.ErrNoRoot) && !errors.As(err, &nr) {
+		return "", hinted{err, "run 'wake init' to create one here, or pass --root DIR"}
+	}
+	return root, err
 }
+
+// hinted is an error with what the user can do about it.
+type hinted struct {
+	error
+	hint string
+}
+
+func (e hinted) Unwrap() error { return e.error }
+func (e hinted) Hint() string  { return e.hint }
 
 // ConfigError is a wake.toml, or the user's config.toml, that wake cannot
 // use: an error naming the file, line and key.
 type ConfigError struct{ Err error }
 
 func (e *ConfigError) Error() string { return e.Err.Error() }
+
+// Hint says what to do about it.
+func (e *ConfigError) Hint() string {
+	return "fix the key in that file; 'wake init' writes a commented copy of every wake.toml default"
+}
 func (e *ConfigError) Unwrap() error { return e.Err }
 
 // Open opens the memory root at root, which [Find] located: it first

@@ -52,10 +52,13 @@ type Pull struct {
 type PullError struct {
 	Path   string
 	Reason string
-	Hint   string
+	Advice string // what the user can do about it, or ""
 }
 
 func (e *PullError) Error() string { return e.Path + ": " + e.Reason }
+
+// Hint is what the user can do about it, or "".
+func (e *PullError) Hint() string { return e.Advice }
 
 // PullCold decides what `wake cold` prints for the cold document at rel
 // (from [ColdPath]) given the session's pulls so far. The whole document

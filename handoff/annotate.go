@@ -20,6 +20,11 @@ type HandEditError struct {
 	Edits []tiers.HandEdit
 }
 
+// Hint says how to settle it.
+func (e *HandEditError) Hint() string {
+	return "'wake check' shows the removed lines; restore them, or, to accept the edit, delete .state/" + DecisionsSnapshot
+}
+
 func (e *HandEditError) Error() string {
 	var nums []string
 	for _, h := range e.Edits {

@@ -16,7 +16,6 @@ import (
 
 	"github.com/wakeproto/wake/budget"
 	"github.com/wakeproto/wake/handoff"
-	"github.com/wakeproto/wake/tiers"
 )
 
 // Exit statuses (DESIGN section 8).
@@ -203,17 +202,7 @@ func (a *app) findRootFrom(dir string) (string, error) {
 // locate resolves the memory root, searching up from dir when neither
 // --root nor $WAKE_ROOT names it, with a hint when there is none.
 func (a *app) locate(dir string) (string, error) {
-	root, err := wake.Find(a.fs, a.rootFlag, a.env["WAKE_ROOT"], dir)
-	var nr *tiers.NotRootError
-	switch {
-	case errors.As(err, &nr):
-		return "", hintError{err, nr.Hint()}
-	case errors.Is(err, tiers.ErrNoRoot):
-		return "", hintError{err, "run 'wake init' to create one here, or pass --root DIR"}
-	case err != nil:
-		return "", err
-	}
-	return root, nil
+	return wake.Find(a.fs, a.rootFlag, a.env["WAKE_ROOT"], dir)
 }
 
 // options are the library's options for this invocation.
@@ -239,15 +228,7 @@ func (a *app) openFrom(dir string) (*wake.Memory, error) {
 	if err != nil {
 		return nil, err
 	}
-	m, err := wake.Open(root, a.options())
-	var ce *wake.ConfigError
-	if errors.As(err, &ce) {
-		return nil, hintError{err, "fix the key in that file; 'wake init' writes a commented copy of every wake.toml default"}
-	}
-	if err != nil {
-		return nil, err
-	}
-	return m, nil
+	return wake.Open(root, a.options())
 }
 
 func (a *app) store(root string) *handoff.Store {

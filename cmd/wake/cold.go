@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 
 	"github.com/wakeproto/wake"
@@ -65,10 +64,6 @@ func (a *app) coldRun(ctx context.Context, o *coldOptions) error {
 		return a.coldList(m)
 	}
 	p, err := m.Pull(ctx, o.path)
-	var perr *cold.PullError
-	if errors.As(err, &perr) && perr.Hint != "" {
-		return hintError{err, perr.Hint}
-	}
 	if err != nil {
 		return err
 	}

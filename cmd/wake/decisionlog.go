@@ -67,21 +67,6 @@ func becauseInWhat(name, what string) error {
 	return nil
 }
 
-// decisionError turns the decision log's errors into the CLI's: a number
-// the log lacks is a usage error, hand edits get a hint.
-func decisionError(err error) error {
-	var he *handoff.HandEditError
-	switch {
-	case err == nil:
-		return nil
-	case errors.Is(err, handoff.ErrNoSuchDecision):
-		return hintError{usageError{err}, "'wake decisions --all' lists every decision with its number"}
-	case errors.As(err, &he):
-		return hintError{err, "'wake check' shows the removed lines; restore them, or, to accept the edit, delete .state/" + handoff.DecisionsSnapshot}
-	}
-	return err
-}
-
 // runDecision is what decide, reverse, contest and uphold share: open the
 // root (finishing any write a crash interrupted), make the change, which
 // takes the lock and logs its ledger line, and say what changed.
@@ -91,8 +76,12 @@ func (a *app) runDecision(change func(*wake.Memory) (handoff.DecisionChange, err
 		return err
 	}
 	ch, err := change(m)
+	if errors.Is(err, handoff.ErrNoSuchDecision) {
+		// A number the log lacks is the user's mistake.
+		return hintError{usageError{err}, "'wake decisions --all' lists every decision with its number"}
+	}
 	if err != nil {
-		return decisionError(err)
+		return err
 	}
 	say(ch)
 	return nil

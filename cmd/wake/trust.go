@@ -66,12 +66,10 @@ func (a *app) trustRun(ctx context.Context, o *trustOptions) error {
 	}
 	ch, err := wake.SetTrust(ctx, root, a.options(), o.revoke)
 	var ce *wake.ConfigError
-	switch {
-	case errors.Is(err, wake.ErrNoUserDir):
-		return hintError{err, "set HOME: trusted roots are recorded in ~/.config/wake/trust.json"}
-	case errors.As(err, &ce):
+	if errors.As(err, &ce) {
 		return hintError{err, "fix wake.toml first: a file wake cannot read is not trusted"}
-	case err != nil:
+	}
+	if err != nil {
 		return err
 	}
 	report.TrustText(a.out, ch, o.revoke)
@@ -80,9 +78,6 @@ func (a *app) trustRun(ctx context.Context, o *trustOptions) error {
 
 func (a *app) trustList(o *trustOptions) error {
 	roots, dir, err := wake.TrustedRoots(a.options())
-	if errors.Is(err, wake.ErrNoUserDir) {
-		return hintError{err, "set HOME: trusted roots are recorded in ~/.config/wake/trust.json"}
-	}
 	if err != nil {
 		return err
 	}
