@@ -2,6 +2,7 @@ package wake_test
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"testing"
 	"time"
@@ -58,7 +59,16 @@ func TestSessionThroughTheAPI(t *testing.T) {
 		t.Fatalf("pull: %+v %v", p, err)
 	}
 	now = now.Add(2 * time.Hour)
-	in := handoff.Input{Session: tiers.Session{Summary: "Set up VAT rounding", NextPriority: "Import the bank CSV"}}
+	// The hand-off part by part, as a tool's arguments would give it.
+	summary, focus := "Set up VAT rounding", "Import the bank CSV"
+	f := handoff.Fields{Summary: &summary, Next: &focus}
+	if _, err := f.Check(""); err != nil {
+		t.Fatal(err)
+	}
+	in, err := f.Over(handoff.Input{})
+	if err != nil {
+		t.Fatal(err)
+	}
 	res, err := m.Handoff(ctx, in, wake.BootFiles{})
 	if err != nil || res.Boot.SkillPath == "" {
 		t.Fatalf("hand-off: %+v %v", res, err)
@@ -82,6 +92,19 @@ func TestSessionThroughTheAPI(t *testing.T) {
 	if err != nil || r.Failed() || r.Halted() {
 		t.Fatalf("check: %+v %v", r, err)
 	}
+	// The records, read with no open Memory.
+	d, err := wake.ReadDecisions(root, o)
+	if err != nil || d.Held != "" || len(d.Log.Entries) != 1 || d.Log.Entries[0].What != "Round VAT per line" {
+		t.Fatalf("decisions: %+v %v", d, err)
+	}
+	l, err := wake.ReadLedger(root, o, wake.LogFilter{Op: "decide"})
+	if err != nil || len(l.Entries) != 1 || !strings.Contains(l.Entries[0].ChangeSummary, "Round VAT per line") {
+		t.Fatalf("ledger: %+v %v", l, err)
+	}
+	trusted, _, err := wake.TrustedRoots(o)
+	if err != nil || len(trusted) != 1 || trusted[0].Root != root || trusted[0].State != "trusted" {
+		t.Fatalf("trusted roots (init trusts the root it lays out): %+v %v", trusted, err)
+	}
 	skill, _ := afero.ReadFile(fsys, "/home/ava/.claude/agentchat.skill.md")
 	if !strings.Contains(string(skill), "# Memory — Ava\n") || !strings.Contains(string(skill), "Set up VAT rounding") {
 		t.Fatalf("skill.md after the hand-off:\n%s", skill)
@@ -90,5 +113,33 @@ func TestSessionThroughTheAPI(t *testing.T) {
 		if n.Kind != "warning" || !strings.Contains(n.Msg, "git") {
 			t.Errorf("unexpected notice: %+v", n)
 		}
+	}
+}
+
+// TestErrorsCarryHints: the library's errors say what the user can do,
+// so that every front end can show it.
+func TestErrorsCarryHints(t *testing.T) {
+	fsys := afero.NewMemMapFs()
+	o := wake.Options{FS: fsys, Locker: &memlock.Locker{}}
+	hint := func(err error) string {
+		var h interface{ Hint() string }
+		if errors.As(err, &h) {
+			return h.Hint()
+		}
+		return ""
+	}
+	fsys.MkdirAll("/p", 0o755)
+	if _, err := wake.Find(fsys, "", "", "/p"); !errors.Is(err, tiers.ErrNoRoot) || !strings.Contains(hint(err), "wake init") {
+		t.Errorf("no root: %v, hint %q", err, hint(err))
+	}
+	if _, err := wake.Init(context.Background(), "/p/.wake", skeleton.Params{}, o); err != nil {
+		t.Fatal(err)
+	}
+	afero.WriteFile(fsys, "/p/.wake/wake.toml", []byte("[budget]\nmemory_max = -1\n"), 0o644)
+	if _, err := wake.Open("/p/.wake", o); !strings.Contains(hint(err), "wake.toml default") {
+		t.Errorf("bad wake.toml: %v, hint %q", err, hint(err))
+	}
+	if _, _, err := wake.TrustedRoots(o); !errors.Is(err, wake.ErrNoUserDir) || !strings.Contains(hint(err), "set HOME") {
+		t.Errorf("no HOME: %v, hint %q", err, hint(err))
 	}
 }
