@@ -211,3 +211,28 @@ func checkSnapshot(t *testing.T, s *Store) {
 		t.Errorf("snapshot differs from the log (%v)", err)
 	}
 }
+
+// TestReverseOneLineEntry: an entry in seed 004's one-line form, its
+// STATUS on the DECISION line, is reversed in place: the status word
+// changes where it stands, every other byte stays, and the log reads back
+// with the entry reversed.
+func TestReverseOneLineEntry(t *testing.T) {
+	const entry = "[2026-02-14] DECISION: Use YAML for config BECAUSE: readability STATUS: active TOPIC: config\n"
+	s, _ := newDecisionStore(t, entry)
+	ctx := context.Background()
+	if _, err := s.Reverse(ctx, 1, NewDecision{What: "Use TOML for config", Why: "YAML indentation broke parsing"}); err != nil {
+		t.Fatal(err)
+	}
+	got := readLog(t, s)
+	if !strings.HasPrefix(got, "[2026-02-14] DECISION: Use YAML for config BECAUSE: readability STATUS: reversed TOPIC: config\nREVERSED_BY: [2026-03-01] Use TOML for config BECAUSE: YAML indentation broke parsing\n") {
+		t.Fatalf("log after reverse:\n%s", got)
+	}
+	log := tiers.ParseDecisions([]byte(got))
+	if len(log.Entries) != 2 || log.Entries[0].Status != tiers.StatusReversed || !log.Entries[1].Active() || len(log.Malformed) != 0 {
+		t.Fatalf("reads back as %+v, malformed %v", log.Entries, log.Malformed)
+	}
+	// A reason that would start a field of its own is refused.
+	if _, err := s.Decide(ctx, NewDecision{What: "Use X", Why: "fast STATUS: reversed"}); err == nil || !strings.Contains(err.Error(), `"STATUS:"`) {
+		t.Fatalf("a reason holding STATUS: was written: %v", err)
+	}
+}

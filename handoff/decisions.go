@@ -38,6 +38,10 @@ func (d NewDecision) Validate() error {
 		// The entry line reads "DECISION: WHAT BECAUSE: WHY"; a second
 		// "BECAUSE:" would move part of the decision into the reason.
 		return errors.New(`the decision text must not contain "BECAUSE:"; it separates the decision from its reason`)
+	case tiers.InlineKey(d.Why) != "":
+		// After "BECAUSE:" on the entry line, "STATUS:" and the other keys
+		// start fields of their own (seed 004's one-line form).
+		return fmt.Errorf("the reason must not contain %q: on the DECISION line it starts a field of its own", tiers.InlineKey(d.Why))
 	}
 	return nil
 }

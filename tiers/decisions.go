@@ -34,6 +34,12 @@ var fieldKeys = []string{KeyBecause, KeyStatus, KeyReversedBy, KeyTopic, KeyObje
 // entryHead matches an entry's first line: "[YYYY-MM-DD] DECISION: ...".
 var entryHead = regexp.MustCompile(`^\[([^\]\n]*)\][ \t]*DECISION:(.*)$`)
 
+// inlineKey finds a field written on the DECISION line after its reason,
+// as seed 004's one-line form has it: "[date] DECISION: what BECAUSE: why
+// STATUS: reversed". The key must follow white space and be written in
+// capitals, as wake writes it.
+var inlineKey = regexp.MustCompile(`[ \t](STATUS|TOPIC|REVERSED_BY|OBJECTION|PROPOSED|UPHELD):`)
+
 // Span is a byte range [Start, End) of the decision log; both are -1 when
 // the thing it locates is absent.
 type Span struct {
@@ -211,7 +217,51 @@ func (p *decisionParser) open(l Line) {
 		Bytes: Span{l.Start, l.End}, Date: l.Text[m[2]:m[3]], StatusValue: Span{-1, -1},
 	}
 	p.cur = d
-	p.field(KeyDecision, l, l.Start+m[4], l.Start+m[5])
+	p.inline(l, l.Start+m[4], l.Start+m[5])
+}
+
+// InlineKey returns the first field key a reason holds where, written on
+// the DECISION line after "BECAUSE:", it would start a field of its own
+// ("STATUS:" in "... BECAUSE: why STATUS: reversed"); "" when none.
+func InlineKey(why string) string {
+	m := inlineKey.FindStringSubmatch(" " + why)
+	if m == nil {
+		return ""
+	}
+	return m[1] + ":"
+}
+
+// inline reads the DECISION line's value in [vs, ve): the decision and its
+// reason, then each field written on the same line after the reason, each
+// running to the next one. Before "BECAUSE:" nothing is split, so that a
+// decision may say "STATUS:" in its text.
+func (p *decisionParser) inline(l Line, vs, ve int) {
+	val := p.text[vs:ve]
+	after := strings.Index(val, KeyBecause+":")
+	if after < 0 {
+		p.field(KeyDecision, l, vs, ve)
+		return
+	}
+	after += len(KeyBecause) + 1
+	ms := inlineKey.FindAllStringSubmatchIndex(val[after:], -1)
+	if len(ms) == 0 {
+		p.field(KeyDecision, l, vs, ve)
+		return
+	}
+	end := vs + after + ms[0][0]
+	p.field(KeyDecision, l, vs, end)
+	for i, m := range ms {
+		key := val[after+m[2] : after+m[3]]
+		keyStart, valStart := vs+after+m[2], vs+after+m[1]
+		valEnd := ve
+		if i+1 < len(ms) {
+			valEnd = vs + after + ms[i+1][0]
+		}
+		p.field(key, l, valStart, valEnd)
+		// The field is its part of the line, not the whole line.
+		f := &p.cur.Fields[len(p.cur.Fields)-1]
+		f.Bytes = Span{keyStart, valEnd}
+	}
 }
 
 // field starts a field whose first-line value lies in [vs, ve) of the file.

@@ -222,3 +222,61 @@ func TestParseDecisionsOpenComment(t *testing.T) {
 		}
 	}
 }
+
+// TestParseDecisionsOneLineForms: every form seed 004 shows parses to the
+// same entry: the one-line form of section 1 ("... BECAUSE: why STATUS:
+// reversed"), the multi-line form of rule 2, and a mix, with the fields
+// after the reason on the DECISION line read as fields.
+func TestParseDecisionsOneLineForms(t *testing.T) {
+	t.Parallel()
+	type entry struct{ what, why, status, topic, reversedBy string }
+	want := entry{"Use YAML for config", "readability", "reversed", "", ""}
+	for _, c := range []struct {
+		text string
+		want entry
+	}{
+		{"[2026-02-14] DECISION: Use YAML for config BECAUSE: readability STATUS: reversed\n", want},
+		{"[2026-02-14] DECISION: Use YAML for config BECAUSE: readability\nSTATUS: reversed\n", want},
+		{"[2026-02-14] DECISION: Use YAML for config BECAUSE: readability STATUS: Reversed  \n", want},
+		{"[2026-02-14] DECISION: Use YAML for config BECAUSE: readability STATUS: reversed TOPIC: config\n",
+			entry{"Use YAML for config", "readability", "reversed", "config", ""}},
+		{"[2026-02-14] DECISION: Use YAML for config BECAUSE: readability STATUS: reversed\nREVERSED_BY: [2026-02-15] Switched to TOML. YAML indentation\nwas causing parse errors.\n",
+			entry{"Use YAML for config", "readability", "reversed", "", "[2026-02-15] Switched to TOML. YAML indentation\nwas causing parse errors."}},
+		// Before the reason nothing is split: the decision may name a key.
+		{"[2026-02-14] DECISION: Show STATUS: codes in the log BECAUSE: support asks STATUS: active\n",
+			entry{"Show STATUS: codes in the log", "support asks", "active", "", ""}},
+		// A key must follow white space and be in capitals.
+		{"[2026-02-14] DECISION: Use YAML BECAUSE: the status: quo and xSTATUS: y\n",
+			entry{"Use YAML", "the status: quo and xSTATUS: y", "", "", ""}},
+	} {
+		log := ParseDecisions([]byte(c.text))
+		if len(log.Entries) != 1 || len(log.Malformed) != 0 {
+			t.Errorf("%q: %d entries, malformed %v", c.text, len(log.Entries), log.Malformed)
+			continue
+		}
+		e := log.Entries[0]
+		if got := (entry{e.What, e.Why, e.Status, e.Topic(), e.ReversedBy()}); got != c.want {
+			t.Errorf("%q:\n got  %+v\n want %+v", c.text, got, c.want)
+		}
+		if e.HasStatus() && !strings.EqualFold(c.text[e.StatusValue.Start:e.StatusValue.End], e.Status) {
+			t.Errorf("%q: StatusValue locates %q", c.text, c.text[e.StatusValue.Start:e.StatusValue.End])
+		}
+	}
+	// An unknown inline status is malformed, named on its line.
+	log := ParseDecisions([]byte("[2026-02-14] DECISION: A BECAUSE: b STATUS: maybe\n"))
+	if len(log.Malformed) != 1 || !strings.Contains(log.Malformed[0].Reason, `STATUS "maybe"`) || log.Malformed[0].Text != "STATUS: maybe" {
+		t.Errorf("malformed %+v", log.Malformed)
+	}
+}
+
+func TestInlineKey(t *testing.T) {
+	t.Parallel()
+	for why, want := range map[string]string{
+		"readability": "", "STATUS: reversed": "STATUS:", "it is fast TOPIC: speed": "TOPIC:",
+		"the status: quo": "", "xUPHELD: y": "", "a\tREVERSED_BY: b": "REVERSED_BY:",
+	} {
+		if got := InlineKey(why); got != want {
+			t.Errorf("InlineKey(%q) = %q, want %q", why, got, want)
+		}
+	}
+}

@@ -38,7 +38,7 @@ A TOPIC names the subject; two active decisions with the same TOPIC fail
 				text{"--because", &o.because, "say why it was decided"}, text{"--topic", &o.topic, ""}); err != nil {
 				return err
 			}
-			if err := becauseInWhat("the decision (WHAT)", o.what); err != nil {
+			if err := misread("the decision (WHAT)", o.what, o.because); err != nil {
 				return err
 			}
 			return a.decideRun(cmd.Context(), o)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/wakeproto/wake"
 	"github.com/wakeproto/wake/handoff"
+	"github.com/wakeproto/wake/tiers"
 )
 
 // The helpers the decision-log commands (decide, decisions, reverse,
@@ -58,11 +59,15 @@ func (a *app) requireTexts(ts ...text) error {
 	return nil
 }
 
-// becauseInWhat rejects a decision text holding "BECAUSE:", which would
-// split it in the log.
-func becauseInWhat(name, what string) error {
+// misread rejects a decision text holding "BECAUSE:", which would split
+// it in the log, and a reason holding a field key such as "STATUS:", which
+// on the DECISION line starts a field of its own.
+func misread(name, what, because string) error {
 	if strings.Contains(what, "BECAUSE:") {
 		return usagef(`%s must not contain "BECAUSE:": in the log it separates the decision from its reason; give the reason with --because`, name)
+	}
+	if k := tiers.InlineKey(because); k != "" {
+		return usagef(`--because must not contain %q: in the log it would start a field of its own after the reason`, k)
 	}
 	return nil
 }

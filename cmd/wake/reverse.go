@@ -39,7 +39,7 @@ replacement. It also settles a contested decision against it.`,
 				text{"--because", &o.because, "say why it is reversed"}, text{"--topic", &o.topic, ""}); err != nil {
 				return err
 			}
-			if err := becauseInWhat("--by", o.by); err != nil {
+			if err := misread("--by", o.by, o.because); err != nil {
 				return err
 			}
 			return a.reverseRun(cmd.Context(), o)
