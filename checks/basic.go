@@ -9,8 +9,10 @@ import (
 	"github.com/wakeproto/wake/tiers"
 )
 
-// CheckIdentity is check 1: main.md exists and its Purpose section states
-// the purpose in at least one sentence. Failing it is a HALT.
+// CheckIdentity is check 1: main.md exists and states the project's
+// purpose in at least one sentence: in its Purpose section, else in the
+// paragraph under its title, else in its front-matter summary (unless
+// that is the template's). Failing it is a HALT.
 func CheckIdentity(m Memory) []Finding {
 	halt := func(detail string) []Finding {
 		return []Finding{{Check: Identity, Severity: Halt, Path: tiers.MainPath, Message: MsgIdentity, Details: []string{detail}}}
@@ -22,13 +24,55 @@ func CheckIdentity(m Memory) []Finding {
 		return halt("main.md was not read: " + m.Main.Skipped)
 	}
 	purpose, ok := tiers.ParseMain(m.Main.Content).Section(tiers.SectionPurpose)
+	for _, p := range []string{purpose, titleParagraph(m.Main.Content), ownSummary(m.Main.Meta.Summary)} {
+		if isSentence(p) {
+			return []Finding{{Check: Identity, Pass: true, Severity: OK, Path: tiers.MainPath, Message: fmt.Sprintf("purpose: %s", firstSentence(p))}}
+		}
+	}
+	const elsewhere = "; nor does the paragraph under its title or its front-matter summary state it"
 	if !ok {
-		return halt(`main.md has no "## Purpose" section`)
+		return halt(`main.md has no "## Purpose" section` + elsewhere)
 	}
-	if !isSentence(purpose) {
-		return halt("the Purpose section of main.md does not state the purpose (it is empty or holds only the template's comment)")
+	return halt("the Purpose section of main.md does not state the purpose (it is empty or holds only the template's comment)" + elsewhere)
+}
+
+// titleParagraph is the text between main.md's title and its next
+// heading, without comments: where a hand-written main.md often states
+// what the project is.
+func titleParagraph(content []byte) string {
+	_, body, ok := tiers.SplitFrontMatter(content)
+	if !ok {
+		body = content
 	}
-	return []Finding{{Check: Identity, Pass: true, Severity: OK, Path: tiers.MainPath, Message: fmt.Sprintf("purpose: %s", firstSentence(purpose))}}
+	var b strings.Builder
+	in := false
+	for _, l := range tiers.Lines(string(body)) {
+		lv, _ := tiers.HeadingLevel(l.Text)
+		switch {
+		case lv == 1 && !in:
+			in = true
+		case lv > 0:
+			if in {
+				return strings.TrimSpace(tiers.StripComments(b.String()))
+			}
+		case in:
+			b.WriteString(l.Text + "\n")
+		}
+	}
+	return strings.TrimSpace(tiers.StripComments(b.String()))
+}
+
+// templateSummary opens the front-matter summary wake init writes, which
+// describes the file, not the project.
+const templateSummary = "Identity, purpose and standing directives of "
+
+// ownSummary is a front-matter summary the user wrote: "" for the
+// template's.
+func ownSummary(s string) string {
+	if strings.HasPrefix(strings.TrimSpace(s), templateSummary) {
+		return ""
+	}
+	return s
 }
 
 // isSentence reports whether text has at least two words with letters in

@@ -116,10 +116,10 @@ func TestFailures(t *testing.T) {
 			edit(t, f, "main.md", func(s string) string {
 				return strings.Replace(s, "tallybook is a small double-entry bookkeeping service for a three-person\nbakery: it imports bank CSV exports, matches them to invoices, and produces\nthe monthly VAT report the accountant files.\n", "<!-- One or two sentences. -->\nTODO\n", 1)
 			})
-		}, Identity, Halt, []string{"the Purpose section of main.md does not state the purpose (it is empty or holds only the template's comment)"}, MsgIdentity},
+		}, Identity, Halt, []string{"the Purpose section of main.md does not state the purpose (it is empty or holds only the template's comment); nor does the paragraph under its title or its front-matter summary state it"}, MsgIdentity},
 		{"no Purpose heading", func(f afero.Fs) {
 			edit(t, f, "main.md", func(s string) string { return strings.Replace(s, "## Purpose", "## Why", 1) })
-		}, Identity, Halt, []string{`main.md has no "## Purpose" section`}, MsgIdentity},
+		}, Identity, Halt, []string{`main.md has no "## Purpose" section; nor does the paragraph under its title or its front-matter summary state it`}, MsgIdentity},
 		{"no recent/latest.md", func(f afero.Fs) { f.Remove(root + "/recent/latest.md") }, Continuity, Fail,
 			[]string{"recent/latest.md does not exist"}, MsgContinuity},
 		{"latest.md holds only headings", func(f afero.Fs) {
@@ -323,4 +323,35 @@ func reportsHandEdit(r Report) bool {
 		}
 	}
 	return false
+}
+
+// TestIdentityPurposeElsewhere: a purpose stated in the paragraph under
+// main.md's title, or in its own front-matter summary, passes identity;
+// the template's summary does not, nor does a title alone.
+func TestIdentityPurposeElsewhere(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		name, main string
+		pass       bool
+		purpose    string
+	}{
+		{"under the title", "# tallybook\n\ntallybook keeps the books of a bakery. It files VAT.\n\n## Goals\n- one\n", true, "purpose: tallybook keeps the books of a bakery."},
+		{"under the title, before an empty Purpose", "# tallybook\nKeeps the books of a bakery.\n\n## Purpose\n<!-- template -->\n", true, "purpose: Keeps the books of a bakery."},
+		{"front-matter summary", "---\nsummary: Bookkeeping for a three-person bakery\n---\n# tallybook\n\n## Goals\n", true, "purpose: Bookkeeping for a three-person bakery"},
+		{"the template's summary", "---\nsummary: Identity, purpose and standing directives of tallybook\n---\n# tallybook\n\n## Purpose\n<!-- x -->\n", false, ""},
+		{"a title alone", "# tallybook\n<!-- what is it? -->\n## Identity\nAgent: Ava, the engineer.\n", false, ""},
+		{"no title, a paragraph", "Some notes about the bakery books.\n", false, ""},
+		{"empty", "", false, ""},
+	} {
+		fs := afero.NewMemMapFs()
+		afero.WriteFile(fs, "/r/main.md", []byte(c.main), 0o644)
+		m, err := ReadMemory(fs, "/r")
+		if err != nil {
+			t.Fatal(err)
+		}
+		f := CheckIdentity(m)
+		if len(f) != 1 || f[0].Pass != c.pass || c.pass && f[0].Message != c.purpose || !c.pass && f[0].Severity != Halt {
+			t.Errorf("%s: %+v", c.name, f)
+		}
+	}
 }

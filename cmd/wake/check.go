@@ -21,7 +21,9 @@ func (a *app) checkCmd() *cobra.Command {
 		Long: `check runs the Wake Protocol's coherence checks on the memory root and prints
 each with pass or fail and its messages, then the announcement:
 
-  1 identity              main.md exists and its Purpose states the purpose
+  1 identity              main.md exists and states the purpose: in its
+                          Purpose section, under its title, or in its
+                          front-matter summary
   2 continuity            recent/latest.md holds a session and the HANDOFF block
                           a session_summary; a HANDOFF older than
                           checks.stale_after is a warning
