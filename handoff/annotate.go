@@ -75,9 +75,10 @@ func (s *Store) Decide(ctx context.Context, d NewDecision) (DecisionChange, erro
 
 // Reverse sets entry n's STATUS to reversed, adds "REVERSED_BY: [date] WHAT
 // BECAUSE: WHY" to it and appends by as a new active entry (rules 1 and 2).
-// An entry already reversed is an error. by does not inherit the entry's
-// TOPIC: reversing one of two active entries that share a TOPIC in favour
-// of the other must not leave a third entry on that TOPIC.
+// An entry already reversed is an error. by takes the entry's TOPIC unless
+// it names its own, since it decides the same subject; but not when
+// another active entry already holds that TOPIC: the reversal then
+// settles a clash in that entry's favour, and must not start a new one.
 func (s *Store) Reverse(ctx context.Context, n int, by NewDecision) (DecisionChange, error) {
 	if err := by.Validate(); err != nil {
 		return DecisionChange{}, err
@@ -89,6 +90,9 @@ func (s *Store) Reverse(ctx context.Context, n int, by NewDecision) (DecisionCha
 		note := fmt.Sprintf("[%s] %s BECAUSE: %s", s.day(), strings.TrimSpace(by.What), strings.TrimSpace(by.Why))
 		f.text = annotateEntry(f.text, e, tiers.StatusReversed, tiers.KeyReversedBy+": "+note)
 		f.log = tiers.ParseDecisions([]byte(f.text))
+		if strings.TrimSpace(by.Topic) == "" && !topicHeld(f.log, e) {
+			by.Topic = tiers.OneLine(e.Topic())
+		}
 		p, err := planAppend(*f, []NewDecision{by}, s.Now())
 		if err != nil {
 			return DecisionChange{}, "", err
@@ -226,4 +230,19 @@ func oneLineTexts(pairs ...string) error {
 		}
 	}
 	return nil
+}
+
+// topicHeld reports whether an active entry other than e has e's TOPIC,
+// compared as the consistency check compares them.
+func topicHeld(log tiers.DecisionLog, e tiers.Decision) bool {
+	t := strings.ToLower(tiers.OneLine(e.Topic()))
+	if t == "" {
+		return true
+	}
+	for _, o := range log.Entries {
+		if o.Number != e.Number && o.Active() && strings.ToLower(tiers.OneLine(o.Topic())) == t {
+			return true
+		}
+	}
+	return false
 }

@@ -67,6 +67,7 @@ REVERSED_BY: [2026-03-01] Use TOML for config BECAUSE: YAML indentation broke pa
 
 [2026-03-01] DECISION: Use TOML for config BECAUSE: YAML indentation broke parsing
 STATUS: active
+TOPIC: config
 `
 	if got := readLog(t, s); got != want {
 		t.Fatalf("after reverse:\n%s\nwant:\n%s", got, want)

@@ -23,8 +23,9 @@ func (a *app) reverseCmd() *cobra.Command {
 "REVERSED_BY: [date] NEW DECISION BECAUSE: WHY" to it, and appends the new
 decision as an active entry (Wake Protocol rules 1 and 2: never silently
 override; annotate, don't delete). Every other byte of entry N stays as it
-was. The new entry has the TOPIC --topic gives, if any; it does not take
-N's, so that reversing one of two decisions on one TOPIC settles the clash.
+was. The new entry has the TOPIC --topic gives, else N's, unless another
+active decision already has N's TOPIC: then reversing N settles that
+clash, and the new entry takes no TOPIC so as not to start another.
 
 A decision already reversed cannot be reversed again: reverse its
 replacement. It also settles a contested decision against it.`,
@@ -47,7 +48,7 @@ replacement. It also settles a contested decision against it.`,
 	}
 	cmd.Flags().StringVar(&o.by, "by", "", "the decision that replaces it (required)")
 	cmd.Flags().StringVar(&o.because, "because", "", "why it is reversed (required)")
-	cmd.Flags().StringVar(&o.topic, "topic", "", "TOPIC `T` of the new decision")
+	cmd.Flags().StringVar(&o.topic, "topic", "", "TOPIC `T` of the new decision (default: decision N's)")
 	return cmd
 }
 
