@@ -25,6 +25,7 @@ import (
 
 	"github.com/wakeproto/wake/boot"
 	"github.com/wakeproto/wake/budget"
+	"github.com/wakeproto/wake/checks"
 	"github.com/wakeproto/wake/handoff"
 	"github.com/wakeproto/wake/skeleton"
 	"github.com/wakeproto/wake/tiers"
@@ -172,7 +173,7 @@ func (m *Memory) Trust() tiers.Trust { return m.trust }
 // Store is the root's one place of writes, for the operations this
 // package does not wrap.
 func (m *Memory) Store() *handoff.Store {
-	return &handoff.Store{FS: m.o.FS, Root: m.root, Now: m.o.Now, Locker: m.o.Locker}
+	return &handoff.Store{FS: m.o.FS, Root: m.root, Now: m.o.Now, Locker: m.o.Locker, Guard: checks.Conflicts}
 }
 
 // bootOptions is what the boot pipeline reads with.

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/wakeproto/wake/handoff"
 	"github.com/wakeproto/wake/tiers"
 )
 
@@ -224,4 +225,40 @@ func andList(xs []string) string {
 		return strings.Join(xs, "")
 	}
 	return strings.Join(xs[:len(xs)-1], ", ") + " and " + xs[len(xs)-1]
+}
+
+// Conflicts finds, for decisions about to be appended, the active entries
+// of log each would contradict, as the consistency check would find them
+// once written: the same TOPIC, or (unless both have a TOPIC) a text that
+// contradicts. It compares with the most recent maxCompared active
+// entries, as the check does. It is the guard of rule 1 at write time
+// ([handoff.Guard]).
+func Conflicts(log tiers.DecisionLog, ds []handoff.NewDecision) []handoff.Conflict {
+	act := active(log)
+	if len(act) > maxCompared {
+		act = act[len(act)-maxCompared:]
+	}
+	c := newComparer()
+	ps := make([]phrase, len(act))
+	for i, e := range act {
+		ps[i] = c.phrase(e.What)
+	}
+	var out []handoff.Conflict
+	for i, d := range ds {
+		topic := strings.ToLower(tiers.OneLine(d.Topic))
+		p := c.phrase(d.What)
+		for j, e := range act {
+			other := strings.ToLower(tiers.OneLine(e.Topic()))
+			switch {
+			case topic != "" && topic == other:
+				out = append(out, handoff.Conflict{New: i, With: e, Why: fmt.Sprintf("both have TOPIC %q", tiers.OneLine(e.Topic()))})
+			case topic != "" && other != "":
+			default:
+				if why, ok := c.contradicts(p, ps[j]); ok {
+					out = append(out, handoff.Conflict{New: i, With: e, Why: why})
+				}
+			}
+		}
+	}
+	return out
 }

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/wakeproto/wake/handoff"
 	"github.com/wakeproto/wake/tiers"
 )
 
@@ -142,5 +143,33 @@ func TestCheckDecisionsHugeFileHead(t *testing.T) {
 	m.Decisions.Huge = false
 	if fs := CheckDecisions(m); fs[0].Pass {
 		t.Errorf("the same log read whole must report entry 2 deleted: %+v", fs)
+	}
+}
+
+// TestConflicts: the guard of rule 1 finds what the consistency check
+// would find once the decision is written, and nothing else.
+func TestConflicts(t *testing.T) {
+	t.Parallel()
+	log := tiers.ParseDecisions([]byte("[2026-02-01] DECISION: Use YAML for config BECAUSE: readability\nSTATUS: active\n\n" +
+		"[2026-02-02] DECISION: Keep invoices ten years BECAUSE: law\nSTATUS: active\nTOPIC: Retention\n\n" +
+		"[2026-02-03] DECISION: Use cgo BECAUSE: driver\nSTATUS: reversed\nREVERSED_BY: [2026-02-04] no\n"))
+	for _, c := range []struct {
+		d    handoff.NewDecision
+		with int // 0: no conflict
+	}{
+		{handoff.NewDecision{What: "Use TOML for config"}, 1},
+		{handoff.NewDecision{What: "Delete invoices after seven years", Topic: "retention"}, 2},
+		{handoff.NewDecision{What: "Use TOML for config", Topic: "format"}, 1}, // entry 1 has no TOPIC
+		{handoff.NewDecision{What: "Do not use cgo"}, 0},                       // entry 3 is reversed
+		{handoff.NewDecision{What: "Write the loader in Go"}, 0},
+		{handoff.NewDecision{What: "Keep invoices ten years", Topic: "other"}, 0}, // different TOPICs
+	} {
+		got := Conflicts(log, []handoff.NewDecision{c.d})
+		switch {
+		case c.with == 0 && len(got) != 0:
+			t.Errorf("%+v: conflicts %+v, want none", c.d, got)
+		case c.with != 0 && (len(got) != 1 || got[0].With.Number != c.with || got[0].Why == ""):
+			t.Errorf("%+v: conflicts %+v, want one with entry %d", c.d, got, c.with)
+		}
 	}
 }

@@ -59,15 +59,26 @@ func (s *Store) Decide(ctx context.Context, d NewDecision) (DecisionChange, erro
 		if err != nil {
 			return err
 		}
-		p, err := planAppend(f, []NewDecision{d}, s.Now())
+		ds := []NewDecision{d}
+		if err := d.Validate(); err != nil {
+			return err
+		}
+		if err := s.guard(f, ds); err != nil {
+			return err
+		}
+		p, err := planAppend(f, ds, s.Now())
 		if err != nil {
 			return err
 		}
-		e := s.ledgerEntry("decide", fmt.Sprintf("decided #%d: %s", p.first, oneLine(d.What)))
+		status, did := tiers.StatusActive, "decided"
+		if ds[0].Objection != "" {
+			status, did = tiers.StatusContested, "decided, contested as it contradicts a decision in force,"
+		}
+		e := s.ledgerEntry("decide", fmt.Sprintf("%s #%d: %s", did, p.first, oneLine(d.What)))
 		if err := s.writeDecisions([]byte(p.text), []byte(p.last), &e); err != nil {
 			return err
 		}
-		ch = DecisionChange{Number: p.first, Title: s.title(d.What), Status: tiers.StatusActive}
+		ch = DecisionChange{Number: p.first, Title: s.title(d.What), Status: status}
 		return nil
 	})
 	return ch, err

@@ -237,3 +237,34 @@ func TestReverseOneLineEntry(t *testing.T) {
 		t.Fatalf("a reason holding STATUS: was written: %v", err)
 	}
 }
+
+// TestDecideGuard: with a guard, a conflicting decision is refused and
+// nothing written; forced, it is written contested, naming the entry.
+func TestDecideGuard(t *testing.T) {
+	const entry = "[2026-02-14] DECISION: Use YAML for config BECAUSE: readability\nSTATUS: active\n"
+	s, _ := newDecisionStore(t, entry)
+	s.Guard = func(log tiers.DecisionLog, ds []NewDecision) []Conflict {
+		if len(log.Entries) > 0 && strings.Contains(ds[0].What, "TOML") {
+			return []Conflict{{New: 0, With: log.Entries[0], Why: "another choice"}}
+		}
+		return nil
+	}
+	ctx := context.Background()
+	_, err := s.Decide(ctx, NewDecision{What: "Use TOML for config", Why: "YAML broke"})
+	var ce *ConflictError
+	if !errors.As(err, &ce) || !strings.Contains(err.Error(), "contradicts decision 1") || !strings.Contains(ce.Hint(), "wake reverse 1") {
+		t.Fatalf("refusal: %v", err)
+	}
+	if got := readLog(t, s); got != entry {
+		t.Fatalf("a refused decision changed the log:\n%s", got)
+	}
+	ch, err := s.Decide(ctx, NewDecision{What: "Use TOML for config", Why: "YAML broke", Force: true})
+	if err != nil || ch.Status != tiers.StatusContested {
+		t.Fatalf("forced: %+v %v", ch, err)
+	}
+	log := tiers.ParseDecisions([]byte(readLog(t, s)))
+	e := log.Entries[1]
+	if len(log.Malformed) != 0 || e.Status != tiers.StatusContested || !strings.Contains(e.Value(tiers.KeyObjection), "contradicts decision 1 ([2026-02-14] Use YAML for config): another choice") {
+		t.Fatalf("forced entry %+v, malformed %v", e, log.Malformed)
+	}
+}

@@ -20,6 +20,12 @@ type NewDecision struct {
 	What  string
 	Why   string
 	Topic string // optional
+	// Force records the decision even when it contradicts one in force:
+	// it is then written contested, with Objection saying which.
+	Force bool `json:"-"`
+	// Objection, set when a forced decision contradicts one in force,
+	// makes the entry contested until the user settles it.
+	Objection string `json:",omitempty"`
 }
 
 // Validate checks that both texts are present and every field is one line
@@ -49,10 +55,17 @@ func (d NewDecision) Validate() error {
 // Render formats the entry as wake writes it, ending in a newline.
 func (d NewDecision) Render(day time.Time) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "[%s] DECISION: %s BECAUSE: %s\nSTATUS: active\n", day.UTC().Format("2006-01-02"),
-		strings.TrimSpace(d.What), strings.TrimSpace(d.Why))
+	status := tiers.StatusActive
+	if d.Objection != "" {
+		status = tiers.StatusContested
+	}
+	fmt.Fprintf(&b, "[%s] DECISION: %s BECAUSE: %s\nSTATUS: %s\n", day.UTC().Format("2006-01-02"),
+		strings.TrimSpace(d.What), strings.TrimSpace(d.Why), status)
 	if t := strings.TrimSpace(d.Topic); t != "" {
 		fmt.Fprintf(&b, "TOPIC: %s\n", t)
+	}
+	if d.Objection != "" {
+		fmt.Fprintf(&b, "%s: %s\n%s: the user keeps one: 'wake uphold' this entry, or 'wake reverse' one of the two\n", tiers.KeyObjection, oneLine(d.Objection), tiers.KeyProposed)
 	}
 	return b.String()
 }

@@ -148,7 +148,15 @@ func (s *Store) plan(in Input) (*journal, []byte, error) {
 		if err != nil {
 			return nil, nil, err
 		}
-		if _, err := planAppend(f, in.Decisions, at); err != nil {
+		for _, d := range in.Decisions {
+			if err := d.Validate(); err != nil {
+				return nil, nil, err
+			}
+		}
+		if err := s.guard(f, j.Decisions); err != nil {
+			return nil, nil, err
+		}
+		if _, err := planAppend(f, j.Decisions, at); err != nil {
 			return nil, nil, err
 		}
 		j.DecisionsBefore = digest([]byte(f.text))

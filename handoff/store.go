@@ -16,6 +16,9 @@ type Store struct {
 	Root   string
 	Now    func() time.Time
 	Locker Locker
+	// Guard, when set, refuses new decisions that contradict decisions in
+	// force (see [ConflictError]).
+	Guard Guard
 }
 
 // Path returns the file-system path of rel under the root.

@@ -115,6 +115,9 @@ func (a *app) report(err error) int {
 	if hinted {
 		fmt.Fprintf(a.errOut, "wake: hint: %s\n", h.Hint())
 	}
+	if ce := (*handoff.ConflictError)(nil); errors.As(err, &ce) {
+		return exitFailed // rule 1: a check that would fail, caught before the write
+	}
 	var u usageError
 	var ie *handoff.InputError
 	if errors.As(err, &u) || errors.As(err, &ie) || isCobraUsage(err) {

@@ -7,10 +7,12 @@ import (
 
 	"github.com/wakeproto/wake"
 	"github.com/wakeproto/wake/handoff"
+	"github.com/wakeproto/wake/tiers"
 )
 
 type decideOptions struct {
 	what, because, topic string
+	force                bool
 }
 
 func (a *app) decideCmd() *cobra.Command {
@@ -27,7 +29,13 @@ last one:
 
 Entries are never edited or deleted: to change course, 'wake reverse N'.
 A TOPIC names the subject; two active decisions with the same TOPIC fail
-'wake check'.`,
+'wake check'.
+
+A decision that contradicts one in force (the same TOPIC, or a text that
+says the opposite) is refused, exit status 3, nothing written (rule 1:
+never override silently): reverse or contest the old one instead.
+--force records it anyway, contested, its OBJECTION naming the decision it
+contradicts, for the user to settle with 'wake uphold' or 'wake reverse'.`,
 		Example: `  wake decide "Use TOML for config" --because "YAML indentation broke parsing" --topic config`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(args) != 1 {
@@ -46,13 +54,18 @@ A TOPIC names the subject; two active decisions with the same TOPIC fail
 	}
 	cmd.Flags().StringVar(&o.because, "because", "", "why it was decided (required)")
 	cmd.Flags().StringVar(&o.topic, "topic", "", "the subject `T`, so decisions on it can be found and compared")
+	cmd.Flags().BoolVar(&o.force, "force", false, "record it even when it contradicts a decision in force (contested)")
 	return cmd
 }
 
 func (a *app) decideRun(ctx context.Context, o *decideOptions) error {
 	return a.runDecision(func(m *wake.Memory) (handoff.DecisionChange, error) {
-		return m.Decide(ctx, handoff.NewDecision{What: o.what, Why: o.because, Topic: o.topic})
+		return m.Decide(ctx, handoff.NewDecision{What: o.what, Why: o.because, Topic: o.topic, Force: o.force})
 	}, func(ch handoff.DecisionChange) {
+		if ch.Status == tiers.StatusContested {
+			a.printChange("Decided #%d: %s (contested: it contradicts a decision in force; the user settles it with 'wake uphold %d' or 'wake reverse').", ch.Number, ch.Title, ch.Number)
+			return
+		}
 		a.printChange("Decided #%d: %s (active).", ch.Number, ch.Title)
 	})
 }

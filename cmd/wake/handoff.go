@@ -14,6 +14,7 @@ import (
 type handoffOptions struct {
 	fields handoff.Fields
 	file   string
+	force  bool
 	skill  skillFlags
 }
 
@@ -40,6 +41,10 @@ for standard input) reads the hand-off from a document; flags override it:
   JSON, one object with the fields summary, next, risk, mood, successor
   (strings) and happened, decision, changed, thread (a string or an array
   of strings).
+
+A decision that contradicts one in force refuses the whole hand-off, exit
+status 3, nothing written (rule 1, as for 'wake decide'); --force records
+it contested instead.
 
 Without --changed, and when the memory root is inside a git work tree,
 "What changed (files)" lists the files committed since the previous
@@ -90,6 +95,7 @@ func (a *app) handoffCmd() *cobra.Command {
 	f.StringArrayVar(&h.Changed, "changed", nil, "a file changed and why, for What changed (repeatable)")
 	f.StringArrayVar(&h.Threads, "thread", nil, "an open thread, with enough context to resume (repeatable)")
 	f.StringVar(h.Successor, "successor", "", "free text For my successor")
+	f.BoolVar(&o.force, "force", false, "record a decision that contradicts one in force, contested, instead of refusing the hand-off")
 	f.StringVar(&o.file, "file", "", "read the hand-off from `PATH` (Markdown or JSON; - for standard input)")
 	addSkillFlags(cmd, &o.skill)
 	return cmd
@@ -123,6 +129,9 @@ func (a *app) handoffInput(o *handoffOptions) (handoff.Input, error) {
 		}
 	}
 	in, err := o.fields.Over(doc)
+	for i := range in.Decisions {
+		in.Decisions[i].Force = o.force
+	}
 	var fe *handoff.FieldError
 	if errors.As(err, &fe) {
 		return in, fieldUsage(fe, o.file)
