@@ -145,7 +145,7 @@ func staleness(h tiers.Handoff, o Options) (Finding, bool) {
 	if raw == "" || o.Now == nil || o.StaleAfter <= 0 {
 		return Finding{}, false
 	}
-	w := Finding{Check: Continuity, Pass: true, Severity: Warning, Path: tiers.MainPath}
+	w := Finding{Check: Continuity, Kind: KindStale, Pass: true, Severity: Warning, Path: tiers.MainPath}
 	at, err := time.Parse(time.RFC3339, raw)
 	if err != nil {
 		w.Message = fmt.Sprintf("the HANDOFF updated time %q is not an RFC 3339 time (such as 2026-11-22T03:24:20Z); how old it is cannot be told", raw)

@@ -49,6 +49,7 @@ const (
 // of their own that do not fail the check.
 type Finding struct {
 	Check    string
+	Kind     string // for a warning that has one: KindStale, the drift kinds
 	Pass     bool
 	Severity string
 	Path     string
@@ -86,6 +87,7 @@ func (r Report) any(sev string) bool {
 // Memory holds the documents the checks read.
 type Memory struct {
 	Main, Latest, Tasks, Decisions tiers.Doc
+	Questions                      tiers.Doc // for the drift findings only
 	// LastWrite is the decision log as wake last wrote it; nil when wake
 	// has not written it (or its state directory was deleted).
 	LastWrite []byte
@@ -95,6 +97,7 @@ type Memory struct {
 type Options struct {
 	StaleAfter time.Duration    // a HANDOFF older than this is flagged; 0 disables
 	Now        func() time.Time // the clock; nil disables the staleness finding
+	Drift      DriftOptions
 }
 
 // ReadMemory reads the documents the checks need from the root.
@@ -103,7 +106,7 @@ func ReadMemory(fsys afero.Fs, root string) (Memory, error) {
 	for _, d := range []struct {
 		rel string
 		doc *tiers.Doc
-	}{{tiers.MainPath, &m.Main}, {tiers.LatestPath, &m.Latest}, {tiers.TasksPath, &m.Tasks}, {tiers.DecisionsPath, &m.Decisions}} {
+	}{{tiers.MainPath, &m.Main}, {tiers.LatestPath, &m.Latest}, {tiers.TasksPath, &m.Tasks}, {tiers.DecisionsPath, &m.Decisions}, {tiers.QuestionsPath, &m.Questions}} {
 		doc, err := tiers.ReadDoc(fsys, root, d.rel)
 		if err != nil {
 			return m, err
@@ -133,13 +136,15 @@ func ReadLastWrite(fsys afero.Fs, root string) ([]byte, error) {
 	return data, nil
 }
 
-// Run runs the four checks in order and composes the announcement.
+// Run runs the four checks in order, then the drift findings, and
+// composes the announcement.
 func Run(m Memory, o Options) Report {
 	var fs []Finding
 	fs = append(fs, CheckIdentity(m)...)
 	fs = append(fs, CheckContinuity(m, o)...)
 	fs = append(fs, CheckTasks(m)...)
 	fs = append(fs, CheckDecisions(m)...)
+	fs = append(fs, CheckDrift(m, o.Drift)...)
 	h := handoffOf(m)
 	r := Report{Findings: fs, FirstWake: firstWake(m, h), LastSession: tiers.OneLine(h.Get(tiers.KeySessionSummary)), Focus: Focus(m)}
 	r.Announcement = Announce(r)

@@ -33,10 +33,12 @@ func RedactReport(r checks.Report, held map[string]string) checks.Report {
 	if len(held) == 0 {
 		return r
 	}
-	note := func(check string) string {
+	note := func(check string, also ...string) string {
 		var why []string
-		for _, p := range quotes(check) {
-			if lvl, ok := held[p]; ok {
+		seen := map[string]bool{}
+		for _, p := range append(quotes(check), also...) {
+			if lvl, ok := held[p]; ok && !seen[p] {
+				seen[p] = true
 				why = append(why, fmt.Sprintf("%s is %s", p, lvl))
 			}
 		}
@@ -46,7 +48,8 @@ func RedactReport(r checks.Report, held map[string]string) checks.Report {
 	out := r
 	out.Findings = make([]checks.Finding, len(r.Findings))
 	for i, f := range r.Findings {
-		if n := note(f.Check); n != "" {
+		// A drift finding quotes the document it is about.
+		if n := note(f.Check, f.Path); n != "" {
 			if f.Pass {
 				f.Message = "details held back (" + n + ")"
 			}

@@ -1,0 +1,173 @@
+package checks
+
+import (
+	"fmt"
+	"path"
+	"regexp"
+	"sort"
+	"strings"
+
+	"github.com/wakeproto/wake/tiers"
+)
+
+// Drift is the group of findings beyond the four checks: signs that the
+// memory has drifted from the project or from the protocol. They are
+// warnings, never failures.
+const Drift = "drift"
+
+// The kinds of drift, each a field of its own in `wake check --format json`.
+const (
+	KindMissingPath  = "missing_path"  // a file path named in the memory that the project lacks
+	KindStale        = "stale_handoff" // a HANDOFF older than checks.stale_after
+	KindPlaceholder  = "placeholder"   // a hand-off field left as TBD, TODO, ... or empty
+	KindOverBudget   = "over_budget"   // a warm file cut to fit for several sessions running
+	maxMissingListed = 10
+)
+
+// DriftOptions are what the drift findings need beyond the documents.
+type DriftOptions struct {
+	// Exists reports whether a slash-separated path relative to the project
+	// (or, for the memory's own files, the root) exists; nil skips the
+	// path check, as when the project directory is not known.
+	Exists func(rel string) bool
+	// OverBudget counts, for each warm file, the sessions running in which
+	// it had to be cut to fit its budget; Sessions is how many make it
+	// drift (checks.over_budget_sessions).
+	OverBudget map[string]int
+	Sessions   int
+}
+
+// CheckDrift returns the drift findings on m: paths named in the warm files
+// and the last session that do not exist, placeholder hand-off fields, and
+// warm files over their budget for more than Sessions sessions. (A stale
+// HANDOFF is found by [CheckContinuity], as a warning of kind
+// KindStale.)
+func CheckDrift(m Memory, o DriftOptions) []Finding {
+	var out []Finding
+	if o.Exists != nil {
+		for _, d := range []tiers.Doc{m.Tasks, m.Decisions, m.Questions, m.Latest} {
+			if f, ok := missingPaths(d, o.Exists); ok {
+				out = append(out, f)
+			}
+		}
+	}
+	out = append(out, placeholders(m)...)
+	paths := make([]string, 0, len(o.OverBudget))
+	for p := range o.OverBudget {
+		paths = append(paths, p)
+	}
+	sort.Strings(paths)
+	for _, p := range paths {
+		if n := o.OverBudget[p]; o.Sessions > 0 && n > o.Sessions {
+			out = append(out, Finding{Check: Drift, Kind: KindOverBudget, Pass: true, Severity: Warning, Path: p,
+				Message: fmt.Sprintf("%s has been cut to fit its budget for %d sessions running (checks.over_budget_sessions is %d): compress it, or move what is settled to cold/", p, n, o.Sessions)})
+		}
+	}
+	return out
+}
+
+// pathLike is a file path as memory files name them: slash-separated
+// words ending in a file name with an extension ("report/vat.go"), or,
+// between backticks, a file name alone ("`main.go`").
+var (
+	pathLike = regexp.MustCompile(`(?:^|[\s(\[<"'])((?:\.{1,2}/)?[\w.-]+(?:/[\w.-]+)+\.[A-Za-z0-9]{1,8})(?:[\s)\]>"',.;:!?]|$)`)
+	codeSpan = regexp.MustCompile("`([^`\\s]+)`")
+	fileName = regexp.MustCompile(`^(?:\.{1,2}/)?[\w.-]+(?:/[\w.-]+)*\.[A-Za-z0-9]{1,8}$`)
+)
+
+// NamedPaths returns the file paths text names, each once, in order of
+// first mention: slash-separated paths, and file names between backticks.
+// URLs, globs and absolute or home paths are not project files and are
+// left out.
+func NamedPaths(text string) []string {
+	seen := map[string]bool{}
+	var out []string
+	add := func(p string) {
+		p = strings.TrimPrefix(p, "./")
+		if p == "" || seen[p] || strings.ContainsAny(p, "*?{}$@#") || strings.HasPrefix(p, "../") || strings.Contains(p, "..") && path.Clean(p) != p {
+			return
+		}
+		seen[p] = true
+		out = append(out, p)
+	}
+	for _, l := range strings.Split(text, "\n") {
+		if strings.Contains(l, "://") {
+			l = stripURLs(l)
+		}
+		for _, m := range codeSpan.FindAllStringSubmatch(l, -1) {
+			if fileName.MatchString(m[1]) && !strings.HasPrefix(m[1], "/") {
+				add(m[1])
+			}
+		}
+		for _, m := range pathLike.FindAllStringSubmatch(codeSpan.ReplaceAllString(l, " "), -1) {
+			add(m[1])
+		}
+	}
+	return out
+}
+
+var url = regexp.MustCompile(`\S+://\S+`)
+
+func stripURLs(l string) string { return url.ReplaceAllString(l, " ") }
+
+// missingPaths is the finding on d's named paths that do not exist.
+func missingPaths(d tiers.Doc, exists func(string) bool) (Finding, bool) {
+	if !d.Readable() {
+		return Finding{}, false
+	}
+	_, body, ok := tiers.SplitFrontMatter(d.Content)
+	if !ok {
+		body = d.Content
+	}
+	var missing []string
+	for _, p := range NamedPaths(tiers.StripComments(string(body))) {
+		if !exists(p) {
+			missing = append(missing, p)
+		}
+	}
+	if len(missing) == 0 {
+		return Finding{}, false
+	}
+	details := missing
+	if len(details) > maxMissingListed {
+		details = append(details[:maxMissingListed:maxMissingListed], fmt.Sprintf("and %d more", len(missing)-maxMissingListed))
+	}
+	return Finding{Check: Drift, Kind: KindMissingPath, Pass: true, Severity: Warning, Path: d.Path, Details: details,
+		Message: fmt.Sprintf("%s names %d file path(s) the project does not have: renamed, deleted, or never made", d.Path, len(missing))}, true
+}
+
+// placeholderValue matches a value that holds the place of one: "TBD",
+// "TODO", "...", "?", "n/a", "-".
+var placeholderValue = regexp.MustCompile(`(?i)^(?:tbd|todo|fixme|xxx|\.{2,}|…|\?+|-+|n/?a|none yet|to do)\.?$`)
+
+// placeholders finds hand-off fields left as placeholders: in the HANDOFF
+// block of main.md (once a hand-off has written it: the template's empty
+// fields are a first wake, not drift) and in recent/latest.md's front
+// matter.
+func placeholders(m Memory) []Finding {
+	var out []Finding
+	h := handoffOf(m)
+	if h.Present && h.Get(tiers.KeyUpdated) != "" {
+		var bad []string
+		for _, k := range []string{tiers.KeySessionSummary, tiers.KeyNextPriority, tiers.KeyOpenRisk, tiers.KeyEmotionalRegister} {
+			v, ok := h.Fields[k]
+			switch {
+			case ok && placeholderValue.MatchString(strings.TrimSpace(v)):
+				bad = append(bad, fmt.Sprintf("%s: %s", k, v))
+			case (k == tiers.KeySessionSummary || k == tiers.KeyNextPriority) && strings.TrimSpace(v) == "":
+				bad = append(bad, k+" is empty")
+			}
+		}
+		if len(bad) > 0 {
+			out = append(out, Finding{Check: Drift, Kind: KindPlaceholder, Pass: true, Severity: Warning, Path: tiers.MainPath, Details: bad,
+				Message: "the HANDOFF block holds placeholders, not a hand-off: the next instance learns nothing from them"})
+		}
+	}
+	if m.Latest.Readable() {
+		if s := strings.TrimSpace(m.Latest.Meta.Summary); s != "" && placeholderValue.MatchString(s) {
+			out = append(out, Finding{Check: Drift, Kind: KindPlaceholder, Pass: true, Severity: Warning, Path: tiers.LatestPath, Details: []string{"summary: " + s},
+				Message: "the last session's summary is a placeholder"})
+		}
+	}
+	return out
+}
