@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/wakeproto/wake/internal/claudecases"
+	"github.com/wakeproto/wake/internal/splice"
 )
 
 // TestClaudeHookRoundTrip: install keeps every setting and adds wake's
@@ -71,7 +72,7 @@ func recordTrip(t *testing.T, ed HookEdit) *HookEdit {
 func decodeSettings(t *testing.T, src []byte) map[string]any {
 	t.Helper()
 	v := map[string]any{}
-	if blankJSON(src) {
+	if splice.Blank(src) {
 		return v
 	}
 	d := json.NewDecoder(bytes.NewReader(src))
@@ -106,7 +107,7 @@ func assertKeepsSettings(t *testing.T, before, after []byte) {
 	if _, ok := b["hooks"]; !ok {
 		delete(a, "hooks")
 	}
-	if blankJSON(before) {
+	if splice.Blank(before) {
 		delete(a, "$schema")
 	}
 	if !reflect.DeepEqual(a, b) {
@@ -128,14 +129,14 @@ func TestClaudeHookNewFile(t *testing.T) {
 		if err != nil || !changed || !json.Valid(out) || ed.Made != "file" {
 			t.Fatalf("%q: changed=%v err=%v made=%q\n%s", src, changed, err, ed.Made, out)
 		}
-		if want := newClaudeSettings(lineEnding(in)); string(out) != string(want) {
+		if want := newClaudeSettings(splice.LineEnding(in)); string(out) != string(want) {
 			t.Fatalf("%q: install wrote %q, want %q", src, out, want)
 		}
 		back, removed, gone, err := RemoveHook(out, &ed)
 		if err != nil || !removed || !gone || string(back) != src {
 			t.Fatalf("uninstall of a created file: removed=%v gone=%v err=%v: %q", removed, gone, err, back)
 		}
-		if back, _, gone, _ := RemoveHook(out, nil); !gone || string(back) != string(emptyClaudeSettings(lineEnding(in))) {
+		if back, _, gone, _ := RemoveHook(out, nil); !gone || string(back) != string(emptyClaudeSettings(splice.LineEnding(in))) {
 			t.Fatalf("uninstall without a record: gone=%v %q", gone, back)
 		}
 	}
@@ -305,7 +306,7 @@ func FuzzClaudeSettings(f *testing.F) {
 		if _, _, start, _ := claudeHookNodes(guess); start != nil && findWakeHook(guess, start) >= 0 {
 			t.Fatalf("uninstall without a record left wake's hook:\n%s", guess)
 		}
-		if oneEOL(src) && !blankJSON([]byte(src)) && !emptyHookContainers([]byte(src)) && !newlineOnlyTarget([]byte(src)) && string(guess) != src {
+		if oneEOL(src) && !splice.Blank([]byte(src)) && !emptyHookContainers([]byte(src)) && !newlineOnlyTarget([]byte(src)) && string(guess) != src {
 			t.Fatalf("uninstall without a record:\n got %q\nwant %q", guess, src)
 		}
 	})
@@ -315,12 +316,12 @@ func FuzzClaudeSettings(f *testing.F) {
 // JSON, at a place in the file, or a valid file wake cannot edit.
 func assertRefusal(t *testing.T, src string, err error) {
 	t.Helper()
-	var se *jsonSyntaxError
+	var se *splice.SyntaxError
 	switch {
-	case blankJSON([]byte(src)):
+	case splice.Blank([]byte(src)):
 		t.Fatalf("install refused a blank file: %v", err)
 	case errors.As(err, &se):
-		if json.Valid([]byte(src)) || se.line < 1 || se.line > strings.Count(src, "\n")+1 || se.col < 1 {
+		if json.Valid([]byte(src)) || se.Line < 1 || se.Line > strings.Count(src, "\n")+1 || se.Col < 1 {
 			t.Fatalf("syntax error %v for %q", err, src)
 		}
 	case !json.Valid([]byte(src)):
@@ -350,17 +351,17 @@ func newlineOnlyTarget(src []byte) bool {
 	} else if hooks != nil {
 		c = hooks
 	}
-	inner := string(c.inside(src))
-	st := styleOf(src, top)
-	closing := st.eol + indent(st.unit, c.depth)
-	return c.itemCount() == 0 && strings.HasSuffix(inner, closing) && !strings.Contains(strings.TrimSuffix(inner, closing), "\n")
+	inner := string(c.Inside(src))
+	st := splice.StyleOf(src, top)
+	closing := st.EOL + st.Indent(c.Depth)
+	return c.Len() == 0 && strings.HasSuffix(inner, closing) && !strings.Contains(strings.TrimSuffix(inner, closing), "\n")
 }
 
 // emptyHookContainers reports an empty hooks object or SessionStart array,
 // which uninstall without a record removes along with wake's hook.
 func emptyHookContainers(src []byte) bool {
 	_, hooks, start, err := claudeHookNodes(src)
-	return err == nil && (hooks != nil && hooks.itemCount() == 0 || start != nil && start.itemCount() == 0)
+	return err == nil && (hooks != nil && hooks.Len() == 0 || start != nil && start.Len() == 0)
 }
 
 // TestClaudeHookNarrowMatcher: a group running wake's command at fewer
