@@ -8,10 +8,10 @@ import (
 	"github.com/wakeproto/wake/internal/splice"
 )
 
-// AddImport returns a CLAUDE.md with the import line added, and whether it
+// addImport returns a CLAUDE.md with the import line added, and whether it
 // was missing: see [splice.AddLine]. A file that ends inside an unclosed
 // code fence is an error: an import there would be read as code.
-func AddImport(src []byte, exists bool, line string) ([]byte, bool, error) {
+func addImport(src []byte, exists bool, line string) ([]byte, bool, error) {
 	out, added, err := splice.AddLine(src, exists, line)
 	if errors.Is(err, splice.ErrOpenFence) {
 		err = fmt.Errorf("%w, where Claude Code would not follow an import", err)
@@ -19,20 +19,20 @@ func AddImport(src []byte, exists bool, line string) ([]byte, bool, error) {
 	return out, added, err
 }
 
-// RemoveImport returns the CLAUDE.md without the import line, and whether
+// removeImport returns the CLAUDE.md without the import line, and whether
 // it was there. An import at the end goes with the line ending install put
 // before it.
-func RemoveImport(src []byte, line string) ([]byte, bool) { return splice.RemoveLine(src, line) }
+func removeImport(src []byte, line string) ([]byte, bool) { return splice.RemoveLine(src, line) }
 
-// FindImport locates the first line that is exactly the import, outside
+// findImport locates the first line that is exactly the import, outside
 // fenced code (where Claude Code does not import), with its newline.
-func FindImport(text, line string) (int, int, bool) { return splice.FindLine(text, line) }
+func findImport(text, line string) (int, int, bool) { return splice.FindLine(text, line) }
 
-// ImportLine is the CLAUDE.md line that imports target: "~/..." under home
+// importLine is the CLAUDE.md line that imports target: "~/..." under home
 // when preferHome is set (the user's CLAUDE.md), else relative to the
 // importing file's directory when target lies under it, "~/..." under home,
 // absolute otherwise.
-func ImportLine(fromDir, target, home string, preferHome bool) string {
+func importLine(fromDir, target, home string, preferHome bool) string {
 	underHome := func() (string, bool) {
 		if home == "" {
 			return "", false

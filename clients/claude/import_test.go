@@ -8,7 +8,7 @@ import (
 // saying why it matters to Claude Code.
 func TestImportOpenFence(t *testing.T) {
 	t.Parallel()
-	_, _, err := AddImport([]byte("Example:\n```sh\nwake load\n"), true, "@.wake/boot.md")
+	_, _, err := addImport([]byte("Example:\n```sh\nwake load\n"), true, "@.wake/boot.md")
 	if err == nil || err.Error() != "the file ends inside a code fence that is never closed, where Claude Code would not follow an import" {
 		t.Fatalf("got %v", err)
 	}
@@ -29,8 +29,8 @@ func TestImportLine(t *testing.T) {
 		{"/h/.claude", "/srv/skill.md", "/h", true, "@/srv/skill.md"},
 		{"/h/.claude", "/srv/skill.md", "", true, "@/srv/skill.md"},
 	} {
-		if got := ImportLine(tc.from, tc.target, tc.home, tc.preferHome); got != tc.want {
-			t.Errorf("ImportLine(%q, %q, %q) = %q, want %q", tc.from, tc.target, tc.home, got, tc.want)
+		if got := importLine(tc.from, tc.target, tc.home, tc.preferHome); got != tc.want {
+			t.Errorf("importLine(%q, %q, %q) = %q, want %q", tc.from, tc.target, tc.home, got, tc.want)
 		}
 	}
 }

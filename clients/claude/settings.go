@@ -1,11 +1,3 @@
-// Package claude is wake's wiring into Claude Code: the SessionStart hook
-// spliced into a project's .claude/settings.json (and taken out again byte
-// for byte), the @import line of a CLAUDE.md, and the planning of an
-// install and an uninstall ([Wiring]) with the record in the memory root
-// that makes the uninstall exact. It is a package of its own so that every
-// client wiring (Codex and OpenCode beside it) is a sibling that touches
-// nothing else; what they come to share (file edits, the record) moves up
-// to package clients then. The splicing itself is internal/splice's.
 package claude
 
 import (
@@ -55,9 +47,9 @@ type settingsError struct{ msg string }
 
 func (e settingsError) Error() string { return e.msg }
 
-// HookEdit is what [AddHook] made around wake's hook. Install keeps
-// it in its record so that [RemoveHook] takes away that and no more.
-type HookEdit struct {
+// hookEdit is what [addHook] made around wake's hook. Install keeps
+// it in its record so that [removeHook] takes away that and no more.
+type hookEdit struct {
 	// Made is the outermost thing install added: "group" (to an existing
 	// hooks.SessionStart), "SessionStart" (to an existing hooks), "hooks",
 	// or "file" when there was no file or only whitespace. Records made by
@@ -87,7 +79,7 @@ func rank(made string) int {
 
 // known reports whether the record says what install made. A record
 // with more than whitespace to put back was not written by install.
-func (e *HookEdit) known() bool {
+func (e *hookEdit) known() bool {
 	if e == nil || rank(e.Made) == 0 {
 		return false
 	}
@@ -100,13 +92,13 @@ func (e *HookEdit) known() bool {
 // created reports whether install created the container named what (the
 // SessionStart array or the hooks object). Without a record any container
 // left empty counts as install's: an empty one has no use.
-func (e *HookEdit) created(what string) bool {
+func (e *hookEdit) created(what string) bool {
 	return !e.known() || rank(e.Made) >= rank(what)
 }
 
 // refill returns what to put back inside the container install added
 // item to, once that is empty again, and whether there is anything.
-func (e *HookEdit) refill(item string) (string, bool) {
+func (e *hookEdit) refill(item string) (string, bool) {
 	if !e.known() || e.Made != item || e.Inside == nil {
 		return "", false
 	}
@@ -118,22 +110,22 @@ func (e *HookEdit) refill(item string) (string, bool) {
 // was; what it inserts follows the file's indentation and line endings.
 // An empty or whitespace-only file (or none, src nil) becomes the file
 // wake creates.
-func AddHook(src []byte) ([]byte, HookEdit, bool, error) {
+func addHook(src []byte) ([]byte, hookEdit, bool, error) {
 	if splice.Blank(src) {
 		was := string(src)
-		return newClaudeSettings(splice.LineEnding(src)), HookEdit{Made: "file", Inside: &was}, true, nil
+		return newClaudeSettings(splice.LineEnding(src)), hookEdit{Made: "file", Inside: &was}, true, nil
 	}
 	top, hooks, start, err := claudeHookNodes(src)
 	if err != nil {
-		return nil, HookEdit{}, false, err
+		return nil, hookEdit{}, false, err
 	}
 	if start != nil && findWakeHook(src, start) >= 0 {
-		return src, HookEdit{}, false, nil
+		return src, hookEdit{}, false, nil
 	}
 	st := splice.StyleOf(src, top)
 	group := wakeHookGroup()
 	var c *splice.Node
-	var ed HookEdit
+	var ed hookEdit
 	var item string
 	switch {
 	case hooks == nil:
@@ -161,7 +153,7 @@ func AddHook(src []byte) ([]byte, HookEdit, bool, error) {
 // nothing else is left there. gone says nothing is left but what wake
 // creates in place of no file; for ed's "file", out is then the file as
 // it was before.
-func RemoveHook(src []byte, ed *HookEdit) (out []byte, removed, gone bool, err error) {
+func removeHook(src []byte, ed *hookEdit) (out []byte, removed, gone bool, err error) {
 	top, hooks, start, err := claudeHookNodes(src)
 	if err != nil || start == nil {
 		return src, false, false, err
@@ -247,7 +239,7 @@ func findWakeHook(src []byte, start *splice.Node) int {
 
 // OtherWakeHooks describes the SessionStart groups that run wake's command
 // but are not wake's hook, for the report: `matcher "startup"`.
-func OtherWakeHooks(src []byte) []string {
+func otherWakeHooks(src []byte) []string {
 	_, _, start, err := claudeHookNodes(src)
 	if err != nil || start == nil {
 		return nil
