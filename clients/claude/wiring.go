@@ -1,11 +1,11 @@
 // Package claude is wake's wiring into Claude Code, and only what is
 // particular to it: the SessionStart hook spliced into a project's
 // .claude/settings.json and taken out again byte for byte, the @import
-// line of a CLAUDE.md, and what install records of them. [Client] is what
-// package clients installs and uninstalls; the plan, the manifest, the
-// lock and the ledger are clients' own, and the splicing is
-// internal/splice's, so that every other client is a sibling package that
-// touches nothing here.
+// line of a CLAUDE.md, what install records of them, and the JSON the
+// hook reads on stdin ([ReadHookInput]). [Client] is what package clients
+// installs and uninstalls; the plan, the manifest, the lock and the
+// ledger are clients' own, and the splicing is internal/splice's, so that
+// every other client is a sibling package that touches nothing here.
 package claude
 
 import (
