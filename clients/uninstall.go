@@ -40,9 +40,10 @@ func Uninstall(ctx context.Context, c Client, o Options) (*Report, error) {
 	env := o.env(c, root, cfg)
 	about := c.About()
 	r := &Report{Op: "uninstall", Client: about.Name, Project: o.Project}
+	w := c.Wire(env)
 	var notes []string
 	run := func() (handoff.Entry, error) {
-		plan, removed, err := uninstall(env, about, c.Wire(env), haveRoot)
+		plan, removed, err := uninstall(env, about, w, haveRoot)
 		r.Edits, notes = plan.Edits, plan.Notes
 		dirs := removedDirs(env, removed)
 		r.Files = dirs.lines

@@ -46,8 +46,8 @@ func (n *Node) Member(key string) (Member, int, bool) {
 // Len is the number of members or elements of a container.
 func (n *Node) Len() int { return len(n.Members) + len(n.Elems) }
 
-// Span returns where item i starts (its key, for a member) and ends.
-func (n *Node) Span(i int) (int, int) {
+// span returns where item i starts (its key, for a member) and ends.
+func (n *Node) span(i int) (int, int) {
 	if n.Kind == '{' {
 		return n.Members[i].KeyStart, n.Members[i].Val.End
 	}

@@ -55,7 +55,7 @@ func lastBreak(src []byte, c *Node) int {
 func (c *Node) Insert(src []byte, st Style, item string) []byte {
 	in := st.Indent(c.Depth + 1)
 	if n := c.Len(); n > 0 {
-		_, at := c.Span(n - 1)
+		_, at := c.span(n - 1)
 		return splice(src, at, at, ","+st.EOL+in+item)
 	}
 	if at := lastBreak(src, c); at >= 0 {
@@ -75,7 +75,7 @@ func (c *Node) SetInside(src []byte, inside string) []byte {
 // a line of its own that a single-line container did not have, that line
 // break too: a guess, for when nothing says what was there.
 func (c *Node) Remove(src []byte, i int, st Style) []byte {
-	start, end := c.Span(i)
+	start, end := c.span(i)
 	switch n := c.Len(); {
 	case n == 1:
 		from := c.Start + 1
@@ -92,10 +92,10 @@ func (c *Node) Remove(src []byte, i int, st Style) []byte {
 		}
 		return splice(src, from, end, "")
 	case i == n-1:
-		_, prevEnd := c.Span(i - 1)
+		_, prevEnd := c.span(i - 1)
 		return splice(src, prevEnd, end, "")
 	default:
-		next, _ := c.Span(i + 1)
+		next, _ := c.span(i + 1)
 		return splice(src, start, next, "")
 	}
 }
