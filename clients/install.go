@@ -153,6 +153,9 @@ func Install(ctx context.Context, c Client, o Options) (*Report, error) {
 	if r.Changed() {
 		r.Summary = plan.Done
 	}
+	// The wiring runs the bare command, so that it keeps working when wake
+	// is upgraded or moved (and 'go run' leaves no binary to name): the
+	// client must find wake on the PATH it starts with.
 	if plan.Command != "" && !onPath(env.FS, o.Wake.Env["PATH"], o.Cwd, "wake") {
 		r.Warnings = append(r.Warnings, wake.Notice{Kind: "warning",
 			Msg:  fmt.Sprintf("'wake' is not on PATH; the hook runs the bare command %q, so %s cannot run it until wake is on the PATH %s starts with", plan.Command, about.Title, about.Title),
