@@ -1,14 +1,22 @@
 package claude
 
 import (
+	"encoding/json"
 	"path/filepath"
 	"slices"
 	"testing"
 
 	"github.com/spf13/afero"
 
+	"github.com/wakeproto/wake/clients"
 	"github.com/wakeproto/wake/tiers"
 )
+
+// testEnv is the Env of a project /p with its root /p/.wake and HOME /h.
+func testEnv(fsys afero.Fs) clients.Env {
+	return clients.Env{FS: fsys, Project: "/p", Root: "/p/.wake", Home: "/h", Config: tiers.DefaultConfig(),
+		Manifest: "/p/.wake/.state/" + ManifestFile, Warn: func(string) {}}
+}
 
 // FuzzClaudeManifest: any install record (it lives in the memory root,
 // which can come with a cloned repository) is refused whole or, once
@@ -23,26 +31,28 @@ func FuzzClaudeManifest(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		fs := afero.NewMemMapFs()
-		afero.WriteFile(fs, manifestPath("/p/.wake"), data, 0o644)
-		m, err := readManifest(fs, "/p/.wake")
-		if err != nil {
+		var m struct{ Installs []clients.Record }
+		if json.Unmarshal(data, &m) != nil {
 			return
 		}
-		w, _ := NewWiring(fs, "/p", "/p/.wake", "/h", tiers.DefaultConfig())
-		allowed := []string{w.Settings, "/p/CLAUDE.md", "/h/.claude/CLAUDE.md", filepath.Dir(w.Settings), "/h/.claude"}
+		w := newWiring(testEnv(afero.NewMemMapFs()))
+		own := []string{w.settings, "/p/CLAUDE.md", filepath.Dir(w.settings)}
 		for _, rec := range m.Installs {
-			rec = w.checkRecord(rec)
-			if rec.Hook != nil && rec.Hook.File != w.Settings {
-				t.Fatalf("hook in %s kept", rec.Hook.File)
+			var r record
+			if rec.Decode(&r) != nil {
+				continue
 			}
-			for _, imp := range rec.Imports {
-				if (Import{imp.File, imp.Line}) != w.BootImport && (Import{imp.File, imp.Line}) != w.SkillImport {
+			r = w.checkRecord(r, &rec)
+			if r.Hook != nil && r.Hook.File != w.settings {
+				t.Fatalf("hook in %s kept", r.Hook.File)
+			}
+			for _, imp := range r.Imports {
+				if imp != w.bootImport && imp != w.skillImport {
 					t.Fatalf("import %+v kept", imp)
 				}
 			}
 			for _, c := range rec.Created {
-				if !slices.Contains(allowed[:2], c) && c != filepath.Dir(w.Settings) {
+				if !slices.Contains(own, c) {
 					t.Fatalf("created %s kept", c)
 				}
 			}

@@ -1,17 +1,10 @@
-// Package claude is wake's wiring into Claude Code: the SessionStart hook
-// spliced into a project's .claude/settings.json (and taken out again byte
-// for byte), the @import line of a CLAUDE.md, the span-keeping JSON parser
-// those edits need, and the planning of an install and an uninstall
-// ([Wiring]) with the record in the memory root that makes the uninstall
-// exact. It is a package of its own so that every client wiring (Codex and
-// OpenCode beside it) is a sibling that touches nothing else; what they
-// come to share (file edits, the record) moves up to package clients then.
 package claude
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
+
+	"github.com/wakeproto/wake/internal/splice"
 )
 
 // The SessionStart hook wake installs into Claude Code's settings.
@@ -40,7 +33,7 @@ func wakeHookGroup() claudeHookGroup {
 // file install can leave behind by editing, which lets uninstall recognise
 // and remove it.
 func newClaudeSettings(eol string) []byte {
-	hooks := marshalAt(map[string][]claudeHookGroup{"SessionStart": {wakeHookGroup()}}, jstyle{"  ", eol}, 1)
+	hooks := splice.Marshal(map[string][]claudeHookGroup{"SessionStart": {wakeHookGroup()}}, splice.Style{Unit: "  ", EOL: eol}, 1)
 	return []byte("{" + eol + "  \"$schema\": \"" + claudeSchema + "\"," + eol + "  \"hooks\": " + hooks + eol + "}" + eol)
 }
 
@@ -54,9 +47,9 @@ type settingsError struct{ msg string }
 
 func (e settingsError) Error() string { return e.msg }
 
-// HookEdit is what [AddHook] made around wake's hook. Install keeps
-// it in its record so that [RemoveHook] takes away that and no more.
-type HookEdit struct {
+// hookEdit is what [addHook] made around wake's hook. Install keeps
+// it in its record so that [removeHook] takes away that and no more.
+type hookEdit struct {
 	// Made is the outermost thing install added: "group" (to an existing
 	// hooks.SessionStart), "SessionStart" (to an existing hooks), "hooks",
 	// or "file" when there was no file or only whitespace. Records made by
@@ -86,73 +79,70 @@ func rank(made string) int {
 
 // known reports whether the record says what install made. A record
 // with more than whitespace to put back was not written by install.
-func (e *HookEdit) known() bool {
+func (e *hookEdit) known() bool {
 	if e == nil || rank(e.Made) == 0 {
 		return false
 	}
 	if e.Inside == nil {
 		return e.Made != "file"
 	}
-	return blankJSON([]byte(*e.Inside))
+	return splice.Blank([]byte(*e.Inside))
 }
 
 // created reports whether install created the container named what (the
 // SessionStart array or the hooks object). Without a record any container
 // left empty counts as install's: an empty one has no use.
-func (e *HookEdit) created(what string) bool {
+func (e *hookEdit) created(what string) bool {
 	return !e.known() || rank(e.Made) >= rank(what)
 }
 
 // refill returns what to put back inside the container install added
 // item to, once that is empty again, and whether there is anything.
-func (e *HookEdit) refill(item string) (string, bool) {
+func (e *hookEdit) refill(item string) (string, bool) {
 	if !e.known() || e.Made != item || e.Inside == nil {
 		return "", false
 	}
 	return *e.Inside, true
 }
 
-// blankJSON reports whether src holds nothing but JSON whitespace.
-func blankJSON(src []byte) bool { return len(bytes.Trim(src, " \t\r\n")) == 0 }
-
 // AddHook returns settings with wake's SessionStart hook added, what
 // it made, and whether the hook was missing. Every other byte stays as it
 // was; what it inserts follows the file's indentation and line endings.
 // An empty or whitespace-only file (or none, src nil) becomes the file
 // wake creates.
-func AddHook(src []byte) ([]byte, HookEdit, bool, error) {
-	if blankJSON(src) {
+func addHook(src []byte) ([]byte, hookEdit, bool, error) {
+	if splice.Blank(src) {
 		was := string(src)
-		return newClaudeSettings(lineEnding(src)), HookEdit{Made: "file", Inside: &was}, true, nil
+		return newClaudeSettings(splice.LineEnding(src)), hookEdit{Made: "file", Inside: &was}, true, nil
 	}
 	top, hooks, start, err := claudeHookNodes(src)
 	if err != nil {
-		return nil, HookEdit{}, false, err
+		return nil, hookEdit{}, false, err
 	}
 	if start != nil && findWakeHook(src, start) >= 0 {
-		return src, HookEdit{}, false, nil
+		return src, hookEdit{}, false, nil
 	}
-	st := styleOf(src, top)
+	st := splice.StyleOf(src, top)
 	group := wakeHookGroup()
-	var c *jnode
-	var ed HookEdit
+	var c *splice.Node
+	var ed hookEdit
 	var item string
 	switch {
 	case hooks == nil:
 		c, ed.Made = top, "hooks"
-		item = `"hooks": ` + marshalAt(map[string][]claudeHookGroup{"SessionStart": {group}}, st, 1)
+		item = `"hooks": ` + splice.Marshal(map[string][]claudeHookGroup{"SessionStart": {group}}, st, 1)
 	case start == nil:
 		c, ed.Made = hooks, "SessionStart"
-		item = `"SessionStart": ` + marshalAt([]claudeHookGroup{group}, st, hooks.depth+1)
+		item = `"SessionStart": ` + splice.Marshal([]claudeHookGroup{group}, st, hooks.Depth+1)
 	default:
 		c, ed.Made = start, "group"
-		item = marshalAt(group, st, start.depth+1)
+		item = splice.Marshal(group, st, start.Depth+1)
 	}
-	if c.itemCount() == 0 {
-		was := string(c.inside(src))
+	if c.Len() == 0 {
+		was := string(c.Inside(src))
 		ed.Inside = &was
 	}
-	return insertItem(src, c, st, item), ed, true, nil
+	return c.Insert(src, st, item), ed, true, nil
 }
 
 // RemoveHook returns settings without wake's hook (the last, should
@@ -163,7 +153,7 @@ func AddHook(src []byte) ([]byte, HookEdit, bool, error) {
 // nothing else is left there. gone says nothing is left but what wake
 // creates in place of no file; for ed's "file", out is then the file as
 // it was before.
-func RemoveHook(src []byte, ed *HookEdit) (out []byte, removed, gone bool, err error) {
+func removeHook(src []byte, ed *hookEdit) (out []byte, removed, gone bool, err error) {
 	top, hooks, start, err := claudeHookNodes(src)
 	if err != nil || start == nil {
 		return src, false, false, err
@@ -172,29 +162,29 @@ func RemoveHook(src []byte, ed *HookEdit) (out []byte, removed, gone bool, err e
 	if i < 0 {
 		return src, false, false, nil
 	}
-	st := styleOf(src, top)
-	if inner := groupHooks(start.elems[i]); inner.itemCount() > 1 {
-		return removeItem(src, inner, wakeEntry(src, inner), st), true, false, nil
+	st := splice.StyleOf(src, top)
+	if inner := groupHooks(start.Elems[i]); inner.Len() > 1 {
+		return inner.Remove(src, wakeEntry(src, inner), st), true, false, nil
 	}
-	_, j, _ := hooks.member("SessionStart")
-	_, k, _ := top.member("hooks")
+	_, j, _ := hooks.Member("SessionStart")
+	_, k, _ := top.Member("hooks")
 	steps := []struct {
-		c    *jnode
+		c    *splice.Node
 		i    int
 		item string
 	}{{start, i, "group"}, {hooks, j, "SessionStart"}, {top, k, "hooks"}}
 	s := steps[0]
 	for _, up := range steps[1:] {
-		if s.c.itemCount() > 1 || !ed.created(up.item) {
+		if s.c.Len() > 1 || !ed.created(up.item) {
 			break
 		}
 		s = up
 	}
-	out = removeItem(src, s.c, s.i, st)
-	if was, ok := ed.refill(s.item); ok && s.c.itemCount() == 1 {
-		out = setInside(src, s.c, was)
+	out = s.c.Remove(src, s.i, st)
+	if was, ok := ed.refill(s.item); ok && s.c.Len() == 1 {
+		out = s.c.SetInside(src, was)
 	}
-	if !bytes.Equal(out, emptyClaudeSettings(st.eol)) {
+	if !bytes.Equal(out, emptyClaudeSettings(st.EOL)) {
 		return out, true, false, nil
 	}
 	if ed.known() && ed.Made == "file" {
@@ -206,40 +196,40 @@ func RemoveHook(src []byte, ed *HookEdit) (out []byte, removed, gone bool, err e
 // claudeHookNodes locates the top-level object, its hooks object and
 // hooks.SessionStart, each nil when absent. Values of the wrong type are
 // errors: wake does not guess how to edit them.
-func claudeHookNodes(src []byte) (top, hooks, start *jnode, err error) {
-	top, err = parseJSONSpans(src)
+func claudeHookNodes(src []byte) (top, hooks, start *splice.Node, err error) {
+	top, err = splice.ParseJSON(src)
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	if top.kind != '{' {
+	if top.Kind != '{' {
 		return nil, nil, nil, settingsError{"the file is not a JSON object"}
 	}
-	m, _, ok := top.member("hooks")
+	m, _, ok := top.Member("hooks")
 	if !ok {
 		return top, nil, nil, nil
 	}
-	if m.val.kind != '{' {
-		line, col := lineCol(src, m.val.start)
+	if m.Val.Kind != '{' {
+		line, col := splice.LineCol(src, m.Val.Start)
 		return nil, nil, nil, settingsError{fmt.Sprintf("%d:%d: \"hooks\" is not an object", line, col)}
 	}
-	s, _, ok := m.val.member("SessionStart")
+	s, _, ok := m.Val.Member("SessionStart")
 	if !ok {
-		return top, m.val, nil, nil
+		return top, m.Val, nil, nil
 	}
-	if s.val.kind != '[' {
-		line, col := lineCol(src, s.val.start)
+	if s.Val.Kind != '[' {
+		line, col := splice.LineCol(src, s.Val.Start)
 		return nil, nil, nil, settingsError{fmt.Sprintf("%d:%d: \"hooks.SessionStart\" is not an array", line, col)}
 	}
-	return top, m.val, s.val, nil
+	return top, m.Val, s.Val, nil
 }
 
 // findWakeHook returns the index of the last SessionStart group that is
 // wake's hook, or -1: the matcher exactly HookMatcher (a narrower one
 // leaves wake out of some session starts) and an entry of type "command"
 // running HookCommand. Other keys (a timeout) may have been added.
-func findWakeHook(src []byte, start *jnode) int {
-	for i := len(start.elems) - 1; i >= 0; i-- {
-		g := start.elems[i]
+func findWakeHook(src []byte, start *splice.Node) int {
+	for i := len(start.Elems) - 1; i >= 0; i-- {
+		g := start.Elems[i]
 		if m, ok := groupMatcher(src, g); ok && m == HookMatcher && wakeEntry(src, groupHooks(g)) >= 0 {
 			return i
 		}
@@ -249,13 +239,13 @@ func findWakeHook(src []byte, start *jnode) int {
 
 // OtherWakeHooks describes the SessionStart groups that run wake's command
 // but are not wake's hook, for the report: `matcher "startup"`.
-func OtherWakeHooks(src []byte) []string {
+func otherWakeHooks(src []byte) []string {
 	_, _, start, err := claudeHookNodes(src)
 	if err != nil || start == nil {
 		return nil
 	}
 	var out []string
-	for _, g := range start.elems {
+	for _, g := range start.Elems {
 		m, ok := groupMatcher(src, g)
 		switch {
 		case wakeEntry(src, groupHooks(g)) < 0 || ok && m == HookMatcher:
@@ -269,54 +259,46 @@ func OtherWakeHooks(src []byte) []string {
 }
 
 // groupMatcher returns a group's matcher, and whether it has a string one.
-func groupMatcher(src []byte, group *jnode) (string, bool) {
-	if group.kind != '{' {
+func groupMatcher(src []byte, group *splice.Node) (string, bool) {
+	if group.Kind != '{' {
 		return "", false
 	}
-	m, _, ok := group.member("matcher")
-	if !ok || m.val.kind != '"' {
+	m, _, ok := group.Member("matcher")
+	if !ok || m.Val.Kind != '"' {
 		return "", false
 	}
-	return jsonString(src, m.val), true
+	return m.Val.String(src), true
 }
 
-func groupHooks(group *jnode) *jnode {
-	if group.kind != '{' {
+func groupHooks(group *splice.Node) *splice.Node {
+	if group.Kind != '{' {
 		return nil
 	}
-	m, _, ok := group.member("hooks")
-	if !ok || m.val.kind != '[' {
+	m, _, ok := group.Member("hooks")
+	if !ok || m.Val.Kind != '[' {
 		return nil
 	}
-	return m.val
+	return m.Val
 }
 
 // wakeEntry returns the index of the last entry of a group's hooks of type
 // "command" running wake's command, or -1 (also for a nil inner).
-func wakeEntry(src []byte, inner *jnode) int {
+func wakeEntry(src []byte, inner *splice.Node) int {
 	if inner == nil {
 		return -1
 	}
-	str := func(h *jnode, key string) string {
-		m, _, ok := h.member(key)
-		if !ok || m.val.kind != '"' {
+	str := func(h *splice.Node, key string) string {
+		m, _, ok := h.Member(key)
+		if !ok {
 			return ""
 		}
-		return jsonString(src, m.val)
+		return m.Val.String(src)
 	}
-	for i := len(inner.elems) - 1; i >= 0; i-- {
-		h := inner.elems[i]
-		if h.kind == '{' && str(h, "type") == "command" && str(h, "command") == HookCommand {
+	for i := len(inner.Elems) - 1; i >= 0; i-- {
+		h := inner.Elems[i]
+		if h.Kind == '{' && str(h, "type") == "command" && str(h, "command") == HookCommand {
 			return i
 		}
 	}
 	return -1
-}
-
-func jsonString(src []byte, n *jnode) string {
-	var s string
-	if err := json.Unmarshal(src[n.start:n.end], &s); err != nil {
-		return ""
-	}
-	return s
 }

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/wakeproto/wake/internal/claudecases"
+	"github.com/wakeproto/wake/internal/splice"
 )
 
 // TestClaudeHookRoundTrip: install keeps every setting and adds wake's
@@ -20,7 +21,7 @@ func TestClaudeHookRoundTrip(t *testing.T) {
 		tc := struct{ name, src string }{c.Name, c.Src}
 		t.Run(tc.name, func(t *testing.T) {
 			src := []byte(tc.src)
-			out, ed, changed, err := AddHook(src)
+			out, ed, changed, err := addHook(src)
 			if err != nil || !changed {
 				t.Fatalf("install: changed=%v err=%v", changed, err)
 			}
@@ -31,11 +32,11 @@ func TestClaudeHookRoundTrip(t *testing.T) {
 			if crlf := strings.Contains(tc.src, "\r\n"); crlf && strings.Count(string(out), "\n") != strings.Count(string(out), "\r\n") {
 				t.Fatalf("install mixed LF into a CRLF file: %q", out)
 			}
-			again, _, changed, err := AddHook(out)
+			again, _, changed, err := addHook(out)
 			if err != nil || changed || string(again) != string(out) {
 				t.Fatalf("second install changed the file (changed=%v err=%v):\n%s", changed, err, again)
 			}
-			back, removed, _, err := RemoveHook(out, recordTrip(t, ed))
+			back, removed, _, err := removeHook(out, recordTrip(t, ed))
 			if err != nil || !removed {
 				t.Fatalf("uninstall: removed=%v err=%v", removed, err)
 			}
@@ -46,32 +47,25 @@ func TestClaudeHookRoundTrip(t *testing.T) {
 	}
 }
 
-// record is how install's manifest keeps a HookEdit: embedded in the
-// record of the hook.
-type record struct {
-	File string `json:"file"`
-	HookEdit
-}
-
 // recordTrip passes ed through the manifest's JSON, as uninstall reads it.
-func recordTrip(t *testing.T, ed HookEdit) *HookEdit {
+func recordTrip(t *testing.T, ed hookEdit) *hookEdit {
 	t.Helper()
-	data, err := json.Marshal(record{File: "f", HookEdit: ed})
+	data, err := json.Marshal(hookRecord{File: "f", hookEdit: ed})
 	if err != nil {
 		t.Fatal(err)
 	}
-	var back record
+	var back hookRecord
 	if err := json.Unmarshal(data, &back); err != nil {
 		t.Fatal(err)
 	}
-	return &back.HookEdit
+	return &back.hookEdit
 }
 
 // decodeSettings decodes settings keeping numbers as written; blank is {}.
 func decodeSettings(t *testing.T, src []byte) map[string]any {
 	t.Helper()
 	v := map[string]any{}
-	if blankJSON(src) {
+	if splice.Blank(src) {
 		return v
 	}
 	d := json.NewDecoder(bytes.NewReader(src))
@@ -106,7 +100,7 @@ func assertKeepsSettings(t *testing.T, before, after []byte) {
 	if _, ok := b["hooks"]; !ok {
 		delete(a, "hooks")
 	}
-	if blankJSON(before) {
+	if splice.Blank(before) {
 		delete(a, "$schema")
 	}
 	if !reflect.DeepEqual(a, b) {
@@ -124,18 +118,18 @@ func TestClaudeHookNewFile(t *testing.T) {
 		if src == "" {
 			in = nil // no file
 		}
-		out, ed, changed, err := AddHook(in)
+		out, ed, changed, err := addHook(in)
 		if err != nil || !changed || !json.Valid(out) || ed.Made != "file" {
 			t.Fatalf("%q: changed=%v err=%v made=%q\n%s", src, changed, err, ed.Made, out)
 		}
-		if want := newClaudeSettings(lineEnding(in)); string(out) != string(want) {
+		if want := newClaudeSettings(splice.LineEnding(in)); string(out) != string(want) {
 			t.Fatalf("%q: install wrote %q, want %q", src, out, want)
 		}
-		back, removed, gone, err := RemoveHook(out, &ed)
+		back, removed, gone, err := removeHook(out, &ed)
 		if err != nil || !removed || !gone || string(back) != src {
 			t.Fatalf("uninstall of a created file: removed=%v gone=%v err=%v: %q", removed, gone, err, back)
 		}
-		if back, _, gone, _ := RemoveHook(out, nil); !gone || string(back) != string(emptyClaudeSettings(lineEnding(in))) {
+		if back, _, gone, _ := removeHook(out, nil); !gone || string(back) != string(emptyClaudeSettings(splice.LineEnding(in))) {
 			t.Fatalf("uninstall without a record: gone=%v %q", gone, back)
 		}
 	}
@@ -172,8 +166,8 @@ func TestClaudeHookUninstallKeepsOthers(t *testing.T) {
 			// No record, an older wake's record, and one that is not
 			// install's (it would put more than whitespace back).
 			odd := `"x": 1`
-			for _, ed := range []*HookEdit{nil, {}, {Made: "group", Inside: &odd}} {
-				out, removed, gone, err := RemoveHook([]byte(tc.src), ed)
+			for _, ed := range []*hookEdit{nil, {}, {Made: "group", Inside: &odd}} {
+				out, removed, gone, err := removeHook([]byte(tc.src), ed)
 				if err != nil || !removed || gone || string(out) != tc.want {
 					t.Fatalf("record %v: removed=%v gone=%v err=%v\n got %q\nwant %q", ed, removed, gone, err, out, tc.want)
 				}
@@ -216,12 +210,12 @@ func TestClaudeHookUninstallAfterEdits(t *testing.T) {
 			"{\r\n  \"hooks\": {\r\n    \"SessionStart\": [\r\n      {\r\n        \"matcher\": \"startup|resume|clear|compact\",\r\n        \"hooks\": [\r\n          {\"type\": \"command\", \"command\": \"mine\"\r\n          }\r\n        ]\r\n      }\r\n    ]\r\n  }\r\n}\r\n", false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			out, ed, _, err := AddHook([]byte(tc.src))
+			out, ed, _, err := addHook([]byte(tc.src))
 			if err != nil || !strings.Contains(string(out), tc.from) {
 				t.Fatalf("install: err=%v, or no %q in\n%s", err, tc.from, out)
 			}
 			edited := strings.Replace(string(out), tc.from, tc.to, 1)
-			back, removed, gone, err := RemoveHook([]byte(edited), recordTrip(t, ed))
+			back, removed, gone, err := removeHook([]byte(edited), recordTrip(t, ed))
 			if err != nil || !removed || gone != tc.gone || string(back) != tc.want {
 				t.Fatalf("removed=%v gone=%v err=%v\nedited %q\n   got %q\n  want %q", removed, gone, err, edited, back, tc.want)
 			}
@@ -247,11 +241,11 @@ func TestClaudeHookBadSettings(t *testing.T) {
 		{"a number out of the grammar", "{\"a\": 01}", "1:8: "},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			_, _, _, err := AddHook([]byte(tc.src))
+			_, _, _, err := addHook([]byte(tc.src))
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Fatalf("install: got %v, want an error containing %q", err, tc.want)
 			}
-			_, _, _, err = RemoveHook([]byte(tc.src), nil)
+			_, _, _, err = removeHook([]byte(tc.src), nil)
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Fatalf("uninstall: got %v, want an error containing %q", err, tc.want)
 			}
@@ -277,7 +271,7 @@ func FuzzClaudeSettings(f *testing.F) {
 	f.Add("{\r}")
 	f.Add("{\r\n\"a\": 1,\n\"b\": []\r\n}")
 	f.Fuzz(func(t *testing.T, src string) {
-		out, ed, changed, err := AddHook([]byte(src))
+		out, ed, changed, err := addHook([]byte(src))
 		if err != nil {
 			assertRefusal(t, src, err)
 			return
@@ -291,21 +285,21 @@ func FuzzClaudeSettings(f *testing.F) {
 			}
 			return
 		}
-		if again, _, changed, err := AddHook(out); err != nil || changed || string(again) != string(out) {
+		if again, _, changed, err := addHook(out); err != nil || changed || string(again) != string(out) {
 			t.Fatalf("second install: changed=%v err=%v", changed, err)
 		}
-		back, removed, _, err := RemoveHook(out, recordTrip(t, ed))
+		back, removed, _, err := removeHook(out, recordTrip(t, ed))
 		if err != nil || !removed || string(back) != src {
 			t.Fatalf("uninstall: removed=%v err=%v\n got %q\nwant %q", removed, err, back, src)
 		}
-		guess, removed, _, err := RemoveHook(out, nil)
+		guess, removed, _, err := removeHook(out, nil)
 		if err != nil || !removed || !json.Valid(guess) {
 			t.Fatalf("uninstall without a record: removed=%v err=%v\n%q", removed, err, guess)
 		}
 		if _, _, start, _ := claudeHookNodes(guess); start != nil && findWakeHook(guess, start) >= 0 {
 			t.Fatalf("uninstall without a record left wake's hook:\n%s", guess)
 		}
-		if oneEOL(src) && !blankJSON([]byte(src)) && !emptyHookContainers([]byte(src)) && !newlineOnlyTarget([]byte(src)) && string(guess) != src {
+		if oneEOL(src) && !splice.Blank([]byte(src)) && !emptyHookContainers([]byte(src)) && !newlineOnlyTarget([]byte(src)) && string(guess) != src {
 			t.Fatalf("uninstall without a record:\n got %q\nwant %q", guess, src)
 		}
 	})
@@ -315,12 +309,12 @@ func FuzzClaudeSettings(f *testing.F) {
 // JSON, at a place in the file, or a valid file wake cannot edit.
 func assertRefusal(t *testing.T, src string, err error) {
 	t.Helper()
-	var se *jsonSyntaxError
+	var se *splice.SyntaxError
 	switch {
-	case blankJSON([]byte(src)):
+	case splice.Blank([]byte(src)):
 		t.Fatalf("install refused a blank file: %v", err)
 	case errors.As(err, &se):
-		if json.Valid([]byte(src)) || se.line < 1 || se.line > strings.Count(src, "\n")+1 || se.col < 1 {
+		if json.Valid([]byte(src)) || se.Line < 1 || se.Line > strings.Count(src, "\n")+1 || se.Col < 1 {
 			t.Fatalf("syntax error %v for %q", err, src)
 		}
 	case !json.Valid([]byte(src)):
@@ -350,17 +344,17 @@ func newlineOnlyTarget(src []byte) bool {
 	} else if hooks != nil {
 		c = hooks
 	}
-	inner := string(c.inside(src))
-	st := styleOf(src, top)
-	closing := st.eol + indent(st.unit, c.depth)
-	return c.itemCount() == 0 && strings.HasSuffix(inner, closing) && !strings.Contains(strings.TrimSuffix(inner, closing), "\n")
+	inner := string(c.Inside(src))
+	st := splice.StyleOf(src, top)
+	closing := st.EOL + st.Indent(c.Depth)
+	return c.Len() == 0 && strings.HasSuffix(inner, closing) && !strings.Contains(strings.TrimSuffix(inner, closing), "\n")
 }
 
 // emptyHookContainers reports an empty hooks object or SessionStart array,
 // which uninstall without a record removes along with wake's hook.
 func emptyHookContainers(src []byte) bool {
 	_, hooks, start, err := claudeHookNodes(src)
-	return err == nil && (hooks != nil && hooks.itemCount() == 0 || start != nil && start.itemCount() == 0)
+	return err == nil && (hooks != nil && hooks.Len() == 0 || start != nil && start.Len() == 0)
 }
 
 // TestClaudeHookNarrowMatcher: a group running wake's command at fewer
@@ -374,24 +368,24 @@ func TestClaudeHookNarrowMatcher(t *testing.T) {
 		{"reordered", `{"hooks": {"SessionStart": [{"matcher": "resume|startup|clear|compact", "hooks": [{"type": "command", "command": "wake load --hook claude"}]}]}}`, `"resume|startup|clear|compact"`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			out, _, changed, err := AddHook([]byte(tc.src))
+			out, _, changed, err := addHook([]byte(tc.src))
 			if err != nil || !changed {
 				t.Fatalf("changed=%v err=%v: the narrower hook counted as installed", changed, err)
 			}
 			assertKeepsSettings(t, []byte(tc.src), out)
-			if got := OtherWakeHooks(out); len(got) != 1 || !strings.Contains(got[0], tc.partial) {
+			if got := otherWakeHooks(out); len(got) != 1 || !strings.Contains(got[0], tc.partial) {
 				t.Fatalf("OtherWakeHooks = %q, want one naming %s", got, tc.partial)
 			}
-			if _, _, changed, _ := AddHook(out); changed {
+			if _, _, changed, _ := addHook(out); changed {
 				t.Fatal("a second install changed the file")
 			}
 		})
 	}
 	exact := `{"hooks": {"SessionStart": [{"matcher": "startup|resume|clear|compact", "hooks": [{"type": "command", "command": "wake load --hook claude", "timeout": 30}]}]}}`
-	if _, _, changed, err := AddHook([]byte(exact)); changed || err != nil {
+	if _, _, changed, err := addHook([]byte(exact)); changed || err != nil {
 		t.Fatalf("wake's hook with a timeout added: changed=%v err=%v", changed, err)
 	}
-	if got := OtherWakeHooks([]byte(exact)); len(got) != 0 {
+	if got := otherWakeHooks([]byte(exact)); len(got) != 0 {
 		t.Fatalf("OtherWakeHooks of wake's own = %q", got)
 	}
 }

@@ -1,231 +1,164 @@
+// Package claude is wake's wiring into Claude Code, and only what is
+// particular to it: the SessionStart hook spliced into a project's
+// .claude/settings.json and taken out again byte for byte, the @import
+// line of a CLAUDE.md, what install records of them, and the JSON the
+// hook reads on stdin ([ReadHookInput]). [Client] is what package clients
+// installs and uninstalls; the plan, the manifest, the lock and the
+// ledger are clients' own, and the splicing is internal/splice's, so that
+// every other client is a sibling package that touches nothing here.
 package claude
 
 import (
 	"errors"
 	"fmt"
-	"io/fs"
 	"path/filepath"
 	"slices"
 	"strings"
 
-	"github.com/spf13/afero"
-	"github.com/wakeproto/wake/handoff"
+	"github.com/wakeproto/wake/clients"
 	"github.com/wakeproto/wake/tiers"
 )
 
-// Wiring is where install puts things for one project and memory root,
-// and the file system it edits them on.
-type Wiring struct {
-	FS                  afero.Fs
-	Project, Root, Home string
-	Config              tiers.Config
-	Settings            string // <project>/.claude/settings.json
-	BootImport          Import
-	SkillImport         Import // zero when skill.path is ""
-	// Warn receives what the user should hear of; nil drops it.
-	Warn func(string)
+// Client is Claude Code, for [clients.Install] and [clients.Uninstall].
+type Client struct{}
+
+// ManifestFile is the name of Claude Code's install manifest in the memory
+// root's state directory ([clients.ManifestFile] of "claude").
+const ManifestFile = "claude-install.json"
+
+// About names Claude Code.
+func (Client) About() clients.About {
+	return clients.About{Name: "claude", Title: "Claude Code",
+		Unrecorded: "removes wake's hook alone and names the import lines for you to remove"}
 }
 
-// Import is one import line in one CLAUDE.md.
-type Import struct {
-	File, Line string
+// Wire is where install puts things for the project env names: the hook in
+// its .claude/settings.json, and the import of boot.md into its CLAUDE.md
+// or, with [claude] boot = "skill", of skill.md into ~/.claude/CLAUDE.md.
+func (Client) Wire(env clients.Env) clients.Wiring { return newWiring(env) }
+
+// wiring is where install puts things for one project and memory root.
+type wiring struct {
+	clients.Env
+	settings    string // <project>/.claude/settings.json
+	bootImport  mdImport
+	skillImport mdImport // zero when skill.path is ""
+	skill       bool     // boot = "skill": install adds skillImport
+	err         error    // why install cannot wire the client
 }
 
-// NewWiring is where install puts things for the project and the memory
-// root at root, with the configuration cfg and the user's home directory.
-// It fails only when skill mode needs a skill import it cannot name.
-func NewWiring(fsys afero.Fs, project, root, home string, cfg tiers.Config) (*Wiring, error) {
-	w := &Wiring{FS: fsys, Project: project, Root: root, Home: home, Config: cfg,
-		Settings: filepath.Join(project, ".claude", "settings.json")}
-	w.BootImport = Import{filepath.Join(project, "CLAUDE.md"), ImportLine(project, filepath.Join(root, tiers.BootPath), home, false)}
-	skill, err := cfg.Skill.SkillPath(home, root)
-	if err != nil && cfg.Claude.Boot == tiers.BootSkill {
-		return w, hinted(err, "set HOME, or an absolute skill.path in wake.toml")
-	}
+// mdImport is one import line in one CLAUDE.md, as install's record
+// keeps it.
+type mdImport struct {
+	File string `json:"file"`
+	Line string `json:"line"`
+}
+
+// record is Claude Code's part of an install's record.
+type record struct {
+	// Hook is the SessionStart hook install added; nil when one was
+	// there already.
+	Hook    *hookRecord `json:"hook,omitempty"`
+	Imports []mdImport  `json:"imports,omitempty"`
+}
+
+// hookRecord is one SessionStart hook install added to a settings file,
+// and what it made around it (see [hookEdit]: "made" and "inside", absent
+// from the records of older wakes).
+type hookRecord struct {
+	File    string `json:"file"`
+	Matcher string `json:"matcher"`
+	Command string `json:"command"`
+	hookEdit
+}
+
+func newWiring(env clients.Env) *wiring {
+	w := &wiring{Env: env, settings: filepath.Join(env.Project, ".claude", "settings.json"),
+		skill: env.Config.Claude.Boot == tiers.BootSkill}
+	w.bootImport = mdImport{filepath.Join(env.Project, "CLAUDE.md"), importLine(env.Project, filepath.Join(env.Root, tiers.BootPath), env.Home, false)}
+	skill, err := env.Config.Skill.SkillPath(env.Home, env.Root)
 	switch {
+	case err != nil && w.skill:
+		w.err = clients.Hinted(err, "set HOME, or an absolute skill.path in wake.toml")
 	case err != nil || skill == "":
-	case home != "":
-		claudeDir := filepath.Join(home, ".claude")
-		w.SkillImport = Import{filepath.Join(claudeDir, "CLAUDE.md"), ImportLine(claudeDir, skill, home, true)}
-	case cfg.Claude.Boot == tiers.BootSkill:
-		return w, hinted(errors.New("HOME is not set"), "set HOME: the skill import goes into ~/.claude/CLAUDE.md")
+	case env.Home != "":
+		claudeDir := filepath.Join(env.Home, ".claude")
+		w.skillImport = mdImport{filepath.Join(claudeDir, "CLAUDE.md"), importLine(claudeDir, skill, env.Home, true)}
+	case w.skill:
+		w.err = clients.Hinted(errors.New("HOME is not set"), "set HOME: the skill import goes into ~/.claude/CLAUDE.md")
 	}
-	return w, nil
+	if w.skill && w.err == nil && w.skillImport.File == "" {
+		w.err = clients.Hinted(errors.New(`wake.toml: [claude] boot = "skill" needs a skill.path`), `set [skill] path, or boot = "full"`)
+	}
+	return w
 }
 
-// PlanInstall plans adding the hook and the import line; the HookEdit
-// says what adding the hook makes, for the record.
-func (w *Wiring) PlanInstall(imp Import) ([]FileEdit, HookEdit, error) {
-	var ed HookEdit
-	set, err := w.readEdit(w.Settings, DisplayPath(w.Settings, w.Project, w.Home))
-	if err != nil {
-		return nil, ed, err
+// target is the import install adds.
+func (w *wiring) target() mdImport {
+	if w.skill {
+		return w.skillImport
 	}
-	set.New, ed, set.Changed, err = AddHook(set.Old)
+	return w.bootImport
+}
+
+// Boot is boot.md imported into the project's CLAUDE.md, or skill.md into
+// the user's ~/.claude/CLAUDE.md.
+func (w *wiring) Boot() (clients.Boot, error) {
+	if w.skill {
+		return clients.Boot{Skill: true, Into: "~/.claude/CLAUDE.md"}, w.err
+	}
+	return clients.Boot{Into: "CLAUDE.md"}, w.err
+}
+
+// PlanInstall plans adding the hook and the import line.
+func (w *wiring) PlanInstall() (clients.InstallPlan, error) {
+	imp := w.target()
+	set, err := w.Read(w.settings)
 	if err != nil {
-		return nil, ed, settingsFailure(w.Settings, err)
+		return clients.InstallPlan{}, err
+	}
+	var ed hookEdit
+	set.New, ed, set.Changed, err = addHook(set.Old)
+	if err != nil {
+		return clients.InstallPlan{}, settingsFailure(w.settings, err)
 	}
 	set.Done = fmt.Sprintf("added the SessionStart hook %q (matcher %s)", HookCommand, HookMatcher)
-	if others := OtherWakeHooks(set.Old); set.Changed && len(others) > 0 {
+	if others := otherWakeHooks(set.Old); set.Changed && len(others) > 0 {
 		set.Done += fmt.Sprintf("; the hook with %s already there runs wake at some starts only, and now a second time at those: remove it by hand", strings.Join(others, " and the one with "))
 	}
 	set.Kept = "already runs the hook; unchanged"
-	md, err := w.readEdit(imp.File, DisplayPath(imp.File, w.Project, w.Home))
+	md, err := w.Read(imp.File)
 	if err != nil {
-		return nil, ed, err
+		return clients.InstallPlan{}, err
 	}
-	md.New, md.Changed, err = AddImport(md.Old, md.Exists, imp.Line)
+	md.New, md.Changed, err = addImport(md.Old, md.Exists, imp.Line)
 	if err != nil {
-		return nil, ed, hinted(fmt.Errorf("%s: %w", imp.File, err), "close the fence, then run the command again; wake left the file untouched")
+		return clients.InstallPlan{}, clients.Hinted(fmt.Errorf("%s: %w", imp.File, err), "close the fence, then run the command again; wake left the file untouched")
 	}
 	md.Done, md.Kept = "added the import "+imp.Line, "already imports "+imp.Line+"; unchanged"
-	return []FileEdit{set, md}, ed, nil
-}
-
-// ApplyRecorded records in the manifest what the edits add and create
-// (ed: what adding the hook made), then applies them. The record comes
-// first: should wake stop in between, uninstall finds a record of
-// something not there, which it passes over, rather than an addition it
-// has no record of. When applying fails, the manifest is put back as it
-// was.
-func (w *Wiring) ApplyRecorded(edits []FileEdit, imp Import, ed HookEdit) error {
-	m, err := readManifest(w.FS, w.Root)
-	if err != nil {
-		return err
-	}
-	before := m
-	before.Installs = slices.Clone(m.Installs)
-	set, md := edits[0], edits[1]
-	var hook *hookRecord
-	var added *importRecord
-	var created []string
-	if set.Changed {
-		hook = &hookRecord{File: set.Path, Matcher: HookMatcher, Command: HookCommand, HookEdit: ed}
-	}
-	if md.Changed {
-		added = &importRecord{File: imp.File, Line: imp.Line}
-	}
-	for _, e := range edits {
-		if e.Changed && !e.Exists {
-			created = append(append(created, w.missingDirs(filepath.Dir(e.Path))...), e.Path)
-		}
-	}
-	if hook == nil && added == nil {
-		return nil
-	}
-	m.record(w.Project, hook, added, created)
-	if err := m.write(w.FS, w.Root); err != nil {
-		return err
-	}
-	if err := w.apply(edits); err != nil {
-		if rerr := before.write(w.FS, w.Root); rerr != nil {
-			w.warn(fmt.Sprintf("%s records an install that failed: %v", manifestPath(w.Root), rerr))
-		}
-		return err
-	}
-	return nil
-}
-
-// missingDirs lists dir and those of its parents that do not exist yet,
-// outermost first: what writing a file into dir creates.
-func (w *Wiring) missingDirs(dir string) []string {
-	var out []string
-	for d := dir; ; d = filepath.Dir(d) {
-		if _, err := w.FS.Stat(d); err == nil || filepath.Dir(d) == d {
-			break
-		}
-		out = append(out, d)
-	}
-	slices.Reverse(out)
-	return out
-}
-
-// FileEdit is one file install or uninstall changes.
-type FileEdit struct {
-	Path    string
-	Base    string // the project, when path is in it: no symlink between them is followed
-	Show    string // how the report names it
-	Old     []byte
-	Exists  bool
-	New     []byte
-	Changed bool
-	Remove  bool   // delete the file: install created it and nothing else is left
-	Done    string // what the change was: "added the import @x"
-	Kept    string // why nothing changed
-}
-
-func (w *Wiring) readEdit(path, show string) (FileEdit, error) {
-	e := FileEdit{Path: path, Show: show}
-	base, rel := filepath.Dir(path), filepath.Base(path)
-	if r, err := filepath.Rel(w.Project, path); err == nil && filepath.IsLocal(r) {
-		e.Base, base, rel = w.Project, w.Project, r
-	}
-	if err := handoff.CheckWritable(w.FS, base, rel); err != nil {
-		return e, err
-	}
-	data, err := afero.ReadFile(w.FS, path)
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-	case err != nil:
-		return e, fmt.Errorf("reading %s: %w", path, err)
-	default:
-		e.Old, e.Exists = data, true
-	}
-	return e, nil
-}
-
-// apply writes or deletes the edited files, atomically, keeping a file's
-// permissions.
-func (w *Wiring) apply(edits []FileEdit) error {
-	for _, e := range edits {
-		if !e.Changed {
-			continue
-		}
-		if e.Remove {
-			if err := w.FS.Remove(e.Path); err != nil {
-				return fmt.Errorf("removing %s: %w", e.Path, err)
+	plan := clients.InstallPlan{Edits: []clients.FileEdit{set, md}, Command: HookCommand,
+		Done:      "Claude Code now loads this memory at every session start (hook output stays within its 10,000-character limit). Undo with 'wake uninstall claude'.",
+		Unchanged: "Already installed: the settings and CLAUDE.md were left unchanged.",
+		Record: func(r *clients.Record) error {
+			var rec record
+			if err := r.Decode(&rec); err != nil {
+				return err
 			}
-			continue
-		}
-		var err error
-		if e.Base != "" {
-			rel, _ := filepath.Rel(e.Base, e.Path)
-			err = handoff.WriteFileIn(w.FS, e.Base, rel, e.New, 0o644)
-		} else {
-			err = handoff.WriteFile(w.FS, e.Path, e.New, 0o644)
-		}
-		if err != nil {
-			return err
-		}
+			if set.Changed {
+				rec.Hook = &hookRecord{File: set.Path, Matcher: HookMatcher, Command: HookCommand, hookEdit: ed}
+			}
+			if md.Changed && !slices.Contains(rec.Imports, imp) {
+				rec.Imports = append(rec.Imports, imp)
+			}
+			return r.Encode(rec)
+		}}
+	if rel, err := filepath.Rel(w.Project, w.Root); w.Config.Claude.Boot == tiers.BootFull && (err != nil || !filepath.IsLocal(rel)) {
+		plan.Notes = append(plan.Notes, "Note: the memory root is outside the project, so Claude Code asks once, in an interactive session, before it follows the import; until then (and in 'claude -p') boot.md is not imported and the hook's pointer to it is what the agent gets.")
 	}
-	return nil
-}
-
-// DisplayPath names path for the report: relative to the project or
-// "~/..." under home, whichever is nearer, else absolute.
-func DisplayPath(path, project, home string) string {
-	rel := func(base string) (string, bool) {
-		r, err := filepath.Rel(base, path)
-		return filepath.ToSlash(r), base != "" && err == nil && filepath.IsLocal(r)
-	}
-	p, inProject := rel(project)
-	h, inHome := rel(home)
-	switch {
-	case inHome && (!inProject || len(home) > len(project)):
-		return "~/" + h
-	case inProject:
-		return p
-	}
-	return path
+	return plan, nil
 }
 
 // settingsFailure names the settings file and says how to recover.
 func settingsFailure(path string, err error) error {
-	return hinted(fmt.Errorf("%s: %w", path, err), "fix the file (Claude Code cannot read it either) and run the command again; wake left it untouched")
-}
-
-func (w *Wiring) warn(msg string) {
-	if w.Warn != nil {
-		w.Warn(msg)
-	}
+	return clients.Hinted(fmt.Errorf("%s: %w", path, err), "fix the file (Claude Code cannot read it either) and run the command again; wake left it untouched")
 }

@@ -1,9 +1,15 @@
 package main
 
 import (
+	"context"
+	"fmt"
 	"path/filepath"
+	"strings"
 
 	"github.com/spf13/cobra"
+
+	"github.com/wakeproto/wake/clients"
+	"github.com/wakeproto/wake/clients/claude"
 )
 
 type installOptions struct {
@@ -34,7 +40,7 @@ Code starts with; install warns when it is not on yours.`,
 		Example: "  wake install claude\n  wake install claude --project ~/work/billing",
 		Args:    clientArg,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return a.installRun(cmd.Context(), o)
+			return a.installRun(cmd.Context(), o, clientNamed(args[0]))
 		},
 	}
 	cmd.Flags().StringVar(&o.project, "project", "", "the project `DIR` Claude Code runs in (default: the working directory)")
@@ -62,18 +68,35 @@ root and the boot files stay.`,
 		Example: "  wake uninstall claude\n  wake uninstall claude --project ~/work/billing",
 		Args:    clientArg,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return a.uninstallRun(cmd.Context(), o)
+			return a.installRun(cmd.Context(), o, clientNamed(args[0]))
 		},
 	}
 	cmd.Flags().StringVar(&o.project, "project", "", "the project `DIR` (default: the working directory)")
 	return cmd
 }
 
-func clientArg(cmd *cobra.Command, args []string) error {
-	if len(args) != 1 || args[0] != "claude" {
-		return hintError{usagef("%s takes one argument, the client: claude", cmd.CommandPath()), "run '" + cmd.CommandPath() + " claude'"}
+// installable lists the clients wake can be wired into.
+func installable() []clients.Client { return []clients.Client{claude.Client{}} }
+
+// clientNamed is the client named name; nil when there is none.
+func clientNamed(name string) clients.Client {
+	for _, c := range installable() {
+		if c.About().Name == name {
+			return c
+		}
 	}
 	return nil
+}
+
+func clientArg(cmd *cobra.Command, args []string) error {
+	if len(args) == 1 && clientNamed(args[0]) != nil {
+		return nil
+	}
+	var names []string
+	for _, c := range installable() {
+		names = append(names, c.About().Name)
+	}
+	return hintError{usagef("%s takes one argument, the client: %s", cmd.CommandPath(), strings.Join(names, " or ")), "run '" + cmd.CommandPath() + " " + names[0] + "'"}
 }
 
 // projectDir resolves --project to an existing directory.
@@ -92,5 +115,33 @@ func (a *app) projectDir(flag string) (string, error) {
 	return filepath.Clean(dir), nil
 }
 
-// A file wake could not write (a symlink on the way, from the project or
-// at the file itself) is refused here, before anything is changed.
+// installRun is `wake install CLIENT` and `wake uninstall CLIENT`.
+func (a *app) installRun(ctx context.Context, o *installOptions, c clients.Client) error {
+	project, err := a.projectDir(o.project)
+	if err != nil {
+		return err
+	}
+	opts := clients.Options{Wake: a.options(), Project: project, Root: a.rootFlag, Cwd: a.cwd, BootFiles: o.skillFlags.bootFiles(true)}
+	run := clients.Install
+	if o.uninstall {
+		run = clients.Uninstall
+	}
+	r, err := run(ctx, c, opts)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(a.out, "wake %s %s: %s\n", r.Op, r.Client, r.Project)
+	for _, l := range r.Lines() {
+		fmt.Fprintf(a.out, "  %s\n", l)
+	}
+	if r.Summary != "" {
+		fmt.Fprintln(a.out, r.Summary)
+	}
+	for _, n := range r.Warnings {
+		a.notice(n)
+	}
+	for _, n := range r.Notes {
+		fmt.Fprintln(a.out, n)
+	}
+	return nil
+}

@@ -1,0 +1,125 @@
+// Package clients wires wake into the agent clients people run, and holds
+// what every wiring shares, so that each client is a sibling package
+// (clients/claude; Codex and OpenCode beside it) implementing [Client]
+// and nothing else: a plan of file edits ([FileEdit]) applied atomically
+// under the memory root's lock, the install manifest in the root that
+// records what install added ([Record]), the exact uninstall of what it
+// records, and the operations themselves, [Install] and [Uninstall], with
+// their ledger line and the [Report] a front end renders.
+package clients
+
+import (
+	"errors"
+
+	"github.com/spf13/afero"
+
+	"github.com/wakeproto/wake/tiers"
+)
+
+// Client is an agent client wake can be wired into.
+type Client interface {
+	About() About
+	// Wire is the client's wiring into the project env names. It does
+	// not fail: what install cannot wire is [Wiring.Boot]'s error, and
+	// uninstall works with what it could name.
+	Wire(env Env) Wiring
+}
+
+// About names a client.
+type About struct {
+	// Name is the client's name on the command line ("claude"), in the
+	// ledger and in the name of its manifest ([ManifestFile]).
+	Name string
+	// Title names the client in messages: "Claude Code".
+	Title string
+	// Unrecorded says what uninstall does where it has no record of an
+	// install, for the hint of a manifest it cannot read: "removes
+	// wake's hook alone and ...".
+	Unrecorded string
+}
+
+// Env is what a wiring is made for: the project, the memory root and its
+// configuration, the user's home directory and the file system.
+type Env struct {
+	FS                  afero.Fs
+	Project, Root, Home string // absolute; Home "" when unknown
+	Config              tiers.Config
+	// Manifest is the path of the client's manifest, for messages.
+	Manifest string
+	// Warn tells the user of something that is not an error.
+	Warn func(string)
+}
+
+// Wiring is a client's wiring into one project: what install edits, and
+// how uninstall takes it out.
+type Wiring interface {
+	// Boot is the boot file the client's sessions read through the
+	// wiring, or why install cannot wire it.
+	Boot() (Boot, error)
+	// PlanInstall plans the edits that wire the client in. It runs
+	// under the root's lock, once the boot files are written.
+	PlanInstall() (InstallPlan, error)
+	// PlanUninstall plans taking out what rec records of an install
+	// into the project (nil: no record) and what [Env.Manifest] holds
+	// for no other project. The record comes from the memory root,
+	// which can come with a cloned repository: the wiring first drops
+	// from rec, with a warning, whatever install could not have added
+	// (see [Record.KeepCreated]). Without a record it takes out only
+	// what it can tell is wake's.
+	PlanUninstall(rec *Record) (UninstallPlan, error)
+}
+
+// Boot is what install must have written before it wires a client to
+// read it.
+type Boot struct {
+	// Skill says the client reads skill.md from the user's own
+	// directories, where every session reads it, rather than the root's
+	// boot.md: the root must be trusted and the file wake's.
+	Skill bool
+	// Into names, as the report does, the file the wiring adds the boot
+	// file to: "CLAUDE.md".
+	Into string
+}
+
+// InstallPlan is what install changes to wire a client in.
+type InstallPlan struct {
+	Edits []FileEdit
+	// Record adds to the project's record (new, or as an earlier
+	// install left it) what Edits add: see [Record.Decode] and
+	// [Record.Encode].
+	Record func(r *Record) error
+	// Command is the bare command the wiring has the client run, for
+	// install's warning when wake is not on PATH; "" when none.
+	Command string
+	// Done is said after the report's files when an edit changed
+	// something, Unchanged when none did.
+	Done, Unchanged string
+	Notes           []string // said last
+}
+
+// UninstallPlan is what uninstall changes. An edit's Remove says nothing
+// is left in the file but what wake would create: it is deleted when the
+// record says install created it, else written.
+type UninstallPlan struct {
+	Edits []FileEdit
+	Notes []string // said after the files
+}
+
+// hintedError is an error with what the user can do about it.
+type hintedError struct {
+	err  error
+	hint string
+}
+
+func (e *hintedError) Error() string { return e.err.Error() }
+func (e *hintedError) Unwrap() error { return e.err }
+
+// Hint says what the user can do about the error.
+func (e *hintedError) Hint() string { return e.hint }
+
+// Hinted is err with a hint of what the user can do about it, which the
+// front end shows with the error.
+func Hinted(err error, hint string) error { return &hintedError{err, hint} }
+
+// errUnchanged tells Mutate not to log a run that changed nothing.
+var errUnchanged = errors.New("nothing changed")
