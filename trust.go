@@ -57,6 +57,7 @@ type TrustChange struct {
 // [Memory]: trusting is what a user does before one.
 func SetTrust(ctx context.Context, root string, o Options, revoke bool) (TrustChange, error) {
 	m := bare(root, o)
+	m.recover(ctx)
 	dir := tiers.UserDir(m.o.Env)
 	if dir == "" {
 		return TrustChange{}, ErrNoUserDir

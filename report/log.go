@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/wakeproto/wake"
 	"github.com/wakeproto/wake/handoff"
 	"github.com/wakeproto/wake/tiers"
 )
@@ -33,14 +34,21 @@ func LogJSON(entries []handoff.Entry, held int, bad []handoff.BadLine) ([]byte, 
 	return marshal(out)
 }
 
-// LogText writes one line an entry, then what was held back; filter
-// describes the selection ("in the last 24h0m0s"), for when none is left.
+// LogText writes one line an entry, then what was held back; f is the
+// selection, named when it left no entry.
 // The ledger can be edited by hand, so its text is made printable: no
 // terminal escape reaches the terminal (the JSON escapes them instead).
-func LogText(w io.Writer, entries []handoff.Entry, held int, filter string) {
+func LogText(w io.Writer, entries []handoff.Entry, held int, f wake.LogFilter) {
 	var b strings.Builder
 	if len(entries) == 0 {
-		b.WriteString("No ledger entries" + filter + ".\n")
+		var parts []string
+		if f.Since > 0 {
+			parts = append(parts, " in the last "+f.Since.String())
+		}
+		if f.Op != "" {
+			parts = append(parts, " with op "+f.Op)
+		}
+		b.WriteString("No ledger entries" + strings.Join(parts, "") + ".\n")
 	}
 	for _, e := range entries {
 		var l strings.Builder

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
@@ -188,20 +189,6 @@ func maxArgs(n int) cobra.PositionalArgs {
 	}
 }
 
-// findRoot resolves the memory root for commands that need one but not an
-// open Memory, and finishes an interrupted write there before the command
-// goes on.
-func (a *app) findRoot() (string, error) { return a.findRootFrom(a.cwd) }
-
-// findRootFrom is findRoot with the search starting in dir.
-func (a *app) findRootFrom(dir string) (string, error) {
-	root, err := a.locate(dir)
-	if err == nil {
-		wake.Recover(root, a.options())
-	}
-	return root, err
-}
-
 // locate resolves the memory root, searching up from dir when neither
 // --root nor $WAKE_ROOT names it, with a hint when there is none.
 func (a *app) locate(dir string) (string, error) {
@@ -234,22 +221,19 @@ func (a *app) openFrom(dir string) (*wake.Memory, error) {
 	return wake.Open(root, a.options())
 }
 
-func (a *app) store(root string) *handoff.Store {
-	return &handoff.Store{FS: a.fs, Root: root, Now: a.now, Locker: a.locker}
-}
-
-// formatFlag validates a --format value.
-func formatFlag(v string, allowed ...string) error {
-	for _, x := range allowed {
-		if v == x {
+// addFormat adds --format to cmd, taking one of allowed (the first is
+// the default) and refusing anything else as a usage error before the
+// command runs. what describes the choices for the help.
+func addFormat(cmd *cobra.Command, v *string, what string, allowed ...string) {
+	*v = allowed[0]
+	cmd.Flags().StringVar(v, "format", allowed[0], "output `FORMAT`: "+what)
+	cmd.PreRunE = func(*cobra.Command, []string) error {
+		if slices.Contains(allowed, *v) {
 			return nil
 		}
+		n := len(allowed)
+		return usagef("--format %q: want %s or %s", *v, strings.Join(allowed[:n-1], ", "), allowed[n-1])
 	}
-	want := allowed[len(allowed)-1]
-	if n := len(allowed); n > 1 {
-		want = strings.Join(allowed[:n-1], ", ") + " or " + want
-	}
-	return usagef("--format %q: want %s", v, want)
 }
 
 // writeJSON writes a JSON answer the report package rendered.

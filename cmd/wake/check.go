@@ -38,13 +38,10 @@ Exit status: 0 all passed, 3 a check failed, 4 HALT (identity failed).`,
 		Example: "  wake check\n  wake check --format json | jq .announcement",
 		Args:    noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := formatFlag(o.format, "text", "json"); err != nil {
-				return err
-			}
 			return a.checkRun(o)
 		},
 	}
-	cmd.Flags().StringVar(&o.format, "format", "text", "output `FORMAT`: text or json")
+	addFormat(cmd, &o.format, "text or json", "text", "json")
 	return cmd
 }
 

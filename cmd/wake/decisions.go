@@ -27,14 +27,11 @@ entry are reported on standard error with their line numbers.`,
 		Example: "  wake decisions\n  wake decisions --all --format json",
 		Args:    noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := formatFlag(o.format, "text", "json"); err != nil {
-				return err
-			}
 			return a.decisionsRun(o)
 		},
 	}
 	cmd.Flags().BoolVar(&o.all, "all", false, "list reversed decisions too")
-	cmd.Flags().StringVar(&o.format, "format", "text", "output `FORMAT`: text or json")
+	addFormat(cmd, &o.format, "text or json", "text", "json")
 	return cmd
 }
 

@@ -36,16 +36,13 @@ stdin, the root found from its cwd, at most 10,000 characters on stdout.`,
 		Example: "  wake load\n  wake load --format json | jq .totals\n  wake load --hook claude < hook.json",
 		Args:    noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := formatFlag(o.format, "text", "markdown", "json"); err != nil {
-				return err
-			}
 			if o.hook != "" {
 				return a.hookRun(cmd, o)
 			}
 			return a.loadRun(o)
 		},
 	}
-	cmd.Flags().StringVar(&o.format, "format", "text", "output `FORMAT`: text (the Markdown context; markdown is the same) or json")
+	addFormat(cmd, &o.format, "text (the Markdown context; markdown is the same) or json", "text", "markdown", "json")
 	addHookFlags(cmd, o)
 	return cmd
 }

@@ -36,9 +36,6 @@ reported on stderr with their line numbers; they never stop the log.`,
 		Example: "  wake log\n  wake log --since 24h --op decide\n  wake log --format json | jq '.entries[0]'",
 		Args:    noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := formatFlag(o.format, "text", "json"); err != nil {
-				return err
-			}
 			if since != "" {
 				d, err := time.ParseDuration(since)
 				if err != nil || d <= 0 {
@@ -54,7 +51,7 @@ reported on stderr with their line numbers; they never stop the log.`,
 	}
 	cmd.Flags().StringVar(&since, "since", "", "only entries from the last `DURATION` (e.g. 24h)")
 	cmd.Flags().StringVar(&o.op, "op", "", "only entries of this `OP` (init, handoff, decide, ...)")
-	cmd.Flags().StringVar(&o.format, "format", "text", "output `FORMAT`: text or json")
+	addFormat(cmd, &o.format, "text or json", "text", "json")
 	return cmd
 }
 
@@ -63,7 +60,8 @@ func (a *app) logRun(o *logOptions) error {
 	if err != nil {
 		return err
 	}
-	l, err := wake.ReadLedger(root, a.options(), wake.LogFilter{Since: o.since, Op: o.op})
+	f := wake.LogFilter{Since: o.since, Op: o.op}
+	l, err := wake.ReadLedger(root, a.options(), f)
 	if err != nil {
 		return err
 	}
@@ -73,20 +71,6 @@ func (a *app) logRun(o *logOptions) error {
 	if o.format == "json" {
 		return a.writeJSON(report.LogJSON(l.Entries, l.HeldBack, l.Bad))
 	}
-	report.LogText(a.out, l.Entries, l.HeldBack, logFilterNote(o))
+	report.LogText(a.out, l.Entries, l.HeldBack, f)
 	return nil
-}
-
-func logFilterNote(o *logOptions) string {
-	var parts []string
-	if o.since > 0 {
-		parts = append(parts, "in the last "+o.since.String())
-	}
-	if o.op != "" {
-		parts = append(parts, "with op "+o.op)
-	}
-	if len(parts) == 0 {
-		return ""
-	}
-	return " " + strings.Join(parts, " ")
 }

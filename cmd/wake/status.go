@@ -27,13 +27,10 @@ gives that total in its footer.`,
 		Example: "  wake status\n  wake status --format json",
 		Args:    noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := formatFlag(o.format, "text", "json"); err != nil {
-				return err
-			}
 			return a.statusRun(o)
 		},
 	}
-	cmd.Flags().StringVar(&o.format, "format", "text", "output `FORMAT`: text or json")
+	addFormat(cmd, &o.format, "text or json", "text", "json")
 	return cmd
 }
 

@@ -41,9 +41,6 @@ wake.toml is still the file that was trusted.`,
 		Example: "  wake trust\n  wake trust --list\n  wake trust --revoke --root ~/work/billing/.wake",
 		Args:    noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := formatFlag(o.format, "text", "json"); err != nil {
-				return err
-			}
 			if o.list && o.revoke {
 				return usagef("--list and --revoke cannot be used together")
 			}
@@ -55,12 +52,12 @@ wake.toml is still the file that was trusted.`,
 	}
 	cmd.Flags().BoolVar(&o.revoke, "revoke", false, "forget this root: its wake.toml is untrusted again")
 	cmd.Flags().BoolVar(&o.list, "list", false, "list the trusted roots")
-	cmd.Flags().StringVar(&o.format, "format", "text", "output `FORMAT` of --list: text or json")
+	addFormat(cmd, &o.format, "text or json (of --list)", "text", "json")
 	return cmd
 }
 
 func (a *app) trustRun(ctx context.Context, o *trustOptions) error {
-	root, err := a.findRoot()
+	root, err := a.locate(a.cwd)
 	if err != nil {
 		return err
 	}
