@@ -58,6 +58,6 @@ func (m *Memory) Check(ctx context.Context) (checks.Report, error) {
 	if err != nil {
 		return checks.Report{}, err
 	}
-	r := checks.Run(mem, checks.Options{StaleAfter: m.cfg.Checks.StaleAfter, Now: m.o.Now})
+	r := checks.Run(mem, checks.Options{StaleAfter: m.cfg.Checks.StaleAfter, Now: m.o.Now, Drift: m.driftOptions()})
 	return policy.RedactReport(r, policy.Held(mem.Main, mem.Latest, mem.Tasks, mem.Decisions)), nil
 }

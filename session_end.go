@@ -55,12 +55,13 @@ func (m *Memory) afterHandoff(ctx context.Context, w BootFiles) boot.HookTarget 
 	if err := handoff.EndColdSession(m.o.FS, m.root); err != nil {
 		m.warn(fmt.Sprintf("ending the cold session: %v", err))
 	}
-	t, err := m.WriteBootFilesLocked(BootFiles{NoSkill: w.NoSkill, ForceSkill: w.ForceSkill})
+	c, text, err := m.BootContext(true)
 	if err != nil {
 		m.warn(fmt.Sprintf("the boot files were not regenerated: %v", err))
+		return boot.HookTarget{}
 	}
-	m.SaveCache()
-	return t
+	m.recordOverBudget(c)
+	return m.writeBootFiles(c, text, BootFiles{NoSkill: w.NoSkill, ForceSkill: w.ForceSkill})
 }
 
 // lastHandoff is the previous hand-off's time: the HANDOFF block's updated,

@@ -33,6 +33,8 @@ type Options struct {
 	// ColdIndex remembers cold documents between runs so that a warm
 	// start opens none of them; nil reads every cold document.
 	ColdIndex *cold.Index
+	// Drift is what the drift findings need beyond the documents.
+	Drift checks.DriftOptions
 
 	// ledgerLevel, set by Build, gives the digest the sensitivity of a
 	// ledger path from what Build already read; nil reads the file's head.

@@ -23,6 +23,8 @@ func (c *Context) check(o Options) {
 			m.Tasks = f.doc
 		case tiers.DecisionsPath:
 			m.Decisions = f.doc
+		case tiers.QuestionsPath:
+			m.Questions = f.doc
 		}
 	}
 	last, err := checks.ReadLastWrite(o.FS, o.Root)
@@ -36,7 +38,7 @@ func (c *Context) check(o Options) {
 	if now == nil {
 		now = time.Now
 	}
-	r := checks.Run(m, checks.Options{StaleAfter: o.Config.Checks.StaleAfter, Now: now})
+	r := checks.Run(m, checks.Options{StaleAfter: o.Config.Checks.StaleAfter, Now: now, Drift: o.Drift})
 	r = policy.RedactReport(r, c.held())
 	c.Announcement, c.Findings = r.Announcement, r.Findings
 }

@@ -66,49 +66,46 @@ func CheckDrift(m Memory, o DriftOptions) []Finding {
 	return out
 }
 
-// pathLike is a file path as memory files name them: slash-separated
-// words ending in a file name with an extension ("report/vat.go"), or,
-// between backticks, a file name alone ("`main.go`").
+// filePath is a file path as memory files name them: slash-separated
+// words ending in a file name with an extension that has a letter in it
+// ("report/vat.go", not "3.5/4.0"). A file name alone ("main.go") counts
+// only between backticks: in prose it is too often something else
+// ("Node.js").
 var (
-	pathLike = regexp.MustCompile(`(?:^|[\s(\[<"'])((?:\.{1,2}/)?[\w.-]+(?:/[\w.-]+)+\.[A-Za-z0-9]{1,8})(?:[\s)\]>"',.;:!?]|$)`)
+	filePath = regexp.MustCompile(`^(?:\.{1,2}/)?[\w.-]+(?:/[\w.-]+)*\.[A-Za-z0-9]*[A-Za-z][A-Za-z0-9]*$`)
 	codeSpan = regexp.MustCompile("`([^`\\s]+)`")
-	fileName = regexp.MustCompile(`^(?:\.{1,2}/)?[\w.-]+(?:/[\w.-]+)*\.[A-Za-z0-9]{1,8}$`)
 )
 
 // NamedPaths returns the file paths text names, each once, in order of
 // first mention: slash-separated paths, and file names between backticks.
-// URLs, globs and absolute or home paths are not project files and are
-// left out.
+// URLs, globs and absolute, home or parent paths are not the project's
+// files and are left out.
 func NamedPaths(text string) []string {
 	seen := map[string]bool{}
 	var out []string
-	add := func(p string) {
+	add := func(p string, bare bool) {
 		p = strings.TrimPrefix(p, "./")
-		if p == "" || seen[p] || strings.ContainsAny(p, "*?{}$@#") || strings.HasPrefix(p, "../") || strings.Contains(p, "..") && path.Clean(p) != p {
-			return
+		switch {
+		case p == "" || seen[p] || !filePath.MatchString(p) || bare && !strings.Contains(p, "/"):
+		case strings.HasPrefix(p, "../") || path.Clean(p) != p || strings.ContainsAny(p, "*?{}$@#~"):
+		default:
+			seen[p] = true
+			out = append(out, p)
 		}
-		seen[p] = true
-		out = append(out, p)
 	}
 	for _, l := range strings.Split(text, "\n") {
-		if strings.Contains(l, "://") {
-			l = stripURLs(l)
-		}
 		for _, m := range codeSpan.FindAllStringSubmatch(l, -1) {
-			if fileName.MatchString(m[1]) && !strings.HasPrefix(m[1], "/") {
-				add(m[1])
-			}
+			add(m[1], false)
 		}
-		for _, m := range pathLike.FindAllStringSubmatch(codeSpan.ReplaceAllString(l, " "), -1) {
-			add(m[1])
+		for _, tok := range strings.Fields(codeSpan.ReplaceAllString(l, " ")) {
+			if strings.Contains(tok, "://") || strings.Contains(tok, "@") {
+				continue
+			}
+			add(strings.TrimRight(strings.TrimLeft(tok, "([<\"'"), ")]>\"',.;:!?"), true)
 		}
 	}
 	return out
 }
-
-var url = regexp.MustCompile(`\S+://\S+`)
-
-func stripURLs(l string) string { return url.ReplaceAllString(l, " ") }
 
 // missingPaths is the finding on d's named paths that do not exist.
 func missingPaths(d tiers.Doc, exists func(string) bool) (Finding, bool) {

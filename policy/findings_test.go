@@ -40,3 +40,22 @@ func TestRedactReport(t *testing.T) {
 		t.Fatal("redacting nothing changed the report")
 	}
 }
+
+// TestRedactDrift: a drift finding quotes the document it is about, so it
+// is withheld when that document is held back, and only then.
+func TestRedactDrift(t *testing.T) {
+	t.Parallel()
+	r := checks.Report{Findings: []checks.Finding{
+		{Check: checks.Drift, Kind: checks.KindMissingPath, Pass: true, Severity: checks.Warning, Path: "warm/open_questions.md",
+			Message: "warm/open_questions.md names 1 file path(s)", Details: []string{"keys/prod-canary.pem"}},
+		{Check: checks.Drift, Kind: checks.KindMissingPath, Pass: true, Severity: checks.Warning, Path: "warm/active_tasks.md",
+			Message: "warm/active_tasks.md names 1 file path(s)", Details: []string{"src/gone.go"}},
+	}}
+	got := RedactReport(r, map[string]string{"warm/open_questions.md": "secret"})
+	if f := got.Findings[0]; strings.Contains(f.Message+strings.Join(f.Details, ""), "canary") || !strings.Contains(f.Details[0], "held back (warm/open_questions.md is secret)") {
+		t.Errorf("drift on a secret document: %+v", f)
+	}
+	if f := got.Findings[1]; f.Details[0] != "src/gone.go" {
+		t.Errorf("drift on a public document redacted: %+v", f)
+	}
+}

@@ -25,6 +25,45 @@ type Check struct {
 	FirstWake    bool      `json:"first_wake"`
 	LastSession  string    `json:"last_session"` // the HANDOFF session_summary, one line
 	Focus        string    `json:"focus"`        // next_priority, else the first open task
+	Drift        Drift     `json:"drift"`
+}
+
+// Drift is the drift warnings by kind: signs that the memory drifted from
+// the project or from the protocol. None of them fails the check.
+type Drift struct {
+	MissingPaths []DriftItem `json:"missing_paths"` // file paths the memory names that the project lacks
+	StaleHandoff []DriftItem `json:"stale_handoff"` // a HANDOFF older than checks.stale_after
+	Placeholders []DriftItem `json:"placeholders"`  // hand-off fields left as TBD, TODO, ... or empty
+	OverBudget   []DriftItem `json:"over_budget"`   // warm files cut to fit for sessions running
+}
+
+// DriftItem is one drift warning: the file it is about, what it says and
+// its particulars (the missing paths, the placeholder fields).
+type DriftItem struct {
+	Path    string   `json:"path"`
+	Message string   `json:"message"`
+	Details []string `json:"details"`
+}
+
+func newDrift(fs []checks.Finding) Drift {
+	d := Drift{MissingPaths: []DriftItem{}, StaleHandoff: []DriftItem{}, Placeholders: []DriftItem{}, OverBudget: []DriftItem{}}
+	for _, f := range fs {
+		var to *[]DriftItem
+		switch f.Kind {
+		case checks.KindMissingPath:
+			to = &d.MissingPaths
+		case checks.KindStale:
+			to = &d.StaleHandoff
+		case checks.KindPlaceholder:
+			to = &d.Placeholders
+		case checks.KindOverBudget:
+			to = &d.OverBudget
+		default:
+			continue
+		}
+		*to = append(*to, DriftItem{Path: f.Path, Message: f.Message, Details: strs(f.Details)})
+	}
+	return d
 }
 
 // CheckOutcome is the outcome of r and its exit status.
@@ -44,6 +83,7 @@ func CheckJSON(root string, r checks.Report) ([]byte, error) {
 	return marshal(Check{
 		Version: Version, Root: root, Outcome: outcome, ExitStatus: status, Findings: newFindings(r.Findings),
 		Announcement: r.Announcement, FirstWake: r.FirstWake, LastSession: r.LastSession, Focus: r.Focus,
+		Drift: newDrift(r.Findings),
 	})
 }
 

@@ -127,6 +127,7 @@ type LedgerEntry struct {
 // Finding is one result of a coherence check.
 type Finding struct {
 	Check    string   `json:"check"`
+	Kind     string   `json:"kind,omitempty"` // a warning's kind: stale_handoff, missing_path, placeholder, over_budget
 	Pass     bool     `json:"pass"`
 	Severity string   `json:"severity"`
 	Path     string   `json:"path"`
@@ -204,7 +205,7 @@ func newEntries(es []handoff.Entry) []LedgerEntry {
 func newFindings(fs []checks.Finding) []Finding {
 	out := []Finding{}
 	for _, f := range fs {
-		out = append(out, Finding{Check: f.Check, Pass: f.Pass, Severity: f.Severity, Path: f.Path, Message: f.Message, Details: f.Details})
+		out = append(out, Finding{Check: f.Check, Kind: f.Kind, Pass: f.Pass, Severity: f.Severity, Path: f.Path, Message: f.Message, Details: f.Details})
 	}
 	return out
 }

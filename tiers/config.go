@@ -66,6 +66,9 @@ type Claude struct {
 // Checks configures the coherence checks.
 type Checks struct {
 	StaleAfter time.Duration
+	// OverBudgetSessions is how many sessions running a warm file may be
+	// cut to fit its budget before wake check warns.
+	OverBudgetSessions int
 }
 
 // Digest configures the recent-changes digest of `wake load`: the ledger
@@ -87,7 +90,7 @@ func DefaultConfig() Config {
 			Path: "~/.claude/agentchat.skill.md", Budget: 4000,
 			Identity: 200, Active: 500, Protocols: 300, Recent: 1000, History: 2000,
 		},
-		Checks: Checks{StaleAfter: 168 * time.Hour},
+		Checks: Checks{StaleAfter: 168 * time.Hour, OverBudgetSessions: 3},
 		Digest: Digest{Window: 24 * time.Hour},
 		Claude: Claude{Boot: BootFull},
 	}

@@ -31,6 +31,7 @@ import (
 //	skill.identity, active,         integer           0 .. 10000000         <= skill.budget
 //	  protocols, recent, history
 //	checks.stale_after              duration string   1m .. 87600h
+//	checks.over_budget_sessions     integer           1 .. 1000
 //	digest.window                   duration string   1m .. 87600h
 //	claude.boot                     string            "full" or "skill"
 //
@@ -106,6 +107,7 @@ var configKeys = []configKey{
 	tokenKey("skill.history", 0, budgetCap, func(c *Config) *int { return &c.Skill.History }),
 	tableKey("checks"),
 	durationKey("checks.stale_after", "168h", func(c *Config) *time.Duration { return &c.Checks.StaleAfter }),
+	countKey("checks.over_budget_sessions", 1, maxSessions, func(c *Config) *int { return &c.Checks.OverBudgetSessions }),
 	tableKey("digest"),
 	durationKey("digest.window", "24h", func(c *Config) *time.Duration { return &c.Digest.Window }),
 	tableKey("claude"),
@@ -143,6 +145,25 @@ func tokenKey(name string, lo int, why string, field func(*Config) *int) configK
 		return ""
 	}
 	return configKey{name: name, allowed: fmt.Sprintf("an integer from %d to %d", lo, maxTokens), decode: decode, tokens: field}
+}
+
+// maxSessions bounds a count of sessions: a thousand sessions is years of
+// work, and past that a warning would never come.
+const maxSessions = 1000
+
+func countKey(name string, lo, hi int, field func(*Config) *int) configKey {
+	decode := func(c *Config, v any) string {
+		n, ok := v.(int64)
+		switch {
+		case !ok:
+			return "expected an integer, got " + kindOf(v)
+		case n < int64(lo) || n > int64(hi):
+			return fmt.Sprintf("%d is not from %d to %d", n, lo, hi)
+		}
+		*field(c) = int(n)
+		return ""
+	}
+	return configKey{name: name, allowed: fmt.Sprintf("an integer from %d to %d", lo, hi), decode: decode}
 }
 
 func durationKey(name, example string, field func(*Config) *time.Duration) configKey {
