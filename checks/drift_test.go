@@ -35,8 +35,8 @@ func TestDrift(t *testing.T) {
 	t.Parallel()
 	exists := func(rel string) bool { return rel == "src/ok.go" || rel == "warm/decisions.md" }
 	m := Memory{
-		Main: doc(tiers.MainPath, "# P\n\n## HANDOFF\nupdated: 2026-11-20T10:00:00Z\nsession_summary: Did things\nnext_priority: TBD\nopen_risk: ...\nemotional_register:\n"),
-		Tasks: doc(tiers.TasksPath, "- [ ] fix `src/ok.go` and src/gone.go\n<!-- src/commented.go -->\n"),
+		Main:   doc(tiers.MainPath, "# P\n\n## HANDOFF\nupdated: 2026-11-20T10:00:00Z\nsession_summary: Did things\nnext_priority: TBD\nopen_risk: ...\nemotional_register:\n"),
+		Tasks:  doc(tiers.TasksPath, "- [ ] fix `src/ok.go` and src/gone.go\n<!-- src/commented.go -->\n"),
 		Latest: doc(tiers.LatestPath, "---\nsummary: TODO\n---\n# S\n- edited warm/decisions.md\n"),
 	}
 	fs := CheckDrift(m, DriftOptions{Exists: exists, OverBudget: map[string]int{tiers.DecisionsPath: 4, tiers.TasksPath: 3}, Sessions: 3})
