@@ -4,9 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 
+	"github.com/wakeproto/wake/checks"
 	"github.com/wakeproto/wake/cold"
 	"github.com/wakeproto/wake/handoff"
+	"github.com/wakeproto/wake/policy"
+	"github.com/wakeproto/wake/tiers"
 )
 
 // Pull prints one cold document within the session's caps (see
@@ -15,6 +19,10 @@ import (
 // inside cold/, with or without the "cold/" (see [cold.ColdPath]); one
 // outside is an error wrapping [ErrBadPath]. The document is counted
 // first, unlocked.
+//
+// When what it prints contradicts what is in force now (an active
+// decision, a decision of the last session), a note ends the text saying
+// so (the protocol's rule 3: trust recent over cold), counted with it.
 func (m *Memory) Pull(ctx context.Context, path string) (cold.Pull, error) {
 	rel, err := cold.ColdPath(path)
 	if err != nil {
@@ -25,11 +33,51 @@ func (m *Memory) Pull(ctx context.Context, path string) (cold.Pull, error) {
 	var p cold.Pull
 	err = m.Store().PullCold(ctx, func(cs handoff.ColdSession) (handoff.ColdPull, error) {
 		var err error
-		p, err = cold.PullCold(o, rel, cs)
-		return handoff.ColdPull{Path: p.Path, Tokens: p.Tokens, Whole: p.Whole}, err
+		if p, err = cold.PullCold(o, rel, cs); err != nil {
+			return handoff.ColdPull{}, err
+		}
+		if note := m.recentNote(p.Text); note != "" {
+			n := m.cache.Count(note)
+			p.Text += note
+			p.Tokens += n
+			p.Left = max(0, p.Left-n)
+		}
+		return handoff.ColdPull{Path: p.Path, Tokens: p.Tokens, Whole: p.Whole}, nil
 	})
 	m.SaveCache()
 	return p, err
+}
+
+// recentNote is the rule-3 note on a pulled text: "" when nothing in it
+// contradicts what is in force. What a held-back document says is not
+// quoted, only where it stands.
+func (m *Memory) recentNote(text string) string {
+	var r checks.Recent
+	dec, _ := tiers.ReadDoc(m.o.FS, m.root, tiers.DecisionsPath)
+	decHeld := dec.Readable() && policy.Withheld(policy.Level(dec.Meta.Sensitivity, dec.MetaErr))
+	if dec.Readable() {
+		r.Log = tiers.ParseDecisions(dec.Content)
+	}
+	lat, _ := tiers.ReadDoc(m.o.FS, m.root, tiers.LatestPath)
+	latHeld := lat.Readable() && policy.Withheld(policy.Level(lat.Meta.Sensitivity, lat.MetaErr))
+	if lat.Readable() {
+		s, _ := tiers.ParseSession(lat.Content)
+		r.Session = s.Decisions.Items
+	}
+	stale := checks.AgainstRecent(text, r)
+	if len(stale) == 0 {
+		return ""
+	}
+	var b strings.Builder
+	b.WriteString("\n---\nwake: rule 3, trust recent over cold: this cold document contradicts what is in force now. Recent state wins unless the user says otherwise.\n")
+	for _, s := range stale {
+		with := fmt.Sprintf("%q (%s)", s.WithText, s.Why)
+		if held := s.With == "the last session" && latHeld || s.With != "the last session" && decHeld; held {
+			with = "(its text is held back)"
+		}
+		fmt.Fprintf(&b, "- line %d, %q, against %s, %s\n", s.Line, s.Text, s.With, with)
+	}
+	return b.String()
 }
 
 // ColdTOC is the whole table of contents of cold/, nothing folded, with

@@ -33,7 +33,9 @@ document that would pass either is shown as an extractive summary cut to
 what is left, never whole, and the output says so.
 
 Documents marked sensitivity: secret are never printed; confidential ones
-print their summary only.
+print their summary only. When a line of what is printed contradicts an
+active decision or a decision of the last session, a note after it says
+so: recent state wins over cold (the protocol's rule 3).
 
 Exit status: 2 when PATH is not a path inside cold/ (absolute, or leaving
 cold/ like ../main.md); 1 when the document cannot be printed: missing,
