@@ -83,8 +83,11 @@ func TestFirstHandoff(t *testing.T) {
 	}
 	main := hoRead(t, s, tiers.MainPath)
 	wantBlock := "## HANDOFF\nupdated: 2026-11-22T03:24:20Z\nsession_summary: first\nnext_priority: next after first\nopen_risk: risk\nemotional_register: calm\n"
+	// The block is replaced where it stands, right after Identity, as the
+	// skeleton places it; every other byte stays.
 	head := before[:strings.Index(before, "## HANDOFF")]
-	if main != head+wantBlock {
+	tail := before[strings.Index(before, "\n## Purpose"):]
+	if main != head+wantBlock+tail {
 		t.Fatalf("main.md:\n%s", main)
 	}
 	if log := hoRead(t, s, tiers.DecisionsPath); !strings.HasSuffix(log, "[2026-11-22] DECISION: Use TOML BECAUSE: YAML indentation broke parsing\nSTATUS: active\n") {
