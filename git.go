@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"os/exec"
-	"path"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -56,7 +55,7 @@ func (m *Memory) gitChanges(ctx context.Context, since time.Time) tiers.List {
 	if n := m.holdBackChanges(top, root, files); n > 0 {
 		notes = append(notes, fmt.Sprintf("%d changed file(s) in the memory root held back by the sensitivity policy, not listed.", n))
 	}
-	items, quoted := gitItems(files, wakeOwned(top, root))
+	items, quoted := gitItems(files, m.wakeOwned(top))
 	m.warnQuoted(quoted)
 	l := tiers.List{Items: items}
 	if len(l.Items) == 0 && len(notes) == 0 {
@@ -290,21 +289,52 @@ func rootFromTop(top, root string) (string, bool) {
 	return filepath.ToSlash(rel), true
 }
 
-func wakeOwned(top, root string) []string {
-	if r, err := filepath.EvalSymlinks(root); err == nil {
-		root = r
-	}
-	if t, err := filepath.EvalSymlinks(top); err == nil {
-		top = t
-	}
-	rel, err := filepath.Rel(top, root)
-	if err != nil || strings.HasPrefix(rel, "..") {
+// wakeOwned lists, relative to the work tree's top, what the session's
+// list of changed files leaves out as not the session's work: the memory
+// root whole when it lies below the top (what changed there is wake's
+// memory, which the summary itself is about), or wake's own files in it
+// when the root is the top; and the files outside the root that wake
+// wrote, as the ledger names them (the settings and imports of an
+// install), unless they changed after wake's last write of them. A
+// directory ends in "/".
+func (m *Memory) wakeOwned(top string) []string {
+	rel, ok := rootFromTop(top, m.root)
+	if !ok {
 		return nil
 	}
-	rel = filepath.ToSlash(rel)
 	var out []string
-	for _, p := range []string{tiers.StateDir + "/", tiers.LedgerPath, tiers.BootPath, tiers.RecentDir + "/", tiers.SessionsDir + "/"} {
-		out = append(out, path.Join(rel, p)+map[bool]string{true: "/"}[strings.HasSuffix(p, "/")])
+	if rel != "." {
+		out = append(out, rel+"/")
+	} else {
+		for _, p := range []string{tiers.StateDir + "/", tiers.LedgerPath, tiers.BootPath, tiers.RecentDir + "/", tiers.SessionsDir + "/"} {
+			out = append(out, p)
+		}
+	}
+	realTop := top
+	if t, err := filepath.EvalSymlinks(top); err == nil {
+		realTop = t
+	}
+	// The ledger keeps times to the second: a file modified within the
+	// second after wake's write is still taken for wake's.
+	last := map[string]time.Time{}
+	entries, _, _ := handoff.ReadLedger(m.o.FS, m.root)
+	for _, e := range entries {
+		for _, p := range e.Paths {
+			if abs := filepath.FromSlash(p); filepath.IsAbs(abs) && e.At.After(last[abs]) {
+				last[abs] = e.At
+			}
+		}
+	}
+	for abs, at := range last {
+		if fi, err := m.o.FS.Stat(abs); err == nil && fi.ModTime().After(at.Add(time.Second)) {
+			continue // changed since wake wrote it: the session's work
+		}
+		if r, err := filepath.EvalSymlinks(abs); err == nil {
+			abs = r
+		}
+		if r, err := filepath.Rel(realTop, abs); err == nil && filepath.IsLocal(r) {
+			out = append(out, filepath.ToSlash(r))
+		}
 	}
 	return out
 }

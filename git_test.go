@@ -2,10 +2,14 @@ package wake
 
 import (
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/spf13/afero"
 	"github.com/wakeproto/wake/handoff"
+	"github.com/wakeproto/wake/tiers"
 )
 
 // Output as git gives it, NUL-separated (captured from git 2.x).
@@ -95,4 +99,32 @@ func FuzzGitOutput(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestWakeOwned: the memory root below the top is left out whole; a file
+// outside it that the ledger says wake wrote is left out until it changes
+// after wake's write; the root as the top leaves out wake's own files only.
+func TestWakeOwned(t *testing.T) {
+	fsys := afero.NewMemMapFs()
+	at := time.Date(2026, 11, 22, 9, 0, 0, 0, time.UTC)
+	o := Options{FS: fsys}
+	for _, f := range []struct {
+		path string
+		mod  time.Time
+	}{{"/top/.claude/settings.json", at}, {"/top/CLAUDE.md", at.Add(time.Hour)}, {"/top/app.go", at}} {
+		afero.WriteFile(fsys, f.path, []byte("x"), 0o644)
+		fsys.Chtimes(f.path, f.mod, f.mod)
+	}
+	m := bare("/top/.wake", o)
+	if err := handoff.AppendLedger(fsys, m.root, handoff.Entry{At: at, Op: "install", ChangeSummary: "wake install claude", Paths: []string{"/top/.claude/settings.json", "/top/CLAUDE.md", "main.md"}}); err != nil {
+		t.Fatal(err)
+	}
+	got := m.wakeOwned("/top")
+	slices.Sort(got)
+	if want := []string{".claude/settings.json", ".wake/"}; !slices.Equal(got, want) {
+		t.Errorf("wakeOwned = %q, want %q (CLAUDE.md changed after wake wrote it)", got, want)
+	}
+	if got := bare("/top", o).wakeOwned("/top"); !slices.Contains(got, tiers.StateDir+"/") || slices.Contains(got, ".wake/") {
+		t.Errorf("root as top: %q", got)
+	}
 }

@@ -48,7 +48,9 @@ it contested instead.
 
 Without --changed, and when the memory root is inside a git work tree,
 "What changed (files)" lists the files committed since the previous
-hand-off's updated time and the uncommitted changes, each with its status;
+hand-off's updated time and the uncommitted changes, each with its status,
+but the memory root and the files wake wrote (as its ledger names them, and
+unchanged since);
 a file name with a control character or invalid UTF-8 is listed quoted
 ("evil\n## x"), with a warning.
 
