@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"embed"
 	"errors"
 	"fmt"
 	"io"
@@ -143,12 +144,9 @@ func isCobraUsage(err error) bool {
 
 func (a *app) rootCmd() *cobra.Command {
 	root := &cobra.Command{
-		Use:   "wake",
-		Short: "Continuity for AI coding agents through a plain-file memory",
-		Long: `wake keeps an agent's memory in plain files (main.md, recent/, warm/, cold/)
-and does the mechanical work around it, offline and deterministically:
-a token-budgeted boot context at session start, coherence checks, and a
-crash-safe hand-off at session end.`,
+		Use:                        "wake",
+		Short:                      "Continuity for AI coding agents through a plain-file memory",
+		Long:                       help("wake"),
 		SilenceErrors:              true,
 		SilenceUsage:               true,
 		Args:                       noArgs,
@@ -243,4 +241,20 @@ func (a *app) writeJSON(data []byte, err error) error {
 	}
 	_, err = a.out.Write(data)
 	return err
+}
+
+// helpFiles hold each command's long help, one file a command named after
+// it: text a writer edits as text, apart from the code.
+//
+//go:embed help/*.txt
+var helpFiles embed.FS
+
+// help is the long help of the command named name. A missing file is a
+// build mistake, which TestHelpFiles catches.
+func help(name string) string {
+	data, err := helpFiles.ReadFile("help/" + name + ".txt")
+	if err != nil {
+		panic(fmt.Sprintf("no help for %q: %v", name, err))
+	}
+	return strings.TrimSuffix(string(data), "\n")
 }

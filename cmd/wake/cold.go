@@ -20,27 +20,9 @@ type coldOptions struct {
 func (a *app) coldCmd() *cobra.Command {
 	o := &coldOptions{}
 	cmd := &cobra.Command{
-		Use:   "cold [PATH]",
-		Short: "List the cold tier, or print one cold document within the session's caps",
-		Long: `With no PATH, cold prints the whole table of contents of cold/: every
-document by directory with its summary and token count, nothing folded.
-
-With a PATH inside cold/ ("cold/2025/a.md" or "2025/a.md"), it prints that
-document and records its tokens against the session (a session starts at
-'wake load' and ends at 'wake handoff'). budget.cold caps what one session
-pulls, and the last load plus the pulls never pass budget.memory_max: a
-document that would pass either is shown as an extractive summary cut to
-what is left, never whole, and the output says so.
-
-Documents marked sensitivity: secret are never printed; confidential ones
-print their summary only. When a line of what is printed contradicts an
-active decision or a decision of the last session, a note after it says
-so: recent state wins over cold (the protocol's rule 3).
-
-Exit status: 2 when PATH is not a path inside cold/ (absolute, or leaving
-cold/ like ../main.md); 1 when the document cannot be printed: missing,
-binary, secret, a symlink leading out of the memory root, or not even its
-summary fits what is left this session.`,
+		Use:     "cold [PATH]",
+		Short:   "List the cold tier, or print one cold document within the session's caps",
+		Long:    help("cold"),
 		Example: "  wake cold\n  wake cold cold/sessions/2026-11-20T09-00-00Z.md",
 		Args:    maxArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {

@@ -18,56 +18,12 @@ type handoffOptions struct {
 	skill  skillFlags
 }
 
-const handoffLong = `handoff ends a session. It writes the session summary to recent/latest.md,
-rotating the old recent/latest.md to recent/previous.md and the old
-recent/previous.md to cold/sessions/<its session time>.md (nothing is ever
-deleted), replaces the HANDOFF block of main.md (every other byte of main.md
-stays), appends each --decision to warm/decisions.md as an active entry, and
-records one line in ledger.jsonl. It prints what it wrote and where the old
-summaries went.
-
-The whole hand-off runs under the memory root's lock and keeps a journal in
-.state/handoff/ until it is complete: after a crash, the next wake command
-of any kind finishes it (or, if it had not started, undoes it) and says so.
-
---summary and --next are required. Instead of flags, --file PATH (or --file -
-for standard input) reads the hand-off from a document; flags override it:
-
-  Markdown, in the session-summary shape: front matter with summary,
-  next_priority, open_risk, emotional_register; sections "What happened",
-  "Decisions made" (each item "WHAT because WHY"), "What changed (files)",
-  "Open threads", "For my successor"; bullets become items.
-
-  JSON, one object with the fields summary, next, risk, mood, successor
-  (strings) and happened, decision, changed, thread (a string or an array
-  of strings).
-
-A decision that contradicts one in force refuses the whole hand-off, exit
-status 3, nothing written (rule 1, as for 'wake decide'); --force records
-it contested instead.
-
-Without --changed, and when the memory root is inside a git work tree,
-"What changed (files)" lists the files committed since the previous
-hand-off's updated time and the uncommitted changes, each with its status,
-but the memory root and the files wake wrote (as its ledger names them, and
-unchanged since);
-a file name with a control character or invalid UTF-8 is listed quoted
-("evil\n## x"), with a warning.
-
-Every text is written as plain text. A control character in one (U+0000 to
-U+001F but tab, and newline where the text may span lines: --successor and
-the document's free text; DEL; U+0080 to U+009F; U+2028 and U+2029 in a
-one-line text) is a usage error naming the field. Invalid UTF-8 is replaced
-with U+FFFD, with a warning naming the field. YAML in a --file front matter
-is taken as written: a tag (!!binary, !!str, !foo), an anchor, an alias or
-a merge key is a usage error, never decoded.`
-
 func (a *app) handoffCmd() *cobra.Command {
 	o := &handoffOptions{}
 	cmd := &cobra.Command{
 		Use:   "handoff",
 		Short: "End the session: summary, HANDOFF block, rotation, decisions",
-		Long:  handoffLong,
+		Long:  help("handoff"),
 		Example: `  wake handoff --summary "Moved config to TOML" --next "Port the CLI flags" \
     --happened "wrote the TOML loader" --decision "Use TOML because YAML indentation broke parsing"
   wake handoff --file summary.md

@@ -22,14 +22,9 @@ type initOptions struct {
 func (a *app) initCmd() *cobra.Command {
 	o := &initOptions{}
 	cmd := &cobra.Command{
-		Use:   "init [DIR]",
-		Short: "First wake: lay out a memory root (never overwrites)",
-		Long: `init creates a memory root in DIR (default: --root, $WAKE_ROOT, else ./.wake)
-with main.md, recent/, warm/active_tasks.md, warm/decisions.md,
-warm/open_questions.md, cold/, cold/sessions/ and a commented wake.toml.
-
-On an existing root it creates only what is missing and leaves every existing
-byte as it was.`,
+		Use:     "init [DIR]",
+		Short:   "First wake: lay out a memory root (never overwrites)",
+		Long:    help("init"),
 		Example: "  wake init\n  wake init --agent Ava --project billing ~/work/billing/.wake",
 		Args:    maxArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {

@@ -19,20 +19,9 @@ type loadOptions struct {
 func (a *app) loadCmd() *cobra.Command {
 	o := &loadOptions{}
 	cmd := &cobra.Command{
-		Use:   "load",
-		Short: "Print the boot context for a new session",
-		Long: `load prints the boot context: phase 1 (main.md), phase 2 (recent/latest.md,
-recent/previous.md) and phase 3 (warm/*.md), each file fitted to its share of
-the token budget, then a budget footer. Cold files are never loaded.
-
-A file over its share is shown compressed (whole sections and list items
-dropped from the bottom up) and the context opens with a directive to
-compress it. The whole context never exceeds budget.memory_max tokens.
-
-It also writes skill.md to skill.path (see 'wake skill'; --no-skill skips
-it) and refreshes boot.md once 'wake install claude' has created it.
---hook claude runs it as Claude Code's SessionStart hook: the hook's JSON on
-stdin, the root found from its cwd, at most 10,000 characters on stdout.`,
+		Use:     "load",
+		Short:   "Print the boot context for a new session",
+		Long:    help("load"),
 		Example: "  wake load\n  wake load --format json | jq .totals\n  wake load --hook claude < hook.json",
 		Args:    noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {

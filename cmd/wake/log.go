@@ -21,18 +21,9 @@ func (a *app) logCmd() *cobra.Command {
 	o := &logOptions{}
 	var since string
 	cmd := &cobra.Command{
-		Use:   "log",
-		Short: "Print the audit ledger, newest first",
-		Long: `log prints ledger.jsonl, the record of every change wake made to the memory
-root, newest first: one line an entry with its time, op, change summary and
-paths.
-
-Entries touching a document marked sensitivity: secret are held back and
-counted; a confidential document's path and change summary are replaced
-by "(confidential)" and its summary.
-
-Lines that cannot be read (a crash mid-append, a hand edit) are skipped and
-reported on stderr with their line numbers; they never stop the log.`,
+		Use:     "log",
+		Short:   "Print the audit ledger, newest first",
+		Long:    help("log"),
 		Example: "  wake log\n  wake log --since 24h --op decide\n  wake log --format json | jq '.entries[0]'",
 		Args:    noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {

@@ -17,29 +17,9 @@ type skillOptions struct {
 func (a *app) skillCmd() *cobra.Command {
 	o := &skillOptions{}
 	cmd := &cobra.Command{
-		Use:   "skill",
-		Short: "Print skill.md, the compact boot file",
-		Long: `skill prints skill.md (the Boot Context Spec): "# Memory — <agent>", then
-Who I Am (wake.toml agent and team, main.md Identity and Purpose), Active Work
-(the HANDOFF next_priority and open_risk, the open tasks and blockers of
-warm/active_tasks.md), How We Work (main.md Standing Directives and the active
-decisions), Last Session (recent/latest.md) and History (one line per older
-session, newest first).
-
-It is counted exactly and kept within its [skill] budgets: budget, the
-whole file (4,000 tokens by default); protocols, How We Work (300); recent,
-Last Session (1,000); History gets what the others leave of the whole.
-How We Work and Last Session are first cut to their own budgets, from the
-bottom (fenced code, tool output and transcripts first). The whole is then
-compressed from the bottom up: first fenced code, tool output and
-transcripts, then History from its oldest line, Last Session from its last
-bullet, How We Work from its last line. Who I Am (identity, 200) and Active
-Work (active, 500) are never cut: over their budgets they earn a warning,
-and when they alone exceed the whole the file is still written whole, with
-a warning. Secret documents never appear; confidential ones by their
-summary.
-
-wake load and wake handoff write it to skill.path themselves.`,
+		Use:     "skill",
+		Short:   "Print skill.md, the compact boot file",
+		Long:    help("skill"),
 		Example: "  wake skill\n  wake skill --out /tmp/skill.md",
 		Args:    noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {

@@ -14,16 +14,9 @@ type statusOptions struct {
 func (a *app) statusCmd() *cobra.Command {
 	o := &statusOptions{}
 	cmd := &cobra.Command{
-		Use:   "status",
-		Short: "Show token use per file and tier against the budgets",
-		Long: `status shows each tier file's exact token count against an even share of
-its tier's budget, with a gauge, then each tier and the whole memory.
-
-Counts are of the files whole, before compression. A file over the 4 MiB
-read limit is flagged "huge" and its count (shown with a +) is of its head
-only. The memory line counts the tier files only: 'wake load' also adds the
-cold table of contents and the digest, fits everything to the budgets, and
-gives that total in its footer.`,
+		Use:     "status",
+		Short:   "Show token use per file and tier against the budgets",
+		Long:    help("status"),
 		Example: "  wake status\n  wake status --format json",
 		Args:    noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {

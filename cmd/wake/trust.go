@@ -19,25 +19,9 @@ type trustOptions struct {
 func (a *app) trustCmd() *cobra.Command {
 	o := &trustOptions{}
 	cmd := &cobra.Command{
-		Use:   "trust",
-		Short: "Let this memory root's wake.toml choose where wake writes outside it",
-		Long: `A memory root usually comes with its repository, so whoever wrote the
-repository wrote its wake.toml. Two of its settings reach outside the root:
-
-  [skill] path    the file wake writes skill.md to (default ~/.claude/agentchat.skill.md)
-  [claude] boot   "skill" makes 'wake install claude' import skill.md into your
-                  global ~/.claude/CLAUDE.md
-
-wake honours them from wake.toml only once you trust that very file: trust
-records the root (its real path) and a SHA-256 of wake.toml in
-~/.config/wake/trust.json ($XDG_CONFIG_HOME/wake). A changed wake.toml is
-untrusted again until you run trust again. Until then the values of your own
-~/.config/wake/config.toml apply (keys [skill] path and [claude] boot),
-else the defaults, and wake says which settings it ignored. Settings that
-only narrow what wake does (skill.path = "", boot = "full") need no trust.
-
---revoke forgets the root; --list shows every trusted root and whether its
-wake.toml is still the file that was trusted.`,
+		Use:     "trust",
+		Short:   "Let this memory root's wake.toml choose where wake writes outside it",
+		Long:    help("trust"),
 		Example: "  wake trust\n  wake trust --list\n  wake trust --revoke --root ~/work/billing/.wake",
 		Args:    noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
