@@ -23,7 +23,20 @@ type Config struct {
 	Checks        Checks
 	Digest        Digest
 	Claude        Claude
+	Protocol      Protocol
 }
+
+// Protocol configures the protocol card every boot context carries.
+type Protocol struct {
+	Card string // CardFull, CardShort or CardOff
+}
+
+// Protocol card modes ([protocol] card).
+const (
+	CardFull  = "full"
+	CardShort = "short"
+	CardOff   = "off"
+)
 
 // Budget holds the token budgets of DESIGN section 4.
 type Budget struct {
@@ -90,9 +103,10 @@ func DefaultConfig() Config {
 			Path: "~/.claude/agentchat.skill.md", Budget: 4000,
 			Identity: 200, Active: 500, Protocols: 300, Recent: 1000, History: 2000,
 		},
-		Checks: Checks{StaleAfter: 168 * time.Hour, OverBudgetSessions: 3},
-		Digest: Digest{Window: 24 * time.Hour},
-		Claude: Claude{Boot: BootFull},
+		Checks:   Checks{StaleAfter: 168 * time.Hour, OverBudgetSessions: 3},
+		Protocol: Protocol{Card: CardFull},
+		Digest:   Digest{Window: 24 * time.Hour},
+		Claude:   Claude{Boot: BootFull},
 	}
 }
 

@@ -34,6 +34,7 @@ import (
 //	checks.over_budget_sessions     integer           1 .. 1000
 //	digest.window                   duration string   1m .. 87600h
 //	claude.boot                     string            "full" or "skill"
+//	protocol.card                   string            "full", "short" or "off"
 //
 // Why:
 //   - 10,000,000 tokens is as large as the largest context windows
@@ -112,6 +113,8 @@ var configKeys = []configKey{
 	durationKey("digest.window", "24h", func(c *Config) *time.Duration { return &c.Digest.Window }),
 	tableKey("claude"),
 	enumKey("claude.boot", func(c *Config) *string { return &c.Claude.Boot }, BootFull, BootSkill),
+	tableKey("protocol"),
+	enumKey("protocol.card", func(c *Config) *string { return &c.Protocol.Card }, CardFull, CardShort, CardOff),
 }
 
 // lookupKey finds a key of wake.toml by its dotted name, or nil.
