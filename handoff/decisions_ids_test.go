@@ -231,3 +231,31 @@ func TestParseDecisionRef(t *testing.T) {
 		}
 	}
 }
+
+// A hand-off's decisions get the IDs planned before its commit point: the
+// journal keeps them and its ledger line names them; entries written by
+// hand get theirs, with an "identify" line before the hand-off's.
+func TestHandoffDecisionIDs(t *testing.T) {
+	t.Parallel()
+	fs := afero.NewMemMapFs()
+	s, _ := newHandoffStore(t, fs)
+	afero.WriteFile(fs, s.Path(tiers.DecisionsPath), []byte(handWritten), 0o644)
+	in := faultInput("ids")
+	in.Decisions = append(in.Decisions, NewDecision{What: "Ship on Fridays", Why: "no", ID: "d-caller"})
+	if _, err := Handoff(context.Background(), s, in); err != nil {
+		t.Fatal(err)
+	}
+	log := tiers.ParseDecisions([]byte(hoRead(t, s, tiers.DecisionsPath)))
+	es, _, _ := ReadLedger(s.FS, s.Root)
+	id, ho := es[len(es)-2], es[len(es)-1]
+	if id.Op != "identify" || strings.Join(id.DecisionIDs, " ") != "d-0b50 d-7656" {
+		t.Errorf("identify line %+v", id)
+	}
+	want := []string{log.Entries[2].ID, log.Entries[3].ID}
+	if ho.Op != "handoff" || strings.Join(ho.DecisionIDs, " ") != strings.Join(want, " ") || want[1] == "d-caller" || !tiers.ValidID(want[0]) {
+		t.Errorf("hand-off line %+v, entries %+v", ho, want)
+	}
+	if in.Decisions[1].ID != "d-caller" {
+		t.Errorf("the hand-off changed its caller's input")
+	}
+}
