@@ -223,9 +223,14 @@ func handEdits(edits []tiers.HandEdit) []string {
 
 // vanished describes IDs the ledger records wake writing that no entry
 // has: found without wake's snapshot, so by ID and the ledger line alone.
+// It lists at most maxListed.
 func vanished(gone []handoff.WrittenID) []string {
 	var out []string
-	for _, g := range gone {
+	for i, g := range gone {
+		if i == maxListed {
+			out = append(out, fmt.Sprintf("and %d more ids the ledger records wake writing are no longer in the log", len(gone)-maxListed))
+			break
+		}
 		out = append(out, fmt.Sprintf("entry id %s, which the ledger records wake writing (%s %s: %q), is no longer in the log: deleted by hand or its ID line edited, against rule 2 (annotate, don't delete); put it back with its ID line",
 			g.ID, g.Op, g.At.UTC().Format(time.RFC3339), g.ChangeSummary))
 	}

@@ -134,6 +134,13 @@ func TestCheckDecisionsVanishedIDs(t *testing.T) {
 	if fs := CheckDecisions(m); !fs[0].Pass || !strings.HasSuffix(fs[0].Message, ", none the ledger records wake writing is missing") {
 		t.Errorf("all there: %+v", fs)
 	}
+	many := make([]handoff.WrittenID, 3*maxListed)
+	for i := range many {
+		many[i] = handoff.WrittenID{ID: fmt.Sprintf("d-%04x", 100+i), At: at, Op: "decide", ChangeSummary: "x"}
+	}
+	if d := CheckDecisions(Memory{Decisions: m.Decisions, Written: many})[0].Details; len(d) != maxListed+1 || d[maxListed] != fmt.Sprintf("and %d more ids the ledger records wake writing are no longer in the log", 2*maxListed) {
+		t.Errorf("a log emptied by hand: %d details, last %q", len(d), d[len(d)-1])
+	}
 	m.WrittenSkipped = "ledger.jsonl: not read: a directory"
 	if fs := CheckDecisions(m); len(fs) != 2 || fs[1].Severity != Warning || !strings.Contains(fs[1].Message, "a directory") {
 		t.Errorf("unreadable ledger: %+v", fs)

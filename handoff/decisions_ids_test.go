@@ -259,3 +259,30 @@ func TestHandoffDecisionIDs(t *testing.T) {
 		t.Errorf("the hand-off changed its caller's input")
 	}
 }
+
+// WrittenDecisionIDs reads each ID once, from the first line naming it,
+// and skips lines it cannot read.
+func TestWrittenDecisionIDs(t *testing.T) {
+	t.Parallel()
+	fs := afero.NewMemMapFs()
+	ledger := `{"at":"2026-03-01T12:00:00Z","op":"init","paths":[],"change_summary":"init"}
+{"at":"2026-03-01T12:00:01Z","op":"decide","paths":["warm/decisions.md"],"change_summary":"decided","decision_ids":["d-0001"]}
+{"at":"2026-03-01T12:00:02Z","op":"reverse","paths":["warm/decisions.md"],"change_summary":"re","decision_ids":["D-0001","d-0002"]}
+{"at":"2026-03-01T12:00:03Z","op":"decide","decision_ids":["d-00
+{"at":"2026-03-01T12:00:04Z","op":"contest","paths":[],"change_summary":"c","decision_ids":["d-0003"]}`
+	afero.WriteFile(fs, testRoot+"/"+tiers.LedgerPath, []byte(ledger), 0o644)
+	ws, err := WrittenDecisionIDs(fs, testRoot)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, w := range ws {
+		got = append(got, w.ID+" "+w.Op)
+	}
+	if strings.Join(got, ", ") != "d-0001 decide, d-0002 reverse, d-0003 contest" {
+		t.Errorf("written %q", got)
+	}
+	if ws, err := WrittenDecisionIDs(afero.NewMemMapFs(), testRoot); err != nil || ws != nil {
+		t.Errorf("no ledger: %v %v", ws, err)
+	}
+}
