@@ -15,25 +15,25 @@ func (m *Memory) Decide(ctx context.Context, d handoff.NewDecision) (handoff.Dec
 	return m.Store().Decide(ctx, d)
 }
 
-// Reverse reverses decision n by the new decision d. The change names
-// entry n as the policy allows: see [Memory.Uphold].
-func (m *Memory) Reverse(ctx context.Context, n int, d handoff.NewDecision) (handoff.DecisionChange, error) {
-	return m.logged(m.Store().Reverse(ctx, n, d))
+// Reverse reverses the decision ref names by the new decision d. The
+// change names that entry as the policy allows: see [Memory.Uphold].
+func (m *Memory) Reverse(ctx context.Context, ref handoff.DecisionRef, d handoff.NewDecision) (handoff.DecisionChange, error) {
+	return m.logged(m.Store().Reverse(ctx, ref, d))
 }
 
-// Contest records an objection to decision n and a proposal, for the user
-// to settle. The change names entry n as the policy allows: see
-// [Memory.Uphold].
-func (m *Memory) Contest(ctx context.Context, n int, objection, proposal string) (handoff.DecisionChange, error) {
-	return m.logged(m.Store().Contest(ctx, n, objection, proposal))
+// Contest records an objection to the decision ref names and a proposal,
+// for the user to settle. The change names that entry as the policy
+// allows: see [Memory.Uphold].
+func (m *Memory) Contest(ctx context.Context, ref handoff.DecisionRef, objection, proposal string) (handoff.DecisionChange, error) {
+	return m.logged(m.Store().Contest(ctx, ref, objection, proposal))
 }
 
-// Uphold records that the user kept contested decision n. When the
-// sensitivity policy holds the decision log back, the change's Title
-// says so instead of quoting entry n: only texts the caller gave come
-// back as they are.
-func (m *Memory) Uphold(ctx context.Context, n int, because string) (handoff.DecisionChange, error) {
-	return m.logged(m.Store().Uphold(ctx, n, because))
+// Uphold records that the user kept the contested decision ref names.
+// When the sensitivity policy holds the decision log back, the change's
+// Title says so instead of quoting the entry: only texts the caller gave
+// come back as they are.
+func (m *Memory) Uphold(ctx context.Context, ref handoff.DecisionRef, because string) (handoff.DecisionChange, error) {
+	return m.logged(m.Store().Uphold(ctx, ref, because))
 }
 
 // logged withholds the title of an entry already in a held-back log.

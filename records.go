@@ -24,6 +24,10 @@ type Decisions struct {
 	// "confidential"), or "": a held-back log is shown by its counts alone,
 	// and Log then holds its entries for counting, never for showing.
 	Held string
+	// Planned are the IDs wake gives the entries that have none at its
+	// next write of the log, by entry number: the commands that name a
+	// decision take them already.
+	Planned map[int]string
 }
 
 // ReadDecisions reads the decision log of the memory root at root, after
@@ -47,7 +51,17 @@ func ReadDecisions(root string, o Options) (Decisions, error) {
 			return Decisions{}, err
 		}
 	}
-	out := Decisions{Log: tiers.ParseDecisions(content)}
+	out := Decisions{Log: tiers.ParseDecisions(content), Planned: map[int]string{}}
+	// The plan avoids the IDs the ledger records, as the write's does; an
+	// unreadable ledger stops that write anyway.
+	written, _ := handoff.WrittenDecisionIDs(m.o.FS, root)
+	known := tiers.IDSet{}
+	for _, w := range written {
+		known.Add(w.ID)
+	}
+	for _, a := range tiers.PlanIDs(out.Log, known) {
+		out.Planned[a.Number] = a.ID
+	}
 	if lvl, _ := policy.OfDoc(d); !d.Missing && policy.Withheld(lvl) {
 		out.Held = lvl
 	}

@@ -91,6 +91,12 @@ type Memory struct {
 	// LastWrite is the decision log as wake last wrote it; nil when wake
 	// has not written it (or its state directory was deleted).
 	LastWrite []byte
+	// Written are the decision IDs the ledger records wake writing: an
+	// entry deleted by hand is found by its ID even without LastWrite.
+	Written []handoff.WrittenID
+	// WrittenSkipped says why the ledger was not read for them; "" when
+	// it was (or there is none).
+	WrittenSkipped string
 }
 
 // Options configure the checks.
@@ -113,9 +119,21 @@ func ReadMemory(fsys afero.Fs, root string) (Memory, error) {
 		}
 		*d.doc = doc
 	}
+	m.Written, m.WrittenSkipped = ReadWritten(fsys, root)
 	last, err := ReadLastWrite(fsys, root)
 	m.LastWrite = last
 	return m, err
+}
+
+// ReadWritten reads the decision IDs the ledger records wake writing. A
+// ledger that cannot be read gives none, and the reason: the checks then
+// say that they could not look for entries deleted by hand that way.
+func ReadWritten(fsys afero.Fs, root string) ([]handoff.WrittenID, string) {
+	ws, err := handoff.WrittenDecisionIDs(fsys, root)
+	if err != nil {
+		return nil, err.Error()
+	}
+	return ws, ""
 }
 
 // ReadLastWrite reads wake's snapshot of the decision log, nil when absent

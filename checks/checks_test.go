@@ -302,8 +302,8 @@ func TestNoHandEditWhileAWriteIsPending(t *testing.T) {
 	// The log as a contest in progress left it: entry 1 annotated, the
 	// snapshot not yet replaced.
 	edit(t, fsys, tiers.DecisionsPath, func(x string) string {
-		return strings.Replace(x, "YAML broke\nSTATUS: active\n", "YAML broke\nSTATUS: contested\n"+
-			"OBJECTION: [2026-11-23] JSON is simpler\nPROPOSED: use JSON\n", 1)
+		i := strings.LastIndex(x, "\nSTATUS: active\n")
+		return x[:i] + "\nSTATUS: contested\n" + "OBJECTION: [2026-11-23] JSON is simpler\nPROPOSED: use JSON\n" + x[i+len("\nSTATUS: active\n"):]
 	})
 	if r := run(t, fsys); !reportsHandEdit(r) {
 		t.Fatalf("without a pending record the edit must be reported: %+v", r.Findings)

@@ -3,6 +3,7 @@ package checks
 import (
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/wakeproto/wake/handoff"
 	"github.com/wakeproto/wake/tiers"
@@ -20,9 +21,10 @@ const (
 // active entries of warm/decisions.md, none shares a TOPIC with another and
 // none contradicts another (same words, a different choice or a negation);
 // every reversed entry says what reversed it and nothing else does; no entry
-// is contested; and no entry wake wrote has been deleted or edited by hand
-// since its last write (rule 2). Lines that are not part of an entry give a
-// warning.
+// is contested; no two entries share an ID; and no entry wake wrote has been
+// deleted or edited by hand since its last write (rule 2), whether found
+// against wake's snapshot or, by its ID, against the ledger. Lines that are
+// not part of an entry give a warning. Entries are named by number and ID.
 func CheckDecisions(m Memory) []Finding {
 	d := m.Decisions
 	if !d.Missing && !d.Readable() {
@@ -35,11 +37,17 @@ func CheckDecisions(m Memory) []Finding {
 	contra, uncompared := contradictions(log)
 	problems = append(problems, contra...)
 	problems = append(problems, statusProblems(log)...)
+	problems = append(problems, duplicateIDs(log)...)
 	// Only the head of a huge log was read: comparing it with wake's last
-	// write would report the unread tail as deleted.
+	// write, or with the ledger, would report the unread tail as deleted.
 	compare := m.LastWrite != nil && !d.Huge
+	var edits []tiers.HandEdit
 	if compare {
-		problems = append(problems, handEdits(tiers.FindHandEdits(m.LastWrite, d.Content))...)
+		edits = tiers.FindHandEdits(m.LastWrite, d.Content)
+		problems = append(problems, handEdits(edits)...)
+	}
+	if !d.Huge {
+		problems = append(problems, vanished(handoff.Vanished(log, m.Written, edits))...)
 	}
 	var out []Finding
 	if len(problems) > 0 {
@@ -52,14 +60,21 @@ func CheckDecisions(m Memory) []Finding {
 			}
 		}
 		msg := fmt.Sprintf("%d decisions, %d active: no contradictions, none contested", len(log.Entries), active)
-		if compare {
+		switch {
+		case compare:
 			msg += ", none edited by hand since wake's last write"
+		case len(m.Written) > 0 && !d.Huge:
+			msg += ", none the ledger records wake writing is missing"
 		}
 		out = append(out, Finding{Check: Consistency, Pass: true, Severity: OK, Path: tiers.DecisionsPath, Message: msg})
 	}
 	if d.Huge {
 		out = append(out, Finding{Check: Consistency, Pass: true, Severity: Warning, Path: tiers.DecisionsPath,
 			Message: fmt.Sprintf("warm/decisions.md is over %d MiB and only its head was read: later entries were not checked, nor compared with wake's last write", tiers.MaxDocBytes>>20)})
+	}
+	if m.WrittenSkipped != "" {
+		out = append(out, Finding{Check: Consistency, Pass: true, Severity: Warning, Path: tiers.DecisionsPath,
+			Message: "the ledger was not read, so entries wake wrote were not looked for by their IDs: " + m.WrittenSkipped})
 	}
 	if uncompared > 0 {
 		out = append(out, Finding{Check: Consistency, Pass: true, Severity: Warning, Path: tiers.DecisionsPath,
@@ -103,7 +118,7 @@ func sameTopic(log tiers.DecisionLog) []string {
 		}
 		var nums, whats []string
 		for i, e := range g {
-			nums = append(nums, fmt.Sprint(e.Number))
+			nums = append(nums, e.Name())
 			if i < maxTopicShown {
 				whats = append(whats, fmt.Sprintf("%d: %q", e.Number, tiers.OneLine(e.What)))
 			}
@@ -153,7 +168,7 @@ func contradictions(log tiers.DecisionLog) (out []string, uncompared int) {
 			}
 			if found++; found <= maxListed {
 				a, b := act[i], act[j]
-				out = append(out, fmt.Sprintf("entries %d and %d contradict: %q against %q (%s)", a.Number, b.Number, tiers.OneLine(a.What), tiers.OneLine(b.What), why))
+				out = append(out, fmt.Sprintf("entries %s and %s contradict: %q against %q (%s)", a.Name(), b.Name(), tiers.OneLine(a.What), tiers.OneLine(b.What), why))
 			}
 		}
 	}
@@ -169,12 +184,12 @@ func statusProblems(log tiers.DecisionLog) []string {
 		rb := strings.TrimSpace(e.ReversedBy()) != ""
 		switch {
 		case e.Status == tiers.StatusReversed && !rb:
-			out = append(out, fmt.Sprintf("entry %d (%s) is reversed but has no REVERSED_BY saying what replaced it and why", e.Number, e.Title()))
+			out = append(out, fmt.Sprintf("entry %s (%s) is reversed but has no REVERSED_BY saying what replaced it and why", e.Name(), e.Title()))
 		case e.Status != tiers.StatusReversed && rb:
-			out = append(out, fmt.Sprintf("entry %d (%s) has a REVERSED_BY but its STATUS is %s, not reversed", e.Number, e.Title(), statusOf(e)))
+			out = append(out, fmt.Sprintf("entry %s (%s) has a REVERSED_BY but its STATUS is %s, not reversed", e.Name(), e.Title(), statusOf(e)))
 		case e.Status == tiers.StatusContested:
-			out = append(out, fmt.Sprintf("entry %d (%s) is contested and awaits the user: objection %q, proposed %q; the user settles it with 'wake reverse %d' or 'wake uphold %d'",
-				e.Number, e.Title(), tiers.OneLine(e.Value(tiers.KeyObjection)), tiers.OneLine(e.Value(tiers.KeyProposed)), e.Number, e.Number))
+			out = append(out, fmt.Sprintf("entry %s (%s) is contested and awaits the user: objection %q, proposed %q; the user settles it with 'wake reverse %s' or 'wake uphold %s'",
+				e.Name(), e.Title(), tiers.OneLine(e.Value(tiers.KeyObjection)), tiers.OneLine(e.Value(tiers.KeyProposed)), e.Ref(), e.Ref()))
 		}
 	}
 	return out
@@ -197,11 +212,46 @@ func handEdits(edits []tiers.HandEdit) []string {
 			what = "was deleted by hand"
 		}
 		var b strings.Builder
-		fmt.Fprintf(&b, "entry %d as wake last wrote it (%s) %s, against rule 2 (annotate, don't delete); removed lines:", h.Entry, h.Title, what)
+		fmt.Fprintf(&b, "entry %s as wake last wrote it (%s) %s, against rule 2 (annotate, don't delete); removed lines:", h.Name(), h.Title, what)
 		for _, l := range h.Removed {
 			fmt.Fprintf(&b, "\n%d: %s", l.Line, l.Text)
 		}
 		out = append(out, b.String())
+	}
+	return out
+}
+
+// vanished describes IDs the ledger records wake writing that no entry
+// has: found without wake's snapshot, so by ID and the ledger line alone.
+// It lists at most maxListed.
+func vanished(gone []handoff.WrittenID) []string {
+	var out []string
+	for i, g := range gone {
+		if i == maxListed {
+			out = append(out, fmt.Sprintf("and %d more ids the ledger records wake writing are no longer in the log", len(gone)-maxListed))
+			break
+		}
+		out = append(out, fmt.Sprintf("entry id %s, which the ledger records wake writing (%s %s: %q), is no longer in the log: deleted by hand or its ID line edited, against rule 2 (annotate, don't delete); put it back with its ID line",
+			g.ID, g.Op, g.At.UTC().Format(time.RFC3339), g.ChangeSummary))
+	}
+	return out
+}
+
+// duplicateIDs describes IDs more than one entry has: a copy made by hand
+// keeps its original's, and an ID must name one entry.
+func duplicateIDs(log tiers.DecisionLog) []string {
+	var out []string
+	for _, g := range log.DuplicateIDs() {
+		var which []string
+		for _, e := range g {
+			which = append(which, fmt.Sprintf("%d (%s)", e.Number, e.Title()))
+		}
+		all := "all"
+		if len(g) == 2 {
+			all = "both"
+		}
+		out = append(out, fmt.Sprintf("entries %s %s have ID %s, which must name one entry: remove the ID line of the copy made by hand, and wake gives it an ID of its own at its next write",
+			andList(which), all, g[0].ID))
 	}
 	return out
 }

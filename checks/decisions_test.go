@@ -75,6 +75,78 @@ func TestCheckDecisions(t *testing.T) {
 	}
 }
 
+const withIDs = `[2026-01-01] DECISION: Keep one binary BECAUSE: installs
+ID: d-0001
+STATUS: contested
+OBJECTION: [2026-01-02] startup is slow
+PROPOSED: split the daemon
+
+[2026-01-03] DECISION: Money in cents BECAUSE: rounding
+ID: d-0002
+STATUS: active
+`
+
+// Entries with an ID are named by it too, and the user is pointed at the
+// ID, which does not move.
+func TestCheckDecisionsNamesIDs(t *testing.T) {
+	t.Parallel()
+	fs := CheckDecisions(decisionsMemory(withIDs, ""))
+	want := []string{`entry 1 (id d-0001) ([2026-01-01] Keep one binary) is contested and awaits the user: objection "[2026-01-02] startup is slow", proposed "split the daemon"; the user settles it with 'wake reverse d-0001' or 'wake uphold d-0001'`}
+	if !reflect.DeepEqual(fs[0].Details, want) {
+		t.Errorf("details:\n got  %q\n want %q", fs[0].Details, want)
+	}
+}
+
+// An entry copied by hand keeps its original's ID: a problem, since an ID
+// must name one entry.
+func TestCheckDecisionsDuplicateIDs(t *testing.T) {
+	t.Parallel()
+	second := strings.SplitAfter(withIDs, "\n\n")[1]
+	fs := CheckDecisions(decisionsMemory(second+"\n"+strings.Replace(second, "2026-01-03", "2026-01-09", 1), ""))
+	want := []string{"entries 1 ([2026-01-03] Money in cents) and 2 ([2026-01-09] Money in cents) both have ID d-0002, which must name one entry: remove the ID line of the copy made by hand, and wake gives it an ID of its own at its next write"}
+	if fs[0].Pass || !reflect.DeepEqual(fs[0].Details, want) {
+		t.Errorf("findings %+v", fs)
+	}
+}
+
+// Without wake's snapshot (.state/ deleted), an ID the ledger records wake
+// writing that no entry has is reported as deleted by hand; with the
+// snapshot, the entry is reported once, with its lines.
+func TestCheckDecisionsVanishedIDs(t *testing.T) {
+	t.Parallel()
+	at := time.Date(2026, 1, 3, 9, 0, 0, 0, time.UTC)
+	written := []handoff.WrittenID{{ID: "d-0001", At: at, Op: "identify", ChangeSummary: "gave ids"},
+		{ID: "d-0002", At: at, Op: "decide", ChangeSummary: "decided #2 (id d-0002): Money in cents"}}
+	first := strings.SplitAfter(withIDs, "\n\n")[0]
+	m := decisionsMemory(strings.Replace(first, "STATUS: contested", "STATUS: active", 1), "")
+	m.Written = written
+	fs := CheckDecisions(m)
+	want := []string{`entry id d-0002, which the ledger records wake writing (decide 2026-01-03T09:00:00Z: "decided #2 (id d-0002): Money in cents"), is no longer in the log: deleted by hand or its ID line edited, against rule 2 (annotate, don't delete); put it back with its ID line`}
+	if fs[0].Pass || !reflect.DeepEqual(fs[0].Details, want) {
+		t.Fatalf("findings %+v", fs)
+	}
+	m.LastWrite = []byte(strings.Replace(withIDs, "STATUS: contested", "STATUS: active", 1))
+	if d := CheckDecisions(m)[0].Details; len(d) != 1 || !strings.HasPrefix(d[0], "entry 2 (id d-0002) as wake last wrote it ([2026-01-03] Money in cents) was deleted by hand") {
+		t.Errorf("with the snapshot: %q", d)
+	}
+	m = decisionsMemory(strings.Replace(withIDs, "STATUS: contested", "STATUS: active", 1), "")
+	m.Written = written
+	if fs := CheckDecisions(m); !fs[0].Pass || !strings.HasSuffix(fs[0].Message, ", none the ledger records wake writing is missing") {
+		t.Errorf("all there: %+v", fs)
+	}
+	many := make([]handoff.WrittenID, 3*maxListed)
+	for i := range many {
+		many[i] = handoff.WrittenID{ID: fmt.Sprintf("d-%04x", 100+i), At: at, Op: "decide", ChangeSummary: "x"}
+	}
+	if d := CheckDecisions(Memory{Decisions: m.Decisions, Written: many})[0].Details; len(d) != maxListed+1 || d[maxListed] != fmt.Sprintf("and %d more ids the ledger records wake writing are no longer in the log", 2*maxListed) {
+		t.Errorf("a log emptied by hand: %d details, last %q", len(d), d[len(d)-1])
+	}
+	m.WrittenSkipped = "ledger.jsonl: not read: a directory"
+	if fs := CheckDecisions(m); len(fs) != 2 || fs[1].Severity != Warning || !strings.Contains(fs[1].Message, "a directory") {
+		t.Errorf("unreadable ledger: %+v", fs)
+	}
+}
+
 func TestCheckDecisionsMalformedIsAWarning(t *testing.T) {
 	t.Parallel()
 	var log strings.Builder

@@ -62,9 +62,17 @@ func TestDecisionOperationsKeepEarlierBytes(t *testing.T) {
 				}
 				continue
 			}
-			if len(ledgerAfter) != len(ledger)+1 || ledgerAfter[len(ledger)].Op != op {
+			// One line of the op, after one "identify" line when the
+			// operation gave entries written by hand their IDs.
+			added := ledgerAfter[len(ledger):]
+			if len(added) == 2 && added[0].Op == "identify" {
+				checkIdentified(t, where, before, added[0])
+				added = added[1:]
+			}
+			if len(added) != 1 || added[0].Op != op {
 				t.Fatalf("%s: want exactly one %q ledger line, got %+v", where, op, ledgerAfter[len(ledger):])
 			}
+			checkIDs(t, where, after, added[0])
 			succeeded[op]++
 			checkKept(t, where, before, after)
 			checkSnapshot(t, s)
@@ -76,6 +84,39 @@ func TestDecisionOperationsKeepEarlierBytes(t *testing.T) {
 	for _, op := range []string{"decide", "reverse", "contest", "uphold"} {
 		if succeeded[op] < 20 {
 			t.Errorf("only %d %s operations succeeded; the property was hardly exercised (%v)", succeeded[op], op, succeeded)
+		}
+	}
+}
+
+// checkIdentified: an "identify" line names exactly the entries that had
+// no ID before the operation.
+func checkIdentified(t *testing.T, where, before string, e Entry) {
+	t.Helper()
+	var want []string
+	for _, a := range tiers.PlanIDs(tiers.ParseDecisions([]byte(before)), nil) {
+		want = append(want, a.ID)
+	}
+	if strings.Join(e.DecisionIDs, " ") != strings.Join(want, " ") {
+		t.Fatalf("%s: identify names %v, want %v", where, e.DecisionIDs, want)
+	}
+}
+
+// checkIDs: after every operation each entry has one ID, none shared,
+// and the op's ledger line names IDs the log holds.
+func checkIDs(t *testing.T, where, after string, e Entry) {
+	t.Helper()
+	log := tiers.ParseDecisions([]byte(after))
+	for _, d := range log.Entries {
+		if !tiers.ValidID(d.ID) {
+			t.Fatalf("%s: entry %d has ID %q", where, d.Number, d.ID)
+		}
+	}
+	if dups := log.DuplicateIDs(); len(dups) > 0 {
+		t.Fatalf("%s: IDs shared: %+v", where, dups)
+	}
+	for _, id := range e.DecisionIDs {
+		if len(log.ByID(id)) != 1 {
+			t.Fatalf("%s: the ledger names %s, which the log does not hold once", where, id)
 		}
 	}
 }
@@ -96,11 +137,11 @@ func randomOp(s *Store, r *rand.Rand) (string, error) {
 	case "decide":
 		_, err = s.Decide(ctx, NewDecision{What: randText(r), Why: randText(r), Topic: topic})
 	case "reverse":
-		_, err = s.Reverse(ctx, pick, NewDecision{What: randText(r), Why: randText(r), Topic: topic})
+		_, err = s.Reverse(ctx, num(pick), NewDecision{What: randText(r), Why: randText(r), Topic: topic})
 	case "contest":
-		_, err = s.Contest(ctx, pick, randText(r), randText(r))
+		_, err = s.Contest(ctx, num(pick), randText(r), randText(r))
 	case "uphold":
-		_, err = s.Uphold(ctx, pick, randText(r))
+		_, err = s.Uphold(ctx, num(pick), randText(r))
 	}
 	return op, err
 }
@@ -147,7 +188,7 @@ func blankStatus(e tiers.Decision) string {
 }
 
 func isFieldLine(l string) bool {
-	for _, k := range []string{tiers.KeyStatus, tiers.KeyReversedBy, tiers.KeyObjection, tiers.KeyProposed, tiers.KeyUpheld} {
+	for _, k := range []string{tiers.KeyStatus, tiers.KeyReversedBy, tiers.KeyObjection, tiers.KeyProposed, tiers.KeyUpheld, tiers.KeyID} {
 		if strings.HasPrefix(strings.TrimSuffix(l, "\r"), k+": ") {
 			return true
 		}
@@ -173,11 +214,11 @@ func FuzzWakeWrittenEntries(f *testing.F) {
 			return
 		}
 		tick()
-		if _, err := s.Contest(ctx, 1, objection, proposal); err == nil {
-			s.Uphold(ctx, 1, upheld)
-			s.Contest(ctx, 1, objection, proposal)
+		if _, err := s.Contest(ctx, num(1), objection, proposal); err == nil {
+			s.Uphold(ctx, num(1), upheld)
+			s.Contest(ctx, num(1), objection, proposal)
 		}
-		s.Reverse(ctx, 1, NewDecision{What: why, Why: what, Topic: topic})
+		s.Reverse(ctx, num(1), NewDecision{What: why, Why: what, Topic: topic})
 		log := tiers.ParseDecisions([]byte(readLog(t, s)))
 		if len(log.Malformed) > 0 || len(log.Entries) == 0 {
 			t.Fatalf("wake's own writes read back malformed: %+v\n%s", log.Malformed, readLog(t, s))

@@ -3,6 +3,7 @@ package handoff
 import (
 	"context"
 	"errors"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -52,34 +53,39 @@ TOPIC: config
 func TestReverse(t *testing.T) {
 	t.Parallel()
 	s, _ := newDecisionStore(t, handWritten)
-	ch, err := s.Reverse(context.Background(), 1, NewDecision{What: "Use TOML for config", Why: "YAML indentation broke parsing"})
+	ch, err := s.Reverse(context.Background(), num(1), NewDecision{What: "Use TOML for config", Why: "YAML indentation broke parsing"})
 	if err != nil {
 		t.Fatal(err)
 	}
+	// The hand-written entries get their ID lines at their ends; the
+	// new one has its own after its DECISION line.
 	want := `# Decisions
 
 [2026-02-14] DECISION: Use YAML for config BECAUSE: readability
 STATUS: reversed
 TOPIC: config
+ID: d-0b50
 REVERSED_BY: [2026-03-01] Use TOML for config BECAUSE: YAML indentation broke parsing
 
 [2026-02-20] DECISION: Keep one binary BECAUSE: simpler installs
+ID: d-7656
 
 [2026-03-01] DECISION: Use TOML for config BECAUSE: YAML indentation broke parsing
+ID: d-a848
 STATUS: active
 TOPIC: config
 `
 	if got := readLog(t, s); got != want {
 		t.Fatalf("after reverse:\n%s\nwant:\n%s", got, want)
 	}
-	if ch != (DecisionChange{Number: 1, Title: "[2026-02-14] Use YAML for config", Status: "reversed", Added: 3, AddedTitle: "[2026-03-01] Use TOML for config"}) {
+	if ch != (DecisionChange{Number: 1, ID: "d-0b50", Title: "[2026-02-14] Use YAML for config", Status: "reversed", Added: 3, AddedID: "d-a848", AddedTitle: "[2026-03-01] Use TOML for config"}) {
 		t.Errorf("change %+v", ch)
 	}
-	_, err = s.Reverse(context.Background(), 1, NewDecision{What: "Use JSON", Why: "x"})
-	if err == nil || !strings.Contains(err.Error(), "decision 1 is already reversed ([2026-03-01] Use TOML for config BECAUSE: YAML indentation broke parsing)") {
+	_, err = s.Reverse(context.Background(), num(1), NewDecision{What: "Use JSON", Why: "x"})
+	if err == nil || !strings.Contains(err.Error(), "decision 1 (id d-0b50) is already reversed ([2026-03-01] Use TOML for config BECAUSE: YAML indentation broke parsing)") {
 		t.Errorf("reversing a reversed entry: %v", err)
 	}
-	checkLedger(t, s, "reverse", "reversed #1 (Use YAML for config) by #3: Use TOML for config")
+	checkLedger(t, s, "reverse", "reversed #1 (id d-0b50) (Use YAML for config) by #3 (id d-a848): Use TOML for config", "d-0b50", "d-a848")
 	checkSnapshot(t, s)
 }
 
@@ -89,16 +95,17 @@ func TestContestUpholdWithoutStatusLine(t *testing.T) {
 	t.Parallel()
 	log := strings.TrimSuffix(handWritten, "\n")
 	s, tick := newDecisionStore(t, log)
-	if _, err := s.Contest(context.Background(), 2, "two binaries start faster", "split the daemon out"); err != nil {
+	if _, err := s.Contest(context.Background(), num(2), "two binaries start faster", "split the daemon out"); err != nil {
 		t.Fatal(err)
 	}
-	contested := log + "\nSTATUS: contested\nOBJECTION: [2026-03-01] two binaries start faster\nPROPOSED: split the daemon out\n"
+	log = strings.Replace(log, "TOPIC: config\n", "TOPIC: config\nID: d-0b50\n", 1)
+	contested := log + "\nID: d-7656\nSTATUS: contested\nOBJECTION: [2026-03-01] two binaries start faster\nPROPOSED: split the daemon out\n"
 	if got := readLog(t, s); got != contested {
 		t.Fatalf("after contest:\n%q\nwant\n%q", got, contested)
 	}
-	checkLedger(t, s, "contest", "contested #2 (Keep one binary): two binaries start faster")
+	checkLedger(t, s, "contest", "contested #2 (id d-7656) (Keep one binary): two binaries start faster", "d-7656")
 	tick()
-	ch, err := s.Uphold(context.Background(), 2, "install size matters more")
+	ch, err := s.Uphold(context.Background(), num(2), "install size matters more")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -106,7 +113,7 @@ func TestContestUpholdWithoutStatusLine(t *testing.T) {
 	if got := readLog(t, s); got != upheld || ch.Status != "active" || ch.Number != 2 {
 		t.Fatalf("after uphold (%+v):\n%q\nwant\n%q", ch, got, upheld)
 	}
-	checkLedger(t, s, "uphold", "upheld #2 (Keep one binary): install size matters more")
+	checkLedger(t, s, "uphold", "upheld #2 (id d-7656) (Keep one binary): install size matters more", "d-7656")
 	checkSnapshot(t, s)
 }
 
@@ -119,15 +126,15 @@ func TestAnnotateErrors(t *testing.T) {
 		do   func() error
 		want string
 	}{
-		{"number past the end", func() error { _, err := s.Contest(ctx, 3, "o", "p"); return err }, "decision 3: no such decision (warm/decisions.md has 2)"},
-		{"number zero", func() error { _, err := s.Uphold(ctx, 0, "why"); return err }, "decision 0: no such decision"},
-		{"uphold an active entry", func() error { _, err := s.Uphold(ctx, 1, "why"); return err }, "decision 1 is active, not contested"},
-		{"uphold an entry with no STATUS", func() error { _, err := s.Uphold(ctx, 2, "why"); return err }, "decision 2 is active (no STATUS line), not contested"},
-		{"empty objection", func() error { _, err := s.Contest(ctx, 1, " ", "p"); return err }, "the objection is empty"},
-		{"two-line proposal", func() error { _, err := s.Contest(ctx, 1, "o", "a\nb"); return err }, "the proposal must be one line"},
-		{"empty replacement", func() error { _, err := s.Reverse(ctx, 1, NewDecision{Why: "x"}); return err }, "the decision text is empty"},
+		{"number past the end", func() error { _, err := s.Contest(ctx, num(3), "o", "p"); return err }, "decision 3: no such decision (warm/decisions.md has 2)"},
+		{"number zero", func() error { _, err := s.Uphold(ctx, num(0), "why"); return err }, "decision 0: no such decision"},
+		{"uphold an active entry", func() error { _, err := s.Uphold(ctx, num(1), "why"); return err }, "decision 1 (id d-0b50) is active, not contested"},
+		{"uphold an entry with no STATUS", func() error { _, err := s.Uphold(ctx, num(2), "why"); return err }, "decision 2 (id d-7656) is active (no STATUS line), not contested"},
+		{"empty objection", func() error { _, err := s.Contest(ctx, num(1), " ", "p"); return err }, "the objection is empty"},
+		{"two-line proposal", func() error { _, err := s.Contest(ctx, num(1), "o", "a\nb"); return err }, "the proposal must be one line"},
+		{"empty replacement", func() error { _, err := s.Reverse(ctx, num(1), NewDecision{Why: "x"}); return err }, "the decision text is empty"},
 		{"BECAUSE in the decision", func() error {
-			_, err := s.Reverse(ctx, 1, NewDecision{What: "A BECAUSE: B", Why: "x"})
+			_, err := s.Reverse(ctx, num(1), NewDecision{What: "A BECAUSE: B", Why: "x"})
 			return err
 		}, `must not contain "BECAUSE:"`},
 	} {
@@ -136,7 +143,7 @@ func TestAnnotateErrors(t *testing.T) {
 			t.Errorf("%s: error %v, want %q", tc.name, err, tc.want)
 		}
 	}
-	if _, err := s.Contest(ctx, 9, "o", "p"); !errors.Is(err, ErrNoSuchDecision) {
+	if _, err := s.Contest(ctx, num(9), "o", "p"); !errors.Is(err, ErrNoSuchDecision) {
 		t.Errorf("want ErrNoSuchDecision, got %v", err)
 	}
 	if got := readLog(t, s); got != handWritten {
@@ -160,9 +167,9 @@ func TestHandEditsRefuseAnnotation(t *testing.T) {
 		}
 	}
 	full := readLog(t, s)
-	cut := strings.Replace(full, "[2026-03-01] DECISION: Use B BECAUSE: w\nSTATUS: active\n\n", "", 1)
+	cut := strings.Replace(full, tiers.ParseDecisions([]byte(full)).Entries[1].Raw+"\n", "", 1)
 	afero.WriteFile(s.FS, s.Path(tiers.DecisionsPath), []byte(cut), 0o644)
-	_, err := s.Reverse(ctx, 2, NewDecision{What: "Use D", Why: "d"})
+	_, err := s.Reverse(ctx, num(2), NewDecision{What: "Use D", Why: "d"})
 	var he *HandEditError
 	if !errors.As(err, &he) || len(he.Edits) != 1 || he.Edits[0].Entry != 2 || !he.Edits[0].Deleted {
 		t.Fatalf("want a HandEditError for entry 2, got %v", err)
@@ -175,7 +182,7 @@ func TestHandEditsRefuseAnnotation(t *testing.T) {
 		t.Fatalf("decide after a hand edit: %+v, %v", ch, err)
 	}
 	last, _ := afero.ReadFile(s.FS, s.snapshotPath())
-	if want := full + "\n[2026-03-01] DECISION: Use E BECAUSE: e\nSTATUS: active\n"; string(last) != want {
+	if want := full + "\n[2026-03-01] DECISION: Use E BECAUSE: e\nID: d-2acc\nSTATUS: active\n"; string(last) != want {
 		t.Errorf("snapshot:\n%s\nwant\n%s", last, want)
 	}
 	if edits := tiers.FindHandEdits(last, []byte(readLog(t, s))); len(edits) != 1 || edits[0].Entry != 2 {
@@ -193,7 +200,7 @@ func TestDecideIntoOpenComment(t *testing.T) {
 	}
 }
 
-func checkLedger(t *testing.T, s *Store, op, summary string) {
+func checkLedger(t *testing.T, s *Store, op, summary string, ids ...string) {
 	t.Helper()
 	es, bad, err := ReadLedger(s.FS, s.Root)
 	if err != nil || len(bad) > 0 || len(es) == 0 {
@@ -202,6 +209,9 @@ func checkLedger(t *testing.T, s *Store, op, summary string) {
 	last := es[len(es)-1]
 	if last.Op != op || last.ChangeSummary != summary || len(last.Paths) != 1 || last.Paths[0] != tiers.DecisionsPath {
 		t.Errorf("last ledger line %+v, want op %q summary %q", last, op, summary)
+	}
+	if ids != nil && !reflect.DeepEqual(last.DecisionIDs, ids) {
+		t.Errorf("last ledger line names ids %q, want %q", last.DecisionIDs, ids)
 	}
 }
 
@@ -221,11 +231,11 @@ func TestReverseOneLineEntry(t *testing.T) {
 	const entry = "[2026-02-14] DECISION: Use YAML for config BECAUSE: readability STATUS: active TOPIC: config\n"
 	s, _ := newDecisionStore(t, entry)
 	ctx := context.Background()
-	if _, err := s.Reverse(ctx, 1, NewDecision{What: "Use TOML for config", Why: "YAML indentation broke parsing"}); err != nil {
+	if _, err := s.Reverse(ctx, num(1), NewDecision{What: "Use TOML for config", Why: "YAML indentation broke parsing"}); err != nil {
 		t.Fatal(err)
 	}
 	got := readLog(t, s)
-	if !strings.HasPrefix(got, "[2026-02-14] DECISION: Use YAML for config BECAUSE: readability STATUS: reversed TOPIC: config\nREVERSED_BY: [2026-03-01] Use TOML for config BECAUSE: YAML indentation broke parsing\n") {
+	if !strings.HasPrefix(got, "[2026-02-14] DECISION: Use YAML for config BECAUSE: readability STATUS: reversed TOPIC: config\nID: d-0b50\nREVERSED_BY: [2026-03-01] Use TOML for config BECAUSE: YAML indentation broke parsing\n") {
 		t.Fatalf("log after reverse:\n%s", got)
 	}
 	log := tiers.ParseDecisions([]byte(got))
@@ -252,7 +262,7 @@ func TestDecideGuard(t *testing.T) {
 	ctx := context.Background()
 	_, err := s.Decide(ctx, NewDecision{What: "Use TOML for config", Why: "YAML broke"})
 	var ce *ConflictError
-	if !errors.As(err, &ce) || !strings.Contains(err.Error(), "contradicts decision 1") || !strings.Contains(ce.Hint(), "wake reverse 1") {
+	if !errors.As(err, &ce) || !strings.Contains(err.Error(), "contradicts decision 1 (id d-0b50)") || !strings.Contains(ce.Hint(), "wake reverse d-0b50") {
 		t.Fatalf("refusal: %v", err)
 	}
 	if got := readLog(t, s); got != entry {
@@ -264,7 +274,10 @@ func TestDecideGuard(t *testing.T) {
 	}
 	log := tiers.ParseDecisions([]byte(readLog(t, s)))
 	e := log.Entries[1]
-	if len(log.Malformed) != 0 || e.Status != tiers.StatusContested || !strings.Contains(e.Value(tiers.KeyObjection), "contradicts decision 1 ([2026-02-14] Use YAML for config): another choice") {
+	if len(log.Malformed) != 0 || e.Status != tiers.StatusContested || !strings.Contains(e.Value(tiers.KeyObjection), "contradicts decision 1 (id d-0b50) ([2026-02-14] Use YAML for config): another choice") {
 		t.Fatalf("forced entry %+v, malformed %v", e, log.Malformed)
 	}
 }
+
+// num names a decision by its number.
+func num(n int) DecisionRef { return DecisionRef{Number: n} }

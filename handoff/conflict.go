@@ -34,16 +34,16 @@ func (e *ConflictError) Error() string {
 		if i > 0 {
 			b.WriteString("; ")
 		}
-		fmt.Fprintf(&b, "%q contradicts decision %d, which is in force: %s BECAUSE: %s (%s)",
-			oneLine(e.New[c.New].What), c.With.Number, c.With.Title(), oneLine(c.With.Why), c.Why)
+		fmt.Fprintf(&b, "%q contradicts decision %s, which is in force: %s BECAUSE: %s (%s)",
+			oneLine(e.New[c.New].What), c.With.Name(), c.With.Title(), oneLine(c.With.Why), c.Why)
 	}
 	return b.String() + "; nothing was written"
 }
 
 // Hint says how to settle it.
 func (e *ConflictError) Hint() string {
-	n := e.Conflicts[0].With.Number
-	return fmt.Sprintf("never override silently: 'wake reverse %d --by ... --because ...' replaces decision %d, 'wake contest %d --objection ... --proposal ...' puts it to the user; --force records the new decision anyway, contested, for the user to settle", n, n, n)
+	n := e.Conflicts[0].With.Ref()
+	return fmt.Sprintf("never override silently: 'wake reverse %s --by ... --because ...' replaces decision %s, 'wake contest %s --objection ... --proposal ...' puts it to the user; --force records the new decision anyway, contested, for the user to settle", n, n, n)
 }
 
 // guard applies s.Guard to ds about to join the log in f: a conflict of a
@@ -62,7 +62,7 @@ func (s *Store) guard(f decisionFile, ds []NewDecision) error {
 			continue
 		}
 		if d.Objection == "" {
-			d.Objection = fmt.Sprintf("[%s] contradicts decision %d (%s): %s; recorded with --force", s.day(), c.With.Number, c.With.Title(), c.Why)
+			d.Objection = fmt.Sprintf("[%s] contradicts decision %s (%s): %s; recorded with --force", s.day(), c.With.Name(), c.With.Title(), c.Why)
 		}
 	}
 	if len(refused) > 0 {

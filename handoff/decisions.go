@@ -26,6 +26,10 @@ type NewDecision struct {
 	// Objection, set when a forced decision contradicts one in force,
 	// makes the entry contested until the user settles it.
 	Objection string `json:",omitempty"`
+	// ID is the entry's ID. Wake gives it when it plans the write; a
+	// hand-off's journal keeps it, so that a hand-off finished after a
+	// crash writes the ID its ledger line names.
+	ID string `json:",omitempty"`
 }
 
 // Validate checks that both texts are present and every field is one line
@@ -52,15 +56,19 @@ func (d NewDecision) Validate() error {
 	return nil
 }
 
-// Render formats the entry as wake writes it, ending in a newline.
+// Render formats the entry as wake writes it, ending in a newline: the
+// DECISION line, its ID line when it has an ID, then its fields.
 func (d NewDecision) Render(day time.Time) string {
 	var b strings.Builder
 	status := tiers.StatusActive
 	if d.Objection != "" {
 		status = tiers.StatusContested
 	}
-	fmt.Fprintf(&b, "[%s] DECISION: %s BECAUSE: %s\nSTATUS: %s\n", day.UTC().Format("2006-01-02"),
-		strings.TrimSpace(d.What), strings.TrimSpace(d.Why), status)
+	fmt.Fprintf(&b, "[%s] DECISION: %s BECAUSE: %s\n", day.UTC().Format("2006-01-02"), strings.TrimSpace(d.What), strings.TrimSpace(d.Why))
+	if d.ID != "" {
+		fmt.Fprintf(&b, "%s: %s\n", tiers.KeyID, d.ID)
+	}
+	fmt.Fprintf(&b, "%s: %s\n", tiers.KeyStatus, status)
 	if t := strings.TrimSpace(d.Topic); t != "" {
 		fmt.Fprintf(&b, "TOPIC: %s\n", t)
 	}
@@ -72,21 +80,24 @@ func (d NewDecision) Render(day time.Time) string {
 
 // AppendDecisionsLocked appends each decision as an active entry to
 // warm/decisions.md, one blank line after the previous entry, writes the
-// file atomically and records the snapshot. When entries wake wrote were
-// deleted or edited by hand since its last write, the snapshot keeps wake's
-// version of them with the new entries added, so the coherence check goes
-// on reporting the edit. The caller must hold the root's lock and writes
-// the ledger line.
+// file atomically and records the snapshot. A decision without an ID is
+// given one; entries of the log without one are given theirs, with an
+// "identify" ledger line. When entries wake wrote were deleted or edited
+// by hand since its last write, the snapshot keeps wake's version of them
+// with the new entries added, so the coherence check goes on reporting the
+// edit. The caller must hold the root's lock and writes the ledger line of
+// the decisions.
 func (s *Store) AppendDecisionsLocked(ds []NewDecision) error {
 	f, err := s.readDecisionsLocked()
 	if err != nil {
 		return err
 	}
+	given := s.identify(&f)
 	p, err := planAppend(f, ds, s.Now())
 	if err != nil {
 		return err
 	}
-	return s.writeDecisions([]byte(p.text), []byte(p.last), nil)
+	return s.writeDecisions([]byte(p.text), []byte(p.last), given, nil)
 }
 
 // appended is the decision log with new entries appended, as it would be
@@ -98,13 +109,26 @@ type appended struct {
 }
 
 // planAppend appends ds, dated at, to the log read in f, without writing.
-// The entries take the log's line ending. It is an error when they would
-// not read back as entries: a comment left open hides them.
+// Each decision without an ID is given one, in ds, free of the log's IDs
+// and those the ledger knows. The entries take the log's line ending. It
+// is an error when they would not read back as entries: a comment left
+// open hides them.
 func planAppend(f decisionFile, ds []NewDecision, at time.Time) (appended, error) {
 	for _, d := range ds {
 		if err := d.Validate(); err != nil {
 			return appended{}, err
 		}
+	}
+	taken := f.log.IDs()
+	for id := range f.known {
+		taken.Add(id)
+	}
+	day := at.UTC().Format("2006-01-02")
+	for i := range ds {
+		if ds[i].ID == "" {
+			ds[i].ID = tiers.DeriveID(day, ds[i].What, taken.Has)
+		}
+		taken.Add(ds[i].ID)
 	}
 	eol := eolOf(f.text)
 	p := appended{text: f.text, last: string(f.last), first: len(f.log.Entries) + 1}
@@ -114,7 +138,12 @@ func planAppend(f decisionFile, ds []NewDecision, at time.Time) (appended, error
 	}
 	if got := tiers.ParseDecisions([]byte(p.text)); len(got.Entries) != p.first-1+len(ds) {
 		if got.OpenComment > 0 {
-			return appended{}, &OpenCommentError{Line: got.OpenComment}
+			// Named as it is on disk, before IDs were added above it.
+			line := f.openComment
+			if line == 0 {
+				line = got.OpenComment
+			}
+			return appended{}, &OpenCommentError{Line: line}
 		}
 		return appended{}, fmt.Errorf("%s: the new entries would not read back as entries; nothing was written", tiers.DecisionsPath)
 	}
@@ -147,30 +176,67 @@ func (e *OpenCommentError) Error() string {
 
 // decisionFile is the decision log as it is and as wake last wrote it.
 type decisionFile struct {
-	text  string
-	log   tiers.DecisionLog
-	last  []byte           // wake's last write; the current text when there is none
-	edits []tiers.HandEdit // wake's entries deleted or edited by hand since
+	text    string
+	log     tiers.DecisionLog
+	last    []byte           // wake's last write; the current text when there is none
+	hasLast bool             // whether there is a snapshot of wake's last write
+	edits   []tiers.HandEdit // wake's entries deleted or edited by hand since
+	// known are the IDs the ledger records wake writing; gone are those
+	// of them no entry has, unless an edit above reports the entry.
+	known tiers.IDSet
+	gone  []WrittenID
+	given tiers.IDSet // the IDs this write gives entries that had none
+	// openComment is the line of a comment left open in the log as read.
+	openComment int
 }
 
-// readDecisionsLocked reads the log and wake's snapshot of it. A missing
-// log is empty; a missing snapshot (nothing written yet, or .state
-// deleted) means there is nothing to compare with.
+// readDecisionsLocked reads the log, wake's snapshot of it and the IDs the
+// ledger records wake writing. A missing log is empty; a missing snapshot
+// (nothing written yet, or .state deleted) means there is no last write to
+// compare with line by line, but the ledger still tells which entries wake
+// wrote.
 func (s *Store) readDecisionsLocked() (decisionFile, error) {
 	cur, err := tiers.ReadOwn(s.FS, s.Root, tiers.DecisionsPath)
 	if err != nil && !errors.Is(err, os.ErrNotExist) {
 		return decisionFile{}, fmt.Errorf("reading %s: %w", tiers.DecisionsPath, err)
 	}
-	f := decisionFile{text: string(cur), log: tiers.ParseDecisions(cur), last: cur}
+	f := decisionFile{text: string(cur), log: tiers.ParseDecisions(cur), last: cur, known: tiers.IDSet{}, given: tiers.IDSet{}}
+	f.openComment = f.log.OpenComment
 	last, err := tiers.ReadOwn(s.FS, s.Root, tiers.StateDir+"/"+DecisionsSnapshot)
 	switch {
 	case errors.Is(err, os.ErrNotExist):
 	case err != nil:
 		return decisionFile{}, fmt.Errorf("reading %s/%s: %w", tiers.StateDir, DecisionsSnapshot, err)
 	default:
-		f.last, f.edits = last, tiers.FindHandEdits(last, cur)
+		f.last, f.hasLast, f.edits = last, true, tiers.FindHandEdits(last, cur)
+	}
+	written, err := WrittenDecisionIDs(s.FS, s.Root)
+	if err != nil {
+		return decisionFile{}, err
+	}
+	f.gone = Vanished(f.log, written, f.edits)
+	for _, w := range written {
+		f.known.Add(w.ID)
 	}
 	return f, nil
+}
+
+// Vanished returns the IDs of written, those the ledger records wake
+// writing, that no entry of log has: their entries were deleted by hand,
+// or their ID lines edited. Those of entries an edit in edits already
+// reports are left out.
+func Vanished(log tiers.DecisionLog, written []WrittenID, edits []tiers.HandEdit) []WrittenID {
+	have := log.IDs()
+	for _, h := range edits {
+		have.Add(h.ID)
+	}
+	var out []WrittenID
+	for _, w := range written {
+		if !have.Has(w.ID) {
+			out = append(out, w)
+		}
+	}
+	return out
 }
 
 // appendEntry adds entry after text, separated by exactly one blank line

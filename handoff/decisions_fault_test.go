@@ -23,15 +23,15 @@ var decisionOps = []struct {
 		return err
 	}},
 	{"reverse", "reverse", func(s *Store) error {
-		_, err := s.Reverse(context.Background(), 1, NewDecision{What: "Use JSON", Why: "no parser needed"})
+		_, err := s.Reverse(context.Background(), num(1), NewDecision{What: "Use JSON", Why: "no parser needed"})
 		return err
 	}},
 	{"contest", "contest", func(s *Store) error {
-		_, err := s.Contest(context.Background(), 2, "it is slow", "cache it")
+		_, err := s.Contest(context.Background(), num(2), "it is slow", "cache it")
 		return err
 	}},
 	{"uphold", "uphold", func(s *Store) error {
-		_, err := s.Uphold(context.Background(), 3, "it stays")
+		_, err := s.Uphold(context.Background(), num(3), "it stays")
 		return err
 	}},
 }
@@ -123,11 +123,16 @@ func checkDecisionsAfterFault(t *testing.T, fs afero.Fs, op, want string, opErr 
 	if n := countOps(t, s, op); n != map[bool]int{false: 0, true: 1}[changed] {
 		t.Fatalf("%d %q ledger lines, the log changed: %v", n, op, changed)
 	}
+	// The log's entries had no IDs: the write that gave them theirs has
+	// its "identify" line exactly when it changed the log.
+	if n := countOps(t, s, "identify"); n != map[bool]int{false: 0, true: 1}[changed] {
+		t.Fatalf("%d identify ledger lines, the log changed: %v", n, changed)
+	}
 	ch, err := s.Decide(context.Background(), NewDecision{What: "Next one", Why: "it works"})
 	if err != nil {
 		t.Fatalf("the next decide: %v", err)
 	}
-	if _, err := s.Contest(context.Background(), ch.Number, "objection", "proposal"); err != nil {
+	if _, err := s.Contest(context.Background(), num(ch.Number), "objection", "proposal"); err != nil {
 		t.Fatalf("the next contest: %v", err)
 	}
 	// The root has never had a hand-off, so no journal directory: the
@@ -179,8 +184,8 @@ func TestRecoverReportsDecisionWrites(t *testing.T) {
 		back   bool
 		want   string
 	}{
-		{rename, true, `rolled back a write of warm/decisions.md ("decided #4: Use SQLite"), interrupted before it changed the log`},
-		{rename + 1, false, `finished a write of warm/decisions.md ("decided #4: Use SQLite"), interrupted after it changed the log: wrote .state/decisions.last.md; made sure of its ledger line`},
+		{rename, true, `rolled back a write of warm/decisions.md ("decided #4 (id d-74dc): Use SQLite"), interrupted before it changed the log`},
+		{rename + 1, false, `finished a write of warm/decisions.md ("decided #4 (id d-74dc): Use SQLite"), interrupted after it changed the log: wrote .state/decisions.last.md; made sure of the ledger line of the ids it gave; made sure of its ledger line`},
 	} {
 		fs := decisionRoot(t)
 		decisionOps[0].run(storeOn(&faultFs{Fs: fs, failAt: tc.failAt, crash: true}, faultAt))

@@ -8,7 +8,7 @@ import (
 
 // WriteDecisionsLocked replaces warm/decisions.md and records the snapshot.
 func (s *Store) WriteDecisionsLocked(data []byte) error {
-	return s.writeDecisions(data, data, nil)
+	return s.writeDecisions(data, data, nil, nil)
 }
 
 func (s *Store) snapshotPath() string {

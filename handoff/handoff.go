@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"path"
+	"slices"
 	"time"
 
 	"github.com/wakeproto/wake/tiers"
@@ -153,16 +154,26 @@ func (s *Store) plan(in Input) (*journal, []byte, error) {
 				return nil, nil, err
 			}
 		}
+		j.DecisionsBefore = digest([]byte(f.text))
+		// The IDs are planned against the log as the append will find it,
+		// its entries without one given theirs, and kept in the journal.
+		s.identify(&f)
+		j.Decisions = slices.Clone(in.Decisions)
+		for i := range j.Decisions {
+			j.Decisions[i].ID = ""
+		}
 		if err := s.guard(f, j.Decisions); err != nil {
 			return nil, nil, err
 		}
 		if _, err := planAppend(f, j.Decisions, at); err != nil {
 			return nil, nil, err
 		}
-		j.DecisionsBefore = digest([]byte(f.text))
 		paths = append(paths, tiers.DecisionsPath)
 	}
 	j.Entry = Entry{At: at, Op: "handoff", Paths: paths, ChangeSummary: sess.Summary, Summary: sess.Summary}
+	for _, d := range j.Decisions {
+		j.Entry.DecisionIDs = append(j.Entry.DecisionIDs, d.ID)
+	}
 	return j, summary, nil
 }
 

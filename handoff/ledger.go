@@ -25,6 +25,11 @@ type Entry struct {
 	Paths         []string  `json:"paths"`
 	ChangeSummary string    `json:"change_summary"`
 	Summary       string    `json:"summary,omitempty"`
+	// DecisionIDs are the IDs of the decision-log entries the mutation
+	// wrote: those it added, annotated or gave an ID. Together they are
+	// every entry wake ever wrote, so that one missing from the log can be
+	// found without wake's state directory ([WrittenDecisionIDs]).
+	DecisionIDs []string `json:"decision_ids,omitempty"`
 }
 
 // Validate checks that the entry can be written: an op of one word, a

@@ -41,6 +41,9 @@ type pendingDecisions struct {
 	// the log is never left without its line: recovery appends it when
 	// the command did not get to.
 	Entry *Entry `json:"ledger,omitempty"`
+	// Identify is the ledger line that records the IDs the write gave
+	// entries that had none, appended before Entry; nil when it gave none.
+	Identify *Entry `json:"identify,omitempty"`
 }
 
 // DecisionsInterruptedError is a write of the decision log that changed
@@ -59,15 +62,19 @@ func (e *DecisionsInterruptedError) Unwrap() error { return e.Err }
 func (s *Store) pendingPath() string { return filepath.Join(s.Root, tiers.StateDir, DecisionsPending) }
 
 // writeDecisions replaces warm/decisions.md with data and wake's snapshot
-// with snapshot, and appends e to the ledger when it is not nil. The
-// record goes first, so that a failure at any point leaves either the old
-// log with the record to discard, or the new log with the record to finish.
-func (s *Store) writeDecisions(data, snapshot []byte, e *Entry) error {
+// with snapshot, and appends identify, then e, to the ledger, each when it
+// is not nil. The record goes first, so that a failure at any point leaves
+// either the old log with the record to discard, or the new log with the
+// record to finish.
+func (s *Store) writeDecisions(data, snapshot []byte, identify, e *Entry) error {
 	if err := s.CheckWritable(tiers.DecisionsPath, tiers.StateDir+"/"+DecisionsPending, tiers.StateDir+"/"+DecisionsSnapshot); err != nil {
 		return err
 	}
-	if e != nil {
-		if err := e.Validate(); err != nil {
+	for _, l := range []*Entry{identify, e} {
+		if l == nil {
+			continue
+		}
+		if err := l.Validate(); err != nil {
 			return err
 		}
 		// Found after the log is written, an unwritable ledger would leave
@@ -76,7 +83,7 @@ func (s *Store) writeDecisions(data, snapshot []byte, e *Entry) error {
 			return err
 		}
 	}
-	p := pendingDecisions{Version: pendingVersion, Log: digest(data), Entry: e}
+	p := pendingDecisions{Version: pendingVersion, Log: digest(data), Entry: e, Identify: identify}
 	if !bytes.Equal(snapshot, data) {
 		snap := string(snapshot)
 		p.Snapshot = &snap
@@ -121,12 +128,15 @@ func (s *Store) finishDecisions(p pendingDecisions, log []byte, recovering bool)
 	if err := WriteState(s.FS, s.Root, DecisionsSnapshot, snapshot); err != nil {
 		return err
 	}
-	if p.Entry != nil {
+	for _, l := range []*Entry{p.Identify, p.Entry} {
+		if l == nil {
+			continue
+		}
 		var err error
 		if recovering {
-			_, err = s.ensureLedger(*p.Entry)
+			_, err = s.ensureLedger(*l)
 		} else {
-			err = AppendLedger(s.FS, s.Root, *p.Entry)
+			err = AppendLedger(s.FS, s.Root, *l)
 		}
 		if err != nil {
 			return err
@@ -180,6 +190,9 @@ func (s *Store) settleDecisionsLocked() (r Recovery, ok bool, err error) {
 		return r, true, s.removePending()
 	}
 	r.Steps = []string{"wrote " + tiers.StateDir + "/" + DecisionsSnapshot}
+	if p.Identify != nil {
+		r.Steps = append(r.Steps, "made sure of the ledger line of the ids it gave")
+	}
 	if p.Entry != nil {
 		r.Steps = append(r.Steps, "made sure of its ledger line")
 	}

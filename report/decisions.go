@@ -23,7 +23,13 @@ type Decisions struct {
 
 // Decision is one entry of the decision log.
 type Decision struct {
-	Number     int      `json:"number"`
+	Number int `json:"number"`
+	// ID names the entry for good; for an entry without an ID line, it is
+	// the ID wake writes into it at its next write of the log, which
+	// reverse, contest and uphold take already.
+	ID string `json:"id"`
+	// IDWritten is false when ID is not in the file yet.
+	IDWritten  bool     `json:"id_written"`
 	Line       int      `json:"line"`
 	Date       string   `json:"date"`
 	Decision   string   `json:"decision"`
@@ -57,9 +63,10 @@ func Shown(log tiers.DecisionLog, all bool) []tiers.Decision {
 	return shown
 }
 
-// DecisionsJSON renders the shown entries of log as JSON; held is the
-// level holding the log back, or "".
-func DecisionsJSON(log tiers.DecisionLog, held string, all bool) ([]byte, error) {
+// DecisionsJSON renders the shown entries of log as JSON; planned are the
+// IDs wake gives entries without one at its next write, by number
+// ([tiers.PlanIDs]); held is the level holding the log back, or "".
+func DecisionsJSON(log tiers.DecisionLog, planned map[int]string, held string, all bool) ([]byte, error) {
 	out := Decisions{Version: Version, Path: tiers.DecisionsPath, Total: len(log.Entries), Entries: []Decision{}, Malformed: []Malformed{}, HeldBack: held}
 	if held != "" {
 		return marshal(out)
@@ -68,8 +75,9 @@ func DecisionsJSON(log tiers.DecisionLog, held string, all bool) ([]byte, error)
 		out.Malformed = append(out.Malformed, Malformed{Line: m.Line, Text: m.Text, Reason: m.Reason})
 	}
 	for _, e := range Shown(log, all) {
+		id, written := entryID(e, planned)
 		out.Entries = append(out.Entries, Decision{
-			Number: e.Number, Line: e.Line, Date: e.Date, Decision: e.What, Because: e.Why,
+			Number: e.Number, ID: id, IDWritten: written, Line: e.Line, Date: e.Date, Decision: e.What, Because: e.Why,
 			Status: entryStatus(e), StatusLine: e.HasStatus(), Topic: e.Topic(), ReversedBy: e.ReversedBy(),
 			Objection: e.Value(tiers.KeyObjection), Proposed: e.Value(tiers.KeyProposed), Upheld: e.Values(tiers.KeyUpheld),
 		})
@@ -78,20 +86,26 @@ func DecisionsJSON(log tiers.DecisionLog, held string, all bool) ([]byte, error)
 }
 
 // DecisionsText writes the shown entries of log, each with its number,
-// status and topic and its annotations, then the counts; held is the
+// status, ID and topic and its annotations, then the counts; an ID from
+// planned, not in the file yet, is marked "*" and explained. held is the
 // level holding the log back, whose text is then never written.
-func DecisionsText(w io.Writer, log tiers.DecisionLog, held string, all bool) {
+func DecisionsText(w io.Writer, log tiers.DecisionLog, planned map[int]string, held string, all bool) {
 	if held != "" {
 		fmt.Fprintf(w, "%s is %s: its %d decision(s) are held back; wake shows none of their text.\n", tiers.DecisionsPath, held, len(log.Entries))
 		return
 	}
 	shown := Shown(log, all)
+	unwritten := false
 	for _, e := range shown {
 		topic := ""
 		if t := tiers.OneLine(e.Topic()); t != "" {
 			topic = "  (topic: " + t + ")"
 		}
-		fmt.Fprintf(w, "#%-3d %-9s %s%s\n", e.Number, entryStatus(e), e.Title(), topic)
+		id, written := entryID(e, planned)
+		if !written && id != "" {
+			id, unwritten = id+"*", true
+		}
+		fmt.Fprintf(w, "#%-3d %-9s %-7s %s%s\n", e.Number, entryStatus(e), id, e.Title(), topic)
 		fmt.Fprintf(w, "     because: %s\n", tiers.OneLine(e.Why))
 		for _, f := range []struct{ label, key string }{
 			{"reversed by", tiers.KeyReversedBy}, {"objection", tiers.KeyObjection},
@@ -117,6 +131,18 @@ func DecisionsText(w io.Writer, log tiers.DecisionLog, held string, all bool) {
 		fmt.Fprintf(w, " (--all lists every one)")
 	}
 	fmt.Fprintln(w, ".")
+	if unwritten {
+		fmt.Fprintln(w, "* written by hand: wake writes this id into the entry at its next write of the log; reverse, contest and uphold take it already.")
+	}
+}
+
+// entryID is the entry's ID and whether it is in the file: else the one
+// planned for it, if any.
+func entryID(e tiers.Decision, planned map[int]string) (string, bool) {
+	if e.HasIDLine() {
+		return e.ID, true
+	}
+	return planned[e.Number], false
 }
 
 // entryStatus is the entry's status, "active" when it has no STATUS line.

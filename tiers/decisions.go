@@ -25,11 +25,15 @@ const (
 	KeyObjection  = "OBJECTION"
 	KeyProposed   = "PROPOSED"
 	KeyUpheld     = "UPHELD"
+	// KeyID is the entry's identity, written by wake on a line of its own
+	// (see [DeriveID]). It is never read on the DECISION line: "ID:" is
+	// common in prose, and a reason that mentions one stays whole.
+	KeyID = "ID"
 )
 
 // fieldKeys are the keys that start a field when they open a line. Only
 // these do: "NOTE: ..." inside a long REVERSED_BY stays part of it.
-var fieldKeys = []string{KeyBecause, KeyStatus, KeyReversedBy, KeyTopic, KeyObjection, KeyProposed, KeyUpheld}
+var fieldKeys = []string{KeyBecause, KeyStatus, KeyReversedBy, KeyTopic, KeyObjection, KeyProposed, KeyUpheld, KeyID}
 
 // entryHead matches an entry's first line: "[YYYY-MM-DD] DECISION: ...".
 var entryHead = regexp.MustCompile(`^\[([^\]\n]*)\][ \t]*DECISION:(.*)$`)
@@ -61,8 +65,12 @@ type Field struct {
 
 // Decision is one entry of warm/decisions.md.
 type Decision struct {
-	Number int // 1, 2, 3… in file order
-	Line   int // 1-based line of the "[date] DECISION:" line
+	Number int // 1, 2, 3… in file order: it moves when entries are added by hand
+	// ID is the value of the entry's first ID line, which does not move;
+	// "" when it has none (written by hand, and wake has not written the
+	// log since).
+	ID   string
+	Line int // 1-based line of the "[date] DECISION:" line
 	// EndLine is the entry's last line.
 	EndLine int
 	// Bytes is the entry in the file, from its first byte to just past
@@ -302,6 +310,7 @@ func (p *decisionParser) close() {
 	}
 	p.reason(d)
 	p.status(d)
+	p.id(d)
 	p.log.Entries = append(p.log.Entries, *d)
 }
 

@@ -11,10 +11,17 @@ import (
 // rule 2).
 type HandEdit struct {
 	Entry   int    // its number in wake's last write
+	ID      string // its ID in wake's last write; "" when it had none
 	Title   string // "[date] what" as wake wrote it
 	Deleted bool   // none of its lines is left
 	// Removed are its lines that are gone, numbered as in wake's last write.
 	Removed []RemovedLine
+}
+
+// Name is how messages name the entry: its number in wake's last write,
+// and its ID when it had one.
+func (h HandEdit) Name() string {
+	return Decision{Number: h.Entry, ID: h.ID}.Name()
 }
 
 // RemovedLine is a line of wake's last write that the current file lacks.
@@ -41,7 +48,7 @@ func FindHandEdits(last, current []byte) []HandEdit {
 		for i < len(removed) && removed[i].Line < e.Line {
 			i++
 		}
-		h := HandEdit{Entry: e.Number, Title: e.Title()}
+		h := HandEdit{Entry: e.Number, ID: e.ID, Title: e.Title()}
 		for i < len(removed) && removed[i].Line <= e.EndLine {
 			h.Removed = append(h.Removed, removed[i])
 			i++

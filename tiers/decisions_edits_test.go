@@ -60,6 +60,16 @@ func TestFindHandEdits(t *testing.T) {
 	}
 }
 
+// A hand edit names the entry by the ID it had in wake's last write.
+func TestFindHandEditsNamesIDs(t *testing.T) {
+	t.Parallel()
+	last := "[2026-01-01] DECISION: A BECAUSE: x\nID: d-0001\n\n[2026-01-02] DECISION: B BECAUSE: y\nID: d-0002\n"
+	got := FindHandEdits([]byte(last), []byte("[2026-01-02] DECISION: B BECAUSE: y\nID: d-0002\n"))
+	if len(got) != 1 || got[0].ID != "d-0001" || got[0].Name() != "1 (id d-0001)" || !got[0].Deleted {
+		t.Errorf("edits %+v", got)
+	}
+}
+
 func FuzzFindHandEdits(f *testing.F) {
 	f.Add([]byte(lastWrite), []byte(""))
 	f.Add([]byte(lastWrite), []byte(strings.Replace(lastWrite, "STATUS: active", "STATUS: reversed", 2)))

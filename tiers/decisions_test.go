@@ -157,6 +157,7 @@ func FuzzParseDecisions(f *testing.F) {
 		"[2026-01-01] DECISION: A BECAUSE: x\nSTATUS: active\nTOPIC: t\n\n[2026-01-02] DECISION: B BECAUSE: y\nSTATUS:\n",
 		"<!--\n[2026-01-01] DECISION: A BECAUSE: x\n-->\n", "---\nsummary: x\n---\n", "---\n[2026-01-01] DECISION: A\n",
 		"[2026-01-01] DECISION: A BECAUSE: x\r\nSTATUS: active", "[2026-01-01]\tDECISION:\tA\n  STATUS:  reversed  \n",
+		"[2026-01-01] DECISION: A BECAUSE: x ID: d-1 STATUS: active\nID: d-7f3a\nID:\n", "[2026-01-01] DECISION: A BECAUSE: x\nID: 7 d\n",
 	} {
 		f.Add([]byte(s))
 	}

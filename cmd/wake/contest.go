@@ -9,28 +9,29 @@ import (
 )
 
 type contestOptions struct {
-	n                   int
+	ref                 handoff.DecisionRef
 	objection, proposal string
 }
 
 func (a *app) contestCmd() *cobra.Command {
 	o := &contestOptions{}
 	cmd := &cobra.Command{
-		Use:   `contest N --objection "…" --proposal "…"`,
-		Short: "Contest decision N: record an objection and a proposal for the user to settle",
-		Long: `contest sets decision N's STATUS to contested and adds
+		Use:   `contest N|ID --objection "…" --proposal "…"`,
+		Short: "Contest a decision: record an objection and a proposal for the user to settle",
+		Long: `contest sets the decision's STATUS to contested and adds
 "OBJECTION: [date] …" and "PROPOSED: …" lines (Wake Protocol rules 1 and 4:
 state the objection and the alternative, then ask the user). It does not
 change course: 'wake check' fails until the user settles it with
-'wake reverse N …' or 'wake uphold N --because …'. Only an active decision
-can be contested.`,
-		Example: `  wake contest 3 --objection "TOML has no anchors" --proposal "Keep YAML with a linter"`,
+'wake reverse ID …' or 'wake uphold ID --because …'. Only an active decision
+can be contested. The decision is named by its id or its number, as for
+'wake reverse'.`,
+		Example: `  wake contest d-7f3a --objection "TOML has no anchors" --proposal "Keep YAML with a linter"`,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			n, err := decisionNumber(cmd, args)
+			ref, err := decisionRef(cmd, args)
 			if err != nil {
 				return err
 			}
-			o.n = n
+			o.ref = ref
 			if err := a.requireTexts(text{"--objection", &o.objection, "say what is wrong with the decision"},
 				text{"--proposal", &o.proposal, "say what to do instead"}); err != nil {
 				return err
@@ -45,9 +46,10 @@ can be contested.`,
 
 func (a *app) contestRun(ctx context.Context, o *contestOptions) error {
 	return a.runDecision(func(m *wake.Memory) (handoff.DecisionChange, error) {
-		return m.Contest(ctx, o.n, o.objection, o.proposal)
+		return m.Contest(ctx, o.ref, o.objection, o.proposal)
 	}, func(ch handoff.DecisionChange) {
-		a.printChange("Contested #%d: %s (now contested).", ch.Number, ch.Title)
-		a.printChange("The user settles it: wake reverse %d --by \"…\" --because \"…\", or wake uphold %d --because \"…\".", ch.Number, ch.Number)
+		ref := ch.Ref()
+		a.printChange("Contested #%s: %s (now contested).", ch.Name(), ch.Title)
+		a.printChange("The user settles it: wake reverse %s --by \"…\" --because \"…\", or wake uphold %s --because \"…\".", ref, ref)
 	})
 }

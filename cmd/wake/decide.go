@@ -24,10 +24,14 @@ func (a *app) decideCmd() *cobra.Command {
 last one:
 
   [YYYY-MM-DD] DECISION: WHAT BECAUSE: WHY
+  ID: d-7f3a
   STATUS: active
   TOPIC: T                      (with --topic)
 
-Entries are never edited or deleted: to change course, 'wake reverse N'.
+The ID names the entry for good: reverse, contest and uphold take it, and
+it does not move when entries are added by hand, as the entry's number
+does. Entries written by hand get one the first time wake writes the log.
+Entries are never edited or deleted: to change course, 'wake reverse ID'.
 A TOPIC names the subject; two active decisions with the same TOPIC fail
 'wake check'.
 
@@ -63,9 +67,9 @@ func (a *app) decideRun(ctx context.Context, o *decideOptions) error {
 		return m.Decide(ctx, handoff.NewDecision{What: o.what, Why: o.because, Topic: o.topic, Force: o.force})
 	}, func(ch handoff.DecisionChange) {
 		if ch.Status == tiers.StatusContested {
-			a.printChange("Decided #%d: %s (contested: it contradicts a decision in force; the user settles it with 'wake uphold %d' or 'wake reverse').", ch.Number, ch.Title, ch.Number)
+			a.printChange("Decided #%s: %s (contested: it contradicts a decision in force; the user settles it with 'wake uphold %s' or 'wake reverse').", ch.Name(), ch.Title, ch.Ref())
 			return
 		}
-		a.printChange("Decided #%d: %s (active).", ch.Number, ch.Title)
+		a.printChange("Decided #%s: %s (active).", ch.Name(), ch.Title)
 	})
 }

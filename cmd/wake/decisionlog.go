@@ -3,7 +3,6 @@ package main
 import (
 	"errors"
 	"fmt"
-	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -16,20 +15,20 @@ import (
 // The helpers the decision-log commands (decide, decisions, reverse,
 // contest, uphold) share.
 
-// decisionNumber takes the one positional argument N of reverse, contest
-// and uphold.
-func decisionNumber(cmd *cobra.Command, args []string) (int, error) {
+// decisionRef takes the one positional argument of reverse, contest and
+// uphold: the decision's number N or its ID.
+func decisionRef(cmd *cobra.Command, args []string) (handoff.DecisionRef, error) {
 	if len(args) != 1 {
-		return 0, hintError{usagef("%s takes one argument, the decision number N; got %d", cmd.CommandPath(), len(args)),
-			"'wake decisions --all' lists every decision with its number"}
+		return handoff.DecisionRef{}, hintError{usagef("%s takes one argument, the decision's number N or its id; got %d", cmd.CommandPath(), len(args)), listHint}
 	}
-	n, err := strconv.Atoi(strings.TrimPrefix(args[0], "#"))
-	if err != nil || n < 1 {
-		return 0, hintError{usagef("decision number %q: want a whole number from 1", args[0]),
-			"'wake decisions --all' lists every decision with its number"}
+	ref, err := handoff.ParseDecisionRef(args[0])
+	if err != nil {
+		return ref, hintError{usageError{err}, listHint}
 	}
-	return n, nil
+	return ref, nil
 }
+
+const listHint = "'wake decisions --all' lists every decision with its number and id"
 
 // text is a flag's or argument's value with the name to blame, and what
 // to say when it is required but empty; "" for an optional text.
@@ -83,7 +82,7 @@ func (a *app) runDecision(change func(*wake.Memory) (handoff.DecisionChange, err
 	ch, err := change(m)
 	if errors.Is(err, handoff.ErrNoSuchDecision) {
 		// A number the log lacks is the user's mistake.
-		return hintError{usageError{err}, "'wake decisions --all' lists every decision with its number"}
+		return hintError{usageError{err}, listHint}
 	}
 	if err != nil {
 		return err

@@ -9,25 +9,26 @@ import (
 )
 
 type upholdOptions struct {
-	n       int
+	ref     handoff.DecisionRef
 	because string
 }
 
 func (a *app) upholdCmd() *cobra.Command {
 	o := &upholdOptions{}
 	cmd := &cobra.Command{
-		Use:   `uphold N --because "WHY"`,
-		Short: "Uphold contested decision N: the user keeps it",
-		Long: `uphold records the user's ruling that contested decision N stands: it adds
+		Use:   `uphold N|ID --because "WHY"`,
+		Short: "Uphold a contested decision: the user keeps it",
+		Long: `uphold records the user's ruling that a contested decision stands: it adds
 "UPHELD: [date] WHY" and sets its STATUS back to active (Wake Protocol rule 4:
-the user is the tie-breaker). Only a contested decision can be upheld.`,
-		Example: `  wake uphold 3 --because "anchors are not worth a format change"`,
+the user is the tie-breaker). Only a contested decision can be upheld. The
+decision is named by its id or its number, as for 'wake reverse'.`,
+		Example: `  wake uphold d-7f3a --because "anchors are not worth a format change"`,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			n, err := decisionNumber(cmd, args)
+			ref, err := decisionRef(cmd, args)
 			if err != nil {
 				return err
 			}
-			o.n = n
+			o.ref = ref
 			if err := a.requireTexts(text{"--because", &o.because, "say why the decision stands"}); err != nil {
 				return err
 			}
@@ -40,8 +41,8 @@ the user is the tie-breaker). Only a contested decision can be upheld.`,
 
 func (a *app) upholdRun(ctx context.Context, o *upholdOptions) error {
 	return a.runDecision(func(m *wake.Memory) (handoff.DecisionChange, error) {
-		return m.Uphold(ctx, o.n, o.because)
+		return m.Uphold(ctx, o.ref, o.because)
 	}, func(ch handoff.DecisionChange) {
-		a.printChange("Upheld #%d: %s (active again).", ch.Number, ch.Title)
+		a.printChange("Upheld #%s: %s (active again).", ch.Name(), ch.Title)
 	})
 }
