@@ -15,7 +15,7 @@ const Title = "## Protocol"
 const full = `You are one instance in a chain; this memory is all that carries over. Keep it true:
 - End the session with ` + "`wake handoff --summary \"...\" --next \"...\"`" + ` (add ` + "`--decision \"WHAT because WHY\"`" + `, ` + "`--thread`" + `, ` + "`--risk`" + `), even when the user does not ask.
 - Record each non-obvious decision as you make it: ` + "`wake decide \"WHAT\" --because \"WHY\"`" + `.
-- Never override a decision silently: ` + "`wake contest N`" + ` to object, ` + "`wake reverse N`" + ` once the user agrees.
+- Never override a decision silently: ` + "`wake contest ID`" + ` to object, ` + "`wake reverse ID`" + ` once the user agrees.
 - Pull a cold document with ` + "`wake cold PATH`" + ` only when the task needs it.
 - Recent over cold: where recent/ and cold/ disagree, recent wins unless the user says otherwise.
 - Never claim to remember what you did not read here; say what you do not know.
