@@ -16,15 +16,9 @@ type contestOptions struct {
 func (a *app) contestCmd() *cobra.Command {
 	o := &contestOptions{}
 	cmd := &cobra.Command{
-		Use:   `contest N|ID --objection "…" --proposal "…"`,
-		Short: "Contest a decision: record an objection and a proposal for the user to settle",
-		Long: `contest sets the decision's STATUS to contested and adds
-"OBJECTION: [date] …" and "PROPOSED: …" lines (Wake Protocol rules 1 and 4:
-state the objection and the alternative, then ask the user). It does not
-change course: 'wake check' fails until the user settles it with
-'wake reverse ID …' or 'wake uphold ID --because …'. Only an active decision
-can be contested. The decision is named by its id or its number, as for
-'wake reverse'.`,
+		Use:     `contest N|ID --objection "…" --proposal "…"`,
+		Short:   "Contest a decision: record an objection and a proposal for the user to settle",
+		Long:    help("contest"),
 		Example: `  wake contest d-7f3a --objection "TOML has no anchors" --proposal "Keep YAML with a linter"`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ref, err := decisionRef(cmd, args)

@@ -18,28 +18,9 @@ type decideOptions struct {
 func (a *app) decideCmd() *cobra.Command {
 	o := &decideOptions{}
 	cmd := &cobra.Command{
-		Use:   `decide "WHAT" --because "WHY" [--topic T]`,
-		Short: "Append a decision to the log (warm/decisions.md)",
-		Long: `decide appends an active entry to warm/decisions.md, one blank line after the
-last one:
-
-  [YYYY-MM-DD] DECISION: WHAT BECAUSE: WHY
-  ID: d-7f3a
-  STATUS: active
-  TOPIC: T                      (with --topic)
-
-The ID names the entry for good: reverse, contest and uphold take it, and
-it does not move when entries are added by hand, as the entry's number
-does. Entries written by hand get one the first time wake writes the log.
-Entries are never edited or deleted: to change course, 'wake reverse ID'.
-A TOPIC names the subject; two active decisions with the same TOPIC fail
-'wake check'.
-
-A decision that contradicts one in force (the same TOPIC, or a text that
-says the opposite) is refused, exit status 3, nothing written (rule 1:
-never override silently): reverse or contest the old one instead.
---force records it anyway, contested, its OBJECTION naming the decision it
-contradicts, for the user to settle with 'wake uphold' or 'wake reverse'.`,
+		Use:     `decide "WHAT" --because "WHY" [--topic T]`,
+		Short:   "Append a decision to the log (warm/decisions.md)",
+		Long:    help("decide"),
 		Example: `  wake decide "Use TOML for config" --because "YAML indentation broke parsing" --topic config`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(args) != 1 {

@@ -18,16 +18,9 @@ type decisionsOptions struct {
 func (a *app) decisionsCmd() *cobra.Command {
 	o := &decisionsOptions{}
 	cmd := &cobra.Command{
-		Use:   "decisions [--all] [--format json]",
-		Short: "List the decision log with numbers, IDs, status and topic",
-		Long: `decisions lists the entries of warm/decisions.md with the number and the
-ID that reverse, contest and uphold take, their status and topic. The ID
-does not move when an entry is added by hand; the number does. An entry
-written by hand has no ID line until wake next writes the log: it is listed
-with the ID it will get, marked "*", which the commands take already.
-Without --all only active and contested decisions are listed. Lines that
-are not part of an entry are reported on standard error with their line
-numbers. Nothing is written.`,
+		Use:     "decisions [--all] [--format json]",
+		Short:   "List the decision log with numbers, IDs, status and topic",
+		Long:    help("decisions"),
 		Example: "  wake decisions\n  wake decisions --all --format json",
 		Args:    noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {

@@ -19,22 +19,7 @@ func (a *app) reverseCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   `reverse N|ID --by "NEW DECISION" --because "WHY"`,
 		Short: "Reverse a decision: mark it reversed and record what replaces it",
-		Long: `reverse sets the decision's STATUS to reversed, adds
-"REVERSED_BY: [date] NEW DECISION BECAUSE: WHY" to it, and appends the new
-decision as an active entry (Wake Protocol rules 1 and 2: never silently
-override; annotate, don't delete). Every other byte of the entry, its ID
-line included, stays as it was. The new entry has the TOPIC --topic gives,
-else the reversed one's, unless another active decision already has that
-TOPIC: then the reversal settles that clash, and the new entry takes no
-TOPIC so as not to start another.
-
-The decision is named by its id (d-7f3a), which never moves, or by its
-number N, which moves when an entry is added by hand before it: a number
-that named another entry when wake last wrote the log is refused, with
-both entries named.
-
-A decision already reversed cannot be reversed again: reverse its
-replacement. It also settles a contested decision against it.`,
+		Long:  help("reverse"),
 		Example: `  wake reverse d-7f3a --by "Use TOML for config" --because "YAML indentation broke parsing"
   wake reverse 3 --by "Use TOML for config" --because "YAML indentation broke parsing"`,
 		RunE: func(cmd *cobra.Command, args []string) error {

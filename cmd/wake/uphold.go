@@ -16,12 +16,9 @@ type upholdOptions struct {
 func (a *app) upholdCmd() *cobra.Command {
 	o := &upholdOptions{}
 	cmd := &cobra.Command{
-		Use:   `uphold N|ID --because "WHY"`,
-		Short: "Uphold a contested decision: the user keeps it",
-		Long: `uphold records the user's ruling that a contested decision stands: it adds
-"UPHELD: [date] WHY" and sets its STATUS back to active (Wake Protocol rule 4:
-the user is the tie-breaker). Only a contested decision can be upheld. The
-decision is named by its id or its number, as for 'wake reverse'.`,
+		Use:     `uphold N|ID --because "WHY"`,
+		Short:   "Uphold a contested decision: the user keeps it",
+		Long:    help("uphold"),
 		Example: `  wake uphold d-7f3a --because "anchors are not worth a format change"`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ref, err := decisionRef(cmd, args)
