@@ -48,8 +48,8 @@ func (a *app) requireTexts(ts ...text) error {
 		if t.what != "" && strings.TrimSpace(*t.value) == "" {
 			return usagef("%s is required and must not be empty: %s", t.name, t.what)
 		}
-		if err := oneLineFlag(t.name, *t.value, false); err != nil {
-			return err
+		if strings.ContainsAny(*t.value, "\r\n") {
+			return usagef("%s must be one line", t.name)
 		}
 		if err := c.Text(t.name, t.value, false); err != nil {
 			return err
@@ -93,16 +93,4 @@ func (a *app) runDecision(change func(*wake.Memory) (handoff.DecisionChange, err
 
 func (a *app) printChange(format string, args ...any) {
 	fmt.Fprintf(a.out, format+"\n", args...)
-}
-
-// oneLineFlag is the usage error of a one-line flag given a line break;
-// quote names the value too, for a repeatable flag.
-func oneLineFlag(name, v string, quote bool) error {
-	if !strings.ContainsAny(v, "\r\n") {
-		return nil
-	}
-	if quote {
-		return usagef("%s %q must be one line", name, v)
-	}
-	return usagef("%s must be one line", name)
 }

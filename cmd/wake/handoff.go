@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/wakeproto/wake"
 	"github.com/wakeproto/wake/handoff"
 	"github.com/wakeproto/wake/report"
 )
@@ -15,7 +16,7 @@ type handoffOptions struct {
 	fields handoff.Fields
 	file   string
 	force  bool
-	skill  skillFlags
+	skill  wake.BootFiles
 }
 
 func (a *app) handoffCmd() *cobra.Command {
@@ -122,12 +123,12 @@ func fieldUsage(fe *handoff.FieldError, file string) error {
 	return hintError{usagef("%s", msg), hint}
 }
 
-func (a *app) handoffRun(ctx context.Context, in handoff.Input, sf skillFlags) error {
+func (a *app) handoffRun(ctx context.Context, in handoff.Input, bf wake.BootFiles) error {
 	m, err := a.open()
 	if err != nil {
 		return err
 	}
-	res, err := m.Handoff(ctx, in, sf.bootFiles(false))
+	res, err := m.Handoff(ctx, in, bf)
 	if errors.Is(err, handoff.ErrLockTimeout) {
 		return hintError{err, "another wake command holds the memory root's lock; run the hand-off again when it is done"}
 	}

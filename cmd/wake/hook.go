@@ -14,7 +14,7 @@ import (
 
 func addHookFlags(cmd *cobra.Command, o *loadOptions) {
 	cmd.Flags().StringVar(&o.hook, "hook", "", "run as the SessionStart hook of `CLIENT` (claude): print at most 10,000 characters and point to the whole context")
-	addSkillFlags(cmd, &o.skillFlags)
+	addSkillFlags(cmd, &o.boot)
 }
 
 // hookRun is `wake load --hook claude`. Whatever happens it exits 0 with a
@@ -38,7 +38,8 @@ func (a *app) hookRun(cmd *cobra.Command, o *loadOptions) error {
 	if err != nil {
 		return a.hookFailed(err)
 	}
-	st, err := a.start(m, o.bootFiles(true))
+	o.boot.BootAlways = true // the hook writes boot.md even before install made it
+	st, err := a.start(m, o.boot)
 	if err != nil {
 		return a.hookFailed(err)
 	}

@@ -2,12 +2,10 @@ package main
 
 import (
 	"path/filepath"
-	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/wakeproto/wake"
-	"github.com/wakeproto/wake/handoff"
 	"github.com/wakeproto/wake/report"
 	"github.com/wakeproto/wake/skeleton"
 	"github.com/wakeproto/wake/tiers"
@@ -31,13 +29,8 @@ func (a *app) initCmd() *cobra.Command {
 			if len(args) == 1 {
 				o.dir = args[0]
 			}
-			for _, f := range []struct{ name, v string }{{"--agent", o.agent}, {"--project", o.project}} {
-				if strings.ContainsAny(f.v, "\r\n") {
-					return usagef("%s must be one line", f.name)
-				}
-				if err := handoff.CheckText(f.v, false); err != nil {
-					return usagef("%s: %v", f.name, err)
-				}
+			if err := a.requireTexts(text{"--agent", &o.agent, ""}, text{"--project", &o.project, ""}); err != nil {
+				return err
 			}
 			if err := tiers.CheckAgent(o.agent); err != nil {
 				return usagef("--agent %v", err)

@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/wakeproto/wake"
 	"github.com/wakeproto/wake/clients"
 	"github.com/wakeproto/wake/clients/claude"
 )
@@ -15,7 +16,7 @@ import (
 type installOptions struct {
 	project   string
 	uninstall bool
-	skillFlags
+	boot      wake.BootFiles
 }
 
 func (a *app) installCmd() *cobra.Command {
@@ -31,7 +32,7 @@ func (a *app) installCmd() *cobra.Command {
 		},
 	}
 	cmd.Flags().StringVar(&o.project, "project", "", "the project `DIR` Claude Code runs in (default: the working directory)")
-	addSkillFlags(cmd, &o.skillFlags)
+	addSkillFlags(cmd, &o.boot)
 	return cmd
 }
 
@@ -97,7 +98,7 @@ func (a *app) installRun(ctx context.Context, o *installOptions, c clients.Clien
 	if err != nil {
 		return err
 	}
-	opts := clients.Options{Wake: a.options(), Project: project, Root: a.rootFlag, Cwd: a.cwd, BootFiles: o.skillFlags.bootFiles(true)}
+	opts := clients.Options{Wake: a.options(), Project: project, Root: a.rootFlag, Cwd: a.cwd, BootFiles: o.boot}
 	run := clients.Install
 	if o.uninstall {
 		run = clients.Uninstall

@@ -13,7 +13,7 @@ import (
 type loadOptions struct {
 	format string
 	hook   string // "claude": run as Claude Code's SessionStart hook
-	skillFlags
+	boot   wake.BootFiles
 }
 
 func (a *app) loadCmd() *cobra.Command {
@@ -41,7 +41,7 @@ func (a *app) loadRun(o *loadOptions) error {
 	if err != nil {
 		return err
 	}
-	st, err := a.start(m, o.bootFiles(false))
+	st, err := a.start(m, o.boot)
 	if err != nil {
 		return err
 	}
