@@ -5,6 +5,21 @@
 // whose front matter cannot be read counts as secret, and what is held back
 // is counted. It exists apart from the pipeline so that every front end
 // and every output, not only the boot context, applies the same rule.
+//
+// # Scrubbing
+//
+// Memory files collect pasted credentials. [Scrub] replaces each
+// secret-looking string in a text with [redacted:<kind>] and changes
+// nothing else. Only the secret is replaced: the password of a connection
+// URL, the value of a password= assignment, the path of a Slack webhook. A
+// secret that runs over several lines (a private-key block) becomes the
+// marker followed by the line breaks it covered, so the text keeps its line
+// count and a line number still names the same line of the file.
+// [FindSecrets] says where secrets are without showing them. Files are never
+// rewritten: scrubbing applies to what wake shows. The rules, one table of
+// them, follow gitleaks' and are tested against a corpus of true positives
+// and one of ordinary notes and code that must come out unchanged
+// (testdata/scrub).
 package policy
 
 import (
