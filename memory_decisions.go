@@ -59,5 +59,6 @@ func (m *Memory) Check(ctx context.Context) (checks.Report, error) {
 		return checks.Report{}, err
 	}
 	r := checks.Run(mem, checks.Options{StaleAfter: m.cfg.Checks.StaleAfter, Now: m.o.Now, Drift: m.driftOptions()})
-	return policy.RedactReport(r, policy.Held(mem.Main, mem.Latest, mem.Tasks, mem.Decisions)), nil
+	r.Findings = append(r.Findings, policy.SecretFindings(mem.Main, mem.Latest, mem.Tasks, mem.Decisions, mem.Questions)...)
+	return policy.RedactReport(r, policy.Held(mem.Main, mem.Latest, mem.Tasks, mem.Decisions, mem.Questions)), nil
 }

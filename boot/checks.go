@@ -39,6 +39,7 @@ func (c *Context) check(o Options) {
 		now = time.Now
 	}
 	r := checks.Run(m, checks.Options{StaleAfter: o.Config.Checks.StaleAfter, Now: now, Drift: o.Drift})
+	r.Findings = append(r.Findings, policy.SecretFindings(m.Main, m.Latest, m.Tasks, m.Decisions, m.Questions)...)
 	r = policy.RedactReport(r, c.held())
 	c.Announcement, c.Findings = r.Announcement, r.Findings
 }

@@ -5,6 +5,7 @@ import (
 
 	"github.com/wakeproto/wake/boot"
 	"github.com/wakeproto/wake/checks"
+	"github.com/wakeproto/wake/policy"
 )
 
 // Check outcomes and the exit statuses DESIGN section 8 gives them.
@@ -35,6 +36,9 @@ type Drift struct {
 	StaleHandoff []DriftItem `json:"stale_handoff"` // a HANDOFF older than checks.stale_after
 	Placeholders []DriftItem `json:"placeholders"`  // hand-off fields left as TBD, TODO, ... or empty
 	OverBudget   []DriftItem `json:"over_budget"`   // warm files cut to fit for sessions running
+	// Secrets are the tier files holding secret-looking strings, with the
+	// line and kind of each (never the value).
+	Secrets []DriftItem `json:"secrets"`
 }
 
 // DriftItem is one drift warning: the file it is about, what it says and
@@ -46,7 +50,7 @@ type DriftItem struct {
 }
 
 func newDrift(fs []checks.Finding) Drift {
-	d := Drift{MissingPaths: []DriftItem{}, StaleHandoff: []DriftItem{}, Placeholders: []DriftItem{}, OverBudget: []DriftItem{}}
+	d := Drift{MissingPaths: []DriftItem{}, StaleHandoff: []DriftItem{}, Placeholders: []DriftItem{}, OverBudget: []DriftItem{}, Secrets: []DriftItem{}}
 	for _, f := range fs {
 		var to *[]DriftItem
 		switch f.Kind {
@@ -58,6 +62,8 @@ func newDrift(fs []checks.Finding) Drift {
 			to = &d.Placeholders
 		case checks.KindOverBudget:
 			to = &d.OverBudget
+		case policy.KindSecret:
+			to = &d.Secrets
 		default:
 			continue
 		}
