@@ -49,7 +49,8 @@ func Hook(c *Context, t HookTarget, limit int) string {
 	if room < 0 {
 		return cutUTF16(head+tail, limit)
 	}
-	return head + fitBlocks(hookBlocks(c), room) + tail
+	text, _ := fitHook(hookBlocks(c), room)
+	return head + text + tail
 }
 
 func hookBlocks(c *Context) []hookBlock {
@@ -107,48 +108,58 @@ func hookWhere(t HookTarget, max int) string {
 	return cutUTF16(b.String(), max)
 }
 
-// fitBlocks renders blocks within room characters, leaving out lines from
-// the bottom up and saying how many. The first line that does not fit is
-// shown cut rather than dropped when there is fair room for it.
-func fitBlocks(blocks []hookBlock, room int) string {
-	left := 0
-	for _, bl := range blocks {
-		left += len(bl.lines)
-	}
-	var b strings.Builder
-	used := 0
+// fitHook renders blocks within room characters, leaving out lines from
+// the bottom up with the Fitter and saying how many. The first line left
+// out is shown cut instead when there is fair room for its head. It
+// returns the record of what it left out, in characters.
+func fitHook(blocks []hookBlock, room int) (string, []budget.Cut) {
+	f := &budget.Fitter{Unit: budget.UTF16, Limit: room}
 	for _, bl := range blocks {
 		head := "\n"
 		if bl.title != "" {
 			head = "\n## " + bl.title + "\n\n"
 		}
 		for i, l := range bl.lines {
-			piece := l + "\n"
+			p := budget.Piece{Text: l + "\n", What: l, Where: budget.Where(hookWhat, bl.title)}
 			if i == 0 {
-				piece = head + piece
+				p.Text = head + p.Text
 			}
-			left--
-			// The note about what is left out must fit too.
-			if used+HookLen(piece)+HookLen(omittedNote(left)) <= room {
-				b.WriteString(piece)
-				used += HookLen(piece)
-				continue
-			}
-			if avail := room - used - HookLen(omittedNote(left)); avail > minCutLine {
-				cut := cutUTF16(strings.TrimSuffix(piece, "\n"), avail-1) + "\n"
-				b.WriteString(cut)
-				used += HookLen(cut)
-			} else {
-				left++
-			}
-			if note := omittedNote(left); used+HookLen(note) <= room {
-				b.WriteString(note)
-			}
-			return b.String()
+			f.Pieces = append(f.Pieces, p)
 		}
 	}
-	return b.String()
+	// The lines go from the bottom: what is kept is always a head of them.
+	upTo := make([]int, len(f.Pieces)+1)
+	for i, p := range f.Pieces {
+		upTo[i+1] = upTo[i] + HookLen(p.Text)
+	}
+	f.Measure = func() int { return upTo[len(f.Pieces)-f.Steps()] + HookLen(omittedNote(f.Steps())) }
+	f.Fit()
+	left, kept := f.Steps(), len(f.Pieces)-f.Steps()
+	var b strings.Builder
+	for _, p := range f.Pieces[:kept] {
+		b.WriteString(p.Text)
+	}
+	cuts := f.Cuts()
+	if left == 0 {
+		return b.String(), cuts
+	}
+	used := upTo[kept]
+	if avail := room - used - HookLen(omittedNote(left-1)); avail > minCutLine {
+		cut := cutUTF16(strings.TrimSuffix(f.Pieces[kept].Text, "\n"), avail-1) + "\n"
+		b.WriteString(cut)
+		used += HookLen(cut)
+		left--
+		// The topmost line cut, the last to go, lost only its tail.
+		cuts[len(cuts)-1].Units -= HookLen(cut) - 1
+	}
+	if note := omittedNote(left); used+HookLen(note) <= room {
+		b.WriteString(note)
+	}
+	return b.String(), cuts
 }
+
+// hookWhat is where the record says the hook's cuts were.
+const hookWhat = "hook text"
 
 // minCutLine is the least room worth showing the head of a long line in.
 const minCutLine = 120
@@ -170,19 +181,8 @@ func splitLines(s string) []string {
 }
 
 // HookLen is the length of s as Claude Code measures it: JavaScript string
-// length, in UTF-16 code units. A character outside the Basic Multilingual
-// Plane (most emoji) counts 2; an invalid UTF-8 byte counts 1, as the
-// replacement character it decodes to.
-func HookLen(s string) int {
-	n := 0
-	for _, r := range s {
-		n++
-		if r > 0xFFFF {
-			n++
-		}
-	}
-	return n
-}
+// length, in UTF-16 code units ([budget.UTF16Len]).
+func HookLen(s string) int { return budget.UTF16Len(s) }
 
 // cutUTF16 shortens s to at most n UTF-16 code units, on a character
 // boundary, marking the cut with an ellipsis.
