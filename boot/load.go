@@ -46,7 +46,24 @@ func Build(o Options) (*Context, error) {
 	}
 	ctx.sum()
 	ctx.enforceMax(o)
+	ctx.Cuts = ctx.cuts()
 	return ctx, nil
+}
+
+// cuts gathers the record of every cut, in the context's order: each
+// file's, the table of contents', the digest's.
+func (c *Context) cuts() []budget.Cut {
+	out := []budget.Cut{}
+	for _, f := range c.Files() {
+		out = append(out, f.cuts...)
+	}
+	if c.TOC != nil {
+		out = append(out, c.TOC.Cuts()...)
+	}
+	if c.Digest != nil {
+		out = append(out, c.Digest.cuts...)
+	}
+	return out
 }
 
 func keepHandoff(path string) func(string) bool {
@@ -60,7 +77,7 @@ func fit(f *File, share int, c budget.Counter) {
 	r := budget.Fit(f.full, share, c, f.Path, keepHandoff(f.Path))
 	f.Budget = share
 	f.Content, f.ShownTokens, f.Truncated = r.Text, r.Tokens, r.Truncated
-	f.Omitted, f.withheld = nil, false
+	f.Omitted, f.withheld, f.cuts = nil, false, r.Cuts
 	if r.Truncated {
 		f.Omitted = &Omit{Blocks: r.DroppedBlocks, Tokens: r.DroppedTokens}
 	}
@@ -127,6 +144,7 @@ func (c *Context) enforceMax(o Options) {
 			big.Omitted = &Omit{Tokens: big.Tokens}
 			big.Content, big.ShownTokens, big.Truncated, big.Budget = "", 0, true, 0
 			big.withheld = true
+			big.cuts = []budget.Cut{{What: "the whole file", Where: big.Path, Tokens: big.Tokens}}
 		}
 		c.directives()
 		c.sum()
