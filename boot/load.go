@@ -112,39 +112,16 @@ func (c *Context) limit() int {
 	return min(c.Totals.Max, c.Totals.ContextWindow-c.Totals.WorkMin)
 }
 
-// enforceMax measures the rendered context and, while it is over the limit,
-// squeezes the largest file further. Tier budgets normally add up to well
-// under the maximum; this only bites on configurations where they do not.
-// It leaves the measured text on the context.
+// enforceMax measures the rendered context and, while it is over the
+// limit, squeezes it further (see [Context.squeeze]). Tier budgets normally
+// add up to well under the maximum; this only bites on configurations
+// where they do not. It leaves the measured text on the context.
 func (c *Context) enforceMax(o Options) {
 	for range 64 {
 		c.text = c.Measure(o.Counter)
 		over := c.Totals.Output - c.limit()
-		if over <= 0 {
+		if over <= 0 || !c.squeeze(over, o.Counter) {
 			return
-		}
-		if c.shrinkExtras(over, o.Counter) {
-			c.sum()
-			continue
-		}
-		var big *File
-		for _, f := range c.Files() {
-			if f.ShownTokens > 0 && (big == nil || f.ShownTokens > big.ShownTokens) {
-				big = f
-			}
-		}
-		if big == nil {
-			return
-		}
-		share := max(0, big.ShownTokens-over-32)
-		fit(big, share, o.Counter)
-		if !big.Truncated || big.ShownTokens > share {
-			// Nothing left that may be dropped (main.md's HANDOFF block):
-			// show the file as withheld instead.
-			big.Omitted = &Omit{Tokens: big.Tokens}
-			big.Content, big.ShownTokens, big.Truncated, big.Budget = "", 0, true, 0
-			big.withheld = true
-			big.cuts = []budget.Cut{{What: "the whole file", Where: big.Path, Tokens: big.Tokens}}
 		}
 		c.directives()
 		c.sum()

@@ -29,7 +29,8 @@ type File struct {
 	Over     bool     `json:"over"`
 	Warnings []string `json:"warnings"`
 	// Cuts records each item compression left out, with its count, and
-	// each older session History left out unread (see [File.history]).
+	// each older session History left out before fitting, past the
+	// budget.
 	Cuts []budget.Cut `json:"-"`
 }
 
