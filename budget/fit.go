@@ -199,7 +199,7 @@ func dropOrphanHeadings(blocks []Block, fr *Fitter) {
 			}
 		}
 		if empty && anyDropped {
-			fr.CutAlso(i)
+			fr.cutAlso(i)
 		}
 	}
 }

@@ -83,8 +83,7 @@ type Fitter struct {
 	// measures the whole instead, and a whole that fits is not cut.
 	Estimate int
 	// Measure returns the exact size of the whole as it stands: the
-	// pieces not cut and whatever marks the cuts. It may cut further
-	// pieces itself with [Fitter.CutAlso].
+	// pieces not cut and whatever marks the cuts.
 	Measure func() int
 	// Gallop is for a whole whose size only falls as pieces go, and
 	// whose measuring is dear: after a measure over the limit the fitter
@@ -173,7 +172,7 @@ func (f *Fitter) step() {
 	i := f.order[f.next]
 	f.next++
 	f.est -= f.weight(i)
-	f.CutAlso(i)
+	f.cutAlso(i)
 }
 
 // unstep puts back the last piece the order cut.
@@ -187,9 +186,10 @@ func (f *Fitter) unstep() {
 	}
 }
 
-// CutAlso cuts piece i, when it is not cut already, outside the order:
-// for Measure, which may find that a cut leaves another piece pointless.
-func (f *Fitter) CutAlso(i int) {
+// cutAlso cuts piece i, when it is not cut already, outside the order:
+// for a Measure of this package that finds a cut left another piece
+// pointless (a heading whose section was emptied).
+func (f *Fitter) cutAlso(i int) {
 	if !f.cut[i] {
 		f.cut[i] = true
 		f.seq = append(f.seq, i)
@@ -202,8 +202,8 @@ func (f *Fitter) IsCut(i int) bool { return f.cut[i] }
 // Steps returns how many pieces the order has cut so far.
 func (f *Fitter) Steps() int { return f.next }
 
-// Size returns piece i's size alone in the fitter's unit.
-func (f *Fitter) Size(i int) int {
+// size returns piece i's size alone in the fitter's unit.
+func (f *Fitter) size(i int) int {
 	if f.sizes[i] < 0 {
 		switch p := f.Pieces[i]; {
 		case p.Size != 0:
@@ -221,7 +221,7 @@ func (f *Fitter) weight(i int) int {
 	if w := f.Pieces[i].Weight; w != 0 {
 		return w
 	}
-	return f.Size(i)
+	return f.size(i)
 }
 
 // Cuts returns the record of the pieces cut, in the order they went.
@@ -235,9 +235,9 @@ func (f *Fitter) Cuts() []Cut {
 		}
 		c.What = tiers.ShortLine(c.What)
 		if f.Unit == UTF16 {
-			c.Units = f.Size(i)
+			c.Units = f.size(i)
 		} else {
-			c.Tokens = f.Size(i)
+			c.Tokens = f.size(i)
 		}
 		out = append(out, c)
 	}
