@@ -44,9 +44,8 @@ type TOC struct {
 	last  *tocDir // where the previous document went: files come in path order
 	index *Index  // what the scan knows of every cold document
 
-	fitter  *budget.Fitter // the last fit, for the record
-	counter budget.Counter
-	cuts    []budget.Cut // the record, once asked for
+	fitter *budget.Fitter // the last fit, for the record
+	cuts   []budget.Cut   // the record, once asked for
 }
 
 // foldedDirs returns how many directories of the fold order are folded,

@@ -37,7 +37,7 @@ func (t *TOC) fit(limit int, c budget.Counter) {
 		t.setFolding(f.Steps())
 		return c.Count(t.Text())
 	}
-	t.fitter, t.counter = f, c
+	t.fitter = f
 	n := limit + 1
 	// When not even every directory folded can fit, nothing is counted.
 	if lines[k]*minTOCLineTokens <= limit {
@@ -66,7 +66,7 @@ func (t *TOC) Cuts() []budget.Cut {
 		if h := t.heldBack(); h != "" {
 			b.WriteString("- " + h + "\n")
 		}
-		t.cuts = []budget.Cut{{What: "the whole listing", Where: tocWhere, Tokens: t.counter.Count(b.String())}}
+		t.cuts = []budget.Cut{{What: "the whole listing", Where: tocWhere, Tokens: t.fitter.Counter.Count(b.String())}}
 		return t.cuts
 	}
 	for i, d := range t.order[:t.fitter.Steps()] {
