@@ -113,11 +113,6 @@ type Context struct {
 	Findings     []checks.Finding `json:"findings"`
 	// HeldBack counts the tier files the sensitivity policy kept out.
 	HeldBack policy.HeldBack `json:"held_back"`
-	// Cuts records everything fitting left out, by Build: each file's
-	// blocks (or a whole file withheld under memory_max), the table of
-	// contents' folds, the digest's entries; where each was and its
-	// count.
-	Cuts []budget.Cut `json:"-"`
 
 	extraBudgets [2]int // budget.toc and budget.digest, for Status
 	text         string // the Markdown context, by Build

@@ -110,52 +110,59 @@ func hookWhere(t HookTarget, max int) string {
 
 // fitHook renders blocks within room characters, leaving out lines from
 // the bottom up with the Fitter and saying how many. The first line left
-// out is shown cut instead when there is fair room for its head. It
-// returns the record of what it left out, in characters.
-func fitHook(blocks []hookBlock, room int) (string, []budget.Cut) {
-	f := &budget.Fitter{Unit: budget.UTF16, Limit: room}
+// out is shown cut instead when there is fair room for its head. Its
+// record of what it left out, in characters, is made when asked for.
+func fitHook(blocks []hookBlock, room int) (string, func() []budget.Cut) {
+	n := 0
 	for _, bl := range blocks {
-		head := "\n"
+		n += len(bl.lines)
+	}
+	// A piece is a line; heads[i] goes before it, the title of its block
+	// before its first line.
+	f := &budget.Fitter{Unit: budget.UTF16, Limit: room, Pieces: make([]budget.Piece, 0, n)}
+	heads, upTo := make([]string, 0, n), make([]int, 1, n+1)
+	for _, bl := range blocks {
+		head, where := "\n", budget.Where(hookWhat, bl.title)
 		if bl.title != "" {
 			head = "\n## " + bl.title + "\n\n"
 		}
-		for i, l := range bl.lines {
-			p := budget.Piece{Text: l + "\n", What: l, Where: budget.Where(hookWhat, bl.title)}
-			if i == 0 {
-				p.Text = head + p.Text
-			}
-			f.Pieces = append(f.Pieces, p)
+		for _, l := range bl.lines {
+			p := budget.Piece{Text: l, Size: HookLen(head) + HookLen(l) + 1, Where: where}
+			f.Pieces, heads, upTo = append(f.Pieces, p), append(heads, head), append(upTo, upTo[len(upTo)-1]+p.Size)
+			head = ""
 		}
 	}
 	// The lines go from the bottom: what is kept is always a head of them.
-	upTo := make([]int, len(f.Pieces)+1)
-	for i, p := range f.Pieces {
-		upTo[i+1] = upTo[i] + HookLen(p.Text)
-	}
 	f.Measure = func() int { return upTo[len(f.Pieces)-f.Steps()] + HookLen(omittedNote(f.Steps())) }
 	f.Fit()
 	left, kept := f.Steps(), len(f.Pieces)-f.Steps()
 	var b strings.Builder
-	for _, p := range f.Pieces[:kept] {
+	for i, p := range f.Pieces[:kept] {
+		b.WriteString(heads[i])
 		b.WriteString(p.Text)
+		b.WriteString("\n")
 	}
-	cuts := f.Cuts()
-	if left == 0 {
-		return b.String(), cuts
+	shown := 0 // of the topmost line cut, shown cut
+	if used := upTo[kept]; left > 0 {
+		if avail := room - used - HookLen(omittedNote(left-1)); avail > minCutLine {
+			cut := cutUTF16(heads[kept]+f.Pieces[kept].Text, avail-1) + "\n"
+			b.WriteString(cut)
+			used += HookLen(cut)
+			left--
+			shown = HookLen(cut) - 1 // less the ellipsis, which is the hook's own
+		}
+		if note := omittedNote(left); used+HookLen(note) <= room {
+			b.WriteString(note)
+		}
 	}
-	used := upTo[kept]
-	if avail := room - used - HookLen(omittedNote(left-1)); avail > minCutLine {
-		cut := cutUTF16(strings.TrimSuffix(f.Pieces[kept].Text, "\n"), avail-1) + "\n"
-		b.WriteString(cut)
-		used += HookLen(cut)
-		left--
-		// The topmost line cut, the last to go, lost only its tail.
-		cuts[len(cuts)-1].Units -= HookLen(cut) - 1
+	return b.String(), func() []budget.Cut {
+		cuts := f.Cuts()
+		if shown > 0 {
+			// The topmost line cut, the last to go, lost only its tail.
+			cuts[len(cuts)-1].Units -= shown
+		}
+		return cuts
 	}
-	if note := omittedNote(left); used+HookLen(note) <= room {
-		b.WriteString(note)
-	}
-	return b.String(), cuts
 }
 
 // hookWhat is where the record says the hook's cuts were.

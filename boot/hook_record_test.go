@@ -36,13 +36,13 @@ func TestHookRecordIsComplete(t *testing.T) {
 	for _, lines := range []int{1, 5, 40, 200} {
 		blocks := hookBlocks(hugeContext(r, lines))
 		whole, none := fitHook(blocks, 1<<30)
-		if len(none) != 0 {
-			t.Fatalf("nothing cut, %d recorded", len(none))
+		if len(none()) != 0 {
+			t.Fatalf("nothing cut, %d recorded", len(none()))
 		}
 		for _, room := range []int{HookLen(whole), HookLen(whole) - 1, 9000, 3000, 300, 0} {
-			out, cuts := fitHook(blocks, room)
+			out, record := fitHook(blocks, room)
 			units := 0
-			for _, c := range cuts {
+			for _, c := range record() {
 				if c.Units <= 0 || c.Tokens != 0 || !strings.HasPrefix(c.Where, hookWhat) {
 					t.Fatalf("room %d: cut %+v", room, c)
 				}

@@ -46,13 +46,17 @@ func Build(o Options) (*Context, error) {
 	}
 	ctx.sum()
 	ctx.enforceMax(o)
-	ctx.Cuts = ctx.cuts()
 	return ctx, nil
 }
 
-// cuts gathers the record of every cut, in the context's order: each
-// file's, the table of contents', the digest's.
-func (c *Context) cuts() []budget.Cut {
+// Cuts returns the record of everything fitting left out of a context
+// Build made, in the context's order: each file's blocks (or a whole file
+// withheld under memory_max), the table of contents' folds, the digest's
+// unlisted entries; where each was, and its count. The folds' lines are
+// counted on the first call, not by Build: rendering and counting most of
+// a large cold tier's listing again is not worth it to a start that does
+// not ask.
+func (c *Context) Cuts() []budget.Cut {
 	out := []budget.Cut{}
 	for _, f := range c.Files() {
 		out = append(out, f.cuts...)

@@ -50,7 +50,7 @@ func TestContextRecordIsComplete(t *testing.T) {
 			t.Fatal(err)
 		}
 		byWhere := map[string][]budget.Cut{}
-		for _, c := range ctx.Cuts {
+		for _, c := range ctx.Cuts() {
 			file, _, _ := strings.Cut(c.Where, " § ")
 			byWhere[file] = append(byWhere[file], c)
 		}
@@ -120,8 +120,8 @@ func TestContextRecordIsComplete(t *testing.T) {
 			t.Fatalf("max %d: %d of %d changes not listed, %d recorded", max, len(d.all)-len(d.Entries), len(d.all), len(digest))
 		}
 		seen["changes"] += len(digest)
-		if n += len(toc) + len(digest); n != len(ctx.Cuts) {
-			t.Fatalf("max %d: %d cuts recorded, %d accounted for", max, len(ctx.Cuts), n)
+		if n += len(toc) + len(digest); n != len(ctx.Cuts()) {
+			t.Fatalf("max %d: %d cuts recorded, %d accounted for", max, len(ctx.Cuts()), n)
 		}
 	}
 	for _, kind := range []string{"withheld", "blocks", "listing", "folds", "changes"} {
