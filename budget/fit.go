@@ -143,11 +143,14 @@ func Fit(text string, budget int, c Counter, name string, keep func(section stri
 	blocks := Blocks(text)
 	fr := &Fitter{Counter: c, Limit: budget, Pieces: make([]Piece, len(blocks))}
 	counts := make([]int, len(blocks))
-	sum := 0
+	sum, where := 0, name
 	for i, b := range blocks {
 		counts[i] = c.Count(b.Text)
 		sum += counts[i]
-		fr.Pieces[i] = Piece{Text: b.Text, Size: counts[i], Where: Where(name, b.Section)}
+		if i == 0 || b.Section != blocks[i-1].Section {
+			where = Where(name, b.Section)
+		}
+		fr.Pieces[i] = Piece{Text: b.Text, Size: counts[i], Where: where}
 		if keep != nil && keep(b.Section) {
 			fr.Pieces[i].Priority = Keep
 		}

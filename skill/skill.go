@@ -116,9 +116,10 @@ func (s *File) shrink(limit int, counter budget.Counter, count func() int, secs 
 	var items []*Item
 	var at []*Section
 	for _, sec := range secs {
+		where := budget.Where(skillFile, sec.Title)
 		for i := range sec.Items {
 			if it := &sec.Items[i]; !it.Dropped {
-				p := budget.Piece{Text: it.Text + "\n", Where: budget.Where(skillFile, sec.Title), Priority: 1}
+				p := budget.Piece{Text: it.Text + "\n", Where: where, Priority: 1}
 				if it.Excluded {
 					p.Priority = 0
 				}
