@@ -64,8 +64,9 @@ type File struct {
 	Content     string `json:"content"`
 
 	doc      tiers.Doc
-	full     string // the content the policy admits, before fitting
-	withheld bool   // kept out whole to stay under the memory maximum
+	full     string       // the content the policy admits, before fitting
+	withheld bool         // kept out whole to stay under the memory maximum
+	cuts     []budget.Cut // what fitting it left out
 }
 
 // Omit says what compression left out of a file.

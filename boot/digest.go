@@ -31,6 +31,7 @@ type Digest struct {
 
 	all    []handoff.Entry // every entry in the window, newest first
 	hidden bool            // not even the count of the entries fits
+	cuts   []budget.Cut    // the entries left out, and the count when hidden
 }
 
 // BuildDigest reads the ledger's entries since now minus the configured
@@ -72,28 +73,28 @@ func BuildDigest(o Options) (*Digest, []string, error) {
 }
 
 // fit lists as many entries, newest first, as fit limit tokens with the
-// line counting the rest, counted exactly.
+// line counting the rest, counted exactly: the oldest go first. When not
+// even that line fits, the digest is left out whole.
 func (d *Digest) fit(limit int, c budget.Counter) {
 	d.hidden = false
-	n, sum := 0, c.Count(d.moreLine(len(d.all)))
-	for n < len(d.all) {
-		l := c.Count(digestLine(d.all[n]))
-		if sum+l > limit {
-			break
-		}
-		sum += l
-		n++
+	f := &budget.Fitter{Counter: c, Limit: limit, Pieces: make([]budget.Piece, len(d.all))}
+	f.Estimate = c.Count(d.moreLine(len(d.all)))
+	for i, e := range d.all {
+		line := digestLine(e)
+		f.Pieces[i] = budget.Piece{Text: line, Size: c.Count(line), Where: tiers.LedgerPath}
+		f.Estimate += f.Pieces[i].Size
 	}
-	for {
+	f.Measure = func() int {
+		n := len(d.all) - f.Steps()
 		d.Entries, d.Unlisted = d.all[:n], len(d.all)-n
 		d.Tokens = c.Count(d.Text())
-		if d.Tokens <= limit || n == 0 {
-			break
-		}
-		n--
+		return d.Tokens
 	}
-	d.hidden = d.Tokens > limit
+	d.hidden = f.Fit() > limit
+	d.cuts = f.Cuts()
 	if d.hidden {
+		more := d.moreLine(len(d.all))
+		d.cuts = append(d.cuts, budget.Cut{What: tiers.ShortLine(more), Where: tiers.LedgerPath, Tokens: c.Count(more)})
 		d.Entries, d.Unlisted, d.Tokens = d.all[:0], len(d.all), 0
 	}
 }

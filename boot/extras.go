@@ -35,11 +35,13 @@ func (c *Context) extraTokens() int {
 	return n
 }
 
-// shrinkExtras makes room when the whole context is over the limit by over
-// tokens, from the bottom of the context up: the digest first, then the
-// table of contents; the phases' files only once both are empty. It reports
-// whether it shrank anything.
-func (c *Context) shrinkExtras(over int, counter budget.Counter) bool {
+// squeeze makes room when the whole context is over the limit by over
+// tokens, the lowest priority first: from the bottom of the context up,
+// the digest, then the table of contents, and only once both are empty
+// the largest file, each fitted again to its size less the excess. A file
+// with nothing left that may go (main.md's HANDOFF block) is withheld
+// whole. It reports whether anything gave way.
+func (c *Context) squeeze(over int, counter budget.Counter) bool {
 	if d := c.Digest; d != nil && d.Tokens > 0 {
 		d.Squeezed = true
 		d.fit(max(0, d.Tokens-over-8), counter)
@@ -49,5 +51,21 @@ func (c *Context) shrinkExtras(over int, counter budget.Counter) bool {
 		t.Refit(max(0, t.Tokens-over-8), counter)
 		return true
 	}
-	return false
+	var big *File
+	for _, f := range c.Files() {
+		if f.ShownTokens > 0 && (big == nil || f.ShownTokens > big.ShownTokens) {
+			big = f
+		}
+	}
+	if big == nil {
+		return false
+	}
+	share := max(0, big.ShownTokens-over-32)
+	if fit(big, share, counter); !big.Truncated || big.ShownTokens > share {
+		big.Omitted = &Omit{Tokens: big.Tokens}
+		big.Content, big.ShownTokens, big.Truncated, big.Budget = "", 0, true, 0
+		big.withheld = true
+		big.cuts = []budget.Cut{{What: "the whole file", Where: big.Path, Tokens: big.Tokens}}
+	}
+	return true
 }

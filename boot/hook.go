@@ -49,7 +49,8 @@ func Hook(c *Context, t HookTarget, limit int) string {
 	if room < 0 {
 		return cutUTF16(head+tail, limit)
 	}
-	return head + fitBlocks(hookBlocks(c), room) + tail
+	text, _ := fitHook(hookBlocks(c), room)
+	return head + text + tail
 }
 
 func hookBlocks(c *Context) []hookBlock {
@@ -107,48 +108,65 @@ func hookWhere(t HookTarget, max int) string {
 	return cutUTF16(b.String(), max)
 }
 
-// fitBlocks renders blocks within room characters, leaving out lines from
-// the bottom up and saying how many. The first line that does not fit is
-// shown cut rather than dropped when there is fair room for it.
-func fitBlocks(blocks []hookBlock, room int) string {
-	left := 0
+// fitHook renders blocks within room characters, leaving out lines from
+// the bottom up with the Fitter and saying how many. The first line left
+// out is shown cut instead when there is fair room for its head. Its
+// record of what it left out, in characters, is made when asked for.
+func fitHook(blocks []hookBlock, room int) (string, func() []budget.Cut) {
+	n := 0
 	for _, bl := range blocks {
-		left += len(bl.lines)
+		n += len(bl.lines)
 	}
-	var b strings.Builder
-	used := 0
+	// A piece is a line; heads[i] goes before it, the title of its block
+	// before its first line.
+	f := &budget.Fitter{Unit: budget.UTF16, Limit: room, Pieces: make([]budget.Piece, 0, n)}
+	heads, upTo := make([]string, 0, n), make([]int, 1, n+1)
 	for _, bl := range blocks {
-		head := "\n"
+		head, where := "\n", budget.Where(hookWhat, bl.title)
 		if bl.title != "" {
 			head = "\n## " + bl.title + "\n\n"
 		}
-		for i, l := range bl.lines {
-			piece := l + "\n"
-			if i == 0 {
-				piece = head + piece
-			}
-			left--
-			// The note about what is left out must fit too.
-			if used+HookLen(piece)+HookLen(omittedNote(left)) <= room {
-				b.WriteString(piece)
-				used += HookLen(piece)
-				continue
-			}
-			if avail := room - used - HookLen(omittedNote(left)); avail > minCutLine {
-				cut := cutUTF16(strings.TrimSuffix(piece, "\n"), avail-1) + "\n"
-				b.WriteString(cut)
-				used += HookLen(cut)
-			} else {
-				left++
-			}
-			if note := omittedNote(left); used+HookLen(note) <= room {
-				b.WriteString(note)
-			}
-			return b.String()
+		for _, l := range bl.lines {
+			p := budget.Piece{Text: l, Size: HookLen(head) + HookLen(l) + 1, Where: where}
+			f.Pieces, heads, upTo = append(f.Pieces, p), append(heads, head), append(upTo, upTo[len(upTo)-1]+p.Size)
+			head = ""
 		}
 	}
-	return b.String()
+	// The lines go from the bottom: what is kept is always a head of them.
+	f.Measure = func() int { return upTo[len(f.Pieces)-f.Steps()] + HookLen(omittedNote(f.Steps())) }
+	f.Fit()
+	left, kept := f.Steps(), len(f.Pieces)-f.Steps()
+	var b strings.Builder
+	for i, p := range f.Pieces[:kept] {
+		b.WriteString(heads[i])
+		b.WriteString(p.Text)
+		b.WriteString("\n")
+	}
+	shown := 0 // of the topmost line cut, shown cut
+	if used := upTo[kept]; left > 0 {
+		if avail := room - used - HookLen(omittedNote(left-1)); avail > minCutLine {
+			cut := cutUTF16(heads[kept]+f.Pieces[kept].Text, avail-1) + "\n"
+			b.WriteString(cut)
+			used += HookLen(cut)
+			left--
+			shown = HookLen(cut) - 1 // less the ellipsis, which is the hook's own
+		}
+		if note := omittedNote(left); used+HookLen(note) <= room {
+			b.WriteString(note)
+		}
+	}
+	return b.String(), func() []budget.Cut {
+		cuts := f.Cuts()
+		if shown > 0 {
+			// The topmost line cut, the last to go, lost only its tail.
+			cuts[len(cuts)-1].Units -= shown
+		}
+		return cuts
+	}
 }
+
+// hookWhat is where the record says the hook's cuts were.
+const hookWhat = "hook text"
 
 // minCutLine is the least room worth showing the head of a long line in.
 const minCutLine = 120
@@ -170,19 +188,8 @@ func splitLines(s string) []string {
 }
 
 // HookLen is the length of s as Claude Code measures it: JavaScript string
-// length, in UTF-16 code units. A character outside the Basic Multilingual
-// Plane (most emoji) counts 2; an invalid UTF-8 byte counts 1, as the
-// replacement character it decodes to.
-func HookLen(s string) int {
-	n := 0
-	for _, r := range s {
-		n++
-		if r > 0xFFFF {
-			n++
-		}
-	}
-	return n
-}
+// length, in UTF-16 code units ([budget.UTF16Len]).
+func HookLen(s string) int { return budget.UTF16Len(s) }
 
 // cutUTF16 shortens s to at most n UTF-16 code units, on a character
 // boundary, marking the cut with an ellipsis.

@@ -49,6 +49,27 @@ func Build(o Options) (*Context, error) {
 	return ctx, nil
 }
 
+// Cuts returns the record of everything fitting left out of a context
+// Build made, in the context's order: each file's blocks (or a whole file
+// withheld under memory_max), the table of contents' folds, the digest's
+// unlisted entries; where each was, and its count. The folds' lines are
+// counted on the first call, not by Build: rendering and counting most of
+// a large cold tier's listing again is not worth it to a start that does
+// not ask.
+func (c *Context) Cuts() []budget.Cut {
+	out := []budget.Cut{}
+	for _, f := range c.Files() {
+		out = append(out, f.cuts...)
+	}
+	if c.TOC != nil {
+		out = append(out, c.TOC.Cuts()...)
+	}
+	if c.Digest != nil {
+		out = append(out, c.Digest.cuts...)
+	}
+	return out
+}
+
 func keepHandoff(path string) func(string) bool {
 	if path != tiers.MainPath {
 		return nil
@@ -60,7 +81,7 @@ func fit(f *File, share int, c budget.Counter) {
 	r := budget.Fit(f.full, share, c, f.Path, keepHandoff(f.Path))
 	f.Budget = share
 	f.Content, f.ShownTokens, f.Truncated = r.Text, r.Tokens, r.Truncated
-	f.Omitted, f.withheld = nil, false
+	f.Omitted, f.withheld, f.cuts = nil, false, r.Cuts
 	if r.Truncated {
 		f.Omitted = &Omit{Blocks: r.DroppedBlocks, Tokens: r.DroppedTokens}
 	}
@@ -95,38 +116,16 @@ func (c *Context) limit() int {
 	return min(c.Totals.Max, c.Totals.ContextWindow-c.Totals.WorkMin)
 }
 
-// enforceMax measures the rendered context and, while it is over the limit,
-// squeezes the largest file further. Tier budgets normally add up to well
-// under the maximum; this only bites on configurations where they do not.
-// It leaves the measured text on the context.
+// enforceMax measures the rendered context and, while it is over the
+// limit, squeezes it further (see [Context.squeeze]). Tier budgets normally
+// add up to well under the maximum; this only bites on configurations
+// where they do not. It leaves the measured text on the context.
 func (c *Context) enforceMax(o Options) {
 	for range 64 {
 		c.text = c.Measure(o.Counter)
 		over := c.Totals.Output - c.limit()
-		if over <= 0 {
+		if over <= 0 || !c.squeeze(over, o.Counter) {
 			return
-		}
-		if c.shrinkExtras(over, o.Counter) {
-			c.sum()
-			continue
-		}
-		var big *File
-		for _, f := range c.Files() {
-			if f.ShownTokens > 0 && (big == nil || f.ShownTokens > big.ShownTokens) {
-				big = f
-			}
-		}
-		if big == nil {
-			return
-		}
-		share := max(0, big.ShownTokens-over-32)
-		fit(big, share, o.Counter)
-		if !big.Truncated || big.ShownTokens > share {
-			// Nothing left that may be dropped (main.md's HANDOFF block):
-			// show the file as withheld instead.
-			big.Omitted = &Omit{Tokens: big.Tokens}
-			big.Content, big.ShownTokens, big.Truncated, big.Budget = "", 0, true, 0
-			big.withheld = true
 		}
 		c.directives()
 		c.sum()

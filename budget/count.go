@@ -1,7 +1,9 @@
-// Package budget counts tokens exactly and fits text to token budgets: the
+// Package budget counts tokens exactly and fits text to budgets: the
 // tiktoken encoder (offline, built lazily), a content-hash count cache,
-// allocation of a tier's budget among its files, and bottom-up compression
-// of Markdown.
+// allocation of a tier's budget among its files, and the one [Fitter]
+// every output that cuts goes through: pieces cut in priority order from
+// the bottom up, within a budget in tokens or in UTF-16 units, each cut
+// recorded.
 package budget
 
 import (

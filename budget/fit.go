@@ -125,13 +125,15 @@ type Fitted struct {
 	DroppedBlocks int
 	DroppedTokens int  // sum of the dropped blocks' counts
 	Over          bool // still over budget: protected content alone exceeds it
+	Cuts          []Cut
 }
 
 // Fit returns text unchanged when it fits budget; otherwise it drops whole
 // blocks from the bottom up (never cutting a line) until it fits, skipping
 // blocks in sections for which keep returns true, and puts a marker in each
 // place where content was dropped. name is the file's path, used in the
-// markers, which say the text was cut to fit only when it does.
+// markers, which say the text was cut to fit only when it does. A heading
+// left with nothing under it goes too.
 func Fit(text string, budget int, c Counter, name string, keep func(section string) bool) Fitted {
 	total := c.Count(text)
 	f := Fitted{Text: text, Tokens: total, Original: total}
@@ -139,63 +141,52 @@ func Fit(text string, budget int, c Counter, name string, keep func(section stri
 		return f
 	}
 	blocks := Blocks(text)
+	fr := &Fitter{Counter: c, Limit: budget, Pieces: make([]Piece, len(blocks))}
 	counts := make([]int, len(blocks))
-	sum := 0
+	sum, where := 0, name
 	for i, b := range blocks {
 		counts[i] = c.Count(b.Text)
 		sum += counts[i]
-	}
-	dropped := make([]bool, len(blocks))
-	est := sum
-	ndrop, dtok := 0, 0
-	// Candidates from the bottom up; protected sections are never dropped.
-	next := len(blocks) - 1
-	dropOne := func() bool {
-		for ; next >= 0; next-- {
-			if keep != nil && keep(blocks[next].Section) {
-				continue
-			}
-			dropped[next] = true
-			est -= counts[next]
-			ndrop++
-			dtok += counts[next]
-			next--
-			return true
+		if i == 0 || b.Section != blocks[i-1].Section {
+			where = Where(name, b.Section)
 		}
-		return false
+		fr.Pieces[i] = Piece{Text: b.Text, Size: counts[i], Where: where}
+		if keep != nil && keep(b.Section) {
+			fr.Pieces[i].Priority = Keep
+		}
 	}
 	kept := protectedSections(blocks, keep)
 	over := false
-	render := func() string { return joinKept(blocks, dropped, counts, markerFor(name, budget, over, kept)) }
-	reserve := c.Count(markerFor(name, budget, false, kept)(len(blocks), sum)) + 2
-	for est+reserve > budget && dropOne() {
+	render := func() string { return joinKept(blocks, fr.IsCut, counts, markerFor(name, budget, over, kept)) }
+	// Cut on the blocks' counts until they leave room for a marker.
+	fr.Estimate = sum + c.Count(markerFor(name, budget, false, kept)(len(blocks), sum)) + 2
+	out := ""
+	fr.Measure = func() int {
+		dropOrphanHeadings(blocks, fr)
+		out = render()
+		return c.Count(out)
 	}
-	for {
-		dropOrphanHeadings(blocks, dropped, &ndrop, &dtok, counts)
-		out := render()
-		n := c.Count(out)
-		if n <= budget || !dropOne() {
-			if n > budget {
-				// Nothing more may go: the markers say so rather than
-				// claim the file was cut to fit.
-				over = true
-				out = render()
-				n = c.Count(out)
-			}
-			f.Text, f.Tokens = out, n
-			f.Over = n > budget
-			break
-		}
+	n := fr.Fit()
+	if n > budget {
+		// Nothing more may go: the markers say so rather than claim the
+		// file was cut to fit.
+		over = true
+		out = render()
+		n = c.Count(out)
 	}
-	f.Truncated, f.DroppedBlocks, f.DroppedTokens = true, ndrop, dtok
+	f.Text, f.Tokens, f.Over, f.Truncated, f.Cuts = out, n, n > budget, true, fr.Cuts()
+	f.DroppedBlocks = len(f.Cuts)
+	for _, cut := range f.Cuts {
+		f.DroppedTokens += cut.Tokens
+	}
 	return f
 }
 
-// dropOrphanHeadings drops kept headings left with no kept content before
+// dropOrphanHeadings cuts kept headings left with no kept content before
 // the next heading of the same or a higher level.
-func dropOrphanHeadings(blocks []Block, dropped []bool, ndrop, dtok *int, counts []int) {
+func dropOrphanHeadings(blocks []Block, fr *Fitter) {
 	for i, b := range blocks {
-		if dropped[i] || b.Heading == 0 {
+		if fr.IsCut(i) || b.Heading == 0 {
 			continue
 		}
 		empty, anyDropped := true, false
@@ -203,7 +194,7 @@ func dropOrphanHeadings(blocks []Block, dropped []bool, ndrop, dtok *int, counts
 			if blocks[j].Heading > 0 && blocks[j].Heading <= b.Heading {
 				break
 			}
-			if dropped[j] {
+			if fr.IsCut(j) {
 				anyDropped = true
 			} else {
 				empty = false
@@ -211,25 +202,23 @@ func dropOrphanHeadings(blocks []Block, dropped []bool, ndrop, dtok *int, counts
 			}
 		}
 		if empty && anyDropped {
-			dropped[i] = true
-			*ndrop++
-			*dtok += counts[i]
+			fr.cutAlso(i)
 		}
 	}
 }
 
 // joinKept joins the kept blocks with a marker in each place where a run
 // of blocks was dropped, saying what that run held.
-func joinKept(blocks []Block, dropped []bool, counts []int, mark func(blocks, tokens int) string) string {
+func joinKept(blocks []Block, dropped func(int) bool, counts []int, mark func(blocks, tokens int) string) string {
 	var b strings.Builder
 	for i := 0; i < len(blocks); {
-		if !dropped[i] {
+		if !dropped(i) {
 			b.WriteString(blocks[i].Text)
 			i++
 			continue
 		}
 		n, tok := 0, 0
-		for ; i < len(blocks) && dropped[i]; i++ {
+		for ; i < len(blocks) && dropped(i); i++ {
 			n, tok = n+1, tok+counts[i]
 		}
 		if b.Len() > 0 && !strings.HasSuffix(b.String(), "\n") {

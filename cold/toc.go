@@ -43,6 +43,9 @@ type TOC struct {
 	dirs  map[string]*tocDir
 	last  *tocDir // where the previous document went: files come in path order
 	index *Index  // what the scan knows of every cold document
+
+	fitter *budget.Fitter // the last fit, for the record
+	cuts   []budget.Cut   // the record, once asked for
 }
 
 // foldedDirs returns how many directories of the fold order are folded,

@@ -15,10 +15,13 @@ import (
 const minTOCLineTokens = 4
 
 // fit folds directories in t.order until the listing fits limit tokens,
-// counted exactly. Folding only ever removes lines, so the line totals of
-// each step are known in advance; the search counts a handful of candidate
-// listings, all small, and settles on the least folding that fits.
+// counted exactly: the directories are the Fitter's pieces, in fold order.
+// Folding only ever removes lines, so the line totals of each step are
+// known in advance and make a floor for its estimate; its gallop counts a
+// handful of candidate listings, all small, and settles on the least
+// folding that fits.
 func (t *TOC) fit(limit int, c budget.Counter) {
+	t.fitter, t.cuts = nil, nil
 	if limit == NoFold {
 		t.setFolding(0)
 		t.Tokens = c.Count(t.Text())
@@ -26,41 +29,64 @@ func (t *TOC) fit(limit int, c budget.Counter) {
 	}
 	lines := t.lineCounts()
 	k := len(t.order)
-	fits := func(i int) (bool, int) {
-		t.setFolding(i)
-		n := c.Count(t.Text())
-		return n <= limit, n
+	f := &budget.Fitter{Counter: c, Limit: limit, Gallop: true, Estimate: lines[0] * minTOCLineTokens, Pieces: make([]budget.Piece, k)}
+	for i, d := range t.order {
+		f.Pieces[i] = budget.Piece{What: d.path + " folded", Where: tocWhere, Priority: i, Weight: (lines[i] - lines[i+1]) * minTOCLineTokens}
 	}
-	i := 0
-	for i <= k && lines[i]*minTOCLineTokens > limit {
-		i++
+	f.Measure = func() int {
+		t.setFolding(f.Steps())
+		return c.Count(t.Text())
 	}
-	lastFail := i - 1 // every folding before i is too long to fit
-	for i <= k {
-		ok, n := fits(i)
-		if ok {
-			break
-		}
-		lastFail = i
-		// Fold enough to shed the excess at the average line's cost.
-		need := max(1, lines[i]*(n-limit)/n)
-		j := i + 1
-		for j < k && lines[j] > lines[i]-need {
-			j++
-		}
-		i = j
+	t.fitter = f
+	n := limit + 1
+	// When not even every directory folded can fit, nothing is counted.
+	if lines[k]*minTOCLineTokens <= limit {
+		n = f.Fit()
 	}
-	if i > k {
+	if n > limit {
 		t.Omitted, t.Lines, t.Tokens, t.Folded = true, nil, 0, 0
 		return
 	}
-	for i-1 > lastFail {
-		if ok, _ := fits(i - 1); !ok {
-			break
-		}
-		i--
+	t.Tokens = n
+}
+
+// tocWhere is where the record says a folding cut.
+var tocWhere = budget.Where(tiers.ColdDir+"/", "table of contents")
+
+// Cuts records what fitting the listing cut: each directory folded, with
+// the lines it hid, or the whole listing when it was left out, with what
+// it takes folded whole. It counts those lines on the first call.
+func (t *TOC) Cuts() []budget.Cut {
+	if t.cuts != nil || t.fitter == nil {
+		return t.cuts
 	}
-	_, t.Tokens = fits(i)
+	if t.Omitted {
+		var b strings.Builder
+		writeTOCLine(&b, TOCLine{Path: t.root.path, Dir: true, Folded: true, Documents: t.root.ndocs, Tokens: t.root.tokens})
+		if h := t.heldBack(); h != "" {
+			b.WriteString("- " + h + "\n")
+		}
+		t.cuts = []budget.Cut{{What: "the whole listing", Where: tocWhere, Tokens: t.fitter.Counter.Count(b.String())}}
+		return t.cuts
+	}
+	for i, d := range t.order[:t.fitter.Steps()] {
+		t.fitter.Pieces[i].Text = d.hidden()
+	}
+	t.cuts = t.fitter.Cuts()
+	return t.cuts
+}
+
+// hidden renders the lines folding d hides: its documents, and its
+// directories, which, being deeper, were folded before it.
+func (d *tocDir) hidden() string {
+	var b strings.Builder
+	for _, doc := range d.docs {
+		writeTOCLine(&b, docLine(d, doc))
+	}
+	for _, c := range d.dirs {
+		writeTOCLine(&b, TOCLine{Depth: c.depth, Path: c.path, Dir: true, Folded: true, Documents: c.ndocs, Tokens: c.tokens})
+	}
+	return b.String()
 }
 
 // refit folds the listing further to fit a smaller limit than its budget,
@@ -110,17 +136,22 @@ func (t *TOC) setFolding(i int) {
 			return
 		}
 		for _, doc := range d.docs {
-			l := TOCLine{Depth: d.depth + 1, Path: doc.path, Title: doc.title, Tokens: doc.tokens, Confidential: doc.conf, Huge: doc.huge}
-			if doc.conf {
-				l.Path = ""
-			}
-			t.Lines = append(t.Lines, l)
+			t.Lines = append(t.Lines, docLine(d, doc))
 		}
 		for _, c := range d.dirs {
 			walk(c)
 		}
 	}
 	walk(t.root)
+}
+
+// docLine is the listing's line for doc, in directory d.
+func docLine(d *tocDir, doc *tocDoc) TOCLine {
+	l := TOCLine{Depth: d.depth + 1, Path: doc.path, Title: doc.title, Tokens: doc.tokens, Confidential: doc.conf, Huge: doc.huge}
+	if doc.conf {
+		l.Path = ""
+	}
+	return l
 }
 
 // Text renders the listing: a nested Markdown list, then what was held

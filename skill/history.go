@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/wakeproto/wake/boot"
+	"github.com/wakeproto/wake/budget"
 	"github.com/wakeproto/wake/cold"
 	"github.com/wakeproto/wake/policy"
 	"github.com/wakeproto/wake/tiers"
@@ -22,7 +23,9 @@ import (
 // summary, sensitivity and session time), so that a warm start opens none
 // of them. A session without a summary is opened, for its first "What
 // happened" bullet, only while its line could still fit the skill's budget;
-// the lines past the budget count as left out.
+// the lines past the budget count as left out, and go into the cut record
+// with their counts, or with none for a session without a summary, whose
+// line is never read.
 func (b *skillBuilder) history(previous boot.Admitted, x *cold.Index) (Section, error) {
 	sec := Section{Title: SkillHistory, Source: tiers.PreviousPath + " and " + tiers.SessionsDir + "/"}
 	used := 0
@@ -40,6 +43,7 @@ func (b *skillBuilder) history(previous boot.Admitted, x *cold.Index) (Section, 
 			continue
 		case used > b.s.Budget:
 			sec.Dropped++
+			b.s.Cuts = append(b.s.Cuts, b.unread(se, text))
 			continue
 		case text == "":
 			d, err := tiers.ReadDoc(b.o.FS, b.o.Root, se.rel)
@@ -53,6 +57,20 @@ func (b *skillBuilder) history(previous boot.Admitted, x *cold.Index) (Section, 
 		add("- " + se.date() + ": " + orNone(text))
 	}
 	return sec, nil
+}
+
+// unread records a session History left out before fitting, past the
+// budget: its line, counted, when its summary gives it; else its path,
+// not counted, since finding its line would mean reading it.
+func (b *skillBuilder) unread(se sessionEntry, summary string) budget.Cut {
+	c := budget.Cut{What: "- " + se.date() + ": " + summary, Where: budget.Where(skillFile, SkillHistory)}
+	if summary == "" {
+		c.What = "- " + se.date() + ": " + se.rel + " (no summary; not read)"
+		return c
+	}
+	c.Tokens = b.o.Counter.Count(c.What + "\n")
+	c.What = tiers.ShortLine(c.What)
+	return c
 }
 
 // admitSession applies the sensitivity policy to a cold session, counting

@@ -9,7 +9,6 @@ package skill
 
 import (
 	"fmt"
-	"slices"
 
 	"github.com/wakeproto/wake/budget"
 	"github.com/wakeproto/wake/policy"
@@ -29,6 +28,10 @@ type File struct {
 	// file is written whole regardless, with Warnings saying so.
 	Over     bool     `json:"over"`
 	Warnings []string `json:"warnings"`
+	// Cuts records each item compression left out, with its count, and
+	// each older session History left out before fitting, past the
+	// budget.
+	Cuts []budget.Cut `json:"-"`
 }
 
 // Titles of skill.md's sections, in order.
@@ -76,57 +79,20 @@ func (s *File) section(title string) *Section {
 	return nil
 }
 
-// cutOrder lists the items compression may drop to fit the total, in the
-// order it drops them: first what the spec excludes, bottom up; then
-// History from its oldest line, Last Session from its last bullet, How We
-// Work from its last line.
-func (s *File) cutOrder() []cut {
-	var out []cut
-	bottomUp := []string{SkillHistory, SkillRecent, SkillProtocols}
-	for _, excl := range []bool{true, false} {
-		for _, title := range bottomUp {
-			out = append(out, sectionCuts(s.section(title), excl)...)
-		}
-	}
-	return out
-}
-
-// sectionCuts lists a section's items whose Excluded is excl, last first.
-func sectionCuts(sec *Section, excl bool) []cut {
-	var out []cut
-	for i := len(sec.Items) - 1; i >= 0; i-- {
-		if sec.Items[i].Excluded == excl {
-			out = append(out, cut{sec, i})
-		}
-	}
-	return out
-}
-
-type cut struct {
-	sec *Section
-	i   int
-}
-
-func (c cut) drop() {
-	c.sec.Items[c.i].Dropped = true
-	c.sec.Dropped++
-}
-
-func (c cut) dropped() bool { return c.sec.Items[c.i].Dropped }
-
 // fit compresses the skill to its budgets, counted exactly with counter:
-// How We Work and Last Session each to their own budget, from the bottom
-// (what the spec excludes first), then the whole to the total in the order
-// of [Skill.cutOrder], so that History gets what the others leave. A skill
-// that fits is left as it is. Who I Am and Active Work are never cut; over
-// their budgets they only earn a warning.
+// How We Work and Last Session each to their own budget, then the whole to
+// the total, so that History gets what the others leave. Each cut goes
+// bottom up, what the spec excludes first, then the rest: History from
+// its oldest line, Last Session from its last bullet, How We Work from its
+// last line. A skill that fits is left as it is. Who I Am and Active Work
+// are never cut; over their budgets they only earn a warning.
 func (s *File) fit(counter budget.Counter) {
 	for _, title := range []string{SkillProtocols, SkillRecent} {
 		sec := s.section(title)
-		order := append(sectionCuts(sec, true), sectionCuts(sec, false)...)
-		shrink(order, sec.Budget, counter, func() int { return counter.Count(renderSection(sec)) })
+		s.shrink(sec.Budget, counter, func() int { return counter.Count(renderSection(sec)) }, sec)
 	}
-	s.Tokens = shrink(s.cutOrder(), s.Budget, counter, func() int { return counter.Count(Render(s)) })
+	s.Tokens = s.shrink(s.Budget, counter, func() int { return counter.Count(Render(s)) },
+		s.section(SkillProtocols), s.section(SkillRecent), s.section(SkillHistory))
 	hist := s.section(SkillHistory)
 	hist.Budget = max(0, s.Budget-(s.Tokens-counter.Count(renderSection(hist))))
 	if s.Tokens > s.Budget {
@@ -142,29 +108,41 @@ func (s *File) fit(counter budget.Counter) {
 	}
 }
 
-// shrink drops the items of order not dropped yet until count, the exact
-// size of what they are in, is within limit, and returns that size. Items
-// are first dropped on an estimate (each item's own count), then one at a
-// time with an exact count, so that a large memory costs few exact counts
-// of the whole.
-func shrink(order []cut, limit int, counter budget.Counter, count func() int) int {
-	n := count()
-	if n <= limit {
-		return n
+// shrink cuts the items of secs not cut yet until count, the exact size
+// of what they are in, is within limit, and returns that size. Each item
+// is a piece of the Fitter, what the spec excludes at a lower priority.
+func (s *File) shrink(limit int, counter budget.Counter, count func() int, secs ...*Section) int {
+	f := &budget.Fitter{Counter: counter, Limit: limit}
+	var items []*Item
+	var at []*Section
+	for _, sec := range secs {
+		where := budget.Where(skillFile, sec.Title)
+		for i := range sec.Items {
+			if it := &sec.Items[i]; !it.Dropped {
+				p := budget.Piece{Text: it.Text + "\n", Where: where, Priority: 1}
+				if it.Excluded {
+					p.Priority = 0
+				}
+				f.Pieces, items, at = append(f.Pieces, p), append(items, it), append(at, sec)
+			}
+		}
 	}
-	order = slices.DeleteFunc(slices.Clone(order), cut.dropped)
-	est, next := n, 0
-	for ; next < len(order) && est > limit; next++ {
-		est -= counter.Count(order[next].sec.Items[order[next].i].Text + "\n")
-		order[next].drop()
+	f.Measure = func() int {
+		for i, it := range items {
+			if f.IsCut(i) && !it.Dropped {
+				it.Dropped = true
+				at[i].Dropped++
+			}
+		}
+		return count()
 	}
-	n = count()
-	for ; next < len(order) && n > limit; next++ {
-		order[next].drop()
-		n = count()
-	}
+	n := f.Fit()
+	s.Cuts = append(s.Cuts, f.Cuts()...)
 	return n
 }
+
+// skillFile is where the cut record says skill.md's cuts were.
+const skillFile = "skill.md"
 
 func budgetKey(title string) string {
 	if title == SkillIdentity {
