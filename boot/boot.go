@@ -8,7 +8,6 @@ package boot
 
 import (
 	"fmt"
-	"path/filepath"
 	"time"
 
 	"github.com/spf13/afero"
@@ -189,11 +188,6 @@ func (c *Context) sum() {
 	}
 	c.Totals.Memory += c.extraTokens()
 	c.Totals.WorkLeft = c.Totals.ContextWindow - max(c.Totals.Memory, c.Totals.Output)
-}
-
-// CachePath is where the token-count cache lives.
-func CachePath(root string) string {
-	return filepath.Join(root, tiers.StateDir, budget.CacheFile)
 }
 
 // OpenCache loads the root's count cache in front of enc. A missing or

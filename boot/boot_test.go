@@ -2,6 +2,7 @@ package boot
 
 import (
 	"fmt"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -216,7 +217,7 @@ func TestWarmLoadNeedsNoEncoder(t *testing.T) {
 		t.Fatal("warm load output differs from cold load output")
 	}
 	// A corrupt cache costs a recount, never an error.
-	afero.WriteFile(fsys, CachePath("/demo"), []byte("{garbage"), 0o644)
+	afero.WriteFile(fsys, filepath.Join("/demo", tiers.StateDir, budget.CacheFile), []byte("{garbage"), 0o644)
 	third := freshEncoder(t)
 	_, md3 := build(t, fsys, cfg, OpenCache(fsys, "/demo", third))
 	if md3 != md1 || !third.Built() {

@@ -8,11 +8,6 @@ import (
 	"github.com/wakeproto/wake/tiers"
 )
 
-// Markdown renders the boot context as the agent reads it.
-func Markdown(c *Context) string {
-	return markdownHead(c) + outputLine(c)
-}
-
 // markdownHead is the boot context but its last line, the only one that
 // shows the context's own token count.
 func markdownHead(c *Context) string {

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -41,7 +40,6 @@ type Index struct {
 	loaded   int  // entries read from the file
 	seen     int  // loaded entries a scan found again
 	dirty    bool
-	reads    int
 }
 
 type Entry struct {
@@ -92,11 +90,6 @@ func NewIndex(encoding string, data []byte) *Index {
 	return x
 }
 
-// IndexPath is where the root's cold index lives.
-func IndexPath(root string) string {
-	return filepath.Join(root, tiers.StateDir, IndexFile)
-}
-
 // OpenIndex loads the root's cold index for the given encoding.
 func OpenIndex(fsys afero.Fs, root, encoding string) *Index {
 	data, _ := tiers.ReadOwn(fsys, root, tiers.StateDir+"/"+IndexFile)
@@ -111,10 +104,6 @@ func SaveIndex(fsys afero.Fs, root string, x *Index) error {
 	}
 	return handoff.WriteState(fsys, root, IndexFile, x.Marshal())
 }
-
-// Reads returns how many cold documents were read since the index was
-// loaded: zero on a warm start.
-func (x *Index) Reads() int { return x.reads }
 
 // Dirty reports whether the index differs from what was loaded.
 func (x *Index) Dirty() bool {
@@ -157,7 +146,6 @@ func (x *Index) put(f tiers.ColdFile, e Entry, now time.Time) Entry {
 	if changesFile(old, &e) {
 		x.dirty = true
 	}
-	x.reads++
 	return e
 }
 

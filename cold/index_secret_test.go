@@ -1,12 +1,14 @@
 package cold
 
 import (
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/spf13/afero"
 	"github.com/wakeproto/wake/internal/coldtree"
+	"github.com/wakeproto/wake/tiers"
 )
 
 // TestColdIndexKeepsNoSecretText: of a secret document, and of one whose
@@ -30,7 +32,7 @@ func TestColdIndexKeepsNoSecretText(t *testing.T) {
 		if err := SaveIndex(fsys, "/r", o.Index); err != nil {
 			t.Fatal(err)
 		}
-		data, err := afero.ReadFile(fsys, IndexPath("/r"))
+		data, err := afero.ReadFile(fsys, filepath.Join("/r", tiers.StateDir, IndexFile))
 		if err != nil {
 			t.Fatal(err)
 		}

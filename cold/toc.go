@@ -48,10 +48,6 @@ type TOC struct {
 	cuts   []budget.Cut   // the record, once asked for
 }
 
-// foldedDirs returns how many directories of the fold order are folded,
-// shown or inside a folded one.
-func (t *TOC) foldedDirs() int { return t.folds }
-
 // TOCLine is one line of the listing: a directory or a document.
 type TOCLine struct {
 	Depth        int    `json:"depth"`

@@ -14,6 +14,7 @@ import (
 	"github.com/wakeproto/wake/cold"
 	"github.com/wakeproto/wake/handoff"
 	"github.com/wakeproto/wake/internal/memgen"
+	"github.com/wakeproto/wake/tiers"
 )
 
 // generate writes a memory root with full tiers (about 36,000 tokens) and n
@@ -70,7 +71,7 @@ func BenchmarkLoadColdScale(b *testing.B) {
 		b.Run(fmt.Sprintf("docs=%d", n), func(b *testing.B) {
 			root := generate(b, n)
 			benchLoad(b, root) // the cold start: counts every document once
-			if data, _ := os.ReadFile(cold.IndexPath(root)); strings.Count(string(data), "\n") != n+1 {
+			if data, _ := os.ReadFile(filepath.Join(root, tiers.StateDir, cold.IndexFile)); strings.Count(string(data), "\n") != n+1 {
 				b.Fatalf("the cold index holds %d lines after the first load, want %d", strings.Count(string(data), "\n"), n+1)
 			}
 			b.ResetTimer()
