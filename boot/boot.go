@@ -47,20 +47,20 @@ func (o Options) Cold() cold.Options {
 
 // File is one tier file as it goes into the boot context.
 type File struct {
-	Path        string `json:"path"`
-	Tier        string `json:"tier"`
-	Tokens      int    `json:"tokens"`       // the whole file (its head when huge)
-	ShownTokens int    `json:"shown_tokens"` // what the context shows
-	Share       int    `json:"share"`        // an even split of the tier's budget
-	Budget      int    `json:"budget"`       // what the file was fitted to
-	Bytes       int64  `json:"bytes"`
-	Missing     bool   `json:"missing,omitempty"`
-	Skipped     string `json:"skipped,omitempty"`
-	Held        string `json:"held_back,omitempty"` // secret or confidential: see [Sensitivity]
-	Huge        bool   `json:"huge,omitempty"`
-	Truncated   bool   `json:"truncated"`
-	Omitted     *Omit  `json:"omitted,omitempty"`
-	Content     string `json:"content"`
+	Path        string
+	Tier        string
+	Tokens      int // the whole file (its head when huge)
+	ShownTokens int // what the context shows
+	Share       int // an even split of the tier's budget
+	Budget      int // what the file was fitted to
+	Bytes       int64
+	Missing     bool
+	Skipped     string
+	Held        string // secret or confidential: see [Sensitivity]
+	Huge        bool
+	Truncated   bool
+	Omitted     *Omit
+	Content     string
 
 	doc      tiers.Doc
 	full     string       // the content the policy admits, before fitting
@@ -70,48 +70,48 @@ type File struct {
 
 // Omit says what compression left out of a file.
 type Omit struct {
-	Blocks int `json:"blocks"`
-	Tokens int `json:"tokens"`
+	Blocks int
+	Tokens int
 }
 
 // Phase is one loading phase with its files.
 type Phase struct {
-	Number int     `json:"phase"`
-	Name   string  `json:"name"`
-	Tier   string  `json:"tier"`
-	Budget int     `json:"budget"`
-	Tokens int     `json:"tokens"`
-	Files  []*File `json:"files"`
+	Number int
+	Name   string
+	Tier   string
+	Budget int
+	Tokens int
+	Files  []*File
 }
 
 // Totals are the budget footer's figures.
 type Totals struct {
-	Memory        int `json:"memory_tokens"` // tokens of the files shown
-	Output        int `json:"output_tokens"` // the whole Markdown context, counted exactly
-	Target        int `json:"memory_target"`
-	Max           int `json:"memory_max"`
-	ContextWindow int `json:"context_window"`
-	WorkLeft      int `json:"work_left"`
-	WorkMin       int `json:"work_min"`
+	Memory        int // tokens of the files shown
+	Output        int // the whole Markdown context, counted exactly
+	Target        int
+	Max           int
+	ContextWindow int
+	WorkLeft      int
+	WorkMin       int
 }
 
 // Context is everything a renderer needs; renderers only shape it.
 type Context struct {
-	Root       string    `json:"root"`
-	Encoding   string    `json:"encoding"`
-	Directives []string  `json:"directives"`
-	Warnings   []string  `json:"warnings"`
-	Phases     []Phase   `json:"phases"`
-	TOC        *cold.TOC `json:"toc,omitempty"`    // phase 4, by Build
-	Digest     *Digest   `json:"digest,omitempty"` // recent changes, by Build
-	Totals     Totals    `json:"totals"`
+	Root       string
+	Encoding   string
+	Directives []string
+	Warnings   []string
+	Phases     []Phase
+	TOC        *cold.TOC // phase 4, by Build
+	Digest     *Digest   // recent changes, by Build
+	Totals     Totals
 
 	// Announcement is what the instance says on waking and Findings what
 	// the coherence checks found (DESIGN section 4), by Build.
-	Announcement string           `json:"announcement"`
-	Findings     []checks.Finding `json:"findings"`
+	Announcement string
+	Findings     []checks.Finding
 	// HeldBack counts the tier files the sensitivity policy kept out.
-	HeldBack policy.HeldBack `json:"held_back"`
+	HeldBack policy.HeldBack
 
 	extraBudgets [2]int // budget.toc and budget.digest, for Status
 	text         string // the Markdown context, by Build

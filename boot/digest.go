@@ -19,15 +19,15 @@ const maxDigestPaths = 3
 // (DESIGN section 5), newest first, one line each, within budget.digest.
 // Entries past the budget are counted, not listed.
 type Digest struct {
-	Window   string          `json:"window"` // "24h"
-	Since    time.Time       `json:"since"`
-	Budget   int             `json:"budget"`
-	Tokens   int             `json:"tokens"`  // exact count of Text()
-	Total    int             `json:"total"`   // entries in the window
-	Entries  []handoff.Entry `json:"entries"` // listed, newest first
-	Unlisted int             `json:"unlisted"`
-	HeldBack int             `json:"held_back,omitempty"` // touching secret documents: counted only
-	Squeezed bool            `json:"squeezed,omitempty"`  // cut further to keep the context under memory_max
+	Window   string // "24h"
+	Since    time.Time
+	Budget   int
+	Tokens   int             // exact count of Text()
+	Total    int             // entries in the window
+	Entries  []handoff.Entry // listed, newest first
+	Unlisted int
+	HeldBack int  // touching secret documents: counted only
+	Squeezed bool // cut further to keep the context under memory_max
 
 	all    []handoff.Entry // every entry in the window, newest first
 	hidden bool            // not even the count of the entries fits

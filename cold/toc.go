@@ -23,19 +23,19 @@ const NoFold = -1
 // Secret documents are counted, not listed; confidential ones appear as
 // their summary only.
 type TOC struct {
-	Budget       int       `json:"budget"`      // NoFold for the whole tree
-	ColdBudget   int       `json:"cold_budget"` // what `wake cold PATH` may pull a session
-	Tokens       int       `json:"tokens"`      // exact count of Text()
-	Documents    int       `json:"documents"`
-	DocTokens    int       `json:"document_tokens"`
-	Secret       int       `json:"secret"`             // held back: not listed
-	Confidential int       `json:"confidential"`       // listed by their summary only
-	Unreadable   int       `json:"unreadable"`         // front matter unreadable: not listed
-	Binary       int       `json:"binary"`             // not documents: skipped
-	Folded       int       `json:"folded"`             // directories shown as one line
-	Omitted      bool      `json:"omitted"`            // not even cold/ as one line fits
-	Squeezed     bool      `json:"squeezed,omitempty"` // folded further to keep the context under memory_max
-	Lines        []TOCLine `json:"lines"`
+	Budget       int // NoFold for the whole tree
+	ColdBudget   int // what `wake cold PATH` may pull a session
+	Tokens       int // exact count of Text()
+	Documents    int
+	DocTokens    int
+	Secret       int  // held back: not listed
+	Confidential int  // listed by their summary only
+	Unreadable   int  // front matter unreadable: not listed
+	Binary       int  // not documents: skipped
+	Folded       int  // directories shown as one line
+	Omitted      bool // not even cold/ as one line fits
+	Squeezed     bool // folded further to keep the context under memory_max
+	Lines        []TOCLine
 
 	root  *tocDir
 	order []*tocDir // fold order: deepest, largest, stalest first; cold/ last
@@ -50,15 +50,15 @@ type TOC struct {
 
 // TOCLine is one line of the listing: a directory or a document.
 type TOCLine struct {
-	Depth        int    `json:"depth"`
-	Path         string `json:"path,omitempty"` // "" for a confidential document
-	Dir          bool   `json:"dir,omitempty"`
-	Folded       bool   `json:"folded,omitempty"`
-	Title        string `json:"title,omitempty"`
-	Documents    int    `json:"documents,omitempty"` // directories: all below
-	Tokens       int    `json:"tokens"`
-	Confidential bool   `json:"confidential,omitempty"`
-	Huge         bool   `json:"huge,omitempty"` // over the read limit: Tokens counts the head
+	Depth        int
+	Path         string // "" for a confidential document
+	Dir          bool
+	Folded       bool
+	Title        string
+	Documents    int // directories: all below
+	Tokens       int
+	Confidential bool
+	Huge         bool // over the read limit: Tokens counts the head
 }
 
 type tocDir struct {

@@ -18,20 +18,20 @@ import (
 // rendered: five sections in priority order, each a list of items that
 // compression keeps or drops whole.
 type File struct {
-	Root     string          `json:"root"`
-	Agent    string          `json:"agent"` // the title's name
-	Sections []Section       `json:"sections"`
-	Held     policy.HeldBack `json:"held_back"`
-	Budget   int             `json:"budget"`
-	Tokens   int             `json:"tokens"` // the rendered file, counted exactly
+	Root     string
+	Agent    string // the title's name
+	Sections []Section
+	Held     policy.HeldBack
+	Budget   int
+	Tokens   int // the rendered file, counted exactly
 	// Over says Who I Am and Active Work alone exceed the budget: the
 	// file is written whole regardless, with Warnings saying so.
-	Over     bool     `json:"over"`
-	Warnings []string `json:"warnings"`
+	Over     bool
+	Warnings []string
 	// Cuts records each item compression left out, with its count, and
 	// each older session History left out before fitting, past the
 	// budget.
-	Cuts []budget.Cut `json:"-"`
+	Cuts []budget.Cut
 }
 
 // Titles of skill.md's sections, in order.
@@ -45,28 +45,28 @@ const (
 
 // Section is one section of skill.md.
 type Section struct {
-	Title string `json:"title"`
-	Items []Item `json:"items"`
+	Title string
+	Items []Item
 	// Protected sections (Who I Am, Active Work) are never cut.
-	Protected bool `json:"protected"`
+	Protected bool
 	// Source says where a reader finds what compression left out.
-	Source  string `json:"source"`
-	Dropped int    `json:"dropped"`
+	Source  string
+	Dropped int
 	// Budget is the section's share in [skill]; History's is what the
 	// total leaves it once the others are fitted.
-	Budget int `json:"budget"`
+	Budget int
 }
 
 // Item is one line or block of a section.
 type Item struct {
 	// Group is a label shown before the first kept item of a run of items
 	// with the same group ("What happened:").
-	Group string `json:"group,omitempty"`
-	Text  string `json:"text"`
+	Group string
+	Text  string
 	// Excluded marks what the spec leaves out of a boot file (fenced
 	// code, tool output, transcripts): the first to go when over budget.
-	Excluded bool `json:"excluded,omitempty"`
-	Dropped  bool `json:"dropped,omitempty"`
+	Excluded bool
+	Dropped  bool
 }
 
 // section returns the section titled title.
