@@ -2,6 +2,7 @@ package boot
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/wakeproto/wake/budget"
 	"github.com/wakeproto/wake/policy"
@@ -27,6 +28,11 @@ func (c *Context) admitFile(f *File, counter budget.Counter) {
 		f.Held = tiers.Confidential
 		f.Content = fmt.Sprintf("Summary: %s\n", tiers.OneLine(f.doc.Meta.Summary))
 	}
+	// Pasted credentials never leave: what is shown is scrubbed, and
+	// counted, before it is fitted and counted.
+	var r policy.Redactions
+	f.Content, r = policy.Scrub(f.Content)
+	c.HeldBack.Redacted = c.HeldBack.Redacted.Merge(r)
 	f.full = f.Content
 	f.Tokens = counter.Count(f.Content)
 	f.ShownTokens = f.Tokens
@@ -63,9 +69,13 @@ func (c *Context) Admitted(path string) Admitted {
 		case !f.doc.Readable() || f.Held == policy.Secret:
 			return Admitted{}
 		case f.Held == policy.Confidential:
-			return Admitted{Doc: f.doc, Summary: tiers.OneLine(f.doc.Meta.Summary)}
+			return Admitted{Doc: f.doc, Summary: strings.TrimSuffix(strings.TrimPrefix(f.full, "Summary: "), "\n")}
 		}
-		return Admitted{Doc: f.doc, Whole: true}
+		// The document as shown: scrubbed of secret-looking strings.
+		d := f.doc
+		d.Content = []byte(f.full)
+		d.Meta.Summary, _ = policy.Scrub(d.Meta.Summary)
+		return Admitted{Doc: d, Whole: true}
 	}
 	return Admitted{}
 }

@@ -30,6 +30,7 @@ func quotes(check string) []string {
 // documents; only what they would show is withheld. Failure messages are
 // fixed texts and stay.
 func RedactReport(r checks.Report, held map[string]string) checks.Report {
+	r = scrubReport(r)
 	if len(held) == 0 {
 		return r
 	}
@@ -66,5 +67,35 @@ func RedactReport(r checks.Report, held map[string]string) checks.Report {
 		out.Focus = "held back (" + note(checks.Tasks) + ")"
 	}
 	out.Announcement = checks.Announce(out)
+	return out
+}
+
+// scrubReport replaces the secret-looking strings the findings quote from
+// the documents (see [Scrub]); the checks judged the documents whole.
+func scrubReport(r checks.Report) checks.Report {
+	scrub := func(s string) string { out, _ := Scrub(s); return out }
+	out := r
+	out.Findings = make([]checks.Finding, len(r.Findings))
+	changed := false
+	for i, f := range r.Findings {
+		f.Message = scrub(f.Message)
+		if len(f.Details) > 0 {
+			ds := make([]string, len(f.Details))
+			for j, d := range f.Details {
+				ds[j] = scrub(d)
+			}
+			f.Details = ds
+		}
+		out.Findings[i] = f
+	}
+	if ls := scrub(r.LastSession); ls != r.LastSession {
+		out.LastSession, changed = ls, true
+	}
+	if fo := scrub(r.Focus); fo != r.Focus {
+		out.Focus, changed = fo, true
+	}
+	if changed || scrub(r.Announcement) != r.Announcement {
+		out.Announcement = checks.Announce(out)
+	}
 	return out
 }

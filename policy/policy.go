@@ -109,6 +109,9 @@ func Held(docs ...tiers.Doc) map[string]string {
 type HeldBack struct {
 	Secret       int // not shown at all
 	Confidential int // shown by their summary only
+	// Redacted counts the secret-looking strings scrubbed from what was
+	// shown (see [Scrub]).
+	Redacted Redactions
 }
 
 // Line says what the sensitivity policy kept out, in one line, or "".
@@ -119,6 +122,9 @@ func (h HeldBack) Line() string {
 	}
 	if h.Confidential > 0 {
 		parts = append(parts, budget.Plural(h.Confidential, "confidential document")+" (summary only)")
+	}
+	if r := h.Redacted.Line(); r != "" {
+		parts = append(parts, r)
 	}
 	if len(parts) == 0 {
 		return ""

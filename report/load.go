@@ -139,6 +139,9 @@ type Finding struct {
 type HeldBack struct {
 	Secret       int `json:"secret"`       // not shown at all
 	Confidential int `json:"confidential"` // shown by their summary only
+	// Redacted counts by kind the secret-looking strings scrubbed from
+	// what is shown.
+	Redacted map[string]int `json:"redacted,omitempty"`
 }
 
 // LoadJSON renders the boot context as its JSON.
@@ -211,7 +214,7 @@ func newFindings(fs []checks.Finding) []Finding {
 }
 
 func newHeldBack(h policy.HeldBack) HeldBack {
-	return HeldBack{Secret: h.Secret, Confidential: h.Confidential}
+	return HeldBack{Secret: h.Secret, Confidential: h.Confidential, Redacted: h.Redacted}
 }
 
 func newTotals(t boot.Totals) Totals {

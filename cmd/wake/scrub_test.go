@@ -1,0 +1,60 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestSecretsScrubbed: a credential pasted into a tier file never reaches
+// the boot context, its JSON, the hook, boot.md or skill.md: each shows
+// [redacted:<kind>] and says how many were redacted; wake check names the
+// file, line and kind, never the value; the file itself is not rewritten.
+func TestSecretsScrubbed(t *testing.T) {
+	t.Parallel()
+	dir := memoryWithSessions(t)
+	key := "gh" + "p_" + "R7kQ2mZ9vX4pL8wN3b" + "T6yH1cJ5dF0sAqE2uV" // built from parts: no key sits in the repo whole
+	tasks := filepath.Join(dir, ".wake", "warm", "active_tasks.md")
+	body := "# Tasks\n\n- [ ] rotate the CI token " + key + " before Friday\n"
+	if err := os.WriteFile(tasks, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	run := func(args ...string) string {
+		a, out, errOut := newTestApp(t, dir)
+		a.in = strings.NewReader(`{"cwd":"` + dir + `"}`)
+		code := a.run(args)
+		if code != 0 && !(args[0] == "check" && code >= 3) {
+			t.Fatalf("%v: exit %d: %s", args, code, errOut)
+		}
+		return out.String() + errOut.String()
+	}
+	outputs := map[string]string{
+		"load":  run("load"),
+		"json":  run("load", "--format", "json"),
+		"hook":  run("load", "--hook", "claude"),
+		"check": run("check"),
+		"skill": run("skill"),
+	}
+	data, _ := os.ReadFile(filepath.Join(dir, ".wake", "boot.md"))
+	outputs["boot.md"] = string(data)
+	for name, out := range outputs {
+		if strings.Contains(out, key[4:]) {
+			t.Errorf("%s shows the secret", name)
+		}
+	}
+	for _, name := range []string{"load", "skill"} {
+		if !strings.Contains(outputs[name], "rotate the CI token [redacted:github-token] before Friday") {
+			t.Errorf("%s does not show the task redacted:\n%s", name, outputs[name])
+		}
+	}
+	if !strings.Contains(outputs["load"], "1 secret redacted (github-token)") || !strings.Contains(outputs["json"], `"redacted": {`) {
+		t.Error("load does not count the redaction")
+	}
+	if !strings.Contains(outputs["check"], "warm/active_tasks.md holds 1 secret-looking string(s)") || !strings.Contains(outputs["check"], "line 3: github-token") {
+		t.Errorf("check does not warn where:\n%s", outputs["check"])
+	}
+	if got, _ := os.ReadFile(tasks); string(got) != body {
+		t.Error("scrubbing rewrote the file")
+	}
+}
