@@ -36,6 +36,14 @@ func (m *Memory) Pull(ctx context.Context, path string) (cold.Pull, error) {
 		if p, err = cold.PullCold(o, rel, cs); err != nil {
 			return handoff.ColdPull{}, err
 		}
+		// Pasted credentials never leave: the text is scrubbed, says so,
+		// and is counted as printed.
+		if text, r := policy.Scrub(p.Text); r.Total() > 0 {
+			text += "\n[wake: " + r.Line() + "]\n"
+			n := m.cache.Count(text)
+			p.Left = max(0, p.Left+p.Tokens-n)
+			p.Text, p.Tokens = text, n
+		}
 		if note := m.recentNote(p.Text); note != "" {
 			n := m.cache.Count(note)
 			p.Text += note

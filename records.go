@@ -28,6 +28,8 @@ type Decisions struct {
 	// next write of the log, by entry number: the commands that name a
 	// decision take them already.
 	Planned map[int]string
+	// Redacted counts the secret-looking strings scrubbed from Log's texts.
+	Redacted policy.Redactions
 }
 
 // ReadDecisions reads the decision log of the memory root at root, after
@@ -65,6 +67,9 @@ func ReadDecisions(root string, o Options) (Decisions, error) {
 	if lvl, _ := policy.OfDoc(d); !d.Missing && policy.Withheld(lvl) {
 		out.Held = lvl
 	}
+	// What is shown is scrubbed of pasted credentials; the IDs were
+	// planned from the log as it is.
+	out.Log, out.Redacted = policy.ScrubDecisions(out.Log)
 	return out, nil
 }
 

@@ -20,9 +20,10 @@ import (
 const IndexFile = "cold-index.tsv"
 
 // coldIndexHeader opens the file; the encoding is part of it because token
-// counts depend on it. v2 files may hold the text of secret documents, so
-// they are not read: the first start rebuilds the index.
-const coldIndexHeader = "wake cold index v3 "
+// counts depend on it. v2 files may hold the text of secret documents, and
+// v3 files unscrubbed summaries, so they are not read: the first start
+// rebuilds the index.
+const coldIndexHeader = "wake cold index v4 "
 
 // racyWindow: a file modified this close to the moment it was read may be
 // modified again without its size or modification time changing (coarse
@@ -160,8 +161,15 @@ func (e Entry) secret() bool {
 // count, and a front-matter error with every value it quotes cut out. Its
 // listing is never shown, so there is nothing to lose; and a cache must not
 // be one more place a secret is written to.
+//
+// The texts it keeps of any other document are scrubbed of
+// secret-looking strings (see [policy.Scrub]) when they are learned, so
+// that the listings built from the index never show one and a warm start
+// scrubs nothing.
 func (e Entry) kept() Entry {
 	if !e.secret() {
+		e.Summary, _ = policy.Scrub(e.Summary)
+		e.Heading, _ = policy.Scrub(e.Heading)
 		return e
 	}
 	e.Summary, e.Heading, e.Session = "", "", ""

@@ -49,6 +49,9 @@ func RedactLedger(entries []handoff.Entry, level func(path string) string) ([]ha
 				shown.ChangeSummary += ": " + shown.Summary
 			}
 		}
+		// A summary given on the command line may hold a pasted credential.
+		shown.ChangeSummary, _ = Scrub(shown.ChangeSummary)
+		shown.Summary, _ = Scrub(shown.Summary)
 		out = append(out, shown)
 	}
 	return out, held

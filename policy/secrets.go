@@ -38,3 +38,34 @@ func SecretFindings(docs ...tiers.Doc) []checks.Finding {
 	}
 	return out
 }
+
+// ScrubDecisions returns the decision log with the texts an output shows
+// (each field's value, the decision and its reason, malformed lines)
+// scrubbed of secret-looking strings; positions and the raw entries stay
+// as read, for wake's own writes.
+func ScrubDecisions(log tiers.DecisionLog) (tiers.DecisionLog, Redactions) {
+	var all Redactions
+	scrub := func(s string) string {
+		out, r := Scrub(s)
+		all = all.Merge(r)
+		return out
+	}
+	out := log
+	out.Entries = make([]tiers.Decision, len(log.Entries))
+	for i, e := range log.Entries {
+		e.What, e.Why = scrub(e.What), scrub(e.Why)
+		fs := make([]tiers.Field, len(e.Fields))
+		for j, f := range e.Fields {
+			f.Value = scrub(f.Value)
+			fs[j] = f
+		}
+		e.Fields = fs
+		out.Entries[i] = e
+	}
+	out.Malformed = make([]tiers.MalformedLine, len(log.Malformed))
+	for i, m := range log.Malformed {
+		m.Text = scrub(m.Text)
+		out.Malformed[i] = m
+	}
+	return out, all
+}

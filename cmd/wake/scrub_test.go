@@ -58,3 +58,27 @@ func TestSecretsScrubbed(t *testing.T) {
 		t.Error("scrubbing rewrote the file")
 	}
 }
+
+// TestColdPullScrubbed: a pulled cold document and its listing show a
+// pasted credential redacted, and the pull says so.
+func TestColdPullScrubbed(t *testing.T) {
+	t.Parallel()
+	dir := memoryWithSessions(t)
+	key := "gh" + "p_" + "R7kQ2mZ9vX4pL8wN3b" + "T6yH1cJ5dF0sAqE2uV"
+	doc := "---\nsummary: CI notes, token " + key + "\n---\n# CI\n\nThe deploy token is " + key + ".\n"
+	if err := os.WriteFile(filepath.Join(dir, ".wake", "cold", "ci.md"), []byte(doc), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{{"cold", "ci.md"}, {"cold"}, {"load"}} {
+		a, out, errOut := newTestApp(t, dir)
+		if code := a.run(args); code != 0 {
+			t.Fatalf("%v: exit %d: %s", args, code, errOut)
+		}
+		if strings.Contains(out.String()+errOut.String(), key[4:]) {
+			t.Errorf("%v shows the secret:\n%s", args, out)
+		}
+		if args[0] == "cold" && len(args) == 2 && (!strings.Contains(out.String(), "The deploy token is [redacted:github-token].") || !strings.Contains(out.String(), "[wake: 2 secrets redacted (github-token)]")) {
+			t.Errorf("the pull is not redacted as it should be:\n%s", out)
+		}
+	}
+}
