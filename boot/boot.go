@@ -17,6 +17,7 @@ import (
 	"github.com/wakeproto/wake/cold"
 	"github.com/wakeproto/wake/handoff"
 	"github.com/wakeproto/wake/policy"
+	"github.com/wakeproto/wake/protocol"
 	"github.com/wakeproto/wake/tiers"
 )
 
@@ -110,6 +111,9 @@ type Context struct {
 	// the coherence checks found (DESIGN section 4), by Build.
 	Announcement string
 	Findings     []checks.Finding
+	// Card is the protocol card every output carries (wake.toml [protocol]
+	// card), "" when off: fixed text, counted, never cut.
+	Card string
 	// HeldBack counts the tier files the sensitivity policy kept out.
 	HeldBack policy.HeldBack
 
@@ -145,7 +149,7 @@ func tierBudget(b tiers.Budget, t tiers.Tier) int {
 // Read reads and counts phases 1-3 without fitting them: what `wake status`
 // needs.
 func Read(o Options) (*Context, error) {
-	ctx := &Context{Root: o.Root, Encoding: o.Config.Encoding, Directives: []string{}, Warnings: []string{},
+	ctx := &Context{Root: o.Root, Encoding: o.Config.Encoding, Directives: []string{}, Warnings: []string{}, Card: protocol.Card(o.Config.Protocol.Card),
 		extraBudgets: [2]int{o.Config.Budget.TOC, o.Config.Budget.Digest}}
 	for _, ph := range tiers.Phases() {
 		p := Phase{Number: ph.Number, Name: ph.Name, Tier: string(ph.Tier), Budget: tierBudget(o.Config.Budget, ph.Tier)}

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/wakeproto/wake/budget"
+	"github.com/wakeproto/wake/protocol"
 )
 
 // HookLimit is the most characters of a hook's output that Claude Code adds
@@ -60,6 +61,9 @@ func hookBlocks(c *Context) []hookBlock {
 	}
 	if len(c.Directives) > 0 {
 		out = append(out, hookBlock{"", c.Directives})
+	}
+	if c.Card != "" {
+		out = append(out, hookBlock{strings.TrimPrefix(protocol.Title, "## "), splitLines(c.Card)})
 	}
 	if len(c.Findings) > 0 {
 		var b strings.Builder

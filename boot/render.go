@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/wakeproto/wake/budget"
+	"github.com/wakeproto/wake/protocol"
 	"github.com/wakeproto/wake/tiers"
 )
 
@@ -23,6 +24,9 @@ func markdownHead(c *Context) string {
 	b.WriteString("# Boot context\n\n")
 	fmt.Fprintf(&b, "Memory root: %s\n", c.Root)
 	writeChecks(&b, c)
+	if c.Card != "" {
+		fmt.Fprintf(&b, "\n%s\n\n%s", protocol.Title, c.Card)
+	}
 	for _, p := range c.Phases {
 		fmt.Fprintf(&b, "\n## Phase %d: %s (%s of %s tokens)\n", p.Number, p.Name, budget.Thousands(p.Tokens), budget.Thousands(p.Budget))
 		for _, f := range p.Files {

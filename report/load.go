@@ -25,6 +25,8 @@ type Load struct {
 	Announcement string    `json:"announcement"`
 	Findings     []Finding `json:"findings"`
 	HeldBack     HeldBack  `json:"held_back"`
+	// Card is the protocol card the context shows, "" when it is off.
+	Card string `json:"protocol_card,omitempty"`
 }
 
 // Phase is one loading phase with its files.
@@ -153,7 +155,7 @@ func NewLoad(c *boot.Context) Load {
 		Version: Version, Root: c.Root, Encoding: c.Encoding,
 		Directives: strs(c.Directives), Warnings: strs(c.Warnings), Phases: []Phase{},
 		TOC: newTOC(c.TOC), Digest: newDigest(c.Digest), Totals: newTotals(c.Totals),
-		Announcement: c.Announcement, Findings: newFindings(c.Findings), HeldBack: newHeldBack(c.HeldBack),
+		Announcement: c.Announcement, Findings: newFindings(c.Findings), HeldBack: newHeldBack(c.HeldBack), Card: c.Card,
 	}
 	for _, p := range c.Phases {
 		ph := Phase{Number: p.Number, Name: p.Name, Tier: p.Tier, Budget: p.Budget, Tokens: p.Tokens, Files: []File{}}

@@ -10,6 +10,7 @@ import (
 	"github.com/wakeproto/wake/budget"
 	"github.com/wakeproto/wake/checks"
 	"github.com/wakeproto/wake/cold"
+	"github.com/wakeproto/wake/protocol"
 	"github.com/wakeproto/wake/tiers"
 )
 
@@ -139,7 +140,19 @@ func openTaskItems(d tiers.Doc) []Item {
 }
 
 func (b *skillBuilder) protocols(main, decisions boot.Admitted) Section {
-	sec := Section{Title: SkillProtocols, Budget: b.o.Config.Skill.Protocols, Source: "main.md (Standing Directives) and " + tiers.DecisionsPath}
+	sec := Section{Title: SkillProtocols, Budget: b.o.Config.Skill.Protocols, Source: "the protocol card, main.md (Standing Directives) and " + tiers.DecisionsPath}
+	// The protocol card first, so that the directives and decisions are
+	// cut before it; skill.md, the compact boot file, takes the short card
+	// unless the card is off.
+	card := ""
+	if b.o.Config.Protocol.Card != tiers.CardOff {
+		card = protocol.Card(tiers.CardShort)
+	}
+	for _, l := range strings.Split(strings.TrimSuffix(card, "\n"), "\n") {
+		if l != "" {
+			sec.Items = append(sec.Items, Item{Text: l})
+		}
+	}
 	if main.Whole {
 		text, _ := tiers.ParseMain(main.Doc.Content).Section(tiers.SectionDirectives)
 		sec.Items = append(sec.Items, blockItems(text, "")...)
