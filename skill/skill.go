@@ -52,6 +52,9 @@ type Section struct {
 	// Source says where a reader finds what compression left out.
 	Source  string
 	Dropped int
+	// Excluded counts the items the spec leaves out of a boot file
+	// (transcripts, tool output, code): never shown, whatever the budget.
+	Excluded int
 	// Budget is the section's share in [skill]; History's is what the
 	// total leaves it once the others are fitted.
 	Budget int
@@ -87,6 +90,9 @@ func (s *File) section(title string) *Section {
 // last line. A skill that fits is left as it is. Who I Am and Active Work
 // are never cut; over their budgets they only earn a warning.
 func (s *File) fit(counter budget.Counter) {
+	for i := range s.Sections {
+		s.Sections[i].exclude()
+	}
 	for _, title := range []string{SkillProtocols, SkillRecent} {
 		sec := s.section(title)
 		s.shrink(sec.Budget, counter, func() int { return counter.Count(renderSection(sec)) }, sec)
@@ -164,4 +170,19 @@ func (s *File) overWarning(counter budget.Counter) string {
 		budget.Thousands(s.Tokens), budget.Thousands(s.Budget),
 		budget.Thousands(counter.Count(renderSection(id))), budget.Thousands(id.Budget),
 		budget.Thousands(counter.Count(renderSection(act))), budget.Thousands(act.Budget))
+}
+
+// exclude leaves out the items seed 001 excludes from a boot file
+// (verbatim transcripts, tool output and raw command results): they are
+// never shown, not merely cut first.
+func (sec *Section) exclude() {
+	kept := sec.Items[:0]
+	for _, it := range sec.Items {
+		if it.Excluded {
+			sec.Excluded++
+			continue
+		}
+		kept = append(kept, it)
+	}
+	sec.Items = kept
 }
