@@ -43,3 +43,23 @@ func TestProtocolCard(t *testing.T) {
 		t.Errorf("sizes %v: the card is not counted", sizes)
 	}
 }
+
+// TestFooterWarnsOverTarget: a context whose memory passes
+// budget.memory_target says so in its footer; one under it does not.
+func TestFooterWarnsOverTarget(t *testing.T) {
+	t.Parallel()
+	fsys, enc := demo.FS(t), encoder(t)
+	for _, target := range []int{40000, 500} {
+		cfg := demo.Config(t, fsys)
+		cfg.Budget.MemoryTarget = target
+		c, err := Build(Options{FS: fsys, Root: "/demo", Config: cfg, Counter: enc, Now: func() time.Time { return demo.Time }})
+		if err != nil {
+			t.Fatal(err)
+		}
+		md := c.Measure(enc)
+		warned := strings.Contains(md, "over budget.memory_target (500)")
+		if warned != (target == 500) || enc.Count(md) != c.Totals.Output {
+			t.Errorf("target %d: warned %v, counts %d/%d", target, warned, enc.Count(md), c.Totals.Output)
+		}
+	}
+}

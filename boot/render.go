@@ -90,6 +90,10 @@ func writeFooter(b *strings.Builder, c *Context) {
 	}
 	writeExtraRows(b, c)
 	fmt.Fprintf(b, "| memory | %s | target %s, max %s |\n\n", budget.Thousands(t.Memory), budget.Thousands(t.Target), budget.Thousands(t.Max))
+	if t.Memory > t.Target {
+		fmt.Fprintf(b, "Warning: the memory loaded is %s tokens, over budget.memory_target (%s): compress the largest files, or move what is settled to cold/.\n\n",
+			budget.Thousands(t.Memory), budget.Thousands(t.Target))
+	}
 }
 
 // outputLine ends the context with its own size. It starts a line after a
