@@ -66,6 +66,7 @@ type File struct {
 	doc      tiers.Doc
 	full     string       // the content the policy admits, before fitting
 	withheld bool         // kept out whole to stay under the memory maximum
+	floor    bool         // fitting cannot cut it further (squeeze)
 	cuts     []budget.Cut // what fitting it left out
 }
 

@@ -38,9 +38,12 @@ func (c *Context) extraTokens() int {
 // squeeze makes room when the whole context is over the limit by over
 // tokens, the lowest priority first: from the bottom of the context up,
 // the digest, then the table of contents, and only once both are empty
-// the largest file, each fitted again to its size less the excess. A file
-// with nothing left that may go (main.md's HANDOFF block) is withheld
-// whole. It reports whether anything gave way.
+// the largest file that can still be cut, each fitted again to its size
+// less the excess. A file is cut as far as fitting can cut it before the
+// next largest is: none is dropped whole while another can still give
+// way. Only when no file can be cut further is the largest withheld whole
+// (main.md's HANDOFF block is never cut). It reports whether anything
+// gave way.
 func (c *Context) squeeze(over int, counter budget.Counter) bool {
 	if d := c.Digest; d != nil && d.Tokens > 0 {
 		d.Squeezed = true
@@ -51,21 +54,30 @@ func (c *Context) squeeze(over int, counter budget.Counter) bool {
 		t.Refit(max(0, t.Tokens-over-8), counter)
 		return true
 	}
-	var big *File
-	for _, f := range c.Files() {
-		if f.ShownTokens > 0 && (big == nil || f.ShownTokens > big.ShownTokens) {
-			big = f
+	largest := func(cuttable bool) *File {
+		var big *File
+		for _, f := range c.Files() {
+			if f.ShownTokens > 0 && !(cuttable && f.floor) && (big == nil || f.ShownTokens > big.ShownTokens) {
+				big = f
+			}
 		}
+		return big
 	}
+	if big := largest(true); big != nil {
+		before := big.ShownTokens
+		fit(big, max(0, big.ShownTokens-over-32), counter)
+		if big.ShownTokens >= before {
+			big.floor = true // as far as it goes: the next largest gives way
+		}
+		return true
+	}
+	big := largest(false)
 	if big == nil {
 		return false
 	}
-	share := max(0, big.ShownTokens-over-32)
-	if fit(big, share, counter); !big.Truncated || big.ShownTokens > share {
-		big.Omitted = &Omit{Tokens: big.Tokens}
-		big.Content, big.ShownTokens, big.Truncated, big.Budget = "", 0, true, 0
-		big.withheld = true
-		big.cuts = []budget.Cut{{What: "the whole file", Where: big.Path, Tokens: big.Tokens}}
-	}
+	big.Omitted = &Omit{Tokens: big.Tokens}
+	big.Content, big.ShownTokens, big.Truncated, big.Budget = "", 0, true, 0
+	big.withheld = true
+	big.cuts = []budget.Cut{{What: "the whole file", Where: big.Path, Tokens: big.Tokens}}
 	return true
 }

@@ -43,7 +43,7 @@ func TestContextRecordIsComplete(t *testing.T) {
 	}
 	o := tocOptions(fsys, budget.NewCache("words", words, nil))
 	seen := map[string]int{}
-	for _, max := range []int{60000, 30000, 12000, 6000, 3000, 1500} {
+	for _, max := range []int{60000, 30000, 12000, 6000, 3000, 1500, 800, 400} {
 		o.Config.Budget.MemoryMax, o.Config.Budget.MemoryTarget = max, max
 		ctx, err := Build(o)
 		if err != nil {
