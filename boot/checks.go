@@ -1,6 +1,7 @@
 package boot
 
 import (
+	"bytes"
 	"time"
 
 	"github.com/wakeproto/wake/checks"
@@ -34,6 +35,13 @@ func (c *Context) check(o Options) {
 		c.Warnings = append(c.Warnings, err.Error())
 	}
 	m.LastWrite = last
+	if last == nil && bytes.Contains(m.Decisions.Content, []byte("\nID: ")) {
+		// wake wrote the log (its entries carry IDs) but its copy of that
+		// write is gone (.state/ deleted): the IDs the ledger says wake
+		// wrote still find a deleted entry. Otherwise the copy finds every
+		// deletion, and a start does not read the whole ledger twice.
+		m.Written, m.WrittenSkipped = checks.ReadWritten(o.FS, o.Root)
+	}
 	now := o.Now
 	if now == nil {
 		now = time.Now
