@@ -40,7 +40,7 @@ func Build(o boot.Options, c *boot.Context) (*File, error) {
 	if err != nil {
 		return nil, err
 	}
-	s.Sections = []Section{b.identity(main), b.active(main, tasks), b.protocols(main, decisions), b.recent(latest), hist}
+	s.Sections = []Section{b.identity(main), b.active(main, tasks), b.protocols(main, decisions), b.recent(latest, c.Admitted(tiers.QuestionsPath)), hist}
 	s.Agent = b.agent(main)
 	s.fit(o.Counter)
 	return s, nil
@@ -177,7 +177,39 @@ func (b *skillBuilder) protocols(main, decisions boot.Admitted) Section {
 	return sec
 }
 
-func (b *skillBuilder) recent(latest boot.Admitted) Section {
+func (b *skillBuilder) recent(latest, questions boot.Admitted) Section {
+	sec := b.lastSession(latest)
+	sec.Source += " and " + tiers.QuestionsPath
+	// The questions left open, which seed 001's Recent Context carries,
+	// go before For my successor: cut from the bottom, they go after it.
+	var qs []Item
+	switch {
+	case questions.Whole:
+		_, body, ok := tiers.SplitFrontMatter(questions.Doc.Content)
+		if !ok {
+			body = questions.Doc.Content
+		}
+		for _, it := range blockItems(tiers.StripComments(string(body)), "Open questions:") {
+			if !strings.HasPrefix(it.Text, "#") {
+				qs = append(qs, it)
+			}
+		}
+	case questions.Summary != "":
+		qs = []Item{{Group: "Open questions:", Text: tiers.QuestionsPath + " (confidential): " + questions.Summary}}
+	}
+	at := len(sec.Items)
+	for i, it := range sec.Items {
+		if it.Group == "For my successor:" {
+			at = i
+			break
+		}
+	}
+	sec.Items = slices.Insert(sec.Items, at, qs...)
+	return sec
+}
+
+// lastSession is Last Session as recent/latest.md gives it.
+func (b *skillBuilder) lastSession(latest boot.Admitted) Section {
 	sec := Section{Title: SkillRecent, Budget: b.o.Config.Skill.Recent, Source: tiers.LatestPath}
 	switch {
 	case latest.Whole:
