@@ -19,7 +19,7 @@ func (s *File) cutOrder() []cut {
 // sectionCuts lists a section's items whose Excluded is excl, last first.
 func sectionCuts(sec *Section, excl bool) []cut {
 	var out []cut
-	for i := len(sec.Items) - 1; i >= 0; i-- {
+	for i := len(sec.Items) - 1; i >= sec.mustKeep(); i-- {
 		if sec.Items[i].Excluded == excl {
 			out = append(out, cut{sec, i})
 		}

@@ -124,6 +124,9 @@ func (s *File) shrink(limit int, counter budget.Counter, count func() int, secs 
 	for _, sec := range secs {
 		where := budget.Where(skillFile, sec.Title)
 		for i := range sec.Items {
+			if i < sec.mustKeep() {
+				continue
+			}
 			if it := &sec.Items[i]; !it.Dropped {
 				p := budget.Piece{Text: it.Text + "\n", Where: where, Priority: 1}
 				if it.Excluded {
@@ -185,4 +188,18 @@ func (sec *Section) exclude() {
 		kept = append(kept, it)
 	}
 	sec.Items = kept
+}
+
+// protocolsKept is how many of How We Work's first lines are never cut:
+// seed 001 says Learned Protocols must be included, so its first lines
+// (the protocol card's, then the first standing directive) stay however
+// tight the budget.
+const protocolsKept = 3
+
+// mustKeep is how many of the section's first items are never cut.
+func (sec *Section) mustKeep() int {
+	if sec.Title != SkillProtocols {
+		return 0
+	}
+	return min(protocolsKept, len(sec.Items))
 }

@@ -347,7 +347,7 @@ func TestSkillProtectedOver(t *testing.T) {
 		t.Fatalf("over=%v; Who I Am or Active Work was cut", s.Over)
 	}
 	for _, title := range []string{SkillProtocols, SkillRecent, SkillHistory} {
-		if sec := s.section(title); sec.Dropped != len(sec.Items) {
+		if sec := s.section(title); sec.Dropped != len(sec.Items)-sec.mustKeep() {
 			t.Fatalf("%s keeps %d of %d items", title, len(sec.Items)-sec.Dropped, len(sec.Items))
 		}
 	}
@@ -431,7 +431,7 @@ func skillSectionBudgets(t *testing.T, counter budget.Counter, sizes []memorySiz
 			for _, title := range []string{SkillProtocols, SkillRecent} {
 				sec := s.section(title)
 				n := counter.Count(renderSection(sec))
-				if n > sec.Budget && sec.Dropped < len(sec.Items) {
+				if n > sec.Budget && sec.Dropped < len(sec.Items)-sec.mustKeep() {
 					t.Fatalf("size %+v budgets %+v: %s is %d tokens, over its budget %d, with %d of %d items kept",
 						size, b, title, n, sec.Budget, len(sec.Items)-sec.Dropped, len(sec.Items))
 				}
