@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os/exec"
 	"path/filepath"
 	"slices"
@@ -316,17 +317,21 @@ func (m *Memory) wakeOwned(top string) []string {
 	}
 	// The ledger keeps times to the second: a file modified within the
 	// second after wake's write is still taken for wake's.
-	last := map[string]time.Time{}
+	last := map[string]handoff.Entry{}
 	entries, _, _ := handoff.ReadLedger(m.o.FS, m.root)
 	for _, e := range entries {
 		for _, p := range e.Paths {
-			if abs := filepath.FromSlash(p); filepath.IsAbs(abs) && e.At.After(last[abs]) {
-				last[abs] = e.At
+			if abs := filepath.FromSlash(p); filepath.IsAbs(abs) && !e.At.Before(last[abs].At) {
+				last[abs] = e
 			}
 		}
 	}
-	for abs, at := range last {
-		if fi, err := m.o.FS.Stat(abs); err == nil && fi.ModTime().After(at.Add(time.Second)) {
+	for abs, e := range last {
+		fi, err := m.o.FS.Stat(abs)
+		switch {
+		case errors.Is(err, fs.ErrNotExist) && e.Op != "uninstall":
+			continue // deleted since wake wrote it: the session's work
+		case err == nil && fi.ModTime().After(e.At.Add(time.Second)):
 			continue // changed since wake wrote it: the session's work
 		}
 		if r, err := filepath.EvalSymlinks(abs); err == nil {

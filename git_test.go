@@ -124,6 +124,15 @@ func TestWakeOwned(t *testing.T) {
 	if want := []string{".claude/settings.json", ".wake/"}; !slices.Equal(got, want) {
 		t.Errorf("wakeOwned = %q, want %q (CLAUDE.md changed after wake wrote it)", got, want)
 	}
+	// Deleted since: the session's work, unless wake's uninstall deleted it.
+	fsys.Remove("/top/.claude/settings.json")
+	if got := m.wakeOwned("/top"); slices.Contains(got, ".claude/settings.json") {
+		t.Errorf("a file deleted since wake wrote it is left out: %q", got)
+	}
+	handoff.AppendLedger(fsys, m.root, handoff.Entry{At: at.Add(time.Minute), Op: "uninstall", ChangeSummary: "wake uninstall claude", Paths: []string{"/top/.claude/settings.json"}})
+	if got := m.wakeOwned("/top"); !slices.Contains(got, ".claude/settings.json") {
+		t.Errorf("a file wake's uninstall deleted is listed as the session's: %q", got)
+	}
 	if got := bare("/top", o).wakeOwned("/top"); !slices.Contains(got, tiers.StateDir+"/") || slices.Contains(got, ".wake/") {
 		t.Errorf("root as top: %q", got)
 	}

@@ -76,6 +76,7 @@ func (m *Memory) recentNote(text string) string {
 	if len(stale) == 0 {
 		return ""
 	}
+
 	var b strings.Builder
 	b.WriteString("\n---\nwake: rule 3, trust recent over cold: this cold document contradicts what is in force now. Recent state wins unless the user says otherwise.\n")
 	for _, s := range stale {
@@ -85,7 +86,9 @@ func (m *Memory) recentNote(text string) string {
 		}
 		fmt.Fprintf(&b, "- line %d, %q, against %s, %s\n", s.Line, s.Text, s.With, with)
 	}
-	return b.String()
+	// The note quotes the log and the session: scrubbed as they are.
+	note, _ := policy.Scrub(b.String())
+	return note
 }
 
 // ColdTOC is the whole table of contents of cold/, nothing folded, with

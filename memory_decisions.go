@@ -2,6 +2,7 @@ package wake
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"github.com/wakeproto/wake/checks"
@@ -12,7 +13,29 @@ import (
 
 // Decide appends a decision to the log (see [handoff.Store.Decide]).
 func (m *Memory) Decide(ctx context.Context, d handoff.NewDecision) (handoff.DecisionChange, error) {
-	return m.Store().Decide(ctx, d)
+	ch, err := m.Store().Decide(ctx, d)
+	return ch, m.quotable(err)
+}
+
+// quotable makes a refusal under rule 1 show of the entries it quotes only
+// what the policy lets out: nothing of a held-back log, and a log's text
+// scrubbed of secret-looking strings.
+func (m *Memory) quotable(err error) error {
+	var ce *handoff.ConflictError
+	if !errors.As(err, &ce) {
+		return err
+	}
+	if lvl := policy.OfPath(m.o.FS, m.root, tiers.DecisionsPath); policy.Withheld(lvl) {
+		ce.Held = fmt.Sprintf("its text is held back: %s is %s", tiers.DecisionsPath, lvl)
+		return err
+	}
+	for i := range ce.Conflicts {
+		w := &ce.Conflicts[i].With
+		w.What, _ = policy.Scrub(w.What)
+		w.Why, _ = policy.Scrub(w.Why)
+		ce.Conflicts[i].Why, _ = policy.Scrub(ce.Conflicts[i].Why)
+	}
+	return err
 }
 
 // Reverse reverses the decision ref names by the new decision d. The
@@ -41,6 +64,8 @@ func (m *Memory) logged(ch handoff.DecisionChange, err error) (handoff.DecisionC
 	if lvl := policy.OfPath(m.o.FS, m.root, tiers.DecisionsPath); err == nil && policy.Withheld(lvl) {
 		ch.Title = fmt.Sprintf("(its text is held back: %s is %s)", tiers.DecisionsPath, lvl)
 	}
+	ch.Title, _ = policy.Scrub(ch.Title)
+	ch.AddedTitle, _ = policy.Scrub(ch.AddedTitle)
 	return ch, err
 }
 

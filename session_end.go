@@ -33,7 +33,7 @@ func (m *Memory) Handoff(ctx context.Context, in handoff.Input, w BootFiles) (Ha
 	m.reportRecovered(res.Recovered)
 	out := HandoffResult{Result: res}
 	if err != nil {
-		return out, err
+		return out, m.quotable(err)
 	}
 	m.warnLargeSummary(res.Summary)
 	out.Boot = m.afterHandoff(ctx, w)

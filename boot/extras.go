@@ -3,6 +3,7 @@ package boot
 import (
 	"github.com/wakeproto/wake/budget"
 	"github.com/wakeproto/wake/cold"
+	"github.com/wakeproto/wake/tiers"
 )
 
 // addColdAndDigest builds phase 4 (the cold table of contents, within
@@ -57,6 +58,10 @@ func (c *Context) squeeze(over int, counter budget.Counter) bool {
 	largest := func(cuttable bool) *File {
 		var big *File
 		for _, f := range c.Files() {
+			// main.md is cut (never its HANDOFF block), never withheld.
+			if !cuttable && f.Path == tiers.MainPath {
+				continue
+			}
 			if f.ShownTokens > 0 && !(cuttable && f.floor) && (big == nil || f.ShownTokens > big.ShownTokens) {
 				big = f
 			}

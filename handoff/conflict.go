@@ -26,6 +26,9 @@ type Guard func(log tiers.DecisionLog, ds []NewDecision) []Conflict
 type ConflictError struct {
 	Conflicts []Conflict
 	New       []NewDecision
+	// Held, when the policy holds the log back, says so in place of the
+	// quoted entries (set by the caller that knows the policy).
+	Held string
 }
 
 func (e *ConflictError) Error() string {
@@ -33,6 +36,10 @@ func (e *ConflictError) Error() string {
 	for i, c := range e.Conflicts {
 		if i > 0 {
 			b.WriteString("; ")
+		}
+		if e.Held != "" {
+			fmt.Fprintf(&b, "%q contradicts decision %s, which is in force (%s)", oneLine(e.New[c.New].What), c.With.Name(), e.Held)
+			continue
 		}
 		fmt.Fprintf(&b, "%q contradicts decision %s, which is in force: %s BECAUSE: %s (%s)",
 			oneLine(e.New[c.New].What), c.With.Name(), c.With.Title(), oneLine(c.With.Why), c.Why)

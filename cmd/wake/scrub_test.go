@@ -82,3 +82,30 @@ func TestColdPullScrubbed(t *testing.T) {
 		}
 	}
 }
+
+// TestDecisionTextsQuotedSafely: a rule-1 refusal and the change lines of
+// reverse, contest and uphold quote the log's entries scrubbed, and not at
+// all when the log is held back.
+func TestDecisionTextsQuotedSafely(t *testing.T) {
+	t.Parallel()
+	dir := memoryWithSessions(t)
+	key := "gh" + "p_" + "R7kQ2mZ9vX4pL8wN3b" + "T6yH1cJ5dF0sAqE2uV"
+	log := filepath.Join(dir, ".wake", "warm", "decisions.md")
+	entry := "[2026-02-01] DECISION: Deploy with the token " + key + " BECAUSE: the CI needs it\nSTATUS: active\nTOPIC: deploy\n"
+	run := func(args ...string) (int, string) {
+		a, out, errOut := newTestApp(t, dir)
+		code := a.run(args)
+		return code, out.String() + errOut.String()
+	}
+	os.WriteFile(log, []byte(entry), 0o644)
+	if code, out := run("decide", "Deploy by hand", "--because", "no CI", "--topic", "deploy"); code != 3 || strings.Contains(out, key[4:]) || !strings.Contains(out, "[redacted:github-token]") {
+		t.Errorf("refusal: exit %d:\n%s", code, out)
+	}
+	if code, out := run("contest", "1", "--objection", "o", "--proposal", "p"); code != 0 || strings.Contains(out, key[4:]) {
+		t.Errorf("contest: exit %d:\n%s", code, out)
+	}
+	os.WriteFile(log, []byte("---\nsensitivity: secret\n---\n"+entry), 0o644)
+	if code, out := run("decide", "Deploy by hand", "--because", "no CI", "--topic", "deploy"); code != 3 || strings.Contains(out, "CI needs it") || !strings.Contains(out, "its text is held back") {
+		t.Errorf("refusal on a held-back log: exit %d:\n%s", code, out)
+	}
+}
