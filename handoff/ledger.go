@@ -30,6 +30,12 @@ type Entry struct {
 	// every entry wake ever wrote, so that one missing from the log can be
 	// found without wake's state directory ([WrittenDecisionIDs]).
 	DecisionIDs []string `json:"decision_ids,omitempty"`
+	// Sensitivity is the level the entry's documents had when it was
+	// written, when that is confidential or secret: for a document that
+	// may be gone by the time the entry is shown, so that its level can no
+	// longer be read from its head (an edit entry of a deleted secret
+	// document). Outputs take the stricter of it and the level read now.
+	Sensitivity string `json:"sensitivity,omitempty"`
 }
 
 // Validate checks that the entry can be written: an op of one word, a
@@ -46,6 +52,8 @@ func (e Entry) Validate() error {
 		return errors.New("ledger entry: change_summary must be one line")
 	case strings.ContainsAny(e.Summary, "\r\n"):
 		return errors.New("ledger entry: summary must be one line")
+	case e.Sensitivity != "" && e.Sensitivity != tiers.Confidential && e.Sensitivity != tiers.Secret:
+		return fmt.Errorf("ledger entry: sensitivity %q is neither %s nor %s", e.Sensitivity, tiers.Confidential, tiers.Secret)
 	}
 	return nil
 }
