@@ -61,7 +61,19 @@ func (e Entry) Validate() error {
 // AppendLedger appends one entry to <root>/ledger.jsonl and syncs it. A
 // torn last line left by a crash is closed with a newline first, so it
 // stays one bad line rather than spoiling the new one.
+//
+// The entry is wake's own account of a change, so wake's record of the
+// memory files it names ([SeenFile]) is then brought up to date: the next
+// session start does not take the change for an edit by hand.
 func AppendLedger(fsys afero.Fs, root string, e Entry) error {
+	if err := appendLedger(fsys, root, e); err != nil {
+		return err
+	}
+	noteOwnWrite(fsys, root, e)
+	return nil
+}
+
+func appendLedger(fsys afero.Fs, root string, e Entry) error {
 	if err := e.Validate(); err != nil {
 		return err
 	}
