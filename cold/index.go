@@ -41,6 +41,7 @@ type Index struct {
 	loaded   int  // entries read from the file
 	seen     int  // loaded entries a scan found again
 	dirty    bool
+	learnt   bool // a document was read in this run: see [Index.Unchanged]
 }
 
 type Entry struct {
@@ -144,6 +145,7 @@ func (x *Index) put(f tiers.ColdFile, e Entry, now time.Time) Entry {
 	e.racy = isRacy(f, now)
 	e.seen, e.loaded, e.fresh = true, false, true
 	x.entries[f.Path] = &e
+	x.learnt = true
 	if changesFile(old, &e) {
 		x.dirty = true
 	}
