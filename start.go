@@ -55,13 +55,22 @@ func (m *Memory) Start(ctx context.Context, w BootFiles) (*Start, error) {
 	}
 	locked := err == nil
 	if locked {
-		defer unlock()
+		defer func() { unlock() }()
 	} else {
 		m.warn(fmt.Sprintf("the memory root's lock could not be taken (%v); the boot files and caches are left as they are", err))
 	}
-	c, text, err := m.BootContext(locked)
+	c, text, idx, err := m.bootContext(locked)
 	if err != nil {
 		return nil, err
+	}
+	if locked {
+		var recorded bool
+		if unlock, locked, recorded = m.noteEdits(ctx, idx, unlock); recorded {
+			// The digest shows the edits just recorded.
+			if c, text, _, err = m.bootContext(true); err != nil {
+				return nil, err
+			}
+		}
 	}
 	m.warnAll(c.Warnings)
 	st := &Start{Context: c, Text: text}
@@ -80,19 +89,26 @@ func (m *Memory) Start(ctx context.Context, w BootFiles) (*Start, error) {
 // build learned (the counts, the cold index) when save is set, which the
 // caller may do only holding the root's lock.
 func (m *Memory) BootContext(save bool) (*boot.Context, string, error) {
+	c, text, _, err := m.bootContext(save)
+	return c, text, err
+}
+
+// bootContext is [Memory.BootContext] with the cold index the build went
+// through, which knows every cold document as it is now.
+func (m *Memory) bootContext(save bool) (*boot.Context, string, *cold.Index, error) {
 	idx := cold.OpenIndex(m.o.FS, m.root, m.cfg.Encoding)
 	o := m.bootOptions()
 	o.ColdIndex = idx
 	c, err := boot.Build(o)
 	if err != nil {
-		return nil, "", err
+		return nil, "", nil, err
 	}
 	text := c.Text()
 	if save {
 		m.SaveCache()
 		m.saveIndex(idx)
 	}
-	return c, text, nil
+	return c, text, idx, nil
 }
 
 // precount builds the boot context once without the lock, for its token
