@@ -7,7 +7,6 @@ import (
 
 	"github.com/wakeproto/wake/cold"
 	"github.com/wakeproto/wake/handoff"
-	"github.com/wakeproto/wake/tiers"
 )
 
 // noteEdits records, at a session start, the changes made outside wake to
@@ -65,6 +64,24 @@ func (m *Memory) noteEdits(ctx context.Context, idx *cold.Index, unlock func() e
 	return ex, true, n > 0
 }
 
+// noteEditsLocked records the edits made outside wake, as a session start
+// does, for the caller holding the root's exclusive lock: the end of a
+// hand-off, whose build saved the cold index with the session archived.
+// Looking then spares the next start comparing every cold document with
+// its record, which it would do for an index saved since its last look.
+// It reports whether entries were recorded.
+func (m *Memory) noteEditsLocked(idx *cold.Index) bool {
+	sc := handoff.OpenEditScan(m.o.FS, m.root, m.o.Now())
+	if err := m.lookForEdits(sc, idx); err != nil {
+		m.warn(fmt.Sprintf("looking for edits made outside wake: %v", err))
+	}
+	n, err := sc.Commit()
+	if err != nil {
+		m.warn(fmt.Sprintf("recording edits made outside wake: %v", err))
+	}
+	return n > 0
+}
+
 // lookForEdits looks at every tier file, and at the cold documents as the
 // build's scan of cold/ found them: through the cold index, which the
 // build saved, so that a start where it learnt nothing new compares no
@@ -74,6 +91,5 @@ func (m *Memory) lookForEdits(sc *handoff.EditScan, idx *cold.Index) error {
 	if !idx.HasScan() {
 		return err
 	}
-	index, ierr := handoff.ObservePath(m.o.FS, m.root, tiers.StateDir+"/"+cold.IndexFile)
-	return errors.Join(err, ierr, sc.LookAtCold(handoff.ColdLook{Index: index, Unchanged: idx.Unchanged(), Found: idx.Found}))
+	return errors.Join(err, sc.LookAtCold(handoff.ColdLook{Index: idx.Sum(), Unchanged: idx.Unchanged(), Found: idx.Found}))
 }

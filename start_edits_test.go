@@ -166,10 +166,12 @@ func TestStartsAtOnceRecordOnce(t *testing.T) {
 	}
 }
 
-// TestWarmStartEditsCost proves the cost promise: a session start with
+// TestWarmStartEditsCost proves the cost promise. A session start with
 // nothing changed writes nothing, opens no file twice and no cold
 // document at all, and of wake's record of the files only the small one
 // of the tier files, once: not the cold documents' nor the signatures.
+// The first start after a hand-off (which saved the cold index with the
+// session archived) reads no more of the record either, and writes none.
 func TestWarmStartEditsCost(t *testing.T) {
 	t.Parallel()
 	o, start := editsMemory(t)
@@ -179,36 +181,54 @@ func TestWarmStartEditsCost(t *testing.T) {
 		o.FS.Chtimes(editsRoot+"/"+p, hourAgo, hourAgo)
 	}
 	start()
-	start()
-	fsys := touchfs.New(o.FS)
-	o.FS = fsys
+	ctx := context.Background()
 	m, err := wake.Open(editsRoot, o)
 	if err != nil {
 		t.Fatal(err)
 	}
-	fsys.Reset()
-	if _, err := m.Start(context.Background(), wake.BootFiles{NoSkill: true}); err != nil {
-		t.Fatal(err)
-	}
-	if w := fsys.Writes(); len(w) != 0 {
-		t.Errorf("a warm start wrote %q", w)
-	}
-	for name, n := range fsys.Opens() {
-		rel := strings.TrimPrefix(name, editsRoot+"/")
-		switch {
-		case strings.HasPrefix(rel, tiers.StateDir+"/"+handoff.SeenDir+"/"):
-			t.Errorf("a warm start opened the signatures %s", rel)
-		case rel == tiers.StateDir+"/"+handoff.SeenColdFile:
-			t.Errorf("a warm start opened the record of the cold documents")
-		case strings.HasPrefix(rel, tiers.ColdDir+"/") && strings.HasSuffix(rel, ".md"):
-			t.Errorf("a warm start opened the cold document %s", rel)
-		case n > 1 && rel != tiers.LedgerPath:
-			// The build reads the ledger twice (its digest and the
-			// decision IDs); looking for edits reads it only for a change.
-			t.Errorf("a warm start opened %s %d times", rel, n)
+	for _, s := range []string{"first", "second", "third"} {
+		summary, next := s+" session", "more"
+		in, _ := (&handoff.Fields{Summary: &summary, Next: &next}).Over(handoff.Input{})
+		if _, err := m.Handoff(ctx, in, wake.BootFiles{NoSkill: true}); err != nil {
+			t.Fatal(err)
 		}
 	}
-	if n := fsys.Opens()[editsRoot+"/"+tiers.StateDir+"/"+handoff.SeenFile]; n != 1 {
-		t.Errorf("the record of the files was opened %d times", n)
+	fsys := touchfs.New(o.FS)
+	o.FS = fsys
+	for _, afterHandoff := range []bool{true, false} {
+		m, err := wake.Open(editsRoot, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fsys.Reset()
+		if _, err := m.Start(ctx, wake.BootFiles{NoSkill: true}); err != nil {
+			t.Fatal(err)
+		}
+		for _, w := range fsys.Writes() {
+			if !afterHandoff || strings.Contains(w, "/"+tiers.StateDir+"/seen") {
+				t.Errorf("after a hand-off %v: a start wrote %s", afterHandoff, w)
+			}
+		}
+		for name, n := range fsys.Opens() {
+			rel := strings.TrimPrefix(name, editsRoot+"/")
+			switch {
+			case strings.HasPrefix(rel, tiers.StateDir+"/"+handoff.SeenDir+"/"):
+				t.Errorf("after a hand-off %v: a start opened the signatures %s", afterHandoff, rel)
+			case rel == tiers.StateDir+"/"+handoff.SeenColdFile:
+				t.Errorf("after a hand-off %v: a start opened the record of the cold documents", afterHandoff)
+			case !afterHandoff && strings.HasPrefix(rel, tiers.ColdDir+"/") && strings.HasSuffix(rel, ".md"):
+				t.Errorf("a warm start opened the cold document %s", rel)
+			case !afterHandoff && n > 1 && rel != tiers.LedgerPath:
+				// The build reads the ledger twice (its digest and the
+				// decision IDs); looking for edits reads it only for a change.
+				t.Errorf("a warm start opened %s %d times", rel, n)
+			}
+		}
+		if n := fsys.Opens()[editsRoot+"/"+tiers.StateDir+"/"+handoff.SeenFile]; n != 1 {
+			t.Errorf("after a hand-off %v: the record of the tier files was opened %d times", afterHandoff, n)
+		}
+	}
+	if got := editEntries(t, o); len(got) != 0 {
+		t.Fatalf("entries %+v", got)
 	}
 }

@@ -1,6 +1,9 @@
 package cold
 
 import (
+	"encoding/binary"
+	"encoding/hex"
+	"hash/crc32"
 	"time"
 
 	"github.com/wakeproto/wake/handoff"
@@ -35,4 +38,25 @@ func (x *Index) Found() map[string]handoff.Observed {
 		}
 	}
 	return found
+}
+
+// Sum identifies the index's file as this run left it: as it was loaded,
+// or as it was last saved; "" when it was not read whole. Another
+// command saving the index changes it, so that a start comparing it with
+// the one of its last look knows whether the index may have learnt of a
+// change it never saw.
+func (x *Index) Sum() string {
+	if x == nil {
+		return ""
+	}
+	return x.sum
+}
+
+// indexSum is the CRC-32C and the length of an index file, in hex: cheap
+// enough for a warm start to take of the index it reads anyway.
+func indexSum(data []byte) string {
+	var b [8]byte
+	binary.BigEndian.PutUint32(b[:4], crc32.Checksum(data, crc32.MakeTable(crc32.Castagnoli)))
+	binary.BigEndian.PutUint32(b[4:], uint32(len(data)))
+	return hex.EncodeToString(b[:])
 }

@@ -255,12 +255,12 @@ func isPhasePath(p string) bool {
 // ColdLook is what a session start's scan of cold/ knows of the cold
 // documents, through the cold index.
 type ColdLook struct {
-	// Index is the cold index's file as the start left it. While it is
-	// the file the last look at the cold documents saw, and the scan
-	// learnt nothing it did not know (Unchanged), no cold document
+	// Index identifies the cold index's file as the start left it. While
+	// it is the file the last look at the cold documents saw, and the
+	// scan learnt nothing it did not know (Unchanged), no cold document
 	// changed since: none is compared with its record, and the records
-	// are not even read.
-	Index     Observed
+	// are not even read. "" when there is no such file.
+	Index     string
 	Unchanged bool
 	// Found returns the documents the scan found, as they are now.
 	Found func() map[string]Observed
@@ -274,7 +274,7 @@ type ColdLook struct {
 func (sc *EditScan) LookAtCold(c ColdLook) error {
 	sc.whole = true
 	stamp, had := sc.seen.files[coldIndexKey]
-	if c.Unchanged && had && c.Index.Exists && !stamp.Racy && stamp.Size == c.Index.Size && stamp.MTime == c.Index.ModTime.UnixNano() {
+	if c.Unchanged && had && c.Index != "" && stamp.Hash == c.Index {
 		return nil
 	}
 	sc.seen.readCold(sc.fsys, sc.root)
@@ -303,12 +303,11 @@ func (sc *EditScan) LookAtCold(c ColdLook) error {
 		// The stamp stays as it was, so that the next start looks again.
 		return err
 	}
-	switch r := (seenRecord{Size: c.Index.Size, MTime: c.Index.ModTime.UnixNano(), Racy: isSeenRacy(c.Index.ModTime, sc.now)}); {
-	case !c.Index.Exists && had:
+	switch {
+	case c.Index == "" && had:
 		sc.updates[coldIndexKey] = nil
-	case !c.Index.Exists:
-	case !had || r.Size != stamp.Size || r.MTime != stamp.MTime || r.Racy != stamp.Racy:
-		sc.updates[coldIndexKey] = &version{rec: r}
+	case c.Index != "" && (!had || stamp.Hash != c.Index):
+		sc.updates[coldIndexKey] = &version{rec: seenRecord{Hash: c.Index}}
 	}
 	return nil
 }

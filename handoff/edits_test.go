@@ -48,14 +48,11 @@ func scanAll(t *testing.T, s *Store) []Entry {
 	return scanWith(t, s, false)
 }
 
-// scanWith is scanAll with a stand-in cold index file that no one saves,
-// and unchanged what its scan says.
+// scanWith is scanAll with a stand-in cold index that no one saves, and
+// unchanged what its scan says.
 func scanWith(t *testing.T, s *Store, unchanged bool) []Entry {
 	t.Helper()
-	index, err := ObservePath(s.FS, s.Root, tiers.StateDir+"/cold-index.tsv")
-	if err != nil {
-		t.Fatal(err)
-	}
+	const index = "5eed"
 	sc := OpenEditScan(s.FS, s.Root, s.Now())
 	if err := sc.LookAtTiers(); err != nil {
 		t.Fatal(err)
@@ -111,9 +108,6 @@ func baselined(t *testing.T) *Store {
 	s, _ := newHandoffStore(t, afero.NewMemMapFs())
 	put(t, s, tiers.TasksPath, tasksV1)
 	put(t, s, "cold/notes/vat.md", "# VAT\n\n## Rates\nStandard: 19%.\n")
-	put(t, s, tiers.StateDir+"/cold-index.tsv", "a stand-in\n")
-	hourAgo := time.Now().Add(-time.Hour)
-	s.FS.Chtimes(s.Path(tiers.StateDir+"/cold-index.tsv"), hourAgo, hourAgo)
 	if got := scanAll(t, s); len(got) != 0 {
 		t.Fatalf("the first scan recorded %v", got)
 	}

@@ -43,8 +43,9 @@ const (
 
 // Two records of SeenFile are stamps, not files: warm/ itself, whose
 // modification time tells whether a file was added to it or removed
-// without listing it, and the cold index, which tells whether a cold
-// document changed without comparing each with its record.
+// without listing it, and the cold index, whose content sum tells
+// whether a cold document changed without comparing each with its
+// record.
 const (
 	warmDirKey    = tiers.WarmDir + "/"
 	coldIndexKey  = tiers.ColdDir + "/"
@@ -58,7 +59,7 @@ func isColdDoc(p string) bool { return p != coldIndexKey && strings.HasPrefix(p,
 type seenRecord struct {
 	Size  int64
 	MTime int64  // UnixNano
-	Hash  string // of the whole content, hex; "" for a stamp
+	Hash  string // of the whole content, hex; "" for warm/
 	Lines int
 	Level string // confidential or secret; "" for any other
 	Sig   bool   // a line signature is kept in SeenDir
