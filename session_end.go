@@ -56,8 +56,14 @@ func (m *Memory) afterHandoff(ctx context.Context, w BootFiles) boot.HookTarget 
 	if err := handoff.EndColdSession(m.o.FS, m.root); err != nil {
 		m.warn(fmt.Sprintf("ending the cold session: %v", err))
 	}
+	// Looking for edits here, the build having saved the cold index with
+	// the session archived, spares the next start comparing every cold
+	// document with wake's record, as it would for an index saved since
+	// its last look.
+	edits := m.startEdits(unlock, true)
+	edits.tiers(ctx)
 	c, text, idx, err := m.bootContext(true)
-	if err == nil && m.noteEditsLocked(idx) {
+	if err == nil && edits.cold(ctx, idx) {
 		c, text, _, err = m.bootContext(true)
 	}
 	if err != nil {

@@ -48,14 +48,23 @@ type Start struct {
 // changed it. Where the lock cannot be had at all (a read-only root, a
 // .state/ that is a symlink) the context is still built, but nothing is
 // written: boot files from a state that may be moving are worse than none.
+//
+// It first records the edits made outside wake since it last looked, as
+// ledger entries the context's digest lists (see [handoff.EditScan]);
+// when there are any it trades the shared lock for the exclusive one,
+// which every ledger line is written under.
 func (m *Memory) Start(ctx context.Context, w BootFiles) (*Start, error) {
 	unlock, err := m.o.Locker.RLock(ctx, m.root)
 	if errors.Is(err, handoff.ErrLockTimeout) {
 		return nil, err
 	}
 	locked := err == nil
+	var edits *startEdits
 	if locked {
-		defer func() { unlock() }()
+		edits = m.startEdits(unlock, false)
+		defer func() { edits.unlock() }()
+		edits.tiers(ctx)
+		locked = edits.held
 	} else {
 		m.warn(fmt.Sprintf("the memory root's lock could not be taken (%v); the boot files and caches are left as they are", err))
 	}
@@ -63,15 +72,13 @@ func (m *Memory) Start(ctx context.Context, w BootFiles) (*Start, error) {
 	if err != nil {
 		return nil, err
 	}
-	if locked {
-		var recorded bool
-		if unlock, locked, recorded = m.noteEdits(ctx, idx, unlock); recorded {
-			// The digest shows the edits just recorded.
-			if c, text, _, err = m.bootContext(true); err != nil {
-				return nil, err
-			}
+	if locked && edits.cold(ctx, idx) {
+		// The digest lists the edits just recorded.
+		if c, text, _, err = m.bootContext(edits.held); err != nil {
+			return nil, err
 		}
 	}
+	locked = locked && edits.held
 	m.warnAll(c.Warnings)
 	st := &Start{Context: c, Text: text}
 	if !locked {

@@ -145,6 +145,7 @@ func TestStartsAtOnceRecordOnce(t *testing.T) {
 	o, start := editsMemory(t)
 	start()
 	afero.WriteFile(o.FS, editsRoot+"/cold/notes/vat.md", []byte("---\nsummary: VAT rates\n---\n# VAT\n\nBread: 7%.\nBeer: 19%.\n"), 0o644)
+	afero.WriteFile(o.FS, editsRoot+"/"+tiers.TasksPath, []byte("# Active tasks\n\n## In progress\n- [ ] Bake rye bread.\n"), 0o644)
 	const n = 4
 	o.FS = &togetherFS{Fs: o.FS, n: n, all: make(chan struct{})}
 	var wg sync.WaitGroup
@@ -161,7 +162,8 @@ func TestStartsAtOnceRecordOnce(t *testing.T) {
 		})
 	}
 	wg.Wait()
-	if got := editEntries(t, o); len(got) != 1 || got[0].Paths[0] != "cold/notes/vat.md" {
+	got := editEntries(t, o)
+	if len(got) != 2 || got[0].Paths[0] != "cold/notes/vat.md" || got[1].Paths[0] != tiers.TasksPath {
 		t.Fatalf("entries %+v", got)
 	}
 }

@@ -353,12 +353,16 @@ func (sc *EditScan) Settle() ([]Entry, error) {
 
 // Commit appends the entries [EditScan.Settle] decided on, then saves the
 // records, each stamped with the ledger's size after the entries. It
-// returns how many entries it appended.
+// returns how many entries it appended. The scan may then look at more
+// files, to commit again.
 func (sc *EditScan) Commit() (int, error) {
 	entries, err := sc.Settle()
 	if err != nil {
 		return 0, err
 	}
+	defer func() {
+		sc.changes, sc.updates, sc.settled, sc.entries = nil, map[string]*version{}, false, nil
+	}()
 	n := 0
 	for _, e := range entries {
 		if err := AppendLedger(sc.fsys, sc.root, e); err != nil {
