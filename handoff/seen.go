@@ -250,6 +250,11 @@ func (s *seen) set(rel string, r *seenRecord, sig []byte) {
 	} else {
 		s.dirty = true
 	}
+	if had && r != nil && old.Sig == r.Sig && old.Hash == r.Hash {
+		// The same version: only its stat or mark moved.
+		s.files[rel] = *r
+		return
+	}
 	if had && old.Sig {
 		s.refs[old.Hash]--
 		if s.refs[old.Hash] <= 0 {

@@ -141,3 +141,16 @@ func FuzzParsePack(f *testing.F) {
 		}
 	})
 }
+
+// TestSeenRestatKeepsSignatures proves a record whose stat alone moved
+// rewrites no bucket of signatures.
+func TestSeenRestatKeepsSignatures(t *testing.T) {
+	t.Parallel()
+	s := newSeen()
+	s.set("main.md", &seenRecord{Size: 10, MTime: 20, Hash: "ab12", Sig: true}, []byte("x\n"))
+	s.sigs, s.unused = map[string][]byte{}, map[string]bool{}
+	s.set("main.md", &seenRecord{Size: 10, MTime: 30, Hash: "ab12", Sig: true, Mark: 5}, []byte("x\n"))
+	if len(s.sigs) != 0 || len(s.unused) != 0 || s.refs["ab12"] != 1 || !s.dirty {
+		t.Fatalf("sigs %v unused %v refs %v dirty %v", s.sigs, s.unused, s.refs, s.dirty)
+	}
+}
