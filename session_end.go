@@ -41,9 +41,10 @@ func (m *Memory) Handoff(ctx context.Context, in handoff.Input, w BootFiles) (Ha
 }
 
 // afterHandoff ends the session's cold accounting, so the next session has
-// the whole cold budget, and regenerates the boot files; under the root's
-// lock, so that a concurrent hand-off, pull or session start cannot
-// interleave. It counts first, unlocked.
+// the whole cold budget, records the edits made outside wake during the
+// session, and regenerates the boot files; under the root's lock, so that
+// a concurrent hand-off, pull or session start cannot interleave. It
+// counts first, unlocked.
 func (m *Memory) afterHandoff(ctx context.Context, w BootFiles) boot.HookTarget {
 	m.precount()
 	unlock, err := m.o.Locker.Lock(ctx, m.root)
@@ -55,7 +56,16 @@ func (m *Memory) afterHandoff(ctx context.Context, w BootFiles) boot.HookTarget 
 	if err := handoff.EndColdSession(m.o.FS, m.root); err != nil {
 		m.warn(fmt.Sprintf("ending the cold session: %v", err))
 	}
-	c, text, err := m.BootContext(true)
+	// Looking for edits here, the build having saved the cold index with
+	// the session archived, spares the next start comparing every cold
+	// document with wake's record, as it would for an index saved since
+	// its last look.
+	edits := m.startEdits(unlock, true)
+	edits.tiers(ctx)
+	c, text, idx, err := m.bootContext(true)
+	if err == nil && edits.cold(ctx, idx) {
+		c, text, _, err = m.bootContext(true)
+	}
 	if err != nil {
 		m.warn(fmt.Sprintf("the boot files were not regenerated: %v", err))
 		return boot.HookTarget{}

@@ -48,21 +48,37 @@ type Start struct {
 // changed it. Where the lock cannot be had at all (a read-only root, a
 // .state/ that is a symlink) the context is still built, but nothing is
 // written: boot files from a state that may be moving are worse than none.
+//
+// It first records the edits made outside wake since it last looked, as
+// ledger entries the context's digest lists (see [handoff.EditScan]);
+// when there are any it trades the shared lock for the exclusive one,
+// which every ledger line is written under.
 func (m *Memory) Start(ctx context.Context, w BootFiles) (*Start, error) {
 	unlock, err := m.o.Locker.RLock(ctx, m.root)
 	if errors.Is(err, handoff.ErrLockTimeout) {
 		return nil, err
 	}
 	locked := err == nil
+	var edits *startEdits
 	if locked {
-		defer unlock()
+		edits = m.startEdits(unlock, false)
+		defer func() { edits.unlock() }()
+		edits.tiers(ctx)
+		locked = edits.held
 	} else {
 		m.warn(fmt.Sprintf("the memory root's lock could not be taken (%v); the boot files and caches are left as they are", err))
 	}
-	c, text, err := m.BootContext(locked)
+	c, text, idx, err := m.bootContext(locked)
 	if err != nil {
 		return nil, err
 	}
+	if locked && edits.cold(ctx, idx) {
+		// The digest lists the edits just recorded.
+		if c, text, _, err = m.bootContext(edits.held); err != nil {
+			return nil, err
+		}
+	}
+	locked = locked && edits.held
 	m.warnAll(c.Warnings)
 	st := &Start{Context: c, Text: text}
 	if !locked {
@@ -80,19 +96,26 @@ func (m *Memory) Start(ctx context.Context, w BootFiles) (*Start, error) {
 // build learned (the counts, the cold index) when save is set, which the
 // caller may do only holding the root's lock.
 func (m *Memory) BootContext(save bool) (*boot.Context, string, error) {
+	c, text, _, err := m.bootContext(save)
+	return c, text, err
+}
+
+// bootContext is [Memory.BootContext] with the cold index the build went
+// through, which knows every cold document as it is now.
+func (m *Memory) bootContext(save bool) (*boot.Context, string, *cold.Index, error) {
 	idx := cold.OpenIndex(m.o.FS, m.root, m.cfg.Encoding)
 	o := m.bootOptions()
 	o.ColdIndex = idx
 	c, err := boot.Build(o)
 	if err != nil {
-		return nil, "", err
+		return nil, "", nil, err
 	}
 	text := c.Text()
 	if save {
 		m.SaveCache()
 		m.saveIndex(idx)
 	}
-	return c, text, nil
+	return c, text, idx, nil
 }
 
 // precount builds the boot context once without the lock, for its token

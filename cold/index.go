@@ -41,6 +41,8 @@ type Index struct {
 	loaded   int  // entries read from the file
 	seen     int  // loaded entries a scan found again
 	dirty    bool
+	learnt   bool   // a document was read in this run: see [Index.Unchanged]
+	sum      string // of the file as loaded, or as last saved: see [Index.Sum]
 }
 
 type Entry struct {
@@ -88,6 +90,7 @@ func NewIndex(encoding string, data []byte) *Index {
 		entries[p] = e
 	}
 	x.entries, x.loaded, x.dirty = entries, len(entries), false
+	x.sum = indexSum(data)
 	return x
 }
 
@@ -103,7 +106,12 @@ func SaveIndex(fsys afero.Fs, root string, x *Index) error {
 	if x == nil || !x.Dirty() {
 		return nil
 	}
-	return handoff.WriteState(fsys, root, IndexFile, x.Marshal())
+	data := x.Marshal()
+	if err := handoff.WriteState(fsys, root, IndexFile, data); err != nil {
+		return err
+	}
+	x.sum = indexSum(data)
+	return nil
 }
 
 // Dirty reports whether the index differs from what was loaded.
@@ -144,6 +152,7 @@ func (x *Index) put(f tiers.ColdFile, e Entry, now time.Time) Entry {
 	e.racy = isRacy(f, now)
 	e.seen, e.loaded, e.fresh = true, false, true
 	x.entries[f.Path] = &e
+	x.learnt = true
 	if changesFile(old, &e) {
 		x.dirty = true
 	}

@@ -30,6 +30,12 @@ type Entry struct {
 	// every entry wake ever wrote, so that one missing from the log can be
 	// found without wake's state directory ([WrittenDecisionIDs]).
 	DecisionIDs []string `json:"decision_ids,omitempty"`
+	// Sensitivity is the level the entry's documents had when it was
+	// written, when that is confidential or secret: for a document that
+	// may be gone by the time the entry is shown, so that its level can no
+	// longer be read from its head (an edit entry of a deleted secret
+	// document). Outputs take the stricter of it and the level read now.
+	Sensitivity string `json:"sensitivity,omitempty"`
 }
 
 // Validate checks that the entry can be written: an op of one word, a
@@ -46,6 +52,8 @@ func (e Entry) Validate() error {
 		return errors.New("ledger entry: change_summary must be one line")
 	case strings.ContainsAny(e.Summary, "\r\n"):
 		return errors.New("ledger entry: summary must be one line")
+	case e.Sensitivity != "" && e.Sensitivity != tiers.Confidential && e.Sensitivity != tiers.Secret:
+		return fmt.Errorf("ledger entry: sensitivity %q is neither %s nor %s", e.Sensitivity, tiers.Confidential, tiers.Secret)
 	}
 	return nil
 }
@@ -53,7 +61,19 @@ func (e Entry) Validate() error {
 // AppendLedger appends one entry to <root>/ledger.jsonl and syncs it. A
 // torn last line left by a crash is closed with a newline first, so it
 // stays one bad line rather than spoiling the new one.
+//
+// The entry is wake's own account of a change, so wake's record of the
+// memory files it names ([SeenFile]) is then brought up to date: the next
+// session start does not take the change for an edit by hand.
 func AppendLedger(fsys afero.Fs, root string, e Entry) error {
+	if err := appendLedger(fsys, root, e); err != nil {
+		return err
+	}
+	noteOwnWrite(fsys, root, e)
+	return nil
+}
+
+func appendLedger(fsys afero.Fs, root string, e Entry) error {
 	if err := e.Validate(); err != nil {
 		return err
 	}

@@ -48,6 +48,8 @@ func TestEntryValidate(t *testing.T) {
 		{"no change summary", Entry{Op: "init", ChangeSummary: "  "}, "change_summary is required"},
 		{"two-line change summary", Entry{Op: "init", ChangeSummary: "a\nb"}, "change_summary must be one line"},
 		{"two-line summary", Entry{Op: "init", ChangeSummary: "a", Summary: "a\r\nb"}, "summary must be one line"},
+		{"secret", Entry{Op: "edit", ChangeSummary: "deleted by hand", Sensitivity: "secret"}, ""},
+		{"internal is not recorded", Entry{Op: "edit", ChangeSummary: "x", Sensitivity: "internal"}, "neither confidential nor secret"},
 	} {
 		err := tc.e.Validate()
 		if tc.err == "" && err != nil || tc.err != "" && (err == nil || !strings.Contains(err.Error(), tc.err)) {

@@ -139,11 +139,13 @@ func (s *Store) exists(rel string) bool {
 }
 
 // move renames src to dst (both relative to the root) and syncs both
-// directories so the rename survives a crash.
+// directories so the rename survives a crash. An edit by hand src holds
+// is recorded first (see [EditScan]).
 func (s *Store) move(src, dst string) error {
 	if err := s.CheckWritable(src, dst); err != nil {
 		return err
 	}
+	s.noteHandEdit(src)
 	if err := s.FS.Rename(s.Path(src), s.Path(dst)); err != nil {
 		return fmt.Errorf("moving %s to %s: %w", src, dst, err)
 	}

@@ -27,7 +27,9 @@ func (s *Store) Path(rel string) string { return filepath.Join(s.Root, filepath.
 // Write atomically replaces rel under the root with data. A symlink on
 // the way, the file's own or a directory's, is refused (see
 // [UnsafePathError]): wake writes its memory, never what a link points at.
+// An edit by hand the file holds is recorded first (see [EditScan]).
 func (s *Store) Write(rel string, data []byte) error {
+	s.noteHandEdit(rel)
 	return WriteFileIn(s.FS, s.Root, rel, data, 0o644)
 }
 

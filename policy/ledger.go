@@ -11,7 +11,10 @@ const confidentialPath = "(confidential)"
 // a path). An entry touching a secret document, or one whose front matter
 // cannot be read, is held back and only counted; a confidential document's
 // path is replaced, and so is the change summary, by the document's
-// one-line summary when the entry carries one.
+// one-line summary when the entry carries one. The level an entry
+// recorded for its documents ([handoff.Entry.Sensitivity]) counts when it
+// is stricter than the level read now: a secret document deleted since
+// has no head left to say so.
 func RedactLedger(entries []handoff.Entry, level func(path string) string) ([]handoff.Entry, int) {
 	levels := map[string]string{}
 	known := func(p string) string {
@@ -28,8 +31,14 @@ func RedactLedger(entries []handoff.Entry, level func(path string) string) ([]ha
 		shown, secret := e, false
 		shown.Paths = make([]string, 0, len(e.Paths))
 		conf := false
+		switch e.Sensitivity {
+		case Secret:
+			secret = true
+		case Confidential:
+			conf = true
+		}
 		for _, p := range e.Paths {
-			switch known(p) {
+			switch stricter(known(p), e.Sensitivity) {
 			case Secret:
 				secret = true
 			case Confidential:
@@ -55,4 +64,24 @@ func RedactLedger(entries []handoff.Entry, level func(path string) string) ([]ha
 		out = append(out, shown)
 	}
 	return out, held
+}
+
+// stricter returns the more restricted of two levels; "" and an unknown
+// level count as the least.
+func stricter(a, b string) string {
+	rank := func(l string) int {
+		switch l {
+		case Secret:
+			return 3
+		case Confidential:
+			return 2
+		case Internal:
+			return 1
+		}
+		return 0
+	}
+	if rank(b) > rank(a) {
+		return b
+	}
+	return a
 }

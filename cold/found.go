@@ -1,0 +1,62 @@
+package cold
+
+import (
+	"encoding/binary"
+	"encoding/hex"
+	"hash/crc32"
+	"time"
+
+	"github.com/wakeproto/wake/handoff"
+)
+
+// What the index learnt of the cold documents in this run, for
+// [handoff.EditScan], which records the changes made to them outside wake.
+
+// HasScan reports whether a scan of cold/ went through the index in this
+// run: without one, nothing can be taken as gone.
+func (x *Index) HasScan() bool { return x != nil && x.scanned }
+
+// Unchanged reports whether the scan of cold/ this run learnt nothing the
+// index did not know when it was loaded: no document was read (none new,
+// none changed) and none it knew is gone.
+func (x *Index) Unchanged() bool {
+	return x.HasScan() && !x.learnt && !x.Dirty()
+}
+
+// Found returns the documents the scan of cold/ found, by path, as they
+// are now (size and modification time); those the index knew unchanged
+// were not opened. A document the scan found but could not read is left
+// out.
+func (x *Index) Found() map[string]handoff.Observed {
+	found := map[string]handoff.Observed{}
+	if !x.HasScan() {
+		return found
+	}
+	for p, e := range x.entries {
+		if e.seen && e.fresh {
+			found[p] = handoff.Observed{Path: p, Exists: true, Size: e.Size, ModTime: time.Unix(0, e.MTime)}
+		}
+	}
+	return found
+}
+
+// Sum identifies the index's file as this run left it: as it was loaded,
+// or as it was last saved; "" when it was not read whole. Another
+// command saving the index changes it, so that a start comparing it with
+// the one of its last look knows whether the index may have learnt of a
+// change it never saw.
+func (x *Index) Sum() string {
+	if x == nil {
+		return ""
+	}
+	return x.sum
+}
+
+// indexSum is the CRC-32C and the length of an index file, in hex: cheap
+// enough for a warm start to take of the index it reads anyway.
+func indexSum(data []byte) string {
+	var b [8]byte
+	binary.BigEndian.PutUint32(b[:4], crc32.Checksum(data, crc32.MakeTable(crc32.Castagnoli)))
+	binary.BigEndian.PutUint32(b[4:], uint32(len(data)))
+	return hex.EncodeToString(b[:])
+}
