@@ -85,6 +85,7 @@ type Ledger struct {
 	Entries  []handoff.Entry
 	HeldBack int               // entries touching a secret document
 	Bad      []handoff.BadLine // lines that could not be read, skipped
+	Redacted policy.Redactions // secret-looking strings scrubbed from Entries
 }
 
 // ReadLedger reads the ledger of the memory root at root, after finishing
@@ -106,8 +107,8 @@ func ReadLedger(root string, o Options, f LogFilter) (Ledger, error) {
 	}
 	slices.Reverse(kept)
 	slices.SortStableFunc(kept, func(a, b handoff.Entry) int { return b.At.Compare(a.At) })
-	kept, held := policy.RedactLedger(kept, func(p string) string { return policy.OfPath(m.o.FS, root, p) })
-	return Ledger{Entries: kept, HeldBack: held, Bad: bad}, nil
+	kept, held, red := policy.RedactLedgerCounting(kept, func(p string) string { return policy.OfPath(m.o.FS, root, p) })
+	return Ledger{Entries: kept, HeldBack: held, Bad: bad, Redacted: red}, nil
 }
 
 // TrustedRoot is a root in the user's trust store and what became of it.

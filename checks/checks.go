@@ -67,6 +67,9 @@ type Report struct {
 	FirstWake    bool
 	LastSession  string // the HANDOFF session_summary, one line
 	Focus        string // next_priority, else the first open task
+	// Redacted counts by kind the secret-looking strings the sensitivity
+	// policy scrubbed from what the findings quote.
+	Redacted map[string]int
 }
 
 // Halted reports whether a check called for a HALT.

@@ -73,16 +73,24 @@ func RedactReport(r checks.Report, held map[string]string) checks.Report {
 // scrubReport replaces the secret-looking strings the findings quote from
 // the documents (see [Scrub]); the checks judged the documents whole.
 func scrubReport(r checks.Report) checks.Report {
+	// The findings are counted; the announcement, last session and focus
+	// repeat what they quote, so they are scrubbed without counting again.
+	var red Redactions
+	count := func(s string) string {
+		out, n := Scrub(s)
+		red = red.Merge(n)
+		return out
+	}
 	scrub := func(s string) string { out, _ := Scrub(s); return out }
 	out := r
 	out.Findings = make([]checks.Finding, len(r.Findings))
 	changed := false
 	for i, f := range r.Findings {
-		f.Message = scrub(f.Message)
+		f.Message = count(f.Message)
 		if len(f.Details) > 0 {
 			ds := make([]string, len(f.Details))
 			for j, d := range f.Details {
-				ds[j] = scrub(d)
+				ds[j] = count(d)
 			}
 			f.Details = ds
 		}
@@ -96,6 +104,9 @@ func scrubReport(r checks.Report) checks.Report {
 	}
 	if changed || scrub(r.Announcement) != r.Announcement {
 		out.Announcement = checks.Announce(out)
+	}
+	if len(red) > 0 {
+		out.Redacted = red
 	}
 	return out
 }

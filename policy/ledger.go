@@ -16,6 +16,14 @@ const confidentialPath = "(confidential)"
 // is stricter than the level read now: a secret document deleted since
 // has no head left to say so.
 func RedactLedger(entries []handoff.Entry, level func(path string) string) ([]handoff.Entry, int) {
+	out, held, _ := RedactLedgerCounting(entries, level)
+	return out, held
+}
+
+// RedactLedgerCounting is [RedactLedger], and counts the secret-looking
+// strings it scrubbed from the entries it shows.
+func RedactLedgerCounting(entries []handoff.Entry, level func(path string) string) ([]handoff.Entry, int, Redactions) {
+	var red Redactions
 	levels := map[string]string{}
 	known := func(p string) string {
 		l, ok := levels[p]
@@ -59,11 +67,13 @@ func RedactLedger(entries []handoff.Entry, level func(path string) string) ([]ha
 			}
 		}
 		// A summary given on the command line may hold a pasted credential.
-		shown.ChangeSummary, _ = Scrub(shown.ChangeSummary)
-		shown.Summary, _ = Scrub(shown.Summary)
+		var r1, r2 Redactions
+		shown.ChangeSummary, r1 = Scrub(shown.ChangeSummary)
+		shown.Summary, r2 = Scrub(shown.Summary)
+		red = red.Merge(r1).Merge(r2)
 		out = append(out, shown)
 	}
-	return out, held
+	return out, held, red
 }
 
 // stricter returns the more restricted of two levels; "" and an unknown

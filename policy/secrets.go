@@ -53,7 +53,9 @@ func ScrubDecisions(log tiers.DecisionLog) (tiers.DecisionLog, Redactions) {
 	out := log
 	out.Entries = make([]tiers.Decision, len(log.Entries))
 	for i, e := range log.Entries {
-		e.What, e.Why = scrub(e.What), scrub(e.Why)
+		// What and Why are cut from the DECISION field, counted below.
+		e.What, _ = Scrub(e.What)
+		e.Why, _ = Scrub(e.Why)
 		fs := make([]tiers.Field, len(e.Fields))
 		for j, f := range e.Fields {
 			f.Value = scrub(f.Value)

@@ -27,6 +27,9 @@ type Check struct {
 	LastSession  string    `json:"last_session"` // the HANDOFF session_summary, one line
 	Focus        string    `json:"focus"`        // next_priority, else the first open task
 	Drift        Drift     `json:"drift"`
+	// Redacted counts by kind the secret-looking strings scrubbed from
+	// what the findings quote.
+	Redacted map[string]int `json:"redacted,omitempty"`
 }
 
 // Drift is the drift warnings by kind: signs that the memory drifted from
@@ -89,7 +92,7 @@ func CheckJSON(root string, r checks.Report) ([]byte, error) {
 	return marshal(Check{
 		Version: Version, Root: root, Outcome: outcome, ExitStatus: status, Findings: newFindings(r.Findings),
 		Announcement: r.Announcement, FirstWake: r.FirstWake, LastSession: r.LastSession, Focus: r.Focus,
-		Drift: newDrift(r.Findings),
+		Drift: newDrift(r.Findings), Redacted: r.Redacted,
 	})
 }
 
@@ -99,5 +102,8 @@ func CheckText(r checks.Report) string {
 	var b strings.Builder
 	boot.WriteFindings(&b, r.Findings)
 	b.WriteString("\n" + r.Announcement + "\n")
+	if line := policy.Redactions(r.Redacted).Line(); line != "" {
+		b.WriteString(strings.ToUpper(line[:1]) + line[1:] + " from what the findings quote.\n")
+	}
 	return b.String()
 }

@@ -3,7 +3,9 @@ package report
 import (
 	"fmt"
 	"io"
+	"strings"
 
+	"github.com/wakeproto/wake/policy"
 	"github.com/wakeproto/wake/tiers"
 )
 
@@ -19,6 +21,9 @@ type Decisions struct {
 	// HeldBack is the sensitivity level that holds the whole log back
 	// ("secret", "confidential"): Entries is then empty, Total still counts.
 	HeldBack string `json:"held_back,omitempty"`
+	// Redacted counts by kind the secret-looking strings scrubbed from the
+	// entries' texts.
+	Redacted map[string]int `json:"redacted,omitempty"`
 }
 
 // Decision is one entry of the decision log.
@@ -66,8 +71,11 @@ func Shown(log tiers.DecisionLog, all bool) []tiers.Decision {
 // DecisionsJSON renders the shown entries of log as JSON; planned are the
 // IDs wake gives entries without one at its next write, by number
 // ([tiers.PlanIDs]); held is the level holding the log back, or "".
-func DecisionsJSON(log tiers.DecisionLog, planned map[int]string, held string, all bool) ([]byte, error) {
+func DecisionsJSON(log tiers.DecisionLog, planned map[int]string, held string, all bool, redacted map[string]int) ([]byte, error) {
 	out := Decisions{Version: Version, Path: tiers.DecisionsPath, Total: len(log.Entries), Entries: []Decision{}, Malformed: []Malformed{}, HeldBack: held}
+	if held == "" {
+		out.Redacted = redacted
+	}
 	if held != "" {
 		return marshal(out)
 	}
@@ -89,7 +97,7 @@ func DecisionsJSON(log tiers.DecisionLog, planned map[int]string, held string, a
 // status, ID and topic and its annotations, then the counts; an ID from
 // planned, not in the file yet, is marked "*" and explained. held is the
 // level holding the log back, whose text is then never written.
-func DecisionsText(w io.Writer, log tiers.DecisionLog, planned map[int]string, held string, all bool) {
+func DecisionsText(w io.Writer, log tiers.DecisionLog, planned map[int]string, held string, all bool, redacted policy.Redactions) {
 	if held != "" {
 		fmt.Fprintf(w, "%s is %s: its %d decision(s) are held back; wake shows none of their text.\n", tiers.DecisionsPath, held, len(log.Entries))
 		return
@@ -133,6 +141,9 @@ func DecisionsText(w io.Writer, log tiers.DecisionLog, planned map[int]string, h
 	fmt.Fprintln(w, ".")
 	if unwritten {
 		fmt.Fprintln(w, "* written by hand: wake writes this id into the entry at its next write of the log; reverse, contest and uphold take it already.")
+	}
+	if r := redacted.Line(); r != "" {
+		fmt.Fprintf(w, "%s: wake shows them so; take them out of %s.\n", strings.ToUpper(r[:1])+r[1:], tiers.DecisionsPath)
 	}
 }
 

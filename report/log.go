@@ -8,6 +8,7 @@ import (
 
 	"github.com/wakeproto/wake"
 	"github.com/wakeproto/wake/handoff"
+	"github.com/wakeproto/wake/policy"
 	"github.com/wakeproto/wake/tiers"
 )
 
@@ -17,6 +18,9 @@ type Log struct {
 	Entries  []LedgerEntry `json:"entries"`   // newest first
 	HeldBack int           `json:"held_back"` // entries touching a secret document
 	Skipped  []BadLine     `json:"skipped"`   // lines that could not be read
+	// Redacted counts by kind the secret-looking strings scrubbed from the
+	// entries shown.
+	Redacted map[string]int `json:"redacted,omitempty"`
 }
 
 // BadLine is a ledger line that could not be read.
@@ -26,8 +30,8 @@ type BadLine struct {
 }
 
 // LogJSON renders ledger entries as JSON.
-func LogJSON(entries []handoff.Entry, held int, bad []handoff.BadLine) ([]byte, error) {
-	out := Log{Version: Version, Entries: newEntries(entries), HeldBack: held, Skipped: []BadLine{}}
+func LogJSON(entries []handoff.Entry, held int, bad []handoff.BadLine, redacted map[string]int) ([]byte, error) {
+	out := Log{Version: Version, Entries: newEntries(entries), HeldBack: held, Skipped: []BadLine{}, Redacted: redacted}
 	for _, b := range bad {
 		out.Skipped = append(out.Skipped, BadLine{Line: b.Line, Err: b.Err})
 	}
@@ -38,7 +42,7 @@ func LogJSON(entries []handoff.Entry, held int, bad []handoff.BadLine) ([]byte, 
 // selection, named when it left no entry.
 // The ledger can be edited by hand, so its text is made printable: no
 // terminal escape reaches the terminal (the JSON escapes them instead).
-func LogText(w io.Writer, entries []handoff.Entry, held int, f wake.LogFilter) {
+func LogText(w io.Writer, entries []handoff.Entry, held int, redacted policy.Redactions, f wake.LogFilter) {
 	var b strings.Builder
 	if len(entries) == 0 {
 		var parts []string
@@ -68,6 +72,9 @@ func LogText(w io.Writer, entries []handoff.Entry, held int, f wake.LogFilter) {
 			what = "entry"
 		}
 		fmt.Fprintf(&b, "Held back: %d %s touching secret documents.\n", held, what)
+	}
+	if r := redacted.Line(); r != "" {
+		fmt.Fprintf(&b, "%s.\n", strings.ToUpper(r[:1])+r[1:])
 	}
 	io.WriteString(w, b.String())
 }

@@ -47,8 +47,8 @@ func (a *app) decisionsRun(o *decisionsOptions) error {
 		}
 	}
 	if o.format == "json" {
-		return a.writeJSON(report.DecisionsJSON(d.Log, d.Planned, d.Held, o.all))
+		return a.writeJSON(report.DecisionsJSON(d.Log, d.Planned, d.Held, o.all, d.Redacted))
 	}
-	report.DecisionsText(a.out, d.Log, d.Planned, d.Held, o.all)
+	report.DecisionsText(a.out, d.Log, d.Planned, d.Held, o.all, d.Redacted)
 	return nil
 }

@@ -60,8 +60,8 @@ func (a *app) logRun(o *logOptions) error {
 		a.warn([]string{fmt.Sprint(b)})
 	}
 	if o.format == "json" {
-		return a.writeJSON(report.LogJSON(l.Entries, l.HeldBack, l.Bad))
+		return a.writeJSON(report.LogJSON(l.Entries, l.HeldBack, l.Bad, l.Redacted))
 	}
-	report.LogText(a.out, l.Entries, l.HeldBack, f)
+	report.LogText(a.out, l.Entries, l.HeldBack, l.Redacted, f)
 	return nil
 }

@@ -109,3 +109,33 @@ func TestDecisionTextsQuotedSafely(t *testing.T) {
 		t.Errorf("refusal on a held-back log: exit %d:\n%s", code, out)
 	}
 }
+
+// TestRedactionsCounted: wake decisions and wake log say how many
+// secret-looking strings they scrubbed, in text and JSON.
+func TestRedactionsCounted(t *testing.T) {
+	t.Parallel()
+	dir := memoryWithSessions(t)
+	key := "gh" + "p_" + "R7kQ2mZ9vX4pL8wN3b" + "T6yH1cJ5dF0sAqE2uV"
+	run := func(args ...string) string {
+		a, out, errOut := newTestApp(t, dir)
+		if code := a.run(args); code != 0 {
+			t.Fatalf("%v: exit %d: %s", args, code, errOut)
+		}
+		return out.String()
+	}
+	run("decide", "Rotate the token "+key, "--because", "it leaked")
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"decisions"}, "1 secret redacted (github-token): wake shows them so"},
+		{[]string{"decisions", "--format", "json"}, `"redacted": {`},
+		{[]string{"log"}, "1 secret redacted (github-token)."},
+		{[]string{"log", "--format", "json"}, `"redacted": {`},
+	} {
+		out := run(c.args...)
+		if strings.Contains(out, key[4:]) || !strings.Contains(strings.ToLower(out), strings.ToLower(c.want)) {
+			t.Errorf("%v:\n%s", c.args, out)
+		}
+	}
+}
