@@ -30,6 +30,13 @@ func pemBody(s string) (int, bool) {
 			line, i = true, i+2
 			continue
 		case c == ' ' || c == '\t' || c == '\r':
+		case line && (c == '>' || c == '#' || c == ';' || c == '/' && i+1 < len(s) && s[i+1] == '/'):
+			// A block pasted quoted or commented out: "> ", "# ", "// "
+			// open its lines, which stay the key's.
+			for i < len(s) && (s[i] == '/' || s[i] == c) {
+				i++
+			}
+			continue
 		case line && pemHeader(s[i:]):
 			n := strings.IndexByte(s[i:], '\n')
 			if n < 0 {
