@@ -28,6 +28,9 @@ type Digest struct {
 	Unlisted int
 	HeldBack int  // touching secret documents: counted only
 	Squeezed bool // cut further to keep the context under memory_max
+	// Redacted counts the secret-looking strings scrubbed from the
+	// entries in the window.
+	Redacted policy.Redactions
 
 	all    []handoff.Entry // every entry in the window, newest first
 	hidden bool            // not even the count of the entries fits
@@ -55,11 +58,11 @@ func BuildDigest(o Options) (*Digest, []string, error) {
 	for _, b := range bad {
 		warns = append(warns, b.String())
 	}
-	if o.ledgerLevel != nil {
-		entries, d.HeldBack = policy.RedactLedger(entries, o.ledgerLevel)
-	} else {
-		entries, d.HeldBack = RedactLedger(o.FS, o.Root, entries)
+	level := o.ledgerLevel
+	if level == nil {
+		level = func(p string) string { return policy.OfPath(o.FS, o.Root, p) }
 	}
+	entries, d.HeldBack, d.Redacted = policy.RedactLedgerCounting(entries, level)
 	// Appended in time order, so newest first is the file reversed; the
 	// stable sort only matters for entries stamped out of order.
 	slices.Reverse(entries)

@@ -1,6 +1,19 @@
 package boot
 
+import (
+	"github.com/spf13/afero"
+	"github.com/wakeproto/wake/handoff"
+	"github.com/wakeproto/wake/policy"
+)
+
 // Markdown renders the boot context as the agent reads it.
 func Markdown(c *Context) string {
 	return markdownHead(c) + outputLine(c)
+}
+
+// RedactLedger applies the sensitivity policy (DESIGN section 7) to ledger
+// entries an agent will see, reading each document's sensitivity from the
+// head of the file as it is now: see [policy.RedactLedger].
+func RedactLedger(fsys afero.Fs, root string, entries []handoff.Entry) ([]handoff.Entry, int) {
+	return policy.RedactLedger(entries, func(p string) string { return policy.OfPath(fsys, root, p) })
 }

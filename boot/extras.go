@@ -14,12 +14,14 @@ func (c *Context) addColdAndDigest(o Options) error {
 		return err
 	}
 	c.TOC = toc
+	c.HeldBack.Redacted = c.HeldBack.Redacted.Merge(toc.Redacted)
 	c.Warnings = append(c.Warnings, warns...)
 	d, warns, err := BuildDigest(o)
 	if err != nil {
 		return err
 	}
 	c.Digest = d
+	c.HeldBack.Redacted = c.HeldBack.Redacted.Merge(d.Redacted)
 	c.Warnings = append(c.Warnings, warns...)
 	return nil
 }

@@ -1,19 +1,9 @@
 package boot
 
 import (
-	"github.com/spf13/afero"
-
-	"github.com/wakeproto/wake/handoff"
 	"github.com/wakeproto/wake/policy"
 	"github.com/wakeproto/wake/tiers"
 )
-
-// RedactLedger applies the sensitivity policy (DESIGN section 7) to ledger
-// entries an agent will see, reading each document's sensitivity from the
-// head of the file as it is now: see [policy.RedactLedger].
-func RedactLedger(fsys afero.Fs, root string, entries []handoff.Entry) ([]handoff.Entry, int) {
-	return policy.RedactLedger(entries, func(p string) string { return policy.OfPath(fsys, root, p) })
-}
 
 // ledgerLevels returns the sensitivity of ledger paths from what Build has
 // already read, so that the digest opens no file a second time: the tier

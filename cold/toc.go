@@ -3,6 +3,7 @@ package cold
 import (
 	"fmt"
 	"path"
+	"regexp"
 	"slices"
 	"strings"
 	"time"
@@ -36,6 +37,10 @@ type TOC struct {
 	Omitted      bool // not even cold/ as one line fits
 	Squeezed     bool // folded further to keep the context under memory_max
 	Lines        []TOCLine
+
+	// Redacted counts the secret-looking strings scrubbed from the
+	// summaries and headings of the documents listed (folded ones too).
+	Redacted policy.Redactions
 
 	root  *tocDir
 	order []*tocDir // fold order: deepest, largest, stalest first; cold/ last
@@ -200,6 +205,16 @@ func (t *TOC) add(f tiers.ColdFile, e Entry) {
 	} else {
 		doc.title = docTitle(path.Base(f.Path), e)
 	}
+	if strings.Contains(doc.title, "[redacted:") {
+		// The index keeps summaries scrubbed; the listing counts what the
+		// scrubbing took out.
+		for _, m := range redactedMarker.FindAllStringSubmatch(doc.title, -1) {
+			if t.Redacted == nil {
+				t.Redacted = policy.Redactions{}
+			}
+			t.Redacted[m[1]]++
+		}
+	}
 	d.docs = append(d.docs, doc)
 	t.last = d
 	t.Documents++
@@ -273,3 +288,6 @@ func (t *TOC) prepare() {
 // Index is the cold index the table of contents was built with, nil
 // without one.
 func (t *TOC) Index() *Index { return t.index }
+
+// redactedMarker is what [policy.Scrub] leaves in place of a secret.
+var redactedMarker = regexp.MustCompile(`\[redacted:([a-z0-9-]+)\]`)

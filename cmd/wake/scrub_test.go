@@ -80,6 +80,9 @@ func TestColdPullScrubbed(t *testing.T) {
 		if args[0] == "cold" && len(args) == 2 && (!strings.Contains(out.String(), "The deploy token is [redacted:github-token].") || !strings.Contains(out.String(), "[wake: 2 secrets redacted (github-token)]")) {
 			t.Errorf("the pull is not redacted as it should be:\n%s", out)
 		}
+		if args[0] == "load" && !strings.Contains(out.String(), "1 secret redacted (github-token)") {
+			t.Errorf("load does not count the listing's redaction:\n%s", out)
+		}
 	}
 }
 
