@@ -107,7 +107,7 @@ func ReadLedger(root string, o Options, f LogFilter) (Ledger, error) {
 	}
 	slices.Reverse(kept)
 	slices.SortStableFunc(kept, func(a, b handoff.Entry) int { return b.At.Compare(a.At) })
-	kept, held, red := policy.RedactLedgerCounting(kept, func(p string) string { return policy.OfPath(m.o.FS, root, p) })
+	kept, held, red := policy.RedactLedger(kept, func(p string) string { return policy.OfPath(m.o.FS, root, p) })
 	return Ledger{Entries: kept, HeldBack: held, Bad: bad, Redacted: red}, nil
 }
 

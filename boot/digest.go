@@ -62,7 +62,7 @@ func BuildDigest(o Options) (*Digest, []string, error) {
 	if level == nil {
 		level = func(p string) string { return policy.OfPath(o.FS, o.Root, p) }
 	}
-	entries, d.HeldBack, d.Redacted = policy.RedactLedgerCounting(entries, level)
+	entries, d.HeldBack, d.Redacted = policy.RedactLedger(entries, level)
 	// Appended in time order, so newest first is the file reversed; the
 	// stable sort only matters for entries stamped out of order.
 	slices.Reverse(entries)

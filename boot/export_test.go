@@ -15,5 +15,6 @@ func Markdown(c *Context) string {
 // entries an agent will see, reading each document's sensitivity from the
 // head of the file as it is now: see [policy.RedactLedger].
 func RedactLedger(fsys afero.Fs, root string, entries []handoff.Entry) ([]handoff.Entry, int) {
-	return policy.RedactLedger(entries, func(p string) string { return policy.OfPath(fsys, root, p) })
+	out, held, _ := policy.RedactLedger(entries, func(p string) string { return policy.OfPath(fsys, root, p) })
+	return out, held
 }

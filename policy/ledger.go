@@ -15,14 +15,10 @@ const confidentialPath = "(confidential)"
 // recorded for its documents ([handoff.Entry.Sensitivity]) counts when it
 // is stricter than the level read now: a secret document deleted since
 // has no head left to say so.
-func RedactLedger(entries []handoff.Entry, level func(path string) string) ([]handoff.Entry, int) {
-	out, held, _ := RedactLedgerCounting(entries, level)
-	return out, held
-}
-
-// RedactLedgerCounting is [RedactLedger], and counts the secret-looking
-// strings it scrubbed from the entries it shows.
-func RedactLedgerCounting(entries []handoff.Entry, level func(path string) string) ([]handoff.Entry, int, Redactions) {
+//
+// It also scrubs the summaries of the entries it shows of secret-looking
+// strings, and counts them.
+func RedactLedger(entries []handoff.Entry, level func(path string) string) ([]handoff.Entry, int, Redactions) {
 	var red Redactions
 	levels := map[string]string{}
 	known := func(p string) string {

@@ -63,16 +63,6 @@ func (r Redactions) Line() string {
 	return budget.Plural(n, "secret") + " redacted (" + strings.Join(r.Kinds(), ", ") + ")"
 }
 
-// SecretKinds lists the kinds of secret scrubbing knows, in the order its
-// rules are tried.
-func SecretKinds() []string {
-	kinds := make([]string, len(scrubRules))
-	for i, r := range scrubRules {
-		kinds[i] = r.kind
-	}
-	return kinds
-}
-
 // Scrub returns text with every secret-looking string replaced by
 // [redacted:<kind>] and the count of what was replaced. Scrubbing twice
 // gives what scrubbing once gives.
