@@ -105,7 +105,8 @@ func (m *Memory) BootContext(save bool) (*boot.Context, string, error) {
 func (m *Memory) bootContext(save bool) (*boot.Context, string, *cold.Index, error) {
 	idx := cold.OpenIndex(m.o.FS, m.root, m.cfg.Encoding)
 	o := m.bootOptions()
-	o.ColdIndex = idx
+	// The checks run only in a build: only it reads the drift record.
+	o.ColdIndex, o.Drift = idx, m.driftOptions()
 	c, err := boot.Build(o)
 	if err != nil {
 		return nil, "", nil, err

@@ -178,7 +178,7 @@ func (m *Memory) Store() *handoff.Store {
 
 // bootOptions is what the boot pipeline reads with.
 func (m *Memory) bootOptions() boot.Options {
-	return boot.Options{FS: m.o.FS, Root: m.root, Config: m.cfg, Counter: m.cache, Now: m.o.Now, Drift: m.driftOptions()}
+	return boot.Options{FS: m.o.FS, Root: m.root, Config: m.cfg, Counter: m.cache, Now: m.o.Now}
 }
 
 func (m *Memory) warn(msg string) { m.notify(Notice{Kind: "warning", Msg: msg}) }

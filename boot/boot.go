@@ -64,10 +64,11 @@ type File struct {
 	Content     string
 
 	doc      tiers.Doc
-	full     string       // the content the policy admits, before fitting
-	withheld bool         // kept out whole to stay under the memory maximum
-	floor    bool         // fitting cannot cut it further (squeeze)
-	cuts     []budget.Cut // what fitting it left out
+	full     string             // the content the policy admits, before fitting
+	withheld bool               // kept out whole to stay under the memory maximum
+	floor    bool               // fitting cannot cut it further (squeeze)
+	secrets  []policy.SecretHit // where the document holds secret-looking strings
+	cuts     []budget.Cut       // what fitting it left out
 }
 
 // Omit says what compression left out of a file.

@@ -47,7 +47,16 @@ func (c *Context) check(o Options) {
 		now = time.Now
 	}
 	r := checks.Run(m, checks.Options{StaleAfter: o.Config.Checks.StaleAfter, Now: now, Drift: o.Drift})
-	r.Findings = append(r.Findings, policy.SecretFindings(m.Main, m.Latest, m.Tasks, m.Decisions, m.Questions)...)
+	// Where the tier files hold secrets, as admitting them found it: the
+	// files wake check looks at (not recent/previous.md).
+	for _, f := range c.Files() {
+		if f.Path == tiers.PreviousPath {
+			continue
+		}
+		if sf, ok := policy.SecretFinding(f.Path, f.secrets); ok {
+			r.Findings = append(r.Findings, sf)
+		}
+	}
 	r = policy.RedactReport(r, c.held())
 	c.Announcement, c.Findings = r.Announcement, r.Findings
 }

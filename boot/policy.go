@@ -29,9 +29,15 @@ func (c *Context) admitFile(f *File, counter budget.Counter) {
 		f.Content = fmt.Sprintf("Summary: %s\n", tiers.OneLine(f.doc.Meta.Summary))
 	}
 	// Pasted credentials never leave: what is shown is scrubbed, and
-	// counted, before it is fitted and counted.
+	// counted, before it is fitted and counted. A file shown whole is its
+	// document as read, so the same search says where the secrets are,
+	// for the checks' warning.
 	var r policy.Redactions
-	f.Content, r = policy.Scrub(f.Content)
+	var hits []policy.SecretHit
+	f.Content, r, hits = policy.ScrubFind(f.Content)
+	if f.Held == "" {
+		f.secrets = hits
+	}
 	c.HeldBack.Redacted = c.HeldBack.Redacted.Merge(r)
 	f.full = f.Content
 	f.Tokens = counter.Count(f.Content)

@@ -67,7 +67,25 @@ func (r Redactions) Line() string {
 // [redacted:<kind>] and the count of what was replaced. Scrubbing twice
 // gives what scrubbing once gives.
 func Scrub(text string) (string, Redactions) {
+	return replace(text, scrubber.find(text))
+}
+
+// FindSecrets lists the secret-looking strings in text, for a check that
+// must say where they are without showing them.
+func FindSecrets(text string) []SecretHit { return hitsOf(text, scrubber.find(text)) }
+
+// ScrubFind is [Scrub] and [FindSecrets] in one search of text: for the
+// session start, which shows a document scrubbed and warns where it held
+// secrets.
+func ScrubFind(text string) (string, Redactions, []SecretHit) {
 	spans := scrubber.find(text)
+	out, red := replace(text, spans)
+	return out, red, hitsOf(text, spans)
+}
+
+// replace writes text with each span replaced by its marker, keeping the
+// line breaks it covered, and counts them by kind.
+func replace(text string, spans []span) (string, Redactions) {
 	if len(spans) == 0 {
 		return text, nil
 	}
@@ -91,10 +109,11 @@ func Scrub(text string) (string, Redactions) {
 	return b.String(), red
 }
 
-// FindSecrets lists the secret-looking strings in text, for a check that
-// must say where they are without showing them.
-func FindSecrets(text string) []SecretHit {
-	spans := scrubber.find(text)
+// hitsOf is where spans lie in text: line and kind.
+func hitsOf(text string, spans []span) []SecretHit {
+	if len(spans) == 0 {
+		return nil
+	}
 	hits := make([]SecretHit, len(spans))
 	line, at := 1, 0
 	for i, s := range spans {

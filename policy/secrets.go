@@ -25,18 +25,25 @@ func SecretFindings(docs ...tiers.Doc) []checks.Finding {
 		if lvl, _ := OfDoc(d); Withheld(lvl) {
 			continue
 		}
-		hits := FindSecrets(string(d.Content))
-		if len(hits) == 0 {
-			continue
+		if f, ok := SecretFinding(d.Path, FindSecrets(string(d.Content))); ok {
+			out = append(out, f)
 		}
-		details := make([]string, len(hits))
-		for i, h := range hits {
-			details[i] = fmt.Sprintf("line %d: %s", h.Line, h.Kind)
-		}
-		out = append(out, checks.Finding{Check: checks.Drift, Kind: KindSecret, Pass: true, Severity: checks.Warning, Path: d.Path, Details: details,
-			Message: fmt.Sprintf("%s holds %d secret-looking string(s); wake shows them redacted, but they belong in a secret store, not in the memory: take them out", d.Path, len(hits))})
 	}
 	return out
+}
+
+// SecretFinding is the warning that the document at path holds the
+// secret-looking strings hits: their lines and kinds, never their values.
+func SecretFinding(path string, hits []SecretHit) (checks.Finding, bool) {
+	if len(hits) == 0 {
+		return checks.Finding{}, false
+	}
+	details := make([]string, len(hits))
+	for i, h := range hits {
+		details[i] = fmt.Sprintf("line %d: %s", h.Line, h.Kind)
+	}
+	return checks.Finding{Check: checks.Drift, Kind: KindSecret, Pass: true, Severity: checks.Warning, Path: path, Details: details,
+		Message: fmt.Sprintf("%s holds %d secret-looking string(s); wake shows them redacted, but they belong in a secret store, not in the memory: take them out", path, len(hits))}, true
 }
 
 // ScrubDecisions returns the decision log with the texts an output shows
