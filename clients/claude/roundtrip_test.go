@@ -16,6 +16,7 @@ import (
 	"github.com/wakeproto/wake"
 	"github.com/wakeproto/wake/budget"
 	"github.com/wakeproto/wake/clients"
+	"github.com/wakeproto/wake/internal/claudecases"
 	"github.com/wakeproto/wake/internal/memlock"
 	"github.com/wakeproto/wake/skeleton"
 	"github.com/wakeproto/wake/tiers"
@@ -84,22 +85,6 @@ func installThenUninstall(t *testing.T, fsys afero.Fs, o clients.Options) string
 	return string(after)
 }
 
-// assertSettings checks that settings.json is src again, or for "no file",
-// that neither it nor the .claude/ install made is left.
-func assertSettings(t *testing.T, fsys afero.Fs, name, src, after string) {
-	t.Helper()
-	got, err := afero.ReadFile(fsys, "/p/.claude/settings.json")
-	if name == "no file" {
-		if _, derr := fsys.Stat("/p/.claude"); !errors.Is(err, fs.ErrNotExist) || !errors.Is(derr, fs.ErrNotExist) {
-			t.Fatalf("uninstall left %q (%v), .claude/: %v\nafter install:\n%s", got, err, derr, after)
-		}
-		return
-	}
-	if err != nil || string(got) != src {
-		t.Fatalf("uninstall did not give back the original (%v):\n got %q\nwant %q\nafter install:\n%s", err, got, src, after)
-	}
-}
-
 // TestUninstallRestoresRandomSettings is the property behind the corpus
 // of internal/claudecases (run through the command line in cmd/wake): for random settings objects, with random
 // whitespace and LF or CRLF, install then uninstall gives back the
@@ -124,7 +109,7 @@ func TestUninstallRestoresRandomSettings(t *testing.T) {
 		if t.Failed() {
 			t.Fatalf("case %d: %q", i, src)
 		}
-		assertSettings(t, fsys, name, src, after)
+		claudecases.AssertRestored(t, fsys, name, src, after)
 		if _, err := fsys.Stat("/p/CLAUDE.md"); !errors.Is(err, fs.ErrNotExist) {
 			t.Fatalf("case %d: CLAUDE.md left: %v", i, err)
 		}

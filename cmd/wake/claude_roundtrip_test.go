@@ -2,8 +2,6 @@ package main
 
 import (
 	"bytes"
-	"errors"
-	"io/fs"
 	"strings"
 	"testing"
 	"time"
@@ -55,22 +53,6 @@ func putSettings(t *testing.T, fsys afero.Fs, name, src string) {
 	}
 }
 
-// assertSettings checks that settings.json is src again, or for "no file",
-// that neither it nor the .claude/ install made is left.
-func assertSettings(t *testing.T, fsys afero.Fs, name, src, after string) {
-	t.Helper()
-	got, err := afero.ReadFile(fsys, "/p/.claude/settings.json")
-	if name == "no file" {
-		if _, derr := fsys.Stat("/p/.claude"); !errors.Is(err, fs.ErrNotExist) || !errors.Is(derr, fs.ErrNotExist) {
-			t.Fatalf("uninstall left %q (%v), .claude/: %v\nafter install:\n%s", got, err, derr, after)
-		}
-		return
-	}
-	if err != nil || string(got) != src {
-		t.Fatalf("uninstall did not give back the original (%v):\n got %q\nwant %q\nafter install:\n%s", err, got, src, after)
-	}
-}
-
 // TestUninstallRestoresSettings: for every settings file of the corpus,
 // wake install claude writes CRLF into a CRLF file, and wake uninstall
 // claude gives the file back byte for byte (and takes away a file and
@@ -93,7 +75,7 @@ func TestUninstallRestoresSettings(t *testing.T) {
 			if a, out := mk(); a.run([]string{"uninstall", "claude"}) != 0 {
 				t.Fatalf("uninstall: %s", out)
 			}
-			assertSettings(t, fsys, tc.name, tc.src, string(after))
+			claudecases.AssertRestored(t, fsys, tc.name, tc.src, string(after))
 		})
 	}
 }
