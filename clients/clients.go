@@ -9,10 +9,12 @@
 package clients
 
 import (
+	"context"
 	"errors"
 
 	"github.com/spf13/afero"
 
+	"github.com/wakeproto/wake"
 	"github.com/wakeproto/wake/tiers"
 )
 
@@ -48,6 +50,11 @@ type Env struct {
 	Manifest string
 	// Warn tells the user of something that is not an error.
 	Warn func(string)
+	// Vars is the environment wake runs in (HOME, PATH, CODEX_HOME...),
+	// for a wiring that runs the client itself; Cwd resolves its
+	// relative PATH entries.
+	Vars map[string]string
+	Cwd  string
 }
 
 // Wiring is a client's wiring into one project: what install edits, and
@@ -95,6 +102,23 @@ type InstallPlan struct {
 	// something, Unchanged when none did.
 	Done, Unchanged string
 	Notes           []string // said last
+	// Then is a step the client takes itself once the edits are applied
+	// and recorded, under the root's lock: Codex records its trust in
+	// wake's hooks through its own app server, which reads the hooks from
+	// the files the edits wrote. record adds to the project's record in
+	// the manifest at once, so that Then records what it is about to
+	// change before it changes it. Nil: no such step.
+	Then func(ctx context.Context, record func(func(*Record) error) error) (Followup, error)
+}
+
+// Followup is what an [InstallPlan]'s Then step did.
+type Followup struct {
+	// Edits are the files it changed, already written, for the report
+	// and the ledger line: Changed, Show and Done (or Kept) set.
+	Edits []FileEdit
+	// Warnings say what the user must still do for the wiring to work.
+	Warnings []wake.Notice
+	Notes    []string
 }
 
 // UninstallPlan is what uninstall changes. An edit's Remove says nothing

@@ -84,7 +84,7 @@ func (o *Options) defaults() {
 // env is the Env of the client's wiring into the project.
 func (o *Options) env(c Client, root string, cfg tiers.Config) Env {
 	return Env{FS: o.Wake.FS, Project: o.Project, Root: root, Home: o.Wake.Env["HOME"], Config: cfg,
-		Manifest: manifestPath(root, c.About().Name), Warn: o.warn}
+		Manifest: manifestPath(root, c.About().Name), Warn: o.warn, Vars: o.Wake.Env, Cwd: o.Cwd}
 }
 
 func (o *Options) warn(msg string) {
@@ -130,6 +130,7 @@ func Install(ctx context.Context, c Client, o Options) (*Report, error) {
 	about := c.About()
 	r := &Report{Op: "install", Client: about.Name, Project: o.Project}
 	var plan InstallPlan
+	var then []string
 	m.Precount()
 	err = m.Store().Mutate(ctx, func() (handoff.Entry, error) {
 		files := writeBootFiles(m, env, o.BootFiles)
@@ -144,12 +145,19 @@ func Install(ctx context.Context, c Client, o Options) (*Report, error) {
 		if err := applyRecorded(env, about, plan); err != nil {
 			return handoff.Entry{}, err
 		}
+		if plan.Then != nil {
+			f, err := plan.Then(ctx, func(add func(*Record) error) error { return addRecord(env, about, add) })
+			r.Edits, r.Warnings, then = append(r.Edits, f.Edits...), f.Warnings, f.Notes
+			if err != nil {
+				return handoff.Entry{}, err
+			}
+		}
 		return changeEntry(r, m.Root(), files.changes)
 	})
 	if err != nil && !errors.Is(err, errUnchanged) {
 		return nil, err
 	}
-	r.Summary, r.Notes = plan.Unchanged, plan.Notes
+	r.Summary, r.Notes = plan.Unchanged, append(then, plan.Notes...)
 	if r.Changed() {
 		r.Summary = plan.Done
 	}
@@ -197,6 +205,18 @@ func applyRecorded(env Env, about About, plan InstallPlan) error {
 	return nil
 }
 
+// addRecord adds to the project's record in the manifest, and writes it.
+func addRecord(env Env, about About, add func(*Record) error) error {
+	m, err := readManifest(env.FS, env.Root, about)
+	if err != nil {
+		return err
+	}
+	if err := m.record(env.Project, InstallPlan{Record: add}, nil); err != nil {
+		return err
+	}
+	return m.write(env.FS, env.Root, about.Name)
+}
+
 // ledgerPath names a changed file in a ledger entry: relative to the root
 // inside it, absolute outside.
 func ledgerPath(root, path string) string {
@@ -242,9 +262,14 @@ type changes struct {
 }
 
 // onPath reports whether a directory in the PATH list path holds an
-// executable regular file name; relative entries (and "", the current
-// directory) are taken from cwd.
-func onPath(fsys afero.Fs, path, cwd, name string) bool {
+// executable regular file name.
+func onPath(fsys afero.Fs, path, cwd, name string) bool { return LookPath(fsys, path, cwd, name) != "" }
+
+// LookPath returns the first executable regular file name in the
+// directories of the PATH list path, as a shell finds a command, or ""
+// when there is none; relative entries (and "", the current directory)
+// are taken from cwd.
+func LookPath(fsys afero.Fs, path, cwd, name string) string {
 	for _, dir := range filepath.SplitList(path) {
 		if dir == "" {
 			dir = "."
@@ -252,9 +277,10 @@ func onPath(fsys afero.Fs, path, cwd, name string) bool {
 		if !filepath.IsAbs(dir) {
 			dir = filepath.Join(cwd, dir)
 		}
-		if fi, err := fsys.Stat(filepath.Join(dir, name)); err == nil && fi.Mode().IsRegular() && fi.Mode().Perm()&0o111 != 0 {
-			return true
+		p := filepath.Join(dir, name)
+		if fi, err := fsys.Stat(p); err == nil && fi.Mode().IsRegular() && fi.Mode().Perm()&0o111 != 0 {
+			return p
 		}
 	}
-	return false
+	return ""
 }
