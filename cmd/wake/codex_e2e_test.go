@@ -1,0 +1,513 @@
+//go:build unix
+
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/gofrs/flock"
+)
+
+// codexVersion is the Codex CLI release the end-to-end test runs.
+const codexVersion = "0.169.0"
+
+// codexModel is a model Codex 0.169.0 knows: with its metadata Codex offers
+// the apply_patch tool, which it does not for a model it does not know.
+const codexModel = "gpt-5.5"
+
+// TestCodexEndToEnd runs the real Codex CLI against a stub of the
+// Responses API on loopback: before wake install codex nothing of wake
+// reaches the model; after it the SessionStart hook's text and wake's
+// AGENTS.md block do; a session that edits a file is asked once, through
+// the Stop hook, to hand off, and one that ends without a hand-off gets
+// the automatic one; wake uninstall codex gives back every file of
+// Codex's as it was.
+func TestCodexEndToEnd(t *testing.T) {
+	t.Parallel()
+	if testing.Short() {
+		t.Skip("runs the real Codex CLI")
+	}
+	codex := codexCLI(t)
+	bin := wakeBinary(t)
+	stub := newResponsesStub(t)
+	p := newCodexProject(t, bin, codex, stub.URL)
+
+	// The control: before install, nothing of wake reaches the model.
+	p.codex(t, "hello")
+	if text := strings.Join(stub.take(), "\n"); strings.Contains(text, e2eMarker) || strings.Contains(text, "# wake: memory loaded") || strings.Contains(text, "Memory: wake") {
+		t.Fatalf("wake reached the model before wake install codex:\n%.3000s", text)
+	}
+	before := p.clientFiles(t)
+	out := p.wake(t, "install", "codex")
+	for _, want := range []string{
+		`.codex/hooks.json: created; added wake's hooks: SessionStart "wake load --hook codex", Stop "wake hook stop codex", SessionEnd "wake hook end codex"`,
+		"AGENTS.md: added wake's block",
+		"~/.codex/config.toml: trusted the project; trusted 3 of wake's hooks (written by 'codex app-server'",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("wake install codex does not say %q:\n%s", want, out)
+		}
+	}
+	if again := p.wake(t, "install", "codex"); !strings.Contains(again, "Already installed") || !strings.Contains(again, "trusts the project and wake's hooks; unchanged") {
+		t.Errorf("a second install changed something:\n%s", again)
+	}
+
+	t.Run("start", func(t *testing.T) { codexStart(t, p, stub) })
+	t.Run("stop and end", func(t *testing.T) { codexStopAndEnd(t, p, stub) })
+
+	p.wake(t, "uninstall", "codex")
+	after := p.clientFiles(t)
+	for name, b := range before {
+		if a := after[name]; !bytes.Equal(a, b) {
+			t.Errorf("%s after uninstall differs from before install:\n--- before\n%s\n--- after\n%s", name, b, a)
+		}
+	}
+}
+
+// codexStart: the first request of a session carries the SessionStart
+// hook's text, as a developer message, and wake's block in AGENTS.md.
+func codexStart(t *testing.T, p *codexProject, stub *responsesStub) {
+	var packet struct {
+		Announcement string `json:"announcement"`
+	}
+	if err := json.Unmarshal([]byte(p.wake(t, "load", "--format", "json")), &packet); err != nil || !strings.HasPrefix(packet.Announcement, "Resumed.") {
+		t.Fatalf("announcement %q (%v): the hand-off should leave every check passing", packet.Announcement, err)
+	}
+	if out := p.codex(t, "hello"); !strings.Contains(out, "stub reply") {
+		t.Fatalf("codex exec printed %q, not the stub's reply", out)
+	}
+	reqs := stub.requests()
+	if len(reqs) == 0 {
+		t.Fatal("the model got no request")
+	}
+	hook, agents := "", ""
+	for _, m := range reqs[0].Input {
+		switch text := m.text(); {
+		case m.Role == "developer" && strings.HasPrefix(text, "# wake: memory loaded"):
+			hook = text
+		case m.Role == "user" && strings.Contains(text, "# AGENTS.md instructions for "+p.dir):
+			agents = text
+		}
+	}
+	if !strings.Contains(hook, packet.Announcement) {
+		t.Errorf("no developer message carries the hook's text with %q", packet.Announcement)
+	}
+	if n := len(hook); n > 10000 {
+		t.Errorf("the hook's text is %d bytes, past Codex's 10,000", n)
+	}
+	for _, want := range []string{"Use tabs.", "## Memory: wake", "read .wake/boot.md", `wake handoff --summary "`} {
+		if !strings.Contains(agents, want) {
+			t.Errorf("the model's AGENTS.md message lacks %q:\n%s", want, agents)
+		}
+	}
+	if t.Failed() {
+		t.Logf("first request:\n%.6000s", strings.Join(stub.take(), "\n"))
+	}
+	stub.take()
+}
+
+// codexStopAndEnd: a session whose first reply is a tool call editing a
+// file is asked once, by the Stop hook, to hand off; the agent does not,
+// and the session's end writes the automatic hand-off from its
+// transcript.
+func codexStopAndEnd(t *testing.T, p *codexProject, stub *responsesStub) {
+	if !p.hasCommand(t, "hook", "stop", "codex") {
+		t.Skip("this wake has no 'wake hook stop codex' yet")
+	}
+	latest := filepath.Join(p.dir, ".wake", "recent", "latest.md")
+	old, err := os.ReadFile(latest)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stub.script(
+		[]any{map[string]any{"type": "custom_tool_call", "id": "ctc_1", "call_id": "call_1", "name": "apply_patch",
+			"input": "*** Begin Patch\n*** Add File: notes/todo.txt\n+ship the codex wiring\n*** End Patch\n"}},
+		[]any{assistantMessage("msg_2", "Added notes/todo.txt.")},
+	)
+	p.codex(t, "add a todo note")
+	if data, err := os.ReadFile(filepath.Join(p.dir, "notes", "todo.txt")); err != nil || string(data) != "ship the codex wiring\n" {
+		t.Fatalf("the tool call did not write notes/todo.txt: %q %v", data, err)
+	}
+	reqs := stub.requests()
+	// The prompt, the tool's output, the Stop hook's reason: three.
+	if len(reqs) != 3 {
+		t.Fatalf("the model got %d requests, want 3", len(reqs))
+	}
+	reason := ""
+	for _, m := range reqs[2].Input {
+		if text := m.text(); m.Role == "user" && strings.HasPrefix(text, "<hook_prompt") {
+			if reason != "" {
+				t.Errorf("the last request carries the Stop hook's reason twice")
+			}
+			reason = text
+		}
+	}
+	if !strings.Contains(reason, "wake handoff") {
+		t.Errorf("the last request carries no Stop hook reason naming wake handoff: %q", reason)
+	}
+	for _, r := range reqs[:2] {
+		for _, m := range r.Input {
+			if strings.HasPrefix(m.text(), "<hook_prompt") {
+				t.Errorf("an earlier request carries a hook prompt: %q", m.text())
+			}
+		}
+	}
+	stub.take()
+	// SessionEnd runs after codex exits its turn loop, within Codex's three
+	// seconds.
+	deadline := time.Now().Add(10 * time.Second)
+	var now []byte
+	for time.Now().Before(deadline) {
+		if now, err = os.ReadFile(latest); err == nil && !bytes.Equal(now, old) {
+			break
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	if bytes.Equal(now, old) {
+		t.Fatalf("the session ended without a hand-off and recent/latest.md was not rewritten")
+	}
+	for _, want := range []string{"automatic", "notes/todo.txt", "add a todo note"} {
+		if !strings.Contains(string(now), want) {
+			t.Errorf("the automatic hand-off lacks %q:\n%s", want, now)
+		}
+	}
+}
+
+// codexProject is a project with a memory root after one hand-off, and
+// the environment Codex runs in: HOME, CODEX_HOME, TMPDIR and the XDG
+// directories in the test's directory, the model API on loopback.
+type codexProject struct {
+	dir, home string
+	env       []string
+	bin       string // wake
+	codexBin  string
+}
+
+func newCodexProject(t *testing.T, bin, codex, api string) *codexProject {
+	t.Helper()
+	work := t.TempDir()
+	p := &codexProject{dir: filepath.Join(work, "proj"), home: filepath.Join(work, "home"), bin: bin, codexBin: codex}
+	tmp, shim := filepath.Join(work, "tmp"), filepath.Join(work, "bin")
+	for _, d := range []string{p.home, filepath.Join(p.home, ".codex"), tmp, p.dir, shim} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	p.env = []string{
+		"HOME=" + p.home, "CODEX_HOME=" + filepath.Join(p.home, ".codex"), "TMPDIR=" + tmp,
+		"XDG_CONFIG_HOME=" + filepath.Join(p.home, ".config"), "XDG_CACHE_HOME=" + filepath.Join(p.home, ".cache"),
+		"XDG_DATA_HOME=" + filepath.Join(p.home, ".local", "share"), "XDG_STATE_HOME=" + filepath.Join(p.home, ".local", "state"),
+		"PATH=" + strings.Join([]string{shim, filepath.Dir(bin), filepath.Dir(codex), "/usr/local/bin", "/usr/bin", "/bin"}, string(os.PathListSeparator)),
+		"NO_COLOR=1", "TERM=dumb", "GIT_CONFIG_NOSYSTEM=1",
+	}
+	config := fmt.Sprintf(`# The model API on loopback, for wake's end-to-end test.
+model = %q
+model_provider = "stub"
+
+[model_providers.stub]
+name = "stub"
+base_url = "%s/v1"
+wire_api = "responses"
+supports_websockets = false
+`, codexModel, api)
+	if err := os.WriteFile(filepath.Join(p.home, ".codex", "config.toml"), []byte(config), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(p.dir, "AGENTS.md"), []byte("# Tallybook\n\nUse tabs.\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p.wake(t, "init", "--agent", "Ava")
+	fillPurpose(t, filepath.Join(p.dir, ".wake", "main.md"))
+	p.wake(t, "handoff", "--summary", "Wired wake into Codex", "--next", "Ship the end-to-end test", "--happened", "proved the hook with "+e2eMarker)
+	for _, args := range [][]string{{"init", "-q"}, {"add", "-A"}, {"-c", "user.name=t", "-c", "user.email=t@t", "commit", "-q", "-m", "start"}} {
+		runBounded(t, p.dir, p.env, 30*time.Second, "git", args...)
+	}
+	p.shim(t, shim)
+	return p
+}
+
+// shim puts in front of wake on PATH a script standing in for the hook
+// commands this wake does not have yet: 'wake load --hook claude' for
+// 'wake load --hook codex' (Claude Code's hook text is what Codex's would
+// be), and silence for 'wake hook ...'. Codex takes a Stop hook's exit
+// status 2, which a usage error has, for a block, every time: without
+// the shim such a wake would keep the session from ever stopping.
+func (p *codexProject) shim(t *testing.T, dir string) {
+	t.Helper()
+	var b strings.Builder
+	b.WriteString("#!/bin/sh\n")
+	if !p.hasCommand(t, "load", "--hook", "codex") {
+		fmt.Fprintf(&b, "if [ \"$*\" = 'load --hook codex' ]; then exec %q load --hook claude; fi\n", p.bin)
+	}
+	if !p.hasCommand(t, "hook", "stop", "codex") {
+		b.WriteString("if [ \"$1\" = hook ]; then cat >/dev/null; exit 0; fi\n")
+	}
+	fmt.Fprintf(&b, "exec %q \"$@\"\n", p.bin)
+	if err := os.WriteFile(filepath.Join(dir, "wake"), []byte(b.String()), 0o755); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// hasCommand reports whether wake runs args (with no input) without a
+// usage error.
+func (p *codexProject) hasCommand(t *testing.T, args ...string) bool {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, p.bin, args...)
+	cmd.Dir, cmd.Env, cmd.Stdin = p.dir, p.env, strings.NewReader("{}")
+	var exit *exec.ExitError
+	if err := cmd.Run(); errors.As(err, &exit) && exit.ExitCode() == 2 {
+		return false
+	}
+	return true
+}
+
+func (p *codexProject) wake(t *testing.T, args ...string) string {
+	t.Helper()
+	return runBounded(t, p.dir, p.env, 60*time.Second, p.bin, args...)
+}
+
+// codex runs one non-interactive session: no approvals and no sandbox,
+// which the test's directory stands in for. The npm package's codex is a
+// node script that runs the native binary, which outlives a killed node:
+// the whole process group goes at the time limit.
+func (p *codexProject) codex(t *testing.T, prompt string) string {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, p.codexBin, "exec", "--dangerously-bypass-approvals-and-sandbox", "--color", "never", prompt)
+	cmd.Dir, cmd.Env = p.dir, p.env
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+	cmd.WaitDelay = 5 * time.Second
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("codex exec %q: %v\nstdout:\n%s\nstderr:\n%.4000s", prompt, err, out, stderr.String())
+	}
+	return string(out)
+}
+
+// clientFiles reads the files of Codex's that install changes, nil for
+// one that is not there.
+func (p *codexProject) clientFiles(t *testing.T) map[string][]byte {
+	t.Helper()
+	out := map[string][]byte{}
+	for _, name := range []string{filepath.Join(p.dir, ".codex", "hooks.json"), filepath.Join(p.dir, "AGENTS.md"), filepath.Join(p.home, ".codex", "config.toml")} {
+		data, err := os.ReadFile(name)
+		if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			t.Fatal(err)
+		}
+		out[name] = data
+	}
+	if _, err := os.Stat(filepath.Join(p.dir, ".codex")); err == nil {
+		out[".codex/ exists"] = []byte("yes")
+	}
+	return out
+}
+
+// codexCLI returns the codex binary of codexVersion from $WAKE_CODEX_DIR
+// (set by .ci/run) or a directory under the system's temp directory that
+// later runs reuse; see claudeCode.
+func codexCLI(t *testing.T) string {
+	t.Helper()
+	return npmClient(t, "@openai/codex", codexVersion, "WAKE_CODEX_DIR", "wake-codex-"+codexVersion, "codex",
+		func(out string) bool { return strings.TrimSpace(out) == "codex-cli "+codexVersion })
+}
+
+// npmClient returns the binary bin of the npm package pkg@version,
+// installed in $dirEnv, else in os.TempDir()/dirName, which later runs
+// reuse. A plain go test stays offline: the test is skipped when the
+// client is not installed there, unless WAKE_E2E=1 asks for it, which
+// installs it with npm (and fails when it cannot). versionOK checks what
+// `bin --version` prints.
+func npmClient(t *testing.T, pkg, version, dirEnv, dirName, bin string, versionOK func(string) bool) string {
+	t.Helper()
+	dir := os.Getenv(dirEnv)
+	if dir == "" {
+		dir = filepath.Join(os.TempDir(), dirName)
+	}
+	path := filepath.Join(dir, "node_modules", ".bin", bin)
+	ok := func() bool {
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		out, err := exec.CommandContext(ctx, path, "--version").Output()
+		return err == nil && versionOK(string(out))
+	}
+	if ok() {
+		return path
+	}
+	if os.Getenv("WAKE_E2E") != "1" {
+		t.Skipf("skipping: %s@%s is not installed in %s (set WAKE_E2E=1 to install it with npm and run the test; .ci/run does)", pkg, version, dir)
+	}
+	npm, err := exec.LookPath("npm")
+	if err != nil {
+		t.Fatalf("WAKE_E2E=1, but %s is missing and npm is not installed", path)
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	// Parallel test binaries share the directory: one installs, the others
+	// wait and reuse it.
+	lock := flock.New(filepath.Join(dir, ".install.lock"))
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
+	defer cancel()
+	if locked, err := lock.TryLockContext(ctx, time.Second); !locked || err != nil {
+		t.Fatalf("locking %s: %v", dir, err)
+	}
+	defer lock.Unlock()
+	if ok() {
+		return path
+	}
+	fmt.Fprintf(os.Stderr, "wake: %s: installing %s@%s from the npm registry into %s (once; later runs reuse it; set %s to a directory where it is installed, or pass -short to skip this test)\n", t.Name(), pkg, version, dir, dirEnv)
+	cmd := exec.CommandContext(ctx, npm, "install", "--no-audit", "--no-fund", "--prefix", dir, pkg+"@"+version)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("npm install %s@%s: %v\n%s", pkg, version, err, out)
+	}
+	if !ok() {
+		t.Fatalf("%s does not report version %s after npm install", path, version)
+	}
+	return path
+}
+
+// responsesStub answers the OpenAI Responses API on loopback, streamed as
+// Codex reads it, and records every request body. Each request takes the
+// next scripted reply; with none left it says "stub reply".
+type responsesStub struct {
+	*httptest.Server
+	mu      sync.Mutex
+	bodies  [][]byte
+	replies [][]any
+}
+
+func newResponsesStub(t *testing.T) *responsesStub {
+	s := &responsesStub{}
+	s.Server = httptest.NewServer(http.HandlerFunc(s.serve))
+	t.Cleanup(s.Close)
+	return s
+}
+
+// script sets the output items of the next replies, one list a reply.
+func (s *responsesStub) script(replies ...[]any) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.replies = replies
+}
+
+func assistantMessage(id, text string) map[string]any {
+	return map[string]any{"type": "message", "role": "assistant", "id": id,
+		"content": []any{map[string]any{"type": "output_text", "text": text}}}
+}
+
+func (s *responsesStub) serve(w http.ResponseWriter, r *http.Request) {
+	body, _ := io.ReadAll(r.Body)
+	if r.Method != http.MethodPost || r.URL.Path != "/v1/responses" {
+		http.NotFound(w, r)
+		return
+	}
+	s.mu.Lock()
+	s.bodies = append(s.bodies, body)
+	n := len(s.bodies)
+	items := []any{assistantMessage(fmt.Sprintf("msg_%d", n), "stub reply")}
+	if len(s.replies) > 0 {
+		items, s.replies = s.replies[0], s.replies[1:]
+	}
+	s.mu.Unlock()
+	w.Header().Set("Content-Type", "text/event-stream")
+	id := fmt.Sprintf("resp_%d", n)
+	events := []map[string]any{{"type": "response.created", "response": map[string]any{"id": id}}}
+	for _, it := range items {
+		events = append(events, map[string]any{"type": "response.output_item.done", "item": it})
+	}
+	events = append(events, map[string]any{"type": "response.completed", "response": map[string]any{"id": id,
+		"usage": map[string]any{"input_tokens": 0, "input_tokens_details": nil, "output_tokens": 0, "output_tokens_details": nil, "total_tokens": 0}}})
+	for _, ev := range events {
+		data, _ := json.Marshal(ev)
+		fmt.Fprintf(w, "event: %s\ndata: %s\n\n", ev["type"], data)
+	}
+}
+
+// responsesRequest is what the test reads of a request body.
+type responsesRequest struct {
+	Input []responsesItem `json:"input"`
+}
+
+type responsesItem struct {
+	Type    string `json:"type"`
+	Role    string `json:"role"`
+	Content []struct {
+		Text string `json:"text"`
+	} `json:"content"`
+}
+
+// text is a message's text, its parts joined.
+func (m responsesItem) text() string {
+	var parts []string
+	for _, c := range m.Content {
+		parts = append(parts, c.Text)
+	}
+	return strings.Join(parts, "\n")
+}
+
+// requests decodes the requests received since the last take.
+func (s *responsesStub) requests() []responsesRequest {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var out []responsesRequest
+	for _, b := range s.bodies {
+		var r responsesRequest
+		if json.Unmarshal(b, &r) == nil {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// take returns every string in the request bodies received since the
+// last take, decoded from JSON, and forgets them.
+func (s *responsesStub) take() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var out []string
+	var walk func(v any)
+	walk = func(v any) {
+		switch x := v.(type) {
+		case string:
+			out = append(out, x)
+		case []any:
+			for _, e := range x {
+				walk(e)
+			}
+		case map[string]any:
+			for _, e := range x {
+				walk(e)
+			}
+		}
+	}
+	for _, body := range s.bodies {
+		var v any
+		if json.Unmarshal(body, &v) == nil {
+			walk(v)
+		}
+	}
+	s.bodies = nil
+	return out
+}
