@@ -63,7 +63,7 @@ func (claudeParser) skim(line []byte, c *collector) bool {
 		return false
 	}
 	if c.workOnly {
-		return bytes.Contains(line, []byte(`"tool_use"`))
+		return bytes.Contains(line, []byte(`"tool_use"`)) || c.s.Cwd == "" && bytes.Contains(line, []byte(`"cwd"`))
 	}
 	// Claude Code writes JSON without spaces; a line written otherwise is
 	// parsed whatever it holds.

@@ -194,6 +194,9 @@ func (c *collector) done() *Summary {
 		c.prompts = c.alt
 	}
 	c.s.Prompts, c.s.PromptCount = c.prompts.list(), c.prompts.n
+	if c.s.PromptCount > len(c.s.Prompts) {
+		c.s.PromptGap = len(c.prompts.head)
+	}
 	c.s.Commands, c.s.CommandCount = c.commands.list(), c.commands.n
 	return &c.s
 }

@@ -89,6 +89,9 @@ type Summary struct {
 	// how many there were in all.
 	Prompts     []string
 	PromptCount int
+	// PromptGap is where in Prompts the prompts left out would go, when
+	// some were: Prompts[:PromptGap] are the first, the rest the last.
+	PromptGap int
 	// Edits are the files the agent's tools changed, each once, in the
 	// order first met; MoreEdits counts the edits past [Limits.Files].
 	Edits     []Edit
