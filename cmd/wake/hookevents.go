@@ -18,9 +18,9 @@ import (
 	"github.com/wakeproto/wake/transcript"
 )
 
-// hookClients are the clients whose Stop and SessionEnd hooks wake runs,
+// eventClients are the clients whose Stop and SessionEnd hooks wake runs,
 // with the name that messages give them and their transcript's format.
-var hookClients = map[string]struct {
+var eventClients = map[string]struct {
 	title  string
 	format transcript.Format
 }{
@@ -58,7 +58,7 @@ func (a *app) hookCmd() *cobra.Command {
 			// status as a reason to stop the agent, or to keep it going.
 			Args: cobra.ArbitraryArgs,
 			RunE: func(cmd *cobra.Command, args []string) error {
-				if len(args) != 1 || hookClients[args[0]].title == "" {
+				if len(args) != 1 || eventClients[args[0]].title == "" {
 					a.report(usagef("wake hook %s takes one argument, the client: claude or codex", ev.name))
 					return nil
 				}
@@ -76,7 +76,7 @@ func (a *app) hookCmd() *cobra.Command {
 // session; nil, without an error, when the session has none.
 func (a *app) hookMemory(client string, lockTimeout time.Duration) (clients.HookEvent, *wake.Memory, error) {
 	var in clients.HookEvent
-	a.warn(clients.ReadHookJSON(a.in, &in, hookClients[client].title, clients.HookReadLimit))
+	a.warn(clients.ReadHookJSON(a.in, &in, eventClients[client].title, clients.HookReadLimit))
 	if in.TranscriptPath != "" && !filepath.IsAbs(in.TranscriptPath) {
 		in.TranscriptPath = filepath.Join(in.Dir(a.cwd), in.TranscriptPath)
 	}
@@ -106,7 +106,7 @@ func (a *app) hookStopRun(ctx context.Context, client string) error {
 		return err
 	}
 	if in.TranscriptPath == "" {
-		a.warn([]string{hookClients[client].title + " gave no transcript_path: wake cannot tell what the session did, and does not ask for a hand-off"})
+		a.warn([]string{eventClients[client].title + " gave no transcript_path: wake cannot tell what the session did, and does not ask for a hand-off"})
 		return nil
 	}
 	session := in.SessionID
@@ -116,7 +116,7 @@ func (a *app) hookStopRun(ctx context.Context, client string) error {
 	if m.StopAsked(session) {
 		return nil
 	}
-	w, err := m.SessionWork(in.TranscriptPath, hookClients[client].format)
+	w, err := m.SessionWork(in.TranscriptPath, eventClients[client].format)
 	if err != nil || !w.DidWork() || w.HandedOff {
 		return err
 	}
@@ -175,10 +175,10 @@ func (a *app) hookEndRun(ctx context.Context, client string) error {
 		return err
 	}
 	if in.TranscriptPath == "" {
-		a.warn([]string{hookClients[client].title + " gave no transcript_path: no automatic hand-off"})
+		a.warn([]string{eventClients[client].title + " gave no transcript_path: no automatic hand-off"})
 		return nil
 	}
-	res, err := m.AutoHandoff(ctx, wake.AutoOptions{Transcript: in.TranscriptPath, Format: hookClients[client].format})
+	res, err := m.AutoHandoff(ctx, wake.AutoOptions{Transcript: in.TranscriptPath, Format: eventClients[client].format})
 	if err != nil {
 		return err
 	}
