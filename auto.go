@@ -158,20 +158,30 @@ func (m *Memory) warnSkipped(name string, s *transcript.Summary) {
 // session's work includes.
 var decisionOps = map[string]bool{"decide": true, "reverse": true, "contest": true, "uphold": true}
 
-// decisionsSince counts the decision-log changes the ledger records at or
-// after since.
-func (m *Memory) decisionsSince(since time.Time) (int, error) {
-	entries, _, err := handoff.ReadLedgerSince(m.o.FS, m.root, since.UTC().Truncate(time.Second))
+// decisionsSince counts the decision-log changes the ledger records since
+// the session started.
+func (m *Memory) decisionsSince(start time.Time) (int, error) {
+	entries, _, err := handoff.ReadLedgerSince(m.o.FS, m.root, start.UTC().Truncate(time.Second))
 	if err != nil {
 		return 0, err
 	}
 	n := 0
 	for _, e := range entries {
-		if decisionOps[e.Op] {
+		if inSession(e, start) {
 			n++
 		}
 	}
 	return n, nil
+}
+
+// inSession reports whether ledger entry e is a decision made in the
+// session that started at start. The ledger keeps times to the second: an
+// entry of the start's own second may be from just before it (a decision
+// made in a terminal as the session opened), and is not counted, whereas
+// a hand-off of that second is taken for the session's, so that it is
+// never overwritten.
+func inSession(e handoff.Entry, start time.Time) bool {
+	return decisionOps[e.Op] && !e.At.Before(start)
 }
 
 // previousNext is the next priority the last hand-off left in main.md's
@@ -224,7 +234,7 @@ func (m *Memory) SessionWork(name string, f transcript.Format) (SessionWork, err
 		switch {
 		case e.Op == "handoff":
 			w.HandedOff = true
-		case decisionOps[e.Op]:
+		case inSession(e, s.Start):
 			w.Decisions++
 		}
 	}

@@ -58,18 +58,51 @@ type mdImport struct {
 type record struct {
 	// Hook is the SessionStart hook install added; nil when one was
 	// there already.
-	Hook    *hookRecord `json:"hook,omitempty"`
-	Imports []mdImport  `json:"imports,omitempty"`
+	Hook *hookRecord `json:"hook,omitempty"`
+	// Hooks are the other hooks install added, Stop and SessionEnd, each
+	// naming its event; the records of older wakes, which added
+	// SessionStart alone, have none.
+	Hooks   []hookRecord `json:"hooks,omitempty"`
+	Imports []mdImport   `json:"imports,omitempty"`
 }
 
-// hookRecord is one SessionStart hook install added to a settings file,
-// and what it made around it (see [hookEdit]: "made" and "inside", absent
-// from the records of older wakes).
+// hookRecord is one hook install added to a settings file, and what it
+// made around it (see [hookEdit]: "made" and "inside", absent from the
+// records of older wakes).
 type hookRecord struct {
+	Event   string `json:"event,omitempty"` // "" in Hook, which is SessionStart's
 	File    string `json:"file"`
 	Matcher string `json:"matcher"`
 	Command string `json:"command"`
 	hookEdit
+}
+
+// hookOf is the record of hook h, nil when install did not add it.
+func (r *record) hookOf(h hookSpec) *hookRecord {
+	if h.Event == startHook.Event {
+		return r.Hook
+	}
+	for i := range r.Hooks {
+		if r.Hooks[i].Event == h.Event {
+			return &r.Hooks[i]
+		}
+	}
+	return nil
+}
+
+// setHook records that install added hook h to file, making ed.
+func (r *record) setHook(h hookSpec, file string, ed hookEdit) {
+	hr := hookRecord{File: file, Matcher: h.Matcher, Command: h.Command, hookEdit: ed}
+	if h.Event == startHook.Event {
+		r.Hook = &hr
+		return
+	}
+	hr.Event = h.Event
+	if old := r.hookOf(h); old != nil {
+		*old = hr
+		return
+	}
+	r.Hooks = append(r.Hooks, hr)
 }
 
 func newWiring(env clients.Env) *wiring {
@@ -117,16 +150,10 @@ func (w *wiring) PlanInstall() (clients.InstallPlan, error) {
 	if err != nil {
 		return clients.InstallPlan{}, err
 	}
-	var ed hookEdit
-	set.New, ed, set.Changed, err = addHook(set.Old)
+	added, eds, err := w.addHooks(&set)
 	if err != nil {
-		return clients.InstallPlan{}, settingsFailure(w.settings, err)
+		return clients.InstallPlan{}, err
 	}
-	set.Done = fmt.Sprintf("added the SessionStart hook %q (matcher %s)", HookCommand, HookMatcher)
-	if others := otherWakeHooks(set.Old); set.Changed && len(others) > 0 {
-		set.Done += fmt.Sprintf("; the hook with %s already there runs wake at some starts only, and now a second time at those: remove it by hand", strings.Join(others, " and the one with "))
-	}
-	set.Kept = "already runs the hook; unchanged"
 	md, err := w.Read(imp.File)
 	if err != nil {
 		return clients.InstallPlan{}, err
@@ -137,15 +164,16 @@ func (w *wiring) PlanInstall() (clients.InstallPlan, error) {
 	}
 	md.Done, md.Kept = "added the import "+imp.Line, "already imports "+imp.Line+"; unchanged"
 	plan := clients.InstallPlan{Edits: []clients.FileEdit{set, md}, Command: HookCommand,
-		Done:      "Claude Code now loads this memory at every session start (hook output stays within its 10,000-character limit). Undo with 'wake uninstall claude'.",
+		Done: "Claude Code now loads this memory at every session start (hook output stays within its 10,000-character limit), " +
+			"asks the agent once for a hand-off when a session did work without one, and writes an automatic one when a session ends without it. Undo with 'wake uninstall claude'.",
 		Unchanged: "Already installed: the settings and CLAUDE.md were left unchanged.",
 		Record: func(r *clients.Record) error {
 			var rec record
 			if err := r.Decode(&rec); err != nil {
 				return err
 			}
-			if set.Changed {
-				rec.Hook = &hookRecord{File: set.Path, Matcher: HookMatcher, Command: HookCommand, hookEdit: ed}
+			for i, h := range added {
+				rec.setHook(h, set.Path, eds[i])
 			}
 			if md.Changed && !slices.Contains(rec.Imports, imp) {
 				rec.Imports = append(rec.Imports, imp)
@@ -156,6 +184,42 @@ func (w *wiring) PlanInstall() (clients.InstallPlan, error) {
 		plan.Notes = append(plan.Notes, "Note: the memory root is outside the project, so Claude Code asks once, in an interactive session, before it follows the import; until then (and in 'claude -p') boot.md is not imported and the hook's pointer to it is what the agent gets.")
 	}
 	return plan, nil
+}
+
+// addHooks plans adding each of wake's hooks the settings lack, in order,
+// and returns those it adds with what each made.
+func (w *wiring) addHooks(set *clients.FileEdit) ([]hookSpec, []hookEdit, error) {
+	var added []hookSpec
+	var eds []hookEdit
+	out := set.Old
+	for _, h := range wakeHooks {
+		next, ed, changed, err := addHook(out, h)
+		if err != nil {
+			return nil, nil, settingsFailure(w.settings, err)
+		}
+		if changed {
+			added, eds, out = append(added, h), append(eds, ed), next
+		}
+	}
+	set.New, set.Changed = out, len(added) > 0
+	set.Done = "added " + describeHooks(added)
+	if others := otherWakeHooks(set.Old); len(added) > 0 && added[0] == startHook && len(others) > 0 {
+		set.Done += fmt.Sprintf("; the hook with %s already there runs wake at some starts only, and now a second time at those: remove it by hand", strings.Join(others, " and the one with "))
+	}
+	set.Kept = "already runs wake's hooks; unchanged"
+	return added, eds, nil
+}
+
+// describeHooks names hooks in a sentence.
+func describeHooks(hs []hookSpec) string {
+	var ds []string
+	for _, h := range hs {
+		ds = append(ds, h.describe())
+	}
+	if n := len(ds); n > 1 {
+		return strings.Join(ds[:n-1], ", ") + " and " + ds[n-1]
+	}
+	return strings.Join(ds, "")
 }
 
 // settingsFailure names the settings file and says how to recover.
