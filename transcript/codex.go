@@ -10,8 +10,10 @@ import (
 // {"timestamp", "type", "payload"}. session_meta opens the session (its
 // id, time and cwd); response_item lines are what the model saw and did
 // (messages, function_call and custom_tool_call, local_shell_call and
-// their outputs); event_msg lines are the client's own record
-// (user_message, agent_message, patch_apply_end, ...).
+// their outputs); event_msg lines are the client's own record: in 0.169
+// item_completed with a UserMessage, AgentMessage, FileChange or
+// CommandExecution item (testdata/codex-0.169.jsonl, recorded from it),
+// in earlier releases user_message, agent_message and patch_apply_end.
 type codexParser struct{}
 
 type codexLine struct {
@@ -38,7 +40,26 @@ type codexPayload struct {
 	Message   string          `json:"message"`
 	Success   *bool           `json:"success"`
 	Output    json.RawMessage `json:"output"`
-	Changes   json.RawMessage `json:"changes"`
+	Item      *codexEventItem `json:"item"`
+}
+
+// codexEventItem is the item of an item_completed event.
+type codexEventItem struct {
+	Type    string `json:"type"`
+	ID      string `json:"id"`
+	Status  string `json:"status"`
+	Content []struct {
+		Text string `json:"text"`
+	} `json:"content"`
+	Changes map[string]json.RawMessage `json:"changes"`
+}
+
+func (it *codexEventItem) text() string {
+	var parts []string
+	for _, c := range it.Content {
+		parts = append(parts, c.Text)
+	}
+	return strings.Join(parts, " ")
 }
 
 // codexArgs are the arguments of a function call that runs a command or
@@ -54,7 +75,7 @@ func (codexParser) skim(line []byte, c *collector) bool {
 	if !c.workOnly {
 		return true
 	}
-	for _, w := range []string{"apply_patch", "*** Begin Patch", "patch_apply_end"} {
+	for _, w := range []string{"apply_patch", "*** Begin Patch", "patch_apply_end", `"FileChange"`} {
 		if bytes.Contains(line, []byte(w)) {
 			return true
 		}
@@ -138,6 +159,30 @@ func codexEvent(c *collector, p *codexPayload) {
 	case "patch_apply_end":
 		if p.Success != nil {
 			c.result(p.CallID, !*p.Success)
+		}
+	case "item_completed":
+		if p.Item != nil {
+			codexCompleted(c, p.Item)
+		}
+	}
+}
+
+// codexCompleted reads an item the client completed: the user's message,
+// the agent's, and the files a patch changed, with whether it did.
+func codexCompleted(c *collector, it *codexEventItem) {
+	switch it.Type {
+	case "UserMessage":
+		c.prompt(it.text())
+	case "AgentMessage":
+		c.message(it.text())
+	case "FileChange":
+		failed := it.Status != "" && it.Status != "completed"
+		if _, ok := c.pending[it.ID]; ok || failed {
+			c.result(it.ID, failed)
+			return
+		}
+		for path := range it.Changes {
+			c.edit("", path, "apply_patch")
 		}
 	}
 }

@@ -2,6 +2,7 @@ package transcript
 
 import (
 	"bytes"
+	"hash/maphash"
 	"path/filepath"
 	"strings"
 	"time"
@@ -9,8 +10,12 @@ import (
 	"unicode/utf8"
 )
 
-// maxPending bounds the tool calls waiting for their result.
-const maxPending = 1024
+// maxPending bounds the tool calls waiting for their result, and maxMore
+// the files past [Limits.Files] told apart (a hash each).
+const (
+	maxPending = 1024
+	maxMore    = 100_000
+)
 
 // collector gathers a Summary within its limits.
 type collector struct {
@@ -19,9 +24,14 @@ type collector struct {
 	s        Summary
 	prompts  ends
 	alt      ends // prompts read from the model's input, for want of the user's own record
-	commands ends
-	// files indexes s.Edits by path.
+	// lastPrompt is the last prompt noted.
+	lastPrompt string
+	commands   ends
+	// files holds the paths of s.Edits; more the hashes of the paths
+	// past them, up to maxMore, so that MoreEdits counts files, not edits.
 	files map[string]bool
+	more  map[uint64]struct{}
+	seed  maphash.Seed
 	// pending holds the edits of tool calls whose result has not been
 	// read: an edit counts once its call did not fail.
 	pending map[string][]Edit
@@ -33,7 +43,7 @@ func newCollector(lim Limits, workOnly bool) *collector {
 		prompts:  ends{first: lim.FirstPrompts, last: lim.LastPrompts},
 		alt:      ends{first: lim.FirstPrompts, last: lim.LastPrompts},
 		commands: ends{last: lim.Commands},
-		files:    map[string]bool{}, pending: map[string][]Edit{}}
+		files:    map[string]bool{}, more: map[uint64]struct{}{}, seed: maphash.MakeSeed(), pending: map[string][]Edit{}}
 }
 
 // at notes a recorded time: the first one is the session's start.
@@ -64,12 +74,15 @@ func (c *collector) session(id string) {
 	}
 }
 
+// prompt notes a prompt of the user's; the same text recorded twice in a
+// row (a client's two records of one message) counts once.
 func (c *collector) prompt(text string) {
 	if c.workOnly {
 		return
 	}
-	if t := oneLine(text, c.lim.Text); t != "" {
+	if t := oneLine(text, c.lim.Text); t != "" && t != c.lastPrompt {
 		c.prompts.add(t)
+		c.lastPrompt = t
 	}
 }
 
@@ -167,8 +180,14 @@ func (c *collector) keep(e Edit) {
 	case len(c.s.Edits) < c.lim.Files:
 		c.files[e.Path] = true
 		c.s.Edits = append(c.s.Edits, e)
+	case len(c.more) < maxMore:
+		h := maphash.String(c.seed, e.Path)
+		if _, ok := c.more[h]; !ok {
+			c.more[h] = struct{}{}
+			c.s.MoreEdits++
+		}
 	default:
-		c.s.MoreEdits++
+		c.s.MoreEdits++ // past maxMore files, every edit counts as one more
 	}
 }
 

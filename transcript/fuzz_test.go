@@ -12,7 +12,7 @@ import (
 // UTF-8; and that ReadWork agrees with Read on whether the session did
 // work.
 func FuzzRead(f *testing.F) {
-	for _, name := range []string{"claude.jsonl", "codex.jsonl", "wake.jsonl"} {
+	for _, name := range []string{"claude.jsonl", "codex.jsonl", "codex-0.169.jsonl", "wake.jsonl"} {
 		data, err := os.ReadFile("testdata/" + name)
 		if err != nil {
 			f.Fatal(err)

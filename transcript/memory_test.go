@@ -124,7 +124,7 @@ func TestBoundedMemory(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Logf("read %d MB (%d lines, %d over the cap) in %v: %v", size>>20, s.Lines, s.TooLong, elapsed.Round(time.Millisecond), peak)
-	if s.TooLong == 0 || s.PromptCount < 100 || len(s.Edits) != 100 || s.MoreEdits == 0 || s.CommandCount < 100 {
+	if s.TooLong == 0 || s.PromptCount < 100 || len(s.Edits) != 100 || s.MoreEdits != 200 || s.CommandCount < 100 {
 		t.Errorf("summary: %d over the cap, %d prompts, %d+%d edits, %d commands", s.TooLong, s.PromptCount, len(s.Edits), s.MoreEdits, s.CommandCount)
 	}
 	// What the reader holds is bounded by the line cap (8 MiB) and the

@@ -93,7 +93,7 @@ type Summary struct {
 	// some were: Prompts[:PromptGap] are the first, the rest the last.
 	PromptGap int
 	// Edits are the files the agent's tools changed, each once, in the
-	// order first met; MoreEdits counts the edits past [Limits.Files].
+	// order first met; MoreEdits counts the files past [Limits.Files].
 	Edits     []Edit
 	MoreEdits int
 	// Commands are the last commands the agent ran, one line each;

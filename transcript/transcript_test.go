@@ -261,3 +261,36 @@ func TestParseFormat(t *testing.T) {
 		t.Errorf("opencode: %v", err)
 	}
 }
+
+// TestCodex0169 reads a rollout Codex 0.169.0 wrote (codex exec against a
+// loopback stub whose agent applied a patch through exec_command and ran
+// ls; long texts of Codex's own trimmed): its records of the user's and
+// the agent's messages and of the file change are item_completed events.
+func TestCodex0169(t *testing.T) {
+	t.Parallel()
+	s := readFile(t, "codex-0.169.jsonl", Auto)
+	want := &Summary{
+		Format: Codex, SessionID: "01a204f2-252a-7c03-8324-562d39eaf788", Cwd: "/tmp/h-auto/cx/proj",
+		Start:   time.Date(2026, 11, 22, 20, 28, 27, 826e6, time.UTC),
+		Prompts: []string{"add a notes file"}, PromptCount: 1,
+		Edits:        []Edit{{"notes.txt", "apply_patch"}},
+		Commands:     []string{"apply_patch <<'EOF' *** Begin Patch *** Add File: notes.txt +hello from codex stub *** End Patch EOF", "ls"},
+		CommandCount: 2, LastMessage: "stub reply 3", Lines: 23,
+	}
+	if !reflect.DeepEqual(s, want) {
+		t.Errorf("\n got %+v\nwant %+v", s, want)
+	}
+	text := readTestdata(t, "codex-0.169.jsonl")
+	failed := strings.Replace(text, `"status":"completed","stdout":"Success.`, `"status":"failed","stdout":"Success.`, 1)
+	if failed == text {
+		t.Fatal("no FileChange to fail")
+	}
+	for _, read := range []func() (*Summary, error){
+		func() (*Summary, error) { return Read(strings.NewReader(failed), Codex, DefaultLimits()) },
+		func() (*Summary, error) { return ReadWork(strings.NewReader(failed), Codex, 0) },
+	} {
+		if s, err := read(); err != nil || s.DidWork() {
+			t.Errorf("a failed file change is work (%v): %+v", err, s.Edits)
+		}
+	}
+}
