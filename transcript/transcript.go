@@ -36,9 +36,6 @@ const (
 	Wake   Format = "wake"
 )
 
-// Formats lists the formats a user can name.
-var Formats = []Format{Claude, Codex, Wake}
-
 // ParseFormat reads a format's name; "" and "auto" are [Auto].
 func ParseFormat(s string) (Format, error) {
 	switch f := Format(s); f {
