@@ -99,7 +99,9 @@ type InstallPlan struct {
 
 // UninstallPlan is what uninstall changes. An edit's Remove says nothing
 // is left in the file but what wake would create: it is deleted when the
-// record says install created it, else written.
+// record says install created it, else written. An edit with Remove and
+// no New is a file that is wake's whole (a plugin wake wrote, as it wrote
+// it), which there is nothing to write back for: it is deleted.
 type UninstallPlan struct {
 	Edits []FileEdit
 	Notes []string // said after the files

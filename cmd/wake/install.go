@@ -11,6 +11,7 @@ import (
 	"github.com/wakeproto/wake"
 	"github.com/wakeproto/wake/clients"
 	"github.com/wakeproto/wake/clients/claude"
+	"github.com/wakeproto/wake/clients/opencode"
 )
 
 type installOptions struct {
@@ -22,16 +23,16 @@ type installOptions struct {
 func (a *app) installCmd() *cobra.Command {
 	o := &installOptions{}
 	cmd := &cobra.Command{
-		Use:     "install claude",
-		Short:   "Wire wake into Claude Code: a SessionStart hook and a CLAUDE.md import",
+		Use:     "install CLIENT",
+		Short:   "Wire wake into a client: Claude Code (claude) or OpenCode (opencode)",
 		Long:    help("install"),
-		Example: "  wake install claude\n  wake install claude --project ~/work/billing",
+		Example: "  wake install claude\n  wake install claude --project ~/work/billing\n  wake install opencode",
 		Args:    clientArg,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return a.installRun(cmd.Context(), o, clientNamed(args[0]))
 		},
 	}
-	cmd.Flags().StringVar(&o.project, "project", "", "the project `DIR` Claude Code runs in (default: the working directory)")
+	cmd.Flags().StringVar(&o.project, "project", "", "the project `DIR` the client runs in (default: the working directory)")
 	addSkillFlags(cmd, &o.boot)
 	return cmd
 }
@@ -39,10 +40,10 @@ func (a *app) installCmd() *cobra.Command {
 func (a *app) uninstallCmd() *cobra.Command {
 	o := &installOptions{uninstall: true}
 	cmd := &cobra.Command{
-		Use:     "uninstall claude",
-		Short:   "Remove what 'wake install claude' added",
+		Use:     "uninstall CLIENT",
+		Short:   "Remove what 'wake install CLIENT' added",
 		Long:    help("uninstall"),
-		Example: "  wake uninstall claude\n  wake uninstall claude --project ~/work/billing",
+		Example: "  wake uninstall claude\n  wake uninstall claude --project ~/work/billing\n  wake uninstall opencode",
 		Args:    clientArg,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return a.installRun(cmd.Context(), o, clientNamed(args[0]))
@@ -53,7 +54,7 @@ func (a *app) uninstallCmd() *cobra.Command {
 }
 
 // installable lists the clients wake can be wired into.
-func installable() []clients.Client { return []clients.Client{claude.Client{}} }
+func installable() []clients.Client { return []clients.Client{claude.Client{}, opencode.Client{}} }
 
 // clientNamed is the client named name; nil when there is none.
 func clientNamed(name string) clients.Client {
