@@ -11,7 +11,7 @@
 // every failure is caught and told on stderr.
 import { spawnSync } from "node:child_process";
 import { appendFileSync, mkdirSync, rmSync, statSync } from "node:fs";
-import { dirname, join, resolve } from "node:path";
+import { dirname, join, resolve, sep } from "node:path";
 
 const LOAD_TIMEOUT_MS = 30000;
 const HANDOFF_TIMEOUT_MS = 60000;
@@ -145,6 +145,12 @@ export const WakePlugin = async ({ directory }) => {
     s.ok = ok(args, run(dir, args, "", HANDOFF_TIMEOUT_MS));
   }
 
+  function wakesOwn(path) {
+    if (!root) return false;
+    const p = resolve(dir, String(path));
+    return p.startsWith(join(root, ".state") + sep) || p === join(root, "boot.md");
+  }
+
   const guard = (what, fn) => async (...args) => {
     try {
       fn(...args);
@@ -200,8 +206,11 @@ export const WakePlugin = async ({ directory }) => {
         case "message.part.updated": {
           const part = p.part || {};
           if (part.type === "patch") {
-            // The files a step changed, whichever tool changed them.
-            for (const path of part.files || []) record(part.sessionID, { type: "edit", path, tool: "snapshot" });
+            // The files a step changed, whichever tool changed them, but
+            // for wake's own: this transcript, and boot.md.
+            for (const path of part.files || []) {
+              if (!wakesOwn(path)) record(part.sessionID, { type: "edit", path, tool: "snapshot" });
+            }
           } else if (part.type === "text" && part.time && part.time.end && !part.synthetic && replies.has(part.messageID) && part.text) {
             record(part.sessionID, { type: "message", text: part.text });
           }
