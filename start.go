@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io/fs"
 	"path/filepath"
+	"strings"
 
 	"github.com/spf13/afero"
 
@@ -163,6 +164,9 @@ func (m *Memory) writeBootMD(t *boot.HookTarget, text string, always bool) {
 	}
 	old, err := tiers.ReadOwn(m.o.FS, m.root, tiers.BootPath)
 	exists := err == nil
+	if exists {
+		t.Before, t.BeforeRead = strings.TrimPrefix(string(old), BootFrontMatter), true
+	}
 	data := []byte(BootFrontMatter + text)
 	switch {
 	case !exists && !always:

@@ -79,7 +79,9 @@ func InitText(w io.Writer, dir string, res handoff.InitResult) {
 		fmt.Fprintf(w, "  1. main.md, Purpose: one or two sentences on what the project is for (the identity check halts until it is written).\n")
 		fmt.Fprintf(w, "  2. main.md, Identity and Standing Directives.\n")
 		fmt.Fprintf(w, "  3. warm/active_tasks.md: the first open task, as \"- [ ] ...\".\n")
-		fmt.Fprintf(w, "Then run 'wake load' at every session start.\n")
+		fmt.Fprintf(w, "Then run 'wake load' at every session start, and end every session with\n")
+		fmt.Fprintf(w, "'wake handoff --summary \"...\" --next \"...\"': the next session starts from it.\n")
+		fmt.Fprintf(w, "'wake install CLIENT' (claude, codex, opencode) makes the client do both.\n")
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"path/filepath"
 
+	"github.com/spf13/afero"
 	"github.com/wakeproto/wake/internal/splice"
 )
 
@@ -50,4 +51,23 @@ func importLine(fromDir, target, home string, preferHome bool) string {
 		return "@~/" + filepath.ToSlash(rel)
 	}
 	return "@" + filepath.ToSlash(target)
+}
+
+// ImportsBoot reports whether a CLAUDE.md Claude Code reads in a session
+// started in dir (dir's own, or one in a directory above it) imports the
+// boot file bootPath, in any of the forms [importLine] writes. The hook
+// then knows the session holds the copy the import read.
+func ImportsBoot(fs afero.Fs, dir, bootPath, home string) bool {
+	for d := filepath.Clean(dir); ; d = filepath.Dir(d) {
+		if data, err := afero.ReadFile(fs, filepath.Join(d, "CLAUDE.md")); err == nil {
+			for _, line := range []string{importLine(d, bootPath, home, false), importLine(d, bootPath, home, true), "@" + filepath.ToSlash(bootPath)} {
+				if _, _, ok := findImport(string(data), line); ok {
+					return true
+				}
+			}
+		}
+		if filepath.Dir(d) == d {
+			return false
+		}
+	}
 }
