@@ -45,18 +45,12 @@ function ok(args, r) {
 }
 
 // load regenerates boot.md and returns what the agent should get besides
-// it. A wake older than the OpenCode hook refuses the flag (status 2):
-// its Claude Code hook still regenerates boot.md, and what that prints
-// repeats boot.md, so none of it is added.
+// it: nothing, as a rule, since OpenCode reads boot.md itself, unless
+// boot.md could not be written.
 function load(dir) {
   const input = JSON.stringify({ cwd: dir, hook_event_name: "SessionStart", source: "startup" });
   const args = ["load", "--hook", "opencode"];
   const r = run(dir, args, input, LOAD_TIMEOUT_MS);
-  if (!r.error && r.status === 2) {
-    const old = ["load", "--hook", "claude"];
-    ok(old, run(dir, old, input, LOAD_TIMEOUT_MS));
-    return "";
-  }
   return ok(args, r) ? (r.stdout || "").trim() : "";
 }
 
