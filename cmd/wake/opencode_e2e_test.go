@@ -41,6 +41,7 @@ func TestOpenCodeEndToEnd(t *testing.T) {
 	bin := wakeBinary(t)
 	stub := newChatStub(t)
 	proj, env := openCodeProject(t, bin, stub.URL)
+	stub.boot = filepath.Join(proj, ".wake", "boot.md")
 	wake := func(args ...string) string {
 		t.Helper()
 		return runBounded(t, proj, env, 60*time.Second, bin, args...)
@@ -90,9 +91,8 @@ func TestOpenCodeEndToEnd(t *testing.T) {
 	if len(agent) == 0 {
 		t.Fatal("no request of the working agent reached the stub")
 	}
-	boot := readFile(t, filepath.Join(proj, ".wake", "boot.md"))
-	for i, system := range agent {
-		assertBootOnce(t, fmt.Sprintf("request %d", i+1), system, boot, packet.Announcement, filepath.Join(proj, ".wake", "boot.md"))
+	for i, r := range agent {
+		assertBootOnce(t, fmt.Sprintf("request %d", i+1), r.system, r.boot, packet.Announcement, stub.boot)
 	}
 	assertAutomaticHandoff(t, bin, proj, env, latest)
 	if stray := stub.strays(); len(stray) > 0 {
@@ -116,7 +116,7 @@ func TestOpenCodeEndToEnd(t *testing.T) {
 		t.Error(".opencode/plugins/ is left after uninstall")
 	}
 	if t.Failed() && len(agent) > 0 {
-		t.Logf("the agent's first system prompt:\n%.8000s", agent[0])
+		t.Logf("the agent's first system prompt:\n%.8000s", agent[0].system)
 	}
 }
 
@@ -125,9 +125,9 @@ func TestOpenCodeEndToEnd(t *testing.T) {
 const freshMarker = "fresh-marker-9b1e"
 
 // assertBootOnce checks that one request's system prompt carries boot.md
-// through opencode.json's instructions, and every part of the boot
-// context exactly once: the announcement, the marker of the summary, and
-// each of boot.md's sections.
+// (boot, as it was when the request came) through opencode.json's
+// instructions, and every part of the boot context exactly once: the
+// announcement, the markers, and each of boot.md's sections.
 func assertBootOnce(t *testing.T, which, system, boot, announcement, bootPath string) {
 	t.Helper()
 	if !strings.Contains(system, "Instructions from: "+bootPath) {
@@ -317,9 +317,11 @@ func openCodeVersionOK(bin string) bool {
 // working agent (one that offers tools) can be answered with a call of
 // OpenCode's write tool. Anything else (the npm registry, a request sent
 // through it as a proxy) gets 404 and is counted as a stray unless it is
-// the registry's.
+// the registry's. It keeps a copy of boot.md as it is when each request
+// comes: a hand-off at the session's end rewrites it.
 type chatStub struct {
 	*httptest.Server
+	boot             string // boot.md's path, set before the first request
 	mu               sync.Mutex
 	reqs             []stubRequest
 	stray            []string
@@ -332,6 +334,7 @@ type stubRequest struct {
 	// offered tools, as the working agent's requests do.
 	system string
 	tools  bool
+	boot   string // boot.md when the request came
 }
 
 func newChatStub(t *testing.T) *chatStub {
@@ -368,6 +371,9 @@ func (s *chatStub) serve(w http.ResponseWriter, r *http.Request) {
 	}
 	json.Unmarshal(body, &req)
 	rec := stubRequest{body: body, tools: len(req.Tools) > 0}
+	if data, err := os.ReadFile(s.boot); err == nil {
+		rec.boot = string(data)
+	}
 	toolResult := false
 	for _, m := range req.Messages {
 		var text string
@@ -417,13 +423,13 @@ func (s *chatStub) take() []stubRequest {
 	return out
 }
 
-// agentRequests returns the system prompts of the working agent's
-// requests since the last take.
-func (s *chatStub) agentRequests() []string {
-	var out []string
+// agentRequests returns the working agent's requests since the last
+// take.
+func (s *chatStub) agentRequests() []stubRequest {
+	var out []stubRequest
 	for _, r := range s.take() {
 		if r.tools {
-			out = append(out, r.system)
+			out = append(out, r)
 		}
 	}
 	return out
