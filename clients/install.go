@@ -84,7 +84,7 @@ func (o *Options) defaults() {
 // env is the Env of the client's wiring into the project.
 func (o *Options) env(c Client, root string, cfg tiers.Config) Env {
 	return Env{FS: o.Wake.FS, Project: o.Project, Root: root, Home: o.Wake.Env["HOME"], Config: cfg,
-		Manifest: manifestPath(root, c.About().Name), Warn: o.warn}
+		Manifest: manifestPath(root, c.About().Name), Warn: o.warn, client: c.About()}
 }
 
 func (o *Options) warn(msg string) {
@@ -133,7 +133,7 @@ func Install(ctx context.Context, c Client, o Options) (*Report, error) {
 	m.Precount()
 	err = m.Store().Mutate(ctx, func() (handoff.Entry, error) {
 		files := writeBootFiles(m, env, o.BootFiles)
-		if err := checkBoot(m, env, about, b, files); err != nil {
+		if err := checkBoot(env, b, files); err != nil {
 			return handoff.Entry{}, err
 		}
 		var err error
