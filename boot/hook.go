@@ -194,7 +194,7 @@ func hookWhere(t HookTarget, h HookClient, max int) string {
 		fmt.Fprintf(&b, "The whole boot context (every loaded file, the cold table of contents, the budget) is in %s, which %s imports. If it is not in your context, read that file before you start.\n", t.BootPath, h.Import)
 	case t.BootPath != "":
 		fmt.Fprintf(&b, "The whole boot context (every loaded file, the cold table of contents, the budget) is in %s: read that file before you start.\n", t.BootPath)
-	case t.SkillPath != "" && t.SkillImported:
+	case t.SkillPath != "" && t.SkillImported && h.Import != "":
 		fmt.Fprintf(&b, "Your memory in brief is in %s, which CLAUDE.md imports. Run `wake load` for the whole boot context.\n", t.SkillPath)
 	case t.SkillPath != "":
 		fmt.Fprintf(&b, "Your memory in brief is in %s. Run `wake load` for the whole boot context.\n", t.SkillPath)

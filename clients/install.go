@@ -131,7 +131,7 @@ func Install(ctx context.Context, c Client, o Options) (*Report, error) {
 	r := &Report{Op: "install", Client: about.Name, Project: o.Project}
 	var plan InstallPlan
 	m.Precount()
-	err = m.Store().Mutate(ctx, func() (handoff.Entry, error) {
+	err = m.Store().MutateThen(ctx, func() (handoff.Entry, error) {
 		files := writeBootFiles(m, env, o.BootFiles)
 		if err := checkBoot(env, b, files); err != nil {
 			return handoff.Entry{}, err
@@ -145,6 +145,14 @@ func Install(ctx context.Context, c Client, o Options) (*Report, error) {
 			return handoff.Entry{}, err
 		}
 		return changeEntry(r, m.Root(), files.changes)
+	}, func() error {
+		// boot.md's digest lists the ledger: written again with the
+		// install's own line, it is the copy the next session's import
+		// reads, and the hook has nothing to add.
+		if _, err := m.WriteBootFilesLocked(wake.BootFiles{NoSkill: true}); err != nil {
+			env.Warn(fmt.Sprintf("the boot files were not written again after the install's ledger line: %v", err))
+		}
+		return nil
 	})
 	if err != nil && !errors.Is(err, errUnchanged) {
 		return nil, err
