@@ -92,7 +92,7 @@ type HookTarget struct {
 	// SessionStart hook has finished (claude -p does, as a rule), so the
 	// agent may hold the earlier copy and is told to read the file.
 	BootChanged bool
-	SkillPath   string // skill.md, "" when it was not written
+	SkillPath   string // the root's own skill.md, "" when it was not written
 	// SkillChanged says skill.md's content changed as it was written.
 	SkillChanged bool
 	// Before is boot.md's text (without its front matter) as it was
@@ -100,6 +100,14 @@ type HookTarget struct {
 	// imports the file may have read already ([HookFor]).
 	Before     string
 	BeforeRead bool
+	// SkillImported says the project's CLAUDE.md imports SkillPath rather
+	// than boot.md ([claude] boot = "skill").
+	SkillImported bool
+	// Shared is the skill.md at skill.path, which other memory roots may
+	// write to as well: whose it is, and whether this run wrote it. Its
+	// Path is "" when there is none (skill.path is "", or the root's own
+	// copy) or it was not looked at.
+	Shared SkillFile
 	// Problems are boot files that could not be written, one line each.
 	Problems []string
 }
@@ -186,8 +194,10 @@ func hookWhere(t HookTarget, h HookClient, max int) string {
 		fmt.Fprintf(&b, "The whole boot context (every loaded file, the cold table of contents, the budget) is in %s, which %s imports. If it is not in your context, read that file before you start.\n", t.BootPath, h.Import)
 	case t.BootPath != "":
 		fmt.Fprintf(&b, "The whole boot context (every loaded file, the cold table of contents, the budget) is in %s: read that file before you start.\n", t.BootPath)
+	case t.SkillPath != "" && t.SkillImported && h.Import != "":
+		fmt.Fprintf(&b, "Your memory in brief is in %s, which CLAUDE.md imports. Run `wake load` for the whole boot context.\n", t.SkillPath)
 	case t.SkillPath != "":
-		fmt.Fprintf(&b, "Your memory in brief is in %s, which ~/.claude/CLAUDE.md imports. Run `wake load` for the whole boot context.\n", t.SkillPath)
+		fmt.Fprintf(&b, "Your memory in brief is in %s. Run `wake load` for the whole boot context.\n", t.SkillPath)
 	default:
 		b.WriteString("No boot file was written. Run `wake load` for the whole boot context.\n")
 	}

@@ -17,7 +17,7 @@ func markdownHead(c *Context) string {
 	mark := func(title string) {
 		c.sections = append(c.sections, Section{Title: title, start: b.Len()})
 	}
-	mark("Announcement")
+	mark(announcement)
 	writeAnnouncement(&b, c)
 	for _, d := range c.Directives {
 		b.WriteString(d)

@@ -5,8 +5,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/sergi/go-diff/diffmatchpatch"
-
 	"github.com/wakeproto/wake/protocol"
 )
 
@@ -56,16 +54,25 @@ func HookFor(c *Context, t HookTarget, h HookClient) string {
 	if h.Import != "" && t.BootPath != "" && t.BeforeRead && c.Text() != "" {
 		return hookDelta(c, t, h)
 	}
-	if t.BootPath != "" && c.Text() != "" {
-		whole := fmt.Sprintf("# wake: memory loaded (the whole boot context; it is also in %s)\n\n", t.BootPath) + c.Text()
-		if len(t.Problems) > 0 {
-			whole += "\n- " + strings.Join(t.Problems, "\n- ") + "\n"
+	if c.Text() != "" {
+		head := "# wake: memory loaded (the whole boot context)\n\n"
+		if t.BootPath != "" {
+			head = fmt.Sprintf("# wake: memory loaded (the whole boot context; it is also in %s)\n\n", t.BootPath)
 		}
-		if h.Len(whole) <= h.Limit {
+		if whole := head + c.Text() + problems(t); h.Len(whole) <= h.Limit {
 			return whole
 		}
 	}
 	return hookSummary(c, t, h)
+}
+
+// problems lists the boot files that could not be written, for the end of
+// a hook's text.
+func problems(t HookTarget) string {
+	if len(t.Problems) == 0 {
+		return ""
+	}
+	return "\n- " + strings.Join(t.Problems, "\n- ") + "\n"
 }
 
 // hookDelta is the hook text for a client that read t.Before through
@@ -73,14 +80,13 @@ func HookFor(c *Context, t HookTarget, h HookClient) string {
 func hookDelta(c *Context, t HookTarget, h HookClient) string {
 	head := hookHead(c)
 	if t.Before == c.Text() {
-		return head + fmt.Sprintf("\nThe boot context %s imports (%s) is current: it is everything wake loaded for this session.\n", h.Import, t.BootPath)
+		return head + fmt.Sprintf("\nThe boot context %s imports (%s) is current: it is everything wake loaded for this session.\n", h.Import, t.BootPath) + problems(t)
 	}
 	secs := c.Sections()
-	changed := changedSections(t.Before, c.Text(), secs)
 	var titles []string
 	var body strings.Builder
-	for i, s := range secs {
-		if changed[i] && !heldWhole(t.Before, s.Text) {
+	for _, s := range secs {
+		if !heldWhole(t.Before, s.Text) {
 			titles = append(titles, s.Title)
 			body.WriteString(s.Text)
 		}
@@ -89,78 +95,69 @@ func hookDelta(c *Context, t HookTarget, h HookClient) string {
 	if g := goneSections(t.Before, secs); len(g) > 0 {
 		gone = fmt.Sprintf(" No longer in it (disregard them in the imported copy): %s.", strings.Join(g, ", "))
 	}
-	text := head + fmt.Sprintf("\n%s changed after %s imported it. The sections below are current and replace the imported copy's sections of the same name; the rest of that copy is current.%s\n\n", t.BootPath, h.Import, gone) +
-		strings.TrimLeft(body.String(), "\n")
+	named := strings.Join(titles, ", ")
+	if len(titles) > 0 && titles[0] == announcement {
+		named = "the announcement (the lines before \"# Boot context\")" + strings.TrimPrefix(named, announcement)
+	}
+	text := head + fmt.Sprintf("\n%s changed after %s imported it. These sections changed: %s. They follow, current, and replace the imported copy's; the rest of that copy is current.%s\n\n", t.BootPath, h.Import, named, gone) +
+		strings.TrimLeft(body.String(), "\n") + problems(t)
 	if h.Len(text) <= h.Limit {
 		return text
 	}
-	pointer := head + fmt.Sprintf("\n%s changed after %s imported it (%s), and the changes do not fit in this hook's output: read that file before you start; it replaces the imported copy.%s\n",
-		t.BootPath, h.Import, strings.Join(titles, ", "), gone)
+	pointer := head + fmt.Sprintf("\n%s changed after %s imported it (these sections: %s), and the changes do not fit in this hook's output: read that file before you start; it replaces the imported copy.%s\n",
+		t.BootPath, h.Import, named, gone) + problems(t)
 	return h.cut(pointer, h.Limit)
 }
 
-// changedSections marks the sections of text (cut into secs) that hold a
-// line the earlier copy before lacks, or where before had a line text
-// lacks.
-func changedSections(before, text string, secs []Section) []bool {
-	changed := make([]bool, len(secs))
-	mark := func(from, to int) { // byte range of text; to == from for a deletion
-		for i, s := range secs {
-			end := s.start + len(s.Text)
-			// A deletion on a boundary may be the tail of the section
-			// before it or the head of the one after it: both are sent.
-			if from < end && to > s.start || from == to && from >= s.start && from <= end {
-				changed[i] = true
-			}
-		}
-	}
-	dmp := diffmatchpatch.New()
-	a, b, lines := dmp.DiffLinesToChars(before, text)
-	pos := 0
-	for _, d := range dmp.DiffCharsToLines(dmp.DiffMain(a, b, false), lines) {
-		switch d.Type {
-		case diffmatchpatch.DiffEqual:
-			pos += len(d.Text)
-		case diffmatchpatch.DiffInsert:
-			mark(pos, pos+len(d.Text))
-			pos += len(d.Text)
-		case diffmatchpatch.DiffDelete:
-			mark(pos, pos)
-		}
-	}
-	return changed
-}
+// announcement is the title of the lines before "# Boot context".
+const announcement = "Announcement"
 
-// goneSections names the headed sections the earlier copy had that the
-// context has no more: the checks' findings, the protocol card, the
-// warnings.
-func goneSections(before string, secs []Section) []string {
-	var out []string
-	for _, title := range []string{"Coherence checks", strings.TrimPrefix(protocol.Title, "## "), "Warnings"} {
-		if !strings.Contains(before, "\n## "+title+"\n") {
-			continue
-		}
-		if !slices.ContainsFunc(secs, func(s Section) bool { return s.Title == title }) {
-			out = append(out, title)
-		}
-	}
-	return out
-}
+// sectionStarts are how the renderer begins a section, after the first
+// two: a section of the earlier copy ends where one of these begins.
+var sectionStarts = []string{"\n## Coherence checks\n", "\n" + protocol.Title + "\n", "\n## Phase ", "\n### ", "\nHeld back: ",
+	"\n## Changes in the last ", "\n## Warnings\n", "\n## Budget\n"}
 
-// heldWhole reports whether before holds text as a whole section: the
-// diff may put a deletion on either side of a boundary, and a section
-// the earlier copy has as it is now is not said again.
+// heldWhole reports whether before holds text as a whole section: at its
+// start or after a section's end, and followed by a section's start or
+// its end. A section the earlier copy has as it is now is not said again;
+// any other is, whatever changed in it.
 func heldWhole(before, text string) bool {
 	for i := 0; i <= len(before); {
 		j := strings.Index(before[i:], text)
 		if j < 0 {
 			return false
 		}
-		rest := before[i+j+len(text):]
-		if rest == "" || strings.HasPrefix(rest, "#") || strings.HasPrefix(rest, "\n#") || strings.HasPrefix(rest, "\nHeld back: ") {
+		at := i + j
+		rest := before[at+len(text):]
+		ends := rest == "" || strings.HasPrefix(rest, "# Boot context\n")
+		for _, st := range sectionStarts {
+			ends = ends || strings.HasPrefix(rest, st)
+		}
+		if ends {
 			return true
 		}
-		i += j + 1
+		i = at + 1
 	}
 	return false
+}
+
+// goneSections names the sections that come and go which the earlier
+// copy had and the context has no more: the checks' findings, the
+// protocol card, the held-back line, the warnings.
+func goneSections(before string, secs []Section) []string {
+	var out []string
+	for _, g := range []struct{ title, start string }{
+		{"Coherence checks", "\n## Coherence checks\n"},
+		{strings.TrimPrefix(protocol.Title, "## "), "\n" + protocol.Title + "\n"},
+		{"Held back", "\nHeld back: "},
+		{"Warnings", "\n## Warnings\n"},
+	} {
+		if !strings.Contains(before, g.start) {
+			continue
+		}
+		if !slices.ContainsFunc(secs, func(s Section) bool { return s.Title == g.title }) {
+			out = append(out, g.title)
+		}
+	}
+	return out
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/wakeproto/wake/budget"
 	"github.com/wakeproto/wake/internal/demo"
+	"github.com/wakeproto/wake/policy"
 )
 
 func TestSectionsAreTheText(t *testing.T) {
@@ -30,31 +31,44 @@ func TestSectionsAreTheText(t *testing.T) {
 	}
 }
 
-// TestHookDeltaSaysEachSectionOnce: after edits of every kind since the
-// copy the import read, the session holds each section of the boot
-// context exactly once, in the copy or in the hook's text, never both.
+// TestHookDeltaSaysEachSectionOnce: after changes of every kind since the
+// copy the import read, the hook sends exactly the sections whose text
+// differs from the copy's section of that title, and names those gone.
+// The copy's sections come from rendering it, not from the code under
+// test.
 func TestHookDeltaSaysEachSectionOnce(t *testing.T) {
 	t.Parallel()
-	edits := map[string]func(fs afero.Fs){
-		"decision added": func(fs afero.Fs) {
-			appendFile(t, fs, "/demo/warm/decisions.md", "\n[2026-11-21] DECISION: Print receipts BECAUSE: the bakery asked\nSTATUS: active\n")
+	changes := map[string]func(c *Context){
+		"nothing":          func(*Context) {},
+		"warning dropped":  func(c *Context) { c.Warnings = c.Warnings[:1] },
+		"warnings gone":    func(c *Context) { c.Warnings = nil },
+		"held back gone":   func(c *Context) { c.HeldBack = policy.HeldBack{} },
+		"directive gone":   func(c *Context) { c.Directives = nil },
+		"checks gone":      func(c *Context) { c.Findings = nil },
+		"file's tail gone": func(c *Context) { f := c.Phases[2].Files[0]; f.Content = strings.TrimSuffix(f.Content, "\nzz\n") },
+		"file's line added": func(c *Context) {
+			f := c.Phases[1].Files[0]
+			f.Content += "- one more line\n"
 		},
-		"line removed": func(fs afero.Fs) {
-			data, _ := afero.ReadFile(fs, "/demo/warm/open_questions.md")
-			lines := strings.Split(string(data), "\n")
-			afero.WriteFile(fs, "/demo/warm/open_questions.md", []byte(strings.Join(lines[:len(lines)-2], "\n")+"\n"), 0o644)
-		},
-		"file gone": func(fs afero.Fs) { fs.Remove("/demo/recent/previous.md") },
-		"nothing":   func(afero.Fs) {},
 	}
-	for name, edit := range edits {
+	for name, change := range changes {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
 			fsys := demoFS(t)
-			cfg := demo.Config(t, fsys)
-			_, before := build(t, fsys, cfg, encoder(t))
-			edit(fsys)
-			c, after := build(t, fsys, cfg, encoder(t))
+			c, _ := build(t, fsys, demo.Config(t, fsys), encoder(t))
+			c.Warnings = []string{"cold/a.md: unreadable", "cold/b.md: unreadable"}
+			c.Directives = []string{"Then: compress warm/decisions.md"}
+			c.HeldBack = policy.HeldBack{Secret: 1}
+			c.Phases[2].Files[0].Content += "\nzz\n"
+			c.text = c.Measure(encoder(t))
+			before := c.text
+			old := map[string]string{}
+			for _, s := range c.Sections() {
+				old[s.Title] = s.Text
+			}
+			change(c)
+			c.text = c.Measure(encoder(t))
+			after := c.text
 			out := HookFor(c, HookTarget{BootPath: "/demo/boot.md", Before: before, BeforeRead: true}, ClaudeCode)
 			if HookLen(out) > HookLimit {
 				t.Fatalf("%d characters", HookLen(out))
@@ -65,20 +79,47 @@ func TestHookDeltaSaysEachSectionOnce(t *testing.T) {
 				}
 				return
 			}
-			sent := 0
+			now := map[string]bool{}
 			for _, s := range c.Sections() {
-				held, said := heldWhole(before, s.Text), strings.Contains(out, s.Text)
-				if held == said {
-					t.Errorf("section %q: in the imported copy %v, in the hook's text %v", s.Title, held, said)
-				}
-				if said {
-					sent++
+				now[s.Title] = true
+				want := old[s.Title] != s.Text
+				if got := strings.Contains(out, s.Text); got != want {
+					t.Errorf("section %q: changed %v, sent %v", s.Title, want, got)
 				}
 			}
-			if sent == 0 || sent == len(c.Sections()) {
-				t.Errorf("%d of %d sections sent:\n%s", sent, len(c.Sections()), out)
+			for title := range old {
+				if !now[title] && !strings.Contains(out, "No longer in it (disregard them in the imported copy): ") || !now[title] && !strings.Contains(out, title) {
+					t.Errorf("section %q is gone and not named:\n%s", title, out)
+				}
 			}
 		})
+	}
+}
+
+// TestHookDeltaFromFiles: the same, through files edited between two
+// builds.
+func TestHookDeltaFromFiles(t *testing.T) {
+	t.Parallel()
+	fsys := demoFS(t)
+	cfg := demo.Config(t, fsys)
+	c0, before := build(t, fsys, cfg, encoder(t))
+	old := map[string]string{}
+	for _, s := range c0.Sections() {
+		old[s.Title] = s.Text
+	}
+	appendFile(t, fsys, "/demo/warm/decisions.md", "\n[2026-11-21] DECISION: Print receipts BECAUSE: the bakery asked\nSTATUS: active\n")
+	c, _ := build(t, fsys, cfg, encoder(t))
+	out := HookFor(c, HookTarget{BootPath: "/demo/boot.md", Before: before, BeforeRead: true}, ClaudeCode)
+	sent := 0
+	for _, s := range c.Sections() {
+		if got, want := strings.Contains(out, s.Text), old[s.Title] != s.Text; got != want {
+			t.Errorf("section %q: changed %v, sent %v", s.Title, want, got)
+		} else if got {
+			sent++
+		}
+	}
+	if sent == 0 || !strings.Contains(out, "These sections changed: ") || !strings.Contains(out, "warm/decisions.md") {
+		t.Errorf("%d sections sent:\n%s", sent, out)
 	}
 }
 

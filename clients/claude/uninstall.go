@@ -50,14 +50,16 @@ func (w *wiring) PlanUninstall(rec *clients.Record) (clients.UninstallPlan, erro
 // install could not have written: the record lives in the memory root,
 // which can come with a cloned repository, and uninstall edits and deletes
 // what it names. Install only ever touches the project's
-// .claude/settings.json and CLAUDE.md and the user's ~/.claude/CLAUDE.md,
-// adding to a CLAUDE.md only the import line of this root's boot.md or
-// skill.md; and a record from the root never deletes anything in the
-// user's home (~/.claude or its CLAUDE.md), which every project shares.
+// .claude/settings.json and CLAUDE.md, adding to CLAUDE.md only the import
+// line of this root's boot.md or skill.md (an older wake also added the
+// import of the shared skill.md to the user's ~/.claude/CLAUDE.md, which
+// uninstall still takes out); and a record from the root never deletes
+// anything in the user's home (~/.claude or its CLAUDE.md), which every
+// project shares.
 func (w *wiring) checkRecord(r record, rec *clients.Record) record {
-	lines := []mdImport{w.bootImport}
-	if w.skillImport.File != "" {
-		lines = append(lines, w.skillImport)
+	lines := []mdImport{w.bootImport, w.skillImport}
+	if w.globalImport.File != "" {
+		lines = append(lines, w.globalImport)
 	}
 	var dropped []string
 	if r.Hook != nil && (r.Hook.File != w.settings || r.Hook.Command != HookCommand) {
@@ -192,7 +194,7 @@ func (w *wiring) planHookOnly() (clients.UninstallPlan, error) {
 	set.Kept = ""
 	u.Edits = append(u.Edits, set)
 	var found []string
-	for _, imp := range []mdImport{w.bootImport, w.skillImport} {
+	for _, imp := range []mdImport{w.bootImport, w.skillImport, w.globalImport} {
 		if imp.File == "" {
 			continue
 		}

@@ -136,9 +136,10 @@ func claudeProject(t *testing.T, bin, mode, api string) (proj string, env []stri
 		if err := os.WriteFile(filepath.Join(proj, ".wake", "wake.toml"), []byte(toml), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		// boot = "skill" reaches the global CLAUDE.md: honoured once trusted.
+		// Trusted again, as its user would, the root also writes the
+		// shared skill.md; the project imports its own copy.
 		runBounded(t, proj, env, 60*time.Second, bin, "trust")
-		imported = filepath.Join(home, ".claude", "agentchat.skill.md")
+		imported = filepath.Join(proj, ".wake", "skill.md")
 	}
 	runBounded(t, proj, env, 60*time.Second, bin, "handoff", "--summary", "Wired wake into Claude Code",
 		"--next", "Ship the end-to-end test", "--happened", "proved the import with "+e2eMarker)

@@ -49,8 +49,26 @@ func (a *app) hookRun(cmd *cobra.Command, o *loadOptions) error {
 	if err != nil {
 		return a.hookFailed(err)
 	}
-	_, err = io.WriteString(a.out, a.hookText(o.hook, m, dir, st))
+	text := a.hookText(o.hook, in.Source, m, dir, st)
+	if o.hook == "claude" {
+		text = a.foreignImport(st.Target.Shared) + text
+	}
+	_, err = io.WriteString(a.out, text)
 	return err
+}
+
+// foreignImport warns the agent and the user when ~/.claude/CLAUDE.md
+// imports a shared skill.md another memory root wrote (an import an older
+// wake added in skill mode): every session reads it, and it is not this
+// project's memory. "" when it does not.
+func (a *app) foreignImport(sh boot.SkillFile) string {
+	if sh.Whose != boot.WhoseOther || !claude.ImportsGlobally(a.fs, a.env["HOME"], sh.Path) {
+		return ""
+	}
+	a.notice(wake.Notice{Kind: "warning",
+		Msg:  fmt.Sprintf("~/.claude/CLAUDE.md imports %s, the memory of another project (%s), into every Claude Code session", sh.Path, sh.Owner),
+		Hint: "run 'wake install claude' in that project to move the import into its own CLAUDE.md, or remove the line from ~/.claude/CLAUDE.md"})
+	return fmt.Sprintf("Warning from wake: ~/.claude/CLAUDE.md imports %s, which is the memory of another project (%s), not this one: disregard it in this session.\n\n", sh.Path, sh.Owner)
 }
 
 // hookText is what the hook of client prints, saying nothing the session
@@ -63,7 +81,7 @@ func (a *app) hookRun(cmd *cobra.Command, o *loadOptions) error {
 //   - OpenCode reads boot.md through opencode.json's instructions after
 //     its plugin ran this hook: it gets nothing unless boot.md could not
 //     be written, and then the summary.
-func (a *app) hookText(client string, m *wake.Memory, dir string, st *wake.Start) string {
+func (a *app) hookText(client, source string, m *wake.Memory, dir string, st *wake.Start) string {
 	c, t := st.Context, st.Target
 	switch client {
 	case "codex":
@@ -77,8 +95,11 @@ func (a *app) hookText(client string, m *wake.Memory, dir string, st *wake.Start
 	if m.Config().Claude.Boot == tiers.BootSkill {
 		return boot.Hook(c, t, boot.HookLimit)
 	}
+	// Only at a start or resume does the session hold the copy the import
+	// read as the hook runs: after /clear or a compaction the import may
+	// be a copy memoised earlier, and the hook's earlier text is gone.
 	h := boot.ClaudeCode
-	if t.BootPath == "" || !claude.ImportsBoot(a.fs, dir, t.BootPath, a.env["HOME"]) {
+	if t.BootPath == "" || source != "" && source != "startup" && source != "resume" || !claude.ImportsBoot(a.fs, dir, t.BootPath) {
 		h.Import = ""
 	}
 	return boot.HookFor(c, t, h)

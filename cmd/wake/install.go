@@ -12,6 +12,7 @@ import (
 	"github.com/wakeproto/wake"
 	"github.com/wakeproto/wake/clients"
 	"github.com/wakeproto/wake/clients/claude"
+	"github.com/wakeproto/wake/clients/opencode"
 	"github.com/wakeproto/wake/report"
 	"github.com/wakeproto/wake/tiers"
 )
@@ -29,7 +30,7 @@ func (a *app) installCmd() *cobra.Command {
 		Use:     "install [CLIENT]",
 		Short:   "Wire wake into an agent client (claude, codex, opencode), or list them",
 		Long:    help("install"),
-		Example: "  wake install\n  wake install claude\n  wake install codex --project ~/work/billing",
+		Example: "  wake install\n  wake install claude\n  wake install codex --project ~/work/billing\n  wake install opencode",
 		Args:    optionalClientArg,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 0 {
@@ -50,10 +51,10 @@ func (a *app) installCmd() *cobra.Command {
 func (a *app) uninstallCmd() *cobra.Command {
 	o := &installOptions{uninstall: true}
 	cmd := &cobra.Command{
-		Use:     "uninstall claude",
-		Short:   "Remove what 'wake install claude' added",
+		Use:     "uninstall CLIENT",
+		Short:   "Remove what 'wake install CLIENT' added",
 		Long:    help("uninstall"),
-		Example: "  wake uninstall claude\n  wake uninstall claude --project ~/work/billing",
+		Example: "  wake uninstall claude\n  wake uninstall claude --project ~/work/billing\n  wake uninstall opencode",
 		Args:    clientArg,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return a.installRun(cmd.Context(), o, clientNamed(args[0]))
@@ -64,7 +65,7 @@ func (a *app) uninstallCmd() *cobra.Command {
 }
 
 // installable lists the clients wake can be wired into.
-func installable() []clients.Client { return []clients.Client{claude.Client{}} }
+func installable() []clients.Client { return []clients.Client{claude.Client{}, opencode.Client{}} }
 
 // clientNamed is the client named name; nil when there is none.
 func clientNamed(name string) clients.Client {
