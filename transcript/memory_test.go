@@ -130,9 +130,12 @@ func TestBoundedMemory(t *testing.T) {
 	// What the reader holds is bounded by the line cap (8 MiB) and the
 	// decoding of one line below it (the buffer grows past the cap before it
 	// knows a line is too long); the garbage between collections by
-	// the collector's pacing. Neither grows with the transcript.
-	if peak.live > 24<<20 || peak.total > 64<<20 {
-		t.Errorf("%v: over 24 MiB live or 64 MiB in all", peak)
+	// the collector's pacing. Neither grows with the transcript. The
+	// bounds leave room for a collection that lands mid-line on a loaded
+	// machine (31.7 MiB live was seen with the suite running in
+	// parallel); a reader holding the transcript would need 200 MiB.
+	if peak.live > 48<<20 || peak.total > 128<<20 {
+		t.Errorf("%v: over 48 MiB live or 128 MiB in all", peak)
 	}
 	peak = peakHeap(func() { s, err = ReadWork(&bigSession{size: size}, Claude, 0) })
 	if err != nil || !s.DidWork() {
