@@ -17,7 +17,10 @@ import (
 // prints what the plugin added to each system prompt, as JSON.
 const harness = `
 const { WakePlugin } = await import(process.argv[2]);
+const { appendFileSync } = await import("node:fs");
 const dir = process.argv[3];
+// OpenCode's own command line: 'opencode run PROMPT', or the TUI.
+process.argv = process.env.HARNESS_TUI ? [process.argv[0], "opencode"] : [process.argv[0], "opencode", "run", "add a greeting"];
 const hooks = await WakePlugin({ directory: dir });
 const sid = "ses_1";
 const ev = (type, properties) => hooks.event({ event: { type, properties } });
@@ -45,6 +48,7 @@ await ev("nonsense", undefined);
 await hooks.event({});
 await hooks["tool.execute.after"](undefined, undefined);
 await hooks["experimental.chat.system.transform"]({}, {});
+appendFileSync(process.env.FAKE_LOG, "-- exit\n");
 await hooks.dispose();
 console.log(JSON.stringify({ title: title.system.slice(1), agent: agent.system.slice(1) }));
 `
@@ -69,7 +73,7 @@ type pluginRun struct {
 
 // runPlugin runs the harness under node with the fake wake on PATH (or
 // none, for hook "missing").
-func runPlugin(t *testing.T, hook, handoff string) pluginRun {
+func runPlugin(t *testing.T, hook, handoff string, env ...string) pluginRun {
 	t.Helper()
 	node, err := exec.LookPath("node")
 	if err != nil {
@@ -94,6 +98,7 @@ func runPlugin(t *testing.T, hook, handoff string) pluginRun {
 	log := filepath.Join(dir, "calls.log")
 	cmd := exec.Command(node, filepath.Join(dir, "harness.mjs"), "file://"+filepath.Join(dir, "wake.mjs"), proj)
 	cmd.Env = append(os.Environ(), "PATH="+bin+":/usr/bin:/bin", "FAKE_LOG="+log, "FAKE_HOOK="+hook, "FAKE_HANDOFF="+handoff, "WAKE_ROOT=")
+	cmd.Env = append(cmd.Env, env...)
 	var stderr strings.Builder
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
@@ -135,7 +140,7 @@ func TestPlugin(t *testing.T) {
 		t.Errorf("system prompts: title %q, agent %q", r.Title, r.Agent)
 	}
 	handoff := `handoff --auto --transcript $T/proj/.wake/.state/opencode-ses_1.jsonl --transcript-format wake --session-start 2026-11-22T10:00:00.000Z @$T/proj`
-	want := []string{`load --hook opencode @$T/proj {"cwd":"$T/proj","hook_event_name":"SessionStart","source":"startup"}`, handoff}
+	want := []string{`load --hook opencode @$T/proj {"cwd":"$T/proj","hook_event_name":"SessionStart","source":"startup"}`, handoff, "-- exit"}
 	if !slices.Equal(r.calls, want) {
 		t.Errorf("wake was run as\n%s\nwant\n%s", strings.Join(r.calls, "\n"), strings.Join(want, "\n"))
 	}
@@ -147,8 +152,19 @@ func TestPlugin(t *testing.T) {
 	}
 }
 
+// TestPluginTUI: the interactive OpenCode goes idle after every turn, so
+// the session ends only at exit, where the hand-off runs on all of it.
+func TestPluginTUI(t *testing.T) {
+	t.Parallel()
+	r := runPlugin(t, "new", "", "HARNESS_TUI=1")
+	if len(r.calls) != 3 || r.calls[1] != "-- exit" || !strings.HasPrefix(r.calls[2], "handoff --auto --transcript ") {
+		t.Errorf("wake was run as\n%s\nwant the hand-off at exit only", strings.Join(r.calls, "\n"))
+	}
+}
+
 // TestPluginTranscript: what the plugin records, read before exit (the
-// hand-off fails, so the transcript stays).
+// hand-off fails, so the transcript stays, and the hand-off is tried at
+// each idle and at exit).
 func TestPluginTranscript(t *testing.T) {
 	t.Parallel()
 	r := runPlugin(t, "new", "fail")
@@ -172,7 +188,7 @@ func TestPluginTranscript(t *testing.T) {
 	if !slices.Equal(got, want) {
 		t.Errorf("transcript:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
-	if len(r.calls) != 2 || !strings.Contains(r.stderr, "wake: opencode plugin: 'wake handoff --auto") || !strings.Contains(r.stderr, "exited 1: wake: error: no") {
+	if len(r.calls) != 5 || !strings.Contains(r.stderr, "wake: opencode plugin: 'wake handoff --auto") || !strings.Contains(r.stderr, "exited 1: wake: error: no") {
 		t.Errorf("calls %q, stderr %q", r.calls, r.stderr)
 	}
 }

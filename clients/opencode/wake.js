@@ -6,8 +6,8 @@
 // it, and adds what the command prints to the agent's system prompt. It
 // records the session as it goes (prompts, edited files, commands, the
 // last reply) in wake's transcript format, and when the session goes
-// idle or OpenCode exits it runs 'wake handoff --auto', which writes a
-// hand-off unless the agent wrote one. Nothing here may break OpenCode:
+// idle ('opencode run') or OpenCode exits it runs 'wake handoff --auto',
+// which writes a hand-off unless the agent wrote one. Nothing here may break OpenCode:
 // every failure is caught and told on stderr.
 import { spawnSync } from "node:child_process";
 import { appendFileSync, mkdirSync, rmSync, statSync } from "node:fs";
@@ -89,6 +89,9 @@ const DECISION = /\bwake\s+(?:decide|reverse|contest|uphold)\b/;
 
 export const WakePlugin = async ({ directory }) => {
   const dir = directory || process.cwd();
+  // oneShot: this is 'opencode run', which ends when its session goes
+  // idle; the interactive OpenCode goes idle after every turn.
+  const oneShot = process.argv.slice(2).find((a) => !a.startsWith("-")) === "run";
   let context = "";
   try {
     context = load(dir);
@@ -137,6 +140,9 @@ export const WakePlugin = async ({ directory }) => {
     s.dirty = false;
     const args = ["handoff", "--auto", "--transcript", s.file, "--transcript-format", "wake", "--session-start", s.at];
     s.ok = ok(args, run(dir, args, "", HANDOFF_TIMEOUT_MS));
+    // A hand-off that failed (a lock held too long, say) is tried again
+    // at the next idle or at exit.
+    if (!s.ok) s.dirty = true;
   }
 
   function wakesOwn(path) {
@@ -211,8 +217,11 @@ export const WakePlugin = async ({ directory }) => {
           break;
         }
         case "session.idle":
-          // A subagent going idle is not the end of the session.
-          if (!parents.has(p.sessionID)) handoff(p.sessionID);
+          // A subagent going idle is not the end of the session, nor is
+          // a turn of the interactive OpenCode: only 'opencode run' ends
+          // when it goes idle. Otherwise the hand-off waits for the exit,
+          // and covers the whole session.
+          if (oneShot && !parents.has(p.sessionID)) handoff(p.sessionID);
           break;
       }
     }),
