@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -54,6 +55,19 @@ func claudeSession(t *testing.T, claude, bin, mode string) {
 	if texts := stub.take(); strings.Contains(strings.Join(texts, "\n"), e2eMarker) {
 		t.Fatal("the memory reached the model before wake install claude")
 	}
+	// The user's own settings and CLAUDE.md, which uninstall must give
+	// back byte for byte.
+	userFiles := map[string]string{
+		".claude/settings.json": "{\n  \"permissions\": {\"allow\": [\"Bash(ls:*)\"]},\n  \"hooks\": {\"Stop\": [{\"hooks\": [{\"type\": \"command\", \"command\": \"true\"}]}]}\n}\n",
+		"CLAUDE.md":             "# tallybook\n\nRun the tests with `go test ./...`.\n",
+	}
+	for name, data := range userFiles {
+		os.MkdirAll(filepath.Dir(filepath.Join(proj, name)), 0o755)
+		if err := os.WriteFile(filepath.Join(proj, name), []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	before := projectFiles(t, proj)
 	wake("install", "claude")
 	var packet struct {
 		Announcement string `json:"announcement"`
@@ -99,6 +113,18 @@ func claudeSession(t *testing.T, claude, bin, mode string) {
 		t.Error("Claude Code replaced the hook's output with a preview")
 	}
 	assertStaysInTempDir(t, proj)
+	wake("uninstall", "claude")
+	after := projectFiles(t, proj)
+	for name, data := range before {
+		if got := after[name]; !bytes.Equal(got, data) {
+			t.Errorf("%s differs after uninstall:\n%s\nwant\n%s", name, got, data)
+		}
+	}
+	for name := range after {
+		if _, ok := before[name]; !ok {
+			t.Errorf("%s is new after uninstall", name)
+		}
+	}
 	if t.Failed() {
 		t.Logf("request text:\n%.6000s", text)
 	}
