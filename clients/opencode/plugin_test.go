@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 )
 
 // harness drives the plugin as OpenCode does, in the order OpenCode
@@ -33,6 +34,8 @@ await hooks["experimental.chat.system.transform"]({ sessionID: sid }, agent);
 await ev("session.created", { sessionID: "ses_sub", info: { id: "ses_sub", parentID: sid } });
 await hooks["tool.execute.after"]({ tool: "write", sessionID: sid, callID: "c1", args: { filePath: dir + "/hello.txt", content: "hi" } }, { title: "", output: "", metadata: {} });
 await hooks["tool.execute.after"]({ tool: "bash", sessionID: "ses_sub", callID: "c2", args: { command: "wake decide 'use tabs' --because 'the team does'" } }, { title: "", output: "", metadata: {} });
+await hooks["tool.execute.after"]({ tool: "bash", sessionID: sid, callID: "c2b", args: { command: "grep -n 'wake decide' README.md" } }, { title: "", output: "", metadata: {} });
+await hooks["tool.execute.after"]({ tool: "bash", sessionID: sid, callID: "c2c", args: { command: "wake decide --help" } }, { title: "", output: "", metadata: {} });
 await hooks["tool.execute.after"]({ tool: "apply_patch", sessionID: sid, callID: "c3", args: { patchText: "*** Begin Patch\n*** Update File: a.go\n@@\n-x\n+y\n*** Add File: b.go\n+z\n*** End Patch" } }, { title: "", output: "", metadata: {} });
 await hooks["tool.execute.after"]({ tool: "read", sessionID: sid, callID: "c4", args: { filePath: dir + "/x" } }, { title: "", output: "", metadata: {} });
 await ev("message.part.updated", { sessionID: sid, part: { type: "patch", sessionID: sid, files: [dir + "/hello.txt", dir + "/made-by-bash.txt", dir + "/.wake/.state/opencode-ses_1.jsonl", dir + "/.wake/boot.md", dir + "/.wake/warm/active_tasks.md"] } });
@@ -169,7 +172,14 @@ func TestPluginTranscript(t *testing.T) {
 	t.Parallel()
 	r := runPlugin(t, "new", "fail")
 	var got []string
-	for _, e := range r.transcript {
+	for i, e := range r.transcript {
+		// Every line carries its time; the session line the session's.
+		if at, _ := e["at"].(string); i > 0 {
+			if _, err := time.Parse(time.RFC3339, at); err != nil {
+				t.Errorf("line %d: at %q: %v", i+1, at, err)
+			}
+			delete(e, "at")
+		}
 		b, _ := json.Marshal(e)
 		got = append(got, string(b))
 	}
@@ -179,6 +189,8 @@ func TestPluginTranscript(t *testing.T) {
 		`{"path":"$T/proj/hello.txt","tool":"write","type":"edit"}`,
 		`{"command":"wake decide 'use tabs' --because 'the team does'","type":"command"}`,
 		`{"type":"decision"}`,
+		`{"command":"grep -n 'wake decide' README.md","type":"command"}`,
+		`{"command":"wake decide --help","type":"command"}`,
 		`{"path":"a.go","tool":"apply_patch","type":"edit"}`,
 		`{"path":"b.go","tool":"apply_patch","type":"edit"}`,
 		`{"path":"$T/proj/made-by-bash.txt","tool":"snapshot","type":"edit"}`,

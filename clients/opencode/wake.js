@@ -85,7 +85,10 @@ function patchFiles(text) {
   return out;
 }
 
-const DECISION = /\bwake\s+(?:decide|reverse|contest|uphold)\b/;
+// DECISION is a command that logs a decision: wake decide (reverse,
+// contest, uphold) as a command of its own, not its help, not a mention
+// of it in a grep or an echo.
+const DECISION = /(?:^|&&|;|\|\|)\s*(?:[A-Za-z_][A-Za-z0-9_]*=\S*\s+)*wake\s+(?:decide|reverse|contest|uphold)\s+(?!-h\b|--help\b)\S/;
 
 export const WakePlugin = async ({ directory }) => {
   const dir = directory || process.cwd();
@@ -120,13 +123,18 @@ export const WakePlugin = async ({ directory }) => {
     return s;
   }
 
+  // record appends entry to the session's transcript with its time, so
+  // that wake can tell the work done after a hand-off. An edit is
+  // recorded once a turn: a step's patch lists every file it changed.
   function record(id, entry) {
     const s = session(id);
     if (!s) return;
+    if (entry.type === "prompt") s.edits.clear();
     if (entry.type === "edit") {
       if (!entry.path || s.edits.has(entry.path)) return;
       s.edits.add(entry.path);
     }
+    entry.at = new Date().toISOString();
     appendFileSync(s.file, JSON.stringify(entry) + "\n");
     s.dirty = true;
   }
