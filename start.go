@@ -6,7 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"path/filepath"
+	"strings"
 
 	"github.com/spf13/afero"
 
@@ -22,8 +22,10 @@ const BootFrontMatter = "---\nsummary: The boot context wake regenerates at ever
 
 // BootFiles says which boot files an operation writes.
 type BootFiles struct {
-	NoSkill    bool // do not write skill.md
-	ForceSkill bool // replace a file at skill.path that wake did not write
+	NoSkill bool // do not write skill.md
+	// ForceSkill replaces the file at skill.path when wake did not write
+	// it, or wrote it for another memory root.
+	ForceSkill bool
 	// BootAlways writes boot.md in full mode even when it does not exist
 	// yet (the Claude Code hook, install); otherwise an existing boot.md is
 	// refreshed.
@@ -135,20 +137,17 @@ func (m *Memory) saveIndex(idx *cold.Index) {
 }
 
 // writeBootFiles writes the boot files a client imports from a built
-// context: boot.md in full mode, and skill.md unless NoSkill. Failing to
-// write one is a warning and a line in the result, never an error: the
-// context itself was produced.
+// context: boot.md in full mode, and the skill.md files unless NoSkill
+// (see [Memory.writeSkills]). Failing to write one is a warning and a line
+// in the result, never an error: the context itself was produced.
 func (m *Memory) writeBootFiles(c *boot.Context, text string, w BootFiles) boot.HookTarget {
 	var t boot.HookTarget
 	if m.cfg.Claude.Boot == tiers.BootFull {
 		m.writeBootMD(&t, text, w.BootAlways)
 	}
 	if !w.NoSkill {
-		path, changed, problem := m.writeSkill(c, w.ForceSkill)
-		t.SkillPath, t.SkillChanged = path, changed
-		if problem != "" {
-			t.Problems = append(t.Problems, problem)
-		}
+		m.writeSkills(&t, func() ([]byte, error) { return m.skillText(c) }, w.ForceSkill)
+		t.SkillImported = t.SkillPath != "" && m.cfg.Claude.Boot == tiers.BootSkill
 	}
 	return t
 }
@@ -163,6 +162,9 @@ func (m *Memory) writeBootMD(t *boot.HookTarget, text string, always bool) {
 	}
 	old, err := tiers.ReadOwn(m.o.FS, m.root, tiers.BootPath)
 	exists := err == nil
+	if exists {
+		t.Before, t.BeforeRead = strings.TrimPrefix(string(old), BootFrontMatter), true
+	}
 	data := []byte(BootFrontMatter + text)
 	switch {
 	case !exists && !always:
@@ -181,61 +183,6 @@ func (m *Memory) writeBootMD(t *boot.HookTarget, text string, always bool) {
 // SkillPath is where skill.md is written: "" when writing it is disabled.
 func (m *Memory) SkillPath() (string, error) {
 	return m.cfg.Skill.SkillPath(m.home(), m.root)
-}
-
-// writeSkill writes skill.md to skill.path ("" disables it), atomically,
-// mode 0600. A file there that wake did not write is left as it is, with a
-// warning, unless force. It returns the path written (or found up to
-// date), whether its content changed, and a line for the agent when it
-// could not write.
-func (m *Memory) writeSkill(c *boot.Context, force bool) (string, bool, string) {
-	fail := func(err error) (string, bool, string) {
-		m.warn(fmt.Sprintf("skill.md was not written: %v", err))
-		return "", false, "skill.md was not written: " + err.Error()
-	}
-	path, err := m.SkillPath()
-	if err != nil {
-		m.warn(err.Error())
-		return "", false, "skill.md was not written: " + err.Error()
-	}
-	if path == "" {
-		return "", false, ""
-	}
-	// A path inside the root is checked from the root, like every file
-	// there; elsewhere the user's own directories are taken as they are.
-	base, rel := filepath.Dir(path), filepath.Base(path)
-	if r, err := filepath.Rel(m.root, path); err == nil && filepath.IsLocal(r) {
-		base, rel = m.root, r
-	} else if !m.trust.Trusted {
-		// The user's own directories are read by every session of every
-		// project (~/.claude/CLAUDE.md imports skill.md): only a root the
-		// user made or trusted writes there.
-		m.notify(Notice{Kind: "warning", Msg: "skill.md was not written to " + path + ": this memory root is not trusted (it came with its repository, or its wake.toml changed since)",
-			Hint: fmt.Sprintf("if you know this memory, run 'wake trust --root %s'", m.root)})
-		return "", false, "skill.md was not written: this memory root is not trusted"
-	}
-	if err := handoff.CheckWritable(m.o.FS, base, rel); err != nil {
-		return fail(err)
-	}
-	data, err := m.skillText(c)
-	if err != nil {
-		return fail(err)
-	}
-	old, err := afero.ReadFile(m.o.FS, path)
-	switch {
-	case err == nil && bytes.Equal(old, data):
-		return path, false, ""
-	case err == nil && !skill.HasMarker(old) && !force:
-		m.notify(Notice{Kind: "warning", Msg: path + " was not written by wake (it has no wake marker); left as it is",
-			Hint: "pass --force-skill once to replace it, or set [skill] path in wake.toml to another file (\"\" stops writing skill.md)"})
-		return "", false, "skill.md was not written: " + path + " holds a file wake did not write"
-	case err != nil && !errors.Is(err, fs.ErrNotExist):
-		return fail(err)
-	}
-	if err := handoff.WriteFileMode(m.o.FS, path, data, 0o600); err != nil {
-		return fail(err)
-	}
-	return path, true, ""
 }
 
 // skillText builds and renders skill.md from a built context, warning of

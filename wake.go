@@ -133,7 +133,7 @@ func Open(root string, o Options) (*Memory, error) {
 	if m.enc, err = newEncoder(m.cfg.Encoding); err != nil {
 		return nil, err
 	}
-	m.cache = boot.OpenCache(o.FS, root, m.enc)
+	m.cache = boot.OpenCache(m.o.FS, root, m.enc)
 	return m, nil
 }
 

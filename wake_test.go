@@ -48,7 +48,7 @@ func TestSessionThroughTheAPI(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.HasPrefix(st.Text, "First session. No prior context. Starting fresh.") || st.Target.SkillPath != "/home/ava/.claude/agentchat.skill.md" {
+	if !strings.HasPrefix(st.Text, "First session. No prior context. Starting fresh.") || st.Target.SkillPath != "/p/.wake/skill.md" || st.Target.Shared.Path != "/home/ava/.claude/agentchat.skill.md" {
 		t.Fatalf("first start:\n%.300s\n%+v", st.Text, st.Target)
 	}
 	if _, err := m.Decide(ctx, handoff.NewDecision{What: "Round VAT per line", Why: "the tax office does", Topic: "vat"}); err != nil {

@@ -121,6 +121,7 @@ type Context struct {
 
 	extraBudgets [2]int // budget.toc and budget.digest, for Status
 	text         string // the Markdown context, by Build
+	sections     []Section
 }
 
 // Text returns the Markdown context as Build rendered and counted it, the

@@ -34,13 +34,13 @@ func TestHookRecordIsComplete(t *testing.T) {
 	r := rand.New(rand.NewPCG(4, 4))
 	partial := 0
 	for _, lines := range []int{1, 5, 40, 200} {
-		blocks := hookBlocks(hugeContext(r, lines))
-		whole, none := fitHook(blocks, 1<<30)
+		blocks := blocksOf(hugeContext(r, lines))
+		whole, none := fitHook(blocks, 1<<30, ClaudeCode)
 		if len(none()) != 0 {
 			t.Fatalf("nothing cut, %d recorded", len(none()))
 		}
 		for _, room := range []int{HookLen(whole), HookLen(whole) - 1, 9000, 3000, 300, 0} {
-			out, record := fitHook(blocks, room)
+			out, record := fitHook(blocks, room, ClaudeCode)
 			units := 0
 			for _, c := range record() {
 				if c.Units <= 0 || c.Tokens != 0 || !strings.HasPrefix(c.Where, hookWhat) {

@@ -68,7 +68,7 @@ func TestHookNeverOverLimit(t *testing.T) {
 	targets := []HookTarget{
 		{BootPath: "/home/ava/work/tallybook/.wake/boot.md"},
 		{BootPath: "/p/.wake/boot.md", BootChanged: true},
-		{SkillPath: "/home/ava/.claude/agentchat.skill.md"},
+		{SkillPath: "/home/ava/work/tallybook/.wake/skill.md", SkillImported: true},
 		{Problems: []string{strings.Repeat("boot.md could not be written 😀 ", 2000)}},
 	}
 	for _, lines := range []int{0, 1, 5, 40, 200, 5000} {

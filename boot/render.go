@@ -13,6 +13,11 @@ import (
 // shows the context's own token count.
 func markdownHead(c *Context) string {
 	var b strings.Builder
+	c.sections = c.sections[:0]
+	mark := func(title string) {
+		c.sections = append(c.sections, Section{Title: title, start: b.Len()})
+	}
+	mark(announcement)
 	writeAnnouncement(&b, c)
 	for _, d := range c.Directives {
 		b.WriteString(d)
@@ -21,24 +26,40 @@ func markdownHead(c *Context) string {
 	if len(c.Directives) > 0 {
 		b.WriteString("\n")
 	}
+	mark("Boot context")
 	b.WriteString("# Boot context\n\n")
 	fmt.Fprintf(&b, "Memory root: %s\n", c.Root)
+	if len(c.Findings) > 0 {
+		mark("Coherence checks")
+	}
 	writeChecks(&b, c)
 	if c.Card != "" {
+		mark(strings.TrimPrefix(protocol.Title, "## "))
 		fmt.Fprintf(&b, "\n%s\n\n%s", protocol.Title, c.Card)
 	}
 	for _, p := range c.Phases {
+		mark(fmt.Sprintf("Phase %d: %s", p.Number, p.Name))
 		fmt.Fprintf(&b, "\n## Phase %d: %s (%s of %s tokens)\n", p.Number, p.Name, budget.Thousands(p.Tokens), budget.Thousands(p.Budget))
 		for _, f := range p.Files {
+			mark(f.Path)
 			writeFile(&b, f)
 		}
 	}
 	if h := c.HeldBack.Line(); h != "" {
+		mark("Held back")
 		fmt.Fprintf(&b, "\n%s\n", h)
 	}
+	mark("Phase 4: cold")
 	writeCold(&b, c)
+	if c.Digest != nil {
+		mark("Changes in the last " + c.Digest.Window)
+	}
 	writeDigest(&b, c)
+	if len(c.Warnings) > 0 {
+		mark("Warnings")
+	}
 	writeWarnings(&b, c.Warnings)
+	mark("Budget") // with the output line after it
 	writeFooter(&b, c)
 	return b.String()
 }

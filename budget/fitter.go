@@ -18,6 +18,8 @@ const (
 	// UTF16 are UTF-16 code units, as JavaScript measures a string's
 	// length (see [UTF16Len]): Claude Code's hook limit is in these.
 	UTF16
+	// Bytes are bytes of UTF-8: Codex's hook limit is in these.
+	Bytes
 )
 
 // Keep is the priority of a piece that is never cut.
@@ -52,7 +54,7 @@ type Cut struct {
 	What   string
 	Where  string
 	Tokens int // when the budget is in tokens
-	Units  int // when the budget is in UTF-16 units
+	Units  int // when the budget is in UTF-16 units or bytes
 }
 
 // Where names a place for a piece or a [Cut]: a file, and a section of it
@@ -210,6 +212,8 @@ func (f *Fitter) size(i int) int {
 			f.sizes[i] = p.Size
 		case f.Unit == UTF16:
 			f.sizes[i] = UTF16Len(p.Text)
+		case f.Unit == Bytes:
+			f.sizes[i] = len(p.Text)
 		default:
 			f.sizes[i] = f.Counter.Count(p.Text)
 		}
@@ -234,7 +238,7 @@ func (f *Fitter) Cuts() []Cut {
 			c.What = firstLine(strings.TrimLeft(p.Text, " \t\r\n"))
 		}
 		c.What = tiers.ShortLine(c.What)
-		if f.Unit == UTF16 {
+		if f.Unit != Tokens {
 			c.Units = f.size(i)
 		} else {
 			c.Tokens = f.size(i)

@@ -55,6 +55,9 @@ type Env struct {
 	// relative PATH entries.
 	Vars map[string]string
 	Cwd  string
+	// client is the client the Env was made for, by [Install] or
+	// [Uninstall]: see [Env.Installed].
+	client About
 }
 
 // Wiring is a client's wiring into one project: what install edits, and
@@ -79,9 +82,8 @@ type Wiring interface {
 // Boot is what install must have written before it wires a client to
 // read it.
 type Boot struct {
-	// Skill says the client reads skill.md from the user's own
-	// directories, where every session reads it, rather than the root's
-	// boot.md: the root must be trusted and the file wake's.
+	// Skill says the client reads the root's own skill.md
+	// ([tiers.RootSkillPath]) rather than its boot.md.
 	Skill bool
 	// Into names, as the report does, the file the wiring adds the boot
 	// file to: "CLAUDE.md".
@@ -123,7 +125,9 @@ type Followup struct {
 
 // UninstallPlan is what uninstall changes. An edit's Remove says nothing
 // is left in the file but what wake would create: it is deleted when the
-// record says install created it, else written.
+// record says install created it, else written. An edit with Remove and
+// no New is a file that is wake's whole (a plugin wake wrote, as it wrote
+// it), which there is nothing to write back for: it is deleted.
 type UninstallPlan struct {
 	Edits []FileEdit
 	Notes []string // said after the files

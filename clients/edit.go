@@ -72,6 +72,8 @@ func (e Env) Show(path string) string {
 // say.
 func (ed FileEdit) line() string {
 	switch {
+	case ed.Changed && ed.Remove && ed.New == nil:
+		return fmt.Sprintf("%s: %s", ed.Show, ed.Done) // a file wake's whole: Done says it went
 	case ed.Changed && ed.Remove:
 		return fmt.Sprintf("%s: %s; deleted the file, which install created and which held nothing else", ed.Show, ed.Done)
 	case ed.Changed && !ed.Exists:

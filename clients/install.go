@@ -84,7 +84,7 @@ func (o *Options) defaults() {
 // env is the Env of the client's wiring into the project.
 func (o *Options) env(c Client, root string, cfg tiers.Config) Env {
 	return Env{FS: o.Wake.FS, Project: o.Project, Root: root, Home: o.Wake.Env["HOME"], Config: cfg,
-		Manifest: manifestPath(root, c.About().Name), Warn: o.warn, Vars: o.Wake.Env, Cwd: o.Cwd}
+		Manifest: manifestPath(root, c.About().Name), Warn: o.warn, Vars: o.Wake.Env, Cwd: o.Cwd, client: c.About()}
 }
 
 func (o *Options) warn(msg string) {
@@ -132,9 +132,9 @@ func Install(ctx context.Context, c Client, o Options) (*Report, error) {
 	var plan InstallPlan
 	var then []string
 	m.Precount()
-	err = m.Store().Mutate(ctx, func() (handoff.Entry, error) {
+	err = m.Store().MutateThen(ctx, func() (handoff.Entry, error) {
 		files := writeBootFiles(m, env, o.BootFiles)
-		if err := checkBoot(m, env, about, b, files); err != nil {
+		if err := checkBoot(env, b, files); err != nil {
 			return handoff.Entry{}, err
 		}
 		var err error
@@ -153,6 +153,14 @@ func Install(ctx context.Context, c Client, o Options) (*Report, error) {
 			}
 		}
 		return changeEntry(r, m.Root(), files.changes)
+	}, func() error {
+		// boot.md's digest lists the ledger: written again with the
+		// install's own line, it is the copy the next session's import
+		// reads, and the hook has nothing to add.
+		if _, err := m.WriteBootFilesLocked(wake.BootFiles{NoSkill: true}); err != nil {
+			env.Warn(fmt.Sprintf("the boot files were not written again after the install's ledger line: %v", err))
+		}
+		return nil
 	})
 	if err != nil && !errors.Is(err, errUnchanged) {
 		return nil, err

@@ -232,3 +232,21 @@ func (m *manifest) record(project string, plan InstallPlan, created []string) er
 	}
 	return nil
 }
+
+// Installed is the record of the client's earlier installs into the
+// project, as the manifest holds it now, for a wiring that must undo
+// what an older install added (a reinstall moving an import); nil when
+// there is none, or when the Env was not made by [Install].
+func (e Env) Installed() (*Record, error) {
+	if e.client.Name == "" {
+		return nil, nil
+	}
+	m, err := readManifest(e.FS, e.Root, e.client)
+	if err != nil {
+		return nil, err
+	}
+	if i := m.find(e.Project); i >= 0 {
+		return &m.Installs[i], nil
+	}
+	return nil, nil
+}

@@ -84,9 +84,10 @@ func uninstall(env Env, about About, w Wiring, haveRoot bool) (UninstallPlan, []
 		if err != nil {
 			return plan, nil, err
 		}
-		// Install created nothing uninstall knows of.
+		// Install created nothing uninstall knows of: only a file that
+		// is wake's whole goes.
 		for j := range plan.Edits {
-			plan.Edits[j].Remove = false
+			plan.Edits[j].Remove = plan.Edits[j].Remove && plan.Edits[j].New == nil
 		}
 		return plan, nil, apply(env.FS, plan.Edits)
 	}
@@ -103,7 +104,7 @@ func uninstall(env Env, about About, w Wiring, haveRoot bool) (UninstallPlan, []
 	}
 	for j := range plan.Edits {
 		e := &plan.Edits[j]
-		e.Remove = e.Changed && e.Remove && slices.Contains(rec.Created, e.Path)
+		e.Remove = e.Changed && e.Remove && (slices.Contains(rec.Created, e.Path) || e.New == nil)
 	}
 	if err := apply(env.FS, plan.Edits); err != nil {
 		return plan, nil, err

@@ -69,6 +69,15 @@ func Handoff(ctx context.Context, s *Store, in Input) (Result, error) {
 		if err != nil {
 			return Entry{}, err
 		}
+		if !in.NoneSince.IsZero() {
+			e, ok, err := LastHandoffSince(s.FS, s.Root, in.NoneSince)
+			if err != nil {
+				return Entry{}, err
+			}
+			if ok {
+				return Entry{}, &HandedOffError{At: e.At, Auto: e.Auto}
+			}
+		}
 		var summary []byte
 		if j, summary, err = s.plan(in); err != nil {
 			return Entry{}, err
@@ -170,7 +179,7 @@ func (s *Store) plan(in Input) (*journal, []byte, error) {
 		}
 		paths = append(paths, tiers.DecisionsPath)
 	}
-	j.Entry = Entry{At: at, Op: "handoff", Paths: paths, ChangeSummary: sess.Summary, Summary: sess.Summary}
+	j.Entry = Entry{At: at, Op: "handoff", Paths: paths, ChangeSummary: sess.Summary, Summary: sess.Summary, Auto: in.Auto}
 	for _, d := range j.Decisions {
 		j.Entry.DecisionIDs = append(j.Entry.DecisionIDs, d.ID)
 	}

@@ -4,6 +4,9 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
+
+	"github.com/spf13/afero"
 
 	"github.com/wakeproto/wake/tiers"
 )
@@ -15,6 +18,47 @@ import (
 type Input struct {
 	Session   tiers.Session
 	Decisions []NewDecision
+	// Auto marks the hand-off as wake's own, written because the session
+	// ended without one: its ledger line says so ([Entry.Auto]).
+	Auto bool
+	// NoneSince, when set, makes the hand-off write nothing if the ledger
+	// holds a hand-off at or after it (the session's own, when it is the
+	// session's start): see [HandedOffError]. It is checked under the
+	// root's lock, after an interrupted hand-off is finished.
+	NoneSince time.Time
+}
+
+// ErrHandedOff is what a hand-off given [Input.NoneSince] returns,
+// wrapped in a [*HandedOffError], when one was written since.
+var ErrHandedOff = errors.New("a hand-off was already written")
+
+// HandedOffError is a hand-off not written because one was written at
+// or after [Input.NoneSince].
+type HandedOffError struct {
+	At   time.Time // the earlier hand-off's
+	Auto bool      // it was an automatic one
+}
+
+func (e *HandedOffError) Error() string {
+	return fmt.Sprintf("%v at %s", ErrHandedOff, e.At.UTC().Format(time.RFC3339))
+}
+
+func (e *HandedOffError) Unwrap() error { return ErrHandedOff }
+
+// LastHandoffSince is the last hand-off the ledger records at or after
+// since (compared to the second, as the ledger keeps times), and whether
+// there is one.
+func LastHandoffSince(fsys afero.Fs, root string, since time.Time) (Entry, bool, error) {
+	entries, _, err := ReadLedgerSince(fsys, root, since.UTC().Truncate(time.Second))
+	if err != nil {
+		return Entry{}, false, err
+	}
+	for i := len(entries) - 1; i >= 0; i-- {
+		if entries[i].Op == "handoff" {
+			return entries[i], true, nil
+		}
+	}
+	return Entry{}, false, nil
 }
 
 // Input field names, as `wake handoff --file` spells them in JSON.

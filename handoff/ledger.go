@@ -36,6 +36,10 @@ type Entry struct {
 	// longer be read from its head (an edit entry of a deleted secret
 	// document). Outputs take the stricter of it and the level read now.
 	Sensitivity string `json:"sensitivity,omitempty"`
+	// Auto marks a hand-off wake wrote itself, from the session's
+	// transcript, because the session ended without one (wake handoff
+	// --auto). Older wakes read the line as any hand-off's.
+	Auto bool `json:"auto,omitempty"`
 }
 
 // Validate checks that the entry can be written: an op of one word, a

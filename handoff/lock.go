@@ -64,6 +64,9 @@ func (l FileLocker) lockAt(ctx context.Context, base, dir, file string, shared b
 	if _, err := MkdirAllIn(fsys, base, dir); err != nil {
 		return nil, err
 	}
+	if dir == tiers.StateDir {
+		ignoreState(fsys, base)
+	}
 	rel := filepath.Join(dir, file)
 	if err := CheckWritable(fsys, base, rel); err != nil {
 		return nil, err
@@ -86,4 +89,20 @@ func (l FileLocker) lockAt(ctx context.Context, base, dir, file string, shared b
 		return nil, fmt.Errorf("%w (%s after %s)", ErrLockTimeout, fl.Path(), l.Timeout)
 	}
 	return fl.Unlock, nil
+}
+
+// StateIgnore is the .gitignore wake keeps in the state directory: what is
+// there is the machine's own (caches, locks, the sessions the hooks saw,
+// the OpenCode plugin's record of a session in progress), never the
+// memory, and must not be committed with it.
+const StateIgnore = "# wake's own state: caches, locks, sessions in progress. Safe to delete; never commit.\n*\n"
+
+// ignoreState writes the state directory's .gitignore when it is missing.
+// Failing to is not worth stopping a command for.
+func ignoreState(fsys afero.Fs, root string) {
+	rel := filepath.Join(tiers.StateDir, ".gitignore")
+	if _, err := fsys.Stat(filepath.Join(root, rel)); err == nil {
+		return
+	}
+	_ = WriteFileIn(fsys, root, rel, []byte(StateIgnore), 0o644)
 }

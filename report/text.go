@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/wakeproto/wake"
+	"github.com/wakeproto/wake/boot"
 	"github.com/wakeproto/wake/budget"
 	"github.com/wakeproto/wake/cold"
 	"github.com/wakeproto/wake/handoff"
@@ -43,12 +44,23 @@ func HandoffText(w io.Writer, r wake.HandoffResult) {
 		fmt.Fprintf(w, "  %s -> %s%s\n", tiers.PreviousPath, res.Archived, how)
 	}
 	fmt.Fprintln(w, "\nThe next session starts with 'wake load'.")
-	if t := r.Boot; t.BootPath != "" || t.SkillPath != "" {
+	t := r.Boot
+	var files []string
+	for _, p := range []string{t.BootPath, t.SkillPath} {
+		if p != "" {
+			files = append(files, p)
+		}
+	}
+	switch t.Shared.Whose {
+	case boot.WhoseThis:
+		files = append(files, t.Shared.Path+" (skill.path)")
+	case boot.WhoseOther:
+		files = append(files, fmt.Sprintf("%s (skill.path) left as it is: another memory root's, %s", t.Shared.Path, t.Shared.Owner))
+	}
+	if len(files) > 0 {
 		fmt.Fprintln(w, "\nBoot files for the next session:")
-		for _, p := range []string{t.BootPath, t.SkillPath} {
-			if p != "" {
-				fmt.Fprintf(w, "  %s\n", p)
-			}
+		for _, f := range files {
+			fmt.Fprintf(w, "  %s\n", f)
 		}
 	}
 }
@@ -79,7 +91,9 @@ func InitText(w io.Writer, dir string, res handoff.InitResult) {
 		fmt.Fprintf(w, "  1. main.md, Purpose: one or two sentences on what the project is for (the identity check halts until it is written).\n")
 		fmt.Fprintf(w, "  2. main.md, Identity and Standing Directives.\n")
 		fmt.Fprintf(w, "  3. warm/active_tasks.md: the first open task, as \"- [ ] ...\".\n")
-		fmt.Fprintf(w, "Then run 'wake load' at every session start.\n")
+		fmt.Fprintf(w, "Then run 'wake load' at every session start, and end every session with\n")
+		fmt.Fprintf(w, "'wake handoff --summary \"...\" --next \"...\"': the next session starts from it.\n")
+		fmt.Fprintf(w, "'wake install CLIENT' (claude, codex, opencode) makes the client do both.\n")
 	}
 }
 

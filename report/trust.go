@@ -67,7 +67,7 @@ func TrustText(w io.Writer, ch wake.TrustChange, revoke bool) {
 	}
 	keys := slices.Sorted(maps.Keys(tr.Settings))
 	if len(keys) == 0 {
-		fmt.Fprintln(w, "It sets none of skill.path and claude.boot today; should it later, trust it again.")
+		fmt.Fprintln(w, "It does not set skill.path today; should it later, trust it again.")
 		return
 	}
 	fmt.Fprintln(w, "It now decides:")

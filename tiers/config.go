@@ -67,7 +67,8 @@ const (
 	// BootFull writes the whole phased context to boot.md in the memory
 	// root at every start, for the project's CLAUDE.md to import.
 	BootFull = "full"
-	// BootSkill relies on skill.md alone, imported from ~/.claude/CLAUDE.md.
+	// BootSkill relies on skill.md alone: the root's own copy
+	// ([RootSkillPath]), imported by the project's CLAUDE.md.
 	BootSkill = "skill"
 )
 

@@ -8,19 +8,24 @@ package tiers
 
 // Paths of the memory root's files, relative to the root, slash-separated.
 const (
-	ConfigPath     = "wake.toml"
-	MainPath       = "main.md"
-	RecentDir      = "recent"
-	LatestPath     = "recent/latest.md"
-	PreviousPath   = "recent/previous.md"
-	WarmDir        = "warm"
-	TasksPath      = "warm/active_tasks.md"
-	DecisionsPath  = "warm/decisions.md"
-	QuestionsPath  = "warm/open_questions.md"
-	ColdDir        = "cold"
-	SessionsDir    = "cold/sessions"
-	LedgerPath     = "ledger.jsonl"
-	BootPath       = "boot.md"
+	ConfigPath    = "wake.toml"
+	MainPath      = "main.md"
+	RecentDir     = "recent"
+	LatestPath    = "recent/latest.md"
+	PreviousPath  = "recent/previous.md"
+	WarmDir       = "warm"
+	TasksPath     = "warm/active_tasks.md"
+	DecisionsPath = "warm/decisions.md"
+	QuestionsPath = "warm/open_questions.md"
+	ColdDir       = "cold"
+	SessionsDir   = "cold/sessions"
+	LedgerPath    = "ledger.jsonl"
+	BootPath      = "boot.md"
+	// RootSkillPath is the root's own copy of skill.md: written whenever
+	// skill.md is, and what the project's CLAUDE.md imports with
+	// [claude] boot = "skill", so that a session reads its own project's
+	// memory whatever other roots write to the shared skill.path.
+	RootSkillPath  = "skill.md"
 	StateDir       = ".state"
 	DefaultDirName = ".wake"
 )

@@ -17,12 +17,11 @@ import (
 )
 
 // A memory root's wake.toml usually comes with the repository it lives in,
-// so whoever wrote the repository chose it. The settings that decide where
-// wake writes outside the root, or what the user's own client configuration
-// imports, are therefore honoured from wake.toml only once the user trusted
-// that exact file (`wake trust`, which records the root and a hash of its
-// wake.toml); otherwise they come from the user's own configuration file,
-// else from the defaults.
+// so whoever wrote the repository chose it. The setting that decides where
+// wake writes outside the root is therefore honoured from wake.toml only
+// once the user trusted that exact file (`wake trust`, which records the
+// root and a hash of its wake.toml); otherwise it comes from the user's own
+// configuration file, else from the default.
 
 // Files of the user's own wake directory ([UserDir]).
 const (
@@ -31,10 +30,17 @@ const (
 )
 
 // TrustedKeys are the wake.toml keys honoured only from a trusted file:
-// skill.path chooses a file outside the root that wake writes, and
-// claude.boot = "skill" makes `wake install claude` import skill.md into
-// the user's global ~/.claude/CLAUDE.md.
-var TrustedKeys = []string{"skill.path", "claude.boot"}
+// skill.path chooses a file outside the root that wake writes. (An older
+// wake also held claude.boot = "skill" here, when it imported skill.md
+// into the user's global ~/.claude/CLAUDE.md; it now imports the root's
+// own copy into the project's CLAUDE.md, as boot = "full" imports
+// boot.md, which reaches nothing outside the project.)
+var TrustedKeys = []string{"skill.path"}
+
+// UserKeys are the keys of the user's own config.toml: the defaults of
+// every root's skill.path, which a wake.toml may set only once trusted,
+// and of claude.boot, which a wake.toml may set freely.
+var UserKeys = []string{"skill.path", "claude.boot"}
 
 // UserDir returns the user's own wake directory: $XDG_CONFIG_HOME/wake,
 // else $HOME/.config/wake; "" when the environment names neither.
@@ -49,7 +55,7 @@ func UserDir(env map[string]string) string {
 }
 
 // UserConfig is the user's own configuration file: the defaults of the
-// settings a memory root's wake.toml may set only once trusted.
+// keys of [UserKeys].
 type UserConfig struct {
 	Skill  struct{ Path *string }
 	Claude struct{ Boot string }
@@ -75,7 +81,7 @@ func LoadUserConfig(fsys afero.Fs, dir string) (UserConfig, error) {
 }
 
 // ParseUserConfig decodes the user's config.toml; name is used in errors.
-// It takes the keys of [TrustedKeys], each with the range it has in
+// It takes the keys of [UserKeys], each with the range it has in
 // wake.toml.
 func ParseUserConfig(name string, data []byte) (UserConfig, error) {
 	var uc UserConfig
@@ -90,9 +96,9 @@ func ParseUserConfig(name string, data []byte) (UserConfig, error) {
 			continue
 		}
 		ck := lookupKey(key)
-		if k.header || ck == nil || !slices.Contains(TrustedKeys, key) {
+		if k.header || ck == nil || !slices.Contains(UserKeys, key) {
 			return uc, &ConfigError{Path: name, Line: k.line, Key: key,
-				Msg: "is not a key of your own config.toml (it takes " + strings.Join(TrustedKeys, " and ") + "; the rest belongs in a memory root's wake.toml)"}
+				Msg: "is not a key of your own config.toml (it takes " + strings.Join(UserKeys, " and ") + "; the rest belongs in a memory root's wake.toml)"}
 		}
 		if msg := ck.decode(&cfg, valueAt(doc.values, k.path)); msg != "" {
 			return uc, &ConfigError{Path: name, Line: k.line, Key: key, Msg: msg}
@@ -176,17 +182,29 @@ func RealRoot(fsys afero.Fs, root string) (string, error) {
 }
 
 // TrustedSettings returns which of [TrustedKeys] a wake.toml sets, with
-// the values it sets them to: "skill.path" and "claude.boot".
+// the values it sets them to: "skill.path".
 func TrustedSettings(data []byte) map[string]string {
+	out := map[string]string{}
+	for k, v := range setKeys(data, TrustedKeys) {
+		if s, ok := v.(string); ok {
+			out[k] = s
+		}
+	}
+	return out
+}
+
+// setKeys returns those of keys ("table.key") that the wake.toml data
+// sets, with their values; nil when it cannot be read.
+func setKeys(data []byte, keys []string) map[string]any {
 	var raw map[string]any
 	if toml.Unmarshal(data, &raw) != nil {
 		return nil
 	}
-	out := map[string]string{}
-	for _, k := range TrustedKeys {
+	out := map[string]any{}
+	for _, k := range keys {
 		table, key, _ := strings.Cut(k, ".")
 		if t, ok := raw[table].(map[string]any); ok {
-			if v, ok := t[key].(string); ok {
+			if v, ok := t[key]; ok {
 				out[k] = v
 			}
 		}
@@ -203,12 +221,13 @@ type Trust struct {
 	Ignored  []string          // those it sets that were not honoured, as "key = value"
 }
 
-// ApplyTrust settles the keys of [TrustedKeys] in cfg, the root's decoded
-// wake.toml: values wake.toml sets are kept when the user trusted the file
-// or when they only narrow what wake does (skill.path = "" writes nothing,
-// claude.boot = "full" stays in the project); otherwise the user's own
-// config decides, else the default. data is wake.toml's bytes (nil when
-// there is none).
+// ApplyTrust settles the keys of [UserKeys] in cfg, the root's decoded
+// wake.toml: a skill.path wake.toml sets is kept when the user trusted the
+// file or when it only narrows what wake does (skill.path = "" writes
+// nothing outside the root); otherwise the user's own config decides, else
+// the default. claude.boot is wake.toml's when it sets one, else the
+// user's, else the default. data is wake.toml's bytes (nil when there is
+// none).
 func ApplyTrust(cfg Config, data []byte, uc UserConfig, store TrustStore, realRoot string) (Config, Trust) {
 	def := DefaultConfig()
 	tr := Trust{Root: realRoot}
@@ -233,10 +252,7 @@ func ApplyTrust(cfg Config, data []byte, uc UserConfig, store TrustStore, realRo
 		}
 		cfg.Skill.Path = userPath
 	}
-	if v, ok := tr.Settings["claude.boot"]; !ok || (v == BootSkill && v != userBoot && !tr.Trusted) {
-		if ok {
-			tr.Ignored = append(tr.Ignored, fmt.Sprintf("claude.boot = %q", v))
-		}
+	if _, ok := setKeys(data, []string{"claude.boot"})["claude.boot"]; !ok {
 		cfg.Claude.Boot = userBoot
 	}
 	return cfg, tr

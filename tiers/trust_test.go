@@ -50,9 +50,10 @@ func TestParseUserConfig(t *testing.T) {
 	}
 }
 
-// ApplyTrust honours wake.toml's skill.path and claude.boot = "skill" only
-// from a trusted file of the same hash; otherwise the user's config, else
-// the default, decides. Narrowing values need no trust.
+// ApplyTrust honours wake.toml's skill.path only from a trusted file of
+// the same hash; otherwise the user's config, else the default, decides.
+// Narrowing values need no trust, nor does claude.boot, which imports a
+// file of the root into the project alone.
 func TestApplyTrust(t *testing.T) {
 	t.Parallel()
 	evil := []byte("[skill]\npath = \"~/.ssh/authorized_keys\"\n[claude]\nboot = \"skill\"\n")
@@ -65,6 +66,8 @@ func TestApplyTrust(t *testing.T) {
 	mine := "~/mine.md"
 	user := UserConfig{}
 	user.Skill.Path = &mine
+	skillUser := UserConfig{}
+	skillUser.Claude.Boot = BootSkill
 	for _, tt := range []struct {
 		name      string
 		data      []byte
@@ -76,16 +79,17 @@ func TestApplyTrust(t *testing.T) {
 		ignored   int
 		isTrusted bool
 	}{
-		{"untrusted", evil, UserConfig{}, TrustStore{}, "/r", def.Skill.Path, BootFull, 2, false},
-		{"untrusted, user config", evil, user, TrustStore{}, "/r", mine, BootFull, 2, false},
+		{"untrusted", evil, UserConfig{}, TrustStore{}, "/r", def.Skill.Path, BootSkill, 1, false},
+		{"untrusted, user config", evil, user, TrustStore{}, "/r", mine, BootSkill, 1, false},
 		{"trusted", evil, UserConfig{}, trusted, "/r", "~/.ssh/authorized_keys", BootSkill, 0, true},
-		{"trusted elsewhere", evil, UserConfig{}, trusted, "/other", def.Skill.Path, BootFull, 2, false},
-		{"changed since", append(evil, '#'), UserConfig{}, trusted, "/r", def.Skill.Path, BootFull, 2, false},
+		{"trusted elsewhere", evil, UserConfig{}, trusted, "/other", def.Skill.Path, BootSkill, 1, false},
+		{"changed since", append(evil, '#'), UserConfig{}, trusted, "/r", def.Skill.Path, BootSkill, 1, false},
 		{"no wake.toml", nil, user, TrustStore{}, "/r", mine, BootFull, 0, false},
+		{"no claude.boot: the user's", []byte("agent = \"Ava\"\n"), skillUser, TrustStore{}, "/r", def.Skill.Path, BootSkill, 0, false},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			c := cfg
-			if tt.data != nil && tt.data[len(tt.data)-1] == '#' {
+			if tt.data != nil && string(tt.data) != string(evil) {
 				c, _ = ParseConfig("wake.toml", tt.data)
 			}
 			got, tr := ApplyTrust(c, tt.data, tt.uc, tt.store, tt.root)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"path/filepath"
 
+	"github.com/spf13/afero"
 	"github.com/wakeproto/wake/internal/splice"
 )
 
@@ -50,4 +51,44 @@ func importLine(fromDir, target, home string, preferHome bool) string {
 		return "@~/" + filepath.ToSlash(rel)
 	}
 	return "@" + filepath.ToSlash(target)
+}
+
+// ImportsBoot reports whether the session started in dir has read the
+// boot file bootPath through an import: the CLAUDE.md in dir itself
+// imports it by a path under dir. Claude Code does not expand the imports
+// of a CLAUDE.md above the directory a session starts in, and asks before
+// following an import out of the project, which 'claude -p' never does:
+// in those cases the session holds no copy, and the hook must give it
+// the context.
+func ImportsBoot(fs afero.Fs, dir, bootPath string) bool {
+	rel, err := filepath.Rel(dir, bootPath)
+	if err != nil || !filepath.IsLocal(rel) {
+		return false
+	}
+	data, err := afero.ReadFile(fs, filepath.Join(dir, "CLAUDE.md"))
+	if err != nil {
+		return false
+	}
+	_, _, ok := findImport(string(data), "@"+filepath.ToSlash(rel))
+	return ok
+}
+
+// ImportsGlobally reports whether the user's ~/.claude/CLAUDE.md, which
+// every session on the machine reads, imports target: the import an older
+// wake added in skill mode.
+func ImportsGlobally(fs afero.Fs, home, target string) bool {
+	if home == "" || target == "" {
+		return false
+	}
+	dir := filepath.Join(home, ".claude")
+	data, err := afero.ReadFile(fs, filepath.Join(dir, "CLAUDE.md"))
+	if err != nil {
+		return false
+	}
+	for _, line := range []string{importLine(dir, target, home, true), importLine(dir, target, home, false), "@" + filepath.ToSlash(target)} {
+		if _, _, ok := findImport(string(data), line); ok {
+			return true
+		}
+	}
+	return false
 }

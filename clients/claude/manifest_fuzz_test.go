@@ -47,7 +47,7 @@ func FuzzClaudeManifest(f *testing.F) {
 				t.Fatalf("hook in %s kept", r.Hook.File)
 			}
 			for _, imp := range r.Imports {
-				if imp != w.bootImport && imp != w.skillImport {
+				if imp != w.bootImport && imp != w.skillImport && imp != w.globalImport {
 					t.Fatalf("import %+v kept", imp)
 				}
 			}

@@ -21,7 +21,7 @@ func TestClaudeHookRoundTrip(t *testing.T) {
 		tc := struct{ name, src string }{c.Name, c.Src}
 		t.Run(tc.name, func(t *testing.T) {
 			src := []byte(tc.src)
-			out, ed, changed, err := addHook(src)
+			out, ed, changed, err := addHook(src, startHook)
 			if err != nil || !changed {
 				t.Fatalf("install: changed=%v err=%v", changed, err)
 			}
@@ -32,11 +32,11 @@ func TestClaudeHookRoundTrip(t *testing.T) {
 			if crlf := strings.Contains(tc.src, "\r\n"); crlf && strings.Count(string(out), "\n") != strings.Count(string(out), "\r\n") {
 				t.Fatalf("install mixed LF into a CRLF file: %q", out)
 			}
-			again, _, changed, err := addHook(out)
+			again, _, changed, err := addHook(out, startHook)
 			if err != nil || changed || string(again) != string(out) {
 				t.Fatalf("second install changed the file (changed=%v err=%v):\n%s", changed, err, again)
 			}
-			back, removed, _, err := removeHook(out, recordTrip(t, ed))
+			back, removed, _, err := removeHook(out, startHook, recordTrip(t, ed))
 			if err != nil || !removed {
 				t.Fatalf("uninstall: removed=%v err=%v", removed, err)
 			}
@@ -48,7 +48,7 @@ func TestClaudeHookRoundTrip(t *testing.T) {
 }
 
 // recordTrip passes ed through the manifest's JSON, as uninstall reads it.
-func recordTrip(t *testing.T, ed hookEdit) *hookEdit {
+func recordTrip(t testing.TB, ed hookEdit) *hookEdit {
 	t.Helper()
 	data, err := json.Marshal(hookRecord{File: "f", hookEdit: ed})
 	if err != nil {
@@ -118,18 +118,18 @@ func TestClaudeHookNewFile(t *testing.T) {
 		if src == "" {
 			in = nil // no file
 		}
-		out, ed, changed, err := addHook(in)
+		out, ed, changed, err := addHook(in, startHook)
 		if err != nil || !changed || !json.Valid(out) || ed.Made != "file" {
 			t.Fatalf("%q: changed=%v err=%v made=%q\n%s", src, changed, err, ed.Made, out)
 		}
-		if want := newClaudeSettings(splice.LineEnding(in)); string(out) != string(want) {
+		if want := newClaudeSettings(splice.LineEnding(in), startHook); string(out) != string(want) {
 			t.Fatalf("%q: install wrote %q, want %q", src, out, want)
 		}
-		back, removed, gone, err := removeHook(out, &ed)
+		back, removed, gone, err := removeHook(out, startHook, &ed)
 		if err != nil || !removed || !gone || string(back) != src {
 			t.Fatalf("uninstall of a created file: removed=%v gone=%v err=%v: %q", removed, gone, err, back)
 		}
-		if back, _, gone, _ := removeHook(out, nil); !gone || string(back) != string(emptyClaudeSettings(splice.LineEnding(in))) {
+		if back, _, gone, _ := removeHook(out, startHook, nil); !gone || string(back) != string(emptyClaudeSettings(splice.LineEnding(in))) {
 			t.Fatalf("uninstall without a record: gone=%v %q", gone, back)
 		}
 	}
@@ -167,7 +167,7 @@ func TestClaudeHookUninstallKeepsOthers(t *testing.T) {
 			// install's (it would put more than whitespace back).
 			odd := `"x": 1`
 			for _, ed := range []*hookEdit{nil, {}, {Made: "group", Inside: &odd}} {
-				out, removed, gone, err := removeHook([]byte(tc.src), ed)
+				out, removed, gone, err := removeHook([]byte(tc.src), startHook, ed)
 				if err != nil || !removed || gone || string(out) != tc.want {
 					t.Fatalf("record %v: removed=%v gone=%v err=%v\n got %q\nwant %q", ed, removed, gone, err, out, tc.want)
 				}
@@ -210,12 +210,12 @@ func TestClaudeHookUninstallAfterEdits(t *testing.T) {
 			"{\r\n  \"hooks\": {\r\n    \"SessionStart\": [\r\n      {\r\n        \"matcher\": \"startup|resume|clear|compact\",\r\n        \"hooks\": [\r\n          {\"type\": \"command\", \"command\": \"mine\"\r\n          }\r\n        ]\r\n      }\r\n    ]\r\n  }\r\n}\r\n", false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			out, ed, _, err := addHook([]byte(tc.src))
+			out, ed, _, err := addHook([]byte(tc.src), startHook)
 			if err != nil || !strings.Contains(string(out), tc.from) {
 				t.Fatalf("install: err=%v, or no %q in\n%s", err, tc.from, out)
 			}
 			edited := strings.Replace(string(out), tc.from, tc.to, 1)
-			back, removed, gone, err := removeHook([]byte(edited), recordTrip(t, ed))
+			back, removed, gone, err := removeHook([]byte(edited), startHook, recordTrip(t, ed))
 			if err != nil || !removed || gone != tc.gone || string(back) != tc.want {
 				t.Fatalf("removed=%v gone=%v err=%v\nedited %q\n   got %q\n  want %q", removed, gone, err, edited, back, tc.want)
 			}
@@ -241,11 +241,11 @@ func TestClaudeHookBadSettings(t *testing.T) {
 		{"a number out of the grammar", "{\"a\": 01}", "1:8: "},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			_, _, _, err := addHook([]byte(tc.src))
+			_, _, _, err := addHook([]byte(tc.src), startHook)
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Fatalf("install: got %v, want an error containing %q", err, tc.want)
 			}
-			_, _, _, err = removeHook([]byte(tc.src), nil)
+			_, _, _, err = removeHook([]byte(tc.src), startHook, nil)
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Fatalf("uninstall: got %v, want an error containing %q", err, tc.want)
 			}
@@ -271,7 +271,7 @@ func FuzzClaudeSettings(f *testing.F) {
 	f.Add("{\r}")
 	f.Add("{\r\n\"a\": 1,\n\"b\": []\r\n}")
 	f.Fuzz(func(t *testing.T, src string) {
-		out, ed, changed, err := addHook([]byte(src))
+		out, ed, changed, err := addHook([]byte(src), startHook)
 		if err != nil {
 			assertRefusal(t, src, err)
 			return
@@ -285,18 +285,18 @@ func FuzzClaudeSettings(f *testing.F) {
 			}
 			return
 		}
-		if again, _, changed, err := addHook(out); err != nil || changed || string(again) != string(out) {
+		if again, _, changed, err := addHook(out, startHook); err != nil || changed || string(again) != string(out) {
 			t.Fatalf("second install: changed=%v err=%v", changed, err)
 		}
-		back, removed, _, err := removeHook(out, recordTrip(t, ed))
+		back, removed, _, err := removeHook(out, startHook, recordTrip(t, ed))
 		if err != nil || !removed || string(back) != src {
 			t.Fatalf("uninstall: removed=%v err=%v\n got %q\nwant %q", removed, err, back, src)
 		}
-		guess, removed, _, err := removeHook(out, nil)
+		guess, removed, _, err := removeHook(out, startHook, nil)
 		if err != nil || !removed || !json.Valid(guess) {
 			t.Fatalf("uninstall without a record: removed=%v err=%v\n%q", removed, err, guess)
 		}
-		if _, _, start, _ := claudeHookNodes(guess); start != nil && findWakeHook(guess, start) >= 0 {
+		if _, _, start, _ := claudeHookNodes(guess, startHook.Event); start != nil && findWakeHook(guess, start, startHook) >= 0 {
 			t.Fatalf("uninstall without a record left wake's hook:\n%s", guess)
 		}
 		if oneEOL(src) && !splice.Blank([]byte(src)) && !emptyHookContainers([]byte(src)) && !newlineOnlyTarget([]byte(src)) && string(guess) != src {
@@ -334,7 +334,7 @@ func oneEOL(src string) bool {
 // break: without a record it comes back without that line break, as
 // install writes "{}" and "{\n}" alike.
 func newlineOnlyTarget(src []byte) bool {
-	top, hooks, start, err := claudeHookNodes(src)
+	top, hooks, start, err := claudeHookNodes(src, startHook.Event)
 	if err != nil {
 		return false
 	}
@@ -353,7 +353,7 @@ func newlineOnlyTarget(src []byte) bool {
 // emptyHookContainers reports an empty hooks object or SessionStart array,
 // which uninstall without a record removes along with wake's hook.
 func emptyHookContainers(src []byte) bool {
-	_, hooks, start, err := claudeHookNodes(src)
+	_, hooks, start, err := claudeHookNodes(src, startHook.Event)
 	return err == nil && (hooks != nil && hooks.Len() == 0 || start != nil && start.Len() == 0)
 }
 
@@ -368,7 +368,7 @@ func TestClaudeHookNarrowMatcher(t *testing.T) {
 		{"reordered", `{"hooks": {"SessionStart": [{"matcher": "resume|startup|clear|compact", "hooks": [{"type": "command", "command": "wake load --hook claude"}]}]}}`, `"resume|startup|clear|compact"`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			out, _, changed, err := addHook([]byte(tc.src))
+			out, _, changed, err := addHook([]byte(tc.src), startHook)
 			if err != nil || !changed {
 				t.Fatalf("changed=%v err=%v: the narrower hook counted as installed", changed, err)
 			}
@@ -376,13 +376,13 @@ func TestClaudeHookNarrowMatcher(t *testing.T) {
 			if got := otherWakeHooks(out); len(got) != 1 || !strings.Contains(got[0], tc.partial) {
 				t.Fatalf("OtherWakeHooks = %q, want one naming %s", got, tc.partial)
 			}
-			if _, _, changed, _ := addHook(out); changed {
+			if _, _, changed, _ := addHook(out, startHook); changed {
 				t.Fatal("a second install changed the file")
 			}
 		})
 	}
 	exact := `{"hooks": {"SessionStart": [{"matcher": "startup|resume|clear|compact", "hooks": [{"type": "command", "command": "wake load --hook claude", "timeout": 30}]}]}}`
-	if _, _, changed, err := addHook([]byte(exact)); changed || err != nil {
+	if _, _, changed, err := addHook([]byte(exact), startHook); changed || err != nil {
 		t.Fatalf("wake's hook with a timeout added: changed=%v err=%v", changed, err)
 	}
 	if got := otherWakeHooks([]byte(exact)); len(got) != 0 {

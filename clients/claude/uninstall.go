@@ -24,22 +24,9 @@ func (w *wiring) PlanUninstall(rec *clients.Record) (clients.UninstallPlan, erro
 		return u, err
 	}
 	r = w.checkRecord(r, rec)
-	path := w.settings
-	var ed *hookEdit
-	if r.Hook != nil {
-		path, ed = r.Hook.File, &r.Hook.hookEdit
-	}
-	set, err := w.planHookRemoval(path, ed)
+	set, err := w.planHookRemoval(w.settings, &r)
 	if err != nil {
 		return u, err
-	}
-	switch {
-	case r.Hook == nil && set.Changed:
-		set = clients.FileEdit{Path: set.Path, Show: set.Show, Kept: "the SessionStart hook was there before 'wake install claude'; left as it is"}
-	case r.Hook != nil && !set.Exists:
-		set.Kept = "gone already"
-	case r.Hook != nil && !set.Changed:
-		set.Kept = fmt.Sprintf("wake's SessionStart hook (matcher %s) is no longer there as install wrote it; nothing removed", HookMatcher)
 	}
 	u.Edits = append(u.Edits, set)
 	for _, imp := range r.Imports {
@@ -63,20 +50,33 @@ func (w *wiring) PlanUninstall(rec *clients.Record) (clients.UninstallPlan, erro
 // install could not have written: the record lives in the memory root,
 // which can come with a cloned repository, and uninstall edits and deletes
 // what it names. Install only ever touches the project's
-// .claude/settings.json and CLAUDE.md and the user's ~/.claude/CLAUDE.md,
-// adding to a CLAUDE.md only the import line of this root's boot.md or
-// skill.md; and a record from the root never deletes anything in the
-// user's home (~/.claude or its CLAUDE.md), which every project shares.
+// .claude/settings.json and CLAUDE.md, adding to CLAUDE.md only the import
+// line of this root's boot.md or skill.md (an older wake also added the
+// import of the shared skill.md to the user's ~/.claude/CLAUDE.md, which
+// uninstall still takes out); and a record from the root never deletes
+// anything in the user's home (~/.claude or its CLAUDE.md), which every
+// project shares.
 func (w *wiring) checkRecord(r record, rec *clients.Record) record {
-	lines := []mdImport{w.bootImport}
-	if w.skillImport.File != "" {
-		lines = append(lines, w.skillImport)
+	lines := []mdImport{w.bootImport, w.skillImport}
+	if w.globalImport.File != "" {
+		lines = append(lines, w.globalImport)
 	}
 	var dropped []string
-	if r.Hook != nil && r.Hook.File != w.settings {
+	if r.Hook != nil && (r.Hook.File != w.settings || r.Hook.Command != HookCommand) {
 		dropped = append(dropped, r.Hook.File)
 		r.Hook = nil
 	}
+	hooks := r.Hooks[:0:0]
+	seen := map[string]bool{}
+	for _, hr := range r.Hooks {
+		if h, ok := specOf(hr.Event); ok && h != startHook && hr.File == w.settings && hr.Command == h.Command && !seen[h.Event] {
+			hooks = append(hooks, hr)
+			seen[h.Event] = true
+		} else {
+			dropped = append(dropped, hr.File)
+		}
+	}
+	r.Hooks = hooks
 	imports := r.Imports[:0:0]
 	for _, imp := range r.Imports {
 		if slices.Contains(lines, imp) {
@@ -98,20 +98,88 @@ func (w *wiring) checkRecord(r record, rec *clients.Record) record {
 	return r
 }
 
-// planHookRemoval plans taking wake's hook out of a settings file, and
-// what install made around it (ed, nil without a record). Remove says
-// nothing but what wake would create is left.
-func (w *wiring) planHookRemoval(path string, ed *hookEdit) (clients.FileEdit, error) {
+// specOf is wake's hook of event.
+func specOf(event string) (hookSpec, bool) {
+	for _, h := range wakeHooks {
+		if h.Event == event {
+			return h, true
+		}
+	}
+	return hookSpec{}, false
+}
+
+// planHookRemoval plans taking wake's hooks out of a settings file, and
+// what install made around them, in the reverse of the order install
+// added them. With r, only the hooks it records go (a hook it does not
+// record was there before the install); r nil (no record) takes every
+// hook of wake's, as each is identified exactly. Remove says nothing but
+// what wake would create is left.
+func (w *wiring) planHookRemoval(path string, r *record) (clients.FileEdit, error) {
 	set, err := w.Read(path)
-	if err != nil || !set.Exists {
+	if err != nil {
 		return set, err
 	}
-	set.New, set.Changed, set.Remove, err = removeHook(set.Old, ed)
-	if err != nil {
-		return set, settingsFailure(path, err)
+	if !set.Exists {
+		if r != nil && (r.Hook != nil || len(r.Hooks) > 0) {
+			set.Kept = "gone already"
+		}
+		return set, nil
 	}
-	set.Done = fmt.Sprintf("removed the SessionStart hook %q (matcher %s)", HookCommand, HookMatcher)
+	out := set.Old
+	var removed, before, missing []hookSpec
+	for i := len(wakeHooks) - 1; i >= 0 && !set.Remove; i-- {
+		h := wakeHooks[i]
+		var ed *hookEdit
+		if r != nil {
+			hr := r.hookOf(h)
+			if hr == nil {
+				if _, _, arr, err := claudeHookNodes(out, h.Event); err == nil && arr != nil && findWakeHook(out, arr, h) >= 0 {
+					before = append([]hookSpec{h}, before...)
+				}
+				continue
+			}
+			ed = &hr.hookEdit
+		}
+		next, rm, gone, err := removeHook(out, h, ed)
+		if err != nil {
+			return set, settingsFailure(path, err)
+		}
+		switch {
+		case rm:
+			out, set.Remove = next, gone
+			removed = append([]hookSpec{h}, removed...)
+		case r != nil:
+			missing = append([]hookSpec{h}, missing...)
+		}
+	}
+	set.New, set.Changed = out, len(removed) > 0
+	set.Done = "removed " + describeHooks(removed)
+	var notes []string
+	if len(missing) > 0 {
+		notes = append(notes, describeHooks(missing)+" "+noLonger(missing))
+	}
+	if len(before) > 0 {
+		notes = append(notes, describeHooks(before)+" "+wasThere(before))
+	}
+	for _, n := range notes {
+		set.Done += "; " + n
+	}
+	set.Kept = strings.Join(notes, "; ")
 	return set, nil
+}
+
+func noLonger(hs []hookSpec) string {
+	if len(hs) == 1 {
+		return "is no longer there as install wrote it; nothing removed"
+	}
+	return "are no longer there as install wrote them; nothing removed"
+}
+
+func wasThere(hs []hookSpec) string {
+	if len(hs) == 1 {
+		return "was there before 'wake install claude'; left as it is"
+	}
+	return "were there before 'wake install claude'; left as they are"
 }
 
 // planHookOnly plans an uninstall with no record of the install: wake's
@@ -123,9 +191,10 @@ func (w *wiring) planHookOnly() (clients.UninstallPlan, error) {
 	if err != nil {
 		return u, err
 	}
+	set.Kept = ""
 	u.Edits = append(u.Edits, set)
 	var found []string
-	for _, imp := range []mdImport{w.bootImport, w.skillImport} {
+	for _, imp := range []mdImport{w.bootImport, w.skillImport, w.globalImport} {
 		if imp.File == "" {
 			continue
 		}

@@ -9,11 +9,12 @@
 package claude
 
 import (
-	"errors"
 	"fmt"
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/spf13/afero"
 
 	"github.com/wakeproto/wake/clients"
 	"github.com/wakeproto/wake/tiers"
@@ -33,8 +34,9 @@ func (Client) About() clients.About {
 }
 
 // Wire is where install puts things for the project env names: the hook in
-// its .claude/settings.json, and the import of boot.md into its CLAUDE.md
-// or, with [claude] boot = "skill", of skill.md into ~/.claude/CLAUDE.md.
+// its .claude/settings.json, and the import into its CLAUDE.md of the
+// root's boot.md or, with [claude] boot = "skill", of the root's own
+// skill.md.
 func (Client) Wire(env clients.Env) clients.Wiring { return newWiring(env) }
 
 // wiring is where install puts things for one project and memory root.
@@ -42,9 +44,14 @@ type wiring struct {
 	clients.Env
 	settings    string // <project>/.claude/settings.json
 	bootImport  mdImport
-	skillImport mdImport // zero when skill.path is ""
-	skill       bool     // boot = "skill": install adds skillImport
-	err         error    // why install cannot wire the client
+	skillImport mdImport // of the root's own skill.md
+	// globalImport is the import of the shared skill.md (skill.path) into
+	// ~/.claude/CLAUDE.md that an older wake added with boot = "skill",
+	// which every session of every project read: install moves it out
+	// and uninstall takes it out where a record holds it. Zero when
+	// skill.path is "" or HOME is not set.
+	globalImport mdImport
+	skill        bool // boot = "skill": install adds skillImport
 }
 
 // mdImport is one import line in one CLAUDE.md, as install's record
@@ -58,37 +65,62 @@ type mdImport struct {
 type record struct {
 	// Hook is the SessionStart hook install added; nil when one was
 	// there already.
-	Hook    *hookRecord `json:"hook,omitempty"`
-	Imports []mdImport  `json:"imports,omitempty"`
+	Hook *hookRecord `json:"hook,omitempty"`
+	// Hooks are the other hooks install added, Stop and SessionEnd, each
+	// naming its event; the records of older wakes, which added
+	// SessionStart alone, have none.
+	Hooks   []hookRecord `json:"hooks,omitempty"`
+	Imports []mdImport   `json:"imports,omitempty"`
 }
 
-// hookRecord is one SessionStart hook install added to a settings file,
-// and what it made around it (see [hookEdit]: "made" and "inside", absent
-// from the records of older wakes).
+// hookRecord is one hook install added to a settings file, and what it
+// made around it (see [hookEdit]: "made" and "inside", absent from the
+// records of older wakes).
 type hookRecord struct {
+	Event   string `json:"event,omitempty"` // "" in Hook, which is SessionStart's
 	File    string `json:"file"`
 	Matcher string `json:"matcher"`
 	Command string `json:"command"`
 	hookEdit
 }
 
-func newWiring(env clients.Env) *wiring {
-	w := &wiring{Env: env, settings: filepath.Join(env.Project, ".claude", "settings.json"),
-		skill: env.Config.Claude.Boot == tiers.BootSkill}
-	w.bootImport = mdImport{filepath.Join(env.Project, "CLAUDE.md"), importLine(env.Project, filepath.Join(env.Root, tiers.BootPath), env.Home, false)}
-	skill, err := env.Config.Skill.SkillPath(env.Home, env.Root)
-	switch {
-	case err != nil && w.skill:
-		w.err = clients.Hinted(err, "set HOME, or an absolute skill.path in wake.toml")
-	case err != nil || skill == "":
-	case env.Home != "":
-		claudeDir := filepath.Join(env.Home, ".claude")
-		w.skillImport = mdImport{filepath.Join(claudeDir, "CLAUDE.md"), importLine(claudeDir, skill, env.Home, true)}
-	case w.skill:
-		w.err = clients.Hinted(errors.New("HOME is not set"), "set HOME: the skill import goes into ~/.claude/CLAUDE.md")
+// hookOf is the record of hook h, nil when install did not add it.
+func (r *record) hookOf(h hookSpec) *hookRecord {
+	if h.Event == startHook.Event {
+		return r.Hook
 	}
-	if w.skill && w.err == nil && w.skillImport.File == "" {
-		w.err = clients.Hinted(errors.New(`wake.toml: [claude] boot = "skill" needs a skill.path`), `set [skill] path, or boot = "full"`)
+	for i := range r.Hooks {
+		if r.Hooks[i].Event == h.Event {
+			return &r.Hooks[i]
+		}
+	}
+	return nil
+}
+
+// setHook records that install added hook h to file, making ed.
+func (r *record) setHook(h hookSpec, file string, ed hookEdit) {
+	hr := hookRecord{File: file, Matcher: h.Matcher, Command: h.Command, hookEdit: ed}
+	if h.Event == startHook.Event {
+		r.Hook = &hr
+		return
+	}
+	hr.Event = h.Event
+	if old := r.hookOf(h); old != nil {
+		*old = hr
+		return
+	}
+	r.Hooks = append(r.Hooks, hr)
+}
+
+func newWiring(env clients.Env) *wiring {
+	md := filepath.Join(env.Project, "CLAUDE.md")
+	w := &wiring{Env: env, settings: filepath.Join(env.Project, ".claude", "settings.json"),
+		skill:       env.Config.Claude.Boot == tiers.BootSkill,
+		bootImport:  mdImport{md, importLine(env.Project, filepath.Join(env.Root, tiers.BootPath), env.Home, false)},
+		skillImport: mdImport{md, importLine(env.Project, filepath.Join(env.Root, tiers.RootSkillPath), env.Home, false)}}
+	if shared, err := env.Config.Skill.SkillPath(env.Home, env.Root); err == nil && shared != "" && env.Home != "" {
+		claudeDir := filepath.Join(env.Home, ".claude")
+		w.globalImport = mdImport{filepath.Join(claudeDir, "CLAUDE.md"), importLine(claudeDir, shared, env.Home, true)}
 	}
 	return w
 }
@@ -101,13 +133,10 @@ func (w *wiring) target() mdImport {
 	return w.bootImport
 }
 
-// Boot is boot.md imported into the project's CLAUDE.md, or skill.md into
-// the user's ~/.claude/CLAUDE.md.
+// Boot is the root's boot.md, or its own skill.md, imported into the
+// project's CLAUDE.md.
 func (w *wiring) Boot() (clients.Boot, error) {
-	if w.skill {
-		return clients.Boot{Skill: true, Into: "~/.claude/CLAUDE.md"}, w.err
-	}
-	return clients.Boot{Into: "CLAUDE.md"}, w.err
+	return clients.Boot{Skill: w.skill, Into: "CLAUDE.md"}, nil
 }
 
 // PlanInstall plans adding the hook and the import line.
@@ -117,16 +146,10 @@ func (w *wiring) PlanInstall() (clients.InstallPlan, error) {
 	if err != nil {
 		return clients.InstallPlan{}, err
 	}
-	var ed hookEdit
-	set.New, ed, set.Changed, err = addHook(set.Old)
+	added, eds, err := w.addHooks(&set)
 	if err != nil {
-		return clients.InstallPlan{}, settingsFailure(w.settings, err)
+		return clients.InstallPlan{}, err
 	}
-	set.Done = fmt.Sprintf("added the SessionStart hook %q (matcher %s)", HookCommand, HookMatcher)
-	if others := otherWakeHooks(set.Old); set.Changed && len(others) > 0 {
-		set.Done += fmt.Sprintf("; the hook with %s already there runs wake at some starts only, and now a second time at those: remove it by hand", strings.Join(others, " and the one with "))
-	}
-	set.Kept = "already runs the hook; unchanged"
 	md, err := w.Read(imp.File)
 	if err != nil {
 		return clients.InstallPlan{}, err
@@ -136,26 +159,133 @@ func (w *wiring) PlanInstall() (clients.InstallPlan, error) {
 		return clients.InstallPlan{}, clients.Hinted(fmt.Errorf("%s: %w", imp.File, err), "close the fence, then run the command again; wake left the file untouched")
 	}
 	md.Done, md.Kept = "added the import "+imp.Line, "already imports "+imp.Line+"; unchanged"
-	plan := clients.InstallPlan{Edits: []clients.FileEdit{set, md}, Command: HookCommand,
-		Done:      "Claude Code now loads this memory at every session start (hook output stays within its 10,000-character limit). Undo with 'wake uninstall claude'.",
+	global, err := w.planGlobal()
+	if err != nil {
+		return clients.InstallPlan{}, err
+	}
+	edits := []clients.FileEdit{set, md}
+	if global.edit != nil {
+		edits = append(edits, *global.edit)
+	}
+	plan := clients.InstallPlan{Edits: edits, Command: HookCommand,
+		Done: "Claude Code now loads this memory at every session start (hook output stays within its 10,000-character limit), " +
+			"asks the agent once for a hand-off when a session did work without one, and writes an automatic one when a session ends without it. Undo with 'wake uninstall claude'.",
 		Unchanged: "Already installed: the settings and CLAUDE.md were left unchanged.",
 		Record: func(r *clients.Record) error {
 			var rec record
 			if err := r.Decode(&rec); err != nil {
 				return err
 			}
-			if set.Changed {
-				rec.Hook = &hookRecord{File: set.Path, Matcher: HookMatcher, Command: HookCommand, hookEdit: ed}
+			for i, h := range added {
+				rec.setHook(h, set.Path, eds[i])
 			}
 			if md.Changed && !slices.Contains(rec.Imports, imp) {
 				rec.Imports = append(rec.Imports, imp)
 			}
+			if global.drop {
+				rec.Imports = slices.DeleteFunc(rec.Imports, func(i mdImport) bool { return i == w.globalImport })
+			}
 			return r.Encode(rec)
 		}}
-	if rel, err := filepath.Rel(w.Project, w.Root); w.Config.Claude.Boot == tiers.BootFull && (err != nil || !filepath.IsLocal(rel)) {
-		plan.Notes = append(plan.Notes, "Note: the memory root is outside the project, so Claude Code asks once, in an interactive session, before it follows the import; until then (and in 'claude -p') boot.md is not imported and the hook's pointer to it is what the agent gets.")
+	if global.note != "" {
+		plan.Notes = append(plan.Notes, global.note)
+	}
+	if rel, err := filepath.Rel(w.Project, w.Root); err != nil || !filepath.IsLocal(rel) {
+		name := tiers.BootPath
+		if w.skill {
+			name = tiers.RootSkillPath
+		}
+		plan.Notes = append(plan.Notes, "Note: the memory root is outside the project, so Claude Code asks once, in an interactive session, before it follows the import; until then (and in 'claude -p') "+name+" is not imported and the hook's pointer to it is what the agent gets.")
 	}
 	return plan, nil
+}
+
+// addHooks plans adding each of wake's hooks the settings lack, in order,
+// and returns those it adds with what each made.
+func (w *wiring) addHooks(set *clients.FileEdit) ([]hookSpec, []hookEdit, error) {
+	var added []hookSpec
+	var eds []hookEdit
+	out := set.Old
+	for _, h := range wakeHooks {
+		next, ed, changed, err := addHook(out, h)
+		if err != nil {
+			return nil, nil, settingsFailure(w.settings, err)
+		}
+		if changed {
+			added, eds, out = append(added, h), append(eds, ed), next
+		}
+	}
+	set.New, set.Changed = out, len(added) > 0
+	set.Done = "added " + describeHooks(added)
+	if others := otherWakeHooks(set.Old); len(added) > 0 && added[0] == startHook && len(others) > 0 {
+		set.Done += fmt.Sprintf("; the hook with %s already there runs wake at some starts only, and now a second time at those: remove it by hand", strings.Join(others, " and the one with "))
+	}
+	set.Kept = "already runs wake's hooks; unchanged"
+	return added, eds, nil
+}
+
+// describeHooks names hooks in a sentence.
+func describeHooks(hs []hookSpec) string {
+	var ds []string
+	for _, h := range hs {
+		ds = append(ds, h.describe())
+	}
+	if n := len(ds); n > 1 {
+		return strings.Join(ds[:n-1], ", ") + " and " + ds[n-1]
+	}
+	return strings.Join(ds, "")
+}
+
+// globalMove is what install does about the import of the shared
+// skill.md in ~/.claude/CLAUDE.md.
+type globalMove struct {
+	edit *clients.FileEdit // taking it out; nil when install leaves the file alone
+	drop bool              // take it out of the project's record
+	note string            // about a line install leaves, for the user
+}
+
+// planGlobal plans moving out of ~/.claude/CLAUDE.md the import of the
+// shared skill.md that an older wake's install added for this project:
+// with it every Claude Code session, whatever its project, read the
+// memory of whichever root wrote that file last. Install takes it out
+// where this project's record holds it (the project's CLAUDE.md imports
+// the root's own file instead); a line the record does not hold was
+// written by hand or for another project, and is only named in a note.
+func (w *wiring) planGlobal() (globalMove, error) {
+	var g globalMove
+	if w.globalImport.File == "" {
+		return g, nil
+	}
+	recorded := false
+	rec, err := w.Installed()
+	if err != nil {
+		return g, err
+	}
+	if rec != nil {
+		var r record
+		if err := rec.Decode(&r); err != nil {
+			return g, err
+		}
+		recorded = slices.Contains(r.Imports, w.globalImport)
+	}
+	data, err := afero.ReadFile(w.FS, w.globalImport.File)
+	if _, _, has := findImport(string(data), w.globalImport.Line); err != nil || !has {
+		g.drop = recorded // gone already
+		return g, nil
+	}
+	if !recorded {
+		g.note = fmt.Sprintf("Note: %s imports %s, which every Claude Code session reads, whatever its project; wake has no record of adding it for this project (an older 'wake install claude' in another project did, or it was written by hand). Run 'wake install claude' again in that project, which moves it into the project, or remove the line by hand.",
+			w.Show(w.globalImport.File), w.globalImport.Line)
+		return g, nil
+	}
+	md, err := w.Read(w.globalImport.File)
+	if err != nil {
+		return g, err
+	}
+	md.New, md.Changed = removeImport(md.Old, w.globalImport.Line)
+	md.Done = "removed the import " + w.globalImport.Line + " an older 'wake install claude' added, which every Claude Code session read, whatever its project; this project's CLAUDE.md imports its own memory instead"
+	g.edit, g.drop = &md, true
+	return g, nil
 }
 
 // settingsFailure names the settings file and says how to recover.

@@ -66,7 +66,7 @@ func (u *fileUndo) apply(cur []byte) (out []byte, ok bool) {
 	if digest(b.Bytes()) != u.Before {
 		return nil, false
 	}
-	return b.Bytes(), true
+	return append([]byte{}, b.Bytes()...), true
 }
 
 // chain is the undo of a second edit, from cur to after, composed with u,

@@ -43,8 +43,9 @@ func TestSkillFileMode(t *testing.T) {
 	}
 }
 
-// TestHookSkillMode: in skill mode the hook writes skill.md, no boot.md,
-// and points the agent to skill.md.
+// TestHookSkillMode: in skill mode the hook writes skill.md, the root's
+// own copy and the shared one, no boot.md, and points the agent to the
+// root's own copy, which the project's CLAUDE.md imports.
 func TestHookSkillMode(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
@@ -55,12 +56,14 @@ func TestHookSkillMode(t *testing.T) {
 		t.Fatalf("trust: %s", errOut)
 	}
 	code, out, stderr := runHook(t, dir, hookJSON(dir))
-	skill := filepath.Join(dir, "home", ".claude", "agentchat.skill.md")
-	if code != 0 || !strings.Contains(out, "Your memory in brief is in "+skill+", which ~/.claude/CLAUDE.md imports") {
+	own := filepath.Join(dir, ".wake", "skill.md")
+	if code != 0 || !strings.Contains(out, "Your memory in brief is in "+own+", which CLAUDE.md imports") {
 		t.Fatalf("exit %d:\n%s\n%s", code, out, stderr)
 	}
-	if _, err := os.Stat(skill); err != nil {
-		t.Fatal(err)
+	for _, p := range []string{own, filepath.Join(dir, "home", ".claude", "agentchat.skill.md")} {
+		if _, err := os.Stat(p); err != nil {
+			t.Fatal(err)
+		}
 	}
 	if _, err := os.Stat(filepath.Join(dir, ".wake", "boot.md")); !os.IsNotExist(err) {
 		t.Fatalf("boot.md written in skill mode: %v", err)

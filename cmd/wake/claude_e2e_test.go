@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -10,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -53,6 +55,19 @@ func claudeSession(t *testing.T, claude, bin, mode string) {
 	if texts := stub.take(); strings.Contains(strings.Join(texts, "\n"), e2eMarker) {
 		t.Fatal("the memory reached the model before wake install claude")
 	}
+	// The user's own settings and CLAUDE.md, which uninstall must give
+	// back byte for byte.
+	userFiles := map[string]string{
+		".claude/settings.json": "{\n  \"permissions\": {\"allow\": [\"Bash(ls:*)\"]},\n  \"hooks\": {\"Stop\": [{\"hooks\": [{\"type\": \"command\", \"command\": \"true\"}]}]}\n}\n",
+		"CLAUDE.md":             "# tallybook\n\nRun the tests with `go test ./...`.\n",
+	}
+	for name, data := range userFiles {
+		os.MkdirAll(filepath.Dir(filepath.Join(proj, name)), 0o755)
+		if err := os.WriteFile(filepath.Join(proj, name), []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	before := projectFiles(t, proj)
 	wake("install", "claude")
 	var packet struct {
 		Announcement string `json:"announcement"`
@@ -60,12 +75,27 @@ func claudeSession(t *testing.T, claude, bin, mode string) {
 	if err := json.Unmarshal([]byte(wake("load", "--format", "json")), &packet); err != nil || !strings.HasPrefix(packet.Announcement, "Resumed.") {
 		t.Fatalf("announcement %q (%v): the hand-off should leave every check passing", packet.Announcement, err)
 	}
+	if mode == "full" {
+		// A decision after the last regeneration: the import reads the
+		// copy without it, and the hook must add what changed, once.
+		wake("decide", "Keep the books in SQLite", "--because", "one file is easy to back up")
+	}
 	out := runBounded(t, proj, env, 120*time.Second, claude, "-p", "hello")
 	if !strings.Contains(out, "stub reply") {
 		t.Fatalf("claude -p printed %q, not the stub's reply", out)
 	}
-	texts := stub.take()
+	requests := stub.takeRequests()
+	var texts []string
+	for _, r := range requests {
+		texts = append(texts, r...)
+	}
 	text := strings.Join(texts, "\n")
+	if mode == "full" {
+		assertEachSectionOnce(t, requests, filepath.Join(proj, ".wake", "boot.md"))
+		if !strings.Contains(text, "boot.md changed after CLAUDE.md imported it") || !strings.Contains(text, "Keep the books in SQLite") {
+			t.Error("the hook did not add the decision made since the import's copy")
+		}
+	}
 	for _, want := range []string{"SessionStart:startup hook success: # wake: memory loaded", packet.Announcement} {
 		if !strings.Contains(text, want) {
 			t.Errorf("the model request lacks %q", want)
@@ -83,6 +113,18 @@ func claudeSession(t *testing.T, claude, bin, mode string) {
 		t.Error("Claude Code replaced the hook's output with a preview")
 	}
 	assertStaysInTempDir(t, proj)
+	wake("uninstall", "claude")
+	after := projectFiles(t, proj)
+	for name, data := range before {
+		if got := after[name]; !bytes.Equal(got, data) {
+			t.Errorf("%s differs after uninstall:\n%s\nwant\n%s", name, got, data)
+		}
+	}
+	for name := range after {
+		if _, ok := before[name]; !ok {
+			t.Errorf("%s is new after uninstall", name)
+		}
+	}
 	if t.Failed() {
 		t.Logf("request text:\n%.6000s", text)
 	}
@@ -120,9 +162,10 @@ func claudeProject(t *testing.T, bin, mode, api string) (proj string, env []stri
 		if err := os.WriteFile(filepath.Join(proj, ".wake", "wake.toml"), []byte(toml), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		// boot = "skill" reaches the global CLAUDE.md: honoured once trusted.
+		// Trusted again, as its user would, the root also writes the
+		// shared skill.md; the project imports its own copy.
 		runBounded(t, proj, env, 60*time.Second, bin, "trust")
-		imported = filepath.Join(home, ".claude", "agentchat.skill.md")
+		imported = filepath.Join(proj, ".wake", "skill.md")
 	}
 	runBounded(t, proj, env, 60*time.Second, bin, "handoff", "--summary", "Wired wake into Claude Code",
 		"--next", "Ship the end-to-end test", "--happened", "proved the import with "+e2eMarker)
@@ -279,8 +322,18 @@ func (s *modelStub) serve(w http.ResponseWriter, r *http.Request) {
 // take returns every string in the request bodies received since the last
 // take, decoded from JSON: what the model would read, escapes undone.
 func (s *modelStub) take() []string {
+	var out []string
+	for _, r := range s.takeRequests() {
+		out = append(out, r...)
+	}
+	return out
+}
+
+// takeRequests is take, a request at a time.
+func (s *modelStub) takeRequests() [][]string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	var reqs [][]string
 	var out []string
 	var walk func(v any)
 	walk = func(v any) {
@@ -300,9 +353,68 @@ func (s *modelStub) take() []string {
 	for _, body := range s.bodies {
 		var v any
 		if json.Unmarshal(body, &v) == nil {
+			out = nil
 			walk(v)
+			reqs = append(reqs, out)
 		}
 	}
 	s.bodies = nil
-	return out
+	return reqs
+}
+
+// htmlComment is a Markdown comment, which Claude Code leaves out of an
+// imported file.
+var htmlComment = regexp.MustCompile(`(?s)<!--.*?-->`)
+
+// squeeze takes the comments out of s and every blank line, so that text
+// compares as the model reads it.
+func squeeze(s string) string {
+	var out []string
+	for _, l := range strings.Split(htmlComment.ReplaceAllString(s, ""), "\n") {
+		if strings.TrimSpace(l) != "" {
+			out = append(out, l)
+		}
+	}
+	return strings.Join(out, "\n") + "\n"
+}
+
+// assertEachSectionOnce checks that the request carrying the hook's output
+// holds each part of the boot context exactly once: the copy the import
+// read and the hook's text never say the same thing twice, and nothing is
+// missing. The parts are boot.md cut before each heading line.
+func assertEachSectionOnce(t *testing.T, requests [][]string, bootPath string) {
+	t.Helper()
+	data, err := os.ReadFile(bootPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var req string
+	for _, r := range requests {
+		if j := strings.Join(r, "\n"); strings.Contains(j, "hook success: # wake: memory loaded") {
+			req = j
+			break
+		}
+	}
+	if req == "" {
+		t.Fatal("no request carries the hook's output")
+	}
+	_, body, _ := strings.Cut(string(data), "\n---\n") // past the front matter
+	var parts []string
+	start := 0
+	for i := 0; i < len(body); i++ {
+		if body[i] == '#' && (i == 0 || body[i-1] == '\n') && i > start {
+			parts = append(parts, body[start:i])
+			start = i
+		}
+	}
+	parts = append(parts, body[start:])
+	req = squeeze(req)
+	for _, p := range parts {
+		if p = squeeze(p); strings.TrimSpace(p) == "" {
+			continue
+		}
+		if n := strings.Count(req, p); n != 1 {
+			t.Errorf("the model received this part of boot.md %d times, not once: %.200q", n, p)
+		}
+	}
 }

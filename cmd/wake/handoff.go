@@ -4,12 +4,16 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
+	"path/filepath"
+	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/wakeproto/wake"
 	"github.com/wakeproto/wake/handoff"
 	"github.com/wakeproto/wake/report"
+	"github.com/wakeproto/wake/transcript"
 )
 
 type handoffOptions struct {
@@ -17,6 +21,15 @@ type handoffOptions struct {
 	file   string
 	force  bool
 	skill  wake.BootFiles
+	auto   autoOptions
+}
+
+// autoOptions are the flags of `wake handoff --auto`.
+type autoOptions struct {
+	on         bool
+	transcript string
+	format     string
+	start      string
 }
 
 func (a *app) handoffCmd() *cobra.Command {
@@ -28,9 +41,16 @@ func (a *app) handoffCmd() *cobra.Command {
 		Example: `  wake handoff --summary "Moved config to TOML" --next "Port the CLI flags" \
     --happened "wrote the TOML loader" --decision "Use TOML because YAML indentation broke parsing"
   wake handoff --file summary.md
-  echo '{"summary":"...","next":"..."}' | wake handoff --file -`,
+  echo '{"summary":"...","next":"..."}' | wake handoff --file -
+  wake handoff --auto --transcript ~/.claude/projects/-work-p/5998b205.jsonl`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := o.auto.check(cmd); err != nil || o.auto.on {
+				if err != nil {
+					return err
+				}
+				return a.autoRun(cmd.Context(), o)
+			}
 			if cmd.Flags().Changed("file") && o.file == "" {
 				return hintError{usagef("--file needs a path, or - for standard input"), "give --file PATH, or leave it out"}
 			}
@@ -56,8 +76,74 @@ func (a *app) handoffCmd() *cobra.Command {
 	f.StringVar(h.Successor, "successor", "", "free text For my successor")
 	f.BoolVar(&o.force, "force", false, "record a decision that contradicts one in force, contested, instead of refusing the hand-off")
 	f.StringVar(&o.file, "file", "", "read the hand-off from `PATH` (Markdown or JSON; - for standard input)")
+	f.BoolVar(&o.auto.on, "auto", false, "write the hand-off of a session that ended without one, from its transcript and git (see below)")
+	f.StringVar(&o.auto.transcript, "transcript", "", "with --auto: the session's transcript `FILE`")
+	f.StringVar(&o.auto.format, "transcript-format", "", "with --auto: the transcript's `FORMAT`, claude, codex or wake (default: told from the file)")
+	f.StringVar(&o.auto.start, "session-start", "", "with --auto: when the session started, RFC 3339 `TIME` (default: the transcript's first time)")
 	addSkillFlags(cmd, &o.skill)
 	return cmd
+}
+
+// check refuses what --auto does not combine with, and the --auto flags
+// without it.
+func (o *autoOptions) check(cmd *cobra.Command) error {
+	if !o.on {
+		for _, name := range []string{"transcript", "transcript-format", "session-start"} {
+			if cmd.Flags().Changed(name) {
+				return hintError{usagef("--%s goes with --auto", name), "add --auto, or leave --" + name + " out"}
+			}
+		}
+		return nil
+	}
+	for _, name := range []string{"summary", "next", "risk", "mood", "happened", "decision", "changed", "thread", "successor", "file", "force"} {
+		if cmd.Flags().Changed(name) {
+			return hintError{usagef("--auto writes the hand-off from the transcript; --%s does not apply", name), "leave --" + name + " out, or --auto"}
+		}
+	}
+	if o.transcript == "" && o.start == "" {
+		return hintError{usagef("--auto needs --transcript FILE or --session-start TIME"), "give the session's transcript, or when it started"}
+	}
+	return nil
+}
+
+// autoRun is `wake handoff --auto`.
+func (a *app) autoRun(ctx context.Context, o *handoffOptions) error {
+	format, err := transcript.ParseFormat(o.auto.format)
+	if err != nil {
+		return hintError{usageError{fmt.Errorf("--transcript-format: %w", err)}, "give claude, codex or wake, or leave it out"}
+	}
+	var start time.Time
+	if o.auto.start != "" {
+		if start, err = time.Parse(time.RFC3339, o.auto.start); err != nil {
+			return hintError{usagef("--session-start %q is not an RFC 3339 time", o.auto.start), "give it as 2026-11-22T10:00:00Z"}
+		}
+	}
+	name := o.auto.transcript
+	if name != "" && !filepath.IsAbs(name) {
+		name = filepath.Join(a.cwd, name)
+	}
+	m, err := a.open()
+	if err != nil {
+		return err
+	}
+	res, err := m.AutoHandoff(ctx, wake.AutoOptions{Transcript: name, Format: format, Start: start, Boot: o.skill})
+	if errors.Is(err, handoff.ErrLockTimeout) {
+		return hintError{err, "another wake command holds the memory root's lock; run the hand-off again when it is done"}
+	}
+	if err != nil {
+		return err
+	}
+	a.autoReport(a.out, res)
+	return nil
+}
+
+// autoReport says what an automatic hand-off did.
+func (a *app) autoReport(w io.Writer, res wake.AutoResult) {
+	if res.Written == nil {
+		fmt.Fprintf(w, "No automatic hand-off: %s.\n", res.Skipped)
+		return
+	}
+	report.HandoffText(w, *res.Written)
 }
 
 // given leaves set only the one-line flags the command line gave; a list

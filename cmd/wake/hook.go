@@ -4,25 +4,31 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 
 	"github.com/spf13/cobra"
 
+	"github.com/wakeproto/wake"
 	"github.com/wakeproto/wake/boot"
+	"github.com/wakeproto/wake/budget"
 	"github.com/wakeproto/wake/clients/claude"
 	"github.com/wakeproto/wake/tiers"
 )
 
 func addHookFlags(cmd *cobra.Command, o *loadOptions) {
-	cmd.Flags().StringVar(&o.hook, "hook", "", "run as the SessionStart hook of `CLIENT` (claude): print at most 10,000 characters and point to the whole context")
+	cmd.Flags().StringVar(&o.hook, "hook", "", "run as the SessionStart hook of `CLIENT` (claude, codex or opencode): print what the session lacks, within the client's limit")
 	addSkillFlags(cmd, &o.boot)
 }
 
-// hookRun is `wake load --hook claude`. Whatever happens it exits 0 with a
+// hookClients are the clients `wake load --hook` runs for.
+var hookClients = []string{"claude", "codex", "opencode"}
+
+// hookRun is `wake load --hook CLIENT`. Whatever happens it exits 0 with a
 // message on stdout, since only that reaches the agent: a session must
 // start even when its memory cannot be loaded, and the agent must know.
 func (a *app) hookRun(cmd *cobra.Command, o *loadOptions) error {
-	if o.hook != "claude" {
-		return usagef("--hook %q: want claude", o.hook)
+	if !slices.Contains(hookClients, o.hook) {
+		return usagef("--hook %q: want claude, codex or opencode", o.hook)
 	}
 	if cmd.Flags().Changed("format") {
 		return usagef("--hook prints the hook's text; --format does not apply")
@@ -43,8 +49,60 @@ func (a *app) hookRun(cmd *cobra.Command, o *loadOptions) error {
 	if err != nil {
 		return a.hookFailed(err)
 	}
-	_, err = io.WriteString(a.out, boot.Hook(st.Context, st.Target, boot.HookLimit))
+	text := a.hookText(o.hook, in.Source, m, dir, st)
+	if o.hook == "claude" {
+		text = a.foreignImport(st.Target.Shared) + text
+	}
+	_, err = io.WriteString(a.out, text)
 	return err
+}
+
+// foreignImport warns the agent and the user when ~/.claude/CLAUDE.md
+// imports a shared skill.md another memory root wrote (an import an older
+// wake added in skill mode): every session reads it, and it is not this
+// project's memory. "" when it does not.
+func (a *app) foreignImport(sh boot.SkillFile) string {
+	if sh.Whose != boot.WhoseOther || !claude.ImportsGlobally(a.fs, a.env["HOME"], sh.Path) {
+		return ""
+	}
+	a.notice(wake.Notice{Kind: "warning",
+		Msg:  fmt.Sprintf("~/.claude/CLAUDE.md imports %s, the memory of another project (%s), into every Claude Code session", sh.Path, sh.Owner),
+		Hint: "run 'wake install claude' in that project to move the import into its own CLAUDE.md, or remove the line from ~/.claude/CLAUDE.md"})
+	return fmt.Sprintf("Warning from wake: ~/.claude/CLAUDE.md imports %s, which is the memory of another project (%s), not this one: disregard it in this session.\n\n", sh.Path, sh.Owner)
+}
+
+// hookText is what the hook of client prints, saying nothing the session
+// holds already (see [boot.HookFor]):
+//   - Claude Code has read boot.md through CLAUDE.md's import before the
+//     hook's output: it gets what changed since. With [claude] boot =
+//     "skill" it has read skill.md instead, and gets the summary.
+//   - Codex reads no file of wake's: it gets the whole context when it
+//     fits in 10,000 bytes, else the summary.
+//   - OpenCode reads boot.md through opencode.json's instructions after
+//     its plugin ran this hook: it gets nothing unless boot.md could not
+//     be written, and then the summary.
+func (a *app) hookText(client, source string, m *wake.Memory, dir string, st *wake.Start) string {
+	c, t := st.Context, st.Target
+	switch client {
+	case "codex":
+		return boot.HookFor(c, t, boot.Codex)
+	case "opencode":
+		if t.BootPath != "" && len(t.Problems) == 0 {
+			return ""
+		}
+		return boot.HookFor(c, t, boot.HookClient{Name: "OpenCode", Limit: 1 << 20, Unit: budget.UTF16})
+	}
+	if m.Config().Claude.Boot == tiers.BootSkill {
+		return boot.Hook(c, t, boot.HookLimit)
+	}
+	// Only at a start or resume does the session hold the copy the import
+	// read as the hook runs: after /clear or a compaction the import may
+	// be a copy memoised earlier, and the hook's earlier text is gone.
+	h := boot.ClaudeCode
+	if t.BootPath == "" || source != "" && source != "startup" && source != "resume" || !claude.ImportsBoot(a.fs, dir, t.BootPath) {
+		h.Import = ""
+	}
+	return boot.HookFor(c, t, h)
 }
 
 // hookFailed tells the agent, on stdout, that its memory could not be

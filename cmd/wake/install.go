@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -12,27 +13,38 @@ import (
 	"github.com/wakeproto/wake/clients"
 	"github.com/wakeproto/wake/clients/claude"
 	"github.com/wakeproto/wake/clients/codex"
+	"github.com/wakeproto/wake/clients/opencode"
+	"github.com/wakeproto/wake/report"
+	"github.com/wakeproto/wake/tiers"
 )
 
 type installOptions struct {
 	project   string
 	uninstall bool
 	boot      wake.BootFiles
+	format    string // of the listing, with no client
 }
 
 func (a *app) installCmd() *cobra.Command {
 	o := &installOptions{}
 	cmd := &cobra.Command{
-		Use:     "install CLIENT",
-		Short:   "Wire wake into a client: Claude Code (claude) or Codex (codex)",
+		Use:     "install [CLIENT]",
+		Short:   "Wire wake into an agent client (claude, codex, opencode), or list them",
 		Long:    help("install"),
-		Example: "  wake install claude\n  wake install codex\n  wake install claude --project ~/work/billing",
-		Args:    clientArg,
+		Example: "  wake install\n  wake install claude\n  wake install codex --project ~/work/billing\n  wake install opencode",
+		Args:    optionalClientArg,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if len(args) == 0 {
+				return a.clientsRun(o)
+			}
+			if cmd.Flags().Changed("format") {
+				return usagef("--format applies to 'wake install' with no client, which lists them")
+			}
 			return a.installRun(cmd.Context(), o, clientNamed(args[0]))
 		},
 	}
 	cmd.Flags().StringVar(&o.project, "project", "", "the project `DIR` the client runs in (default: the working directory)")
+	addFormat(cmd, &o.format, "text or json (the list of clients)", "text", "json")
 	addSkillFlags(cmd, &o.boot)
 	return cmd
 }
@@ -43,7 +55,7 @@ func (a *app) uninstallCmd() *cobra.Command {
 		Use:     "uninstall CLIENT",
 		Short:   "Remove what 'wake install CLIENT' added",
 		Long:    help("uninstall"),
-		Example: "  wake uninstall claude\n  wake uninstall codex\n  wake uninstall claude --project ~/work/billing",
+		Example: "  wake uninstall claude\n  wake uninstall codex\n  wake uninstall claude --project ~/work/billing\n  wake uninstall opencode",
 		Args:    clientArg,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return a.installRun(cmd.Context(), o, clientNamed(args[0]))
@@ -54,7 +66,9 @@ func (a *app) uninstallCmd() *cobra.Command {
 }
 
 // installable lists the clients wake can be wired into.
-func installable() []clients.Client { return []clients.Client{claude.Client{}, codex.Client{}} }
+func installable() []clients.Client {
+	return []clients.Client{claude.Client{}, codex.Client{}, opencode.Client{}}
+}
 
 // clientNamed is the client named name; nil when there is none.
 func clientNamed(name string) clients.Client {
@@ -63,6 +77,36 @@ func clientNamed(name string) clients.Client {
 			return c
 		}
 	}
+	return nil
+}
+
+func optionalClientArg(cmd *cobra.Command, args []string) error {
+	if len(args) == 0 {
+		return nil
+	}
+	return clientArg(cmd, args)
+}
+
+// clientsRun is `wake install` with no client: each client, whether it is
+// on PATH, and what is wired into the project.
+func (a *app) clientsRun(o *installOptions) error {
+	project, err := a.projectDir(o.project)
+	if err != nil {
+		return err
+	}
+	states, err := clients.Survey(installable(), clients.Options{Wake: a.options(), Project: project, Root: a.rootFlag, Cwd: a.cwd})
+	root := ""
+	switch {
+	case err == nil:
+		root, _ = a.locate(project)
+	case !errors.Is(err, tiers.ErrNoRoot):
+		return err
+	}
+	r := report.NewClients(project, root, states)
+	if o.format == "json" {
+		return a.writeJSON(report.ClientsJSON(r))
+	}
+	report.ClientsText(a.out, r)
 	return nil
 }
 

@@ -159,7 +159,7 @@ func checkCanaryFiles(t *testing.T, dir, target, canary string) {
 	root := filepath.Join(dir, ".wake")
 	files := []string{
 		filepath.Join(root, "boot.md"),
-		filepath.Join(dir, "home", ".claude", "agentchat.skill.md"),
+		filepath.Join(dir, "home", ".claude", "agentchat.skill.md"), filepath.Join(root, "skill.md"),
 		filepath.Join(root, "recent", "latest.md"),
 		filepath.Join(dir, "CLAUDE.md"), filepath.Join(dir, ".claude", "settings.json"),
 	}

@@ -1,0 +1,218 @@
+package wake
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/wakeproto/wake/handoff"
+	"github.com/wakeproto/wake/policy"
+	"github.com/wakeproto/wake/tiers"
+	"github.com/wakeproto/wake/transcript"
+)
+
+// AutoPrefix opens the summary of every automatic hand-off.
+const AutoPrefix = "Automatic hand-off (the session ended without one): "
+
+// CarriedPrefix opens a next priority carried over from the previous
+// hand-off by an automatic one.
+const CarriedPrefix = "(carried over from the previous hand-off) "
+
+// autoFacts are what an automatic hand-off is written from.
+type autoFacts struct {
+	session   *transcript.Summary // nil without a transcript
+	path      string              // the transcript's file
+	start     time.Time
+	decisions int        // decision-log changes in the ledger since start
+	changed   tiers.List // git's files changed since start
+	carried   string     // the previous hand-off's next priority
+}
+
+// maxNamed is how many edited files the summary line names, and
+// maxListed how many the list of edits does.
+const (
+	maxNamed  = 3
+	maxListed = 30
+)
+
+// autoInput builds the hand-off: every text scrubbed of secrets, the
+// scrubbing counted in the note for the successor.
+func autoInput(f autoFacts) handoff.Input {
+	sc := &scrubber{}
+	s := tiers.Session{
+		Summary:      sc.do(AutoPrefix + f.what()),
+		NextPriority: sc.do(f.next()),
+		OpenRisk:     "Written by wake from the session's record, not by the agent: it does not say whether the work was finished, tested or committed.",
+		Happened:     tiers.List{Items: sc.all(f.happened())},
+		Changed:      tiers.List{Items: sc.all(f.changed.Items), Note: sc.do(f.changed.Note)},
+	}
+	if s.Changed.Empty() {
+		s.Changed.Note = "git listed nothing."
+	}
+	s.Successor = sc.do(f.successor())
+	if sc.n > 0 {
+		s.Successor += fmt.Sprintf("\n\nSecrets in the transcript were replaced with [redacted:…] markers (%d in this summary).", sc.n)
+	}
+	return handoff.Input{Session: s}
+}
+
+// what says in a line what the session did.
+func (f autoFacts) what() string {
+	var parts []string
+	if s := f.session; s != nil {
+		if n := len(s.Edits) + s.MoreEdits; n > 0 {
+			names := s.EditedPaths()
+			if len(names) > maxNamed {
+				names = append(names[:maxNamed:maxNamed], "…")
+			}
+			parts = append(parts, fmt.Sprintf("the agent's tools edited %s (%s)", count(n, "file"), strings.Join(names, ", ")))
+		}
+		if s.CommandCount > 0 {
+			parts = append(parts, "ran "+count(s.CommandCount, "command"))
+		}
+	}
+	if n := f.decided(); n > 0 {
+		parts = append(parts, "recorded "+count(n, "decision"))
+	}
+	if len(parts) == 0 {
+		parts = append(parts, "files changed in the work tree")
+	}
+	line := strings.Join(parts, ", ")
+	if f.session != nil && len(f.session.Prompts) > 0 {
+		line += "; the user asked: " + quote(cut(f.session.Prompts[0], 120))
+	}
+	return line
+}
+
+// decided is how many decisions the session recorded: the ledger's
+// count, or the transcript's when it saw more (a root it does not hold).
+func (f autoFacts) decided() int {
+	if f.session != nil {
+		return max(f.decisions, f.session.Decisions)
+	}
+	return f.decisions
+}
+
+// next is the next priority: the previous hand-off's, labelled as carried
+// over, else a pointer to where the session left off.
+func (f autoFacts) next() string {
+	if c := strings.TrimPrefix(f.carried, CarriedPrefix); c != "" {
+		return CarriedPrefix + c
+	}
+	if s := f.session; s != nil && len(s.Prompts) > 0 {
+		return "Check this automatic hand-off against the work tree, then take up the user's last request: " + quote(cut(s.Prompts[len(s.Prompts)-1], 200))
+	}
+	return "Check this automatic hand-off against the work tree and ask the user what comes next."
+}
+
+// happened lists the prompts, the edits, the commands and the last
+// message.
+func (f autoFacts) happened() []string {
+	s := f.session
+	if s == nil {
+		if f.decisions > 0 {
+			return []string{fmt.Sprintf("Recorded %s in the decision log (see wake decisions).", count(f.decisions, "decision"))}
+		}
+		return []string{"No transcript was given: the files below are all that is known of the session."}
+	}
+	var out []string
+	for i, p := range s.Prompts {
+		if i == s.PromptGap && s.PromptCount > len(s.Prompts) {
+			out = append(out, fmt.Sprintf("(%d more prompts in between)", s.PromptCount-len(s.Prompts)))
+		}
+		out = append(out, "The user asked: "+quote(p))
+	}
+	if n := len(s.Edits); n > 0 {
+		var names []string
+		for i, e := range s.Edits {
+			if i == maxListed {
+				break
+			}
+			names = append(names, fmt.Sprintf("%s (%s)", e.Path, e.Tool))
+		}
+		if more := n - len(names) + s.MoreEdits; more > 0 {
+			names = append(names, fmt.Sprintf("and %d more", more))
+		}
+		out = append(out, "The agent's tools edited: "+strings.Join(names, ", "))
+	}
+	if len(s.Commands) > 0 {
+		head := "The agent ran:"
+		if s.CommandCount > len(s.Commands) {
+			head = fmt.Sprintf("The agent ran %d commands, the last %d:", s.CommandCount, len(s.Commands))
+		}
+		out = append(out, head+" "+strings.Join(codes(s.Commands), ", "))
+	}
+	if n := f.decided(); n > 0 {
+		out = append(out, fmt.Sprintf("Recorded %s in the decision log (see wake decisions).", count(n, "decision")))
+	}
+	if s.LastMessage != "" {
+		out = append(out, "The agent's last message: "+quote(s.LastMessage))
+	}
+	return out
+}
+
+func (f autoFacts) successor() string {
+	src := "git and the ledger"
+	if s := f.session; s != nil {
+		src = fmt.Sprintf("the %s transcript %s (%d lines read", s.Format, f.path, s.Lines)
+		if n := s.Skipped(); n > 0 {
+			src += fmt.Sprintf(", %d skipped", n)
+		}
+		src += "), git and the ledger"
+	}
+	return fmt.Sprintf("This hand-off was written by `wake handoff --auto` for the session that started at %s and ended without one, from %s. It records what happened, not the agent's judgement: verify it before building on it, and write the next hand-off yourself (`wake handoff --summary ... --next ...`).",
+		f.start.UTC().Format(time.RFC3339), src)
+}
+
+func count(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return fmt.Sprintf("%d %ss", n, what)
+}
+
+func quote(s string) string { return "“" + s + "”" }
+
+// cut shortens a one-line text to at most max bytes, at a character.
+func cut(s string, max int) string {
+	if len(s) <= max {
+		return s
+	}
+	for max > 0 && s[max]&0xC0 == 0x80 {
+		max--
+	}
+	return strings.TrimRight(s[:max], " ") + "…"
+}
+
+// codes renders commands as Markdown code spans.
+func codes(cmds []string) []string {
+	out := make([]string, len(cmds))
+	for i, c := range cmds {
+		fence := "`"
+		for strings.Contains(c, fence) {
+			fence += "`"
+		}
+		if strings.HasPrefix(c, "`") || strings.HasSuffix(c, "`") {
+			c = " " + c + " "
+		}
+		out[i] = fence + c + fence
+	}
+	return out
+}
+
+// scrubber scrubs texts of secrets and counts what it took out.
+type scrubber struct{ n int }
+
+func (s *scrubber) do(text string) string {
+	out, r := policy.Scrub(text)
+	s.n += r.Total()
+	return out
+}
+
+func (s *scrubber) all(texts []string) []string {
+	out := make([]string, len(texts))
+	for i, t := range texts {
+		out[i] = s.do(t)
+	}
+	return out
+}

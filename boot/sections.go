@@ -1,0 +1,163 @@
+package boot
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/wakeproto/wake/protocol"
+)
+
+// Section is one part of the Markdown boot context as the renderer wrote
+// it: the announcement, the head, the checks, the protocol card, a phase's
+// heading, each file, the held-back line, the cold listing, the recent
+// changes, the warnings, the budget. Sections follow each other with no
+// gap, so that together they are the whole text.
+type Section struct {
+	// Title names the section: "Announcement", "Phase 2: recent",
+	// "recent/latest.md", "Budget".
+	Title string
+	// Text is the section as it appears in the context.
+	Text  string
+	start int
+}
+
+// Sections returns the sections of the text Build rendered, in order; nil
+// for a context Build did not make. Empty sections are left out.
+func (c *Context) Sections() []Section {
+	if c.text == "" {
+		return nil
+	}
+	out := make([]Section, 0, len(c.sections))
+	for i, s := range c.sections {
+		end := len(c.text)
+		if i+1 < len(c.sections) {
+			end = c.sections[i+1].start
+		}
+		if end > s.start {
+			s.Text = c.text[s.start:end]
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// HookFor renders what client h's SessionStart hook prints, saying
+// nothing the session already holds:
+//   - where h imported boot.md before the hook ran (t.Before), only the
+//     sections that changed since that copy, whole, or, when they do not
+//     fit within h's limit, a pointer to the file;
+//   - else the whole boot context when it fits;
+//   - else what [Hook] prints: the announcement, the checks, the recent
+//     changes and the warnings, cut to fit, and where the rest is.
+func HookFor(c *Context, t HookTarget, h HookClient) string {
+	if h.Import != "" && t.BootPath != "" && t.BeforeRead && c.Text() != "" {
+		return hookDelta(c, t, h)
+	}
+	if c.Text() != "" {
+		head := "# wake: memory loaded (the whole boot context)\n\n"
+		if t.BootPath != "" {
+			head = fmt.Sprintf("# wake: memory loaded (the whole boot context; it is also in %s)\n\n", t.BootPath)
+		}
+		if whole := head + c.Text() + problems(t); h.Len(whole) <= h.Limit {
+			return whole
+		}
+	}
+	return hookSummary(c, t, h)
+}
+
+// problems lists the boot files that could not be written, for the end of
+// a hook's text.
+func problems(t HookTarget) string {
+	if len(t.Problems) == 0 {
+		return ""
+	}
+	return "\n- " + strings.Join(t.Problems, "\n- ") + "\n"
+}
+
+// hookDelta is the hook text for a client that read t.Before through
+// h.Import: the sections that changed since, or a pointer to the file.
+func hookDelta(c *Context, t HookTarget, h HookClient) string {
+	head := hookHead(c)
+	if t.Before == c.Text() {
+		return head + fmt.Sprintf("\nThe boot context %s imports (%s) is current: it is everything wake loaded for this session.\n", h.Import, t.BootPath) + problems(t)
+	}
+	secs := c.Sections()
+	var titles []string
+	var body strings.Builder
+	for _, s := range secs {
+		if !heldWhole(t.Before, s.Text) {
+			titles = append(titles, s.Title)
+			body.WriteString(s.Text)
+		}
+	}
+	gone := ""
+	if g := goneSections(t.Before, secs); len(g) > 0 {
+		gone = fmt.Sprintf(" No longer in it (disregard them in the imported copy): %s.", strings.Join(g, ", "))
+	}
+	named := strings.Join(titles, ", ")
+	if len(titles) > 0 && titles[0] == announcement {
+		named = "the announcement (the lines before \"# Boot context\")" + strings.TrimPrefix(named, announcement)
+	}
+	text := head + fmt.Sprintf("\n%s changed after %s imported it. These sections changed: %s. They follow, current, and replace the imported copy's; the rest of that copy is current.%s\n\n", t.BootPath, h.Import, named, gone) +
+		strings.TrimLeft(body.String(), "\n") + problems(t)
+	if h.Len(text) <= h.Limit {
+		return text
+	}
+	pointer := head + fmt.Sprintf("\n%s changed after %s imported it (these sections: %s), and the changes do not fit in this hook's output: read that file before you start; it replaces the imported copy.%s\n",
+		t.BootPath, h.Import, named, gone) + problems(t)
+	return h.cut(pointer, h.Limit)
+}
+
+// announcement is the title of the lines before "# Boot context".
+const announcement = "Announcement"
+
+// sectionStarts are how the renderer begins a section, after the first
+// two: a section of the earlier copy ends where one of these begins.
+var sectionStarts = []string{"\n## Coherence checks\n", "\n" + protocol.Title + "\n", "\n## Phase ", "\n### ", "\nHeld back: ",
+	"\n## Changes in the last ", "\n## Warnings\n", "\n## Budget\n"}
+
+// heldWhole reports whether before holds text as a whole section: at its
+// start or after a section's end, and followed by a section's start or
+// its end. A section the earlier copy has as it is now is not said again;
+// any other is, whatever changed in it.
+func heldWhole(before, text string) bool {
+	for i := 0; i <= len(before); {
+		j := strings.Index(before[i:], text)
+		if j < 0 {
+			return false
+		}
+		at := i + j
+		rest := before[at+len(text):]
+		ends := rest == "" || strings.HasPrefix(rest, "# Boot context\n")
+		for _, st := range sectionStarts {
+			ends = ends || strings.HasPrefix(rest, st)
+		}
+		if ends {
+			return true
+		}
+		i = at + 1
+	}
+	return false
+}
+
+// goneSections names the sections that come and go which the earlier
+// copy had and the context has no more: the checks' findings, the
+// protocol card, the held-back line, the warnings.
+func goneSections(before string, secs []Section) []string {
+	var out []string
+	for _, g := range []struct{ title, start string }{
+		{"Coherence checks", "\n## Coherence checks\n"},
+		{strings.TrimPrefix(protocol.Title, "## "), "\n" + protocol.Title + "\n"},
+		{"Held back", "\nHeld back: "},
+		{"Warnings", "\n## Warnings\n"},
+	} {
+		if !strings.Contains(before, g.start) {
+			continue
+		}
+		if !slices.ContainsFunc(secs, func(s Section) bool { return s.Title == g.title }) {
+			out = append(out, g.title)
+		}
+	}
+	return out
+}

@@ -1,0 +1,251 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// stopReasonStart opens the reason wake's Stop hook gives for a session
+// that wrote files: how the test finds it in what the model received.
+const stopReasonStart = "wake: this session changed files (notes.txt among them) but wrote no hand-off"
+
+// TestClaudeCodeStopAndEnd runs the real Claude Code with wake installed
+// against a model stub that, asked to, has the agent write a file with
+// its Write tool. A session that only talks is neither stopped nor handed
+// off. A session that wrote a file and no hand-off is stopped once: wake's
+// reason reaches the model in one request, as its newest turn, and the
+// next stop goes through; when the session ends, recent/latest.md holds
+// the automatic hand-off built from its transcript.
+func TestClaudeCodeStopAndEnd(t *testing.T) {
+	t.Parallel()
+	if testing.Short() {
+		t.Skip("runs the real Claude Code client")
+	}
+	claude := claudeCode(t)
+	bin := wakeBinary(t)
+	stub := newWriterStub(t)
+	proj, env, _ := claudeProject(t, bin, "full", stub.URL)
+	runBounded(t, proj, env, 60*time.Second, bin, "install", "claude")
+	// In a git work tree, the hand-off lists what git shows changed too.
+	runBounded(t, proj, env, 60*time.Second, "git", "init", "-q")
+	latest := filepath.Join(proj, ".wake", "recent", "latest.md")
+	before := readFile(t, latest)
+
+	// A session that only talks.
+	runBounded(t, proj, env, 120*time.Second, claude, "-p", "what is VAT?")
+	for _, r := range stub.takeRequests() {
+		if strings.Contains(strings.Join(r, "\n"), "wake: this session") {
+			t.Fatal("a session that did nothing was asked for a hand-off")
+		}
+	}
+	if readFile(t, latest) != before {
+		t.Fatalf("a session that did nothing was handed off:\n%s", readFile(t, latest))
+	}
+
+	// A session that writes a file, and no hand-off.
+	notes := filepath.Join(proj, "notes.txt")
+	stub.writeNext(notes)
+	const prompt = "write the notes for the bakery"
+	runBounded(t, proj, env, 120*time.Second, claude, "-p", "--permission-mode", "acceptEdits", prompt)
+	if got := readFile(t, notes); got != writerContent {
+		t.Fatalf("notes.txt holds %q: the agent's Write did not run", got)
+	}
+	reqs := stub.takeMessages(t)
+	assertReasonOnce(t, reqs)
+
+	got := readFile(t, latest)
+	for _, want := range []string{
+		"summary: 'Automatic hand-off (the session ended without one): the agent''s tools edited 1 file (notes.txt); the user asked: “" + prompt + "”'",
+		"- The agent's tools edited: notes.txt (Write)\n",
+		"## What changed (files)\n- notes.txt (untracked, uncommitted)\n",
+		"- The agent's last message: “" + stubText(len(reqs)) + "”\n",
+		"from the claude transcript " + filepath.Join(filepath.Dir(proj), "home", ".claude", "projects"),
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("recent/latest.md lacks %q", want)
+		}
+	}
+	ledger := readFile(t, filepath.Join(proj, ".wake", "ledger.jsonl"))
+	if lines := strings.Split(strings.TrimSpace(ledger), "\n"); !strings.Contains(lines[len(lines)-1], `"auto":true`) {
+		t.Errorf("the last ledger line is not the automatic hand-off: %s", lines[len(lines)-1])
+	}
+	assertStaysInTempDir(t, proj)
+	if t.Failed() {
+		t.Logf("recent/latest.md:\n%s", got)
+	}
+}
+
+// assertReasonOnce checks that wake's reason reached the model once: one
+// request carries it in its newest turn (the messages after the last
+// assistant message; Claude Code puts it there as the user's "Stop hook
+// feedback" and repeats it in a system note), every later request only
+// in the history it repeats, and the last request's history holds it in
+// one turn. The request after the reason is the last: the next stop went
+// through.
+func assertReasonOnce(t *testing.T, reqs [][]stubMessage) {
+	t.Helper()
+	delivered := -1
+	for i, msgs := range reqs {
+		newest := msgs[lastAssistant(msgs)+1:]
+		if !turnHolds(newest, stopReasonStart) {
+			continue
+		}
+		if delivered >= 0 {
+			t.Errorf("requests %d and %d both carry wake's reason as their newest turn", delivered, i)
+		}
+		delivered = i
+	}
+	if delivered < 0 {
+		t.Fatalf("no request carries wake's reason (%d requests)", len(reqs))
+	}
+	if delivered != len(reqs)-1 {
+		t.Errorf("%d requests followed the one carrying wake's reason: the stop after it was blocked again", len(reqs)-1-delivered)
+	}
+	last := reqs[len(reqs)-1]
+	turns := 0
+	for i, m := range last {
+		if m.Role == "user" && strings.Contains(m.Text, stopReasonStart) && (i == 0 || !strings.Contains(last[i-1].Text, stopReasonStart)) {
+			turns++
+		}
+	}
+	if turns != 1 {
+		t.Errorf("the last request's history holds wake's reason in %d user turns, not 1", turns)
+	}
+}
+
+func lastAssistant(msgs []stubMessage) int {
+	for i := len(msgs) - 1; i >= 0; i-- {
+		if msgs[i].Role == "assistant" {
+			return i
+		}
+	}
+	return -1
+}
+
+func turnHolds(msgs []stubMessage, s string) bool {
+	for _, m := range msgs {
+		if strings.Contains(m.Text, s) {
+			return true
+		}
+	}
+	return false
+}
+
+// writerContent is what the stub's Write puts in the file.
+const writerContent = "Flour: 25 kg a week.\n"
+
+// writerStub is the model stub whose next reply, once armed, is a Write
+// tool call creating a file; every other reply is text naming its
+// request's number.
+type writerStub struct {
+	*modelStub
+	mu    sync.Mutex
+	write string // the file the next tool-bearing request writes; "" when not armed
+	n     int
+}
+
+func newWriterStub(t *testing.T) *writerStub {
+	s := &writerStub{modelStub: &modelStub{}}
+	s.Server = httptest.NewServer(http.HandlerFunc(s.serve))
+	t.Cleanup(s.Close)
+	return s
+}
+
+func (s *writerStub) writeNext(path string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.write, s.n = path, 0
+}
+
+func stubText(n int) string { return fmt.Sprintf("stub reply %d", n) }
+
+func (s *writerStub) serve(w http.ResponseWriter, r *http.Request) {
+	body, _ := io.ReadAll(r.Body)
+	s.modelStub.mu.Lock()
+	s.bodies = append(s.bodies, body)
+	s.modelStub.mu.Unlock()
+	if r.Method != http.MethodPost || r.URL.Path != "/v1/messages" {
+		w.Header().Set("Content-Type", "application/json")
+		io.WriteString(w, "{}")
+		return
+	}
+	s.mu.Lock()
+	s.n++
+	n, file := s.n, s.write
+	s.write = ""
+	s.mu.Unlock()
+	block := `{"type":"text","text":""}`
+	delta := fmt.Sprintf(`{"type":"text_delta","text":%q}`, stubText(n))
+	stop := "end_turn"
+	if file != "" {
+		input, _ := json.Marshal(map[string]string{"file_path": file, "content": writerContent})
+		block = `{"type":"tool_use","id":"toolu_stub1","name":"Write","input":{}}`
+		delta = fmt.Sprintf(`{"type":"input_json_delta","partial_json":%q}`, input)
+		stop = "tool_use"
+	}
+	w.Header().Set("Content-Type", "text/event-stream")
+	for _, ev := range [][2]string{
+		{"message_start", fmt.Sprintf(`{"type":"message_start","message":{"id":"msg_stub%d","type":"message","role":"assistant","model":"claude-stub","content":[],"stop_reason":null,"stop_sequence":null,"usage":{"input_tokens":1,"output_tokens":1}}}`, n)},
+		{"content_block_start", `{"type":"content_block_start","index":0,"content_block":` + block + `}`},
+		{"content_block_delta", `{"type":"content_block_delta","index":0,"delta":` + delta + `}`},
+		{"content_block_stop", `{"type":"content_block_stop","index":0}`},
+		{"message_delta", fmt.Sprintf(`{"type":"message_delta","delta":{"stop_reason":%q,"stop_sequence":null},"usage":{"output_tokens":2}}`, stop)},
+		{"message_stop", `{"type":"message_stop"}`},
+	} {
+		fmt.Fprintf(w, "event: %s\ndata: %s\n\n", ev[0], ev[1])
+	}
+}
+
+// stubMessage is one message of a request, its text blocks joined.
+type stubMessage struct {
+	Role, Text string
+}
+
+// takeMessages returns the messages of each Messages API request received
+// since the last take, in order.
+func (s *writerStub) takeMessages(t *testing.T) [][]stubMessage {
+	t.Helper()
+	s.modelStub.mu.Lock()
+	bodies := s.bodies
+	s.bodies = nil
+	s.modelStub.mu.Unlock()
+	var out [][]stubMessage
+	for _, body := range bodies {
+		var req struct {
+			Messages []struct {
+				Role    string          `json:"role"`
+				Content json.RawMessage `json:"content"`
+			} `json:"messages"`
+		}
+		if json.Unmarshal(body, &req) != nil || len(req.Messages) == 0 {
+			continue
+		}
+		var msgs []stubMessage
+		for _, m := range req.Messages {
+			var text string
+			if json.Unmarshal(m.Content, &text) != nil {
+				var blocks []struct {
+					Text    string          `json:"text"`
+					Content json.RawMessage `json:"content"`
+				}
+				json.Unmarshal(m.Content, &blocks)
+				var parts []string
+				for _, b := range blocks {
+					parts = append(parts, b.Text, string(b.Content))
+				}
+				text = strings.Join(parts, "\n")
+			}
+			msgs = append(msgs, stubMessage{m.Role, text})
+		}
+		out = append(out, msgs)
+	}
+	return out
+}

@@ -1,0 +1,187 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/wakeproto/wake"
+	"github.com/wakeproto/wake/clients"
+	"github.com/wakeproto/wake/handoff"
+	"github.com/wakeproto/wake/tiers"
+	"github.com/wakeproto/wake/transcript"
+)
+
+// eventClients are the clients whose Stop and SessionEnd hooks wake runs,
+// with the name that messages give them and their transcript's format.
+var eventClients = map[string]struct {
+	title  string
+	format transcript.Format
+}{
+	"claude": {"Claude Code", transcript.Claude},
+	"codex":  {"Codex", transcript.Codex},
+}
+
+// stopLockTimeout bounds the Stop hook's wait for the root's lock, which
+// it takes only to note that it asked: the agent waits on it.
+const stopLockTimeout = 2 * time.Second
+
+func (a *app) hookCmd() *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "hook",
+		Short: "Run as a client's Stop or SessionEnd hook",
+		Long:  help("hook"),
+		Args:  noArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return hintError{usagef("wake hook needs an event: stop or end"), "run 'wake hook stop claude' or 'wake hook end claude'"}
+		},
+	}
+	for _, ev := range []struct {
+		name, short string
+		run         func(context.Context, string) error
+	}{
+		{"stop", "The Stop hook: ask once for the hand-off of a session that did work", a.hookStopRun},
+		{"end", "The SessionEnd hook: the automatic hand-off, when the session wrote none", a.hookEndRun},
+	} {
+		cmd.AddCommand(&cobra.Command{
+			Use:     ev.name + " CLIENT",
+			Short:   ev.short,
+			Long:    help(ev.name),
+			Example: fmt.Sprintf("  wake hook %s claude < input.json\n  wake hook %s codex < input.json", ev.name, ev.name),
+			// A hook exits 0 whatever happens: a client may read another
+			// status as a reason to stop the agent, or to keep it going.
+			Args: cobra.ArbitraryArgs,
+			RunE: func(cmd *cobra.Command, args []string) error {
+				if len(args) != 1 || eventClients[args[0]].title == "" {
+					a.report(usagef("wake hook %s takes one argument, the client: claude or codex", ev.name))
+					return nil
+				}
+				if err := ev.run(cmd.Context(), args[0]); err != nil {
+					a.report(err)
+				}
+				return nil
+			},
+		})
+	}
+	return cmd
+}
+
+// hookMemory reads the hook's input and opens the memory root of its
+// session; nil, without an error, when the session has none.
+func (a *app) hookMemory(client string, lockTimeout time.Duration) (clients.HookEvent, *wake.Memory, error) {
+	var in clients.HookEvent
+	a.warn(clients.ReadHookJSON(a.in, &in, eventClients[client].title, clients.HookReadLimit))
+	if in.TranscriptPath != "" && !filepath.IsAbs(in.TranscriptPath) {
+		in.TranscriptPath = filepath.Join(in.Dir(a.cwd), in.TranscriptPath)
+	}
+	root, err := a.locate(in.Dir(a.cwd))
+	if errors.Is(err, tiers.ErrNoRoot) {
+		return in, nil, nil
+	}
+	if err != nil {
+		return in, nil, err
+	}
+	o := a.options()
+	if lockTimeout > 0 {
+		o.Locker = handoff.FileLocker{Timeout: lockTimeout}
+	}
+	m, err := wake.Open(root, o)
+	return in, m, err
+}
+
+// hookStopRun is `wake hook stop CLIENT`. It blocks the agent's stop,
+// once a session, when the session did work (a tool edited a file, or a
+// decision was logged) and no hand-off was written since it started; the
+// reason names the command to run. It never blocks a stop that a Stop
+// hook's block caused (stop_hook_active): the agent is not trapped.
+func (a *app) hookStopRun(ctx context.Context, client string) error {
+	in, m, err := a.hookMemory(client, stopLockTimeout)
+	if err != nil || m == nil || in.StopHookActive {
+		return err
+	}
+	if in.TranscriptPath == "" {
+		a.warn([]string{eventClients[client].title + " gave no transcript_path: wake cannot tell what the session did, and does not ask for a hand-off"})
+		return nil
+	}
+	session := in.SessionID
+	if session == "" {
+		session = in.TranscriptPath
+	}
+	if m.StopAsked(session) {
+		return nil
+	}
+	w, err := m.SessionWork(in.TranscriptPath, eventClients[client].format)
+	if err != nil || !w.DidWork() || w.HandedOff {
+		return err
+	}
+	if err := m.NoteStopAsked(ctx, session); err != nil {
+		a.warn([]string{fmt.Sprintf("could not note that this session was asked for its hand-off (%v); it may be asked again", err)})
+	}
+	reason := stopReason(w, a.handoffCommand(m.Root(), in.Dir(a.cwd)))
+	enc := json.NewEncoder(a.out)
+	enc.SetEscapeHTML(false)
+	return enc.Encode(struct {
+		Decision string `json:"decision"`
+		Reason   string `json:"reason"`
+	}{"block", reason})
+}
+
+// handoffCommand is the `wake handoff` an agent in dir runs to reach root:
+// with --root when wake would not find root from dir on its own.
+func (a *app) handoffCommand(root, dir string) string {
+	cmd := "wake handoff"
+	if found, err := wake.Find(a.fs, "", a.env["WAKE_ROOT"], dir); err != nil || found != root {
+		cmd += " --root " + shellQuote(root)
+	}
+	return cmd
+}
+
+// shellQuote quotes s for a POSIX shell when it needs it.
+func shellQuote(s string) string {
+	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789/._-+:,@") == "" {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// stopReason is what the agent reads when its stop is blocked: why, and
+// the one command to run.
+func stopReason(w wake.SessionWork, wakeHandoff string) string {
+	did := "recorded decisions"
+	if w.Edited != "" {
+		did = "changed files (" + filepath.ToSlash(w.Edited) + " among them)"
+	}
+	return fmt.Sprintf("wake: this session %s but wrote no hand-off, so the next session would start without knowing what happened. "+
+		"Before you stop, write it with one command:\n\n"+
+		"  %s --summary \"<one line: what this session did>\" --next \"<the single most important next step>\"\n\n"+
+		"Add --decision \"WHAT because WHY\" for each decision made and --thread \"...\" for each thing left open. "+
+		"Then stop. wake asks once a session; if the session ends without a hand-off, wake writes an automatic one from the transcript.",
+		did, wakeHandoff)
+}
+
+// hookEndRun is `wake hook end CLIENT`: the automatic hand-off of the
+// session that ended, from its transcript, unless it wrote its own or
+// did no work. What it did goes to stderr: a client shows a SessionEnd
+// hook's output to no one but its log.
+func (a *app) hookEndRun(ctx context.Context, client string) error {
+	in, m, err := a.hookMemory(client, 0)
+	if err != nil || m == nil {
+		return err
+	}
+	if in.TranscriptPath == "" {
+		a.warn([]string{eventClients[client].title + " gave no transcript_path: no automatic hand-off"})
+		return nil
+	}
+	res, err := m.AutoHandoff(ctx, wake.AutoOptions{Transcript: in.TranscriptPath, Format: eventClients[client].format})
+	if err != nil {
+		return err
+	}
+	a.autoReport(a.errOut, res)
+	return nil
+}

@@ -1,0 +1,169 @@
+package transcript
+
+import (
+	"bytes"
+	"encoding/json"
+	"slices"
+	"strings"
+)
+
+// claudeParser reads Claude Code's session JSONL: one object a line, with
+// a "type". The user's and the agent's turns are "user" and "assistant"
+// lines whose "message" holds the API's message: content as a string or
+// as blocks (text, tool_use, tool_result). Every other type (attachments,
+// hook records, API request snapshots, some of them large) says nothing
+// of the work and is only checked to be JSON.
+type claudeParser struct{}
+
+type claudeLine struct {
+	Type        string `json:"type"`
+	Timestamp   string `json:"timestamp"`
+	SessionID   string `json:"sessionId"`
+	Cwd         string `json:"cwd"`
+	IsMeta      bool   `json:"isMeta"`
+	IsSidechain bool   `json:"isSidechain"`
+	Message     *struct {
+		Role    string          `json:"role"`
+		Content json.RawMessage `json:"content"`
+	} `json:"message"`
+}
+
+type claudeBlock struct {
+	Type      string          `json:"type"`
+	Text      string          `json:"text"`
+	ID        string          `json:"id"`
+	Name      string          `json:"name"`
+	Input     json.RawMessage `json:"input"`
+	ToolUseID string          `json:"tool_use_id"`
+	IsError   bool            `json:"is_error"`
+}
+
+type claudeInput struct {
+	FilePath     string `json:"file_path"`
+	NotebookPath string `json:"notebook_path"`
+	Command      string `json:"command"`
+}
+
+// claudeEditTools are Claude Code's tools that write files.
+var claudeEditTools = map[string]bool{"Write": true, "Edit": true, "MultiEdit": true, "NotebookEdit": true}
+
+func (claudeParser) skim(line []byte, c *collector) bool {
+	// A turn carrying tool results is no prompt, and often large (a file
+	// read back): it matters only when it settles a call that edited,
+	// and only a failure needs it parsed.
+	if bytes.Contains(line, []byte(`"tool_result"`)) {
+		if bytes.Contains(line, []byte(`"is_error":true`)) {
+			return c.waitingIn(line)
+		}
+		for _, id := range slices.Clone(c.order) {
+			if bytes.Contains(line, []byte(`"`+id+`"`)) {
+				c.result(id, false)
+			}
+		}
+		return false
+	}
+	if c.workOnly {
+		return bytes.Contains(line, []byte(`"tool_use"`)) || c.s.Cwd == "" && bytes.Contains(line, []byte(`"cwd"`))
+	}
+	// Claude Code writes JSON without spaces; a line written otherwise is
+	// parsed whatever it holds.
+	return bytes.Contains(line, []byte(`"type":"user"`)) || bytes.Contains(line, []byte(`"type":"assistant"`)) ||
+		bytes.Contains(line, []byte(`": "`))
+}
+
+func (claudeParser) line(raw []byte, c *collector) bool {
+	var l claudeLine
+	if err := json.Unmarshal(raw, &l); err != nil {
+		return false
+	}
+	c.at(l.Timestamp)
+	if l.Type != "user" && l.Type != "assistant" || l.Message == nil {
+		return true
+	}
+	c.session(l.SessionID)
+	c.cwd(l.Cwd)
+	if l.IsSidechain {
+		return true // a subagent's turn: its prompt is the agent's, not the user's
+	}
+	var text string
+	var blocks []claudeBlock
+	if json.Unmarshal(l.Message.Content, &text) != nil {
+		if json.Unmarshal(l.Message.Content, &blocks) != nil {
+			return true
+		}
+	}
+	if l.Type == "user" {
+		claudeUser(c, l.IsMeta, text, blocks)
+	} else {
+		claudeAssistant(c, text, blocks)
+	}
+	return true
+}
+
+// claudeUser reads a user turn: a prompt, unless Claude Code made it
+// (isMeta: hook feedback, caveats) or it carries tool results.
+func claudeUser(c *collector, meta bool, text string, blocks []claudeBlock) {
+	var texts []string
+	results := false
+	for _, b := range blocks {
+		switch b.Type {
+		case "tool_result":
+			results = true
+			c.result(b.ToolUseID, b.IsError)
+		case "text":
+			texts = append(texts, b.Text)
+		}
+	}
+	if meta || results {
+		return
+	}
+	if text != "" {
+		texts = append(texts, text)
+	}
+	var prompt []string
+	for _, t := range texts {
+		if !madeByClient(t) {
+			prompt = append(prompt, t)
+		}
+	}
+	if len(prompt) > 0 {
+		c.prompt(strings.Join(prompt, " "))
+	}
+}
+
+// madeByClient recognises the texts Claude Code puts in a user turn
+// itself: reminders, slash commands and their output, interruptions.
+func madeByClient(t string) bool {
+	t = strings.TrimSpace(t)
+	for _, p := range []string{"<system-reminder>", "<command-name>", "<command-message>", "<local-command-", "<bash-input>", "<bash-stdout>", "<bash-stderr>", "Caveat: ", "[Request interrupted"} {
+		if strings.HasPrefix(t, p) {
+			return true
+		}
+	}
+	return t == ""
+}
+
+func claudeAssistant(c *collector, text string, blocks []claudeBlock) {
+	if text != "" {
+		c.message(text)
+	}
+	for _, b := range blocks {
+		switch b.Type {
+		case "text":
+			c.message(b.Text)
+		case "tool_use":
+			var in claudeInput
+			_ = json.Unmarshal(b.Input, &in)
+			switch {
+			case claudeEditTools[b.Name]:
+				path := in.FilePath
+				if path == "" {
+					path = in.NotebookPath
+				}
+				c.edit(b.ID, path, b.Name)
+			case b.Name == "Bash":
+				c.command(in.Command)
+			}
+		}
+	}
+}

@@ -1,0 +1,287 @@
+package transcript
+
+import (
+	"bytes"
+	"hash/maphash"
+	"path/filepath"
+	"strings"
+	"time"
+	"unicode"
+	"unicode/utf8"
+)
+
+// maxPending bounds the tool calls waiting for their result, and maxMore
+// the files past [Limits.Files] told apart (a hash each).
+const (
+	maxPending = 1024
+	maxMore    = 100_000
+)
+
+// collector gathers a Summary within its limits.
+type collector struct {
+	lim      Limits
+	workOnly bool
+	s        Summary
+	prompts  ends
+	alt      ends // prompts read from the model's input, for want of the user's own record
+	// lastPrompt is the last prompt noted.
+	lastPrompt string
+	commands   ends
+	// files holds the paths of s.Edits; more the hashes of the paths
+	// past them, up to maxMore, so that MoreEdits counts files, not edits.
+	files map[string]bool
+	more  map[uint64]struct{}
+	seed  maphash.Seed
+	// pending holds the edits of tool calls whose result has not been
+	// read: an edit counts once its call did not fail.
+	pending map[string][]Edit
+	order   []string // pending's keys, oldest first
+}
+
+func newCollector(lim Limits, workOnly bool) *collector {
+	return &collector{lim: lim, workOnly: workOnly,
+		prompts:  ends{first: lim.FirstPrompts, last: lim.LastPrompts},
+		alt:      ends{first: lim.FirstPrompts, last: lim.LastPrompts},
+		commands: ends{last: lim.Commands},
+		files:    map[string]bool{}, more: map[uint64]struct{}{}, seed: maphash.MakeSeed(), pending: map[string][]Edit{}}
+}
+
+// at notes a recorded time: the first one is the session's start.
+func (c *collector) at(s string) {
+	if c.s.Start.IsZero() {
+		if t := timeOf(s); !t.IsZero() {
+			c.s.Start = t
+		}
+	}
+}
+
+// startAt notes the session's start when it is recorded as such.
+func (c *collector) startAt(t time.Time) {
+	if c.s.Start.IsZero() || !t.IsZero() && t.Before(c.s.Start) {
+		c.s.Start = t
+	}
+}
+
+func (c *collector) cwd(dir string) {
+	if c.s.Cwd == "" && filepath.IsAbs(dir) {
+		c.s.Cwd = filepath.Clean(dir)
+	}
+}
+
+func (c *collector) session(id string) {
+	if c.s.SessionID == "" {
+		c.s.SessionID = oneLine(id, 200)
+	}
+}
+
+// prompt notes a prompt of the user's; the same text recorded twice in a
+// row (a client's two records of one message) counts once.
+func (c *collector) prompt(text string) {
+	if c.workOnly {
+		return
+	}
+	if t := oneLine(text, c.lim.Text); t != "" && t != c.lastPrompt {
+		c.prompts.add(t)
+		c.lastPrompt = t
+	}
+}
+
+// altPrompt notes a prompt as the model received it, which counts only
+// when the transcript records none of the user's own.
+func (c *collector) altPrompt(text string) {
+	if c.workOnly {
+		return
+	}
+	if t := oneLine(text, c.lim.Text); t != "" {
+		c.alt.add(t)
+	}
+}
+
+func (c *collector) command(cmd string) {
+	if c.workOnly {
+		return
+	}
+	if t := oneLine(cmd, c.lim.Command); t != "" {
+		c.commands.add(t)
+	}
+}
+
+func (c *collector) message(text string) {
+	if c.workOnly {
+		return
+	}
+	if t := oneLine(text, c.lim.Text); t != "" {
+		c.s.LastMessage = t
+	}
+}
+
+func (c *collector) decision() { c.s.Decisions++ }
+
+// edit notes that tool call id edits path; it counts once the call is
+// known not to have failed ([collector.result]), or at the end of the
+// transcript when its result is not recorded. An empty id counts at once.
+func (c *collector) edit(id, path, tool string) {
+	path = strings.TrimSpace(path)
+	if path == "" {
+		return
+	}
+	e := Edit{Path: c.rel(path), Tool: oneLine(tool, 60)}
+	if id == "" {
+		c.keep(e)
+		return
+	}
+	if _, ok := c.pending[id]; !ok {
+		if len(c.order) >= maxPending {
+			c.settle(c.order[0], false)
+		}
+		c.order = append(c.order, id)
+	}
+	c.pending[id] = append(c.pending[id], e)
+}
+
+// result settles tool call id: its edits count unless it failed.
+func (c *collector) result(id string, failed bool) {
+	if _, ok := c.pending[id]; ok {
+		c.settle(id, failed)
+	}
+}
+
+// waitingIn reports whether line names a tool call whose edits wait for
+// its result.
+func (c *collector) waitingIn(line []byte) bool {
+	for _, id := range c.order {
+		if bytes.Contains(line, []byte(id)) {
+			return true
+		}
+	}
+	return false
+}
+
+func (c *collector) settle(id string, failed bool) {
+	es := c.pending[id]
+	delete(c.pending, id)
+	for i, k := range c.order {
+		if k == id {
+			c.order = append(c.order[:i], c.order[i+1:]...)
+			break
+		}
+	}
+	if failed {
+		return
+	}
+	for _, e := range es {
+		c.keep(e)
+	}
+}
+
+func (c *collector) keep(e Edit) {
+	switch {
+	case c.files[e.Path]:
+	case len(c.s.Edits) < c.lim.Files:
+		c.files[e.Path] = true
+		c.s.Edits = append(c.s.Edits, e)
+	case len(c.more) < maxMore:
+		h := maphash.String(c.seed, e.Path)
+		if _, ok := c.more[h]; !ok {
+			c.more[h] = struct{}{}
+			c.s.MoreEdits++
+		}
+	default:
+		c.s.MoreEdits++ // past maxMore files, every edit counts as one more
+	}
+}
+
+// rel is path relative to the session's cwd when it lies inside it.
+func (c *collector) rel(path string) string {
+	path = oneLine(path, 1000)
+	if c.s.Cwd == "" || !filepath.IsAbs(path) {
+		return path
+	}
+	if r, err := filepath.Rel(c.s.Cwd, path); err == nil && filepath.IsLocal(r) {
+		return filepath.ToSlash(r)
+	}
+	return path
+}
+
+// done settles the calls whose result was never recorded (the session
+// ended while they ran: they may have written) and returns the summary.
+func (c *collector) done() *Summary {
+	for len(c.order) > 0 {
+		c.settle(c.order[0], false)
+	}
+	if c.prompts.n == 0 {
+		c.prompts = c.alt
+	}
+	c.s.Prompts, c.s.PromptCount = c.prompts.list(), c.prompts.n
+	if c.s.PromptCount > len(c.s.Prompts) {
+		c.s.PromptGap = len(c.prompts.head)
+	}
+	c.s.Commands, c.s.CommandCount = c.commands.list(), c.commands.n
+	return &c.s
+}
+
+// ends keeps the first few and the last few of a sequence, and counts it.
+type ends struct {
+	first, last int
+	head        []string
+	tail        []string // a ring of the last ones, next at n%last once full
+	n           int
+}
+
+func (e *ends) add(s string) {
+	e.n++
+	if len(e.head) < e.first {
+		e.head = append(e.head, s)
+		return
+	}
+	if e.last <= 0 {
+		return
+	}
+	if len(e.tail) < e.last {
+		e.tail = append(e.tail, s)
+		return
+	}
+	e.tail[(e.n-len(e.head)-1)%e.last] = s
+}
+
+// list is what was kept, in order.
+func (e *ends) list() []string {
+	out := append([]string(nil), e.head...)
+	if len(e.tail) < e.last {
+		return append(out, e.tail...)
+	}
+	i := (e.n - len(e.head)) % e.last
+	out = append(out, e.tail[i:]...)
+	return append(out, e.tail[:i]...)
+}
+
+// oneLine makes text one line of at most max bytes: invalid UTF-8 becomes
+// U+FFFD, control characters and runs of white space one space, and a
+// longer text is cut at a character's start and ends in "…".
+func oneLine(text string, max int) string {
+	var b strings.Builder
+	space := false
+	for _, r := range text {
+		if b.Len() > max {
+			break
+		}
+		if unicode.IsSpace(r) || unicode.IsControl(r) || r == '\u2028' || r == '\u2029' {
+			space = b.Len() > 0
+			continue
+		}
+		if space {
+			b.WriteByte(' ')
+			space = false
+		}
+		b.WriteRune(r) // an invalid byte comes as U+FFFD
+	}
+	s := b.String()
+	if len(s) > max {
+		cut := max
+		for cut > 0 && !utf8.RuneStart(s[cut]) {
+			cut--
+		}
+		s = strings.TrimRight(s[:cut], " ") + "…"
+	}
+	return s
+}

@@ -1,0 +1,58 @@
+package transcript
+
+import (
+	"os"
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
+
+// FuzzRead checks, on any input in any format, that Read never fails on
+// content, keeps within its limits, and gives one-line texts of valid
+// UTF-8; and that ReadWork agrees with Read on whether the session did
+// work.
+func FuzzRead(f *testing.F) {
+	for _, name := range []string{"claude.jsonl", "codex.jsonl", "codex-0.169.jsonl", "wake.jsonl"} {
+		data, err := os.ReadFile("testdata/" + name)
+		if err != nil {
+			f.Fatal(err)
+		}
+		for _, format := range []string{"", "claude", "codex", "wake"} {
+			f.Add(string(data), format)
+		}
+	}
+	f.Add("{\"type\":\"user\",\"message\":{\"content\":\"\xff\\u2028x\"}}\n\n\r\n{", "claude")
+	f.Add(`{"type":"assistant","message":{"content":[{"type":"tool_use","id":"a","name":"Write","input":{"file_path":"../x"}}]}}`, "")
+	f.Fuzz(func(t *testing.T, data, format string) {
+		fm, err := ParseFormat(format)
+		if err != nil {
+			return
+		}
+		lim := Limits{MaxLine: 200, FirstPrompts: 1, LastPrompts: 2, Text: 20, Files: 3, Commands: 2, Command: 10}
+		s, err := Read(strings.NewReader(data), fm, lim)
+		if err != nil {
+			t.Fatalf("Read: %v", err)
+		}
+		if len(s.Prompts) > 3 || len(s.Edits) > 3 || len(s.Commands) > 2 || len(s.Prompts) > s.PromptCount || len(s.Commands) > s.CommandCount {
+			t.Fatalf("over the limits: %+v", s)
+		}
+		if s.Lines+s.TooLong > strings.Count(data, "\n")+1 || s.Malformed > s.Lines {
+			t.Fatalf("counted %d lines, %d malformed, %d too long, of %d", s.Lines, s.Malformed, s.TooLong, strings.Count(data, "\n")+1)
+		}
+		texts := append(append(append([]string{s.LastMessage, s.SessionID, s.Cwd}, s.Prompts...), s.Commands...), s.EditedPaths()...)
+		for _, x := range texts {
+			if !utf8.ValidString(x) || strings.ContainsAny(x, "\r\n\x00\u2028\u2029") {
+				t.Fatalf("text %q is not one line of valid UTF-8", x)
+			}
+		}
+		for _, p := range append(s.Prompts, s.LastMessage) {
+			if len(p) > lim.Text+len("…") {
+				t.Fatalf("text %q over %d bytes", p, lim.Text)
+			}
+		}
+		w, err := ReadWork(strings.NewReader(data), fm, lim.MaxLine)
+		if err != nil || w.DidWork() != s.DidWork() {
+			t.Fatalf("ReadWork says did work %v (%v), Read %v", w.DidWork(), err, s.DidWork())
+		}
+	})
+}

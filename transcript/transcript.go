@@ -1,0 +1,237 @@
+// Package transcript reads what an agent client recorded of a session, and
+// returns what can be known of it without a model: when it started, what
+// the user asked, which files the agent's tools edited, which commands it
+// ran, its last message, and whether it did any work at all. The automatic
+// hand-off is built from it (wake handoff --auto), and the Stop hook asks
+// it whether a session did work.
+//
+// It reads three formats: Claude Code's session JSONL, Codex's rollout
+// JSONL, and wake's own (for clients that keep no transcript of their own:
+// the OpenCode plugin writes it). Each is JSON lines; a line that is not
+// JSON, or is longer than [Limits.MaxLine], is skipped and counted, never
+// held in memory whole. What is kept is bounded too (the first and the
+// last few prompts, a capped set of files, the last commands, texts cut
+// short), so that a transcript of any size is read in bounded memory.
+//
+// No existing package reads a client's files of a session: clients/ writes
+// wiring, handoff writes the memory root. This one only reads, from an
+// [io.Reader], and never touches a file system itself.
+package transcript
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"time"
+)
+
+// Format is a transcript format.
+type Format string
+
+// The formats Read knows. Auto sniffs the format from the first JSON line.
+const (
+	Auto   Format = ""
+	Claude Format = "claude"
+	Codex  Format = "codex"
+	Wake   Format = "wake"
+)
+
+// ParseFormat reads a format's name; "" and "auto" are [Auto].
+func ParseFormat(s string) (Format, error) {
+	switch f := Format(s); f {
+	case Auto, Claude, Codex, Wake:
+		return f, nil
+	case "auto":
+		return Auto, nil
+	}
+	return "", fmt.Errorf("unknown transcript format %q: want claude, codex or wake", s)
+}
+
+// Limits bound what Read keeps.
+type Limits struct {
+	// MaxLine is the longest line read, in bytes; a longer one is skipped
+	// and counted in [Summary.TooLong], without being held whole.
+	MaxLine int
+	// FirstPrompts and LastPrompts are how many of the user's prompts are
+	// kept from each end of the session.
+	FirstPrompts, LastPrompts int
+	// Text is the most bytes kept of a prompt or of the last message.
+	Text int
+	// Files is the most edited files kept; more are only counted.
+	Files int
+	// Commands is how many of the last commands are kept; Command the most
+	// bytes kept of each.
+	Commands, Command int
+}
+
+// DefaultLimits are the limits of the automatic hand-off.
+func DefaultLimits() Limits {
+	return Limits{MaxLine: 8 << 20, FirstPrompts: 2, LastPrompts: 3, Text: 400, Files: 100, Commands: 12, Command: 160}
+}
+
+// Edit is a file an agent's tool changed.
+type Edit struct {
+	Path string // as the tool named it, relative to the session's cwd when inside it
+	Tool string // the tool: Write, Edit, apply_patch, ...
+}
+
+// Summary is what a transcript tells of its session.
+type Summary struct {
+	Format    Format
+	SessionID string
+	Cwd       string    // the session's working directory, when recorded
+	Start     time.Time // the first time recorded; zero when none is
+	// Prompts are the user's prompts, one line each and cut to
+	// [Limits.Text]: the first and the last few, in order. PromptCount is
+	// how many there were in all.
+	Prompts     []string
+	PromptCount int
+	// PromptGap is where in Prompts the prompts left out would go, when
+	// some were: Prompts[:PromptGap] are the first, the rest the last.
+	PromptGap int
+	// Edits are the files the agent's tools changed, each once, in the
+	// order first met; MoreEdits counts the files past [Limits.Files].
+	Edits     []Edit
+	MoreEdits int
+	// Commands are the last commands the agent ran, one line each;
+	// CommandCount is how many it ran in all.
+	Commands     []string
+	CommandCount int
+	LastMessage  string // the agent's last message, one line, cut
+	Decisions    int    // wake decisions the transcript records (the wake format's)
+	// Lines is how many lines were read; Malformed how many of them were
+	// not JSON and TooLong how many were over [Limits.MaxLine], both
+	// skipped.
+	Lines, Malformed, TooLong int
+}
+
+// DidWork reports whether the session changed something: a tool edited a
+// file, or a decision was recorded.
+func (s *Summary) DidWork() bool { return len(s.Edits) > 0 || s.MoreEdits > 0 || s.Decisions > 0 }
+
+// Skipped is how many lines were skipped, malformed or too long.
+func (s *Summary) Skipped() int { return s.Malformed + s.TooLong }
+
+// EditedPaths lists the paths of Edits.
+func (s *Summary) EditedPaths() []string {
+	out := make([]string, len(s.Edits))
+	for i, e := range s.Edits {
+		out[i] = e.Path
+	}
+	return out
+}
+
+// Read reads a whole transcript of format f (Auto: sniffed from its
+// first JSON line) within lim. Its error is only the reader's: what it
+// cannot parse it skips and counts.
+func Read(r io.Reader, f Format, lim Limits) (*Summary, error) {
+	return read(r, f, lim, false)
+}
+
+// ReadWork reads only what says whether the session did work, and when
+// it started, and stops as soon as it knows both: the Stop hook's reading,
+// which runs at the end of every turn. Prompts, commands and messages are
+// left out, and lines that cannot bear on work are skipped unparsed.
+func ReadWork(r io.Reader, f Format, maxLine int) (*Summary, error) {
+	lim := DefaultLimits()
+	if maxLine > 0 {
+		lim.MaxLine = maxLine
+	}
+	lim.Files = 1
+	return read(r, f, lim, true)
+}
+
+// parser reads the lines of one format into a collector.
+type parser interface {
+	// skim reports whether a line must be parsed for what c collects: a
+	// line that need not is skipped (and, unless c is work-only, only
+	// checked to be JSON). It may take what it needs from the line's
+	// bytes itself.
+	skim(line []byte, c *collector) bool
+	// line parses one line; false when it is not valid JSON.
+	line(line []byte, c *collector) bool
+}
+
+func read(r io.Reader, f Format, lim Limits, workOnly bool) (*Summary, error) {
+	rd := &reading{c: newCollector(lim, workOnly), workOnly: workOnly}
+	if f != Auto {
+		rd.p = parserOf(f)
+		rd.c.s.Format = f
+	}
+	lr := newLineReader(r, lim.MaxLine)
+	var err error
+	for {
+		var line []byte
+		line, err = lr.next()
+		if line != nil && rd.take(line) {
+			err = nil
+			break
+		}
+		if err != nil {
+			break
+		}
+	}
+	s := rd.c.done()
+	s.TooLong = lr.tooLong
+	if s.Format == Auto {
+		s.Format = Claude
+	}
+	if err == io.EOF {
+		err = nil
+	}
+	return s, err
+}
+
+// reading is one transcript being read.
+type reading struct {
+	c        *collector
+	p        parser // nil until the format is known
+	workOnly bool
+}
+
+// take reads one line, and reports whether reading can stop: in
+// work-only mode, once the start and some work are known.
+func (rd *reading) take(line []byte) bool {
+	c := rd.c
+	c.s.Lines++
+	if rd.p == nil {
+		f, ok, valid := sniff(line)
+		switch {
+		case !valid:
+			c.s.Malformed++
+			return false
+		case !ok:
+			return false
+		}
+		rd.p = parserOf(f)
+		c.s.Format = f
+	}
+	switch {
+	case c.s.Start.IsZero() || rd.p.skim(line, c):
+		if !rd.p.line(line, c) {
+			c.s.Malformed++
+		}
+	case !rd.workOnly && !validJSON(line):
+		c.s.Malformed++
+	}
+	return rd.workOnly && !c.s.Start.IsZero() && c.s.DidWork()
+}
+
+func parserOf(f Format) parser {
+	switch f {
+	case Codex:
+		return codexParser{}
+	case Wake:
+		return wakeParser{}
+	}
+	return claudeParser{}
+}
+
+// timeOf parses a recorded time; zero when it is not RFC 3339.
+func timeOf(s string) time.Time {
+	t, err := time.Parse(time.RFC3339Nano, strings.TrimSpace(s))
+	if err != nil {
+		return time.Time{}
+	}
+	return t.UTC()
+}
