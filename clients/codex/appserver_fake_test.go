@@ -19,9 +19,9 @@ import (
 
 // fakeAppServer answers the three methods install uses as Codex 0.169.0's
 // app server does, on an afero file system: hooks/list reads the
-// project's hooks.json once the project is trusted, and config/batchWrite
-// appends tables to config.toml the way Codex's editor does. Its hash is
-// not Codex's: what matters is that install records the one listed.
+// project's hooks.json once the project is trusted and hashes each hook
+// as Codex does (see codexHash), and config/batchWrite appends tables to
+// config.toml the way Codex's editor does.
 type fakeAppServer struct {
 	fs        afero.Fs
 	codexHome string
@@ -143,9 +143,7 @@ func (f *fakeAppServer) list(dir string) map[string]any {
 	for event, groups := range file.Hooks {
 		for g, group := range groups {
 			for h, handler := range group.Hooks {
-				id, _ := json.Marshal([]any{event, handler})
-				sum := sha256.Sum256(id)
-				hash := "sha256:" + hex.EncodeToString(sum[:])
+				hash := codexHash(event, handler)
 				key := fmt.Sprintf("%s:%s:%d:%d", path, eventKey(event), g, h)
 				state, _ := cfg.table("hooks", "state", key)["trusted_hash"].(string)
 				status := "untrusted"
@@ -164,6 +162,36 @@ func (f *fakeAppServer) list(dir string) map[string]any {
 	}
 	entry["hooks"] = hooks
 	return entry
+}
+
+// codexHash is the hash Codex 0.169.0 trusts a command hook by: SHA-256
+// of the compact JSON, keys sorted, of the event's key name and the group
+// with the one handler, its timeout filled in (600 seconds, at most 3 for
+// SessionEnd) and "async" false unless set; "sha256:" and hex.
+func codexHash(event string, handler map[string]any) string {
+	h := map[string]any{"async": false, "timeout": 600}
+	for k, v := range handler {
+		h[k] = v
+	}
+	if event == "SessionEnd" {
+		h["timeout"] = min(toInt(h["timeout"]), 3)
+	}
+	var b strings.Builder
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	enc.Encode(map[string]any{"event_name": eventKey(event), "hooks": []any{h}})
+	sum := sha256.Sum256([]byte(strings.TrimSpace(b.String())))
+	return "sha256:" + hex.EncodeToString(sum[:])
+}
+
+func toInt(v any) int {
+	switch n := v.(type) {
+	case int:
+		return n
+	case float64:
+		return int(n)
+	}
+	return 0
 }
 
 // write appends a table per key of value under keyPath, as Codex's

@@ -92,3 +92,17 @@ func TestAddedHeaders(t *testing.T) {
 		t.Fatalf("got %q", got)
 	}
 }
+
+// TestFakeHashIsCodex: the fake app server hashes wake's hooks as the real
+// Codex 0.169.0 did when install recorded its trust.
+func TestFakeHashIsCodex(t *testing.T) {
+	t.Parallel()
+	_, _, rec := codexWrote(t)
+	for _, h := range wakeHooks {
+		key := project + "/.codex/hooks.json:" + eventKey(h.Event) + ":0:0"
+		got := codexHash(h.Event, map[string]any{"type": "command", "command": h.Command, "timeout": float64(h.Timeout)})
+		if got != rec.Hashes[key] {
+			t.Errorf("%s: %s, Codex %s", h.Event, got, rec.Hashes[key])
+		}
+	}
+}

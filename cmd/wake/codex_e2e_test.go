@@ -290,41 +290,34 @@ func (p *codexProject) clientFiles(t *testing.T) map[string][]byte {
 
 // codexCLI returns the codex binary of codexVersion from $WAKE_CODEX_DIR
 // (set by .ci/run) or a directory under the system's temp directory that
-// later runs reuse; see claudeCode.
+// later runs reuse; see claudeCode. The version is read from the
+// package's package.json: running codex, even for --version, writes into
+// CODEX_HOME.
 func codexCLI(t *testing.T) string {
 	t.Helper()
-	return npmClient(t, "@openai/codex", codexVersion, "WAKE_CODEX_DIR", "wake-codex-"+codexVersion, "codex",
-		func(out string) bool { return strings.TrimSpace(out) == "codex-cli "+codexVersion })
-}
-
-// npmClient returns the binary bin of the npm package pkg@version,
-// installed in $dirEnv, else in os.TempDir()/dirName, which later runs
-// reuse. A plain go test stays offline: the test is skipped when the
-// client is not installed there, unless WAKE_E2E=1 asks for it, which
-// installs it with npm (and fails when it cannot). versionOK checks what
-// `bin --version` prints.
-func npmClient(t *testing.T, pkg, version, dirEnv, dirName, bin string, versionOK func(string) bool) string {
-	t.Helper()
-	dir := os.Getenv(dirEnv)
+	dir := os.Getenv("WAKE_CODEX_DIR")
 	if dir == "" {
-		dir = filepath.Join(os.TempDir(), dirName)
+		dir = filepath.Join(os.TempDir(), "wake-codex-"+codexVersion)
 	}
-	path := filepath.Join(dir, "node_modules", ".bin", bin)
+	bin := filepath.Join(dir, "node_modules", ".bin", "codex")
 	ok := func() bool {
-		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-		defer cancel()
-		out, err := exec.CommandContext(ctx, path, "--version").Output()
-		return err == nil && versionOK(string(out))
+		var pkg struct{ Version string }
+		data, err := os.ReadFile(filepath.Join(dir, "node_modules", "@openai", "codex", "package.json"))
+		if err != nil || json.Unmarshal(data, &pkg) != nil || pkg.Version != codexVersion {
+			return false
+		}
+		fi, err := os.Stat(bin)
+		return err == nil && fi.Mode()&0o111 != 0
 	}
 	if ok() {
-		return path
+		return bin
 	}
 	if os.Getenv("WAKE_E2E") != "1" {
-		t.Skipf("skipping: %s@%s is not installed in %s (set WAKE_E2E=1 to install it with npm and run the test; .ci/run does)", pkg, version, dir)
+		t.Skipf("skipping: @openai/codex@%s is not installed in %s (set WAKE_E2E=1 to install it with npm and run the test; .ci/run does)", codexVersion, dir)
 	}
 	npm, err := exec.LookPath("npm")
 	if err != nil {
-		t.Fatalf("WAKE_E2E=1, but %s is missing and npm is not installed", path)
+		t.Fatalf("WAKE_E2E=1, but %s is missing and npm is not installed", bin)
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		t.Fatal(err)
@@ -339,17 +332,17 @@ func npmClient(t *testing.T, pkg, version, dirEnv, dirName, bin string, versionO
 	}
 	defer lock.Unlock()
 	if ok() {
-		return path
+		return bin
 	}
-	fmt.Fprintf(os.Stderr, "wake: %s: installing %s@%s from the npm registry into %s (once; later runs reuse it; set %s to a directory where it is installed, or pass -short to skip this test)\n", t.Name(), pkg, version, dir, dirEnv)
-	cmd := exec.CommandContext(ctx, npm, "install", "--no-audit", "--no-fund", "--prefix", dir, pkg+"@"+version)
+	fmt.Fprintf(os.Stderr, "wake: TestCodexEndToEnd: installing @openai/codex@%s from the npm registry into %s (once; later runs reuse it; set WAKE_CODEX_DIR to a directory where it is installed, or pass -short to skip this test)\n", codexVersion, dir)
+	cmd := exec.CommandContext(ctx, npm, "install", "--no-audit", "--no-fund", "--prefix", dir, "@openai/codex@"+codexVersion)
 	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("npm install %s@%s: %v\n%s", pkg, version, err, out)
+		t.Fatalf("npm install @openai/codex@%s: %v\n%s", codexVersion, err, out)
 	}
 	if !ok() {
-		t.Fatalf("%s does not report version %s after npm install", path, version)
+		t.Fatalf("%s is not @openai/codex %s after npm install", dir, codexVersion)
 	}
-	return path
+	return bin
 }
 
 // responsesStub answers the OpenAI Responses API on loopback, streamed as
