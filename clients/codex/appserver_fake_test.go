@@ -211,3 +211,19 @@ func (f *fakeAppServer) write(keyPath string, value map[string]map[string]string
 	}
 	return afero.WriteFile(f.fs, name, []byte(s), 0o600)
 }
+
+// eventKey is the name Codex gives an event in the keys of
+// [hooks.state]: "session_start".
+func eventKey(event string) string {
+	var b strings.Builder
+	for i, r := range event {
+		if r >= 'A' && r <= 'Z' {
+			if i > 0 {
+				b.WriteByte('_')
+			}
+			r += 'a' - 'A'
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}

@@ -30,22 +30,6 @@ var wakeHooks = []hookSpec{
 	{"SessionEnd", EndCommand, 3},
 }
 
-// eventKey is the name Codex gives an event in the keys of
-// [hooks.state]: "session_start".
-func eventKey(event string) string {
-	var b strings.Builder
-	for i, r := range event {
-		if r >= 'A' && r <= 'Z' {
-			if i > 0 {
-				b.WriteByte('_')
-			}
-			r += 'a' - 'A'
-		}
-		b.WriteRune(r)
-	}
-	return b.String()
-}
-
 type hookGroup struct {
 	Hooks []hookEntry `json:"hooks"`
 }
