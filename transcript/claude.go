@@ -82,9 +82,6 @@ func (claudeParser) line(raw []byte, c *collector) bool {
 	}
 	c.session(l.SessionID)
 	c.cwd(l.Cwd)
-	if l.IsSidechain {
-		return true // a subagent's turn: its prompt is the agent's, not the user's
-	}
 	var text string
 	var blocks []claudeBlock
 	if json.Unmarshal(l.Message.Content, &text) != nil {
@@ -92,17 +89,21 @@ func (claudeParser) line(raw []byte, c *collector) bool {
 			return true
 		}
 	}
+	// A subagent's turn (isSidechain) is the session's work, but its
+	// prompt is the agent's, not the user's, and its text goes back to
+	// the agent, not to the user.
 	if l.Type == "user" {
-		claudeUser(c, l.IsMeta, text, blocks)
+		claudeUser(c, l.IsMeta || l.IsSidechain, text, blocks)
 	} else {
-		claudeAssistant(c, text, blocks)
+		claudeAssistant(c, !l.IsSidechain, text, blocks)
 	}
 	return true
 }
 
 // claudeUser reads a user turn: a prompt, unless Claude Code made it
-// (isMeta: hook feedback, caveats) or it carries tool results.
-func claudeUser(c *collector, meta bool, text string, blocks []claudeBlock) {
+// (isMeta: hook feedback, caveats) or a subagent's (notPrompt), or it
+// carries tool results.
+func claudeUser(c *collector, notPrompt bool, text string, blocks []claudeBlock) {
 	var texts []string
 	results := false
 	for _, b := range blocks {
@@ -114,7 +115,7 @@ func claudeUser(c *collector, meta bool, text string, blocks []claudeBlock) {
 			texts = append(texts, b.Text)
 		}
 	}
-	if meta || results {
+	if notPrompt || results {
 		return
 	}
 	if text != "" {
@@ -143,14 +144,18 @@ func madeByClient(t string) bool {
 	return t == ""
 }
 
-func claudeAssistant(c *collector, text string, blocks []claudeBlock) {
-	if text != "" {
+// claudeAssistant reads an agent's turn: its edits and commands, and its
+// text when it is the agent's message to the user (mine).
+func claudeAssistant(c *collector, mine bool, text string, blocks []claudeBlock) {
+	if text != "" && mine {
 		c.message(text)
 	}
 	for _, b := range blocks {
 		switch b.Type {
 		case "text":
-			c.message(b.Text)
+			if mine {
+				c.message(b.Text)
+			}
 		case "tool_use":
 			var in claudeInput
 			_ = json.Unmarshal(b.Input, &in)

@@ -294,3 +294,35 @@ func TestCodex0169(t *testing.T) {
 		}
 	}
 }
+
+// TestClaudeSubagent: a subagent's turns (isSidechain) are no prompts of
+// the user's and no message of the agent's, but the files its tools edit
+// and the commands it runs are the session's work.
+func TestClaudeSubagent(t *testing.T) {
+	t.Parallel()
+	const tr = `{"type":"user","isSidechain":false,"message":{"role":"user","content":"tidy the docs"},"timestamp":"2026-11-22T10:00:00Z","cwd":"/p","sessionId":"s"}
+{"type":"assistant","isSidechain":false,"message":{"role":"assistant","content":[{"type":"tool_use","id":"task1","name":"Task","input":{"prompt":"fix the typos"}}]},"timestamp":"2026-11-22T10:00:01Z"}
+{"type":"user","isSidechain":true,"message":{"role":"user","content":"fix the typos"},"timestamp":"2026-11-22T10:00:02Z"}
+{"type":"assistant","isSidechain":true,"message":{"role":"assistant","content":[{"type":"text","text":"fixing"},{"type":"tool_use","id":"sub1","name":"Edit","input":{"file_path":"/p/docs/a.md"}},{"type":"tool_use","id":"sub2","name":"Bash","input":{"command":"make docs"}},{"type":"tool_use","id":"sub3","name":"Write","input":{"file_path":"/p/docs/denied.md"}}]},"timestamp":"2026-11-22T10:00:03Z"}
+{"type":"user","isSidechain":true,"message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"sub1","content":"ok"},{"type":"tool_result","tool_use_id":"sub2","content":"ok"},{"type":"tool_result","tool_use_id":"sub3","is_error":true,"content":"denied"}]},"timestamp":"2026-11-22T10:00:04Z"}
+{"type":"user","isSidechain":false,"message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"task1","content":"done"}]},"timestamp":"2026-11-22T10:00:05Z"}
+{"type":"assistant","isSidechain":false,"message":{"role":"assistant","content":[{"type":"text","text":"The docs are tidy."}]},"timestamp":"2026-11-22T10:00:06Z"}
+`
+	s, err := Read(strings.NewReader(tr), Claude, DefaultLimits())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []Edit{{"docs/a.md", "Edit"}}; !reflect.DeepEqual(s.Edits, want) {
+		t.Errorf("edits %+v, want %+v", s.Edits, want)
+	}
+	if want := []string{"make docs"}; !reflect.DeepEqual(s.Commands, want) {
+		t.Errorf("commands %q, want %q", s.Commands, want)
+	}
+	if want := []string{"tidy the docs"}; !reflect.DeepEqual(s.Prompts, want) || s.LastMessage != "The docs are tidy." {
+		t.Errorf("prompts %q, last message %q", s.Prompts, s.LastMessage)
+	}
+	w, err := ReadWork(strings.NewReader(tr), Claude, 0)
+	if err != nil || !w.DidWork() || len(w.Edits) != 1 || w.Edits[0].Path != "docs/a.md" {
+		t.Errorf("ReadWork: %v, %+v", err, w)
+	}
+}
