@@ -173,16 +173,10 @@ func count(n int, what string) string {
 
 func quote(s string) string { return "“" + s + "”" }
 
-// cut shortens a one-line text to at most max bytes, at a character.
-func cut(s string, max int) string {
-	if len(s) <= max {
-		return s
-	}
-	for max > 0 && s[max]&0xC0 == 0x80 {
-		max--
-	}
-	return strings.TrimRight(s[:max], " ") + "…"
-}
+// cut shortens a one-line text to at most max bytes, at a character and
+// never inside a redaction marker. The transcript's texts come scrubbed
+// whole, before any cut, so that no cut leaves a secret's head.
+func cut(s string, max int) string { return transcript.Shorten(s, max) }
 
 // codes renders commands as Markdown code spans.
 func codes(cmds []string) []string {
@@ -200,14 +194,18 @@ func codes(cmds []string) []string {
 	return out
 }
 
-// scrubber scrubs texts of secrets and counts what it took out.
+// scrubber scrubs texts of secrets and counts the redaction markers in
+// what it gives: those the transcript's reading put in, and its own.
 type scrubber struct{ n int }
 
 func (s *scrubber) do(text string) string {
-	out, r := policy.Scrub(text)
-	s.n += r.Total()
+	out, _ := policy.Scrub(text)
+	s.n += strings.Count(out, redactedMarker)
 	return out
 }
+
+// redactedMarker opens what [policy.Scrub] puts in place of a secret.
+const redactedMarker = "[redacted:"
 
 func (s *scrubber) all(texts []string) []string {
 	out := make([]string, len(texts))

@@ -217,3 +217,38 @@ func TestSessionWork(t *testing.T) {
 		t.Fatalf("after the hand-off: %+v %v", w, err)
 	}
 }
+
+// TestAutoHandoffScrubsBeforeCut: a private key pasted in a prompt, and a
+// token where the summary line cuts the prompt, leave nothing of
+// themselves in the hand-off or the ledger, and no cut falls inside a
+// redaction marker.
+func TestAutoHandoffScrubsBeforeCut(t *testing.T) {
+	t.Parallel()
+	line := strings.Repeat("MIIEowIBAAKCAQEAx7Qz", 3) + "AbCd"
+	key := "-----BEGIN RSA " + "PRIVATE KEY-----\\n" + strings.Repeat(line+"\\n", 20) + "-----END RSA " + "PRIVATE KEY-----\\n"
+	for _, pad := range []int{85, 100, 105, 110, 118} {
+		m, fsys, now := autoMemory(t)
+		ts := func(d time.Duration) string { return now.Add(d - 30*time.Minute).Format(time.RFC3339) }
+		prompt := strings.Repeat("x", pad-1) + " " + autoSecret + " and more"
+		tr := `{"type":"user","message":{"role":"user","content":"` + prompt + `"},"timestamp":"` + ts(0) + `","cwd":"/p","sessionId":"s1"}
+{"type":"assistant","message":{"role":"assistant","content":[{"type":"tool_use","id":"t1","name":"Write","input":{"file_path":"/p/id_rsa"}}]},"timestamp":"` + ts(time.Second) + `"}
+{"type":"user","message":{"role":"user","content":"store this key:\n` + key + `thanks"},"timestamp":"` + ts(2*time.Second) + `"}
+`
+		afero.WriteFile(fsys, "/t/s.jsonl", []byte(tr), 0o644)
+		res, err := m.AutoHandoff(context.Background(), wake.AutoOptions{Transcript: "/t/s.jsonl"})
+		if err != nil || res.Written == nil {
+			t.Fatalf("pad %d: %+v %v", pad, res, err)
+		}
+		for _, name := range []string{"/p/.wake/recent/latest.md", "/p/.wake/ledger.jsonl", "/p/.wake/main.md"} {
+			text := readMem(t, fsys, name)
+			if strings.Contains(text, "ghp_") || strings.Contains(text, line[:16]) || strings.Contains(text, "BEGIN RSA") {
+				t.Errorf("pad %d: %s holds a secret or its head:\n%s", pad, name, text)
+			}
+			for _, l := range strings.Split(text, "\n") {
+				if i := strings.Index(l, "[redacted"); i >= 0 && !strings.HasPrefix(l[i:], "[redacted:github-token]") && !strings.HasPrefix(l[i:], "[redacted:private-key]") && !strings.HasPrefix(l[i:], "[redacted:…]") {
+					t.Errorf("pad %d: %s cuts a marker: %s", pad, name, l)
+				}
+			}
+		}
+	}
+}

@@ -8,6 +8,8 @@ import (
 	"time"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/wakeproto/wake/policy"
 )
 
 // maxPending bounds the tool calls waiting for their result, and maxMore
@@ -74,15 +76,31 @@ func (c *collector) session(id string) {
 	}
 }
 
+// The texts kept (prompts, commands, the last message) are kept as
+// recorded, each a window of at most its limit plus scrubWindow bytes,
+// and made one line only when the summary is done: scrubbed of secrets
+// first, so that a secret is never cut (a private key's END line past
+// the limit, a token across it) and its head kept. The window bounds
+// what is held and scrubbed; no secret is longer.
+const scrubWindow = 64 << 10
+
+func window(text string, limit int) string {
+	if n := limit + scrubWindow; len(text) > n {
+		return text[:n]
+	}
+	return text
+}
+
 // prompt notes a prompt of the user's; the same text recorded twice in a
 // row (a client's two records of one message) counts once.
 func (c *collector) prompt(text string) {
 	if c.workOnly {
 		return
 	}
-	if t := oneLine(text, c.lim.Text); t != "" && t != c.lastPrompt {
-		c.prompts.add(t)
-		c.lastPrompt = t
+	text = window(text, c.lim.Text)
+	if key := oneLine(text, c.lim.Text); key != "" && key != c.lastPrompt {
+		c.prompts.add(text)
+		c.lastPrompt = key
 	}
 }
 
@@ -92,8 +110,8 @@ func (c *collector) altPrompt(text string) {
 	if c.workOnly {
 		return
 	}
-	if t := oneLine(text, c.lim.Text); t != "" {
-		c.alt.add(t)
+	if text = window(text, c.lim.Text); oneLine(text, 0) != "" {
+		c.alt.add(text)
 	}
 }
 
@@ -101,8 +119,8 @@ func (c *collector) command(cmd string) {
 	if c.workOnly {
 		return
 	}
-	if t := oneLine(cmd, c.lim.Command); t != "" {
-		c.commands.add(t)
+	if cmd = window(cmd, c.lim.Command); oneLine(cmd, 0) != "" {
+		c.commands.add(cmd)
 	}
 }
 
@@ -110,8 +128,8 @@ func (c *collector) message(text string) {
 	if c.workOnly {
 		return
 	}
-	if t := oneLine(text, c.lim.Text); t != "" {
-		c.s.LastMessage = t
+	if text = window(text, c.lim.Text); oneLine(text, 0) != "" {
+		c.s.LastMessage = text
 	}
 }
 
@@ -212,12 +230,32 @@ func (c *collector) done() *Summary {
 	if c.prompts.n == 0 {
 		c.prompts = c.alt
 	}
-	c.s.Prompts, c.s.PromptCount = c.prompts.list(), c.prompts.n
+	c.s.Prompts, c.s.PromptCount = clean(c.prompts.list(), c.lim.Text), c.prompts.n
 	if c.s.PromptCount > len(c.s.Prompts) {
 		c.s.PromptGap = len(c.prompts.head)
 	}
-	c.s.Commands, c.s.CommandCount = c.commands.list(), c.commands.n
+	c.s.Commands, c.s.CommandCount = clean(c.commands.list(), c.lim.Command), c.commands.n
+	if c.s.LastMessage != "" {
+		c.s.LastMessage = cleanText(c.s.LastMessage, c.lim.Text)
+	}
 	return &c.s
+}
+
+func clean(texts []string, max int) []string {
+	for i, t := range texts {
+		texts[i] = cleanText(t, max)
+	}
+	return texts
+}
+
+// cleanText makes a text one line of at most max bytes, scrubbed of
+// secrets before it is cut: whole, as recorded (a private key is told by
+// its lines), and again once one line (what flattening brought together,
+// "password:" and its value on the next line).
+func cleanText(text string, max int) string {
+	text, _ = policy.Scrub(text)
+	text, _ = policy.Scrub(flatten(text, 0))
+	return Shorten(text, max)
 }
 
 // ends keeps the first few and the last few of a sequence, and counts it.
@@ -255,14 +293,20 @@ func (e *ends) list() []string {
 	return append(out, e.tail[:i]...)
 }
 
-// oneLine makes text one line of at most max bytes: invalid UTF-8 becomes
-// U+FFFD, control characters and runs of white space one space, and a
-// longer text is cut at a character's start and ends in "…".
+// oneLine makes text one line of at most max bytes (0: any): see
+// [flatten] and [Shorten].
 func oneLine(text string, max int) string {
+	return Shorten(flatten(text, max), max)
+}
+
+// flatten makes text one line: invalid UTF-8 becomes U+FFFD, control
+// characters and runs of white space one space. With max > 0 it stops
+// past max bytes, which is all that a cut to max needs.
+func flatten(text string, max int) string {
 	var b strings.Builder
 	space := false
 	for _, r := range text {
-		if b.Len() > max {
+		if max > 0 && b.Len() > max {
 			break
 		}
 		if unicode.IsSpace(r) || unicode.IsControl(r) || r == '\u2028' || r == '\u2029' {
@@ -275,13 +319,27 @@ func oneLine(text string, max int) string {
 		}
 		b.WriteRune(r) // an invalid byte comes as U+FFFD
 	}
-	s := b.String()
-	if len(s) > max {
-		cut := max
-		for cut > 0 && !utf8.RuneStart(s[cut]) {
-			cut--
-		}
-		s = strings.TrimRight(s[:cut], " ") + "…"
+	return b.String()
+}
+
+// redactedMarker opens what the policy package puts in place of a secret.
+const redactedMarker = "[redacted:"
+
+// Shorten cuts a one-line text to at most max bytes and ends it in "…":
+// at a character's start, and before a redaction marker ([redacted:kind])
+// that the cut would fall in.
+func Shorten(s string, max int) string {
+	if max <= 0 || len(s) <= max {
+		return s
 	}
-	return s
+	cut := max
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	// A marker holds no "[": the last one before the cut opens the
+	// marker the cut falls in, if any.
+	if i := strings.LastIndexByte(s[:cut], '['); i >= 0 && strings.HasPrefix(s[i:], redactedMarker) && !strings.Contains(s[i:cut], "]") {
+		cut = i
+	}
+	return strings.TrimRight(s[:cut], " ") + "…"
 }
