@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"time"
 
@@ -21,7 +22,10 @@ type AutoOptions struct {
 	// Start is when the session started; zero takes the transcript's
 	// first recorded time.
 	Start time.Time
-	Boot  BootFiles
+	// SessionID is the client's id of the session; "" takes the
+	// transcript's.
+	SessionID string
+	Boot      BootFiles
 }
 
 // AutoResult is what an automatic hand-off did.
@@ -30,9 +34,12 @@ type AutoResult struct {
 	// says why.
 	Written *HandoffResult
 	Skipped string
-	// Start is the session's start the hand-off went by.
-	Start time.Time
-	// Session is what the transcript told; nil without one.
+	// Start is the session's start the hand-off went by, and Since where
+	// the work it covers begins: Start, or the session's last hand-off
+	// at or after it.
+	Start, Since time.Time
+	// Session is what the transcript told of the work since Since; nil
+	// without one.
 	Session *transcript.Summary
 }
 
@@ -40,58 +47,75 @@ type AutoResult struct {
 // started: no transcript time, and none given.
 var ErrNoStart = errors.New("the session's start is unknown")
 
-// AutoHandoff writes the hand-off of a session that ended without one,
-// from what can be known without a model: the transcript (the user's
-// prompts, the files the agent's tools edited, the commands it ran, its
-// last message), the files git shows changed since the session started,
-// the decisions the ledger records since then, and the previous HANDOFF's
-// next priority, carried over. The summary and the ledger line say it is
-// automatic, and every text is scrubbed of secrets.
+// AutoHandoff writes the hand-off of the work a session did and did not
+// hand off, from what can be known without a model: the transcript (the
+// user's prompts, the files the agent's tools edited, the commands it
+// ran, its last message), the files git shows changed, and the previous
+// HANDOFF's next priority, carried over. The summary and the ledger line
+// say it is automatic, the ledger line names the session, and every text
+// is scrubbed of secrets.
 //
-// It writes nothing, and says why in Skipped, when a hand-off was written
-// since the session started (checked again under the root's lock, so that
-// one written meanwhile is never overwritten), or when the session did no
-// work: no edit by a tool, no decision and, without a transcript, no
-// change in the work tree.
+// The work is what the session did since its last hand-off (the agent's
+// own, a manual one from anywhere, or an automatic one of this session;
+// not another session's automatic one), or since it started when it
+// wrote none: the next turns of an interactive session, or a resumed
+// one, are handed off too. The earlier hand-off is never overwritten:
+// the hand-off rotates it to recent/previous.md. Nothing is written, and
+// Skipped says why, when there is no such work: no edit by a tool, no
+// decision and, without a transcript, no change in the work tree; nor
+// when a hand-off of the session was written meanwhile (checked again
+// under the root's lock).
 func (m *Memory) AutoHandoff(ctx context.Context, o AutoOptions) (AutoResult, error) {
-	var res AutoResult
+	res := AutoResult{Start: o.Start}
+	id := o.SessionID
 	if o.Transcript != "" {
-		s, err := m.readTranscript(o.Transcript, o.Format, transcript.DefaultLimits(), false)
+		h, err := m.readTranscript(o.Transcript, func(r io.Reader) (*transcript.Summary, error) {
+			return transcript.Head(r, o.Format, 0)
+		})
+		if err != nil {
+			return res, err
+		}
+		if res.Start.IsZero() {
+			res.Start = h.Start
+		}
+		if id == "" {
+			id = h.SessionID
+		}
+	}
+	if res.Start.IsZero() {
+		return res, hinted{ErrNoStart, "give --session-start TIME (RFC 3339), or a --transcript that records times"}
+	}
+	mark, err := m.sessionMark(res.Start, id)
+	if err != nil {
+		return res, err
+	}
+	res.Since = mark.Since()
+	if o.Transcript != "" {
+		s, err := m.readTranscript(o.Transcript, func(r io.Reader) (*transcript.Summary, error) {
+			return transcript.Read(r, o.Format, transcript.DefaultLimits(), transcript.Scope{Since: res.Since})
+		})
 		if err != nil {
 			return res, err
 		}
 		res.Session = s
 		m.warnSkipped(o.Transcript, s)
 	}
-	res.Start = o.Start
-	if res.Start.IsZero() && res.Session != nil {
-		res.Start = res.Session.Start
-	}
-	if res.Start.IsZero() {
-		return res, hinted{ErrNoStart, "give --session-start TIME (RFC 3339), or a --transcript that records times"}
-	}
-	if e, ok, err := handoff.LastHandoffSince(m.o.FS, m.root, res.Start); err != nil {
-		return res, err
-	} else if ok {
-		res.Skipped = handedOff(e.At, e.Auto)
-		return res, nil
-	}
-	decisions, err := m.decisionsSince(res.Start)
+	decisions, err := m.decisionsSince(res.Since)
 	if err != nil {
 		return res, err
 	}
-	changed := m.gitChanges(ctx, res.Start)
+	changed := m.gitChanges(ctx, res.Since)
 	if !didWork(res.Session, decisions, changed) {
-		res.Skipped = "the session did no work (no file edited by the agent's tools, no decision recorded)"
+		res.Skipped = mark.noWork()
 		return res, nil
 	}
-	in := autoInput(autoFacts{session: res.Session, path: o.Transcript, start: res.Start, decisions: decisions,
-		changed: changed, carried: m.previousNext()})
-	in.Auto, in.NoneSince = true, res.Start
+	in := autoInput(autoFacts{session: res.Session, path: o.Transcript, start: res.Start, after: mark.HandedOff,
+		decisions: decisions, changed: changed, carried: m.previousNext()})
+	in.Auto, in.SessionID, in.NoneSince, in.Seen = true, id, res.Start, mark.seen
 	out, err := m.Handoff(ctx, in, o.Boot)
 	var he *handoff.HandedOffError
 	if errors.As(err, &he) {
-		res.Skipped = handedOff(he.At, he.Auto)
+		res.Skipped = fmt.Sprintf("%s was written for this session meanwhile (%s); it is kept", handoffKind(he.Auto), stamp(he.At))
 		return res, nil
 	}
 	if err != nil {
@@ -101,13 +125,59 @@ func (m *Memory) AutoHandoff(ctx context.Context, o AutoOptions) (AutoResult, er
 	return res, nil
 }
 
-func handedOff(at time.Time, auto bool) string {
-	what := "a hand-off"
-	if auto {
-		what = "an automatic hand-off"
-	}
-	return fmt.Sprintf("%s was written in this session already (%s); it is kept", what, at.UTC().Format(time.RFC3339))
+// SessionMark is where a session's work not yet handed off begins.
+type SessionMark struct {
+	Start     time.Time // the session's start
+	SessionID string    // the client's id of it; "" when unknown
+	// HandedOff is the time of the session's last hand-off at or after
+	// its start, to the second, as the ledger keeps it: the agent's own,
+	// a manual one from anywhere, or an automatic one of the session's
+	// (not another session's); zero when there is none. HandedOffAuto
+	// says it was an automatic one.
+	HandedOff     time.Time
+	HandedOffAuto bool
+	seen          int // the session's hand-offs at or after Start
 }
+
+// Since is where the session's work not yet handed off begins: the
+// later of its start and its last hand-off.
+func (k SessionMark) Since() time.Time {
+	if k.HandedOff.After(k.Start) {
+		return k.HandedOff
+	}
+	return k.Start
+}
+
+// noWork says why a session with no work since its mark is not handed
+// off.
+func (k SessionMark) noWork() string {
+	if k.HandedOff.IsZero() {
+		return "the session did no work (no file edited by the agent's tools, no decision recorded)"
+	}
+	return fmt.Sprintf("%s was written in this session already (%s), and no work was done after it; it is kept", handoffKind(k.HandedOffAuto), stamp(k.HandedOff))
+}
+
+// sessionMark finds the last hand-off of session id at or after start.
+func (m *Memory) sessionMark(start time.Time, id string) (SessionMark, error) {
+	k := SessionMark{Start: start, SessionID: id}
+	es, err := handoff.SessionHandoffs(m.o.FS, m.root, start, id)
+	if err != nil {
+		return k, err
+	}
+	if k.seen = len(es); k.seen > 0 {
+		k.HandedOff, k.HandedOffAuto = es[k.seen-1].At, es[k.seen-1].Auto
+	}
+	return k, nil
+}
+
+func handoffKind(auto bool) string {
+	if auto {
+		return "an automatic hand-off"
+	}
+	return "a hand-off"
+}
+
+func stamp(t time.Time) string { return t.UTC().Format(time.RFC3339) }
 
 // didWork says whether a session did work: a tool's edit or a decision;
 // without a transcript, a change git shows too.
@@ -118,9 +188,8 @@ func didWork(s *transcript.Summary, decisions int, changed tiers.List) bool {
 	return s == nil && len(changed.Items) > 0
 }
 
-// readTranscript reads a transcript file; work reads only whether the
-// session did work, and stops once it knows.
-func (m *Memory) readTranscript(name string, f transcript.Format, lim transcript.Limits, work bool) (*transcript.Summary, error) {
+// readTranscript opens a transcript file and reads it with read.
+func (m *Memory) readTranscript(name string, read func(io.Reader) (*transcript.Summary, error)) (*transcript.Summary, error) {
 	file, err := m.o.FS.Open(name)
 	if err != nil {
 		if errors.Is(err, os.ErrNotExist) {
@@ -132,12 +201,7 @@ func (m *Memory) readTranscript(name string, f transcript.Format, lim transcript
 	if fi, err := file.Stat(); err == nil && !fi.Mode().IsRegular() {
 		return nil, fmt.Errorf("transcript %s: not a regular file", name)
 	}
-	var s *transcript.Summary
-	if work {
-		s, err = transcript.ReadWork(file, f, lim.MaxLine)
-	} else {
-		s, err = transcript.Read(file, f, lim)
-	}
+	s, err := read(file)
 	if err != nil {
 		return nil, fmt.Errorf("transcript %s: %w", name, err)
 	}
@@ -194,49 +258,52 @@ func (m *Memory) previousNext() string {
 	return tiers.ParseMain(d.Content).Handoff.Get(tiers.KeyNextPriority)
 }
 
-// SessionWork is what the Stop hook needs to know of a running session.
+// SessionWork is what the Stop hook needs to know of a running session:
+// the work it did since its mark.
 type SessionWork struct {
-	Start     time.Time // the session's start, from its transcript
-	Edited    string    // a file the agent's tools edited; "" when none
-	Decisions int       // decision-log changes the ledger records since Start
-	// HandedOff is set when the ledger records a hand-off since Start.
-	HandedOff bool
+	SessionMark
+	Edited    string // a file the agent's tools edited; "" when none
+	Decisions int    // decision-log changes the ledger records since the mark
 }
 
 // DidWork reports whether the session changed something.
 func (w SessionWork) DidWork() bool { return w.Edited != "" || w.Decisions > 0 }
 
+// SessionMark reads where the work of the session of a transcript that
+// is not handed off begins: the transcript's opening for its start (and
+// its id, when id is ""), the ledger for its last hand-off.
+func (m *Memory) SessionMark(name string, f transcript.Format, id string) (SessionMark, error) {
+	h, err := m.readTranscript(name, func(r io.Reader) (*transcript.Summary, error) {
+		return transcript.Head(r, f, 0)
+	})
+	if err != nil {
+		return SessionMark{}, err
+	}
+	if h.Start.IsZero() {
+		return SessionMark{}, hinted{fmt.Errorf("transcript %s: %w: it records no time", name, ErrNoStart), ""}
+	}
+	if id == "" {
+		id = h.SessionID
+	}
+	return m.sessionMark(h.Start, id)
+}
+
 // SessionWork reads, as little as it can, whether the session of a
-// transcript did work and whether a hand-off was written since it
-// started: the transcript up to its first edit, the ledger since the
-// start. It runs at the end of every turn.
-func (m *Memory) SessionWork(name string, f transcript.Format) (SessionWork, error) {
-	var w SessionWork
-	s, err := m.readTranscript(name, f, transcript.DefaultLimits(), true)
+// transcript did work since its mark: the transcript up to its first
+// edit since, the ledger since. It runs at the end of every turn.
+func (m *Memory) SessionWork(name string, f transcript.Format, k SessionMark) (SessionWork, error) {
+	w := SessionWork{SessionMark: k}
+	s, err := m.readTranscript(name, func(r io.Reader) (*transcript.Summary, error) {
+		return transcript.ReadWork(r, f, 0, transcript.Scope{Since: k.Since()})
+	})
 	if err != nil {
 		return w, err
 	}
-	if s.Start.IsZero() {
-		return w, hinted{fmt.Errorf("transcript %s: %w: it records no time", name, ErrNoStart), ""}
-	}
-	w.Start = s.Start
 	if len(s.Edits) > 0 {
 		w.Edited = s.Edits[0].Path
 	}
-	if s.Decisions > 0 {
-		w.Decisions = s.Decisions
-	}
-	entries, _, err := handoff.ReadLedgerSince(m.o.FS, m.root, s.Start.UTC().Truncate(time.Second))
-	if err != nil {
-		return w, err
-	}
-	for _, e := range entries {
-		switch {
-		case e.Op == "handoff":
-			w.HandedOff = true
-		case inSession(e, s.Start):
-			w.Decisions++
-		}
-	}
-	return w, nil
+	w.Decisions = s.Decisions
+	n, err := m.decisionsSince(k.Since())
+	w.Decisions += n
+	return w, err
 }

@@ -11,8 +11,14 @@ import (
 	"github.com/wakeproto/wake/transcript"
 )
 
-// AutoPrefix opens the summary of every automatic hand-off.
-const AutoPrefix = "Automatic hand-off (the session ended without one): "
+// AutoPrefix opens the summary of an automatic hand-off of a session that
+// wrote none; AutoAfterPrefix, with the time of the session's hand-off,
+// that of one covering the work after it. Both start with AutoMark.
+const (
+	AutoMark        = "Automatic hand-off"
+	AutoPrefix      = AutoMark + " (the session ended without one): "
+	AutoAfterPrefix = AutoMark + " of the work after the hand-off of %s (the session ended without another): "
+)
 
 // CarriedPrefix opens a next priority carried over from the previous
 // hand-off by an automatic one.
@@ -23,6 +29,7 @@ type autoFacts struct {
 	session   *transcript.Summary // nil without a transcript
 	path      string              // the transcript's file
 	start     time.Time
+	after     time.Time  // the session's last hand-off, which this one follows; zero when none
 	decisions int        // decision-log changes in the ledger since start
 	changed   tiers.List // git's files changed since start
 	carried   string     // the previous hand-off's next priority
@@ -40,7 +47,7 @@ const (
 func autoInput(f autoFacts) handoff.Input {
 	sc := &scrubber{}
 	s := tiers.Session{
-		Summary:      sc.do(AutoPrefix + f.what()),
+		Summary:      sc.do(f.prefix() + f.what()),
 		NextPriority: sc.do(f.next()),
 		OpenRisk:     "Written by wake from the session's record, not by the agent: it does not say whether the work was finished, tested or committed.",
 		Happened:     tiers.List{Items: sc.all(f.happened())},
@@ -54,6 +61,13 @@ func autoInput(f autoFacts) handoff.Input {
 		s.Successor += fmt.Sprintf("\n\nSecrets in the transcript were replaced with [redacted:…] markers (%d in this summary).", sc.n)
 	}
 	return handoff.Input{Session: s}
+}
+
+func (f autoFacts) prefix() string {
+	if f.after.IsZero() {
+		return AutoPrefix
+	}
+	return fmt.Sprintf(AutoAfterPrefix, stamp(f.after))
 }
 
 // what says in a line what the session did.
@@ -160,8 +174,12 @@ func (f autoFacts) successor() string {
 		}
 		src += "), git and the ledger"
 	}
-	return fmt.Sprintf("This hand-off was written by `wake handoff --auto` for the session that started at %s and ended without one, from %s. It records what happened, not the agent's judgement: verify it before building on it, and write the next hand-off yourself (`wake handoff --summary ... --next ...`).",
-		f.start.UTC().Format(time.RFC3339), src)
+	what := "the session that started at " + stamp(f.start) + " and ended without one"
+	if !f.after.IsZero() {
+		what = "the work that the session that started at " + stamp(f.start) + " did after its hand-off of " + stamp(f.after) + ", which it did not hand off"
+	}
+	return fmt.Sprintf("This hand-off was written by `wake handoff --auto` for %s, from %s. It records what happened, not the agent's judgement: verify it before building on it, and write the next hand-off yourself (`wake handoff --summary ... --next ...`).",
+		what, src)
 }
 
 func count(n int, what string) string {

@@ -159,8 +159,8 @@ func TestAutoHandoffNoWork(t *testing.T) {
 	if readMem(t, fsys, "/p/.wake/recent/latest.md") != latest {
 		t.Fatal("latest.md was rewritten")
 	}
-	w, err := m.SessionWork("/t/talk.jsonl", transcript.Auto)
-	if err != nil || w.DidWork() || w.HandedOff {
+	w, err := sessionWork(m, "/t/talk.jsonl", transcript.Auto)
+	if err != nil || w.DidWork() || !w.HandedOff.IsZero() {
 		t.Fatalf("SessionWork: %+v %v", w, err)
 	}
 }
@@ -199,21 +199,31 @@ func TestAutoHandoffNeedsAStart(t *testing.T) {
 	}
 }
 
-// TestSessionWork: what the Stop hook reads: work done, and a hand-off
-// written since the start.
+// sessionWork is what the Stop hook reads of a session.
+func sessionWork(m *wake.Memory, name string, f transcript.Format) (wake.SessionWork, error) {
+	k, err := m.SessionMark(name, f, "")
+	if err != nil {
+		return wake.SessionWork{}, err
+	}
+	return m.SessionWork(name, f, k)
+}
+
+// TestSessionWork: what the Stop hook reads: work done since the
+// session's start, and none after a hand-off written since.
 func TestSessionWork(t *testing.T) {
 	t.Parallel()
 	m, fsys, now := autoMemory(t)
-	afero.WriteFile(fsys, "/t/s1.jsonl", []byte(autoTranscript(now.Add(-30*time.Minute))), 0o644)
-	w, err := m.SessionWork("/t/s1.jsonl", transcript.Claude)
-	if err != nil || !w.DidWork() || w.Edited != "notes.txt" || w.HandedOff {
+	start := now.Add(-30 * time.Minute)
+	afero.WriteFile(fsys, "/t/s1.jsonl", []byte(autoTranscript(start)), 0o644)
+	w, err := sessionWork(m, "/t/s1.jsonl", transcript.Claude)
+	if err != nil || !w.DidWork() || w.Edited != "notes.txt" || !w.HandedOff.IsZero() || !w.Since().Equal(start) || w.SessionID != "s1" {
 		t.Fatalf("%+v %v", w, err)
 	}
 	in := handoff.Input{Session: tiers.Session{Summary: "Wrote the notes", NextPriority: "Round the totals"}}
 	if _, err := m.Handoff(context.Background(), in, wake.BootFiles{NoSkill: true}); err != nil {
 		t.Fatal(err)
 	}
-	if w, err = m.SessionWork("/t/s1.jsonl", transcript.Claude); err != nil || !w.HandedOff {
+	if w, err = sessionWork(m, "/t/s1.jsonl", transcript.Claude); err != nil || !w.HandedOff.Equal(*now) || !w.Since().Equal(*now) || w.DidWork() {
 		t.Fatalf("after the hand-off: %+v %v", w, err)
 	}
 }

@@ -63,7 +63,8 @@ func (claudeParser) skim(line []byte, c *collector) bool {
 		return false
 	}
 	if c.workOnly {
-		return bytes.Contains(line, []byte(`"tool_use"`)) || c.s.Cwd == "" && bytes.Contains(line, []byte(`"cwd"`))
+		return bytes.Contains(line, []byte(`"tool_use"`)) || c.s.Cwd == "" && bytes.Contains(line, []byte(`"cwd"`)) ||
+			c.s.SessionID == "" && bytes.Contains(line, []byte(`"sessionId"`))
 	}
 	// Claude Code writes JSON without spaces; a line written otherwise is
 	// parsed whatever it holds.
@@ -77,10 +78,11 @@ func (claudeParser) line(raw []byte, c *collector) bool {
 		return false
 	}
 	c.at(l.Timestamp)
+	// Every line of a session bears its id, the first too (Head).
+	c.session(l.SessionID)
 	if l.Type != "user" && l.Type != "assistant" || l.Message == nil {
 		return true
 	}
-	c.session(l.SessionID)
 	c.cwd(l.Cwd)
 	var text string
 	var blocks []claudeBlock

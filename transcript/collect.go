@@ -22,10 +22,13 @@ const (
 // collector gathers a Summary within its limits.
 type collector struct {
 	lim      Limits
-	workOnly bool
-	s        Summary
-	prompts  ends
-	alt      ends // prompts read from the model's input, for want of the user's own record
+	scope    Scope
+	workOnly bool // only what tells work, no texts
+	// now is the time of the line being read; zero when it has none.
+	now     time.Time
+	s       Summary
+	prompts ends
+	alt     ends // prompts read from the model's input, for want of the user's own record
 	// lastPrompt is the last prompt noted.
 	lastPrompt string
 	commands   ends
@@ -40,22 +43,26 @@ type collector struct {
 	order   []string // pending's keys, oldest first
 }
 
-func newCollector(lim Limits, workOnly bool) *collector {
-	return &collector{lim: lim, workOnly: workOnly,
+func newCollector(lim Limits, sc Scope, workOnly bool) *collector {
+	return &collector{lim: lim, scope: sc, workOnly: workOnly,
 		prompts:  ends{first: lim.FirstPrompts, last: lim.LastPrompts},
 		alt:      ends{first: lim.FirstPrompts, last: lim.LastPrompts},
 		commands: ends{last: lim.Commands},
 		files:    map[string]bool{}, more: map[uint64]struct{}{}, seed: maphash.MakeSeed(), pending: map[string][]Edit{}}
 }
 
-// at notes a recorded time: the first one is the session's start.
+// at notes the time of the line being read, s (none when it is not
+// RFC 3339): the first one is the session's start.
 func (c *collector) at(s string) {
+	c.now = timeOf(s)
 	if c.s.Start.IsZero() {
-		if t := timeOf(s); !t.IsZero() {
-			c.s.Start = t
-		}
+		c.s.Start = c.now
 	}
 }
+
+// counts reports whether what the line being read records is in the
+// reading's scope.
+func (c *collector) counts() bool { return c.scope.in(c.now) }
 
 // startAt notes the session's start when it is recorded as such.
 func (c *collector) startAt(t time.Time) {
@@ -94,7 +101,7 @@ func window(text string, limit int) string {
 // prompt notes a prompt of the user's; the same text recorded twice in a
 // row (a client's two records of one message) counts once.
 func (c *collector) prompt(text string) {
-	if c.workOnly {
+	if c.workOnly || !c.counts() {
 		return
 	}
 	text = window(text, c.lim.Text)
@@ -107,7 +114,7 @@ func (c *collector) prompt(text string) {
 // altPrompt notes a prompt as the model received it, which counts only
 // when the transcript records none of the user's own.
 func (c *collector) altPrompt(text string) {
-	if c.workOnly {
+	if c.workOnly || !c.counts() {
 		return
 	}
 	if text = window(text, c.lim.Text); oneLine(text, 0) != "" {
@@ -116,7 +123,7 @@ func (c *collector) altPrompt(text string) {
 }
 
 func (c *collector) command(cmd string) {
-	if c.workOnly {
+	if c.workOnly || !c.counts() {
 		return
 	}
 	if cmd = window(cmd, c.lim.Command); oneLine(cmd, 0) != "" {
@@ -125,7 +132,7 @@ func (c *collector) command(cmd string) {
 }
 
 func (c *collector) message(text string) {
-	if c.workOnly {
+	if c.workOnly || !c.counts() {
 		return
 	}
 	if text = window(text, c.lim.Text); oneLine(text, 0) != "" {
@@ -133,14 +140,18 @@ func (c *collector) message(text string) {
 	}
 }
 
-func (c *collector) decision() { c.s.Decisions++ }
+func (c *collector) decision() {
+	if c.counts() {
+		c.s.Decisions++
+	}
+}
 
 // edit notes that tool call id edits path; it counts once the call is
 // known not to have failed ([collector.result]), or at the end of the
 // transcript when its result is not recorded. An empty id counts at once.
 func (c *collector) edit(id, path, tool string) {
 	path = strings.TrimSpace(path)
-	if path == "" {
+	if path == "" || !c.counts() {
 		return
 	}
 	e := Edit{Path: c.rel(path), Tool: oneLine(tool, 60)}

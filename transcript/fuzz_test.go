@@ -29,7 +29,7 @@ func FuzzRead(f *testing.F) {
 			return
 		}
 		lim := Limits{MaxLine: 200, FirstPrompts: 1, LastPrompts: 2, Text: 20, Files: 3, Commands: 2, Command: 10}
-		s, err := Read(strings.NewReader(data), fm, lim)
+		s, err := Read(strings.NewReader(data), fm, lim, Scope{})
 		if err != nil {
 			t.Fatalf("Read: %v", err)
 		}
@@ -50,7 +50,7 @@ func FuzzRead(f *testing.F) {
 				t.Fatalf("text %q over %d bytes", p, lim.Text)
 			}
 		}
-		w, err := ReadWork(strings.NewReader(data), fm, lim.MaxLine)
+		w, err := ReadWork(strings.NewReader(data), fm, lim.MaxLine, Scope{})
 		if err != nil || w.DidWork() != s.DidWork() {
 			t.Fatalf("ReadWork says did work %v (%v), Read %v", w.DidWork(), err, s.DidWork())
 		}

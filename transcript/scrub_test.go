@@ -41,7 +41,7 @@ func TestScrubBeforeCut(t *testing.T) {
 		jsonLine(t, map[string]string{"type": "prompt", "text": "use this key:\n" + key + "and deploy"}) +
 		jsonLine(t, map[string]string{"type": "command", "command": "printf '%s' '" + key + "' > id_rsa"}) +
 		jsonLine(t, map[string]string{"type": "message", "text": "Saved the key:\n" + key})
-	s, err := Read(strings.NewReader(tr), Wake, DefaultLimits())
+	s, err := Read(strings.NewReader(tr), Wake, DefaultLimits(), Scope{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -61,7 +61,7 @@ func TestScrubBeforeCut(t *testing.T) {
 		tr := jsonLine(t, map[string]string{"type": "prompt", "text": text}) +
 			jsonLine(t, map[string]string{"type": "command", "command": strings.Repeat("y", pad-lim.Text+lim.Command-1) + " " + testToken}) +
 			jsonLine(t, map[string]string{"type": "message", "text": text})
-		s, err := Read(strings.NewReader(tr), Wake, lim)
+		s, err := Read(strings.NewReader(tr), Wake, lim, Scope{})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -121,25 +121,64 @@ func (s *Summary) EditedPaths() []string {
 	return out
 }
 
-// Read reads a whole transcript of format f (Auto: sniffed from its
-// first JSON line) within lim. Its error is only the reader's: what it
-// cannot parse it skips and counts.
-func Read(r io.Reader, f Format, lim Limits) (*Summary, error) {
-	return read(r, f, lim, false)
+// Scope says which of a transcript's records a reading counts.
+type Scope struct {
+	// Since, when set, leaves out what was recorded before it: the
+	// prompts, edits, commands, messages and decisions of a session's
+	// work that a hand-off already covers. A record without a time
+	// counts. Start is the first time recorded all the same.
+	Since time.Time
 }
 
-// ReadWork reads only what says whether the session did work, and when
-// it started, and stops as soon as it knows both: the Stop hook's reading,
-// which runs at the end of every turn. Prompts, commands and messages are
-// left out, and lines that cannot bear on work are skipped unparsed.
-func ReadWork(r io.Reader, f Format, maxLine int) (*Summary, error) {
+// in reports whether a record of time t is in the scope.
+func (sc Scope) in(t time.Time) bool {
+	return sc.Since.IsZero() || t.IsZero() || !t.Before(sc.Since)
+}
+
+// Read reads a whole transcript of format f (Auto: sniffed from its
+// first JSON line) within lim, counting what sc holds. Its error is only
+// the reader's: what it cannot parse it skips and counts.
+func Read(r io.Reader, f Format, lim Limits, sc Scope) (*Summary, error) {
+	return read(r, f, lim, sc, full)
+}
+
+// ReadWork reads only what says whether the session did work within sc,
+// and when it started, and stops as soon as it knows both: the Stop
+// hook's reading, which runs at the end of every turn. Prompts, commands
+// and messages are left out, and lines that cannot bear on work are
+// skipped unparsed.
+func ReadWork(r io.Reader, f Format, maxLine int, sc Scope) (*Summary, error) {
 	lim := DefaultLimits()
 	if maxLine > 0 {
 		lim.MaxLine = maxLine
 	}
 	lim.Files = 1
-	return read(r, f, lim, true)
+	return read(r, f, lim, sc, work)
 }
+
+// headLines is how many lines Head reads past the start for the
+// session's id, when the line that records the start does not have it.
+const headLines = 16
+
+// Head reads the opening of a transcript: the session's start, and its
+// id and working directory when recorded there. It stops once it knows
+// the start and the id, or headLines lines past the start.
+func Head(r io.Reader, f Format, maxLine int) (*Summary, error) {
+	lim := DefaultLimits()
+	if maxLine > 0 {
+		lim.MaxLine = maxLine
+	}
+	return read(r, f, lim, Scope{}, head)
+}
+
+// mode is how much of a transcript a reading reads.
+type mode int
+
+const (
+	full mode = iota // all of it
+	work             // until it knows of some work (ReadWork)
+	head             // its opening (Head)
+)
 
 // parser reads the lines of one format into a collector.
 type parser interface {
@@ -152,8 +191,8 @@ type parser interface {
 	line(line []byte, c *collector) bool
 }
 
-func read(r io.Reader, f Format, lim Limits, workOnly bool) (*Summary, error) {
-	rd := &reading{c: newCollector(lim, workOnly), workOnly: workOnly}
+func read(r io.Reader, f Format, lim Limits, sc Scope, m mode) (*Summary, error) {
+	rd := &reading{c: newCollector(lim, sc, m != full), mode: m}
 	if f != Auto {
 		rd.p = parserOf(f)
 		rd.c.s.Format = f
@@ -184,13 +223,15 @@ func read(r io.Reader, f Format, lim Limits, workOnly bool) (*Summary, error) {
 
 // reading is one transcript being read.
 type reading struct {
-	c        *collector
-	p        parser // nil until the format is known
-	workOnly bool
+	c    *collector
+	p    parser // nil until the format is known
+	mode mode
+	past int // lines read past the start, in head mode
 }
 
-// take reads one line, and reports whether reading can stop: in
-// work-only mode, once the start and some work are known.
+// take reads one line, and reports whether reading can stop: in work
+// mode, once the start and some work are known; in head mode, once the
+// start and the session's id are.
 func (rd *reading) take(line []byte) bool {
 	c := rd.c
 	c.s.Lines++
@@ -211,10 +252,19 @@ func (rd *reading) take(line []byte) bool {
 		if !rd.p.line(line, c) {
 			c.s.Malformed++
 		}
-	case !rd.workOnly && !validJSON(line):
+	case rd.mode == full && !validJSON(line):
 		c.s.Malformed++
 	}
-	return rd.workOnly && !c.s.Start.IsZero() && c.s.DidWork()
+	switch {
+	case c.s.Start.IsZero():
+		return false
+	case rd.mode == work:
+		return c.s.DidWork()
+	case rd.mode == head:
+		rd.past++
+		return c.s.SessionID != "" || rd.past > headLines
+	}
+	return false
 }
 
 func parserOf(f Format) parser {

@@ -1,0 +1,134 @@
+package wake_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/spf13/afero"
+
+	"github.com/wakeproto/wake"
+	"github.com/wakeproto/wake/handoff"
+	"github.com/wakeproto/wake/tiers"
+	"github.com/wakeproto/wake/transcript"
+)
+
+// claudeTurn is a turn of a Claude Code session id, at at: a prompt, a
+// Write of file, and a message.
+func claudeTurn(id string, at time.Time, prompt, file string) string {
+	ts := func(d time.Duration) string { return at.Add(d).Format(time.RFC3339Nano) }
+	return `{"type":"user","message":{"role":"user","content":"` + prompt + `"},"timestamp":"` + ts(0) + `","cwd":"/p","sessionId":"` + id + `"}
+{"type":"assistant","message":{"role":"assistant","content":[{"type":"tool_use","id":"w` + file + `","name":"Write","input":{"file_path":"/p/` + file + `"}}]},"timestamp":"` + ts(time.Second) + `","sessionId":"` + id + `"}
+{"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"w` + file + `","content":"ok"}]},"timestamp":"` + ts(2*time.Second) + `","sessionId":"` + id + `"}
+{"type":"assistant","message":{"role":"assistant","content":[{"type":"text","text":"wrote ` + file + `"}]},"timestamp":"` + ts(3*time.Second) + `","sessionId":"` + id + `"}
+`
+}
+
+// TestAutoHandoffAfterHandoff: a session that went on working after the
+// agent's own hand-off (the next turns of an interactive session, or a
+// resumed one, whose transcript goes on) is handed off again, for the
+// work after it alone; the agent's hand-off is rotated, not overwritten,
+// and its next priority carried over. A session that did nothing after
+// its hand-off is not.
+func TestAutoHandoffAfterHandoff(t *testing.T) {
+	t.Parallel()
+	m, fsys, now := autoMemory(t) // 10:00, a hand-off at 09:00
+	ctx := context.Background()
+	t0 := now.Add(-30 * time.Minute)
+	afero.WriteFile(fsys, "/t/s.jsonl", []byte(claudeTurn("s1", t0, "write a", "a.txt")), 0o644)
+	// The agent hands off at 09:40.
+	*now = t0.Add(10 * time.Minute)
+	handedOff := *now
+	in := handoff.Input{Session: tiers.Session{Summary: "Wrote a", NextPriority: "Write b"}}
+	if _, err := m.Handoff(ctx, in, wake.BootFiles{NoSkill: true}); err != nil {
+		t.Fatal(err)
+	}
+	*now = now.Add(5 * time.Minute)
+	res, err := m.AutoHandoff(ctx, wake.AutoOptions{Transcript: "/t/s.jsonl"})
+	if err != nil || res.Written != nil || !strings.Contains(res.Skipped, "no work was done after it") {
+		t.Fatalf("no work after the agent's hand-off: %+v %v", res, err)
+	}
+	// The session goes on (resumed, or its next turn) and writes b.txt.
+	f, _ := fsys.OpenFile("/t/s.jsonl", 1|1024, 0) // O_WRONLY|O_APPEND
+	f.WriteString(claudeTurn("s1", handedOff.Add(10*time.Minute), "now write b", "b.txt"))
+	f.Close()
+	*now = now.Add(10 * time.Minute)
+	res, err = m.AutoHandoff(ctx, wake.AutoOptions{Transcript: "/t/s.jsonl", Boot: wake.BootFiles{NoSkill: true}})
+	if err != nil || res.Written == nil {
+		t.Fatalf("work after the agent's hand-off: %+v %v", res, err)
+	}
+	latest := readMem(t, fsys, "/p/.wake/recent/latest.md")
+	for _, want := range []string{
+		"summary: 'Automatic hand-off of the work after the hand-off of 2026-11-22T09:40:00Z (the session ended without another): the agent''s tools edited 1 file (b.txt); the user asked: “now write b”'",
+		"- The agent's tools edited: b.txt (Write)\n",
+	} {
+		if !strings.Contains(latest, want) {
+			t.Errorf("latest.md lacks %q:\n%s", want, latest)
+		}
+	}
+	if strings.Contains(latest, "a.txt") || strings.Contains(latest, "write a") {
+		t.Errorf("latest.md holds the work before the hand-off:\n%s", latest)
+	}
+	if prev := readMem(t, fsys, "/p/.wake/recent/previous.md"); !strings.Contains(prev, "summary: Wrote a\n") {
+		t.Errorf("previous.md is not the agent's hand-off:\n%s", prev)
+	}
+	if main := readMem(t, fsys, "/p/.wake/main.md"); !strings.Contains(main, "next_priority: "+wake.CarriedPrefix+"Write b\n") {
+		t.Errorf("main.md does not carry the agent's next priority over:\n%s", main)
+	}
+	// Its own automatic hand-off covers that work: once only.
+	*now = now.Add(time.Minute)
+	res, err = m.AutoHandoff(ctx, wake.AutoOptions{Transcript: "/t/s.jsonl"})
+	if err != nil || res.Written != nil || !strings.Contains(res.Skipped, "an automatic hand-off was written in this session already") {
+		t.Fatalf("again: %+v %v", res, err)
+	}
+}
+
+// TestAutoHandoffOverlappingSessions: the automatic hand-off of one
+// session neither hides another session's work from its Stop hook nor
+// keeps it from its own automatic hand-off.
+func TestAutoHandoffOverlappingSessions(t *testing.T) {
+	t.Parallel()
+	m, fsys, now := autoMemory(t)
+	ctx := context.Background()
+	afero.WriteFile(fsys, "/t/a.jsonl", []byte(claudeTurn("A", now.Add(-20*time.Minute), "write a", "a.txt")), 0o644)
+	afero.WriteFile(fsys, "/t/b.jsonl", []byte(claudeTurn("B", now.Add(-10*time.Minute), "write b", "b.txt")), 0o644)
+	res, err := m.AutoHandoff(ctx, wake.AutoOptions{Transcript: "/t/a.jsonl"})
+	if err != nil || res.Written == nil {
+		t.Fatalf("A: %+v %v", res, err)
+	}
+	if w, err := sessionWork(m, "/t/b.jsonl", transcript.Claude); err != nil || !w.DidWork() || !w.HandedOff.IsZero() {
+		t.Fatalf("B's Stop hook, after A's automatic hand-off: %+v %v", w, err)
+	}
+	*now = now.Add(time.Minute)
+	res, err = m.AutoHandoff(ctx, wake.AutoOptions{Transcript: "/t/b.jsonl"})
+	if err != nil || res.Written == nil {
+		t.Fatalf("B, after A's automatic hand-off: %+v %v", res, err)
+	}
+	ledger := readMem(t, fsys, "/p/.wake/ledger.jsonl")
+	if !strings.Contains(ledger, `"auto":true,"session":"A"}`) || !strings.Contains(ledger, `"auto":true,"session":"B"}`) {
+		t.Errorf("the ledger lines do not name their sessions:\n%s", ledger)
+	}
+	// A's session is covered; a manual hand-off covers every session.
+	*now = now.Add(time.Minute)
+	if res, err = m.AutoHandoff(ctx, wake.AutoOptions{Transcript: "/t/a.jsonl"}); err != nil || res.Written != nil {
+		t.Fatalf("A again: %+v %v", res, err)
+	}
+}
+
+// TestStopAskedSince: the Stop hook's note of what it asked is by session
+// and by where the work asked for began.
+func TestStopAskedSince(t *testing.T) {
+	t.Parallel()
+	m, _, now := autoMemory(t)
+	first, later := now.Add(-time.Hour), *now
+	if m.StopAsked("s1", first) {
+		t.Fatal("asked before any note")
+	}
+	if err := m.NoteStopAsked(context.Background(), "s\x001", first); err != nil {
+		t.Fatal(err)
+	}
+	if !m.StopAsked("s1", first) || m.StopAsked("s1", later) || m.StopAsked("s2", first) {
+		t.Error("asked for the wrong session or work")
+	}
+}
