@@ -100,9 +100,13 @@ func (m *Memory) AutoHandoff(ctx context.Context, o AutoOptions) (AutoResult, er
 		res.Session = s
 		m.warnSkipped(o.Transcript, s)
 	}
-	decisions, err := m.decisionsSince(res.Since)
-	if err != nil {
-		return res, err
+	// Without a transcript, the decisions the ledger records stand for
+	// the session's: nothing tells whose they are.
+	var decisions int
+	if res.Session == nil {
+		if decisions, err = m.decisionsSince(res.Since); err != nil {
+			return res, err
+		}
 	}
 	changed := m.gitChanges(ctx, res.Since)
 	if !didWork(res.Session, decisions, changed) {
@@ -223,7 +227,7 @@ func (m *Memory) warnSkipped(name string, s *transcript.Summary) {
 var decisionOps = map[string]bool{"decide": true, "reverse": true, "contest": true, "uphold": true}
 
 // decisionsSince counts the decision-log changes the ledger records since
-// the session started.
+// start: a session's, when no transcript tells which are.
 func (m *Memory) decisionsSince(start time.Time) (int, error) {
 	entries, _, err := handoff.ReadLedgerSince(m.o.FS, m.root, start.UTC().Truncate(time.Second))
 	if err != nil {
@@ -262,8 +266,10 @@ func (m *Memory) previousNext() string {
 // the work it did since its mark.
 type SessionWork struct {
 	SessionMark
-	Edited    string // a file the agent's tools edited; "" when none
-	Decisions int    // decision-log changes the ledger records since the mark
+	Edited string // a file the agent's tools edited; "" when none
+	// Decisions is how many decisions the transcript shows the session
+	// making; those the ledger records from elsewhere are not its work.
+	Decisions int
 }
 
 // DidWork reports whether the session changed something.
@@ -290,7 +296,7 @@ func (m *Memory) SessionMark(name string, f transcript.Format, id string) (Sessi
 
 // SessionWork reads, as little as it can, whether the session of a
 // transcript did work since its mark: the transcript up to its first
-// edit since, the ledger since. It runs at the end of every turn.
+// edit or decision since. It runs at the end of every turn.
 func (m *Memory) SessionWork(name string, f transcript.Format, k SessionMark) (SessionWork, error) {
 	w := SessionWork{SessionMark: k}
 	s, err := m.readTranscript(name, func(r io.Reader) (*transcript.Summary, error) {
@@ -303,7 +309,5 @@ func (m *Memory) SessionWork(name string, f transcript.Format, k SessionMark) (S
 		w.Edited = s.Edits[0].Path
 	}
 	w.Decisions = s.Decisions
-	n, err := m.decisionsSince(k.Since())
-	w.Decisions += n
-	return w, err
+	return w, nil
 }

@@ -30,7 +30,7 @@ type autoFacts struct {
 	path      string              // the transcript's file
 	start     time.Time
 	after     time.Time  // the session's last hand-off, which this one follows; zero when none
-	decisions int        // decision-log changes in the ledger since start
+	decisions int        // without a transcript, the decision-log changes in the ledger since
 	changed   tiers.List // git's files changed since start
 	carried   string     // the previous hand-off's next priority
 }
@@ -98,11 +98,11 @@ func (f autoFacts) what() string {
 	return line
 }
 
-// decided is how many decisions the session recorded: the ledger's
-// count, or the transcript's when it saw more (a root it does not hold).
+// decided is how many decisions the session recorded: those its
+// transcript shows it making, else the ledger's count.
 func (f autoFacts) decided() int {
 	if f.session != nil {
-		return max(f.decisions, f.session.Decisions)
+		return f.session.Decisions
 	}
 	return f.decisions
 }

@@ -132,3 +132,39 @@ func TestStopAskedSince(t *testing.T) {
 		t.Error("asked for the wrong session or work")
 	}
 }
+
+// TestOthersDecisionIsNotWork: a decision logged while a session ran, by
+// someone else (a terminal, another session), is not the session's work:
+// the session's decisions are those its transcript shows it making.
+func TestOthersDecisionIsNotWork(t *testing.T) {
+	t.Parallel()
+	m, fsys, now := autoMemory(t)
+	ctx := context.Background()
+	start := now.Add(-10 * time.Minute)
+	talk := `{"type":"user","message":{"role":"user","content":"what is VAT?"},"timestamp":"` + start.Format(time.RFC3339) + `","cwd":"/p","sessionId":"t"}
+{"type":"assistant","message":{"role":"assistant","content":[{"type":"text","text":"A tax."}]},"timestamp":"` + start.Add(time.Second).Format(time.RFC3339) + `"}
+`
+	afero.WriteFile(fsys, "/t/talk.jsonl", []byte(talk), 0o644)
+	if _, err := m.Decide(ctx, handoff.NewDecision{What: "Use cents", Why: "floats round"}); err != nil {
+		t.Fatal(err)
+	}
+	if w, err := sessionWork(m, "/t/talk.jsonl", transcript.Claude); err != nil || w.DidWork() {
+		t.Fatalf("another's decision is the session's work: %+v %v", w, err)
+	}
+	res, err := m.AutoHandoff(ctx, wake.AutoOptions{Transcript: "/t/talk.jsonl"})
+	if err != nil || res.Written != nil || !strings.Contains(res.Skipped, "did no work") {
+		t.Fatalf("AutoHandoff: %+v %v", res, err)
+	}
+	// The session's own wake decide is its work.
+	own := talk + `{"type":"assistant","message":{"role":"assistant","content":[{"type":"tool_use","id":"d1","name":"Bash","input":{"command":"wake decide \"Round half up because the bank does\""}}]},"timestamp":"` + start.Add(2*time.Second).Format(time.RFC3339) + `"}
+{"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"d1","content":"D-2"}]},"timestamp":"` + start.Add(3*time.Second).Format(time.RFC3339) + `"}
+`
+	afero.WriteFile(fsys, "/t/talk.jsonl", []byte(own), 0o644)
+	if w, err := sessionWork(m, "/t/talk.jsonl", transcript.Claude); err != nil || w.Decisions != 1 {
+		t.Fatalf("the session's own decision: %+v %v", w, err)
+	}
+	res, err = m.AutoHandoff(ctx, wake.AutoOptions{Transcript: "/t/talk.jsonl"})
+	if err != nil || res.Written == nil || !strings.Contains(string(res.Written.Summary), "recorded 1 decision;") {
+		t.Fatalf("AutoHandoff of the session's decision: %+v %v", res, err)
+	}
+}

@@ -169,7 +169,7 @@ func claudeAssistant(c *collector, mine bool, text string, blocks []claudeBlock)
 				}
 				c.edit(b.ID, path, b.Name)
 			case b.Name == "Bash":
-				c.command(in.Command)
+				c.ran(b.ID, in.Command)
 			}
 		}
 	}

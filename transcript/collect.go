@@ -37,9 +37,9 @@ type collector struct {
 	files map[string]bool
 	more  map[uint64]struct{}
 	seed  maphash.Seed
-	// pending holds the edits of tool calls whose result has not been
-	// read: an edit counts once its call did not fail.
-	pending map[string][]Edit
+	// pending holds the work of tool calls whose result has not been
+	// read: an edit or a decision counts once its call did not fail.
+	pending map[string]*call
 	order   []string // pending's keys, oldest first
 }
 
@@ -48,7 +48,7 @@ func newCollector(lim Limits, sc Scope, workOnly bool) *collector {
 		prompts:  ends{first: lim.FirstPrompts, last: lim.LastPrompts},
 		alt:      ends{first: lim.FirstPrompts, last: lim.LastPrompts},
 		commands: ends{last: lim.Commands},
-		files:    map[string]bool{}, more: map[uint64]struct{}{}, seed: maphash.MakeSeed(), pending: map[string][]Edit{}}
+		files:    map[string]bool{}, more: map[uint64]struct{}{}, seed: maphash.MakeSeed(), pending: map[string]*call{}}
 }
 
 // at notes the time of the line being read, s (none when it is not
@@ -146,6 +146,41 @@ func (c *collector) decision() {
 	}
 }
 
+// call is the work of a tool call waiting for its result.
+type call struct {
+	edits     []Edit
+	decisions int
+}
+
+// ran notes that tool call id ran cmd: a command, and a decision when it
+// is one of wake's ([isDecision]), which counts once the call is known
+// not to have failed, as an edit does.
+func (c *collector) ran(id, cmd string) {
+	c.command(cmd)
+	if !c.counts() || !isDecision(cmd) {
+		return
+	}
+	if id == "" {
+		c.s.Decisions++
+		return
+	}
+	c.pend(id).decisions++
+}
+
+// pend is the pending call id, added when new.
+func (c *collector) pend(id string) *call {
+	p, ok := c.pending[id]
+	if !ok {
+		if len(c.order) >= maxPending {
+			c.settle(c.order[0], false)
+		}
+		p = &call{}
+		c.pending[id] = p
+		c.order = append(c.order, id)
+	}
+	return p
+}
+
 // edit notes that tool call id edits path; it counts once the call is
 // known not to have failed ([collector.result]), or at the end of the
 // transcript when its result is not recorded. An empty id counts at once.
@@ -159,13 +194,8 @@ func (c *collector) edit(id, path, tool string) {
 		c.keep(e)
 		return
 	}
-	if _, ok := c.pending[id]; !ok {
-		if len(c.order) >= maxPending {
-			c.settle(c.order[0], false)
-		}
-		c.order = append(c.order, id)
-	}
-	c.pending[id] = append(c.pending[id], e)
+	p := c.pend(id)
+	p.edits = append(p.edits, e)
 }
 
 // result settles tool call id: its edits count unless it failed.
@@ -187,7 +217,7 @@ func (c *collector) waitingIn(line []byte) bool {
 }
 
 func (c *collector) settle(id string, failed bool) {
-	es := c.pending[id]
+	p := c.pending[id]
 	delete(c.pending, id)
 	for i, k := range c.order {
 		if k == id {
@@ -195,12 +225,13 @@ func (c *collector) settle(id string, failed bool) {
 			break
 		}
 	}
-	if failed {
+	if failed || p == nil {
 		return
 	}
-	for _, e := range es {
+	for _, e := range p.edits {
 		c.keep(e)
 	}
+	c.s.Decisions += p.decisions
 }
 
 func (c *collector) keep(e Edit) {

@@ -98,7 +98,11 @@ type Summary struct {
 	Commands     []string
 	CommandCount int
 	LastMessage  string // the agent's last message, one line, cut
-	Decisions    int    // wake decisions the transcript records (the wake format's)
+	// Decisions is how many decisions the transcript shows the session
+	// making: a wake decide, reverse, contest or uphold that its agent
+	// ran and that did not fail ([isDecision]), or in the wake format a
+	// "decision" line.
+	Decisions int
 	// Lines is how many lines were read; Malformed how many of them were
 	// not JSON and TooLong how many were over [Limits.MaxLine], both
 	// skipped.
