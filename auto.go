@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"time"
 
 	"github.com/wakeproto/wake/handoff"
@@ -92,7 +93,7 @@ func (m *Memory) AutoHandoff(ctx context.Context, o AutoOptions) (AutoResult, er
 	res.Since = mark.Since()
 	if o.Transcript != "" {
 		s, err := m.readTranscript(o.Transcript, func(r io.Reader) (*transcript.Summary, error) {
-			return transcript.Read(r, o.Format, transcript.DefaultLimits(), transcript.Scope{Since: res.Since})
+			return transcript.Read(r, o.Format, transcript.DefaultLimits(), m.scope(res.Since))
 		})
 		if err != nil {
 			return res, err
@@ -190,6 +191,28 @@ func didWork(s *transcript.Summary, decisions int, changed tiers.List) bool {
 		return true
 	}
 	return s == nil && len(changed.Items) > 0
+}
+
+// scope is what of a transcript is a session's work: what it recorded
+// since since, in its project.
+func (m *Memory) scope(since time.Time) transcript.Scope {
+	return transcript.Scope{Since: since, Project: m.projectDir}
+}
+
+// projectDir is the directory of the project of a session in cwd: the
+// top of the git work tree holding cwd, told by its .git (a directory,
+// or a file in a linked work tree), else cwd.
+func (m *Memory) projectDir(cwd string) string {
+	for dir := cwd; ; {
+		if _, err := m.o.FS.Stat(filepath.Join(dir, ".git")); err == nil {
+			return dir
+		}
+		up := filepath.Dir(dir)
+		if up == dir {
+			return cwd
+		}
+		dir = up
+	}
 }
 
 // readTranscript opens a transcript file and reads it with read.
@@ -300,7 +323,7 @@ func (m *Memory) SessionMark(name string, f transcript.Format, id string) (Sessi
 func (m *Memory) SessionWork(name string, f transcript.Format, k SessionMark) (SessionWork, error) {
 	w := SessionWork{SessionMark: k}
 	s, err := m.readTranscript(name, func(r io.Reader) (*transcript.Summary, error) {
-		return transcript.ReadWork(r, f, 0, transcript.Scope{Since: k.Since()})
+		return transcript.ReadWork(r, f, 0, m.scope(k.Since()))
 	})
 	if err != nil {
 		return w, err

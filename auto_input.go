@@ -149,6 +149,11 @@ func (f autoFacts) happened() []string {
 		}
 		out = append(out, "The agent's tools edited: "+strings.Join(names, ", "))
 	}
+	if s.Outside > 0 {
+		// Not named: a path outside the project (the user's home, say)
+		// is none of the memory's business.
+		out = append(out, fmt.Sprintf("The agent's tools also edited %s outside the project, not listed.", count(s.Outside, "file")))
+	}
 	if len(s.Commands) > 0 {
 		head := "The agent ran:"
 		if s.CommandCount > len(s.Commands) {

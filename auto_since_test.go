@@ -168,3 +168,44 @@ func TestOthersDecisionIsNotWork(t *testing.T) {
 		t.Fatalf("AutoHandoff of the session's decision: %+v %v", res, err)
 	}
 }
+
+// TestEditsOutsideProject: the files a session's tools edit outside its
+// project (its working directory, or its git work tree's top) are not
+// its work, and their paths stay out of the hand-off.
+func TestEditsOutsideProject(t *testing.T) {
+	t.Parallel()
+	m, fsys, now := autoMemory(t)
+	ctx := context.Background()
+	fsys.MkdirAll("/p/.git", 0o755)
+	at := now.Add(-10 * time.Minute)
+	plan := claudeTurn("s", at, "plan it", "x.md")
+	plan = strings.ReplaceAll(plan, `"file_path":"/p/x.md"`, `"file_path":"/root/.claude/plans/x.md"`)
+	plan = strings.ReplaceAll(plan, `"cwd":"/p"`, `"cwd":"/p/sub"`)
+	afero.WriteFile(fsys, "/t/plan.jsonl", []byte(plan), 0o644)
+	if w, err := sessionWork(m, "/t/plan.jsonl", transcript.Claude); err != nil || w.DidWork() {
+		t.Fatalf("an edit outside the project is work: %+v %v", w, err)
+	}
+	res, err := m.AutoHandoff(ctx, wake.AutoOptions{Transcript: "/t/plan.jsonl"})
+	if err != nil || res.Written != nil || !strings.Contains(res.Skipped, "did no work") {
+		t.Fatalf("AutoHandoff: %+v %v", res, err)
+	}
+	// An edit at the git work tree's top, above the working directory, is.
+	both := plan + claudeTurn("s", at.Add(time.Minute), "and the code", "top.go")
+	afero.WriteFile(fsys, "/t/plan.jsonl", []byte(both), 0o644)
+	if w, err := sessionWork(m, "/t/plan.jsonl", transcript.Claude); err != nil || w.Edited != "top.go" {
+		t.Fatalf("an edit in the git work tree: %+v %v", w, err)
+	}
+	res, err = m.AutoHandoff(ctx, wake.AutoOptions{Transcript: "/t/plan.jsonl"})
+	if err != nil || res.Written == nil {
+		t.Fatalf("AutoHandoff: %+v %v", res, err)
+	}
+	latest := readMem(t, fsys, "/p/.wake/recent/latest.md")
+	if strings.Contains(latest, "/root") || strings.Contains(latest, "x.md") {
+		t.Errorf("latest.md names the file outside the project:\n%s", latest)
+	}
+	for _, want := range []string{"tools edited 1 file (top.go)", "- The agent's tools also edited 1 file outside the project, not listed.\n"} {
+		if !strings.Contains(latest, want) {
+			t.Errorf("latest.md lacks %q:\n%s", want, latest)
+		}
+	}
+}

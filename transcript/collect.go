@@ -36,7 +36,13 @@ type collector struct {
 	// past them, up to maxMore, so that MoreEdits counts files, not edits.
 	files map[string]bool
 	more  map[uint64]struct{}
-	seed  maphash.Seed
+	// outside holds the hashes of the paths outside the project, so
+	// that Outside counts files too.
+	outside map[uint64]struct{}
+	seed    maphash.Seed
+	// project is the project's directory, once the working directory is
+	// known.
+	project string
 	// pending holds the work of tool calls whose result has not been
 	// read: an edit or a decision counts once its call did not fail.
 	pending map[string]*call
@@ -48,7 +54,7 @@ func newCollector(lim Limits, sc Scope, workOnly bool) *collector {
 		prompts:  ends{first: lim.FirstPrompts, last: lim.LastPrompts},
 		alt:      ends{first: lim.FirstPrompts, last: lim.LastPrompts},
 		commands: ends{last: lim.Commands},
-		files:    map[string]bool{}, more: map[uint64]struct{}{}, seed: maphash.MakeSeed(), pending: map[string]*call{}}
+		files:    map[string]bool{}, more: map[uint64]struct{}{}, outside: map[uint64]struct{}{}, seed: maphash.MakeSeed(), pending: map[string]*call{}}
 }
 
 // at notes the time of the line being read, s (none when it is not
@@ -74,6 +80,12 @@ func (c *collector) startAt(t time.Time) {
 func (c *collector) cwd(dir string) {
 	if c.s.Cwd == "" && filepath.IsAbs(dir) {
 		c.s.Cwd = filepath.Clean(dir)
+		c.project = c.s.Cwd
+		if c.scope.Project != nil {
+			if p := c.scope.Project(c.s.Cwd); filepath.IsAbs(p) {
+				c.project = filepath.Clean(p)
+			}
+		}
 	}
 }
 
@@ -149,6 +161,7 @@ func (c *collector) decision() {
 // call is the work of a tool call waiting for its result.
 type call struct {
 	edits     []Edit
+	outside   []string // the paths it edits outside the project
 	decisions int
 }
 
@@ -189,13 +202,20 @@ func (c *collector) edit(id, path, tool string) {
 	if path == "" || !c.counts() {
 		return
 	}
-	e := Edit{Path: c.rel(path), Tool: oneLine(tool, 60)}
-	if id == "" {
+	rel, in := c.place(path)
+	e := Edit{Path: rel, Tool: oneLine(tool, 60)}
+	switch {
+	case id == "" && in:
 		c.keep(e)
-		return
+	case id == "":
+		c.away(rel)
+	case in:
+		p := c.pend(id)
+		p.edits = append(p.edits, e)
+	default:
+		p := c.pend(id)
+		p.outside = append(p.outside, rel)
 	}
-	p := c.pend(id)
-	p.edits = append(p.edits, e)
 }
 
 // result settles tool call id: its edits count unless it failed.
@@ -231,6 +251,9 @@ func (c *collector) settle(id string, failed bool) {
 	for _, e := range p.edits {
 		c.keep(e)
 	}
+	for _, path := range p.outside {
+		c.away(path)
+	}
 	c.s.Decisions += p.decisions
 }
 
@@ -251,16 +274,36 @@ func (c *collector) keep(e Edit) {
 	}
 }
 
-// rel is path relative to the session's cwd when it lies inside it.
-func (c *collector) rel(path string) string {
+// away counts a file edited outside the project.
+func (c *collector) away(path string) {
+	if len(c.outside) >= maxMore {
+		c.s.Outside++ // past maxMore files, every edit counts as one more
+		return
+	}
+	h := maphash.String(c.seed, path)
+	if _, ok := c.outside[h]; !ok {
+		c.outside[h] = struct{}{}
+		c.s.Outside++
+	}
+}
+
+// place is where path lies: relative to the project's directory and in,
+// when it is under it; as given otherwise. Before the working directory
+// is known, a relative path that does not climb out is in, and an
+// absolute one too, as nothing tells otherwise.
+func (c *collector) place(path string) (string, bool) {
 	path = oneLine(path, 1000)
-	if c.s.Cwd == "" || !filepath.IsAbs(path) {
-		return path
+	if c.project == "" {
+		return path, filepath.IsAbs(path) || filepath.IsLocal(path)
 	}
-	if r, err := filepath.Rel(c.s.Cwd, path); err == nil && filepath.IsLocal(r) {
-		return filepath.ToSlash(r)
+	abs := path
+	if !filepath.IsAbs(abs) {
+		abs = filepath.Join(c.s.Cwd, abs)
 	}
-	return path
+	if r, err := filepath.Rel(c.project, abs); err == nil && filepath.IsLocal(r) {
+		return filepath.ToSlash(r), true
+	}
+	return path, false
 }
 
 // done settles the calls whose result was never recorded (the session

@@ -71,7 +71,7 @@ func DefaultLimits() Limits {
 
 // Edit is a file an agent's tool changed.
 type Edit struct {
-	Path string // as the tool named it, relative to the session's cwd when inside it
+	Path string // relative to the project's directory ([Scope.Project]); as the tool named it when that is unknown
 	Tool string // the tool: Write, Edit, apply_patch, ...
 }
 
@@ -89,10 +89,13 @@ type Summary struct {
 	// PromptGap is where in Prompts the prompts left out would go, when
 	// some were: Prompts[:PromptGap] are the first, the rest the last.
 	PromptGap int
-	// Edits are the files the agent's tools changed, each once, in the
-	// order first met; MoreEdits counts the files past [Limits.Files].
+	// Edits are the files of the project the agent's tools changed, each
+	// once, in the order first met; MoreEdits counts the files past
+	// [Limits.Files], Outside those outside the project ([Scope.Project]),
+	// which are not the session's work.
 	Edits     []Edit
 	MoreEdits int
+	Outside   int
 	// Commands are the last commands the agent ran, one line each;
 	// CommandCount is how many it ran in all.
 	Commands     []string
@@ -132,6 +135,12 @@ type Scope struct {
 	// work that a hand-off already covers. A record without a time
 	// counts. Start is the first time recorded all the same.
 	Since time.Time
+	// Project gives the directory of the project of a session in cwd
+	// (its git work tree's top, say); "" or a nil Project is cwd itself.
+	// An edit counts as the session's work only under it, and is named
+	// relative to it: a file elsewhere (a plan in the home directory,
+	// another repository) is counted in [Summary.Outside] alone.
+	Project func(cwd string) string
 }
 
 // in reports whether a record of time t is in the scope.
