@@ -67,30 +67,12 @@ var ErrNoStart = errors.New("the session's start is unknown")
 // when a hand-off of the session was written meanwhile (checked again
 // under the root's lock).
 func (m *Memory) AutoHandoff(ctx context.Context, o AutoOptions) (AutoResult, error) {
-	res := AutoResult{Start: o.Start}
-	id := o.SessionID
-	if o.Transcript != "" {
-		h, err := m.readTranscript(o.Transcript, func(r io.Reader) (*transcript.Summary, error) {
-			return transcript.Head(r, o.Format, 0)
-		})
-		if err != nil {
-			return res, err
-		}
-		if res.Start.IsZero() {
-			res.Start = h.Start
-		}
-		if id == "" {
-			id = h.SessionID
-		}
-	}
-	if res.Start.IsZero() {
-		return res, hinted{ErrNoStart, "give --session-start TIME (RFC 3339), or a --transcript that records times"}
-	}
-	mark, err := m.sessionMark(res.Start, id)
+	var res AutoResult
+	mark, err := m.autoMark(o)
 	if err != nil {
 		return res, err
 	}
-	res.Since = mark.Since()
+	res.Start, res.Since = mark.Start, mark.Since()
 	if o.Transcript != "" {
 		s, err := m.readTranscript(o.Transcript, func(r io.Reader) (*transcript.Summary, error) {
 			return transcript.Read(r, o.Format, transcript.DefaultLimits(), m.scope(res.Since))
@@ -114,9 +96,9 @@ func (m *Memory) AutoHandoff(ctx context.Context, o AutoOptions) (AutoResult, er
 		res.Skipped = mark.noWork()
 		return res, nil
 	}
-	in := autoInput(autoFacts{session: res.Session, path: o.Transcript, start: res.Start, after: mark.HandedOff,
+	in := autoInput(autoFacts{session: res.Session, path: o.Transcript, start: res.Start, after: mark.after(),
 		decisions: decisions, changed: changed, carried: m.previousNext()})
-	in.Auto, in.SessionID, in.NoneSince, in.Seen = true, id, res.Start, mark.seen
+	in.Auto, in.SessionID, in.NoneSince, in.Seen = true, mark.SessionID, res.Start, mark.seen
 	out, err := m.Handoff(ctx, in, o.Boot)
 	var he *handoff.HandedOffError
 	if errors.As(err, &he) {
@@ -128,6 +110,30 @@ func (m *Memory) AutoHandoff(ctx context.Context, o AutoOptions) (AutoResult, er
 	}
 	res.Written = &out
 	return res, nil
+}
+
+// autoMark is the mark of the session an automatic hand-off is for: its
+// start and id as given, else as its transcript's opening records them.
+func (m *Memory) autoMark(o AutoOptions) (SessionMark, error) {
+	start, id := o.Start, o.SessionID
+	if o.Transcript != "" {
+		h, err := m.readTranscript(o.Transcript, func(r io.Reader) (*transcript.Summary, error) {
+			return transcript.Head(r, o.Format, 0)
+		})
+		if err != nil {
+			return SessionMark{}, err
+		}
+		if start.IsZero() {
+			start = h.Start
+		}
+		if id == "" {
+			id = h.SessionID
+		}
+	}
+	if start.IsZero() {
+		return SessionMark{}, hinted{ErrNoStart, "give --session-start TIME (RFC 3339), or a --transcript that records times"}
+	}
+	return m.sessionMark(start, id)
 }
 
 // SessionMark is where a session's work not yet handed off begins.
@@ -151,6 +157,17 @@ func (k SessionMark) Since() time.Time {
 		return k.HandedOff
 	}
 	return k.Start
+}
+
+// after is the time of the session's hand-off that its work not yet
+// handed off follows; zero when that work is all it did. A hand-off of
+// the start's own second (the ledger keeps seconds) may be from before
+// the session: the work since the start is the session's all the same.
+func (k SessionMark) after() time.Time {
+	if k.HandedOff.After(k.Start) {
+		return k.HandedOff
+	}
+	return time.Time{}
 }
 
 // noWork says why a session with no work since its mark is not handed

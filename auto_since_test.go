@@ -209,3 +209,20 @@ func TestEditsOutsideProject(t *testing.T) {
 		}
 	}
 }
+
+// TestAutoHandoffSameSecond: a hand-off of the session's first second (the
+// ledger keeps seconds) may be from before the session: the session's
+// work since its start is handed off, as that of a session without one.
+func TestAutoHandoffSameSecond(t *testing.T) {
+	t.Parallel()
+	m, fsys, now := autoMemory(t) // a hand-off at 09:00:00
+	start := now.Add(-time.Hour + 500*time.Millisecond)
+	afero.WriteFile(fsys, "/t/s.jsonl", []byte(claudeTurn("s", start, "write a", "a.txt")), 0o644)
+	if w, err := sessionWork(m, "/t/s.jsonl", transcript.Claude); err != nil || !w.DidWork() || !w.Since().Equal(start) {
+		t.Fatalf("%+v %v", w, err)
+	}
+	res, err := m.AutoHandoff(context.Background(), wake.AutoOptions{Transcript: "/t/s.jsonl"})
+	if err != nil || res.Written == nil || !strings.Contains(string(res.Written.Summary), "summary: '"+wake.AutoPrefix) {
+		t.Fatalf("%+v %v", res, err)
+	}
+}

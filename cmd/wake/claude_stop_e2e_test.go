@@ -104,8 +104,6 @@ func TestClaudeCodeAsksAgainAfterHandoff(t *testing.T) {
 	proj, env, _ := claudeProject(t, bin, "full", stub.URL)
 	runBounded(t, proj, env, 60*time.Second, bin, "install", "claude")
 	runBounded(t, proj, env, 60*time.Second, "git", "init", "-q")
-	// The setup's hand-off is in a second of its own, before the session.
-	time.Sleep(1100 * time.Millisecond)
 	latest := filepath.Join(proj, ".wake", "recent", "latest.md")
 
 	stub.writeNext(filepath.Join(proj, "a.txt"))

@@ -164,7 +164,7 @@ func stopReason(w wake.SessionWork, wakeHandoff string) string {
 		did = "changed files (" + filepath.ToSlash(w.Edited) + " among them)"
 	}
 	what, since := "this session did", "but wrote no hand-off"
-	if w.Since().After(w.Start) {
+	if w.HandedOff.After(w.Start) {
 		what, since = "this session did after its hand-off", "since its hand-off of "+w.HandedOff.UTC().Format(time.RFC3339)+" but wrote no hand-off after it"
 	}
 	return fmt.Sprintf("wake: this session %s %s, so the next session would start without knowing what happened. "+
