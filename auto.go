@@ -75,7 +75,7 @@ func (m *Memory) AutoHandoff(ctx context.Context, o AutoOptions) (AutoResult, er
 	res.Start, res.Since = mark.Start, mark.Since()
 	if o.Transcript != "" {
 		s, err := m.readTranscript(o.Transcript, func(r io.Reader) (*transcript.Summary, error) {
-			return transcript.Read(r, o.Format, transcript.DefaultLimits(), m.scope(res.Since))
+			return transcript.Read(r, o.Format, transcript.DefaultLimits(), m.scope(mark))
 		})
 		if err != nil {
 			return res, err
@@ -210,10 +210,12 @@ func didWork(s *transcript.Summary, decisions int, changed tiers.List) bool {
 	return s == nil && len(changed.Items) > 0
 }
 
-// scope is what of a transcript is a session's work: what it recorded
-// since since, in its project.
-func (m *Memory) scope(since time.Time) transcript.Scope {
-	return transcript.Scope{Since: since, Project: m.projectDir}
+// scope is what of a transcript is a session's work not yet handed off:
+// what it recorded in its project, after its hand-off when it wrote one.
+// Without one, all of it: a client's times are not always in order (a
+// line may bear a time before the first line's).
+func (m *Memory) scope(k SessionMark) transcript.Scope {
+	return transcript.Scope{Since: k.after(), Project: m.projectDir}
 }
 
 // projectDir is the directory of the project of a session in cwd: the
@@ -340,7 +342,7 @@ func (m *Memory) SessionMark(name string, f transcript.Format, id string) (Sessi
 func (m *Memory) SessionWork(name string, f transcript.Format, k SessionMark) (SessionWork, error) {
 	w := SessionWork{SessionMark: k}
 	s, err := m.readTranscript(name, func(r io.Reader) (*transcript.Summary, error) {
-		return transcript.ReadWork(r, f, 0, m.scope(k.Since()))
+		return transcript.ReadWork(r, f, 0, m.scope(k))
 	})
 	if err != nil {
 		return w, err

@@ -226,3 +226,22 @@ func TestAutoHandoffSameSecond(t *testing.T) {
 		t.Fatalf("%+v %v", res, err)
 	}
 }
+
+// TestTimesOutOfOrder: Claude Code stamps some lines with a time before
+// the first line's (its attachments, as 2.1.330 writes them): without a
+// hand-off, the whole transcript is the session's work.
+func TestTimesOutOfOrder(t *testing.T) {
+	t.Parallel()
+	m, fsys, now := autoMemory(t)
+	start := now.Add(-10 * time.Minute)
+	tr := `{"type":"queue-operation","operation":"enqueue","timestamp":"` + start.Format(time.RFC3339Nano) + `","sessionId":"s"}
+` + claudeTurn("s", start.Add(-2*time.Second), "write a", "a.txt")
+	afero.WriteFile(fsys, "/t/s.jsonl", []byte(tr), 0o644)
+	if w, err := sessionWork(m, "/t/s.jsonl", transcript.Claude); err != nil || w.Edited != "a.txt" {
+		t.Fatalf("%+v %v", w, err)
+	}
+	res, err := m.AutoHandoff(context.Background(), wake.AutoOptions{Transcript: "/t/s.jsonl"})
+	if err != nil || res.Written == nil {
+		t.Fatalf("%+v %v", res, err)
+	}
+}
