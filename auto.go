@@ -7,7 +7,9 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
+	"unicode"
 
 	"github.com/wakeproto/wake/handoff"
 	"github.com/wakeproto/wake/tiers"
@@ -181,8 +183,8 @@ func (k SessionMark) noWork() string {
 
 // sessionMark finds the last hand-off of session id at or after start.
 func (m *Memory) sessionMark(start time.Time, id string) (SessionMark, error) {
-	k := SessionMark{Start: start, SessionID: id}
-	es, err := handoff.SessionHandoffs(m.o.FS, m.root, start, id)
+	k := SessionMark{Start: start, SessionID: sessionID(id)}
+	es, err := handoff.SessionHandoffs(m.o.FS, m.root, start, k.SessionID)
 	if err != nil {
 		return k, err
 	}
@@ -190,6 +192,24 @@ func (m *Memory) sessionMark(start time.Time, id string) (SessionMark, error) {
 		k.HandedOff, k.HandedOffAuto = es[k.seen-1].At, es[k.seen-1].Auto
 	}
 	return k, nil
+}
+
+// maxSessionID bounds the session id the ledger records.
+const maxSessionID = 200
+
+// sessionID is a client's session id as the ledger records it: one
+// printable line, bounded, whatever the client sent.
+func sessionID(id string) string {
+	id = strings.Map(func(r rune) rune {
+		if unicode.IsControl(r) || r == '\u2028' || r == '\u2029' {
+			return -1
+		}
+		return r
+	}, strings.ToValidUTF8(id, "\uFFFD"))
+	if len(id) > maxSessionID {
+		id = strings.ToValidUTF8(id[:maxSessionID], "")
+	}
+	return strings.TrimSpace(id)
 }
 
 func handoffKind(auto bool) string {

@@ -245,3 +245,24 @@ func TestTimesOutOfOrder(t *testing.T) {
 		t.Fatalf("%+v %v", res, err)
 	}
 }
+
+// TestAutoHandoffOddSessionID: a client's session id that is not one
+// printable line is recorded as one, and still tells the session's own
+// hand-off.
+func TestAutoHandoffOddSessionID(t *testing.T) {
+	t.Parallel()
+	m, fsys, now := autoMemory(t)
+	afero.WriteFile(fsys, "/t/s.jsonl", []byte(claudeTurn("s", now.Add(-10*time.Minute), "write a", "a.txt")), 0o644)
+	id := "s\n1\x00\u2028" + strings.Repeat("x", 300)
+	res, err := m.AutoHandoff(context.Background(), wake.AutoOptions{Transcript: "/t/s.jsonl", SessionID: id})
+	if err != nil || res.Written == nil {
+		t.Fatalf("%+v %v", res, err)
+	}
+	if !strings.Contains(readMem(t, fsys, "/p/.wake/ledger.jsonl"), `"session":"s1xxx`) {
+		t.Errorf("ledger:\n%s", readMem(t, fsys, "/p/.wake/ledger.jsonl"))
+	}
+	*now = now.Add(time.Minute)
+	if res, err = m.AutoHandoff(context.Background(), wake.AutoOptions{Transcript: "/t/s.jsonl", SessionID: id}); err != nil || res.Written != nil {
+		t.Fatalf("again: %+v %v", res, err)
+	}
+}
