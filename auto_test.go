@@ -105,9 +105,9 @@ func TestAutoHandoff(t *testing.T) {
 			t.Errorf("%s holds the secret", name)
 		}
 	}
-	e, ok, err := handoff.LastHandoffSince(fsys, "/p/.wake", start)
-	if err != nil || !ok || !e.Auto || !strings.HasPrefix(e.Summary, wake.AutoPrefix) {
-		t.Fatalf("ledger: %+v %v %v", e, ok, err)
+	es, err := handoff.SessionHandoffs(fsys, "/p/.wake", start, "s1")
+	if err != nil || len(es) != 1 || !es[0].Auto || es[0].Session != "s1" || !strings.HasPrefix(es[0].Summary, wake.AutoPrefix) {
+		t.Fatalf("ledger: %+v %v", es, err)
 	}
 
 	*now = now.Add(time.Minute)

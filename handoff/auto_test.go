@@ -51,8 +51,8 @@ func TestNoneSince(t *testing.T) {
 	if strings.Count(ledger, `"auto"`) != 1 {
 		t.Fatalf("a hand-off not automatic says auto:\n%s", ledger)
 	}
-	if e, ok, err := LastHandoffSince(s.FS, s.Root, written.Add(time.Second)); err != nil || !ok || !e.Auto {
-		t.Fatalf("LastHandoffSince: %+v %v %v", e, ok, err)
+	if es, err := SessionHandoffs(s.FS, s.Root, written.Add(time.Second), ""); err != nil || len(es) != 1 || !es[0].Auto {
+		t.Fatalf("SessionHandoffs: %+v %v", es, err)
 	}
 	in = hoInput("again")
 	in.Auto, in.NoneSince = true, written.Add(time.Second)

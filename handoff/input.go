@@ -70,22 +70,6 @@ func SessionHandoffs(fsys afero.Fs, root string, since time.Time, session string
 	return out, nil
 }
 
-// LastHandoffSince is the last hand-off the ledger records at or after
-// since (compared to the second, as the ledger keeps times), and whether
-// there is one.
-func LastHandoffSince(fsys afero.Fs, root string, since time.Time) (Entry, bool, error) {
-	entries, _, err := ReadLedgerSince(fsys, root, since.UTC().Truncate(time.Second))
-	if err != nil {
-		return Entry{}, false, err
-	}
-	for i := len(entries) - 1; i >= 0; i-- {
-		if entries[i].Op == "handoff" {
-			return entries[i], true, nil
-		}
-	}
-	return Entry{}, false, nil
-}
-
 // Input field names, as `wake handoff --file` spells them in JSON.
 const (
 	FieldSummary   = "summary"
