@@ -11,7 +11,10 @@
 // JSON, or is longer than [Limits.MaxLine], is skipped and counted, never
 // held in memory whole. What is kept is bounded too (the first and the
 // last few prompts, a capped set of files, the last commands, texts cut
-// short), so that a transcript of any size is read in bounded memory.
+// short), so that a transcript of any size is read in bounded memory;
+// every text is scrubbed of secrets (package policy) before it is cut.
+// A [Scope] limits a reading to a session's work not yet handed off:
+// what it recorded after a time, in its project.
 //
 // No existing package reads a client's files of a session: clients/ writes
 // wiring, handoff writes the memory root. This one only reads, from an
