@@ -4,6 +4,7 @@ import (
 	"os"
 	"strings"
 	"testing"
+	"time"
 	"unicode/utf8"
 )
 
@@ -53,6 +54,16 @@ func FuzzRead(f *testing.F) {
 		w, err := ReadWork(strings.NewReader(data), fm, lim.MaxLine, Scope{})
 		if err != nil || w.DidWork() != s.DidWork() {
 			t.Fatalf("ReadWork says did work %v (%v), Read %v", w.DidWork(), err, s.DidWork())
+		}
+		// Within a scope too, and the start is the whole transcript's.
+		sc := Scope{Since: time.Date(2026, 11, 22, 10, 0, 1, 0, time.UTC), Project: func(string) string { return "/work" }}
+		s2, err := Read(strings.NewReader(data), fm, lim, sc)
+		if err != nil || !s2.Start.Equal(s.Start) || s2.PromptCount > s.PromptCount || s2.CommandCount > s.CommandCount {
+			t.Fatalf("Read since: %v %+v", err, s2)
+		}
+		w, err = ReadWork(strings.NewReader(data), fm, lim.MaxLine, sc)
+		if err != nil || w.DidWork() != s2.DidWork() {
+			t.Fatalf("ReadWork since says did work %v (%v), Read %v", w.DidWork(), err, s2.DidWork())
 		}
 	})
 }
