@@ -63,6 +63,12 @@ func (claudeParser) skim(line []byte, c *collector) bool {
 		return false
 	}
 	if c.workOnly {
+		// A turn recorded before the scope is no work of it, told by its
+		// time without a parse of the file contents its tools carry;
+		// once the working directory is known, which places the edits.
+		if c.s.Cwd != "" && c.before(line, "timestamp") {
+			return false
+		}
 		return bytes.Contains(line, []byte(`"tool_use"`)) || c.s.Cwd == "" && bytes.Contains(line, []byte(`"cwd"`)) ||
 			c.s.SessionID == "" && bytes.Contains(line, []byte(`"sessionId"`))
 	}

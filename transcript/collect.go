@@ -66,6 +66,16 @@ func (c *collector) at(s string) {
 // reading's scope.
 func (c *collector) counts() bool { return c.scope.in(c.now) }
 
+// before reports whether line, a JSON object, bears a time (its top-level
+// member key) before the scope's Since: what it records does not count.
+func (c *collector) before(line []byte, key string) bool {
+	if c.scope.Since.IsZero() {
+		return false
+	}
+	s, ok := topLevel(line, key)
+	return ok && !c.scope.in(timeOf(s))
+}
+
 // startAt notes the session's start when it is recorded as such.
 func (c *collector) startAt(t time.Time) {
 	if c.s.Start.IsZero() || !t.IsZero() && t.Before(c.s.Start) {

@@ -96,3 +96,29 @@ func TestHead(t *testing.T) {
 		t.Errorf("no id: %v %+v", err, s)
 	}
 }
+
+// TestSinceByTopLevelTime: the Stop hook's reading passes over a turn
+// recorded before the scope without parsing it, by its own time: a
+// "timestamp" in what its tool carries is not it.
+func TestSinceByTopLevelTime(t *testing.T) {
+	t.Parallel()
+	head := `{"type":"user","message":{"role":"user","content":"go"},"timestamp":"2026-11-22T10:00:00Z","cwd":"/p","sessionId":"s"}` + "\n"
+	turn := func(top, nested string) string {
+		return `{"type":"assistant","message":{"role":"assistant","content":[{"type":"tool_use","id":"w","name":"Write","input":{"file_path":"/p/a.json","meta":{"timestamp":"` + nested + `"}}}]},"timestamp":"` + top + `"}` + "\n"
+	}
+	sc := Scope{Since: time.Date(2026, 11, 22, 10, 5, 0, 0, time.UTC)}
+	for _, c := range []struct {
+		top, nested string
+		work        bool
+	}{
+		{"2026-11-22T10:01:00Z", "2026-11-22T10:09:00Z", false},
+		{"2026-11-22T10:09:00Z", "2026-11-22T10:01:00Z", true},
+	} {
+		tr := head + turn(c.top, c.nested)
+		s, _ := Read(strings.NewReader(tr), Claude, DefaultLimits(), sc)
+		w, _ := ReadWork(strings.NewReader(tr), Claude, 0, sc)
+		if s.DidWork() != c.work || w.DidWork() != c.work {
+			t.Errorf("turn of %s: Read did work %v, ReadWork %v, want %v", c.top, s.DidWork(), w.DidWork(), c.work)
+		}
+	}
+}
