@@ -4,8 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
+	"path/filepath"
+	"strings"
 	"time"
+	"unicode"
 
 	"github.com/wakeproto/wake/handoff"
 	"github.com/wakeproto/wake/tiers"
@@ -21,7 +25,10 @@ type AutoOptions struct {
 	// Start is when the session started; zero takes the transcript's
 	// first recorded time.
 	Start time.Time
-	Boot  BootFiles
+	// SessionID is the client's id of the session; "" takes the
+	// transcript's.
+	SessionID string
+	Boot      BootFiles
 }
 
 // AutoResult is what an automatic hand-off did.
@@ -30,9 +37,12 @@ type AutoResult struct {
 	// says why.
 	Written *HandoffResult
 	Skipped string
-	// Start is the session's start the hand-off went by.
-	Start time.Time
-	// Session is what the transcript told; nil without one.
+	// Start is the session's start the hand-off went by, and Since where
+	// the work it covers begins: Start, or the session's last hand-off
+	// at or after it.
+	Start, Since time.Time
+	// Session is what the transcript told of the work since Since; nil
+	// without one.
 	Session *transcript.Summary
 }
 
@@ -40,58 +50,61 @@ type AutoResult struct {
 // started: no transcript time, and none given.
 var ErrNoStart = errors.New("the session's start is unknown")
 
-// AutoHandoff writes the hand-off of a session that ended without one,
-// from what can be known without a model: the transcript (the user's
-// prompts, the files the agent's tools edited, the commands it ran, its
-// last message), the files git shows changed since the session started,
-// the decisions the ledger records since then, and the previous HANDOFF's
-// next priority, carried over. The summary and the ledger line say it is
-// automatic, and every text is scrubbed of secrets.
+// AutoHandoff writes the hand-off of the work a session did and did not
+// hand off, from what can be known without a model: the transcript (the
+// user's prompts, the files the agent's tools edited, the commands it
+// ran, its last message), the files git shows changed, and the previous
+// HANDOFF's next priority, carried over. The summary and the ledger line
+// say it is automatic, the ledger line names the session, and every text
+// is scrubbed of secrets.
 //
-// It writes nothing, and says why in Skipped, when a hand-off was written
-// since the session started (checked again under the root's lock, so that
-// one written meanwhile is never overwritten), or when the session did no
-// work: no edit by a tool, no decision and, without a transcript, no
-// change in the work tree.
+// The work is what the session did since its last hand-off (the agent's
+// own, a manual one from anywhere, or an automatic one of this session;
+// not another session's automatic one), or since it started when it
+// wrote none: the next turns of an interactive session, or a resumed
+// one, are handed off too. The earlier hand-off is never overwritten:
+// the hand-off rotates it to recent/previous.md. Nothing is written, and
+// Skipped says why, when there is no such work: no edit by a tool, no
+// decision and, without a transcript, no change in the work tree; nor
+// when a hand-off of the session was written meanwhile (checked again
+// under the root's lock).
 func (m *Memory) AutoHandoff(ctx context.Context, o AutoOptions) (AutoResult, error) {
 	var res AutoResult
+	mark, err := m.autoMark(o)
+	if err != nil {
+		return res, err
+	}
+	res.Start, res.Since = mark.Start, mark.Since()
 	if o.Transcript != "" {
-		s, err := m.readTranscript(o.Transcript, o.Format, transcript.DefaultLimits(), false)
+		s, err := m.readTranscript(o.Transcript, func(r io.Reader) (*transcript.Summary, error) {
+			return transcript.Read(r, o.Format, transcript.DefaultLimits(), m.scope(mark))
+		})
 		if err != nil {
 			return res, err
 		}
 		res.Session = s
 		m.warnSkipped(o.Transcript, s)
 	}
-	res.Start = o.Start
-	if res.Start.IsZero() && res.Session != nil {
-		res.Start = res.Session.Start
+	// Without a transcript, the decisions the ledger records stand for
+	// the session's: nothing tells whose they are.
+	var decisions int
+	if res.Session == nil {
+		if decisions, err = m.decisionsSince(res.Since); err != nil {
+			return res, err
+		}
 	}
-	if res.Start.IsZero() {
-		return res, hinted{ErrNoStart, "give --session-start TIME (RFC 3339), or a --transcript that records times"}
-	}
-	if e, ok, err := handoff.LastHandoffSince(m.o.FS, m.root, res.Start); err != nil {
-		return res, err
-	} else if ok {
-		res.Skipped = handedOff(e.At, e.Auto)
-		return res, nil
-	}
-	decisions, err := m.decisionsSince(res.Start)
-	if err != nil {
-		return res, err
-	}
-	changed := m.gitChanges(ctx, res.Start)
+	changed := m.gitChanges(ctx, res.Since)
 	if !didWork(res.Session, decisions, changed) {
-		res.Skipped = "the session did no work (no file edited by the agent's tools, no decision recorded)"
+		res.Skipped = mark.noWork()
 		return res, nil
 	}
-	in := autoInput(autoFacts{session: res.Session, path: o.Transcript, start: res.Start, decisions: decisions,
-		changed: changed, carried: m.previousNext()})
-	in.Auto, in.NoneSince = true, res.Start
+	in := autoInput(autoFacts{session: res.Session, path: o.Transcript, start: res.Start, after: mark.after(),
+		decisions: decisions, changed: changed, carried: m.previousNext()})
+	in.Auto, in.SessionID, in.NoneSince, in.Seen = true, mark.SessionID, res.Start, mark.seen
 	out, err := m.Handoff(ctx, in, o.Boot)
 	var he *handoff.HandedOffError
 	if errors.As(err, &he) {
-		res.Skipped = handedOff(he.At, he.Auto)
+		res.Skipped = fmt.Sprintf("%s was written for this session meanwhile (%s); it is kept", handoffKind(he.Auto), stamp(he.At))
 		return res, nil
 	}
 	if err != nil {
@@ -101,13 +114,112 @@ func (m *Memory) AutoHandoff(ctx context.Context, o AutoOptions) (AutoResult, er
 	return res, nil
 }
 
-func handedOff(at time.Time, auto bool) string {
-	what := "a hand-off"
-	if auto {
-		what = "an automatic hand-off"
+// autoMark is the mark of the session an automatic hand-off is for: its
+// start and id as given, else as its transcript's opening records them.
+func (m *Memory) autoMark(o AutoOptions) (SessionMark, error) {
+	start, id := o.Start, o.SessionID
+	if o.Transcript != "" {
+		h, err := m.readTranscript(o.Transcript, func(r io.Reader) (*transcript.Summary, error) {
+			return transcript.Head(r, o.Format, 0)
+		})
+		if err != nil {
+			return SessionMark{}, err
+		}
+		if start.IsZero() {
+			start = h.Start
+		}
+		if id == "" {
+			id = h.SessionID
+		}
 	}
-	return fmt.Sprintf("%s was written in this session already (%s); it is kept", what, at.UTC().Format(time.RFC3339))
+	if start.IsZero() {
+		return SessionMark{}, hinted{ErrNoStart, "give --session-start TIME (RFC 3339), or a --transcript that records times"}
+	}
+	return m.sessionMark(start, id)
 }
+
+// SessionMark is where a session's work not yet handed off begins.
+type SessionMark struct {
+	Start     time.Time // the session's start
+	SessionID string    // the client's id of it; "" when unknown
+	// HandedOff is the time of the session's last hand-off at or after
+	// its start, to the second, as the ledger keeps it: the agent's own,
+	// a manual one from anywhere, or an automatic one of the session's
+	// (not another session's); zero when there is none. HandedOffAuto
+	// says it was an automatic one.
+	HandedOff     time.Time
+	HandedOffAuto bool
+	seen          int // the session's hand-offs at or after Start
+}
+
+// Since is where the session's work not yet handed off begins: the
+// later of its start and its last hand-off.
+func (k SessionMark) Since() time.Time {
+	if k.HandedOff.After(k.Start) {
+		return k.HandedOff
+	}
+	return k.Start
+}
+
+// after is the time of the session's hand-off that its work not yet
+// handed off follows; zero when that work is all it did. A hand-off of
+// the start's own second (the ledger keeps seconds) may be from before
+// the session: the work since the start is the session's all the same.
+func (k SessionMark) after() time.Time {
+	if k.HandedOff.After(k.Start) {
+		return k.HandedOff
+	}
+	return time.Time{}
+}
+
+// noWork says why a session with no work since its mark is not handed
+// off.
+func (k SessionMark) noWork() string {
+	if k.HandedOff.IsZero() {
+		return "the session did no work (no file edited by the agent's tools, no decision recorded)"
+	}
+	return fmt.Sprintf("%s was written in this session already (%s), and no work was done after it; it is kept", handoffKind(k.HandedOffAuto), stamp(k.HandedOff))
+}
+
+// sessionMark finds the last hand-off of session id at or after start.
+func (m *Memory) sessionMark(start time.Time, id string) (SessionMark, error) {
+	k := SessionMark{Start: start, SessionID: sessionID(id)}
+	es, err := handoff.SessionHandoffs(m.o.FS, m.root, start, k.SessionID)
+	if err != nil {
+		return k, err
+	}
+	if k.seen = len(es); k.seen > 0 {
+		k.HandedOff, k.HandedOffAuto = es[k.seen-1].At, es[k.seen-1].Auto
+	}
+	return k, nil
+}
+
+// maxSessionID bounds the session id the ledger records.
+const maxSessionID = 200
+
+// sessionID is a client's session id as the ledger records it: one
+// printable line, bounded, whatever the client sent.
+func sessionID(id string) string {
+	id = strings.Map(func(r rune) rune {
+		if unicode.IsControl(r) || r == '\u2028' || r == '\u2029' {
+			return -1
+		}
+		return r
+	}, strings.ToValidUTF8(id, "\uFFFD"))
+	if len(id) > maxSessionID {
+		id = strings.ToValidUTF8(id[:maxSessionID], "")
+	}
+	return strings.TrimSpace(id)
+}
+
+func handoffKind(auto bool) string {
+	if auto {
+		return "an automatic hand-off"
+	}
+	return "a hand-off"
+}
+
+func stamp(t time.Time) string { return t.UTC().Format(time.RFC3339) }
 
 // didWork says whether a session did work: a tool's edit or a decision;
 // without a transcript, a change git shows too.
@@ -118,9 +230,32 @@ func didWork(s *transcript.Summary, decisions int, changed tiers.List) bool {
 	return s == nil && len(changed.Items) > 0
 }
 
-// readTranscript reads a transcript file; work reads only whether the
-// session did work, and stops once it knows.
-func (m *Memory) readTranscript(name string, f transcript.Format, lim transcript.Limits, work bool) (*transcript.Summary, error) {
+// scope is what of a transcript is a session's work not yet handed off:
+// what it recorded in its project, after its hand-off when it wrote one.
+// Without one, all of it: a client's times are not always in order (a
+// line may bear a time before the first line's).
+func (m *Memory) scope(k SessionMark) transcript.Scope {
+	return transcript.Scope{Since: k.after(), Project: m.projectDir}
+}
+
+// projectDir is the directory of the project of a session in cwd: the
+// top of the git work tree holding cwd, told by its .git (a directory,
+// or a file in a linked work tree), else cwd.
+func (m *Memory) projectDir(cwd string) string {
+	for dir := cwd; ; {
+		if _, err := m.o.FS.Stat(filepath.Join(dir, ".git")); err == nil {
+			return dir
+		}
+		up := filepath.Dir(dir)
+		if up == dir {
+			return cwd
+		}
+		dir = up
+	}
+}
+
+// readTranscript opens a transcript file and reads it with read.
+func (m *Memory) readTranscript(name string, read func(io.Reader) (*transcript.Summary, error)) (*transcript.Summary, error) {
 	file, err := m.o.FS.Open(name)
 	if err != nil {
 		if errors.Is(err, os.ErrNotExist) {
@@ -132,12 +267,7 @@ func (m *Memory) readTranscript(name string, f transcript.Format, lim transcript
 	if fi, err := file.Stat(); err == nil && !fi.Mode().IsRegular() {
 		return nil, fmt.Errorf("transcript %s: not a regular file", name)
 	}
-	var s *transcript.Summary
-	if work {
-		s, err = transcript.ReadWork(file, f, lim.MaxLine)
-	} else {
-		s, err = transcript.Read(file, f, lim)
-	}
+	s, err := read(file)
 	if err != nil {
 		return nil, fmt.Errorf("transcript %s: %w", name, err)
 	}
@@ -159,7 +289,7 @@ func (m *Memory) warnSkipped(name string, s *transcript.Summary) {
 var decisionOps = map[string]bool{"decide": true, "reverse": true, "contest": true, "uphold": true}
 
 // decisionsSince counts the decision-log changes the ledger records since
-// the session started.
+// start: a session's, when no transcript tells which are.
 func (m *Memory) decisionsSince(start time.Time) (int, error) {
 	entries, _, err := handoff.ReadLedgerSince(m.o.FS, m.root, start.UTC().Truncate(time.Second))
 	if err != nil {
@@ -194,49 +324,52 @@ func (m *Memory) previousNext() string {
 	return tiers.ParseMain(d.Content).Handoff.Get(tiers.KeyNextPriority)
 }
 
-// SessionWork is what the Stop hook needs to know of a running session.
+// SessionWork is what the Stop hook needs to know of a running session:
+// the work it did since its mark.
 type SessionWork struct {
-	Start     time.Time // the session's start, from its transcript
-	Edited    string    // a file the agent's tools edited; "" when none
-	Decisions int       // decision-log changes the ledger records since Start
-	// HandedOff is set when the ledger records a hand-off since Start.
-	HandedOff bool
+	SessionMark
+	Edited string // a file the agent's tools edited; "" when none
+	// Decisions is how many decisions the transcript shows the session
+	// making; those the ledger records from elsewhere are not its work.
+	Decisions int
 }
 
 // DidWork reports whether the session changed something.
 func (w SessionWork) DidWork() bool { return w.Edited != "" || w.Decisions > 0 }
 
+// SessionMark reads where the work of the session of a transcript that
+// is not handed off begins: the transcript's opening for its start (and
+// its id, when id is ""), the ledger for its last hand-off.
+func (m *Memory) SessionMark(name string, f transcript.Format, id string) (SessionMark, error) {
+	h, err := m.readTranscript(name, func(r io.Reader) (*transcript.Summary, error) {
+		return transcript.Head(r, f, 0)
+	})
+	if err != nil {
+		return SessionMark{}, err
+	}
+	if h.Start.IsZero() {
+		return SessionMark{}, hinted{fmt.Errorf("transcript %s: %w: it records no time", name, ErrNoStart), ""}
+	}
+	if id == "" {
+		id = h.SessionID
+	}
+	return m.sessionMark(h.Start, id)
+}
+
 // SessionWork reads, as little as it can, whether the session of a
-// transcript did work and whether a hand-off was written since it
-// started: the transcript up to its first edit, the ledger since the
-// start. It runs at the end of every turn.
-func (m *Memory) SessionWork(name string, f transcript.Format) (SessionWork, error) {
-	var w SessionWork
-	s, err := m.readTranscript(name, f, transcript.DefaultLimits(), true)
+// transcript did work since its mark: the transcript up to its first
+// edit or decision since. It runs at the end of every turn.
+func (m *Memory) SessionWork(name string, f transcript.Format, k SessionMark) (SessionWork, error) {
+	w := SessionWork{SessionMark: k}
+	s, err := m.readTranscript(name, func(r io.Reader) (*transcript.Summary, error) {
+		return transcript.ReadWork(r, f, 0, m.scope(k))
+	})
 	if err != nil {
 		return w, err
 	}
-	if s.Start.IsZero() {
-		return w, hinted{fmt.Errorf("transcript %s: %w: it records no time", name, ErrNoStart), ""}
-	}
-	w.Start = s.Start
 	if len(s.Edits) > 0 {
 		w.Edited = s.Edits[0].Path
 	}
-	if s.Decisions > 0 {
-		w.Decisions = s.Decisions
-	}
-	entries, _, err := handoff.ReadLedgerSince(m.o.FS, m.root, s.Start.UTC().Truncate(time.Second))
-	if err != nil {
-		return w, err
-	}
-	for _, e := range entries {
-		switch {
-		case e.Op == "handoff":
-			w.HandedOff = true
-		case inSession(e, s.Start):
-			w.Decisions++
-		}
-	}
+	w.Decisions = s.Decisions
 	return w, nil
 }

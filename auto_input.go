@@ -11,8 +11,14 @@ import (
 	"github.com/wakeproto/wake/transcript"
 )
 
-// AutoPrefix opens the summary of every automatic hand-off.
-const AutoPrefix = "Automatic hand-off (the session ended without one): "
+// AutoPrefix opens the summary of an automatic hand-off of a session that
+// wrote none; AutoAfterPrefix, with the time of the session's hand-off,
+// that of one covering the work after it. Both start with AutoMark.
+const (
+	AutoMark        = "Automatic hand-off"
+	AutoPrefix      = AutoMark + " (the session ended without one): "
+	AutoAfterPrefix = AutoMark + " of the work after the hand-off of %s (the session ended without another): "
+)
 
 // CarriedPrefix opens a next priority carried over from the previous
 // hand-off by an automatic one.
@@ -23,7 +29,8 @@ type autoFacts struct {
 	session   *transcript.Summary // nil without a transcript
 	path      string              // the transcript's file
 	start     time.Time
-	decisions int        // decision-log changes in the ledger since start
+	after     time.Time  // the session's last hand-off, which this one follows; zero when none
+	decisions int        // without a transcript, the decision-log changes in the ledger since
 	changed   tiers.List // git's files changed since start
 	carried   string     // the previous hand-off's next priority
 }
@@ -40,7 +47,7 @@ const (
 func autoInput(f autoFacts) handoff.Input {
 	sc := &scrubber{}
 	s := tiers.Session{
-		Summary:      sc.do(AutoPrefix + f.what()),
+		Summary:      sc.do(f.prefix() + f.what()),
 		NextPriority: sc.do(f.next()),
 		OpenRisk:     "Written by wake from the session's record, not by the agent: it does not say whether the work was finished, tested or committed.",
 		Happened:     tiers.List{Items: sc.all(f.happened())},
@@ -54,6 +61,13 @@ func autoInput(f autoFacts) handoff.Input {
 		s.Successor += fmt.Sprintf("\n\nSecrets in the transcript were replaced with [redacted:…] markers (%d in this summary).", sc.n)
 	}
 	return handoff.Input{Session: s}
+}
+
+func (f autoFacts) prefix() string {
+	if f.after.IsZero() {
+		return AutoPrefix
+	}
+	return fmt.Sprintf(AutoAfterPrefix, stamp(f.after))
 }
 
 // what says in a line what the session did.
@@ -84,11 +98,11 @@ func (f autoFacts) what() string {
 	return line
 }
 
-// decided is how many decisions the session recorded: the ledger's
-// count, or the transcript's when it saw more (a root it does not hold).
+// decided is how many decisions the session recorded: those its
+// transcript shows it making, else the ledger's count.
 func (f autoFacts) decided() int {
 	if f.session != nil {
-		return max(f.decisions, f.session.Decisions)
+		return f.session.Decisions
 	}
 	return f.decisions
 }
@@ -135,6 +149,11 @@ func (f autoFacts) happened() []string {
 		}
 		out = append(out, "The agent's tools edited: "+strings.Join(names, ", "))
 	}
+	if s.Outside > 0 {
+		// Not named: a path outside the project (the user's home, say)
+		// is none of the memory's business.
+		out = append(out, fmt.Sprintf("The agent's tools also edited %s outside the project, not listed.", count(s.Outside, "file")))
+	}
 	if len(s.Commands) > 0 {
 		head := "The agent ran:"
 		if s.CommandCount > len(s.Commands) {
@@ -160,8 +179,12 @@ func (f autoFacts) successor() string {
 		}
 		src += "), git and the ledger"
 	}
-	return fmt.Sprintf("This hand-off was written by `wake handoff --auto` for the session that started at %s and ended without one, from %s. It records what happened, not the agent's judgement: verify it before building on it, and write the next hand-off yourself (`wake handoff --summary ... --next ...`).",
-		f.start.UTC().Format(time.RFC3339), src)
+	what := "the session that started at " + stamp(f.start) + " and ended without one"
+	if !f.after.IsZero() {
+		what = "the work that the session that started at " + stamp(f.start) + " did after its hand-off of " + stamp(f.after) + ", which it did not hand off"
+	}
+	return fmt.Sprintf("This hand-off was written by `wake handoff --auto` for %s, from %s. It records what happened, not the agent's judgement: verify it before building on it, and write the next hand-off yourself (`wake handoff --summary ... --next ...`).",
+		what, src)
 }
 
 func count(n int, what string) string {
@@ -173,16 +196,10 @@ func count(n int, what string) string {
 
 func quote(s string) string { return "“" + s + "”" }
 
-// cut shortens a one-line text to at most max bytes, at a character.
-func cut(s string, max int) string {
-	if len(s) <= max {
-		return s
-	}
-	for max > 0 && s[max]&0xC0 == 0x80 {
-		max--
-	}
-	return strings.TrimRight(s[:max], " ") + "…"
-}
+// cut shortens a one-line text to at most max bytes, at a character and
+// never inside a redaction marker. The transcript's texts come scrubbed
+// whole, before any cut, so that no cut leaves a secret's head.
+func cut(s string, max int) string { return transcript.Shorten(s, max) }
 
 // codes renders commands as Markdown code spans.
 func codes(cmds []string) []string {
@@ -200,14 +217,18 @@ func codes(cmds []string) []string {
 	return out
 }
 
-// scrubber scrubs texts of secrets and counts what it took out.
+// scrubber scrubs texts of secrets and counts the redaction markers in
+// what it gives: those the transcript's reading put in, and its own.
 type scrubber struct{ n int }
 
 func (s *scrubber) do(text string) string {
-	out, r := policy.Scrub(text)
-	s.n += r.Total()
+	out, _ := policy.Scrub(text)
+	s.n += strings.Count(out, redactedMarker)
 	return out
 }
+
+// redactedMarker opens what [policy.Scrub] puts in place of a secret.
+const redactedMarker = "[redacted:"
 
 func (s *scrubber) all(texts []string) []string {
 	out := make([]string, len(texts))

@@ -105,9 +105,9 @@ func TestAutoHandoff(t *testing.T) {
 			t.Errorf("%s holds the secret", name)
 		}
 	}
-	e, ok, err := handoff.LastHandoffSince(fsys, "/p/.wake", start)
-	if err != nil || !ok || !e.Auto || !strings.HasPrefix(e.Summary, wake.AutoPrefix) {
-		t.Fatalf("ledger: %+v %v %v", e, ok, err)
+	es, err := handoff.SessionHandoffs(fsys, "/p/.wake", start, "s1")
+	if err != nil || len(es) != 1 || !es[0].Auto || es[0].Session != "s1" || !strings.HasPrefix(es[0].Summary, wake.AutoPrefix) {
+		t.Fatalf("ledger: %+v %v", es, err)
 	}
 
 	*now = now.Add(time.Minute)
@@ -159,8 +159,8 @@ func TestAutoHandoffNoWork(t *testing.T) {
 	if readMem(t, fsys, "/p/.wake/recent/latest.md") != latest {
 		t.Fatal("latest.md was rewritten")
 	}
-	w, err := m.SessionWork("/t/talk.jsonl", transcript.Auto)
-	if err != nil || w.DidWork() || w.HandedOff {
+	w, err := sessionWork(m, "/t/talk.jsonl", transcript.Auto)
+	if err != nil || w.DidWork() || !w.HandedOff.IsZero() {
 		t.Fatalf("SessionWork: %+v %v", w, err)
 	}
 }
@@ -199,21 +199,66 @@ func TestAutoHandoffNeedsAStart(t *testing.T) {
 	}
 }
 
-// TestSessionWork: what the Stop hook reads: work done, and a hand-off
-// written since the start.
+// sessionWork is what the Stop hook reads of a session.
+func sessionWork(m *wake.Memory, name string, f transcript.Format) (wake.SessionWork, error) {
+	k, err := m.SessionMark(name, f, "")
+	if err != nil {
+		return wake.SessionWork{}, err
+	}
+	return m.SessionWork(name, f, k)
+}
+
+// TestSessionWork: what the Stop hook reads: work done since the
+// session's start, and none after a hand-off written since.
 func TestSessionWork(t *testing.T) {
 	t.Parallel()
 	m, fsys, now := autoMemory(t)
-	afero.WriteFile(fsys, "/t/s1.jsonl", []byte(autoTranscript(now.Add(-30*time.Minute))), 0o644)
-	w, err := m.SessionWork("/t/s1.jsonl", transcript.Claude)
-	if err != nil || !w.DidWork() || w.Edited != "notes.txt" || w.HandedOff {
+	start := now.Add(-30 * time.Minute)
+	afero.WriteFile(fsys, "/t/s1.jsonl", []byte(autoTranscript(start)), 0o644)
+	w, err := sessionWork(m, "/t/s1.jsonl", transcript.Claude)
+	if err != nil || !w.DidWork() || w.Edited != "notes.txt" || !w.HandedOff.IsZero() || !w.Since().Equal(start) || w.SessionID != "s1" {
 		t.Fatalf("%+v %v", w, err)
 	}
 	in := handoff.Input{Session: tiers.Session{Summary: "Wrote the notes", NextPriority: "Round the totals"}}
 	if _, err := m.Handoff(context.Background(), in, wake.BootFiles{NoSkill: true}); err != nil {
 		t.Fatal(err)
 	}
-	if w, err = m.SessionWork("/t/s1.jsonl", transcript.Claude); err != nil || !w.HandedOff {
+	if w, err = sessionWork(m, "/t/s1.jsonl", transcript.Claude); err != nil || !w.HandedOff.Equal(*now) || !w.Since().Equal(*now) || w.DidWork() {
 		t.Fatalf("after the hand-off: %+v %v", w, err)
+	}
+}
+
+// TestAutoHandoffScrubsBeforeCut: a private key pasted in a prompt, and a
+// token where the summary line cuts the prompt, leave nothing of
+// themselves in the hand-off or the ledger, and no cut falls inside a
+// redaction marker.
+func TestAutoHandoffScrubsBeforeCut(t *testing.T) {
+	t.Parallel()
+	line := strings.Repeat("MIIEowIBAAKCAQEAx7Qz", 3) + "AbCd"
+	key := "-----BEGIN RSA " + "PRIVATE KEY-----\\n" + strings.Repeat(line+"\\n", 20) + "-----END RSA " + "PRIVATE KEY-----\\n"
+	for _, pad := range []int{85, 100, 105, 110, 118} {
+		m, fsys, now := autoMemory(t)
+		ts := func(d time.Duration) string { return now.Add(d - 30*time.Minute).Format(time.RFC3339) }
+		prompt := strings.Repeat("x", pad-1) + " " + autoSecret + " and more"
+		tr := `{"type":"user","message":{"role":"user","content":"` + prompt + `"},"timestamp":"` + ts(0) + `","cwd":"/p","sessionId":"s1"}
+{"type":"assistant","message":{"role":"assistant","content":[{"type":"tool_use","id":"t1","name":"Write","input":{"file_path":"/p/id_rsa"}}]},"timestamp":"` + ts(time.Second) + `"}
+{"type":"user","message":{"role":"user","content":"store this key:\n` + key + `thanks"},"timestamp":"` + ts(2*time.Second) + `"}
+`
+		afero.WriteFile(fsys, "/t/s.jsonl", []byte(tr), 0o644)
+		res, err := m.AutoHandoff(context.Background(), wake.AutoOptions{Transcript: "/t/s.jsonl"})
+		if err != nil || res.Written == nil {
+			t.Fatalf("pad %d: %+v %v", pad, res, err)
+		}
+		for _, name := range []string{"/p/.wake/recent/latest.md", "/p/.wake/ledger.jsonl", "/p/.wake/main.md"} {
+			text := readMem(t, fsys, name)
+			if strings.Contains(text, "ghp_") || strings.Contains(text, line[:16]) || strings.Contains(text, "BEGIN RSA") {
+				t.Errorf("pad %d: %s holds a secret or its head:\n%s", pad, name, text)
+			}
+			for _, l := range strings.Split(text, "\n") {
+				if i := strings.Index(l, "[redacted"); i >= 0 && !strings.HasPrefix(l[i:], "[redacted:github-token]") && !strings.HasPrefix(l[i:], "[redacted:private-key]") && !strings.HasPrefix(l[i:], "[redacted:…]") {
+					t.Errorf("pad %d: %s cuts a marker: %s", pad, name, l)
+				}
+			}
+		}
 	}
 }

@@ -11,31 +11,19 @@ import (
 	"github.com/wakeproto/wake/tiers"
 )
 
-// stopAskedPath records the sessions the Stop hook asked for a hand-off,
-// one "ID<tab>time" line each, the last stopAskedKeep of them, so that it
-// asks a session once, not at the end of every turn.
+// stopAskedPath records what the Stop hook asked for: one line for each
+// session and the time its work to hand off began ([SessionMark.Since]),
+// "ID<tab>SINCE<tab>time asked", the last stopAskedKeep of them. It asks
+// once for the work since a session's start, and once again for its work
+// after each hand-off, not at the end of every turn.
 const (
 	stopAskedPath = tiers.StateDir + "/stop-asked"
 	stopAskedKeep = 64
 )
 
-// StopAsked reports whether the Stop hook already asked session for its
-// hand-off.
-func (m *Memory) StopAsked(session string) bool {
-	if session == "" {
-		return false
-	}
-	for _, l := range m.stopAskedLines() {
-		if id, _, _ := strings.Cut(l, "\t"); id == session {
-			return true
-		}
-	}
-	return false
-}
-
-// NoteStopAsked records that the Stop hook asked session for its
-// hand-off, under the root's lock.
-func (m *Memory) NoteStopAsked(ctx context.Context, session string) error {
+// stopAskedKey is what a line of stopAskedPath opens with for session
+// and since.
+func stopAskedKey(session string, since time.Time) string {
 	session = strings.Map(func(r rune) rune {
 		if r < ' ' || r == 0x7f {
 			return -1
@@ -43,6 +31,31 @@ func (m *Memory) NoteStopAsked(ctx context.Context, session string) error {
 		return r
 	}, session)
 	if session == "" {
+		return ""
+	}
+	return session + "\t" + since.UTC().Format(time.RFC3339Nano)
+}
+
+// StopAsked reports whether the Stop hook already asked session for the
+// hand-off of its work since since.
+func (m *Memory) StopAsked(session string, since time.Time) bool {
+	key := stopAskedKey(session, since)
+	if key == "" {
+		return false
+	}
+	for _, l := range m.stopAskedLines() {
+		if strings.HasPrefix(l, key+"\t") {
+			return true
+		}
+	}
+	return false
+}
+
+// NoteStopAsked records that the Stop hook asked session for the
+// hand-off of its work since since, under the root's lock.
+func (m *Memory) NoteStopAsked(ctx context.Context, session string, since time.Time) error {
+	key := stopAskedKey(session, since)
+	if key == "" {
 		return nil
 	}
 	unlock, err := m.o.Locker.Lock(ctx, m.root)
@@ -50,7 +63,7 @@ func (m *Memory) NoteStopAsked(ctx context.Context, session string) error {
 		return err
 	}
 	defer unlock()
-	lines := append(m.stopAskedLines(), session+"\t"+m.o.Now().UTC().Format(time.RFC3339))
+	lines := append(m.stopAskedLines(), key+"\t"+m.o.Now().UTC().Format(time.RFC3339))
 	if n := len(lines); n > stopAskedKeep {
 		lines = lines[n-stopAskedKeep:]
 	}

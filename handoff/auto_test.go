@@ -3,6 +3,7 @@ package handoff
 import (
 	"context"
 	"errors"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -50,8 +51,8 @@ func TestNoneSince(t *testing.T) {
 	if strings.Count(ledger, `"auto"`) != 1 {
 		t.Fatalf("a hand-off not automatic says auto:\n%s", ledger)
 	}
-	if e, ok, err := LastHandoffSince(s.FS, s.Root, written.Add(time.Second)); err != nil || !ok || !e.Auto {
-		t.Fatalf("LastHandoffSince: %+v %v %v", e, ok, err)
+	if es, err := SessionHandoffs(s.FS, s.Root, written.Add(time.Second), ""); err != nil || len(es) != 1 || !es[0].Auto {
+		t.Fatalf("SessionHandoffs: %+v %v", es, err)
 	}
 	in = hoInput("again")
 	in.Auto, in.NoneSince = true, written.Add(time.Second)
@@ -59,5 +60,67 @@ func TestNoneSince(t *testing.T) {
 	var he *HandedOffError
 	if !errors.As(err, &he) || !he.Auto {
 		t.Fatalf("a second automatic hand-off: %v", err)
+	}
+}
+
+// TestSessionHandoffs: an automatic hand-off's ledger line names its
+// session; a session's hand-offs are the manual ones and its own
+// automatic ones, not another session's. A hand-off given NoneSince and
+// Seen writes nothing only when more of them are in the ledger than the
+// caller went by.
+func TestSessionHandoffs(t *testing.T) {
+	t.Parallel()
+	s, clock := newHandoffStore(t, afero.NewMemMapFs())
+	start := clock.t
+	ctx := context.Background()
+	auto := func(summary, session string, seen int) error {
+		in := hoInput(summary)
+		in.Auto, in.SessionID, in.NoneSince, in.Seen = true, session, start, seen
+		_, err := Handoff(ctx, s, in)
+		clock.t = clock.t.Add(time.Minute)
+		return err
+	}
+	if err := auto("A's", "A", 0); err != nil {
+		t.Fatal(err)
+	}
+	// B's session overlaps A's: A's automatic hand-off is not B's.
+	if err := auto("B's", "B", 0); err != nil {
+		t.Fatalf("B's automatic hand-off after A's: %v", err)
+	}
+	if !strings.Contains(hoRead(t, s, tiers.LedgerPath), `"summary":"B's","auto":true,"session":"B"}`) {
+		t.Fatalf("B's ledger line does not name its session:\n%s", hoRead(t, s, tiers.LedgerPath))
+	}
+	list := func(session string) []string {
+		es, err := SessionHandoffs(s.FS, s.Root, start, session)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for _, e := range es {
+			out = append(out, e.Summary)
+		}
+		return out
+	}
+	if got := list("B"); !reflect.DeepEqual(got, []string{"B's"}) {
+		t.Errorf("B's hand-offs: %q", got)
+	}
+	if _, err := Handoff(ctx, s, hoInput("manual")); err != nil {
+		t.Fatal(err)
+	}
+	clock.t = clock.t.Add(time.Minute)
+	if got := list("A"); !reflect.DeepEqual(got, []string{"A's", "manual"}) {
+		t.Errorf("A's hand-offs: %q", got)
+	}
+	if !strings.Contains(hoRead(t, s, tiers.LedgerPath), `"summary":"manual"}`) {
+		t.Errorf("a manual hand-off names a session")
+	}
+	// A, having gone by its 2 hand-offs, writes; going by 1, it finds one
+	// written meanwhile and writes nothing.
+	var he *HandedOffError
+	if err := auto("A's again", "A", 1); !errors.As(err, &he) || he.Auto {
+		t.Errorf("a hand-off written meanwhile: %v", err)
+	}
+	if err := auto("A's again", "A", 2); err != nil {
+		t.Errorf("A's second automatic hand-off: %v", err)
 	}
 }

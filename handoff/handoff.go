@@ -70,11 +70,12 @@ func Handoff(ctx context.Context, s *Store, in Input) (Result, error) {
 			return Entry{}, err
 		}
 		if !in.NoneSince.IsZero() {
-			e, ok, err := LastHandoffSince(s.FS, s.Root, in.NoneSince)
+			es, err := SessionHandoffs(s.FS, s.Root, in.NoneSince, in.SessionID)
 			if err != nil {
 				return Entry{}, err
 			}
-			if ok {
+			if len(es) > in.Seen {
+				e := es[len(es)-1]
 				return Entry{}, &HandedOffError{At: e.At, Auto: e.Auto}
 			}
 		}
@@ -180,6 +181,9 @@ func (s *Store) plan(in Input) (*journal, []byte, error) {
 		paths = append(paths, tiers.DecisionsPath)
 	}
 	j.Entry = Entry{At: at, Op: "handoff", Paths: paths, ChangeSummary: sess.Summary, Summary: sess.Summary, Auto: in.Auto}
+	if in.Auto {
+		j.Entry.Session = in.SessionID
+	}
 	for _, d := range j.Decisions {
 		j.Entry.DecisionIDs = append(j.Entry.DecisionIDs, d.ID)
 	}

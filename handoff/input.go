@@ -21,11 +21,17 @@ type Input struct {
 	// Auto marks the hand-off as wake's own, written because the session
 	// ended without one: its ledger line says so ([Entry.Auto]).
 	Auto bool
+	// SessionID is the client's id of the session an automatic hand-off
+	// is written for: its ledger line names it ([Entry.Session]), and
+	// NoneSince counts that session's hand-offs only.
+	SessionID string
 	// NoneSince, when set, makes the hand-off write nothing if the ledger
-	// holds a hand-off at or after it (the session's own, when it is the
-	// session's start): see [HandedOffError]. It is checked under the
-	// root's lock, after an interrupted hand-off is finished.
+	// holds more than Seen hand-offs of the session ([SessionHandoffs])
+	// at or after it: one written meanwhile, since the caller looked
+	// (see [HandedOffError]). It is checked under the root's lock, after
+	// an interrupted hand-off is finished.
 	NoneSince time.Time
+	Seen      int
 }
 
 // ErrHandedOff is what a hand-off given [Input.NoneSince] returns,
@@ -45,20 +51,23 @@ func (e *HandedOffError) Error() string {
 
 func (e *HandedOffError) Unwrap() error { return ErrHandedOff }
 
-// LastHandoffSince is the last hand-off the ledger records at or after
-// since (compared to the second, as the ledger keeps times), and whether
-// there is one.
-func LastHandoffSince(fsys afero.Fs, root string, since time.Time) (Entry, bool, error) {
+// SessionHandoffs lists, in order, the hand-offs the ledger records at or
+// after since (compared to the second, as the ledger keeps times) that
+// count for session: every hand-off but the automatic ones of other
+// sessions. A manual hand-off names no session and counts for every one;
+// so does an automatic one that names none.
+func SessionHandoffs(fsys afero.Fs, root string, since time.Time, session string) ([]Entry, error) {
 	entries, _, err := ReadLedgerSince(fsys, root, since.UTC().Truncate(time.Second))
 	if err != nil {
-		return Entry{}, false, err
+		return nil, err
 	}
-	for i := len(entries) - 1; i >= 0; i-- {
-		if entries[i].Op == "handoff" {
-			return entries[i], true, nil
+	var out []Entry
+	for _, e := range entries {
+		if e.Op == "handoff" && (!e.Auto || e.Session == "" || e.Session == session) {
+			out = append(out, e)
 		}
 	}
-	return Entry{}, false, nil
+	return out, nil
 }
 
 // Input field names, as `wake handoff --file` spells them in JSON.

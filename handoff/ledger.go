@@ -40,6 +40,10 @@ type Entry struct {
 	// transcript, because the session ended without one (wake handoff
 	// --auto). Older wakes read the line as any hand-off's.
 	Auto bool `json:"auto,omitempty"`
+	// Session is the client's id of the session an automatic hand-off was
+	// written for, so that it is told from another session's
+	// ([SessionHandoffs]).
+	Session string `json:"session,omitempty"`
 }
 
 // Validate checks that the entry can be written: an op of one word, a
@@ -56,6 +60,8 @@ func (e Entry) Validate() error {
 		return errors.New("ledger entry: change_summary must be one line")
 	case strings.ContainsAny(e.Summary, "\r\n"):
 		return errors.New("ledger entry: summary must be one line")
+	case strings.ContainsAny(e.Session, "\r\n"):
+		return errors.New("ledger entry: session must be one line")
 	case e.Sensitivity != "" && e.Sensitivity != tiers.Confidential && e.Sensitivity != tiers.Secret:
 		return fmt.Errorf("ledger entry: sensitivity %q is neither %s nor %s", e.Sensitivity, tiers.Confidential, tiers.Secret)
 	}

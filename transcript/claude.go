@@ -63,7 +63,14 @@ func (claudeParser) skim(line []byte, c *collector) bool {
 		return false
 	}
 	if c.workOnly {
-		return bytes.Contains(line, []byte(`"tool_use"`)) || c.s.Cwd == "" && bytes.Contains(line, []byte(`"cwd"`))
+		// A turn recorded before the scope is no work of it, told by its
+		// time without a parse of the file contents its tools carry;
+		// once the working directory is known, which places the edits.
+		if c.s.Cwd != "" && c.before(line, "timestamp") {
+			return false
+		}
+		return bytes.Contains(line, []byte(`"tool_use"`)) || c.s.Cwd == "" && bytes.Contains(line, []byte(`"cwd"`)) ||
+			c.s.SessionID == "" && bytes.Contains(line, []byte(`"sessionId"`))
 	}
 	// Claude Code writes JSON without spaces; a line written otherwise is
 	// parsed whatever it holds.
@@ -77,14 +84,12 @@ func (claudeParser) line(raw []byte, c *collector) bool {
 		return false
 	}
 	c.at(l.Timestamp)
+	// Every line of a session bears its id, the first too (Head).
+	c.session(l.SessionID)
 	if l.Type != "user" && l.Type != "assistant" || l.Message == nil {
 		return true
 	}
-	c.session(l.SessionID)
 	c.cwd(l.Cwd)
-	if l.IsSidechain {
-		return true // a subagent's turn: its prompt is the agent's, not the user's
-	}
 	var text string
 	var blocks []claudeBlock
 	if json.Unmarshal(l.Message.Content, &text) != nil {
@@ -92,17 +97,21 @@ func (claudeParser) line(raw []byte, c *collector) bool {
 			return true
 		}
 	}
+	// A subagent's turn (isSidechain) is the session's work, but its
+	// prompt is the agent's, not the user's, and its text goes back to
+	// the agent, not to the user.
 	if l.Type == "user" {
-		claudeUser(c, l.IsMeta, text, blocks)
+		claudeUser(c, l.IsMeta || l.IsSidechain, text, blocks)
 	} else {
-		claudeAssistant(c, text, blocks)
+		claudeAssistant(c, !l.IsSidechain, text, blocks)
 	}
 	return true
 }
 
 // claudeUser reads a user turn: a prompt, unless Claude Code made it
-// (isMeta: hook feedback, caveats) or it carries tool results.
-func claudeUser(c *collector, meta bool, text string, blocks []claudeBlock) {
+// (isMeta: hook feedback, caveats) or a subagent's (notPrompt), or it
+// carries tool results.
+func claudeUser(c *collector, notPrompt bool, text string, blocks []claudeBlock) {
 	var texts []string
 	results := false
 	for _, b := range blocks {
@@ -114,7 +123,7 @@ func claudeUser(c *collector, meta bool, text string, blocks []claudeBlock) {
 			texts = append(texts, b.Text)
 		}
 	}
-	if meta || results {
+	if notPrompt || results {
 		return
 	}
 	if text != "" {
@@ -143,14 +152,18 @@ func madeByClient(t string) bool {
 	return t == ""
 }
 
-func claudeAssistant(c *collector, text string, blocks []claudeBlock) {
-	if text != "" {
+// claudeAssistant reads an agent's turn: its edits and commands, and its
+// text when it is the agent's message to the user (mine).
+func claudeAssistant(c *collector, mine bool, text string, blocks []claudeBlock) {
+	if text != "" && mine {
 		c.message(text)
 	}
 	for _, b := range blocks {
 		switch b.Type {
 		case "text":
-			c.message(b.Text)
+			if mine {
+				c.message(b.Text)
+			}
 		case "tool_use":
 			var in claudeInput
 			_ = json.Unmarshal(b.Input, &in)
@@ -162,7 +175,7 @@ func claudeAssistant(c *collector, text string, blocks []claudeBlock) {
 				}
 				c.edit(b.ID, path, b.Name)
 			case b.Name == "Bash":
-				c.command(in.Command)
+				c.ran(b.ID, in.Command)
 			}
 		}
 	}

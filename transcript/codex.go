@@ -51,7 +51,8 @@ type codexEventItem struct {
 	Content []struct {
 		Text string `json:"text"`
 	} `json:"content"`
-	Changes map[string]json.RawMessage `json:"changes"`
+	Changes  map[string]json.RawMessage `json:"changes"`
+	ExitCode *int                       `json:"exit_code"`
 }
 
 func (it *codexEventItem) text() string {
@@ -75,7 +76,8 @@ func (codexParser) skim(line []byte, c *collector) bool {
 	if !c.workOnly {
 		return true
 	}
-	for _, w := range []string{"apply_patch", "*** Begin Patch", "patch_apply_end", `"FileChange"`} {
+	// "wake": a command that may be a decision.
+	for _, w := range []string{"apply_patch", "*** Begin Patch", "patch_apply_end", `"FileChange"`, "wake"} {
 		if bytes.Contains(line, []byte(w)) {
 			return true
 		}
@@ -175,6 +177,10 @@ func codexCompleted(c *collector, it *codexEventItem) {
 		c.prompt(it.text())
 	case "AgentMessage":
 		c.message(it.text())
+	case "CommandExecution":
+		if _, ok := c.pending[it.ID]; ok {
+			c.result(it.ID, it.Status != "completed" || it.ExitCode != nil && *it.ExitCode != 0)
+		}
 	case "FileChange":
 		failed := it.Status != "" && it.Status != "completed"
 		if _, ok := c.pending[it.ID]; ok || failed {
@@ -199,7 +205,7 @@ func codexRan(c *collector, id, cmd string) {
 	if cmd == "" {
 		return
 	}
-	c.command(cmd)
+	c.ran(id, cmd)
 	if strings.Contains(cmd, "*** Begin Patch") {
 		codexPatch(c, id, cmd)
 	}

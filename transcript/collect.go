@@ -6,8 +6,6 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
-	"unicode"
-	"unicode/utf8"
 )
 
 // maxPending bounds the tool calls waiting for their result, and maxMore
@@ -20,10 +18,13 @@ const (
 // collector gathers a Summary within its limits.
 type collector struct {
 	lim      Limits
-	workOnly bool
-	s        Summary
-	prompts  ends
-	alt      ends // prompts read from the model's input, for want of the user's own record
+	scope    Scope
+	workOnly bool // only what tells work, no texts
+	// now is the time of the line being read; zero when it has none.
+	now     time.Time
+	s       Summary
+	prompts ends
+	alt     ends // prompts read from the model's input, for want of the user's own record
 	// lastPrompt is the last prompt noted.
 	lastPrompt string
 	commands   ends
@@ -31,28 +32,48 @@ type collector struct {
 	// past them, up to maxMore, so that MoreEdits counts files, not edits.
 	files map[string]bool
 	more  map[uint64]struct{}
-	seed  maphash.Seed
-	// pending holds the edits of tool calls whose result has not been
-	// read: an edit counts once its call did not fail.
-	pending map[string][]Edit
+	// outside holds the hashes of the paths outside the project, so
+	// that Outside counts files too.
+	outside map[uint64]struct{}
+	seed    maphash.Seed
+	// project is the project's directory, once the working directory is
+	// known.
+	project string
+	// pending holds the work of tool calls whose result has not been
+	// read: an edit or a decision counts once its call did not fail.
+	pending map[string]*call
 	order   []string // pending's keys, oldest first
 }
 
-func newCollector(lim Limits, workOnly bool) *collector {
-	return &collector{lim: lim, workOnly: workOnly,
+func newCollector(lim Limits, sc Scope, workOnly bool) *collector {
+	return &collector{lim: lim, scope: sc, workOnly: workOnly,
 		prompts:  ends{first: lim.FirstPrompts, last: lim.LastPrompts},
 		alt:      ends{first: lim.FirstPrompts, last: lim.LastPrompts},
 		commands: ends{last: lim.Commands},
-		files:    map[string]bool{}, more: map[uint64]struct{}{}, seed: maphash.MakeSeed(), pending: map[string][]Edit{}}
+		files:    map[string]bool{}, more: map[uint64]struct{}{}, outside: map[uint64]struct{}{}, seed: maphash.MakeSeed(), pending: map[string]*call{}}
 }
 
-// at notes a recorded time: the first one is the session's start.
+// at notes the time of the line being read, s (none when it is not
+// RFC 3339): the first one is the session's start.
 func (c *collector) at(s string) {
+	c.now = timeOf(s)
 	if c.s.Start.IsZero() {
-		if t := timeOf(s); !t.IsZero() {
-			c.s.Start = t
-		}
+		c.s.Start = c.now
 	}
+}
+
+// counts reports whether what the line being read records is in the
+// reading's scope.
+func (c *collector) counts() bool { return c.scope.in(c.now) }
+
+// before reports whether line, a JSON object, bears a time (its top-level
+// member key) before the scope's Since: what it records does not count.
+func (c *collector) before(line []byte, key string) bool {
+	if c.scope.Since.IsZero() {
+		return false
+	}
+	s, ok := topLevel(line, key)
+	return ok && !c.scope.in(timeOf(s))
 }
 
 // startAt notes the session's start when it is recorded as such.
@@ -65,6 +86,12 @@ func (c *collector) startAt(t time.Time) {
 func (c *collector) cwd(dir string) {
 	if c.s.Cwd == "" && filepath.IsAbs(dir) {
 		c.s.Cwd = filepath.Clean(dir)
+		c.project = c.s.Cwd
+		if c.scope.Project != nil {
+			if p := c.scope.Project(c.s.Cwd); filepath.IsAbs(p) {
+				c.project = filepath.Clean(p)
+			}
+		}
 	}
 }
 
@@ -77,66 +104,109 @@ func (c *collector) session(id string) {
 // prompt notes a prompt of the user's; the same text recorded twice in a
 // row (a client's two records of one message) counts once.
 func (c *collector) prompt(text string) {
-	if c.workOnly {
+	if c.workOnly || !c.counts() {
 		return
 	}
-	if t := oneLine(text, c.lim.Text); t != "" && t != c.lastPrompt {
-		c.prompts.add(t)
-		c.lastPrompt = t
+	text = window(text, c.lim.Text)
+	if key := oneLine(text, c.lim.Text); key != "" && key != c.lastPrompt {
+		c.prompts.add(text)
+		c.lastPrompt = key
 	}
 }
 
 // altPrompt notes a prompt as the model received it, which counts only
 // when the transcript records none of the user's own.
 func (c *collector) altPrompt(text string) {
-	if c.workOnly {
+	if c.workOnly || !c.counts() {
 		return
 	}
-	if t := oneLine(text, c.lim.Text); t != "" {
-		c.alt.add(t)
+	if text = window(text, c.lim.Text); oneLine(text, 0) != "" {
+		c.alt.add(text)
 	}
 }
 
 func (c *collector) command(cmd string) {
-	if c.workOnly {
+	if c.workOnly || !c.counts() {
 		return
 	}
-	if t := oneLine(cmd, c.lim.Command); t != "" {
-		c.commands.add(t)
+	if cmd = window(cmd, c.lim.Command); oneLine(cmd, 0) != "" {
+		c.commands.add(cmd)
 	}
 }
 
 func (c *collector) message(text string) {
-	if c.workOnly {
+	if c.workOnly || !c.counts() {
 		return
 	}
-	if t := oneLine(text, c.lim.Text); t != "" {
-		c.s.LastMessage = t
+	if text = window(text, c.lim.Text); oneLine(text, 0) != "" {
+		c.s.LastMessage = text
 	}
 }
 
-func (c *collector) decision() { c.s.Decisions++ }
+func (c *collector) decision() {
+	if c.counts() {
+		c.s.Decisions++
+	}
+}
+
+// call is the work of a tool call waiting for its result.
+type call struct {
+	edits     []Edit
+	outside   []string // the paths it edits outside the project
+	decisions int
+}
+
+// ran notes that tool call id ran cmd: a command, and a decision when it
+// is one of wake's ([isDecision]), which counts once the call is known
+// not to have failed, as an edit does.
+func (c *collector) ran(id, cmd string) {
+	c.command(cmd)
+	if !c.counts() || !isDecision(cmd) {
+		return
+	}
+	if id == "" {
+		c.s.Decisions++
+		return
+	}
+	c.pend(id).decisions++
+}
+
+// pend is the pending call id, added when new.
+func (c *collector) pend(id string) *call {
+	p, ok := c.pending[id]
+	if !ok {
+		if len(c.order) >= maxPending {
+			c.settle(c.order[0], false)
+		}
+		p = &call{}
+		c.pending[id] = p
+		c.order = append(c.order, id)
+	}
+	return p
+}
 
 // edit notes that tool call id edits path; it counts once the call is
 // known not to have failed ([collector.result]), or at the end of the
 // transcript when its result is not recorded. An empty id counts at once.
 func (c *collector) edit(id, path, tool string) {
 	path = strings.TrimSpace(path)
-	if path == "" {
+	if path == "" || !c.counts() {
 		return
 	}
-	e := Edit{Path: c.rel(path), Tool: oneLine(tool, 60)}
-	if id == "" {
+	rel, in := c.place(path)
+	e := Edit{Path: rel, Tool: oneLine(tool, 60)}
+	switch {
+	case id == "" && in:
 		c.keep(e)
-		return
+	case id == "":
+		c.away(rel)
+	case in:
+		p := c.pend(id)
+		p.edits = append(p.edits, e)
+	default:
+		p := c.pend(id)
+		p.outside = append(p.outside, rel)
 	}
-	if _, ok := c.pending[id]; !ok {
-		if len(c.order) >= maxPending {
-			c.settle(c.order[0], false)
-		}
-		c.order = append(c.order, id)
-	}
-	c.pending[id] = append(c.pending[id], e)
 }
 
 // result settles tool call id: its edits count unless it failed.
@@ -158,7 +228,7 @@ func (c *collector) waitingIn(line []byte) bool {
 }
 
 func (c *collector) settle(id string, failed bool) {
-	es := c.pending[id]
+	p := c.pending[id]
 	delete(c.pending, id)
 	for i, k := range c.order {
 		if k == id {
@@ -166,12 +236,16 @@ func (c *collector) settle(id string, failed bool) {
 			break
 		}
 	}
-	if failed {
+	if failed || p == nil {
 		return
 	}
-	for _, e := range es {
+	for _, e := range p.edits {
 		c.keep(e)
 	}
+	for _, path := range p.outside {
+		c.away(path)
+	}
+	c.s.Decisions += p.decisions
 }
 
 func (c *collector) keep(e Edit) {
@@ -191,16 +265,36 @@ func (c *collector) keep(e Edit) {
 	}
 }
 
-// rel is path relative to the session's cwd when it lies inside it.
-func (c *collector) rel(path string) string {
+// away counts a file edited outside the project.
+func (c *collector) away(path string) {
+	if len(c.outside) >= maxMore {
+		c.s.Outside++ // past maxMore files, every edit counts as one more
+		return
+	}
+	h := maphash.String(c.seed, path)
+	if _, ok := c.outside[h]; !ok {
+		c.outside[h] = struct{}{}
+		c.s.Outside++
+	}
+}
+
+// place is where path lies: relative to the project's directory and in,
+// when it is under it; as given otherwise. Before the working directory
+// is known, a relative path that does not climb out is in, and an
+// absolute one too, as nothing tells otherwise.
+func (c *collector) place(path string) (string, bool) {
 	path = oneLine(path, 1000)
-	if c.s.Cwd == "" || !filepath.IsAbs(path) {
-		return path
+	if c.project == "" {
+		return path, filepath.IsAbs(path) || filepath.IsLocal(path)
 	}
-	if r, err := filepath.Rel(c.s.Cwd, path); err == nil && filepath.IsLocal(r) {
-		return filepath.ToSlash(r)
+	abs := path
+	if !filepath.IsAbs(abs) {
+		abs = filepath.Join(c.s.Cwd, abs)
 	}
-	return path
+	if r, err := filepath.Rel(c.project, abs); err == nil && filepath.IsLocal(r) {
+		return filepath.ToSlash(r), true
+	}
+	return path, false
 }
 
 // done settles the calls whose result was never recorded (the session
@@ -212,11 +306,14 @@ func (c *collector) done() *Summary {
 	if c.prompts.n == 0 {
 		c.prompts = c.alt
 	}
-	c.s.Prompts, c.s.PromptCount = c.prompts.list(), c.prompts.n
+	c.s.Prompts, c.s.PromptCount = clean(c.prompts.list(), c.lim.Text), c.prompts.n
 	if c.s.PromptCount > len(c.s.Prompts) {
 		c.s.PromptGap = len(c.prompts.head)
 	}
-	c.s.Commands, c.s.CommandCount = c.commands.list(), c.commands.n
+	c.s.Commands, c.s.CommandCount = clean(c.commands.list(), c.lim.Command), c.commands.n
+	if c.s.LastMessage != "" {
+		c.s.LastMessage = cleanText(c.s.LastMessage, c.lim.Text)
+	}
 	return &c.s
 }
 
@@ -253,35 +350,4 @@ func (e *ends) list() []string {
 	i := (e.n - len(e.head)) % e.last
 	out = append(out, e.tail[i:]...)
 	return append(out, e.tail[:i]...)
-}
-
-// oneLine makes text one line of at most max bytes: invalid UTF-8 becomes
-// U+FFFD, control characters and runs of white space one space, and a
-// longer text is cut at a character's start and ends in "…".
-func oneLine(text string, max int) string {
-	var b strings.Builder
-	space := false
-	for _, r := range text {
-		if b.Len() > max {
-			break
-		}
-		if unicode.IsSpace(r) || unicode.IsControl(r) || r == '\u2028' || r == '\u2029' {
-			space = b.Len() > 0
-			continue
-		}
-		if space {
-			b.WriteByte(' ')
-			space = false
-		}
-		b.WriteRune(r) // an invalid byte comes as U+FFFD
-	}
-	s := b.String()
-	if len(s) > max {
-		cut := max
-		for cut > 0 && !utf8.RuneStart(s[cut]) {
-			cut--
-		}
-		s = strings.TrimRight(s[:cut], " ") + "…"
-	}
-	return s
 }

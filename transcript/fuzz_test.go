@@ -4,6 +4,7 @@ import (
 	"os"
 	"strings"
 	"testing"
+	"time"
 	"unicode/utf8"
 )
 
@@ -29,7 +30,7 @@ func FuzzRead(f *testing.F) {
 			return
 		}
 		lim := Limits{MaxLine: 200, FirstPrompts: 1, LastPrompts: 2, Text: 20, Files: 3, Commands: 2, Command: 10}
-		s, err := Read(strings.NewReader(data), fm, lim)
+		s, err := Read(strings.NewReader(data), fm, lim, Scope{})
 		if err != nil {
 			t.Fatalf("Read: %v", err)
 		}
@@ -50,9 +51,19 @@ func FuzzRead(f *testing.F) {
 				t.Fatalf("text %q over %d bytes", p, lim.Text)
 			}
 		}
-		w, err := ReadWork(strings.NewReader(data), fm, lim.MaxLine)
+		w, err := ReadWork(strings.NewReader(data), fm, lim.MaxLine, Scope{})
 		if err != nil || w.DidWork() != s.DidWork() {
 			t.Fatalf("ReadWork says did work %v (%v), Read %v", w.DidWork(), err, s.DidWork())
+		}
+		// Within a scope too, and the start is the whole transcript's.
+		sc := Scope{Since: time.Date(2026, 11, 22, 10, 0, 1, 0, time.UTC), Project: func(string) string { return "/work" }}
+		s2, err := Read(strings.NewReader(data), fm, lim, sc)
+		if err != nil || !s2.Start.Equal(s.Start) || s2.PromptCount > s.PromptCount || s2.CommandCount > s.CommandCount {
+			t.Fatalf("Read since: %v %+v", err, s2)
+		}
+		w, err = ReadWork(strings.NewReader(data), fm, lim.MaxLine, sc)
+		if err != nil || w.DidWork() != s2.DidWork() {
+			t.Fatalf("ReadWork since says did work %v (%v), Read %v", w.DidWork(), err, s2.DidWork())
 		}
 	})
 }

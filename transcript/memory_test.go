@@ -118,7 +118,7 @@ func TestBoundedMemory(t *testing.T) {
 	var s *Summary
 	var err error
 	start := time.Now()
-	peak := peakHeap(func() { s, err = Read(&bigSession{size: size}, Claude, DefaultLimits()) })
+	peak := peakHeap(func() { s, err = Read(&bigSession{size: size}, Claude, DefaultLimits(), Scope{}) })
 	elapsed := time.Since(start)
 	if err != nil {
 		t.Fatal(err)
@@ -137,7 +137,7 @@ func TestBoundedMemory(t *testing.T) {
 	if peak.live > 48<<20 || peak.total > 128<<20 {
 		t.Errorf("%v: over 48 MiB live or 128 MiB in all", peak)
 	}
-	peak = peakHeap(func() { s, err = ReadWork(&bigSession{size: size}, Claude, 0) })
+	peak = peakHeap(func() { s, err = ReadWork(&bigSession{size: size}, Claude, 0, Scope{}) })
 	if err != nil || !s.DidWork() {
 		t.Fatalf("ReadWork: %v", err)
 	}
@@ -149,7 +149,7 @@ func BenchmarkRead(b *testing.B) {
 	const size = 50 << 20
 	b.SetBytes(size)
 	for b.Loop() {
-		if _, err := Read(&bigSession{size: size}, Claude, DefaultLimits()); err != nil {
+		if _, err := Read(&bigSession{size: size}, Claude, DefaultLimits(), Scope{}); err != nil {
 			b.Fatal(err)
 		}
 	}

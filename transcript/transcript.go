@@ -11,7 +11,10 @@
 // JSON, or is longer than [Limits.MaxLine], is skipped and counted, never
 // held in memory whole. What is kept is bounded too (the first and the
 // last few prompts, a capped set of files, the last commands, texts cut
-// short), so that a transcript of any size is read in bounded memory.
+// short), so that a transcript of any size is read in bounded memory;
+// every text is scrubbed of secrets (package policy) before it is cut.
+// A [Scope] limits a reading to a session's work not yet handed off:
+// what it recorded after a time, in its project.
 //
 // No existing package reads a client's files of a session: clients/ writes
 // wiring, handoff writes the memory root. This one only reads, from an
@@ -71,7 +74,7 @@ func DefaultLimits() Limits {
 
 // Edit is a file an agent's tool changed.
 type Edit struct {
-	Path string // as the tool named it, relative to the session's cwd when inside it
+	Path string // relative to the project's directory ([Scope.Project]); as the tool named it when that is unknown
 	Tool string // the tool: Write, Edit, apply_patch, ...
 }
 
@@ -89,16 +92,23 @@ type Summary struct {
 	// PromptGap is where in Prompts the prompts left out would go, when
 	// some were: Prompts[:PromptGap] are the first, the rest the last.
 	PromptGap int
-	// Edits are the files the agent's tools changed, each once, in the
-	// order first met; MoreEdits counts the files past [Limits.Files].
+	// Edits are the files of the project the agent's tools changed, each
+	// once, in the order first met; MoreEdits counts the files past
+	// [Limits.Files], Outside those outside the project ([Scope.Project]),
+	// which are not the session's work.
 	Edits     []Edit
 	MoreEdits int
+	Outside   int
 	// Commands are the last commands the agent ran, one line each;
 	// CommandCount is how many it ran in all.
 	Commands     []string
 	CommandCount int
 	LastMessage  string // the agent's last message, one line, cut
-	Decisions    int    // wake decisions the transcript records (the wake format's)
+	// Decisions is how many decisions the transcript shows the session
+	// making: a wake decide, reverse, contest or uphold that its agent
+	// ran and that did not fail ([isDecision]), or in the wake format a
+	// "decision" line.
+	Decisions int
 	// Lines is how many lines were read; Malformed how many of them were
 	// not JSON and TooLong how many were over [Limits.MaxLine], both
 	// skipped.
@@ -121,25 +131,70 @@ func (s *Summary) EditedPaths() []string {
 	return out
 }
 
-// Read reads a whole transcript of format f (Auto: sniffed from its
-// first JSON line) within lim. Its error is only the reader's: what it
-// cannot parse it skips and counts.
-func Read(r io.Reader, f Format, lim Limits) (*Summary, error) {
-	return read(r, f, lim, false)
+// Scope says which of a transcript's records a reading counts.
+type Scope struct {
+	// Since, when set, leaves out what was recorded before it: the
+	// prompts, edits, commands, messages and decisions of a session's
+	// work that a hand-off already covers. A record without a time
+	// counts. Start is the first time recorded all the same.
+	Since time.Time
+	// Project gives the directory of the project of a session in cwd
+	// (its git work tree's top, say); "" or a nil Project is cwd itself.
+	// An edit counts as the session's work only under it, and is named
+	// relative to it: a file elsewhere (a plan in the home directory,
+	// another repository) is counted in [Summary.Outside] alone.
+	Project func(cwd string) string
 }
 
-// ReadWork reads only what says whether the session did work, and when
-// it started, and stops as soon as it knows both: the Stop hook's reading,
-// which runs at the end of every turn. Prompts, commands and messages are
-// left out, and lines that cannot bear on work are skipped unparsed.
-func ReadWork(r io.Reader, f Format, maxLine int) (*Summary, error) {
+// in reports whether a record of time t is in the scope.
+func (sc Scope) in(t time.Time) bool {
+	return sc.Since.IsZero() || t.IsZero() || !t.Before(sc.Since)
+}
+
+// Read reads a whole transcript of format f (Auto: sniffed from its
+// first JSON line) within lim, counting what sc holds. Its error is only
+// the reader's: what it cannot parse it skips and counts.
+func Read(r io.Reader, f Format, lim Limits, sc Scope) (*Summary, error) {
+	return read(r, f, lim, sc, full)
+}
+
+// ReadWork reads only what says whether the session did work within sc,
+// and when it started, and stops as soon as it knows both: the Stop
+// hook's reading, which runs at the end of every turn. Prompts, commands
+// and messages are left out, and lines that cannot bear on work are
+// skipped unparsed.
+func ReadWork(r io.Reader, f Format, maxLine int, sc Scope) (*Summary, error) {
 	lim := DefaultLimits()
 	if maxLine > 0 {
 		lim.MaxLine = maxLine
 	}
 	lim.Files = 1
-	return read(r, f, lim, true)
+	return read(r, f, lim, sc, work)
 }
+
+// headLines is how many lines Head reads past the start for the
+// session's id, when the line that records the start does not have it.
+const headLines = 16
+
+// Head reads the opening of a transcript: the session's start, and its
+// id and working directory when recorded there. It stops once it knows
+// the start and the id, or headLines lines past the start.
+func Head(r io.Reader, f Format, maxLine int) (*Summary, error) {
+	lim := DefaultLimits()
+	if maxLine > 0 {
+		lim.MaxLine = maxLine
+	}
+	return read(r, f, lim, Scope{}, head)
+}
+
+// mode is how much of a transcript a reading reads.
+type mode int
+
+const (
+	full mode = iota // all of it
+	work             // until it knows of some work (ReadWork)
+	head             // its opening (Head)
+)
 
 // parser reads the lines of one format into a collector.
 type parser interface {
@@ -152,8 +207,8 @@ type parser interface {
 	line(line []byte, c *collector) bool
 }
 
-func read(r io.Reader, f Format, lim Limits, workOnly bool) (*Summary, error) {
-	rd := &reading{c: newCollector(lim, workOnly), workOnly: workOnly}
+func read(r io.Reader, f Format, lim Limits, sc Scope, m mode) (*Summary, error) {
+	rd := &reading{c: newCollector(lim, sc, m != full), mode: m}
 	if f != Auto {
 		rd.p = parserOf(f)
 		rd.c.s.Format = f
@@ -184,13 +239,15 @@ func read(r io.Reader, f Format, lim Limits, workOnly bool) (*Summary, error) {
 
 // reading is one transcript being read.
 type reading struct {
-	c        *collector
-	p        parser // nil until the format is known
-	workOnly bool
+	c    *collector
+	p    parser // nil until the format is known
+	mode mode
+	past int // lines read past the start, in head mode
 }
 
-// take reads one line, and reports whether reading can stop: in
-// work-only mode, once the start and some work are known.
+// take reads one line, and reports whether reading can stop: in work
+// mode, once the start and some work are known; in head mode, once the
+// start and the session's id are.
 func (rd *reading) take(line []byte) bool {
 	c := rd.c
 	c.s.Lines++
@@ -211,10 +268,19 @@ func (rd *reading) take(line []byte) bool {
 		if !rd.p.line(line, c) {
 			c.s.Malformed++
 		}
-	case !rd.workOnly && !validJSON(line):
+	case rd.mode == full && !validJSON(line):
 		c.s.Malformed++
 	}
-	return rd.workOnly && !c.s.Start.IsZero() && c.s.DidWork()
+	switch {
+	case c.s.Start.IsZero():
+		return false
+	case rd.mode == work:
+		return c.s.DidWork()
+	case rd.mode == head:
+		rd.past++
+		return c.s.SessionID != "" || rd.past > headLines
+	}
+	return false
 }
 
 func parserOf(f Format) parser {

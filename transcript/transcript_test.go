@@ -17,7 +17,7 @@ func readFile(t *testing.T, name string, f Format) *Summary {
 		t.Fatal(err)
 	}
 	defer file.Close()
-	s, err := Read(file, f, DefaultLimits())
+	s, err := Read(file, f, DefaultLimits(), Scope{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -81,7 +81,7 @@ func TestCodexPromptFallback(t *testing.T) {
 			b.WriteString(l + "\n")
 		}
 	}
-	s, err := Read(strings.NewReader(b.String()), Codex, DefaultLimits())
+	s, err := Read(strings.NewReader(b.String()), Codex, DefaultLimits(), Scope{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -120,11 +120,11 @@ func TestWake(t *testing.T) {
 // TestDecisionIsWork: a session that only decided did work.
 func TestDecisionIsWork(t *testing.T) {
 	t.Parallel()
-	s, _ := Read(strings.NewReader(`{"type":"session","at":"2026-11-22T10:00:00Z"}`+"\n"+`{"type":"decision"}`), Wake, DefaultLimits())
+	s, _ := Read(strings.NewReader(`{"type":"session","at":"2026-11-22T10:00:00Z"}`+"\n"+`{"type":"decision"}`), Wake, DefaultLimits(), Scope{})
 	if !s.DidWork() {
 		t.Error("a decision is not work")
 	}
-	s, _ = Read(strings.NewReader(`{"type":"session","at":"2026-11-22T10:00:00Z"}`+"\n"+`{"type":"prompt","text":"hi"}`), Wake, DefaultLimits())
+	s, _ = Read(strings.NewReader(`{"type":"session","at":"2026-11-22T10:00:00Z"}`+"\n"+`{"type":"prompt","text":"hi"}`), Wake, DefaultLimits(), Scope{})
 	if s.DidWork() {
 		t.Error("a prompt alone is work")
 	}
@@ -152,7 +152,7 @@ func TestReadWorkStopsEarly(t *testing.T) {
 	text := readTestdata(t, "claude.jsonl")
 	head := text[:strings.Index(text, `{"parentUuid":"as1"`)]
 	result := text[len(head):strings.Index(text, `{"parentUuid":"as2"`)]
-	s, err := ReadWork(&failAfter{t, strings.NewReader(head + result)}, Claude, 0)
+	s, err := ReadWork(&failAfter{t, strings.NewReader(head + result)}, Claude, 0, Scope{})
 	if err != nil || !s.DidWork() || s.Start.IsZero() {
 		t.Fatalf("ReadWork: %v, did work %v, start %v", err, s.DidWork(), s.Start)
 	}
@@ -172,8 +172,8 @@ func TestReadWorkNoWork(t *testing.T) {
 	denied = strings.Replace(denied, `"name":"Edit"`, `"name":"Grep"`, 1)
 	denied = denied[:strings.Index(denied, `{"parentUuid":"u6"`)]
 	for _, f := range []func(string) (*Summary, error){
-		func(s string) (*Summary, error) { return ReadWork(strings.NewReader(s), Claude, 0) },
-		func(s string) (*Summary, error) { return Read(strings.NewReader(s), Claude, DefaultLimits()) },
+		func(s string) (*Summary, error) { return ReadWork(strings.NewReader(s), Claude, 0, Scope{}) },
+		func(s string) (*Summary, error) { return Read(strings.NewReader(s), Claude, DefaultLimits(), Scope{}) },
 	} {
 		s, err := f(denied)
 		if err != nil || s.DidWork() {
@@ -181,7 +181,7 @@ func TestReadWorkNoWork(t *testing.T) {
 		}
 	}
 	cut := text[:strings.Index(text, `{"parentUuid":"as1","isSidechain":false,"type":"user"`)]
-	s, err := ReadWork(strings.NewReader(cut), Claude, 0)
+	s, err := ReadWork(strings.NewReader(cut), Claude, 0, Scope{})
 	if err != nil || !s.DidWork() {
 		t.Errorf("edits without a recorded result are not work (%v)", err)
 	}
@@ -197,7 +197,7 @@ func TestLongLines(t *testing.T) {
 	exact := `{"type":"prompt","text":"` + strings.Repeat("y", 100-len(`{"type":"prompt","text":""}`)) + `"}`
 	for _, eol := range []string{"\n", "\r\n"} {
 		in := strings.Join([]string{`{"type":"prompt","text":"a"}`, long, exact, long, `{"type":"prompt","text":"b"}`, long}, eol)
-		s, err := Read(strings.NewReader(in), Wake, lim)
+		s, err := Read(strings.NewReader(in), Wake, lim, Scope{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -286,11 +286,43 @@ func TestCodex0169(t *testing.T) {
 		t.Fatal("no FileChange to fail")
 	}
 	for _, read := range []func() (*Summary, error){
-		func() (*Summary, error) { return Read(strings.NewReader(failed), Codex, DefaultLimits()) },
-		func() (*Summary, error) { return ReadWork(strings.NewReader(failed), Codex, 0) },
+		func() (*Summary, error) { return Read(strings.NewReader(failed), Codex, DefaultLimits(), Scope{}) },
+		func() (*Summary, error) { return ReadWork(strings.NewReader(failed), Codex, 0, Scope{}) },
 	} {
 		if s, err := read(); err != nil || s.DidWork() {
 			t.Errorf("a failed file change is work (%v): %+v", err, s.Edits)
 		}
+	}
+}
+
+// TestClaudeSubagent: a subagent's turns (isSidechain) are no prompts of
+// the user's and no message of the agent's, but the files its tools edit
+// and the commands it runs are the session's work.
+func TestClaudeSubagent(t *testing.T) {
+	t.Parallel()
+	const tr = `{"type":"user","isSidechain":false,"message":{"role":"user","content":"tidy the docs"},"timestamp":"2026-11-22T10:00:00Z","cwd":"/p","sessionId":"s"}
+{"type":"assistant","isSidechain":false,"message":{"role":"assistant","content":[{"type":"tool_use","id":"task1","name":"Task","input":{"prompt":"fix the typos"}}]},"timestamp":"2026-11-22T10:00:01Z"}
+{"type":"user","isSidechain":true,"message":{"role":"user","content":"fix the typos"},"timestamp":"2026-11-22T10:00:02Z"}
+{"type":"assistant","isSidechain":true,"message":{"role":"assistant","content":[{"type":"text","text":"fixing"},{"type":"tool_use","id":"sub1","name":"Edit","input":{"file_path":"/p/docs/a.md"}},{"type":"tool_use","id":"sub2","name":"Bash","input":{"command":"make docs"}},{"type":"tool_use","id":"sub3","name":"Write","input":{"file_path":"/p/docs/denied.md"}}]},"timestamp":"2026-11-22T10:00:03Z"}
+{"type":"user","isSidechain":true,"message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"sub1","content":"ok"},{"type":"tool_result","tool_use_id":"sub2","content":"ok"},{"type":"tool_result","tool_use_id":"sub3","is_error":true,"content":"denied"}]},"timestamp":"2026-11-22T10:00:04Z"}
+{"type":"user","isSidechain":false,"message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"task1","content":"done"}]},"timestamp":"2026-11-22T10:00:05Z"}
+{"type":"assistant","isSidechain":false,"message":{"role":"assistant","content":[{"type":"text","text":"The docs are tidy."}]},"timestamp":"2026-11-22T10:00:06Z"}
+`
+	s, err := Read(strings.NewReader(tr), Claude, DefaultLimits(), Scope{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []Edit{{"docs/a.md", "Edit"}}; !reflect.DeepEqual(s.Edits, want) {
+		t.Errorf("edits %+v, want %+v", s.Edits, want)
+	}
+	if want := []string{"make docs"}; !reflect.DeepEqual(s.Commands, want) {
+		t.Errorf("commands %q, want %q", s.Commands, want)
+	}
+	if want := []string{"tidy the docs"}; !reflect.DeepEqual(s.Prompts, want) || s.LastMessage != "The docs are tidy." {
+		t.Errorf("prompts %q, last message %q", s.Prompts, s.LastMessage)
+	}
+	w, err := ReadWork(strings.NewReader(tr), Claude, 0, Scope{})
+	if err != nil || !w.DidWork() || len(w.Edits) != 1 || w.Edits[0].Path != "docs/a.md" {
+		t.Errorf("ReadWork: %v, %+v", err, w)
 	}
 }

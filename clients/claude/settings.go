@@ -8,8 +8,8 @@ import (
 )
 
 // The hooks wake installs into Claude Code's settings: SessionStart loads
-// the memory, Stop asks once for a hand-off, SessionEnd writes the
-// automatic one when the session wrote none.
+// the memory, Stop asks once for a hand-off of the work done without one,
+// SessionEnd writes the automatic one of the work left without one.
 const (
 	HookCommand = "wake load --hook claude"
 	HookMatcher = "startup|resume|clear|compact"

@@ -83,6 +83,71 @@ func TestClaudeCodeStopAndEnd(t *testing.T) {
 	}
 }
 
+// TestClaudeCodeAsksAgainAfterHandoff runs the real Claude Code through
+// a session that goes on after its hand-off, as --continue does (the same
+// session, its transcript going on): the first run writes a.txt, is asked
+// once and handed off at its end; the next run writes b.txt, and is asked
+// once more, for that work alone, which its end hands off after the
+// first; a last run that only talks is neither asked nor handed off.
+func TestClaudeCodeAsksAgainAfterHandoff(t *testing.T) {
+	t.Parallel()
+	if testing.Short() {
+		t.Skip("runs the real Claude Code client")
+	}
+	claude := claudeCode(t)
+	bin := wakeBinary(t)
+	stub := newWriterStub(t)
+	// The ledger keeps times to the second: the stub's pause after a
+	// Write puts the hand-off that follows in a later second than the
+	// edit, so that the edit is before it as the ledger tells.
+	stub.pause = 1100 * time.Millisecond
+	proj, env, _ := claudeProject(t, bin, "full", stub.URL)
+	runBounded(t, proj, env, 60*time.Second, bin, "install", "claude")
+	runBounded(t, proj, env, 60*time.Second, "git", "init", "-q")
+	latest := filepath.Join(proj, ".wake", "recent", "latest.md")
+
+	stub.writeNext(filepath.Join(proj, "a.txt"))
+	runBounded(t, proj, env, 120*time.Second, claude, "-p", "--permission-mode", "acceptEdits", "write a")
+	assertReasonOnceWith(t, stub.takeMessages(t), "wake: this session changed files (a.txt among them) but wrote no hand-off")
+	first := readFile(t, latest)
+	if !strings.Contains(first, "summary: 'Automatic hand-off (the session ended without one): the agent''s tools edited 1 file (a.txt)") {
+		t.Fatalf("the first run's automatic hand-off:\n%s", first)
+	}
+
+	stub.writeNext(filepath.Join(proj, "b.txt"))
+	runBounded(t, proj, env, 120*time.Second, claude, "-p", "--continue", "--permission-mode", "acceptEdits", "now write b")
+	assertReasonOnceWith(t, stub.takeMessages(t), "wake: this session changed files (b.txt among them) since its hand-off of ")
+	got := readFile(t, latest)
+	for _, want := range []string{
+		"summary: 'Automatic hand-off of the work after the hand-off of ",
+		"(the session ended without another): the agent''s tools edited 1 file (b.txt); the user asked: “now write b”'",
+		"- The agent's tools edited: b.txt (Write)\n",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("recent/latest.md lacks %q", want)
+		}
+	}
+	if strings.Contains(got, "a.txt (Write)") || strings.Contains(got, "“write a”") {
+		t.Errorf("the second hand-off covers the first run's work too")
+	}
+	if prev := readFile(t, filepath.Join(proj, ".wake", "recent", "previous.md")); prev != first {
+		t.Errorf("recent/previous.md is not the first run's hand-off:\n%s", prev)
+	}
+
+	runBounded(t, proj, env, 120*time.Second, claude, "-p", "--continue", "what is next?")
+	for _, msgs := range stub.takeMessages(t) {
+		if newest := msgs[lastAssistant(msgs)+1:]; turnHolds(newest, "wake: this session") {
+			t.Error("a run that did nothing after its hand-off was asked for one")
+		}
+	}
+	if readFile(t, latest) != got {
+		t.Errorf("a run that did nothing after its hand-off was handed off:\n%s", readFile(t, latest))
+	}
+	if t.Failed() {
+		t.Logf("recent/latest.md:\n%s", got)
+	}
+}
+
 // assertReasonOnce checks that wake's reason reached the model once: one
 // request carries it in its newest turn (the messages after the last
 // assistant message; Claude Code puts it there as the user's "Stop hook
@@ -91,6 +156,13 @@ func TestClaudeCodeStopAndEnd(t *testing.T) {
 // one turn. The request after the reason is the last: the next stop went
 // through.
 func assertReasonOnce(t *testing.T, reqs [][]stubMessage) {
+	t.Helper()
+	assertReasonOnceWith(t, reqs, stopReasonStart)
+}
+
+// assertReasonOnceWith is assertReasonOnce for the reason that starts
+// with stopReasonStart.
+func assertReasonOnceWith(t *testing.T, reqs [][]stubMessage, stopReasonStart string) {
 	t.Helper()
 	delivered := -1
 	for i, msgs := range reqs {
@@ -150,6 +222,10 @@ type writerStub struct {
 	mu    sync.Mutex
 	write string // the file the next tool-bearing request writes; "" when not armed
 	n     int
+	// pause delays the reply to the request after a Write; wrote says
+	// the last reply was one.
+	pause time.Duration
+	wrote bool
 }
 
 func newWriterStub(t *testing.T) *writerStub {
@@ -180,8 +256,13 @@ func (s *writerStub) serve(w http.ResponseWriter, r *http.Request) {
 	s.mu.Lock()
 	s.n++
 	n, file := s.n, s.write
-	s.write = ""
+	pause := s.pause
+	if !s.wrote {
+		pause = 0
+	}
+	s.write, s.wrote = "", file != ""
 	s.mu.Unlock()
+	time.Sleep(pause)
 	block := `{"type":"text","text":""}`
 	delta := fmt.Sprintf(`{"type":"text_delta","text":%q}`, stubText(n))
 	stop := "end_turn"

@@ -95,11 +95,12 @@ func (a *app) hookMemory(client string, lockTimeout time.Duration) (clients.Hook
 	return in, m, err
 }
 
-// hookStopRun is `wake hook stop CLIENT`. It blocks the agent's stop,
-// once a session, when the session did work (a tool edited a file, or a
-// decision was logged) and no hand-off was written since it started; the
-// reason names the command to run. It never blocks a stop that a Stop
-// hook's block caused (stop_hook_active): the agent is not trapped.
+// hookStopRun is `wake hook stop CLIENT`. It blocks the agent's stop
+// when the session did work (a tool edited a file, or a decision was
+// logged) since it started, or since its last hand-off when it wrote one:
+// once for each, not at every turn's end. The reason names the command to
+// run. It never blocks a stop that a Stop hook's block caused
+// (stop_hook_active): the agent is not trapped.
 func (a *app) hookStopRun(ctx context.Context, client string) error {
 	in, m, err := a.hookMemory(client, stopLockTimeout)
 	if err != nil || m == nil || in.StopHookActive {
@@ -109,18 +110,23 @@ func (a *app) hookStopRun(ctx context.Context, client string) error {
 		a.warn([]string{eventClients[client].title + " gave no transcript_path: wake cannot tell what the session did, and does not ask for a hand-off"})
 		return nil
 	}
+	format := eventClients[client].format
+	mark, err := m.SessionMark(in.TranscriptPath, format, in.SessionID)
+	if err != nil {
+		return err
+	}
 	session := in.SessionID
 	if session == "" {
 		session = in.TranscriptPath
 	}
-	if m.StopAsked(session) {
+	if m.StopAsked(session, mark.Since()) {
 		return nil
 	}
-	w, err := m.SessionWork(in.TranscriptPath, eventClients[client].format)
-	if err != nil || !w.DidWork() || w.HandedOff {
+	w, err := m.SessionWork(in.TranscriptPath, format, mark)
+	if err != nil || !w.DidWork() {
 		return err
 	}
-	if err := m.NoteStopAsked(ctx, session); err != nil {
+	if err := m.NoteStopAsked(ctx, session, mark.Since()); err != nil {
 		a.warn([]string{fmt.Sprintf("could not note that this session was asked for its hand-off (%v); it may be asked again", err)})
 	}
 	reason := stopReason(w, a.handoffCommand(m.Root(), in.Dir(a.cwd)))
@@ -157,12 +163,16 @@ func stopReason(w wake.SessionWork, wakeHandoff string) string {
 	if w.Edited != "" {
 		did = "changed files (" + filepath.ToSlash(w.Edited) + " among them)"
 	}
-	return fmt.Sprintf("wake: this session %s but wrote no hand-off, so the next session would start without knowing what happened. "+
+	what, since := "this session did", "but wrote no hand-off"
+	if w.HandedOff.After(w.Start) {
+		what, since = "this session did after its hand-off", "since its hand-off of "+w.HandedOff.UTC().Format(time.RFC3339)+" but wrote no hand-off after it"
+	}
+	return fmt.Sprintf("wake: this session %s %s, so the next session would start without knowing what happened. "+
 		"Before you stop, write it with one command:\n\n"+
-		"  %s --summary \"<one line: what this session did>\" --next \"<the single most important next step>\"\n\n"+
+		"  %s --summary \"<one line: what %s>\" --next \"<the single most important next step>\"\n\n"+
 		"Add --decision \"WHAT because WHY\" for each decision made and --thread \"...\" for each thing left open. "+
-		"Then stop. wake asks once a session; if the session ends without a hand-off, wake writes an automatic one from the transcript.",
-		did, wakeHandoff)
+		"Then stop. wake asks once for the work since a session's start or its last hand-off; if the session ends without a hand-off of it, wake writes an automatic one from the transcript.",
+		did, since, wakeHandoff, what)
 }
 
 // hookEndRun is `wake hook end CLIENT`: the automatic hand-off of the
@@ -178,7 +188,7 @@ func (a *app) hookEndRun(ctx context.Context, client string) error {
 		a.warn([]string{eventClients[client].title + " gave no transcript_path: no automatic hand-off"})
 		return nil
 	}
-	res, err := m.AutoHandoff(ctx, wake.AutoOptions{Transcript: in.TranscriptPath, Format: eventClients[client].format})
+	res, err := m.AutoHandoff(ctx, wake.AutoOptions{Transcript: in.TranscriptPath, Format: eventClients[client].format, SessionID: in.SessionID})
 	if err != nil {
 		return err
 	}
