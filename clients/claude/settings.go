@@ -203,8 +203,8 @@ func removeHook(src []byte, h hookSpec, ed *hookEdit) (out []byte, removed, gone
 		return src, false, false, nil
 	}
 	st := splice.StyleOf(src, top)
-	if inner := groupHooks(arr.Elems[i]); inner.Len() > 1 {
-		return inner.Remove(src, wakeEntry(src, inner, h.Command), st), true, false, nil
+	if inner := splice.GroupHooks(arr.Elems[i]); inner.Len() > 1 {
+		return inner.Remove(src, splice.CommandEntry(src, inner, h.Command), st), true, false, nil
 	}
 	_, j, _ := hooks.Member(h.Event)
 	_, k, _ := top.Member("hooks")
@@ -271,7 +271,7 @@ func claudeHookNodes(src []byte, event string) (top, hooks, arr *splice.Node, er
 func findWakeHook(src []byte, arr *splice.Node, h hookSpec) int {
 	for i := len(arr.Elems) - 1; i >= 0; i-- {
 		g := arr.Elems[i]
-		if matches(src, g, h.Matcher) && wakeEntry(src, groupHooks(g), h.Command) >= 0 {
+		if matches(src, g, h.Matcher) && splice.CommandEntry(src, splice.GroupHooks(g), h.Command) >= 0 {
 			return i
 		}
 	}
@@ -289,7 +289,7 @@ func otherWakeHooks(src []byte) []string {
 	for _, g := range start.Elems {
 		m, ok := groupMatcher(src, g)
 		switch {
-		case wakeEntry(src, groupHooks(g), HookCommand) < 0 || ok && m == HookMatcher:
+		case splice.CommandEntry(src, splice.GroupHooks(g), HookCommand) < 0 || ok && m == HookMatcher:
 		case ok:
 			out = append(out, fmt.Sprintf("matcher %q", m))
 		default:
@@ -324,35 +324,3 @@ func groupMatcher(src []byte, group *splice.Node) (string, bool) {
 	return m.Val.String(src), true
 }
 
-func groupHooks(group *splice.Node) *splice.Node {
-	if group.Kind != '{' {
-		return nil
-	}
-	m, _, ok := group.Member("hooks")
-	if !ok || m.Val.Kind != '[' {
-		return nil
-	}
-	return m.Val
-}
-
-// wakeEntry returns the index of the last entry of a group's hooks of type
-// "command" running command, or -1 (also for a nil inner).
-func wakeEntry(src []byte, inner *splice.Node, command string) int {
-	if inner == nil {
-		return -1
-	}
-	str := func(h *splice.Node, key string) string {
-		m, _, ok := h.Member(key)
-		if !ok {
-			return ""
-		}
-		return m.Val.String(src)
-	}
-	for i := len(inner.Elems) - 1; i >= 0; i-- {
-		h := inner.Elems[i]
-		if h.Kind == '{' && str(h, "type") == "command" && str(h, "command") == command {
-			return i
-		}
-	}
-	return -1
-}

@@ -178,40 +178,7 @@ func findHook(src []byte, hooks *splice.Node, h hookSpec) int {
 		return -1
 	}
 	for i := len(m.Val.Elems) - 1; i >= 0; i-- {
-		if wakeEntry(src, groupHooks(m.Val.Elems[i]), h) >= 0 {
-			return i
-		}
-	}
-	return -1
-}
-
-func groupHooks(group *splice.Node) *splice.Node {
-	if group.Kind != '{' {
-		return nil
-	}
-	m, _, ok := group.Member("hooks")
-	if !ok || m.Val.Kind != '[' {
-		return nil
-	}
-	return m.Val
-}
-
-// wakeEntry returns the index of the last entry of a group's hooks
-// running the hook's command, or -1 (also for a nil inner).
-func wakeEntry(src []byte, inner *splice.Node, h hookSpec) int {
-	if inner == nil {
-		return -1
-	}
-	str := func(n *splice.Node, key string) string {
-		m, _, ok := n.Member(key)
-		if !ok {
-			return ""
-		}
-		return m.Val.String(src)
-	}
-	for i := len(inner.Elems) - 1; i >= 0; i-- {
-		e := inner.Elems[i]
-		if e.Kind == '{' && str(e, "type") == "command" && str(e, "command") == h.Command {
+		if splice.CommandEntry(src, splice.GroupHooks(m.Val.Elems[i]), h.Command) >= 0 {
 			return i
 		}
 	}
@@ -243,8 +210,8 @@ func removeHooks(src []byte, made map[string]string) (out []byte, removed []stri
 		removed = append(removed, h.Event)
 		st := splice.StyleOf(out, top)
 		m, j, _ := hooks.Member(h.Event)
-		if inner := groupHooks(m.Val.Elems[i]); inner.Len() > 1 {
-			out = inner.Remove(out, wakeEntry(out, inner, h), st)
+		if inner := splice.GroupHooks(m.Val.Elems[i]); inner.Len() > 1 {
+			out = inner.Remove(out, splice.CommandEntry(out, inner, h.Command), st)
 			continue
 		}
 		what := made[h.Event]
