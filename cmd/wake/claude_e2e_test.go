@@ -16,8 +16,6 @@ import (
 	"sync"
 	"testing"
 	"time"
-
-	"github.com/gofrs/flock"
 )
 
 // claudeCodeVersion is the Claude Code release the end-to-end test runs.
@@ -193,61 +191,11 @@ func assertStaysInTempDir(t *testing.T, proj string) {
 	}
 }
 
-// claudeCode returns the claude binary of claudeCodeVersion from
-// $WAKE_CLAUDE_DIR (set by .ci/run) or a directory under the system's temp
-// directory that later runs reuse. A plain go test stays offline: the test
-// is skipped when the client is not installed there, unless WAKE_E2E=1
-// asks for it, which installs it with npm (and fails when it cannot).
+// claudeCode returns the claude program of claudeCodeVersion (see
+// [npmClient.path]).
 func claudeCode(t *testing.T) string {
-	t.Helper()
-	dir := os.Getenv("WAKE_CLAUDE_DIR")
-	if dir == "" {
-		dir = filepath.Join(os.TempDir(), "wake-claude-code-"+claudeCodeVersion)
-	}
-	bin := filepath.Join(dir, "node_modules", ".bin", "claude")
-	if claudeVersionOK(bin) {
-		return bin
-	}
-	if os.Getenv("WAKE_E2E") != "1" {
-		t.Skipf("skipping: Claude Code %s is not installed in %s (set WAKE_E2E=1 to install it with npm and run the test; .ci/run does)", claudeCodeVersion, dir)
-	}
-	npm, err := exec.LookPath("npm")
-	if err != nil {
-		t.Fatalf("WAKE_E2E=1, but %s is missing and npm is not installed", bin)
-	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	// Parallel test binaries share the directory: one installs, the others
-	// wait and reuse it.
-	lock := flock.New(filepath.Join(dir, ".install.lock"))
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
-	defer cancel()
-	if ok, err := lock.TryLockContext(ctx, time.Second); !ok || err != nil {
-		t.Fatalf("locking %s: %v", dir, err)
-	}
-	defer lock.Unlock()
-	if claudeVersionOK(bin) {
-		return bin
-	}
-	// go test shows a test's log only at the end, and an install from the
-	// registry takes a while and reaches the network: say so now.
-	fmt.Fprintf(os.Stderr, "wake: TestClaudeCodeEndToEnd: installing @anthropic-ai/claude-code@%s from the npm registry into %s (once; later runs reuse it; set WAKE_CLAUDE_DIR to a directory where it is installed, or pass -short to skip this test)\n", claudeCodeVersion, dir)
-	cmd := exec.CommandContext(ctx, npm, "install", "--no-audit", "--no-fund", "--prefix", dir, "@anthropic-ai/claude-code@"+claudeCodeVersion)
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("npm install @anthropic-ai/claude-code@%s: %v\n%s", claudeCodeVersion, err, out)
-	}
-	if !claudeVersionOK(bin) {
-		t.Fatalf("%s does not report version %s after npm install", bin, claudeCodeVersion)
-	}
-	return bin
-}
-
-func claudeVersionOK(bin string) bool {
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	out, err := exec.CommandContext(ctx, bin, "--version").Output()
-	return err == nil && strings.HasPrefix(string(out), claudeCodeVersion+" ")
+	return npmClient{test: "TestClaudeCodeEndToEnd", pkg: "@anthropic-ai/claude-code", version: claudeCodeVersion,
+		bin: "claude", env: "WAKE_CLAUDE_DIR", cache: "wake-claude-code-"}.path(t)
 }
 
 // runBounded runs a command in dir with env and a time limit, failing the

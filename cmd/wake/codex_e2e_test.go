@@ -16,8 +16,6 @@ import (
 	"syscall"
 	"testing"
 	"time"
-
-	"github.com/gofrs/flock"
 )
 
 // codexVersion is the Codex CLI release the end-to-end test runs.
@@ -284,59 +282,9 @@ func (p *codexProject) clientFiles(t *testing.T) map[string][]byte {
 	return out
 }
 
-// codexCLI returns the codex binary of codexVersion from $WAKE_CODEX_DIR
-// (set by .ci/run) or a directory under the system's temp directory that
-// later runs reuse; see claudeCode. The version is read from the
-// package's package.json: running codex, even for --version, writes into
-// CODEX_HOME.
+// codexCLI returns the codex program of codexVersion (see
+// [npmClient.path]).
 func codexCLI(t *testing.T) string {
-	t.Helper()
-	dir := os.Getenv("WAKE_CODEX_DIR")
-	if dir == "" {
-		dir = filepath.Join(os.TempDir(), "wake-codex-"+codexVersion)
-	}
-	bin := filepath.Join(dir, "node_modules", ".bin", "codex")
-	ok := func() bool {
-		var pkg struct{ Version string }
-		data, err := os.ReadFile(filepath.Join(dir, "node_modules", "@openai", "codex", "package.json"))
-		if err != nil || json.Unmarshal(data, &pkg) != nil || pkg.Version != codexVersion {
-			return false
-		}
-		fi, err := os.Stat(bin)
-		return err == nil && fi.Mode()&0o111 != 0
-	}
-	if ok() {
-		return bin
-	}
-	if os.Getenv("WAKE_E2E") != "1" {
-		t.Skipf("skipping: @openai/codex@%s is not installed in %s (set WAKE_E2E=1 to install it with npm and run the test; .ci/run does)", codexVersion, dir)
-	}
-	npm, err := exec.LookPath("npm")
-	if err != nil {
-		t.Fatalf("WAKE_E2E=1, but %s is missing and npm is not installed", bin)
-	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	// Parallel test binaries share the directory: one installs, the others
-	// wait and reuse it.
-	lock := flock.New(filepath.Join(dir, ".install.lock"))
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
-	defer cancel()
-	if locked, err := lock.TryLockContext(ctx, time.Second); !locked || err != nil {
-		t.Fatalf("locking %s: %v", dir, err)
-	}
-	defer lock.Unlock()
-	if ok() {
-		return bin
-	}
-	fmt.Fprintf(os.Stderr, "wake: TestCodexEndToEnd: installing @openai/codex@%s from the npm registry into %s (once; later runs reuse it; set WAKE_CODEX_DIR to a directory where it is installed, or pass -short to skip this test)\n", codexVersion, dir)
-	cmd := exec.CommandContext(ctx, npm, "install", "--no-audit", "--no-fund", "--prefix", dir, "@openai/codex@"+codexVersion)
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("npm install @openai/codex@%s: %v\n%s", codexVersion, err, out)
-	}
-	if !ok() {
-		t.Fatalf("%s is not @openai/codex %s after npm install", dir, codexVersion)
-	}
-	return bin
+	return npmClient{test: "TestCodexEndToEnd", pkg: "@openai/codex", version: codexVersion,
+		bin: "codex", env: "WAKE_CODEX_DIR", cache: "wake-codex-"}.path(t)
 }

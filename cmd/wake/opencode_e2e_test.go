@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -10,15 +9,12 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
 	"testing"
 	"time"
-
-	"github.com/gofrs/flock"
 )
 
 // openCodeVersion is the OpenCode release the end-to-end test runs.
@@ -254,66 +250,11 @@ func projectFiles(t *testing.T, proj string) map[string][]byte {
 	return files
 }
 
-// openCode returns the opencode binary of openCodeVersion from
-// $WAKE_OPENCODE_DIR (set by .ci/run) or a directory under the system's
-// temp directory that later runs reuse. A plain go test stays offline:
-// the test is skipped when the client is not installed there, unless
-// WAKE_E2E=1 asks for it, which installs it with npm (and fails when it
-// cannot).
+// openCode returns the opencode program of openCodeVersion (see
+// [npmClient.path]).
 func openCode(t *testing.T) string {
-	t.Helper()
-	dir := os.Getenv("WAKE_OPENCODE_DIR")
-	if dir == "" {
-		dir = filepath.Join(os.TempDir(), "wake-opencode-"+openCodeVersion)
-	}
-	bin := filepath.Join(dir, "node_modules", ".bin", "opencode")
-	if openCodeVersionOK(bin) {
-		return bin
-	}
-	if os.Getenv("WAKE_E2E") != "1" {
-		t.Skipf("skipping: OpenCode %s is not installed in %s (set WAKE_E2E=1 to install it with npm and run the test; .ci/run does)", openCodeVersion, dir)
-	}
-	npm, err := exec.LookPath("npm")
-	if err != nil {
-		t.Fatalf("WAKE_E2E=1, but %s is missing and npm is not installed", bin)
-	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	// Parallel test binaries share the directory: one installs, the others
-	// wait and reuse it.
-	lock := flock.New(filepath.Join(dir, ".install.lock"))
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
-	defer cancel()
-	if ok, err := lock.TryLockContext(ctx, time.Second); !ok || err != nil {
-		t.Fatalf("locking %s: %v", dir, err)
-	}
-	defer lock.Unlock()
-	if openCodeVersionOK(bin) {
-		return bin
-	}
-	fmt.Fprintf(os.Stderr, "wake: TestOpenCodeEndToEnd: installing opencode-ai@%s from the npm registry into %s (once; later runs reuse it; set WAKE_OPENCODE_DIR to a directory where it is installed, or pass -short to skip this test)\n", openCodeVersion, dir)
-	cmd := exec.CommandContext(ctx, npm, "install", "--no-audit", "--no-fund", "--prefix", dir, "opencode-ai@"+openCodeVersion)
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("npm install opencode-ai@%s: %v\n%s", openCodeVersion, err, out)
-	}
-	if !openCodeVersionOK(bin) {
-		t.Fatalf("%s does not report version %s after npm install", bin, openCodeVersion)
-	}
-	return bin
-}
-
-// openCodeVersionOK reports whether bin is there and its package is of
-// openCodeVersion. It reads the package rather than run the binary,
-// which writes into HOME.
-func openCodeVersionOK(bin string) bool {
-	fi, err := os.Stat(bin)
-	if err != nil || fi.Mode().Perm()&0o111 == 0 {
-		return false
-	}
-	data, err := os.ReadFile(filepath.Join(filepath.Dir(filepath.Dir(bin)), "opencode-ai", "package.json"))
-	var pkg struct{ Version string }
-	return err == nil && json.Unmarshal(data, &pkg) == nil && pkg.Version == openCodeVersion
+	return npmClient{test: "TestOpenCodeEndToEnd", pkg: "opencode-ai", version: openCodeVersion,
+		bin: "opencode", env: "WAKE_OPENCODE_DIR", cache: "wake-opencode-"}.path(t)
 }
 
 // chatStub answers the OpenAI chat completions API on loopback with short
