@@ -282,7 +282,23 @@ func (s *modelStub) takeRequests() [][]string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	var reqs [][]string
-	var out []string
+	for _, body := range s.bodies {
+		if strs, ok := jsonStrings(body); ok {
+			reqs = append(reqs, strs)
+		}
+	}
+	s.bodies = nil
+	return reqs
+}
+
+// jsonStrings returns every string in a JSON document, decoded: what a
+// model would read of a request, escapes undone. ok is false for a body
+// that is not JSON.
+func jsonStrings(body []byte) (out []string, ok bool) {
+	var v any
+	if json.Unmarshal(body, &v) != nil {
+		return nil, false
+	}
 	var walk func(v any)
 	walk = func(v any) {
 		switch x := v.(type) {
@@ -298,16 +314,8 @@ func (s *modelStub) takeRequests() [][]string {
 			}
 		}
 	}
-	for _, body := range s.bodies {
-		var v any
-		if json.Unmarshal(body, &v) == nil {
-			out = nil
-			walk(v)
-			reqs = append(reqs, out)
-		}
-	}
-	s.bodies = nil
-	return reqs
+	walk(v)
+	return out, true
 }
 
 // htmlComment is a Markdown comment, which Claude Code leaves out of an

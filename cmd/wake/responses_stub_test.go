@@ -110,26 +110,9 @@ func (s *responsesStub) take() []string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	var out []string
-	var walk func(v any)
-	walk = func(v any) {
-		switch x := v.(type) {
-		case string:
-			out = append(out, x)
-		case []any:
-			for _, e := range x {
-				walk(e)
-			}
-		case map[string]any:
-			for _, e := range x {
-				walk(e)
-			}
-		}
-	}
 	for _, body := range s.bodies {
-		var v any
-		if json.Unmarshal(body, &v) == nil {
-			walk(v)
-		}
+		strs, _ := jsonStrings(body)
+		out = append(out, strs...)
 	}
 	s.bodies = nil
 	return out
