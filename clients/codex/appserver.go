@@ -27,6 +27,10 @@ const appServerTimeout = 30 * time.Second
 func ExecAppServer(ctx context.Context, codex string, env []string) (io.ReadWriteCloser, error) {
 	cmd := exec.CommandContext(ctx, codex, "app-server")
 	cmd.Env = env
+	inGroup(cmd)
+	// Once the server is gone, its pipes are closed after this long even
+	// when a process it left behind holds them.
+	cmd.WaitDelay = 5 * time.Second
 	stderr := &limitedWriter{n: 4096}
 	cmd.Stderr = stderr
 	in, err := cmd.StdinPipe()
@@ -69,7 +73,7 @@ func (c *procConn) Close() error {
 	select {
 	case <-done:
 	case <-time.After(5 * time.Second):
-		c.cmd.Process.Kill()
+		killGroup(c.cmd)
 		<-done
 	}
 	return nil
