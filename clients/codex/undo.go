@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"slices"
+	"strings"
 )
 
 // fileUndo is how to turn a file as install left it back into the file as
@@ -38,10 +39,32 @@ func digest(b []byte) string {
 
 // makeUndo is the undo of an edit that turned before (existed false: no
 // file) into after; nil when the diff would cost too much.
+//
+// The record must never hold the user's text (a config.toml can hold API
+// keys): each hunk keeps only the bytes its lines do not share with the
+// file as install left it, and an edit whose undo would still hold more
+// than white space (Codex rewrote a CRLF file with LF, say) gets none, so
+// that uninstall falls back to taking out wake's entries.
 func makeUndo(before []byte, existed bool, after []byte) *fileUndo {
 	hunks, ok := diffLines(after, before)
 	if !ok {
 		return nil
+	}
+	for i := range hunks {
+		h := &hunks[i]
+		del := after[h.At : h.At+h.Del]
+		p := 0
+		for p < len(del) && p < len(h.Ins) && del[p] == h.Ins[p] {
+			p++
+		}
+		q := 0
+		for q < len(del)-p && q < len(h.Ins)-p && del[len(del)-1-q] == h.Ins[len(h.Ins)-1-q] {
+			q++
+		}
+		h.At, h.Del, h.Ins = h.At+p, h.Del-p-q, h.Ins[p:len(h.Ins)-q]
+		if strings.TrimSpace(h.Ins) != "" {
+			return nil
+		}
 	}
 	return &fileUndo{Existed: existed, Before: digest(before), After: digest(after), Hunks: hunks}
 }

@@ -1,6 +1,7 @@
 package codex
 
 import (
+	"encoding/json"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -22,6 +23,7 @@ func TestUndo(t *testing.T) {
 		}
 		return b.String()
 	}
+	undone := 0
 	for i := range 2000 {
 		before := gen(r.IntN(12))
 		lines := splitLines([]byte(before))
@@ -40,6 +42,16 @@ func TestUndo(t *testing.T) {
 		}
 		existed := i%7 != 0 || before != ""
 		u := makeUndo([]byte(before), existed, []byte(after.String()))
+		if u == nil {
+			// The undo would hold the user's text: none is kept.
+			continue
+		}
+		for _, h := range u.Hunks {
+			if strings.TrimSpace(h.Ins) != "" {
+				t.Fatalf("before %q after %q: the undo holds %q", before, after.String(), h.Ins)
+			}
+		}
+		undone++
 		got, ok := u.apply([]byte(after.String()))
 		if !ok || string(got) != before {
 			t.Fatalf("before %q after %q: got %q %v (%+v)", before, after.String(), got, ok, u)
@@ -49,6 +61,36 @@ func TestUndo(t *testing.T) {
 				t.Fatalf("applied to another file")
 			}
 		}
+	}
+	if undone < 500 {
+		t.Errorf("only %d of 2,000 edits got an undo", undone)
+	}
+}
+
+// TestUndoKeepsNoSecret: what Codex's app server does to a config.toml
+// with an API key (appends after a last line with no newline; rewrites a
+// CRLF file with LF) never puts the key in the record: the first undo
+// holds a line ending at most, the second is none.
+func TestUndoKeepsNoSecret(t *testing.T) {
+	t.Parallel()
+	const key = `experimental_bearer_token = "sk-SECRET123"`
+	before := "model = \"gpt-5.5\"\n" + key
+	after := before + "\n\n[projects.\"/p\"]\ntrust_level = \"trusted\"\n"
+	u := makeUndo([]byte(before), true, []byte(after))
+	if u == nil {
+		t.Fatal("no undo for an edit that only appends")
+	}
+	data, _ := json.Marshal(u)
+	if strings.Contains(string(data), "SECRET") {
+		t.Fatalf("the record holds the key: %s", data)
+	}
+	if got, ok := u.apply([]byte(after)); !ok || string(got) != before {
+		t.Fatalf("apply: %q %v", got, ok)
+	}
+	crlf := strings.ReplaceAll(before, "\n", "\r\n") + "\r\n"
+	if u := makeUndo([]byte(crlf), true, []byte(after)); u != nil {
+		data, _ := json.Marshal(u)
+		t.Fatalf("an undo of a CRLF file rewritten with LF: %s", data)
 	}
 }
 
