@@ -43,13 +43,16 @@ func agentsBlock(root, boot, eol string) []byte {
 }
 
 // findBlock locates wake's block in text: from the start of its opening
-// line to the end of its closing one, outside fenced code.
+// line to the end of its closing one, outside fenced code. The opening
+// line is the last one before the closing line: an opening line whose
+// closing line the user deleted is left as the user's text, never taken
+// with everything after it up to the next block's end.
 func findBlock(text string) (start, end int, ok bool) {
 	start = -1
 	for _, l := range tiers.Lines(text) {
 		switch t := strings.TrimSpace(l.Text); {
 		case l.InFence:
-		case start < 0 && strings.HasPrefix(t, "<!-- wake:begin"):
+		case strings.HasPrefix(t, "<!-- wake:begin"):
 			start = l.Start
 		case start >= 0 && t == blockEnd:
 			return start, l.End, true

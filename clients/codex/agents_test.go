@@ -87,3 +87,20 @@ func TestBlockSays(t *testing.T) {
 		t.Errorf("block is %d bytes", len(b))
 	}
 }
+
+// TestBlockOrphanedBegin: an opening line whose closing line the user
+// deleted stays the user's: a later install and its uninstall leave the
+// text after it alone.
+func TestBlockOrphanedBegin(t *testing.T) {
+	t.Parallel()
+	old := string(agentsBlock(".wake", ".wake/boot.md", "\n"))
+	orphaned := "# Rules\n\n" + strings.Replace(old, blockEnd+"\n", "", 1) + "USER RULE: use tabs.\n"
+	out, _, changed := addBlock([]byte(orphaned), "/elsewhere/.wake", "/elsewhere/.wake/boot.md", DocMaxBytes)
+	if !changed || !strings.Contains(string(out), "USER RULE: use tabs.") {
+		t.Fatalf("install took the user's text:\n%s", out)
+	}
+	back, ok := removeBlock(out)
+	if !ok || string(back) != orphaned {
+		t.Fatalf("uninstall gave back\n%q\nwant\n%q", back, orphaned)
+	}
+}
