@@ -235,7 +235,15 @@ func didWork(s *transcript.Summary, decisions int, changed tiers.List) bool {
 // Without one, all of it: a client's times are not always in order (a
 // line may bear a time before the first line's).
 func (m *Memory) scope(k SessionMark) transcript.Scope {
-	return transcript.Scope{Since: k.after(), Project: m.projectDir}
+	since := k.after()
+	if !since.IsZero() {
+		// The ledger keeps the hand-off to the second, and the agent
+		// wrote it after the lines of that second it covers: work after
+		// it begins with the next second (the agent must read the
+		// hand-off's result before it can work again).
+		since = since.Add(time.Second)
+	}
+	return transcript.Scope{Since: since, Project: m.projectDir}
 }
 
 // projectDir is the directory of the project of a session in cwd: the

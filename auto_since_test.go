@@ -266,3 +266,37 @@ func TestAutoHandoffOddSessionID(t *testing.T) {
 		t.Fatalf("again: %+v %v", res, err)
 	}
 }
+
+// TestHandoffCoversItsOwnSecond: an edit in the same second as the
+// agent's hand-off, just before it, is the hand-off's: the ledger keeps
+// seconds, and the work after a hand-off begins with the next one.
+func TestHandoffCoversItsOwnSecond(t *testing.T) {
+	t.Parallel()
+	m, fsys, now := autoMemory(t)
+	ctx := context.Background()
+	// The prompt at :00.1, the Write at :01.1, the hand-off at :01.9.
+	t0 := now.Add(-30 * time.Minute).Truncate(time.Second).Add(100 * time.Millisecond)
+	afero.WriteFile(fsys, "/t/s.jsonl", []byte(claudeTurn("s1", t0, "write a", "a.txt")), 0o644)
+	*now = t0.Add(time.Second + 800*time.Millisecond)
+	in := handoff.Input{Session: tiers.Session{Summary: "Wrote a", NextPriority: "Write b"}}
+	if _, err := m.Handoff(ctx, in, wake.BootFiles{NoSkill: true}); err != nil {
+		t.Fatal(err)
+	}
+	*now = now.Add(5 * time.Minute)
+	if w, err := m.SessionWork("/t/s.jsonl", transcript.Claude, mustMark(t, m, "/t/s.jsonl")); err != nil || w.DidWork() {
+		t.Fatalf("the hand-off's own second counted as work after it: %+v %v", w, err)
+	}
+	res, err := m.AutoHandoff(ctx, wake.AutoOptions{Transcript: "/t/s.jsonl"})
+	if err != nil || res.Written != nil {
+		t.Fatalf("an automatic hand-off replaced the agent's for work it covered: %+v %v", res, err)
+	}
+}
+
+func mustMark(t *testing.T, m *wake.Memory, name string) wake.SessionMark {
+	t.Helper()
+	k, err := m.SessionMark(name, transcript.Claude, "s1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return k
+}
