@@ -93,9 +93,10 @@ func (l FileLocker) lockAt(ctx context.Context, base, dir, file string, shared b
 
 // StateIgnore is the .gitignore wake keeps in the state directory: what is
 // there is the machine's own (caches, locks, the sessions the hooks saw,
-// the OpenCode plugin's record of a session in progress), never the
-// memory, and must not be committed with it.
-const StateIgnore = "# wake's own state: caches, locks, sessions in progress. Safe to delete; never commit.\n*\n"
+// the OpenCode plugin's record of a session in progress, the records of
+// what 'wake install' added to this machine's files), never the memory,
+// and must not be committed with it.
+const StateIgnore = "# wake's own state on this machine: caches, locks, sessions in progress,\n# what 'wake install' added. Never commit it.\n*\n"
 
 // ignoreState writes the state directory's .gitignore when it is missing.
 // Failing to is not worth stopping a command for.

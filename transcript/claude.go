@@ -141,10 +141,11 @@ func claudeUser(c *collector, notPrompt bool, text string, blocks []claudeBlock)
 }
 
 // madeByClient recognises the texts Claude Code puts in a user turn
-// itself: reminders, slash commands and their output, interruptions.
+// itself: reminders, a subagent task's notification, slash commands
+// and their output, interruptions.
 func madeByClient(t string) bool {
 	t = strings.TrimSpace(t)
-	for _, p := range []string{"<system-reminder>", "<command-name>", "<command-message>", "<local-command-", "<bash-input>", "<bash-stdout>", "<bash-stderr>", "Caveat: ", "[Request interrupted"} {
+	for _, p := range []string{"<system-reminder>", "<task-notification>", "<command-name>", "<command-message>", "<local-command-", "<bash-input>", "<bash-stdout>", "<bash-stderr>", "Caveat: ", "[Request interrupted"} {
 		if strings.HasPrefix(t, p) {
 			return true
 		}

@@ -326,3 +326,16 @@ func TestClaudeSubagent(t *testing.T) {
 		t.Errorf("ReadWork: %v, %+v", err, w)
 	}
 }
+
+// TestClaudeTaskNotification: the notice Claude Code puts in a user turn
+// when a subagent's task ends is not the user's prompt.
+func TestClaudeTaskNotification(t *testing.T) {
+	t.Parallel()
+	in := `{"type":"user","message":{"role":"user","content":"fix the parser"},"timestamp":"2026-11-22T10:00:00Z","sessionId":"s"}
+{"type":"user","message":{"role":"user","content":"<task-notification> <task-id>t1</task-id> <output-file>/tmp/x</output-file> </task-notification>"},"origin":{"kind":"task-notification"},"timestamp":"2026-11-22T10:01:00Z","sessionId":"s"}
+`
+	s, err := Read(strings.NewReader(in), Claude, DefaultLimits(), Scope{})
+	if err != nil || len(s.Prompts) != 1 || s.Prompts[0] != "fix the parser" {
+		t.Fatalf("prompts %q, %v", s.Prompts, err)
+	}
+}

@@ -323,4 +323,3 @@ func groupMatcher(src []byte, group *splice.Node) (string, bool) {
 	}
 	return m.Val.String(src), true
 }
-
