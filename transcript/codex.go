@@ -85,7 +85,20 @@ func (codexParser) skim(line []byte, c *collector) bool {
 	return c.waitingIn(line)
 }
 
+// codexOutputTypes are the payloads that carry a tool's output, the bulk
+// of a long rollout: read only for a call whose outcome is awaited.
+var codexOutputTypes = [][]byte{[]byte(`"type":"function_call_output"`), []byte(`"type":"custom_tool_call_output"`)}
+
 func (codexParser) line(raw []byte, c *collector) bool {
+	// The payload's type and call_id come before its output: a look at the
+	// line's head decides whether the output needs reading. (Skipped
+	// unread, a malformed output line is not counted as malformed.)
+	head := raw[:min(len(raw), 512)]
+	for _, t := range codexOutputTypes {
+		if bytes.Contains(head, t) && !c.waitingIn(head) {
+			return true
+		}
+	}
 	var l codexLine
 	if err := json.Unmarshal(raw, &l); err != nil {
 		return false

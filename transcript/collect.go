@@ -220,7 +220,8 @@ func (c *collector) result(id string, failed bool) {
 // its result.
 func (c *collector) waitingIn(line []byte) bool {
 	for _, id := range c.order {
-		if bytes.Contains(line, []byte(id)) {
+		// Quoted, as JSON has it: call_1 is not call_10.
+		if bytes.Contains(line, []byte(`"`+id+`"`)) {
 			return true
 		}
 	}

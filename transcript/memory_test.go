@@ -1,6 +1,8 @@
 package transcript
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
 	"io"
 	"runtime"
@@ -150,6 +152,35 @@ func BenchmarkRead(b *testing.B) {
 	b.SetBytes(size)
 	for b.Loop() {
 		if _, err := Read(&bigSession{size: size}, Claude, DefaultLimits(), Scope{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// codexRollout is a long Codex rollout: turns whose commands print a
+// megabyte each, as a build or a test run does.
+func codexRollout(size int) []byte {
+	var b bytes.Buffer
+	b.WriteString(`{"timestamp":"2026-11-22T10:00:00.000Z","type":"session_meta","payload":{"id":"s1","timestamp":"2026-11-22T10:00:00.000Z","cwd":"/p"}}` + "\n")
+	out := strings.Repeat(`ok  \tgithub.com/x/y\t0.01s\n`, 1<<20/24)
+	for i := 0; b.Len() < size; i++ {
+		fmt.Fprintf(&b, `{"timestamp":"2026-11-22T10:%02d:00.000Z","type":"response_item","payload":{"type":"function_call","name":"exec_command","arguments":"{\"cmd\":\"go test ./...\"}","call_id":"call_%d"}}`+"\n", i%60, i)
+		// In Codex's order: the payload's type and call_id before its output.
+		output, _ := json.Marshal(out)
+		fmt.Fprintf(&b, `{"timestamp":"2026-11-22T10:00:01.000Z","type":"response_item","payload":{"type":"function_call_output","call_id":"call_%d","output":%s}}`+"\n", i, output)
+	}
+	return b.Bytes()
+}
+
+// BenchmarkReadCodex measures reading a long Codex rollout, whose
+// commands' outputs are most of it: Codex gives the SessionEnd hook that
+// reads it 3 seconds at most.
+func BenchmarkReadCodex(b *testing.B) {
+	data := codexRollout(200 << 20)
+	b.SetBytes(int64(len(data)))
+	for b.Loop() {
+		s, err := Read(bytes.NewReader(data), Codex, DefaultLimits(), Scope{})
+		if err != nil || s.CommandCount == 0 {
 			b.Fatal(err)
 		}
 	}
