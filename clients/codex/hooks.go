@@ -250,3 +250,27 @@ func ownsHooks(made map[string]string) bool {
 	}
 	return false
 }
+
+// trustShifts names the events whose hooks after wake's move up a place
+// when removeHooks takes wake's out: Codex keys a hook's trust by its
+// group's and its handler's places (event:group:handler), so those lose
+// the trust the user gave them.
+func trustShifts(src []byte) []string {
+	_, hooks, err := hookNodes(src)
+	if err != nil || hooks == nil {
+		return nil
+	}
+	var out []string
+	for _, h := range wakeHooks {
+		i := findHook(src, hooks, h)
+		if i < 0 {
+			continue
+		}
+		m, _, _ := hooks.Member(h.Event)
+		inner := splice.GroupHooks(m.Val.Elems[i])
+		if inner.Len() > 1 && splice.CommandEntry(src, inner, h.Command) < inner.Len()-1 || inner.Len() <= 1 && i < m.Val.Len()-1 {
+			out = append(out, h.Event)
+		}
+	}
+	return out
+}

@@ -127,3 +127,21 @@ func TestEventKey(t *testing.T) {
 		}
 	}
 }
+
+// TestTrustShifts: the user's hooks after wake's in an event lose their
+// place when wake's go, and with it Codex's trust; those before do not.
+func TestTrustShifts(t *testing.T) {
+	t.Parallel()
+	const user = `{"hooks":[{"type":"command","command":"./mine.sh"}]}`
+	start := `{"hooks":{"SessionStart":[` + wakeGroup("wake load --hook codex") + `,` + user + `],"Stop":[` + user + `,` + wakeGroup("wake hook stop codex") + `]}}`
+	if got := trustShifts([]byte(start)); len(got) != 1 || got[0] != "SessionStart" {
+		t.Fatalf("shifts %q, want SessionStart", got)
+	}
+	if got := trustShifts([]byte(`{"hooks":{"Stop":[` + wakeGroup("wake hook stop codex") + `]}}`)); len(got) != 0 {
+		t.Fatalf("shifts %q, want none", got)
+	}
+}
+
+func wakeGroup(command string) string {
+	return `{"hooks":[{"type":"command","command":"` + command + `","timeout":30}]}`
+}

@@ -83,6 +83,9 @@ func (w *wiring) planHooks(recorded bool, hr *hooksRecord) (clients.FileEdit, er
 	}
 	ed.New, ed.Changed, ed.Remove = out, len(removed) > 0, gone
 	ed.Done = "removed wake's hooks (" + strings.Join(removed, ", ") + ")"
+	if moved := trustShifts(ed.Old); len(moved) > 0 {
+		ed.Done += fmt.Sprintf("; Codex trusts a hook by its place in the file, and the hooks after wake's in %s moved up one: it skips them until you trust them again in /hooks", strings.Join(moved, " and "))
+	}
 	ed.Kept = "holds none of wake's hooks as install wrote them; nothing removed"
 	return ed, nil
 }
