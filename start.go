@@ -223,9 +223,15 @@ func (m *Memory) Skill() ([]byte, error) {
 // has no wake marker, and wake leaves it as it is.
 var ErrNotWakeFile = errors.New("the file was not written by wake (it has no wake marker); left as it is")
 
+// ErrOtherRoot is a skill.md wake was asked to replace that holds the
+// memory of another root, which still exists: wake leaves it as it is.
+var ErrOtherRoot = errors.New("the file holds the memory of another memory root; left as it is")
+
 // WriteSkillTo builds skill.md as [Memory.Skill] does and writes it to
-// path, atomically, mode 0600. A file at path that wake did not write is
-// replaced only with force; else the error is [ErrNotWakeFile].
+// path, atomically, mode 0600. A file at path that wake did not write, or
+// that another memory root still there wrote (the shared skill.path of
+// another project), is replaced only with force; else the error is
+// [ErrNotWakeFile] or [ErrOtherRoot].
 func (m *Memory) WriteSkillTo(path string, force bool) error {
 	data, err := m.Skill()
 	if err != nil {
@@ -235,6 +241,10 @@ func (m *Memory) WriteSkillTo(path string, force bool) error {
 	switch {
 	case err == nil && !skill.HasMarker(old) && !force:
 		return ErrNotWakeFile
+	case err == nil && !force:
+		if whose, owner := m.whose(old); whose == boot.WhoseOther {
+			return fmt.Errorf("%w (%s)", ErrOtherRoot, owner)
+		}
 	case err != nil && !errors.Is(err, fs.ErrNotExist):
 		return err
 	}

@@ -112,7 +112,7 @@ func (a *app) skillOut(m *wake.Memory, o *skillOptions) error {
 		path = filepath.Join(a.cwd, path)
 	}
 	err := m.WriteSkillTo(path, o.force)
-	if errors.Is(err, wake.ErrNotWakeFile) {
+	if errors.Is(err, wake.ErrNotWakeFile) || errors.Is(err, wake.ErrOtherRoot) {
 		return hintError{fmt.Errorf("--out %s: %w", o.out, err), "pass --force-skill to replace it, or choose another path"}
 	}
 	return err
