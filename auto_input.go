@@ -56,6 +56,11 @@ func autoInput(f autoFacts) handoff.Input {
 	if s.Changed.Empty() {
 		s.Changed.Note = "git listed nothing."
 	}
+	if n := f.decided(); n > 0 {
+		// They are in the decision log already, with their reasons: said
+		// here, not written again.
+		s.Decisions.Note = fmt.Sprintf("The session recorded %s in the decision log; see `wake decisions`.", count(n, "decision"))
+	}
 	s.Successor = sc.do(f.successor())
 	if sc.n > 0 {
 		s.Successor += fmt.Sprintf("\n\nSecrets in the transcript were replaced with [redacted:…] markers (%d in this summary).", sc.n)

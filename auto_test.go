@@ -180,7 +180,8 @@ func TestAutoHandoffWakeFormat(t *testing.T) {
 	if err != nil || res.Written == nil {
 		t.Fatalf("%+v %v", res, err)
 	}
-	if s := string(res.Written.Summary); !strings.Contains(s, "summary: 'Automatic hand-off (the session ended without one): recorded 1 decision; the user asked: “decide the rounding”'") {
+	if s := string(res.Written.Summary); !strings.Contains(s, "summary: 'Automatic hand-off (the session ended without one): recorded 1 decision; the user asked: “decide the rounding”'") ||
+		!strings.Contains(s, "## Decisions made\nThe session recorded 1 decision in the decision log; see `wake decisions`.\n") {
 		t.Errorf("summary:\n%s", s)
 	}
 }
