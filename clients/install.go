@@ -169,6 +169,17 @@ func Install(ctx context.Context, c Client, o Options) (*Report, error) {
 	if r.Changed() {
 		r.Summary = plan.Done
 	}
+	// The hooks find the root as wake does from the project: a root named
+	// by --root alone is not theirs.
+	if found, err := wake.Find(env.FS, "", o.Wake.Env["WAKE_ROOT"], o.Project); plan.Command != "" && (err != nil || found != m.Root()) {
+		what := "no memory root"
+		if err == nil {
+			what = "the memory root " + found
+		}
+		r.Warnings = append(r.Warnings, wake.Notice{Kind: "warning",
+			Msg:  fmt.Sprintf("%s's hooks run 'wake' in %s, which finds %s there, not %s", about.Title, o.Project, what, m.Root()),
+			Hint: fmt.Sprintf("set WAKE_ROOT=%s in the environment %s starts with, or give the project its own root with 'wake init'", m.Root(), about.Title)})
+	}
 	// The wiring runs the bare command, so that it keeps working when wake
 	// is upgraded or moved (and 'go run' leaves no binary to name): the
 	// client must find wake on the PATH it starts with.
