@@ -116,7 +116,7 @@ func (m *Memory) writeSharedSkill(path string, data []byte, force bool, problems
 		// project: only a root the user made or trusted writes there.
 		m.notify(Notice{Kind: "warning", Msg: "skill.md was not written to " + path + ": this memory root is not trusted (it came with its repository, or its wake.toml changed since)",
 			Hint: fmt.Sprintf("if you know this memory, run 'wake trust --root %s'", m.root)})
-		*problems = append(*problems, "skill.md was not written: this memory root is not trusted")
+		*problems = append(*problems, "skill.md was not written to "+path+" (skill.path): this memory root is not trusted")
 		return f
 	}
 	if err := handoff.CheckWritable(m.o.FS, base, rel); err != nil {
