@@ -55,6 +55,9 @@ type Env struct {
 	// relative PATH entries.
 	Vars map[string]string
 	Cwd  string
+	// MCP asks install to register 'wake mcp' as an MCP server in the
+	// client's own config, besides the hooks ([MCPCommand]).
+	MCP bool
 	// client is the client the Env was made for, by [Install] or
 	// [Uninstall]: see [Env.Installed].
 	client About
@@ -132,6 +135,17 @@ type UninstallPlan struct {
 	Edits []FileEdit
 	Notes []string // said after the files
 }
+
+// MCPCommand and MCPArgs are the command an MCP registration runs: the
+// bare command, as the hooks run it, so that it keeps working when wake
+// is upgraded or moved.
+const MCPCommand = "wake"
+
+// MCPArgs are [MCPCommand]'s arguments.
+var MCPArgs = []string{"mcp"}
+
+// MCPName is the name wake's server is registered under.
+const MCPName = "wake"
 
 // hintedError is an error with what the user can do about it.
 type hintedError struct {

@@ -43,6 +43,13 @@ func (w *wiring) PlanUninstall(rec *clients.Record) (clients.UninstallPlan, erro
 		}
 		u.Edits = append(u.Edits, md)
 	}
+	if r.MCP != nil {
+		f, err := w.planMCPRemoval(r.MCP)
+		if err != nil {
+			return u, err
+		}
+		u.Edits = append(u.Edits, f)
+	}
 	return u, nil
 }
 
@@ -50,7 +57,7 @@ func (w *wiring) PlanUninstall(rec *clients.Record) (clients.UninstallPlan, erro
 // install could not have written: the record lives in the memory root,
 // which can come with a cloned repository, and uninstall edits and deletes
 // what it names. Install only ever touches the project's
-// .claude/settings.json and CLAUDE.md, adding to CLAUDE.md only the import
+// .claude/settings.json, CLAUDE.md and (--mcp) .mcp.json, adding to CLAUDE.md only the import
 // line of this root's boot.md or skill.md (an older wake also added the
 // import of the shared skill.md to the user's ~/.claude/CLAUDE.md, which
 // uninstall still takes out); and a record from the root never deletes
@@ -86,11 +93,15 @@ func (w *wiring) checkRecord(r record, rec *clients.Record) record {
 		}
 	}
 	r.Imports = imports
+	if r.MCP != nil && r.MCP.File != w.mcpPath() {
+		dropped = append(dropped, r.MCP.File)
+		r.MCP = nil
+	}
 	var shared []string
 	if w.Home != "" {
 		shared = []string{filepath.Join(w.Home, ".claude"), filepath.Join(w.Home, ".claude", "CLAUDE.md")}
 	}
-	own := []string{w.settings, filepath.Join(w.Project, "CLAUDE.md"), filepath.Dir(w.settings)}
+	own := []string{w.settings, filepath.Join(w.Project, "CLAUDE.md"), filepath.Dir(w.settings), w.mcpPath()}
 	dropped = append(dropped, rec.KeepCreated(own, shared)...)
 	if len(dropped) > 0 {
 		w.Warn(fmt.Sprintf("the install record names files install never touches (%s); left alone", strings.Join(dropped, ", ")))
@@ -208,5 +219,8 @@ func (w *wiring) planHookOnly() (clients.UninstallPlan, error) {
 		note += ": " + strings.Join(found, "; ") + ". Remove a line by hand if wake added it"
 	}
 	u.Notes = append(u.Notes, note+".")
+	if data, err := afero.ReadFile(w.FS, w.mcpPath()); err == nil && mcpEntry.Has(data) {
+		u.Notes = append(u.Notes, fmt.Sprintf("%s registers the MCP server %q ('wake mcp'); with no record wake cannot tell who added it and left it: remove it by hand if wake did.", MCPFile, clients.MCPName))
+	}
 	return u, nil
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/spf13/afero"
 
 	"github.com/wakeproto/wake/clients"
+	"github.com/wakeproto/wake/internal/splice"
 	"github.com/wakeproto/wake/tiers"
 )
 
@@ -71,6 +72,8 @@ type record struct {
 	// SessionStart alone, have none.
 	Hooks   []hookRecord `json:"hooks,omitempty"`
 	Imports []mdImport   `json:"imports,omitempty"`
+	// MCP is wake's server install registered in .mcp.json (--mcp).
+	MCP *mcpRecord `json:"mcp,omitempty"`
 }
 
 // hookRecord is one hook install added to a settings file, and what it
@@ -167,6 +170,14 @@ func (w *wiring) PlanInstall() (clients.InstallPlan, error) {
 	if global.edit != nil {
 		edits = append(edits, *global.edit)
 	}
+	var mcp clients.FileEdit
+	var mcpEd splice.EntryEdit
+	if w.MCP {
+		if mcp, mcpEd, err = w.planMCP(); err != nil {
+			return clients.InstallPlan{}, err
+		}
+		edits = append(edits, mcp)
+	}
 	plan := clients.InstallPlan{Edits: edits, Command: HookCommand,
 		Done: "Claude Code now loads this memory at every session start (hook output stays within its 10,000-character limit), " +
 			"asks the agent once for a hand-off when a session did work without one, and writes an automatic one when a session ends without it. Undo with 'wake uninstall claude'.",
@@ -182,6 +193,9 @@ func (w *wiring) PlanInstall() (clients.InstallPlan, error) {
 			if md.Changed && !slices.Contains(rec.Imports, imp) {
 				rec.Imports = append(rec.Imports, imp)
 			}
+			if mcp.Changed {
+				rec.MCP = &mcpRecord{File: mcp.Path, EntryEdit: mcpEd}
+			}
 			if global.drop {
 				rec.Imports = slices.DeleteFunc(rec.Imports, func(i mdImport) bool { return i == w.globalImport })
 			}
@@ -189,6 +203,9 @@ func (w *wiring) PlanInstall() (clients.InstallPlan, error) {
 		}}
 	if global.note != "" {
 		plan.Notes = append(plan.Notes, global.note)
+	}
+	if mcp.Changed {
+		plan.Notes = append(plan.Notes, mcpNote)
 	}
 	if rel, err := filepath.Rel(w.Project, w.Root); err != nil || !filepath.IsLocal(rel) {
 		name := tiers.BootPath

@@ -23,6 +23,7 @@ type installOptions struct {
 	uninstall bool
 	boot      wake.BootFiles
 	format    string // of the listing, with no client
+	mcp       bool
 }
 
 func (a *app) installCmd() *cobra.Command {
@@ -35,7 +36,13 @@ func (a *app) installCmd() *cobra.Command {
 		Args:    optionalClientArg,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 0 {
+				if o.mcp {
+					return usagef("--mcp applies to 'wake install CLIENT'")
+				}
 				return a.clientsRun(o)
+			}
+			if o.mcp && args[0] == "codex" {
+				return usagef("--mcp registers wake's MCP server with claude and opencode; for codex, add [mcp_servers.wake] with command = \"wake\" and args = [\"mcp\"] to ~/.codex/config.toml by hand")
 			}
 			if cmd.Flags().Changed("format") {
 				return usagef("--format applies to 'wake install' with no client, which lists them")
@@ -44,6 +51,7 @@ func (a *app) installCmd() *cobra.Command {
 		},
 	}
 	cmd.Flags().StringVar(&o.project, "project", "", "the project `DIR` the client runs in (default: the working directory)")
+	cmd.Flags().BoolVar(&o.mcp, "mcp", false, "also register 'wake mcp' as an MCP server in the client's config")
 	addFormat(cmd, &o.format, "text or json (the list of clients)", "text", "json")
 	addSkillFlags(cmd, &o.boot)
 	return cmd
@@ -143,7 +151,7 @@ func (a *app) installRun(ctx context.Context, o *installOptions, c clients.Clien
 	if err != nil {
 		return err
 	}
-	opts := clients.Options{Wake: a.options(), Project: project, Root: a.rootFlag, Cwd: a.cwd, BootFiles: o.boot}
+	opts := clients.Options{Wake: a.options(), Project: project, Root: a.rootFlag, Cwd: a.cwd, BootFiles: o.boot, MCP: o.mcp}
 	run := clients.Install
 	if o.uninstall {
 		run = clients.Uninstall
