@@ -69,6 +69,9 @@ type record struct {
 	Plugin *pluginRecord `json:"plugin,omitempty"`
 	// Instruction is the entry install added; nil when it was there.
 	Instruction *instructionRecord `json:"instruction,omitempty"`
+	// MCP is wake's server install registered in the config (--mcp);
+	// nil when it did not.
+	MCP *mcpRecord `json:"mcp,omitempty"`
 }
 
 type pluginRecord struct {
@@ -147,6 +150,13 @@ func (w *wiring) PlanInstall() (clients.InstallPlan, error) {
 	}
 	cfg.Done = fmt.Sprintf("added %q to the instructions", w.entry)
 	cfg.Kept = fmt.Sprintf("already lists %q in the instructions; unchanged", w.entry)
+	instrChanged := cfg.Changed
+	var mcp *mcpRecord
+	if w.MCP {
+		if mcp, err = w.addMCP(&cfg); err != nil {
+			return clients.InstallPlan{}, err
+		}
+	}
 	plan := clients.InstallPlan{Command: HookCommand,
 		Done:      "OpenCode now reads this memory at every session start, and writes a hand-off when a session ends without one. Undo with 'wake uninstall opencode'.",
 		Unchanged: "Already installed: the plugin and " + filepath.Base(w.config) + " were left unchanged.",
@@ -158,8 +168,11 @@ func (w *wiring) PlanInstall() (clients.InstallPlan, error) {
 			if rec.Plugin != nil {
 				have.Plugin = rec.Plugin
 			}
-			if cfg.Changed {
+			if instrChanged {
 				have.Instruction = &instructionRecord{File: w.config, Entry: w.entry, configEdit: ed}
+			}
+			if mcp != nil {
+				have.MCP = mcp
 			}
 			return r.Encode(have)
 		}}

@@ -52,8 +52,8 @@ func (w *wiring) PlanUninstall(rec *clients.Record) (clients.UninstallPlan, erro
 		return u, err
 	}
 	u.Edits = append(u.Edits, plug)
-	if r.Instruction != nil {
-		cfg, err := w.planEntryRemoval(r.Instruction)
+	if r.Instruction != nil || r.MCP != nil {
+		cfg, err := w.planConfigRemoval(r)
 		if err != nil {
 			return u, err
 		}
@@ -81,6 +81,10 @@ func (w *wiring) checkRecord(r record, rec *clients.Record) record {
 	if i := r.Instruction; i != nil && (!slices.Contains(configs, i.File) || i.Entry != w.entry) {
 		dropped = append(dropped, i.File)
 		r.Instruction = nil
+	}
+	if m := r.MCP; m != nil && (!slices.Contains(configs, m.File) || r.Instruction != nil && r.Instruction.File != m.File) {
+		dropped = append(dropped, m.File)
+		r.MCP = nil
 	}
 	own := slices.Concat(configs, []string{w.plugin, filepath.Dir(w.plugin), filepath.Dir(filepath.Dir(w.plugin))})
 	dropped = append(dropped, rec.KeepCreated(own, nil)...)
@@ -112,10 +116,18 @@ func (w *wiring) planPluginRemoval(p *pluginRecord) (clients.FileEdit, error) {
 	return plug, nil
 }
 
-// planEntryRemoval plans taking wake's instructions entry out of the
-// config file, and what install made around it.
-func (w *wiring) planEntryRemoval(i *instructionRecord) (clients.FileEdit, error) {
-	cfg, err := w.Read(i.File)
+// planConfigRemoval plans taking wake's server (--mcp) and then wake's
+// instructions entry out of the config file, as r records them, and what
+// install made around each, in the reverse of the order install added
+// them.
+func (w *wiring) planConfigRemoval(r record) (clients.FileEdit, error) {
+	file := w.config
+	if r.Instruction != nil {
+		file = r.Instruction.File
+	} else if r.MCP != nil {
+		file = r.MCP.File
+	}
+	cfg, err := w.Read(file)
 	if err != nil {
 		return cfg, err
 	}
@@ -123,12 +135,34 @@ func (w *wiring) planEntryRemoval(i *instructionRecord) (clients.FileEdit, error
 		cfg.Kept = "gone already"
 		return cfg, nil
 	}
-	cfg.New, cfg.Changed, cfg.Remove, err = removeInstruction(cfg.Old, i.Entry, &i.configEdit)
-	if err != nil {
-		return cfg, configFailure(i.File, err)
+	out := cfg.Old
+	var done, kept []string
+	if r.MCP != nil {
+		var removed bool
+		if out, removed, err = removeMCP(out, r.MCP); err != nil {
+			return cfg, configFailure(file, err)
+		}
+		if removed {
+			done = append(done, fmt.Sprintf("removed the MCP server %q", clients.MCPName))
+		} else {
+			kept = append(kept, fmt.Sprintf("no longer registers the MCP server %q as install wrote it; nothing removed", clients.MCPName))
+		}
 	}
-	cfg.Done = fmt.Sprintf("removed %q from the instructions", i.Entry)
-	cfg.Kept = fmt.Sprintf("no longer lists %q in the instructions; nothing removed", i.Entry)
+	if i := r.Instruction; i != nil {
+		var removed, gone bool
+		if out, removed, gone, err = removeInstruction(out, i.Entry, &i.configEdit); err != nil {
+			return cfg, configFailure(file, err)
+		}
+		cfg.Remove = gone
+		if removed {
+			done = append(done, fmt.Sprintf("removed %q from the instructions", i.Entry))
+		} else {
+			kept = append(kept, fmt.Sprintf("no longer lists %q in the instructions; nothing removed", i.Entry))
+		}
+	}
+	cfg.New, cfg.Changed = out, len(done) > 0
+	cfg.Done = strings.Join(append(done, kept...), "; ")
+	cfg.Kept = strings.Join(kept, "; ")
 	return cfg, nil
 }
 
@@ -153,6 +187,9 @@ func (w *wiring) planPluginOnly() (clients.UninstallPlan, error) {
 		note += fmt.Sprintf(": %s lists %q. Remove it by hand if wake added it", w.Show(w.config), w.entry)
 	}
 	u.Notes = append(u.Notes, note+".")
+	if data, err := afero.ReadFile(w.FS, w.config); err == nil && mcpEntry.Has(data) {
+		u.Notes = append(u.Notes, fmt.Sprintf("%s registers the MCP server %q ('wake mcp'); with no record wake cannot tell who added it and left it: remove it by hand if wake did.", w.Show(w.config), clients.MCPName))
+	}
 	return u, nil
 }
 
