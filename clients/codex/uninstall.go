@@ -31,6 +31,13 @@ func (w *wiring) PlanUninstall(rec *clients.Record) (clients.UninstallPlan, erro
 		return u, err
 	}
 	u.Edits = append(u.Edits, hooks, agents)
+	if r.MCP != nil {
+		f, err := w.planMCPRemoval(r.MCP)
+		if err != nil {
+			return u, err
+		}
+		u.Edits = append(u.Edits, f)
+	}
 	if r.Trust != nil {
 		cfg, note, err := w.planTrust(r.Trust)
 		if err != nil {
@@ -43,6 +50,13 @@ func (w *wiring) PlanUninstall(rec *clients.Record) (clients.UninstallPlan, erro
 	}
 	if rec == nil {
 		u.Notes = append(u.Notes, fmt.Sprintf("wake has no record of an install into this project (%s), so it cannot tell which entries of %s were its own and left them: the project's trust_level, and the [hooks.state] keys that start with %q.", w.Manifest, w.showConfig(), w.hooksFile+":"))
+		if data, _, err := w.readFile(w.mcpPath()); err == nil && len(data) > 0 {
+			if cfg, err := parseConfig(w.mcpPath(), data); err == nil {
+				if _, ours := wakeServer(cfg); ours {
+					u.Notes = append(u.Notes, fmt.Sprintf("%s registers the MCP server %q ('wake mcp'); with no record wake cannot tell who added it and left it: remove it by hand if wake did.", MCPFile, clients.MCPName))
+				}
+			}
+		}
 	}
 	return u, nil
 }
@@ -148,7 +162,7 @@ func (w *wiring) planTrust(t *trustRecord) (clients.FileEdit, string, error) {
 // install could not have written: the record lives in the memory root,
 // which can come with a cloned repository, and uninstall edits and deletes
 // what it names. Install only ever touches the project's
-// .codex/hooks.json and AGENTS.md and the user's Codex config.toml, which
+// .codex/hooks.json, AGENTS.md and (--mcp) .codex/config.toml, and the user's Codex config.toml, which
 // it deletes only when it is byte for byte the file install left there
 // and held nothing before.
 func (w *wiring) checkRecord(r record, rec *clients.Record) record {
@@ -159,10 +173,13 @@ func (w *wiring) checkRecord(r record, rec *clients.Record) record {
 	if r.Agents != nil && r.Agents.File != w.agentsFile {
 		dropped, r.Agents = append(dropped, r.Agents.File), nil
 	}
+	if r.MCP != nil && r.MCP.File != w.mcpPath() {
+		dropped, r.MCP = append(dropped, r.MCP.File), nil
+	}
 	if r.Trust != nil && (w.configFile == "" || r.Trust.File != w.configFile) {
 		dropped, r.Trust = append(dropped, r.Trust.File), nil
 	}
-	own := []string{w.hooksFile, filepath.Dir(w.hooksFile), w.agentsFile}
+	own := []string{w.hooksFile, filepath.Dir(w.hooksFile), w.agentsFile, w.mcpPath()}
 	var shared []string
 	if w.codexHome != "" {
 		// config.toml is deleted only when the record's undo gives it

@@ -84,6 +84,9 @@ type record struct {
 	Hooks  *hooksRecord  `json:"hooks,omitempty"`
 	Agents *agentsRecord `json:"agents,omitempty"`
 	Trust  *trustRecord  `json:"trust,omitempty"`
+	// MCP is wake's server install registered in the project's
+	// .codex/config.toml (--mcp).
+	MCP *mcpRecord `json:"mcp,omitempty"`
 }
 
 // hooksRecord is what install added to hooks.json.
@@ -154,7 +157,16 @@ func (w *wiring) PlanInstall() (clients.InstallPlan, error) {
 	if msg := where.sizeWarning(agents.Show); msg != "" {
 		w.Warn(msg)
 	}
-	plan := clients.InstallPlan{Edits: []clients.FileEdit{hooks, agents}, Command: StartCommand,
+	edits := []clients.FileEdit{hooks, agents}
+	var mcp clients.FileEdit
+	var mcpRec *mcpRecord
+	if w.MCP {
+		if mcp, mcpRec, err = w.planMCP(); err != nil {
+			return clients.InstallPlan{}, err
+		}
+		edits = append(edits, mcp)
+	}
+	plan := clients.InstallPlan{Edits: edits, Command: StartCommand,
 		Done:      "Codex now loads this memory at every session start, asks for a hand-off before a session that did work stops, and writes one when the session ends without. Undo with 'wake uninstall codex'.",
 		Unchanged: "Already installed: the hooks and AGENTS.md were left unchanged.",
 		Record: func(r *clients.Record) error {
@@ -167,6 +179,9 @@ func (w *wiring) PlanInstall() (clients.InstallPlan, error) {
 			}
 			if agents.Changed {
 				rec.Agents = recordAgents(rec.Agents, w.agentsFile, agents)
+			}
+			if mcpRec != nil {
+				rec.MCP = mcpRec
 			}
 			return r.Encode(rec)
 		},

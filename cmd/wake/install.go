@@ -41,9 +41,6 @@ func (a *app) installCmd() *cobra.Command {
 				}
 				return a.clientsRun(o)
 			}
-			if o.mcp && args[0] == "codex" {
-				return usagef("--mcp registers wake's MCP server with claude and opencode; for codex, add [mcp_servers.wake] with command = \"wake\" and args = [\"mcp\"] to ~/.codex/config.toml by hand")
-			}
 			if cmd.Flags().Changed("format") {
 				return usagef("--format applies to 'wake install' with no client, which lists them")
 			}
