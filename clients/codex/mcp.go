@@ -47,11 +47,12 @@ func mcpBlock(eol string) string {
 func (w *wiring) mcpPath() string { return filepath.Join(w.Project, filepath.FromSlash(MCPFile)) }
 
 // wakeServer reports whether the config registers a server under wake's
-// name, and whether it is wake's as install writes it.
-func wakeServer(cfg codexConfig) (present, ours bool) {
+// name, and whether it is wake's: its command and arguments, perhaps with
+// keys the user added (exact says there are none).
+func wakeServer(cfg codexConfig) (present, ours, exact bool) {
 	s, ok := cfg.table("mcp_servers")[clients.MCPName]
 	if !ok {
-		return false, false
+		return false, false, false
 	}
 	t, _ := s.(map[string]any)
 	args, _ := t["args"].([]any)
@@ -59,7 +60,8 @@ func wakeServer(cfg codexConfig) (present, ours bool) {
 	for i, a := range clients.MCPArgs {
 		want[i] = a
 	}
-	return true, len(t) == 2 && t["command"] == clients.MCPCommand && reflect.DeepEqual(args, want)
+	ours = t["command"] == clients.MCPCommand && reflect.DeepEqual(args, want)
+	return true, ours, ours && len(t) == 2
 }
 
 // addMCP returns config.toml with wake's table appended, and the record
@@ -74,7 +76,7 @@ func addMCP(name string, src []byte) ([]byte, *mcpRecord, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	if present, ours := wakeServer(cfg); ours {
+	if present, ours, _ := wakeServer(cfg); ours {
 		return src, nil, nil
 	} else if present {
 		return nil, nil, fmt.Errorf("%s:%d: [mcp_servers.%s] already names another server", name, keyLine(src, clients.MCPName), clients.MCPName)
@@ -88,7 +90,7 @@ func addMCP(name string, src []byte) ([]byte, *mcpRecord, error) {
 	out := append(bytes.Clone(src), add...)
 	got, err := parseConfig(name, out)
 	if err == nil {
-		if _, ours := wakeServer(got); !ours {
+		if _, _, exact := wakeServer(got); !exact {
 			err = fmt.Errorf("%s: [mcp_servers.%s] appended at the end does not read back as wake's server", name, clients.MCPName)
 		}
 	}
@@ -138,7 +140,7 @@ func removeMCP(name string, src []byte, m *mcpRecord) (out []byte, removed, gone
 	} else {
 		want["mcp_servers"] = servers
 	}
-	if _, ours := wakeServer(cfg); !ours || !reflect.DeepEqual(map[string]any(got), map[string]any(want)) {
+	if _, _, exact := wakeServer(cfg); !exact || !reflect.DeepEqual(map[string]any(got), map[string]any(want)) {
 		return src, false, false, nil
 	}
 	return out, true, false, nil

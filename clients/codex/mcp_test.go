@@ -37,7 +37,7 @@ func TestMCPRoundTrip(t *testing.T) {
 			if err != nil {
 				t.Fatalf("%v\n%s", err, got)
 			}
-			if _, ours := wakeServer(cfg); !ours {
+			if _, _, exact := wakeServer(cfg); !exact {
 				t.Fatalf("no wake server in\n%s", got)
 			}
 			if r, err := clients.Install(ctx, e.client, e.opts); err != nil || r.Changed() {
@@ -65,6 +65,10 @@ func TestMCPUserAddedUnder(t *testing.T) {
 	}
 	edited := e.read(t, "/p/.codex/config.toml") + "startup_timeout_sec = 30\n"
 	e.put(t, "/p/.codex/config.toml", edited)
+	// wake's server with a key of the user's is still wake's.
+	if r, err := clients.Install(ctx, e.client, e.opts); err != nil || r.Changed() {
+		t.Fatalf("install again: %v", err)
+	}
 	r, err := clients.Uninstall(ctx, e.client, e.opts)
 	if err != nil {
 		t.Fatal(err)

@@ -52,7 +52,7 @@ func (w *wiring) PlanUninstall(rec *clients.Record) (clients.UninstallPlan, erro
 		u.Notes = append(u.Notes, fmt.Sprintf("wake has no record of an install into this project (%s), so it cannot tell which entries of %s were its own and left them: the project's trust_level, and the [hooks.state] keys that start with %q.", w.Manifest, w.showConfig(), w.hooksFile+":"))
 		if data, _, err := w.readFile(w.mcpPath()); err == nil && len(data) > 0 {
 			if cfg, err := parseConfig(w.mcpPath(), data); err == nil {
-				if _, ours := wakeServer(cfg); ours {
+				if _, ours, _ := wakeServer(cfg); ours {
 					u.Notes = append(u.Notes, fmt.Sprintf("%s registers the MCP server %q ('wake mcp'); with no record wake cannot tell who added it and left it: remove it by hand if wake did.", MCPFile, clients.MCPName))
 				}
 			}

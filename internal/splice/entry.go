@@ -96,17 +96,37 @@ func (e Entry) nodes(src []byte) (top *Node, blank []byte, outer, val *Node, err
 	return top, blank, m.Val, val, nil
 }
 
-// same reports whether the value at n is the entry's.
-func (e Entry) same(blank []byte, n *Node) bool {
-	var have, want any
+// decode returns the value at n and the entry's, as encoding/json
+// decodes them.
+func (e Entry) decode(blank []byte, n *Node) (have, want any, ok bool) {
 	data, err := json.Marshal(e.Value)
-	if err != nil || json.Unmarshal(data, &want) != nil {
-		return false
+	if err != nil || json.Unmarshal(data, &want) != nil || json.Unmarshal(blank[n.Start:n.End], &have) != nil {
+		return nil, nil, false
 	}
-	if json.Unmarshal(blank[n.Start:n.End], &have) != nil {
-		return false
+	return have, want, true
+}
+
+// same reports whether the value at n is the entry's exactly.
+func (e Entry) same(blank []byte, n *Node) bool {
+	have, want, ok := e.decode(blank, n)
+	return ok && reflect.DeepEqual(have, want)
+}
+
+// covers reports whether the value at n holds every member of the
+// entry's, as the user may have added others (an environment) to it.
+func (e Entry) covers(blank []byte, n *Node) bool {
+	have, want, ok := e.decode(blank, n)
+	h, hok := have.(map[string]any)
+	w, wok := want.(map[string]any)
+	if !ok || !hok || !wok {
+		return ok && reflect.DeepEqual(have, want)
 	}
-	return reflect.DeepEqual(have, want)
+	for k, v := range w {
+		if !reflect.DeepEqual(h[k], v) {
+			return false
+		}
+	}
+	return true
 }
 
 // Add returns the config with the entry added, what it made, and whether
@@ -114,7 +134,7 @@ func (e Entry) same(blank []byte, n *Node) bool {
 // follows the file's indentation and line endings. An empty or
 // whitespace-only file (or none, src nil) becomes Fresh. Another value
 // under the entry's name is an error: wake does not replace what it did
-// not write.
+// not write; the entry with members the user added is the entry.
 func (e Entry) Add(src []byte) ([]byte, EntryEdit, bool, error) {
 	if Blank(src) {
 		was := string(src)
@@ -125,7 +145,7 @@ func (e Entry) Add(src []byte) ([]byte, EntryEdit, bool, error) {
 		return nil, EntryEdit{}, false, err
 	}
 	if val != nil {
-		if e.same(blank, val) {
+		if e.covers(blank, val) {
 			return src, EntryEdit{}, false, nil
 		}
 		line, col := LineCol(src, val.Start)
@@ -150,10 +170,11 @@ func (e Entry) Add(src []byte) ([]byte, EntryEdit, bool, error) {
 	return c.Insert(src, st, item), ed, true, nil
 }
 
-// Has reports whether the config holds the entry as Add writes it.
+// Has reports whether the config holds the entry, perhaps with members
+// the user added.
 func (e Entry) Has(src []byte) bool {
 	_, blank, _, val, err := e.nodes(src)
-	return err == nil && val != nil && e.same(blank, val)
+	return err == nil && val != nil && e.covers(blank, val)
 }
 
 // Remove returns the config without the entry, and whether it was there

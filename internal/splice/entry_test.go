@@ -105,3 +105,18 @@ func TestEntryRefuses(t *testing.T) {
 		t.Fatalf("a changed entry went: %v %v", removed, err)
 	}
 }
+
+// TestEntryUserMembers takes wake's entry with members the user added
+// for wake's: install leaves it, uninstall too, as it is not as written.
+func TestEntryUserMembers(t *testing.T) {
+	e := testEntry(false)
+	src := "{\"servers\": {\"wake\": {\"command\": \"wake\", \"args\": [\"mcp\"], \"env\": {\"A\": \"1\"}}}}"
+	out, _, changed, err := e.Add([]byte(src))
+	if err != nil || changed || string(out) != src || !e.Has([]byte(src)) {
+		t.Fatalf("Add: %v changed %v", err, changed)
+	}
+	out, removed, _, err := e.Remove([]byte(src), &EntryEdit{Made: "member"})
+	if err != nil || removed || string(out) != src {
+		t.Fatalf("Remove: %v removed %v", err, removed)
+	}
+}
