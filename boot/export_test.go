@@ -18,3 +18,11 @@ func RedactLedger(fsys afero.Fs, root string, entries []handoff.Entry) ([]handof
 	out, held, _ := policy.RedactLedger(entries, func(p string) string { return policy.OfPath(fsys, root, p) })
 	return out, held
 }
+
+// HookLen is the length of s as Claude Code measures it: JavaScript string
+// length, in UTF-16 code units.
+func HookLen(s string) int { return ClaudeCode.Len(s) }
+
+// cutUTF16 shortens s to at most n UTF-16 code units, on a character
+// boundary, marking the cut with an ellipsis.
+func cutUTF16(s string, n int) string { return ClaudeCode.cut(s, n) }

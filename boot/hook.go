@@ -285,11 +285,3 @@ func splitLines(s string) []string {
 	}
 	return strings.Split(s, "\n")
 }
-
-// HookLen is the length of s as Claude Code measures it: JavaScript string
-// length, in UTF-16 code units ([budget.UTF16Len]).
-func HookLen(s string) int { return budget.UTF16Len(s) }
-
-// cutUTF16 shortens s to at most n UTF-16 code units, on a character
-// boundary, marking the cut with an ellipsis.
-func cutUTF16(s string, n int) string { return ClaudeCode.cut(s, n) }

@@ -95,6 +95,10 @@ func hookDelta(c *Context, t HookTarget, h HookClient) string {
 	if g := goneSections(t.Before, secs); len(g) > 0 {
 		gone = fmt.Sprintf(" No longer in it (disregard them in the imported copy): %s.", strings.Join(g, ", "))
 	}
+	if len(titles) == 0 {
+		// Only sections that come and go changed: they went.
+		return head + fmt.Sprintf("\n%s changed after %s imported it, only by what it no longer holds; the rest of that copy is current.%s\n", t.BootPath, h.Import, gone) + problems(t)
+	}
 	named := strings.Join(titles, ", ")
 	if len(titles) > 0 && titles[0] == announcement {
 		named = "the announcement (the lines before \"# Boot context\")" + strings.TrimPrefix(named, announcement)
@@ -117,10 +121,10 @@ const announcement = "Announcement"
 var sectionStarts = []string{"\n## Coherence checks\n", "\n" + protocol.Title + "\n", "\n## Phase ", "\n### ", "\nHeld back: ",
 	"\n## Changes in the last ", "\n## Warnings\n", "\n## Budget\n"}
 
-// heldWhole reports whether before holds text as a whole section: at its
-// start or after a section's end, and followed by a section's start or
-// its end. A section the earlier copy has as it is now is not said again;
-// any other is, whatever changed in it.
+// heldWhole reports whether before holds text as a whole section:
+// followed by a section's start or the copy's end (text itself begins as
+// a section does). A section the earlier copy has as it is now is not said
+// again; any other is, whatever changed in it.
 func heldWhole(before, text string) bool {
 	for i := 0; i <= len(before); {
 		j := strings.Index(before[i:], text)

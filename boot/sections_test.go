@@ -177,3 +177,17 @@ func appendFile(t *testing.T, fs afero.Fs, name, s string) {
 		t.Fatal(err)
 	}
 }
+
+// TestHookDeltaOnlyGone: when the only change is a section that went,
+// the hook names it and sends nothing else.
+func TestHookDeltaOnlyGone(t *testing.T) {
+	t.Parallel()
+	fsys := demoFS(t)
+	c, text := build(t, fsys, demo.Config(t, fsys), encoder(t))
+	i := strings.Index(text, "\n## Budget\n")
+	before := text[:i] + "\n## Warnings\n\n- cold/x.md: unreadable\n" + text[i:]
+	out := HookFor(c, HookTarget{BootPath: "/demo/boot.md", Before: before, BeforeRead: true}, ClaudeCode)
+	if !strings.Contains(out, "only by what it no longer holds") || !strings.Contains(out, "disregard them in the imported copy): Warnings.") || strings.Contains(out, "## Budget") {
+		t.Fatalf("%s", out)
+	}
+}

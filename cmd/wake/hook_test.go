@@ -162,11 +162,11 @@ func TestHookHugeMemory(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
-	if n := boot.HookLen(out); n > boot.HookLimit {
+	if n := boot.ClaudeCode.Len(out); n > boot.HookLimit {
 		t.Fatalf("hook printed %d characters, over %d", n, boot.HookLimit)
 	}
 	bootMD, _ := os.ReadFile(filepath.Join(root, "boot.md"))
-	if n := boot.HookLen(string(bootMD)); n < 3*boot.HookLimit {
+	if n := boot.ClaudeCode.Len(string(bootMD)); n < 3*boot.HookLimit {
 		t.Fatalf("the memory was not large enough to test the limit: boot.md is %d characters", n)
 	}
 	for _, want := range []string{"First task: compress", "left out to stay within Claude Code's 10,000-character hook limit", "## Full context"} {
