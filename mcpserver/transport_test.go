@@ -93,3 +93,29 @@ func TestGarbage(t *testing.T) {
 		t.Fatal("the server did not end when its input did")
 	}
 }
+
+// TestAnswersAfterInputEnds closes the input right after the requests:
+// the server answers each before it ends.
+func TestAnswersAfterInputEnds(t *testing.T) {
+	_, o := newRoot(t)
+	srv, err := mcpserver.New(mcpserver.Options{Root: "/p/.wake", Library: o})
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}
+{"jsonrpc":"2.0","method":"notifications/initialized"}
+{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"wake_decide","arguments":{"what":"Bake at dawn","because":"the shop opens at seven"}}}
+{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"wake_log","arguments":{}}}
+`)
+	var out strings.Builder
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if err := srv.Run(ctx, mcpserver.Transport(in, &out)); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{`"id":1,"result"`, `"id":2,"result":{"content":[{"type":"text","text":"Decided #1`, `"id":3,"result"`} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("no %s in:\n%s", want, out.String())
+		}
+	}
+}
