@@ -11,11 +11,30 @@ import (
 // between characters). Every page but the last ends with a line naming
 // the next page; a text that fits is one page, unchanged.
 func Paginate(count func(string) int, text string, limit int) []string {
-	if count(text) <= limit {
+	// A token is at least a byte: a text of limit bytes fits uncounted.
+	if len(text) <= limit || count(text) <= limit {
 		return []string{text}
 	}
 	// The closing line's room, with its blank line and a line end.
 	room := max(limit-count("\n\n"+footer(99999, 99999)), 1)
+	// Lines counted apart can count less than together; a page over the
+	// bound is cut again with less room.
+	for {
+		pages := cut(count, text, room)
+		over := 0
+		for _, p := range pages {
+			over = max(over, count(p)-limit)
+		}
+		if over <= 0 || room == 1 {
+			return pages
+		}
+		room = max(room-over-8, 1)
+	}
+}
+
+// cut is text in pages of bodies of at most room tokens counted line by
+// line, each but the last with its closing line.
+func cut(count func(string) int, text string, room int) []string {
 	var bodies []string
 	var cur strings.Builder
 	curTokens := 0

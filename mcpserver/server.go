@@ -45,6 +45,9 @@ type server struct {
 	o    Options
 	mu   sync.Mutex // one call at a time
 	encs map[string]*budget.Encoder
+	// counts remember, for the session, the counts of the texts paged: a
+	// later page, or the next load, counts only what changed.
+	counts map[string]*budget.Cache
 	lib  wake.Options // the library's options of the call running
 	// pulled is the last cold pull, path and text, which its later pages
 	// are cut from.
@@ -58,7 +61,7 @@ func New(o Options) (*mcp.Server, error) {
 	if o.PageTokens <= 0 {
 		o.PageTokens = MaxResultTokens
 	}
-	s := &server{o: o, encs: map[string]*budget.Encoder{}}
+	s := &server{o: o, encs: map[string]*budget.Encoder{}, counts: map[string]*budget.Cache{}}
 	var instructions string
 	err := s.with(nil, func(m *wake.Memory) error {
 		c, _, err := m.BootContext(false)

@@ -79,14 +79,15 @@ func textTool[In any](s *server, srv *mcp.Server, t *mcp.Tool, page func(In) int
 			if text, err = run(ctx, m, in); err != nil {
 				return err
 			}
-			text, err = s.page(m, t.Name, text, max(p, 1))
+			// The notices end the result, counted in its pages.
+			if len(notes) > 0 {
+				text = strings.TrimRight(text, "\n") + "\n\n" + strings.Join(notes, "\n") + "\n"
+			}
+			text, err = s.page(m, text, max(p, 1))
 			return err
 		})
 		if err != nil {
 			return nil, nil, toolError(err, notes)
-		}
-		if len(notes) > 0 {
-			text = strings.TrimRight(text, "\n") + "\n\n" + strings.Join(notes, "\n") + "\n"
 		}
 		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text}}}, nil, nil
 	})
@@ -107,9 +108,14 @@ func toolError(err error, notes []string) error {
 
 // page is page n of text, within the server's bound in the encoder of m's
 // root.
-func (s *server) page(m *wake.Memory, tool, text string, n int) (string, error) {
-	enc := s.encs[m.Config().Encoding]
-	pages := Paginate(enc.Count, text, s.o.PageTokens)
+func (s *server) page(m *wake.Memory, text string, n int) (string, error) {
+	name := m.Config().Encoding
+	c, ok := s.counts[name]
+	if !ok {
+		c = budget.NewCache(name, s.encs[name], nil)
+		s.counts[name] = c
+	}
+	pages := Paginate(c.Count, text, s.o.PageTokens)
 	if n > len(pages) {
 		return "", fmt.Errorf("page %d: the result has %d page(s)", n, len(pages))
 	}
