@@ -48,7 +48,7 @@ type server struct {
 	// counts remember, for the session, the counts of the texts paged: a
 	// later page, or the next load, counts only what changed.
 	counts map[string]*budget.Cache
-	lib  wake.Options // the library's options of the call running
+	lib    wake.Options // the library's options of the call running
 	// pulled is the last cold pull, path and text, which its later pages
 	// are cut from.
 	pulled [2]string
