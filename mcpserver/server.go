@@ -49,9 +49,10 @@ type server struct {
 	// later page, or the next load, counts only what changed.
 	counts map[string]*budget.Cache
 	lib    wake.Options // the library's options of the call running
-	// pulled is the last cold pull, path and text, which its later pages
-	// are cut from.
-	pulled [2]string
+	// last is the last result cut into pages, by its tool and arguments
+	// less the page: its later pages are cut from it, not from a new call
+	// (a pull would spend the session's budget again, a load could differ).
+	last struct{ key, text string }
 }
 
 // New makes wake's MCP server for the memory root o.Root. It opens the

@@ -191,7 +191,7 @@ func TestBadArguments(t *testing.T) {
 		{"wake_cold", map[string]any{"path": "../main.md"}, "outside cold/"},
 		{"wake_cold", map[string]any{"path": "/etc/passwd"}, "absolute paths are refused"},
 		{"wake_cold", map[string]any{"path": "notes/none.md"}, "none.md"},
-		{"wake_cold", map[string]any{"path": "notes/vat.md", "page": 2}, "not the last document pulled"},
+		{"wake_cold", map[string]any{"path": "notes/vat.md", "page": 2}, "not the last result"},
 		{"wake_load", map[string]any{"format": "yaml"}, `format "yaml"`},
 		{"wake_load", map[string]any{"page": 5}, "page 5: the result has 1 page(s)"},
 		{"wake_load", map[string]any{"page": -1}, "pages count from 1"},
@@ -322,5 +322,43 @@ func TestConcurrentCalls(t *testing.T) {
 		if n := strings.Count(text, fmt.Sprintf("Use tool %d\n", i)) + strings.Count(text, fmt.Sprintf("Use tool %d ", i)); n == 0 {
 			t.Errorf("decision %d missing from the log:\n%s", i, text)
 		}
+	}
+}
+
+// TestPulledPages reads a long pull in pages: the session's budget is
+// spent once, however many pages are read.
+func TestPulledPages(t *testing.T) {
+	fsys, o := newRoot(t)
+	var doc strings.Builder
+	doc.WriteString("---\nsummary: the ovens\n---\n# Ovens\n\n")
+	for i := range 60 {
+		fmt.Fprintf(&doc, "Oven %d is preheated to %d degrees before the first batch of the morning.\n", i, 200+i)
+	}
+	afero.WriteFile(fsys, "/p/.wake/cold/notes/ovens.md", []byte(doc.String()), 0o644)
+	cs := connect(t, mcpserver.Options{Root: "/p/.wake", Library: o, PageTokens: 300})
+	first, isErr := call(t, cs, "wake_cold", map[string]any{"path": "notes/ovens.md"})
+	if isErr || !strings.Contains(first, "[wake: page 1 of ") {
+		t.Fatalf("page 1: %s", first)
+	}
+	var all strings.Builder
+	all.WriteString(first)
+	for n := 2; ; n++ {
+		text, isErr := call(t, cs, "wake_cold", map[string]any{"path": "notes/ovens.md", "page": n})
+		if isErr {
+			t.Fatalf("page %d: %s", n, text)
+		}
+		all.WriteString(text)
+		if !strings.Contains(text, "[wake: page ") {
+			break
+		}
+	}
+	if !strings.Contains(all.String(), "Oven 59 is preheated") {
+		t.Errorf("the pages lack the end of the document:\n%s", all.String())
+	}
+	_, after, _ := strings.Cut(all.String(), "[wake: cold/notes/ovens.md: ")
+	spent, _, _ := strings.Cut(after, " tokens pulled")
+	list, _ := call(t, cs, "wake_cold", nil)
+	if spent == "" || !strings.Contains(list, "This session has pulled "+spent+" of") {
+		t.Errorf("pulled %q tokens, but the listing says:\n%s", spent, list)
 	}
 }

@@ -2,6 +2,7 @@ package mcpserver
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -72,9 +73,15 @@ func textTool[In any](s *server, srv *mcp.Server, t *mcp.Tool, page func(In) int
 		if p < 0 {
 			return nil, nil, fmt.Errorf("page %d: pages count from 1", p)
 		}
+		key := resultKey(t.Name, in)
 		var notes []string
 		var text string
 		err := s.with(&notes, func(m *wake.Memory) error {
+			if p > 1 && s.last.key == key {
+				var err error
+				text, err = s.page(m, s.last.text, p)
+				return err
+			}
 			var err error
 			if text, err = run(ctx, m, in); err != nil {
 				return err
@@ -83,6 +90,7 @@ func textTool[In any](s *server, srv *mcp.Server, t *mcp.Tool, page func(In) int
 			if len(notes) > 0 {
 				text = strings.TrimRight(text, "\n") + "\n\n" + strings.Join(notes, "\n") + "\n"
 			}
+			s.last.key, s.last.text = key, text
 			text, err = s.page(m, text, max(p, 1))
 			return err
 		})
@@ -91,6 +99,17 @@ func textTool[In any](s *server, srv *mcp.Server, t *mcp.Tool, page func(In) int
 		}
 		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text}}}, nil, nil
 	})
+}
+
+// resultKey names a call's result by its tool and arguments, less the
+// page: the same key, the same result.
+func resultKey(tool string, in any) string {
+	data, _ := json.Marshal(in)
+	var args map[string]any
+	json.Unmarshal(data, &args)
+	delete(args, "page")
+	data, _ = json.Marshal(args) // keys sorted
+	return tool + " " + string(data)
 }
 
 // toolError is err as the agent reads it, with its hint and the notices.
@@ -207,22 +226,18 @@ func (s *server) cold(ctx context.Context, m *wake.Memory, a coldArgs) (string, 
 	if err != nil {
 		return "", hinted{fmt.Errorf("path: %w", err), "call wake_cold without a path for the cold documents and their paths"}
 	}
-	// A later page is cut from the pull already made: pulling again would
-	// spend the session's budget twice on one document.
+	// A later page comes from the pull already made (textTool keeps it);
+	// asking for one otherwise would pull again, spending the session's
+	// budget twice on one document.
 	if a.Page > 1 {
-		if s.pulled[0] != rel {
-			return "", hinted{fmt.Errorf("page %d of %s: it was not the last document pulled", a.Page, rel), "pull it first: wake_cold with its path and no page"}
-		}
-		return s.pulled[1], nil
+		return "", hinted{fmt.Errorf("page %d of %s: it was not the last result", a.Page, rel), "pull it first: wake_cold with its path and no page"}
 	}
 	p, err := m.Pull(ctx, rel)
 	if err != nil {
 		return "", err
 	}
-	text := strings.TrimRight(p.Text, "\n") + fmt.Sprintf("\n\n[wake: %s: %s tokens pulled; %s left this session (%s)]\n",
-		p.Path, budget.Thousands(p.Tokens), budget.Thousands(p.Left), p.Cap)
-	s.pulled = [2]string{rel, text}
-	return text, nil
+	return strings.TrimRight(p.Text, "\n") + fmt.Sprintf("\n\n[wake: %s: %s tokens pulled; %s left this session (%s)]\n",
+		p.Path, budget.Thousands(p.Tokens), budget.Thousands(p.Left), p.Cap), nil
 }
 
 func (s *server) decide(ctx context.Context, m *wake.Memory, a decideArgs) (string, error) {
