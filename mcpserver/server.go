@@ -49,11 +49,14 @@ type server struct {
 	// later page, or the next load, counts only what changed.
 	counts map[string]*budget.Cache
 	lib    wake.Options // the library's options of the call running
-	// last is the last result cut into pages, by its tool and arguments
-	// less the page: its later pages are cut from it, not from a new call
-	// (a pull would spend the session's budget again, a load could differ).
-	last struct{ key, text string }
+	// last is each tool's last result: its later pages are cut from it,
+	// not from a new call (a pull would spend the session's budget again,
+	// a load could differ).
+	last map[string]result
 }
+
+// result is a tool's whole text for the arguments key names.
+type result struct{ key, text string }
 
 // New makes wake's MCP server for the memory root o.Root. It opens the
 // root once to fail early (a missing or broken root is an error here,
@@ -62,7 +65,7 @@ func New(o Options) (*mcp.Server, error) {
 	if o.PageTokens <= 0 {
 		o.PageTokens = MaxResultTokens
 	}
-	s := &server{o: o, encs: map[string]*budget.Encoder{}, counts: map[string]*budget.Cache{}}
+	s := &server{o: o, encs: map[string]*budget.Encoder{}, counts: map[string]*budget.Cache{}, last: map[string]result{}}
 	var instructions string
 	err := s.with(nil, func(m *wake.Memory) error {
 		c, _, err := m.BootContext(false)

@@ -65,8 +65,7 @@ type (
 )
 
 // textTool is a tool whose answer is text, cut into pages: run returns the
-// whole text for the arguments, and the notices the call gave go after
-// the page.
+// whole text for the arguments, which the notices the call gave end.
 func textTool[In any](s *server, srv *mcp.Server, t *mcp.Tool, page func(In) int, run func(context.Context, *wake.Memory, In) (string, error)) {
 	mcp.AddTool(srv, t, func(ctx context.Context, _ *mcp.CallToolRequest, in In) (*mcp.CallToolResult, any, error) {
 		p := page(in)
@@ -77,9 +76,9 @@ func textTool[In any](s *server, srv *mcp.Server, t *mcp.Tool, page func(In) int
 		var notes []string
 		var text string
 		err := s.with(&notes, func(m *wake.Memory) error {
-			if p > 1 && s.last.key == key {
+			if last := s.last[t.Name]; p > 1 && last.key == key {
 				var err error
-				text, err = s.page(m, s.last.text, p)
+				text, err = s.page(m, last.text, p)
 				return err
 			}
 			var err error
@@ -90,7 +89,7 @@ func textTool[In any](s *server, srv *mcp.Server, t *mcp.Tool, page func(In) int
 			if len(notes) > 0 {
 				text = strings.TrimRight(text, "\n") + "\n\n" + strings.Join(notes, "\n") + "\n"
 			}
-			s.last.key, s.last.text = key, text
+			s.last[t.Name] = result{key, text}
 			text, err = s.page(m, text, max(p, 1))
 			return err
 		})
