@@ -60,3 +60,20 @@ func indexSum(data []byte) string {
 	binary.BigEndian.PutUint32(b[4:], uint32(len(data)))
 	return hex.EncodeToString(b[:])
 }
+
+// Documents returns what the scan of cold/ in this run knows of each
+// document it found and read, by path: the listing a builder outside the
+// table of contents (the wake-up packet) routes by without opening them.
+// Secret documents keep no text (see [Entry.kept]).
+func (x *Index) Documents() map[string]Entry {
+	out := map[string]Entry{}
+	if !x.HasScan() {
+		return out
+	}
+	for p, e := range x.entries {
+		if e.seen && e.fresh {
+			out[p] = *e
+		}
+	}
+	return out
+}

@@ -163,7 +163,9 @@ func readColdEntry(o Options, f tiers.ColdFile, indexKeeps bool) (Entry, error) 
 	return Entry{
 		Tokens: count(string(d.Content)), Huge: d.Huge, Sens: h.Meta.Sensitivity,
 		Summary: tiers.ShortLine(h.Meta.Summary), Heading: tiers.ShortLine(h.Heading), MetaErr: h.MetaErr,
-		Session: tiers.ShortLine(h.Meta.Session),
+		Session:    tiers.ShortLine(h.Meta.Session),
+		MemoryType: tiers.ShortLine(h.Meta.MemoryType), ProjectID: tiers.ShortLine(h.Meta.ProjectID),
+		SourceOfTruth: h.Meta.SourceOfTruth != nil && *h.Meta.SourceOfTruth,
 	}, nil
 }
 
