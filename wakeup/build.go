@@ -58,6 +58,9 @@ type Doc struct {
 	SourceOfTruth bool
 	Sensitivity   string // the policy's level
 	ModTime       time.Time
+	// Origin says what the candidate is when it is not a document of its
+	// own (a standing directive, a decision log entry).
+	Origin string
 }
 
 // LogDecision is an active entry of the decision log.
@@ -141,13 +144,14 @@ func Build(src Sources, q Query, lim Limits, now time.Time) Packet {
 	}
 	var directives []*candidate
 	for _, t := range src.Directives {
-		c := newCandidate(Doc{Path: tiers.MainPath, Title: t, MemoryType: TypeConstraint, SourceOfTruth: true, Sensitivity: src.MainLevel})
+		c := newCandidate(Doc{Path: tiers.MainPath, Title: t, SourceOfTruth: true, Sensitivity: src.MainLevel, Origin: "standing directive of main.md"})
 		directives = append(directives, c)
 	}
 	var decisions []*candidate
 	logs := map[*candidate]LogDecision{}
 	for _, d := range src.Decisions {
-		c := newCandidate(Doc{Path: d.Ref, Title: d.Title, Body: d.Rationale + " " + d.Reversal, MemoryType: TypeDecision, SourceOfTruth: true, Sensitivity: src.DecisionsLevel})
+		c := newCandidate(Doc{Path: d.Ref, Title: d.Title, Body: d.Rationale + " " + d.Reversal, SourceOfTruth: true, Sensitivity: src.DecisionsLevel,
+			Origin: "active entry of the decision log"})
 		decisions = append(decisions, c)
 		logs[c] = d
 	}
@@ -172,12 +176,12 @@ func Build(src Sources, q Query, lim Limits, now time.Time) Packet {
 			break
 		}
 		p.Priorities = append(p.Priorities, Priority{Title: t, Source: tiers.TasksPath})
-		b.use(tiers.TasksPath, true, "", src.TasksLevel)
+		b.use(tiers.TasksPath, false, "", src.TasksLevel)
 		b.basis(fmt.Sprintf("priorities[%d] %s: in progress, in the file's order", len(p.Priorities)-1, tiers.TasksPath))
 	}
 	if len(src.Blocked) > 0 {
 		p.ActiveContext.Blocked = src.Blocked
-		b.use(tiers.TasksPath, true, "", src.TasksLevel)
+		b.use(tiers.TasksPath, false, "", src.TasksLevel)
 		b.basis(fmt.Sprintf("active_context.blocked %s: blocked tasks", tiers.TasksPath))
 	}
 
@@ -427,6 +431,9 @@ func score(cs []*candidate, qt []string, files []string, projectID string, now t
 	for _, c := range cs {
 		var s float64
 		var hits []string
+		if c.doc.Origin != "" {
+			c.reasons = append(c.reasons, c.doc.Origin)
+		}
 		for _, t := range qt {
 			tf := float64(c.terms[t])
 			if tf == 0 {

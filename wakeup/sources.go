@@ -160,7 +160,7 @@ func identity(root string, a boot.Admitted) Identity {
 		id.Role = firstLine(s)
 	}
 	if s, ok := m.Section(tiers.SectionPurpose); ok {
-		id.Purpose = firstLine(s)
+		id.Purpose = firstParagraph(s)
 	}
 	return id
 }

@@ -34,6 +34,29 @@ func incidentParts(body string) (consequence, prevention string) {
 	return consequence, prevention
 }
 
+// firstParagraph is the first paragraph of text as one line, cut at
+// maxParagraph runes.
+func firstParagraph(text string) string {
+	var words []string
+	for l := range strings.Lines(text) {
+		l = strings.TrimSpace(l)
+		if l == "" {
+			if len(words) > 0 {
+				break
+			}
+			continue
+		}
+		words = append(words, l)
+	}
+	s := tiers.Printable(strings.Join(strings.Fields(strings.Join(words, " ")), " "))
+	if r := []rune(s); len(r) > maxParagraph {
+		s = string(r[:maxParagraph-1]) + "…"
+	}
+	return s
+}
+
+const maxParagraph = 400
+
 // firstLine is the first non-blank line of text, without a list marker,
 // as one short line.
 func firstLine(text string) string {
