@@ -188,7 +188,7 @@ func (e Entry) kept() Entry {
 		e.Heading, _ = policy.Scrub(e.Heading)
 		return e
 	}
-	e.Summary, e.Heading, e.Session, e.ProjectID = "", "", "", ""
+	e.Summary, e.Heading, e.Session, e.MemoryType, e.ProjectID, e.SourceOfTruth = "", "", "", "", "", false
 	if e.MetaErr != "" {
 		// Its level is secret whatever it declares ("secrte" is text too).
 		e.Sens, e.MetaErr = "", unquoted(e.MetaErr)
