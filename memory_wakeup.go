@@ -25,12 +25,8 @@ func (m *Memory) Wakeup(q wakeup.Query) (wakeup.Packet, error) {
 		return wakeup.Packet{}, err
 	}
 	m.warnAll(c.Warnings)
-	_, warns, err := cold.BuildTOC(m.coldOptions(idx), cold.NoFold)
-	if err != nil {
-		return wakeup.Packet{}, err
-	}
-	m.warnAll(warns)
-	src, gwarns := wakeup.Gather(wakeup.GatherOptions{FS: m.o.FS, Root: m.root, Context: c, Cold: idx.Documents()})
+	m.warnAll(cold.Scan(m.coldOptions(idx)))
+	src, gwarns := wakeup.Gather(wakeup.GatherOptions{FS: m.o.FS, Root: m.root, Context: c, Cold: idx.Documents(), Warn: m.warn})
 	m.warnAll(gwarns)
 	m.SaveCache()
 	m.saveIndex(idx)

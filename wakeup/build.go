@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/wakeproto/wake/policy"
 	"github.com/wakeproto/wake/tiers"
@@ -58,6 +60,9 @@ type Doc struct {
 	SourceOfTruth bool
 	Sensitivity   string // the policy's level
 	ModTime       time.Time
+	// Unread marks a document whose body may be shown but was not read:
+	// Build reads it through Sources.ReadBody when it ranks near the top.
+	Unread bool
 	// Origin says what the candidate is when it is not a document of its
 	// own (a standing directive, a decision log entry).
 	Origin string
@@ -91,6 +96,11 @@ type Sources struct {
 	// Suppressed and Redactions are what the policy held back and cut
 	// while gathering.
 	Suppressed, Redactions int
+	// ReadBody reads the body of a document marked Unread, as the policy
+	// admits it now: its level, and the body scrubbed ("" unless public
+	// or internal); an error when it cannot be read (the document is then
+	// used as listed). nil when every body is in Docs already.
+	ReadBody func(path string) (level, body string, err error)
 }
 
 // Limits are the section sizes (wake.toml [wakeup]).
@@ -98,11 +108,13 @@ type Limits = tiers.Wakeup
 
 // candidate is one thing the scoring ranks.
 type candidate struct {
-	doc     Doc
-	score   float64
-	reasons []string
-	terms   map[string]int // weighted term counts
-	length  int
+	doc      Doc
+	score    float64
+	tf       []int // weighted counts of the query's terms
+	length   int   // weighted count of all its terms
+	matched  bool  // a query term or file matched, not only boosts
+	mentions []string
+	reasons  []string // by explain, once taken
 }
 
 // Build assembles the packet. The same sources, query, limits and clock
@@ -130,8 +142,8 @@ func Build(src Sources, q Query, lim Limits, now time.Time) Packet {
 		Policy:           Policy{SuppressedNoteCount: src.Suppressed, RedactionsApplied: src.Redactions, PolicyMode: PolicyMode},
 	}
 	b := &builder{p: &p, used: map[string]Derived{}, levels: []string{}}
-	qt := queryTerms(q)
-	projectID := src.Identity.ProjectID
+	sc := newScorer(q, src.Identity.ProjectID, now)
+	b.sc = sc
 
 	// Every candidate is scored in one corpus, so that the term weights
 	// are the same whatever section an item lands in.
@@ -140,23 +152,29 @@ func Build(src Sources, q Query, lim Limits, now time.Time) Packet {
 		if d.MemoryType == TypeSession {
 			continue // the seed: sessions only in a session-oriented packet
 		}
-		cands = append(cands, newCandidate(d))
+		cands = append(cands, newCandidate(d, sc.qi))
 	}
 	var directives []*candidate
 	for _, t := range src.Directives {
-		c := newCandidate(Doc{Path: tiers.MainPath, Title: t, SourceOfTruth: true, Sensitivity: src.MainLevel, Origin: "standing directive of main.md"})
+		c := newCandidate(Doc{Path: tiers.MainPath, Title: t, SourceOfTruth: true, Sensitivity: src.MainLevel, Origin: "standing directive of main.md"}, sc.qi)
 		directives = append(directives, c)
 	}
 	var decisions []*candidate
 	logs := map[*candidate]LogDecision{}
 	for _, d := range src.Decisions {
 		c := newCandidate(Doc{Path: d.Ref, Title: d.Title, Body: d.Rationale + " " + d.Reversal, SourceOfTruth: true, Sensitivity: src.DecisionsLevel,
-			Origin: "active entry of the decision log"})
+			Origin: "active entry of the decision log"}, sc.qi)
 		decisions = append(decisions, c)
 		logs[c] = d
 	}
 	all := slices.Concat(cands, directives, decisions)
-	score(all, qt, q.Files, projectID, now)
+	sc.score(all)
+	if src.ReadBody != nil {
+		var dropped int
+		cands, dropped = readBodies(cands, src.ReadBody, lim, sc.qi)
+		p.Policy.SuppressedNoteCount += dropped
+		sc.score(slices.Concat(cands, directives, decisions))
+	}
 
 	// Identity and the HANDOFF: always, from main.md.
 	if src.MainLevel != "" {
@@ -240,16 +258,16 @@ func Build(src Sources, q Query, lim Limits, now time.Time) Packet {
 		if b.taken[c] {
 			continue
 		}
-		if c.doc.MemoryType == TypePattern || c.score > 0 && matched(c) {
+		if c.doc.MemoryType == TypePattern || c.matched {
 			rec = append(rec, c)
 		}
 	}
 	rank(rec)
 	for _, c := range first(rec, lim.RecommendedNotes) {
 		mt := c.doc.MemoryType
+		b.item(fmt.Sprintf("recommended_notes[%d]", len(p.RecommendedNotes)), c)
 		p.RecommendedNotes = append(p.RecommendedNotes, Note{Path: c.doc.Path, Title: c.doc.Title, MemoryType: mt,
 			WhyRelevant: strings.Join(c.reasons, "; "), Score: c.score})
-		b.item(fmt.Sprintf("recommended_notes[%d]", len(p.RecommendedNotes)-1), c)
 	}
 
 	for _, d := range b.used {
@@ -275,6 +293,7 @@ type builder struct {
 	used   map[string]Derived
 	levels []string
 	taken  map[*candidate]bool
+	sc     *scorer
 	conf   int // confidential items: shown as their summary only
 }
 
@@ -299,6 +318,7 @@ func (b *builder) item(slot string, c *candidate) {
 		b.taken = map[*candidate]bool{}
 	}
 	b.taken[c] = true
+	c.reasons = b.sc.explain(c)
 	if c.doc.Sensitivity == policy.Confidential {
 		b.conf++
 	}
@@ -350,17 +370,6 @@ func rank(cs []*candidate) {
 	})
 }
 
-// matched reports whether a candidate's relevance came from the query,
-// not from its boosts alone.
-func matched(c *candidate) bool {
-	for _, r := range c.reasons {
-		if strings.HasPrefix(r, "matched ") || strings.HasPrefix(r, "mentions ") {
-			return true
-		}
-	}
-	return false
-}
-
 var levelRank = map[string]int{policy.Public: 1, policy.Internal: 2, policy.Confidential: 3, policy.Secret: 4}
 
 func maxLevel(levels []string) string {
@@ -394,32 +403,108 @@ const (
 	recentWindow    = 30 * 24 * time.Hour
 )
 
-func newCandidate(d Doc) *candidate {
-	c := &candidate{doc: d, terms: map[string]int{}}
-	add := func(s string, w int) {
-		for _, t := range terms(s) {
-			c.terms[t] += w
-			c.length += w
-		}
-	}
-	add(d.Title, 3)
-	add(d.Summary, 2)
-	add(strings.TrimSuffix(d.Path, path.Ext(d.Path)), 2)
-	add(d.Body, 1)
+// newCandidate counts the query's terms in d's fields, weighted.
+func newCandidate(d Doc, qi map[string]int) *candidate {
+	c := &candidate{doc: d, tf: make([]int, len(qi))}
+	c.count(qi)
 	return c
 }
 
-func score(cs []*candidate, qt []string, files []string, projectID string, now time.Time) {
+func (c *candidate) count(qi map[string]int) {
+	clear(c.tf)
+	c.length = 0
+	var buf []byte
+	add := func(s string, w int) {
+		buf = eachTerm(s, buf, func(t []byte) {
+			c.length += w
+			if i, ok := qi[string(t)]; ok {
+				c.tf[i] += w
+			}
+		})
+	}
+	add(c.doc.Title, 3)
+	add(c.doc.Summary, 2)
+	add(strings.TrimSuffix(c.doc.Path, path.Ext(c.doc.Path)), 2)
+	add(c.doc.Body, 1)
+}
+
+// eachTerm calls fn with each term of s as terms finds them, lower-cased
+// in buf (reused, and returned for the next call).
+func eachTerm(s string, buf []byte, fn func([]byte)) []byte {
+	flush := func() {
+		if len(buf) > 1 && !stopwords[string(buf)] {
+			fn(buf)
+		}
+		buf = buf[:0]
+	}
+	for i := 0; i < len(s); {
+		b := s[i]
+		if b < utf8.RuneSelf {
+			switch {
+			case b >= 'a' && b <= 'z' || b >= '0' && b <= '9':
+				buf = append(buf, b)
+			case b >= 'A' && b <= 'Z':
+				buf = append(buf, b+'a'-'A')
+			default:
+				flush()
+			}
+			i++
+			continue
+		}
+		r, n := utf8.DecodeRuneInString(s[i:])
+		if inWord(r) {
+			buf = utf8.AppendRune(buf, unicode.ToLower(r))
+		} else {
+			flush()
+		}
+		i += n
+	}
+	flush()
+	return buf
+}
+
+func inWord(r rune) bool {
+	return r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r > 127 && r != '—' && r != '–' && r != '“' && r != '”' && r != '’' ||
+		r >= 'A' && r <= 'Z'
+}
+
+// scorer holds what scoring needs of the query.
+type scorer struct {
+	qt        []string
+	qi        map[string]int
+	files     []string // lower case, slash-separated
+	projectID string
+	now       time.Time
+}
+
+func newScorer(q Query, projectID string, now time.Time) *scorer {
+	sc := &scorer{qt: queryTerms(q), qi: map[string]int{}, projectID: projectID, now: now}
+	for i, t := range sc.qt {
+		sc.qi[t] = i
+	}
+	for _, f := range q.Files {
+		f = strings.ToLower(path.Clean(strings.ReplaceAll(f, "\\", "/")))
+		if f != "." {
+			sc.files = append(sc.files, f)
+		}
+	}
+	return sc
+}
+
+// score scores every candidate against the query, in one corpus, so
+// that the term weights are the same whatever section an item lands in.
+// Reasons are written when an item is taken ([candidate.explain]).
+func (sc *scorer) score(cs []*candidate) {
 	if len(cs) == 0 {
 		return
 	}
-	df := map[string]int{}
+	df := make([]int, len(sc.qt))
 	total := 0
 	for _, c := range cs {
 		total += c.length
-		for _, t := range qt {
-			if c.terms[t] > 0 {
-				df[t]++
+		for i, tf := range c.tf {
+			if tf > 0 {
+				df[i]++
 			}
 		}
 	}
@@ -428,53 +513,118 @@ func score(cs []*candidate, qt []string, files []string, projectID string, now t
 		avg = 1
 	}
 	n := float64(len(cs))
+	idf := make([]float64, len(sc.qt))
+	for i := range idf {
+		idf[i] = math.Log(1 + (n-float64(df[i])+0.5)/(float64(df[i])+0.5))
+	}
 	for _, c := range cs {
 		var s float64
-		var hits []string
-		if c.doc.Origin != "" {
-			c.reasons = append(c.reasons, c.doc.Origin)
-		}
-		for _, t := range qt {
-			tf := float64(c.terms[t])
+		c.matched = false
+		for i, tf := range c.tf {
 			if tf == 0 {
 				continue
 			}
-			idf := math.Log(1 + (n-float64(df[t])+0.5)/(float64(df[t])+0.5))
-			s += idf * tf * (bm25K1 + 1) / (tf + bm25K1*(1-bm25B+bm25B*float64(c.length)/avg))
-			hits = append(hits, t)
+			f := float64(tf)
+			s += idf[i] * f * (bm25K1 + 1) / (f + bm25K1*(1-bm25B+bm25B*float64(c.length)/avg))
+			c.matched = true
 		}
-		if len(hits) > 0 {
-			c.reasons = append(c.reasons, "matched "+strings.Join(hits, ", "))
-		}
-		text := strings.ToLower(c.doc.Path + "\n" + c.doc.Title + "\n" + c.doc.Summary + "\n" + c.doc.Body)
-		for _, f := range files {
-			f = strings.ToLower(path.Clean(strings.ReplaceAll(f, "\\", "/")))
+		c.mentions = c.mentions[:0]
+		for _, f := range sc.files {
 			base := path.Base(f)
-			if f != "." && (strings.Contains(text, f) || len(base) > 2 && strings.Contains(text, base)) {
+			if sc.mentions(c.doc, f) || len(base) > 2 && sc.mentions(c.doc, base) {
 				s += boostFile
-				c.reasons = append(c.reasons, "mentions "+path.Base(f))
+				c.mentions = append(c.mentions, base)
+				c.matched = true
 			}
 		}
 		if c.doc.SourceOfTruth {
 			s += boostSourceOT
-			c.reasons = append(c.reasons, "source_of_truth boosted")
 		}
-		if projectID != "" && strings.EqualFold(c.doc.ProjectID, projectID) {
+		if sc.projectMatch(c) {
 			s += boostProject
-			c.reasons = append(c.reasons, "project_id matched "+projectID)
 		}
 		if c.doc.MemoryType != "" {
 			s += boostMemoryType
-			c.reasons = append(c.reasons, "memory_type "+c.doc.MemoryType+" boosted")
 		}
-		if !c.doc.ModTime.IsZero() {
-			if age := now.Sub(c.doc.ModTime); age >= 0 && age < recentWindow {
-				s += boostRecent * (1 - float64(age)/float64(recentWindow))
-				c.reasons = append(c.reasons, "modified in the last 30 days")
-			}
+		if sc.recent(c) {
+			s += boostRecent * (1 - float64(sc.now.Sub(c.doc.ModTime))/float64(recentWindow))
 		}
 		c.score = math.Round(s*1000) / 1000
 	}
+}
+
+func (sc *scorer) projectMatch(c *candidate) bool {
+	return sc.projectID != "" && strings.EqualFold(c.doc.ProjectID, sc.projectID)
+}
+
+func (sc *scorer) recent(c *candidate) bool {
+	if c.doc.ModTime.IsZero() {
+		return false
+	}
+	age := sc.now.Sub(c.doc.ModTime)
+	return age >= 0 && age < recentWindow
+}
+
+// mentions reports whether any of d's fields holds sub, ignoring case.
+func (sc *scorer) mentions(d Doc, sub string) bool {
+	for _, s := range [...]string{d.Path, d.Title, d.Summary, d.Body} {
+		if containsFold(s, sub) {
+			return true
+		}
+	}
+	return false
+}
+
+// containsFold is strings.Contains ignoring ASCII case; sub is lower case.
+func containsFold(s, sub string) bool {
+	n := len(sub)
+	if n == 0 {
+		return true
+	}
+	first := sub[0]
+	for i := 0; i+n <= len(s); i++ {
+		b := s[i]
+		if b >= 'A' && b <= 'Z' {
+			b += 'a' - 'A'
+		}
+		if b == first && strings.EqualFold(s[i:i+n], sub) {
+			return true
+		}
+	}
+	return false
+}
+
+// explain writes the candidate's reasons, in a fixed order.
+func (sc *scorer) explain(c *candidate) []string {
+	var r []string
+	if c.doc.Origin != "" {
+		r = append(r, c.doc.Origin)
+	}
+	var hits []string
+	for i, tf := range c.tf {
+		if tf > 0 {
+			hits = append(hits, sc.qt[i])
+		}
+	}
+	if len(hits) > 0 {
+		r = append(r, "matched "+strings.Join(hits, ", "))
+	}
+	for _, m := range c.mentions {
+		r = append(r, "mentions "+m)
+	}
+	if c.doc.SourceOfTruth {
+		r = append(r, "source_of_truth boosted")
+	}
+	if sc.projectMatch(c) {
+		r = append(r, "project_id matched "+sc.projectID)
+	}
+	if c.doc.MemoryType != "" {
+		r = append(r, "memory_type "+c.doc.MemoryType+" boosted")
+	}
+	if sc.recent(c) {
+		r = append(r, "modified in the last 30 days")
+	}
+	return r
 }
 
 // stopwords are left out of the query's terms.
@@ -484,16 +634,11 @@ var stopwords = map[string]bool{
 	"to": true, "with": true, "this": true, "that": true, "not": true, "no": true, "md": true,
 }
 
-// terms splits text into lower-case words of letters and digits.
+// terms splits text into lower-case words of letters and digits of two
+// characters or more, stopwords left out.
 func terms(s string) []string {
 	var out []string
-	for _, w := range strings.FieldsFunc(strings.ToLower(s), func(r rune) bool {
-		return !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r > 127 && r != '—' && r != '–' && r != '“' && r != '”' && r != '’')
-	}) {
-		if len(w) > 1 && !stopwords[w] {
-			out = append(out, w)
-		}
-	}
+	eachTerm(s, nil, func(t []byte) { out = append(out, string(t)) })
 	return out
 }
 
@@ -517,4 +662,53 @@ func queryTerms(q Query) []string {
 		}
 	}
 	return out
+}
+
+// bodyReads is how many unread documents of a memory type, per item its
+// section keeps, are read whole and rescored: the first stage ranks on
+// what the cold index holds (title, summary, path, front matter), the
+// second adds the bodies of the best.
+const bodyReads = 3
+
+// readBodies reads the bodies of the best-ranked unread candidates of each
+// memory type, and rescores them; it drops those the policy now holds
+// back and returns how many.
+func readBodies(cands []*candidate, read func(string) (string, string, error), lim Limits, qi map[string]int) ([]*candidate, int) {
+	limits := map[string]int{TypePreference: lim.WorkingStyle, TypeWorkflow: lim.WorkingStyle, TypeProject: lim.ActiveContext,
+		TypeConstraint: lim.Constraints, TypeDecision: lim.Decisions, TypeIncident: lim.Incidents, TypePattern: lim.RecommendedNotes}
+	rank(cands)
+	want := map[*candidate]bool{}
+	seen := map[string]int{}
+	for _, c := range cands {
+		if !c.doc.Unread {
+			continue
+		}
+		if seen[c.doc.MemoryType] < bodyReads*limits[c.doc.MemoryType] {
+			seen[c.doc.MemoryType]++
+			want[c] = true
+		}
+	}
+	dropped := 0
+	out := cands[:0:0]
+	for _, c := range cands {
+		if want[c] {
+			level, body, err := read(c.doc.Path)
+			switch {
+			case err != nil:
+				// Listed from the index, unreadable now: shown as listed
+				// (the reader warned).
+			case level == policy.Secret:
+				dropped++
+				continue
+			case level == policy.Confidential:
+				c.doc.Sensitivity = level
+			default:
+				c.doc.Body = body
+				c.count(qi)
+			}
+			c.doc.Unread = false
+		}
+		out = append(out, c)
+	}
+	return out, dropped
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/wakeproto/wake/budget"
@@ -33,27 +34,51 @@ func Markdown(p Packet) string {
 // working style, decisions, priorities, constraints), the last of a
 // section first. It returns the text and how many items it cut.
 func Prompt(p Packet, limit int, counter budget.Counter) (string, int) {
-	r := render(p, true)
-	cut := 0
-	for {
+	// The fewest cuts that fit, by binary search over the fixed cut order
+	// (a cut only removes lines, so the count never grows with cuts); the
+	// text returned is counted whole.
+	total := render(p, true).cuttable()
+	fits := func(k int) (string, bool) {
+		r := render(p, true)
+		for range k {
+			r.cutOne()
+		}
 		text := r.text()
-		if counter.Count(text) <= limit {
-			return text, cut
-		}
-		if !r.cutOne() {
-			break
-		}
-		cut++
+		return text, counter.Count(text) <= limit
 	}
-	// Not even the frame fits: whole lines from the end, then nothing.
+	if text, ok := fits(0); ok {
+		return text, 0
+	}
+	lo, hi := 1, total // the answer is in [lo, hi], if any
+	if _, ok := fits(total); !ok {
+		return frame(render(p, true), total, limit, counter), total
+	}
+	for lo < hi {
+		mid := (lo + hi) / 2
+		if _, ok := fits(mid); ok {
+			hi = mid
+		} else {
+			lo = mid + 1
+		}
+	}
+	text, _ := fits(lo)
+	return text, lo
+}
+
+// frame is the text with every item cut when not even that fits: whole
+// lines from the end, then nothing.
+func frame(r *rendering, cuts, limit int, counter budget.Counter) string {
+	for range cuts {
+		r.cutOne()
+	}
 	lines := strings.SplitAfter(r.text(), "\n")
 	for n := len(lines) - 1; n > 0; n-- {
 		text := strings.Join(lines[:n], "")
 		if counter.Count(text) <= limit {
-			return text, cut
+			return text
 		}
 	}
-	return "", cut
+	return ""
 }
 
 // Items lists the packet's items, one key a line ("section: source:
@@ -129,6 +154,17 @@ func (r *rendering) text() string {
 		}
 	}
 	return b.String()
+}
+
+// cuttable is how many items the fitter may cut.
+func (r *rendering) cuttable() int {
+	n := 0
+	for _, s := range r.sections {
+		if slices.Contains(r.cutOrder, s.key) {
+			n += len(s.items)
+		}
+	}
+	return n
 }
 
 func (r *rendering) cutOne() bool {

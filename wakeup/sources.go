@@ -2,6 +2,7 @@ package wakeup
 
 import (
 	"errors"
+	"fmt"
 	"path"
 	"slices"
 	"strings"
@@ -27,6 +28,9 @@ type GatherOptions struct {
 	// cold document (cold.Index.Documents): no cold document is opened
 	// but those with a memory_type the packet may show whole.
 	Cold map[string]cold.Entry
+	// Warn hears of a document that could not be read when the packet
+	// came to read it whole; nil drops the warnings.
+	Warn func(string)
 }
 
 // Gather collects the project profile's candidates: main.md (identity,
@@ -99,27 +103,33 @@ func Gather(o GatherOptions) (Sources, []string) {
 		}
 		d := Doc{Path: p, Title: titleOf(p, e.Heading), Summary: e.Summary, MemoryType: strings.ToLower(e.MemoryType),
 			ProjectID: e.ProjectID, SourceOfTruth: e.SourceOfTruth, Sensitivity: level, ModTime: time.Unix(0, e.MTime).UTC()}
-		if d.MemoryType != "" && d.MemoryType != TypeSession && level != policy.Confidential {
-			// Read whole only what the packet may show whole.
-			doc, err := tiers.ReadDoc(o.FS, o.Root, p)
-			switch {
-			case err != nil:
-				warns = append(warns, err.Error())
-				continue
-			case !doc.Readable():
-				continue
-			}
-			if lv, _ := policy.OfDoc(doc); lv == policy.Secret {
-				src.Suppressed++
-				continue
-			} else if lv == policy.Confidential {
-				d.Sensitivity = lv
-			} else {
-				_, body, _ := tiers.ParseFrontMatter(doc.Content)
-				d.Body, _ = policy.Scrub(string(body))
-			}
-		}
+		// Bodies are read only of what the packet may show whole, and
+		// only when it ranks near the top (see Build).
+		d.Unread = d.MemoryType != "" && d.MemoryType != TypeSession && level != policy.Confidential
 		src.Docs = append(src.Docs, d)
+	}
+	src.ReadBody = func(p string) (string, string, error) {
+		doc, err := tiers.ReadDoc(o.FS, o.Root, p)
+		switch {
+		case err != nil:
+		case doc.Missing:
+			err = fmt.Errorf("%s: gone since it was listed", p)
+		case doc.Skipped != "":
+			err = fmt.Errorf("%s: skipped: %s", p, doc.Skipped)
+		}
+		if err != nil {
+			if o.Warn != nil {
+				o.Warn(err.Error())
+			}
+			return "", "", err
+		}
+		level, _ := policy.OfDoc(doc)
+		if policy.Withheld(level) {
+			return level, "", nil
+		}
+		_, body, _ := tiers.ParseFrontMatter(doc.Content)
+		text, _ := policy.Scrub(string(body))
+		return level, text, nil
 	}
 	return src, warns
 }
