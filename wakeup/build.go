@@ -415,7 +415,8 @@ func (c *candidate) count(qi map[string]int) {
 	c.length = 0
 	var buf []byte
 	add := func(s string, w int) {
-		buf = eachTerm(s, buf, func(t []byte) {
+		// Stopwords count in the length (they are never query terms).
+		buf = eachWord(s, buf, func(t []byte) {
 			c.length += w
 			if i, ok := qi[string(t)]; ok {
 				c.tf[i] += w
@@ -431,8 +432,17 @@ func (c *candidate) count(qi map[string]int) {
 // eachTerm calls fn with each term of s as terms finds them, lower-cased
 // in buf (reused, and returned for the next call).
 func eachTerm(s string, buf []byte, fn func([]byte)) []byte {
+	return eachWord(s, buf, func(t []byte) {
+		if !stopwords[string(t)] {
+			fn(t)
+		}
+	})
+}
+
+// eachWord is eachTerm with the stopwords.
+func eachWord(s string, buf []byte, fn func([]byte)) []byte {
 	flush := func() {
-		if len(buf) > 1 && !stopwords[string(buf)] {
+		if len(buf) > 1 {
 			fn(buf)
 		}
 		buf = buf[:0]

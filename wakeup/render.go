@@ -34,35 +34,57 @@ func Markdown(p Packet) string {
 // working style, decisions, priorities, constraints), the last of a
 // section first. It returns the text and how many items it cut.
 func Prompt(p Packet, limit int, counter budget.Counter) (string, int) {
-	// The fewest cuts that fit, by binary search over the fixed cut order
-	// (a cut only removes lines, so the count never grows with cuts); the
-	// text returned is counted whole.
 	total := render(p, true).cuttable()
-	fits := func(k int) (string, bool) {
+	cut := func(k int) string {
 		r := render(p, true)
 		for range k {
 			r.cutOne()
 		}
-		text := r.text()
+		return r.text()
+	}
+	exact := func(k int) (string, bool) {
+		text := cut(k)
 		return text, counter.Count(text) <= limit
 	}
-	if text, ok := fits(0); ok {
-		return text, 0
+	// Estimate first by the sum of the lines' counts (each line counted
+	// once, and cached across runs), then settle on the fewest cuts that
+	// fit by counting whole texts: a cut only removes lines, so the count
+	// never grows with cuts.
+	lines := map[string]int{}
+	estimate := func(text string) int {
+		n := 0
+		for l := range strings.Lines(text) {
+			c, ok := lines[l]
+			if !ok {
+				c = counter.Count(l)
+				lines[l] = c
+			}
+			n += c
+		}
+		return n
 	}
-	lo, hi := 1, total // the answer is in [lo, hi], if any
-	if _, ok := fits(total); !ok {
-		return frame(render(p, true), total, limit, counter), total
+	k := 0
+	for k < total && estimate(cut(k)) > limit {
+		k++
 	}
-	for lo < hi {
-		mid := (lo + hi) / 2
-		if _, ok := fits(mid); ok {
-			hi = mid
-		} else {
-			lo = mid + 1
+	text, ok := exact(k)
+	if ok {
+		for k > 0 {
+			t, ok := exact(k - 1)
+			if !ok {
+				break
+			}
+			text, k = t, k-1
+		}
+		return text, k
+	}
+	for k < total {
+		k++
+		if text, ok := exact(k); ok {
+			return text, k
 		}
 	}
-	text, _ := fits(lo)
-	return text, lo
+	return frame(render(p, true), total, limit, counter), total
 }
 
 // frame is the text with every item cut when not even that fits: whole

@@ -127,7 +127,7 @@ func Gather(o GatherOptions) (Sources, []string) {
 		if policy.Withheld(level) {
 			return level, "", nil
 		}
-		_, body, _ := tiers.ParseFrontMatter(doc.Content)
+		body := bodyOf(doc.Content)
 		text, _ := policy.Scrub(string(body))
 		return level, text, nil
 	}
@@ -142,7 +142,7 @@ func Gather(o GatherOptions) (Sources, []string) {
 func identity(root string, a boot.Admitted) Identity {
 	id := Identity{Root: root, Source: tiers.MainPath}
 	id.ProjectID = a.Doc.Meta.ProjectID
-	_, body, _ := tiers.ParseFrontMatter(a.Doc.Content)
+	body := bodyOf(a.Doc.Content)
 	if id.ProjectID == "" && a.Whole {
 		id.ProjectID = slug(tiers.FirstHeading(string(body)))
 	}
@@ -184,7 +184,7 @@ func docOf(a boot.Admitted, p string) Doc {
 		d.Title, d.Summary = path.Base(p), tiers.ShortLine(a.Summary)
 		return d
 	}
-	_, body, _ := tiers.ParseFrontMatter(a.Doc.Content)
+	body := bodyOf(a.Doc.Content)
 	d.Title = titleOf(p, tiers.FirstHeading(string(body)))
 	d.Summary = tiers.ShortLine(a.Doc.Meta.Summary)
 	d.Body = string(body)
@@ -245,4 +245,13 @@ func slug(s string) string {
 	return strings.Join(strings.FieldsFunc(strings.ToLower(s), func(r rune) bool {
 		return !unicode.IsLetter(r) && !unicode.IsDigit(r)
 	}), "-")
+}
+
+// bodyOf is a document without its front matter (already parsed by
+// tiers.ReadDoc).
+func bodyOf(data []byte) []byte {
+	if _, body, ok := tiers.SplitFrontMatter(data); ok {
+		return body
+	}
+	return data
 }
