@@ -147,12 +147,18 @@ func Build(src Sources, q Query, lim Limits, now time.Time) Packet {
 
 	// Every candidate is scored in one corpus, so that the term weights
 	// are the same whatever section an item lands in.
-	var cands []*candidate
-	for _, d := range src.Docs {
+	// One allocation for the documents' candidates and their counts.
+	slab := make([]candidate, len(src.Docs))
+	tfs := make([]int, len(src.Docs)*len(sc.qt))
+	cands := make([]*candidate, 0, len(src.Docs))
+	for i, d := range src.Docs {
 		if d.MemoryType == TypeSession {
 			continue // the seed: sessions only in a session-oriented packet
 		}
-		cands = append(cands, newCandidate(d, sc.qi))
+		c := &slab[i]
+		c.doc, c.tf = d, tfs[i*len(sc.qt):(i+1)*len(sc.qt):(i+1)*len(sc.qt)]
+		c.count(sc.qi)
+		cands = append(cands, c)
 	}
 	var directives []*candidate
 	for _, t := range src.Directives {
@@ -202,10 +208,6 @@ func Build(src Sources, q Query, lim Limits, now time.Time) Packet {
 		b.use(tiers.TasksPath, false, "", src.TasksLevel)
 		b.basis(fmt.Sprintf("active_context.blocked %s: blocked tasks", tiers.TasksPath))
 	}
-
-	rank(directives)
-	rank(decisions)
-	rank(cands)
 
 	// Constraints: the standing directives and constraint notes, by score.
 	var constraints []*candidate
@@ -686,13 +688,16 @@ const bodyReads = 3
 func readBodies(cands []*candidate, read func(string) (string, string, error), lim Limits, qi map[string]int) ([]*candidate, int) {
 	limits := map[string]int{TypePreference: lim.WorkingStyle, TypeWorkflow: lim.WorkingStyle, TypeProject: lim.ActiveContext,
 		TypeConstraint: lim.Constraints, TypeDecision: lim.Decisions, TypeIncident: lim.Incidents, TypePattern: lim.RecommendedNotes}
-	rank(cands)
+	var unread []*candidate
+	for _, c := range cands {
+		if c.doc.Unread {
+			unread = append(unread, c)
+		}
+	}
+	rank(unread)
 	want := map[*candidate]bool{}
 	seen := map[string]int{}
-	for _, c := range cands {
-		if !c.doc.Unread {
-			continue
-		}
+	for _, c := range unread {
 		if seen[c.doc.MemoryType] < bodyReads*limits[c.doc.MemoryType] {
 			seen[c.doc.MemoryType]++
 			want[c] = true

@@ -27,7 +27,7 @@ type GatherOptions struct {
 	// Cold is what a scan of cold/ through the cold index knows of each
 	// cold document (cold.Index.Documents): no cold document is opened
 	// but those with a memory_type the packet may show whole.
-	Cold map[string]cold.Entry
+	Cold []cold.Document
 	// Warn hears of a document that could not be read when the packet
 	// came to read it whole; nil drops the warnings.
 	Warn func(string)
@@ -82,13 +82,9 @@ func Gather(o GatherOptions) (Sources, []string) {
 		src.Docs = append(src.Docs, docOf(a, f.Path))
 	}
 	// Cold documents, in path order, from the index.
-	paths := make([]string, 0, len(o.Cold))
-	for p := range o.Cold {
-		paths = append(paths, p)
-	}
-	slices.Sort(paths)
-	for _, p := range paths {
-		e := o.Cold[p]
+	src.Docs = slices.Grow(src.Docs, len(o.Cold))
+	for i := range o.Cold {
+		p, e := o.Cold[i].Path, &o.Cold[i].Entry
 		if e.Binary {
 			continue
 		}
