@@ -217,12 +217,15 @@ func tasks(text string) (open, blocked []string) {
 	return open, blocked
 }
 
-// logDecisions are the decision log's active entries, with the reversal
-// condition an objection or the entry's text gives.
+// logDecisions are the decision log's entries in force (active and
+// contested), with the reversal condition an objection or the entry's
+// text gives.
 func logDecisions(data []byte) []LogDecision {
 	var out []LogDecision
 	for _, d := range tiers.ParseDecisions(data).Entries {
-		if !d.Active() {
+		// A contested decision stays in force until it is upheld or
+		// reversed; its objection is the condition it may fall on.
+		if !d.Active() && d.Status != tiers.StatusContested {
 			continue
 		}
 		reversal := reversalIn(d.What + ". " + d.Why)
