@@ -26,7 +26,7 @@ func (m *Memory) Wakeup(q wakeup.Query) (wakeup.Packet, error) {
 	}
 	m.warnAll(c.Warnings)
 	m.warnAll(cold.Scan(m.coldOptions(idx)))
-	src, gwarns := wakeup.Gather(wakeup.GatherOptions{FS: m.o.FS, Root: m.root, Context: c, Cold: idx.Documents(), Warn: m.warn})
+	src, gwarns := wakeup.Gather(wakeup.GatherOptions{FS: m.o.FS, Root: m.root, Context: c, Cold: idx.Documents(), Agent: m.cfg.Agent, Warn: m.warn})
 	m.warnAll(gwarns)
 	m.SaveCache()
 	m.saveIndex(idx)

@@ -80,7 +80,7 @@ func TestWakeupSections(t *testing.T) {
 	if p.Version != "wakeup.v1" || p.Target != "claude" || p.Profile != "project" || p.GeneratedAt != "2026-11-23T03:24:20Z" {
 		t.Errorf("header: %s %s %s %s", p.Version, p.Target, p.Profile, p.GeneratedAt)
 	}
-	if p.Identity.ProjectID != "tallybook" || p.Identity.Name != "tallybook" || !strings.HasPrefix(p.Identity.Purpose, "tallybook is a small") {
+	if p.Identity.ProjectID != "tallybook" || p.Identity.Name != "tallybook" || p.Identity.Agent != "Ava" || !strings.HasPrefix(p.Identity.Purpose, "tallybook is a small") {
 		t.Errorf("identity: %+v", p.Identity)
 	}
 	if len(p.Priorities) == 0 || !strings.HasPrefix(p.Priorities[0].Title, "Fix VAT rounding") || p.Priorities[0].Source != "main.md" {

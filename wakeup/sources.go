@@ -28,6 +28,8 @@ type GatherOptions struct {
 	// cold document (cold.Index.Documents): no cold document is opened
 	// but those with a memory_type the packet may show whole.
 	Cold []cold.Document
+	// Agent is wake.toml's agent, the identity's name for the agent.
+	Agent string
 	// Warn hears of a document that could not be read when the packet
 	// came to read it whole; nil drops the warnings.
 	Warn func(string)
@@ -51,6 +53,7 @@ func Gather(o GatherOptions) (Sources, []string) {
 	if a := o.Context.Admitted(tiers.MainPath); a.Whole || a.Summary != "" {
 		src.MainLevel, _ = policy.OfDoc(a.Doc)
 		src.Identity = identity(o.Root, a)
+		src.Identity.Agent = tiers.ShortLine(o.Agent)
 	}
 	if a := o.Context.Admitted(tiers.TasksPath); a.Whole {
 		src.TasksLevel, _ = policy.OfDoc(a.Doc)
@@ -133,7 +136,7 @@ func Gather(o GatherOptions) (Sources, []string) {
 // identity is main.md's identity: its project_id (front matter, else its
 // first heading as a slug, else the project directory's name), name
 // (first heading), summary, and the
-// Identity and Purpose sections' first lines. A confidential main.md
+// Identity and Purpose sections' first paragraphs. A confidential main.md
 // gives only its summary.
 func identity(root string, a boot.Admitted) Identity {
 	id := Identity{Root: root, Source: tiers.MainPath}
@@ -157,13 +160,7 @@ func identity(root string, a boot.Admitted) Identity {
 	id.Summary = tiers.ShortLine(a.Doc.Meta.Summary)
 	m := tiers.ParseMain(a.Doc.Content)
 	if s, ok := m.Section(tiers.SectionIdentity); ok {
-		for _, l := range strings.Split(s, "\n") {
-			k, v, ok := strings.Cut(l, ":")
-			if ok && strings.EqualFold(strings.TrimSpace(k), "agent") {
-				id.Agent = tiers.ShortLine(v)
-			}
-		}
-		id.Role = firstLine(s)
+		id.Role = firstParagraph(s)
 	}
 	if s, ok := m.Section(tiers.SectionPurpose); ok {
 		id.Purpose = firstParagraph(s)
