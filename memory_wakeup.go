@@ -1,8 +1,13 @@
 package wake
 
 import (
+	"fmt"
+	"path/filepath"
+	"strings"
+
 	"github.com/wakeproto/wake/boot"
 	"github.com/wakeproto/wake/cold"
+	"github.com/wakeproto/wake/tiers"
 	"github.com/wakeproto/wake/wakeup"
 )
 
@@ -30,7 +35,52 @@ func (m *Memory) Wakeup(q wakeup.Query) (wakeup.Packet, error) {
 	m.warnAll(gwarns)
 	m.SaveCache()
 	m.saveIndex(idx)
+	if q.Profile == wakeup.ProfileDeveloper {
+		roots, err := m.developerRoots()
+		if err != nil {
+			return wakeup.Packet{}, err
+		}
+		src, gwarns = wakeup.GatherDeveloper(m.o.FS, roots, src)
+		m.warnAll(gwarns)
+	}
 	return wakeup.Build(src, q, m.cfg.Wakeup, m.o.Now()), nil
+}
+
+// developerRoots are the developer roots the user's config.toml names
+// (wakeup.developer), "~/" read as the home directory; a root that does
+// not exist is a warning.
+func (m *Memory) developerRoots() ([]wakeup.DeveloperRoot, error) {
+	dir := tiers.UserDir(m.o.Env)
+	uc, err := tiers.LoadUserConfig(m.o.FS, dir)
+	if err != nil {
+		return nil, &ConfigError{err}
+	}
+	name := filepath.Join(dir, tiers.UserConfigFile)
+	if len(uc.Wakeup.Developer) == 0 {
+		return nil, hinted{fmt.Errorf("the developer profile reads the developer roots %s names, and it names none", name),
+			fmt.Sprintf("add [wakeup] developer = [\"~/.config/wake/developer\"] to %s, or use --profile project", name)}
+	}
+	var roots []wakeup.DeveloperRoot
+	for _, r := range uc.Wakeup.Developer {
+		abs := r
+		if rest, ok := strings.CutPrefix(r, "~/"); ok && m.home() != "" {
+			abs = filepath.Join(m.home(), rest)
+		}
+		if !filepath.IsAbs(abs) {
+			return nil, &ConfigError{fmt.Errorf("%s: key %s: %q is not an absolute path or one under ~/", name, tiers.DeveloperKey, r)}
+		}
+		fi, err := m.o.FS.Stat(abs)
+		switch {
+		case err != nil:
+			m.warn(fmt.Sprintf("developer root %s (%s): %v; left out", r, tiers.DeveloperKey, tiers.Cause(err)))
+			continue
+		case !fi.IsDir():
+			m.warn(fmt.Sprintf("developer root %s (%s) is not a directory; left out", r, tiers.DeveloperKey))
+			continue
+		}
+		roots = append(roots, wakeup.DeveloperRoot{Dir: abs, Name: strings.TrimSuffix(r, "/")})
+	}
+	return roots, nil
 }
 
 // WakeupPrompt renders the packet as its compact prompt within wake.toml's

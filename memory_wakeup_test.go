@@ -253,3 +253,74 @@ func itoa(n int) string {
 	}
 	return string(b)
 }
+
+// developerDocs are a developer root under the test's HOME.
+var developerDocs = map[string]string{
+	"00-Identity/me.md":         "---\nsummary: Backend engineer, Go and SQL\n---\n# Ava\n\nBackend engineer; prefers small reviewed pull requests.\n",
+	"20-Areas/review.md":        "---\nsummary: \"Review style: blocking comments only for correctness\"\nmemory_type: workflow\n---\n# Review style\n",
+	"30-Workflows/commits.md":   "---\nsummary: One logical change per commit, message says why\nmemory_type: preference\n---\n# Commits\n",
+	"30-Workflows/rounding.md":  "---\nsummary: Always test money code with odd cents\nmemory_type: constraint\n---\n# Money tests\n\nRounding bugs hide in even amounts.\n",
+	"30-Workflows/secrets.md":   "---\nsummary: DEV-SECRET-CANARY\nmemory_type: preference\nsensitivity: secret\n---\n# Secret\n",
+	"30-Workflows/.hidden.md":   "---\nsummary: HIDDEN-CANARY\nmemory_type: preference\n---\n# Hidden\n",
+	"40-Incidents/migration.md": "---\nsummary: A migration ran twice on production\nmemory_type: incident\n---\n# Migration\n\n## Prevention\nMake migrations idempotent.\n",
+}
+
+func TestWakeupDeveloper(t *testing.T) {
+	fsys, o := packetRoot(t, "")
+	for rel, text := range developerDocs {
+		if err := afero.WriteFile(fsys, "/home/.config/wake/developer/"+rel, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	q := vatQuery
+	q.Profile = wakeup.ProfileDeveloper
+	m, err := wake.Open("/demo", o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := m.Wakeup(q); err == nil || !strings.Contains(err.Error(), "/home/.config/wake/config.toml names, and it names none") {
+		t.Fatalf("no developer roots: %v", err)
+	}
+	conf := "[wakeup]\ndeveloper = [\"~/.config/wake/developer\", \"~/missing\"]\n"
+	if err := afero.WriteFile(fsys, "/home/.config/wake/config.toml", []byte(conf), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var notices []string
+	o.Notify = func(n wake.Notice) { notices = append(notices, n.Msg) }
+	p, data := buildPacket(t, o, q)
+	if p.Profile != "developer" || p.Identity.Source != "~/.config/wake/developer/00-Identity/me.md" || p.Identity.Summary != "Backend engineer, Go and SQL" ||
+		p.Identity.ProjectID != "tallybook" {
+		t.Errorf("identity: %+v", p.Identity)
+	}
+	if len(notices) != 1 || !strings.Contains(notices[0], "developer root ~/missing") {
+		t.Errorf("notices: %q", notices)
+	}
+	sources := strings.Join(wakeup.Items(p), "\n")
+	for _, want := range []string{
+		"working_style: ~/.config/wake/developer/20-Areas/review.md",
+		"working_style: ~/.config/wake/developer/30-Workflows/commits.md",
+		"working_style: cold/notes/terse.md",  // the project's preference
+		"constraints: cold/notes/rounding.md", // the project's constraint
+		"constraints: main.md",                // and its standing directives
+		"constraints: ~/.config/wake/developer/30-Workflows/rounding.md",
+		"incidents: ~/.config/wake/developer/40-Incidents/migration.md",
+	} {
+		if !strings.Contains(sources, want) {
+			t.Errorf("no %q in\n%s", want, sources)
+		}
+	}
+	// The project's own context stays out of a developer packet.
+	for _, not := range []string{"priorities:", "decisions:", "cold/incidents/october.md", "active_context:"} {
+		if strings.Contains(sources, not) {
+			t.Errorf("%q in\n%s", not, sources)
+		}
+	}
+	for _, canary := range []string{"DEV-SECRET-CANARY", "HIDDEN-CANARY", "SECRET-CANARY"} {
+		if bytes.Contains(data, []byte(canary)) {
+			t.Errorf("packet shows %s", canary)
+		}
+	}
+	if p.Policy.SuppressedNoteCount != 2 { // the project's secret note and the developer's
+		t.Errorf("suppressed %d", p.Policy.SuppressedNoteCount)
+	}
+}

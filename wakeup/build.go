@@ -22,7 +22,7 @@ type Query struct {
 	Files   []string
 	Modules []string
 	Target  string // TargetClaude, TargetCodex, TargetOpenCode or TargetGeneric; "" is generic
-	Profile string // ProfileProject; "" is project
+	Profile string // ProfileProject or ProfileDeveloper; "" is project
 }
 
 // Check reports a target or profile the packet does not know.
@@ -30,8 +30,8 @@ func (q Query) Check() error {
 	if q.Target != "" && !slices.Contains(Targets, q.Target) {
 		return fmt.Errorf("target %q is not one of %s", q.Target, strings.Join(Targets, ", "))
 	}
-	if q.Profile != "" && q.Profile != ProfileProject {
-		return fmt.Errorf("profile %q is not %s", q.Profile, ProfileProject)
+	if q.Profile != "" && q.Profile != ProfileProject && q.Profile != ProfileDeveloper {
+		return fmt.Errorf("profile %q is not %s or %s", q.Profile, ProfileProject, ProfileDeveloper)
 	}
 	return nil
 }
@@ -80,10 +80,13 @@ type LogDecision struct {
 // gathered by the root package's Memory.Wakeup.
 type Sources struct {
 	Identity Identity
+	// IdentityLevel is the sensitivity of the identity's source, and
+	// IdentityBasis why it is the identity.
+	IdentityLevel, IdentityBasis string
 	// MainLevel is main.md's sensitivity; "" when main.md gave nothing.
 	MainLevel  string
-	Directives []string // main.md's Standing Directives, a bullet each
-	Handoff    map[string]string
+	Directives []string          // main.md's Standing Directives, a bullet each
+	Handoff    map[string]string // nil: none in the packet
 	// Tasks are the active tasks in progress, Blocked those waiting.
 	Tasks, Blocked []string
 	TasksLevel     string
@@ -182,11 +185,13 @@ func Build(src Sources, q Query, lim Limits, now time.Time) Packet {
 		sc.score(slices.Concat(cands, directives, decisions))
 	}
 
-	// Identity and the HANDOFF: always, from main.md.
-	if src.MainLevel != "" {
+	// Identity, and the HANDOFF of main.md.
+	if id := src.Identity.Source; id != "" {
+		b.use(id, true, "", src.IdentityLevel)
+		b.basis("identity: " + id + " (" + src.IdentityBasis + ")")
+	}
+	if h := src.Handoff; h != nil {
 		b.use(tiers.MainPath, true, "", src.MainLevel)
-		b.basis("identity: main.md (the project's identity)")
-		h := src.Handoff
 		p.ActiveContext.Updated = h[tiers.KeyUpdated]
 		p.ActiveContext.SessionSummary = h[tiers.KeySessionSummary]
 		p.ActiveContext.OpenRisk = h[tiers.KeyOpenRisk]

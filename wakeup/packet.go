@@ -39,8 +39,7 @@ const (
 // Targets lists the targets in the order help texts give them.
 var Targets = []string{TargetClaude, TargetCodex, TargetOpenCode, TargetGeneric}
 
-// ProfileProject is the packet profile built: the project's memory root.
-// (The schema also names the seed's developer profile.)
+// ProfileProject is the project profile: the project's memory root.
 const ProfileProject = "project"
 
 // PolicyMode is the packet's sensitivity mode: public and internal

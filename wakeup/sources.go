@@ -53,6 +53,7 @@ func Gather(o GatherOptions) (Sources, []string) {
 	if a := o.Context.Admitted(tiers.MainPath); a.Whole || a.Summary != "" {
 		src.MainLevel, _ = policy.OfDoc(a.Doc)
 		src.Identity = identity(o.Root, a)
+		src.IdentityLevel, src.IdentityBasis = src.MainLevel, "the project's identity"
 		src.Identity.Agent = tiers.ShortLine(o.Agent)
 	}
 	if a := o.Context.Admitted(tiers.TasksPath); a.Whole {

@@ -39,7 +39,7 @@ func (a *app) wakeupCmd() *cobra.Command {
 	f.StringArrayVar(&o.files, "files", nil, "a `PATH` the task touches; repeat for more")
 	f.StringSliceVar(&o.modules, "modules", nil, "`NAMES` of the modules the task touches, comma-separated")
 	f.StringVar(&o.target, "target", wakeup.TargetGeneric, "`CLIENT` to shape for: "+strings.Join(wakeup.Targets, ", "))
-	f.StringVar(&o.profile, "profile", wakeup.ProfileProject, "packet `PROFILE`: project")
+	f.StringVar(&o.profile, "profile", wakeup.ProfileProject, "packet `PROFILE`: project, or developer (your developer roots)")
 	addFormat(cmd, &o.format, "json, markdown or prompt", "json", "markdown", "prompt")
 	check := cmd.PreRunE
 	cmd.PreRunE = func(c *cobra.Command, args []string) error {
@@ -49,8 +49,8 @@ func (a *app) wakeupCmd() *cobra.Command {
 		if !slices.Contains(wakeup.Targets, o.target) {
 			return usagef("--target %q: want %s", o.target, strings.Join(wakeup.Targets, ", "))
 		}
-		if o.profile != wakeup.ProfileProject {
-			return usagef("--profile %q: want project", o.profile)
+		if o.profile != wakeup.ProfileProject && o.profile != wakeup.ProfileDeveloper {
+			return usagef("--profile %q: want project or developer", o.profile)
 		}
 		return nil
 	}
