@@ -224,6 +224,7 @@ func TestWakeupPromptBudget(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		wakeupschema.Validate(t, wakeup.JSON(p))
 		text, cut := m.WakeupPrompt(p)
 		if n := enc.Count(text); n > limit || n == 0 {
 			t.Errorf("budget %d: prompt of %d tokens", limit, n)
