@@ -1,9 +1,9 @@
 // Package mcpserver is wake's Model Context Protocol server: the tools an
 // agent calls (wake_load, wake_check, wake_cold, wake_decide,
-// wake_contest, wake_handoff, wake_log) and the resources it reads
-// (wake://boot, wake://skill), driving the wake library as the command
-// line does and answering through the report package, so that both front
-// ends say the same thing.
+// wake_contest, wake_handoff, wake_log, memory_wakeup) and the resources
+// it reads (wake://boot, wake://skill, wake://packet/{profile}), driving
+// the wake library as the command line does and answering through the
+// report package, so that both front ends say the same thing.
 //
 // Every call opens the memory root afresh (a config edited mid-session
 // counts at once) and runs alone: the server serves calls one at a time,
@@ -36,6 +36,7 @@ type Options struct {
 	Root    string       // the memory root, found by the caller
 	Library wake.Options // Notify is the server's own; a given one also hears every notice
 	Version string       // wake's version, told to the client
+	Cwd     string       // the server's working directory, for the packet's query; "": the root's project
 	// PageTokens bounds a tool result in tokens; 0 means MaxResultTokens.
 	PageTokens int
 }
@@ -82,6 +83,7 @@ func New(o Options) (*mcp.Server, error) {
 		&mcp.ServerOptions{Instructions: instructions, Capabilities: &mcp.ServerCapabilities{}})
 	s.addTools(srv)
 	s.addResources(srv)
+	s.addWakeup(srv)
 	return srv, nil
 }
 
@@ -134,6 +136,7 @@ func (s *server) with(notes *[]string, f func(m *wake.Memory) error) error {
 func Instructions(root, announcement, card string) string {
 	head := "wake keeps this project's memory in plain files (" + root + "). " +
 		"Call wake_load first, once a session, and read what it returns: it is your boot context. " +
+		"Starting a task, memory_wakeup gives what of the memory bears on it. " +
 		"Each tool below does what the wake command of the same name does; its result is that command's output.\n"
 	var tail strings.Builder
 	if card != "" {

@@ -87,7 +87,7 @@ func call(t *testing.T, cs *mcp.ClientSession, tool string, args map[string]any)
 	return b.String(), res.IsError
 }
 
-var tools = []string{"wake_check", "wake_cold", "wake_contest", "wake_decide", "wake_handoff", "wake_load", "wake_log"}
+var tools = []string{"memory_wakeup", "wake_check", "wake_cold", "wake_contest", "wake_decide", "wake_handoff", "wake_load", "wake_log"}
 
 func TestListsAndInstructions(t *testing.T) {
 	_, o := newRoot(t)

@@ -27,7 +27,7 @@ func (a *app) mcpRun(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	srv, err := mcpserver.New(mcpserver.Options{Root: root, Library: a.options(), Version: wakeVersion()})
+	srv, err := mcpserver.New(mcpserver.Options{Root: root, Library: a.options(), Version: wakeVersion(), Cwd: a.cwd})
 	if err != nil {
 		return err
 	}

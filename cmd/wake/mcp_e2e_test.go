@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/wakeproto/wake/internal/wakeupschema"
 )
 
 // mcpSDKVersion is the official TypeScript MCP SDK the test drives wake
@@ -27,6 +29,7 @@ type mcpRun struct {
 		}
 	}
 	Resources []struct{ URI, Text string }
+	Templates []string
 	Calls     []mcpCall
 	Bad       []mcpCall
 	Unknown   string `json:"unknownTool"`
@@ -89,7 +92,7 @@ func TestMCPTypeScriptClient(t *testing.T) {
 	checkMCPLists(t, r)
 	want := map[string]string{
 		"wake_load": "tallybook keeps the books", "wake_decide": "Decided #1", "wake_contest": "Contested #1",
-		"wake_cold": "oven.md", "wake_check": `"findings"`, "wake_handoff": "Handed off session", "wake_log": "Bake at dawn",
+		"wake_cold": "oven.md", "wake_check": `"findings"`, "wake_handoff": "Handed off session", "wake_log": "Bake at dawn", "memory_wakeup": `"version": "wakeup.v1"`,
 	}
 	seen := map[string]bool{}
 	for _, c := range r.Calls {
@@ -101,7 +104,8 @@ func TestMCPTypeScriptClient(t *testing.T) {
 	if len(seen) != len(want) || !strings.Contains(r.Calls[4].Text, "Preheat to 250.") {
 		t.Errorf("calls: %+v", r.Calls)
 	}
-	for i, w := range []string{`want "string"`, "because", "outside cold/", "positive duration", "must be one line", "page 9"} {
+	wakeupschema.Validate(t, []byte(r.Calls[len(r.Calls)-1].Text))
+	for i, w := range []string{`want "string"`, "because", "outside cold/", "positive duration", "must be one line", "page 9", "emacs"} {
 		if c := r.Bad[i]; !c.IsError || !strings.Contains(c.Text, w) {
 			t.Errorf("bad %s: error %v, want %q in %q", c.Name, c.IsError, w, c.Text)
 		}
@@ -141,11 +145,19 @@ func checkMCPLists(t *testing.T, r mcpRun) {
 		}
 	}
 	slices.Sort(names)
-	if !slices.Equal(names, []string{"wake_check", "wake_cold", "wake_contest", "wake_decide", "wake_handoff", "wake_load", "wake_log"}) {
+	if !slices.Equal(names, []string{"memory_wakeup", "wake_check", "wake_cold", "wake_contest", "wake_decide", "wake_handoff", "wake_load", "wake_log"}) {
 		t.Errorf("tools: %v", names)
 	}
-	if len(r.Resources) != 2 || r.Resources[0].URI != "wake://boot" || !strings.Contains(r.Resources[0].Text, "tallybook") ||
+	if len(r.Resources) != 3 || r.Resources[0].URI != "wake://boot" || !strings.Contains(r.Resources[0].Text, "tallybook") ||
 		r.Resources[1].URI != "wake://skill" || !strings.Contains(r.Resources[1].Text, "wake handoff") {
 		t.Errorf("resources: %+v", r.Resources)
+	}
+	if p := r.Resources[2]; p.URI != "wake://packet/project" {
+		t.Errorf("the packet resource: %s", p.URI)
+	} else {
+		wakeupschema.Validate(t, []byte(p.Text))
+	}
+	if !slices.Equal(r.Templates, []string{"wake://packet/{profile}"}) {
+		t.Errorf("resource templates: %v", r.Templates)
 	}
 }

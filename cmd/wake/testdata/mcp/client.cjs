@@ -28,6 +28,7 @@ async function main() {
     instructions: client.getInstructions() || '',
     tools: [],
     resources: [],
+    templates: [],
     calls: [],
     bad: [],
     unknownTool: '',
@@ -41,6 +42,11 @@ async function main() {
     const read = await client.readResource({ uri: r.uri });
     out.resources.push({ uri: r.uri, text: read.contents.map((c) => c.text).join('') });
   }
+  for (const t of (await client.listResourceTemplates()).resourceTemplates) {
+    out.templates.push(t.uriTemplate);
+  }
+  const packet = await client.readResource({ uri: 'wake://packet/project' });
+  out.resources.push({ uri: 'wake://packet/project', text: packet.contents.map((c) => c.text).join('') });
   const calls = [
     ['wake_load', {}],
     ['wake_decide', { what: 'Bake at dawn', because: 'the shop opens at seven', topic: 'hours' }],
@@ -50,6 +56,7 @@ async function main() {
     ['wake_check', { format: 'json' }],
     ['wake_handoff', { summary: 'Planned the baking hours', next: 'Ask the baker', decision: ['Sell rye because the regulars ask'] }],
     ['wake_log', { op: 'decide' }],
+    ['memory_wakeup', { task: 'plan the baking hours', files: ['oven.go'], target: 'claude' }],
   ];
   for (const [name, args] of calls) {
     const r = await client.callTool({ name, arguments: args });
@@ -62,6 +69,7 @@ async function main() {
     ['wake_log', { since: 'yesterday' }],
     ['wake_handoff', { summary: 'one\ntwo', next: 'n' }],
     ['wake_load', { page: 9 }],
+    ['memory_wakeup', { target: 'emacs' }],
   ];
   for (const [name, args] of bad) {
     const r = await client.callTool({ name, arguments: args });
