@@ -65,7 +65,7 @@ func TestFullRootPages(t *testing.T) {
 	}
 }
 
-// BenchmarkTools times a call of each read-only tool on a full root with
+// BenchmarkTools times a call of each tool that writes no memory on a full root with
 // 1,000 cold documents, through the SDK's in-memory transport.
 func BenchmarkTools(b *testing.B) {
 	o := fullRoot(b, 1000)
@@ -85,7 +85,7 @@ func BenchmarkTools(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer cs.Close()
-	for _, tool := range []string{"wake_load", "wake_check", "wake_cold", "wake_log"} {
+	for _, tool := range []string{"wake_load", "wake_check", "wake_cold", "wake_log", "memory_wakeup"} {
 		b.Run(tool, func(b *testing.B) {
 			for b.Loop() {
 				res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: tool, Arguments: map[string]any{}})
