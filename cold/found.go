@@ -4,6 +4,8 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"hash/crc32"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/wakeproto/wake/handoff"
@@ -59,4 +61,28 @@ func indexSum(data []byte) string {
 	binary.BigEndian.PutUint32(b[:4], crc32.Checksum(data, crc32.MakeTable(crc32.Castagnoli)))
 	binary.BigEndian.PutUint32(b[4:], uint32(len(data)))
 	return hex.EncodeToString(b[:])
+}
+
+// Document is a cold document as the index knows it.
+type Document struct {
+	Path string
+	Entry
+}
+
+// Documents returns what the scan of cold/ in this run knows of each
+// document it found and read, in path order: the listing a builder
+// outside the table of contents (the wake-up packet) routes by without
+// opening them. Secret documents keep no text (see [Entry.kept]).
+func (x *Index) Documents() []Document {
+	if !x.HasScan() {
+		return nil
+	}
+	out := make([]Document, 0, len(x.entries))
+	for p, e := range x.entries {
+		if e.seen && e.fresh {
+			out = append(out, Document{Path: p, Entry: *e})
+		}
+	}
+	slices.SortFunc(out, func(a, b Document) int { return strings.Compare(a.Path, b.Path) })
+	return out
 }

@@ -21,9 +21,10 @@ const IndexFile = "cold-index.tsv"
 
 // coldIndexHeader opens the file; the encoding is part of it because token
 // counts depend on it. v2 files may hold the text of secret documents, and
-// v3 files unscrubbed summaries, so they are not read: the first start
+// v3 files unscrubbed summaries, and v4 files lack the front matter the
+// wake-up packet routes by, so they are not read: the first start
 // rebuilds the index.
-const coldIndexHeader = "wake cold index v4 "
+const coldIndexHeader = "wake cold index v5 "
 
 // racyWindow: a file modified this close to the moment it was read may be
 // modified again without its size or modification time changing (coarse
@@ -56,10 +57,16 @@ type Entry struct {
 	Heading string
 	MetaErr string
 	Session string // front matter `session`, for skill.md's History
-	racy    bool
-	seen    bool
-	loaded  bool // read from the file, not learned in this run
-	fresh   bool // matches the file as this run found it
+	// MemoryType, ProjectID and SourceOfTruth are the front matter the
+	// wake-up packet routes and scores by, so that it opens no cold
+	// document it will not use.
+	MemoryType    string
+	ProjectID     string
+	SourceOfTruth bool
+	racy          bool
+	seen          bool
+	loaded        bool // read from the file, not learned in this run
+	fresh         bool // matches the file as this run found it
 }
 
 // NewIndex returns an index for counts in the named encoding, loaded
@@ -181,7 +188,7 @@ func (e Entry) kept() Entry {
 		e.Heading, _ = policy.Scrub(e.Heading)
 		return e
 	}
-	e.Summary, e.Heading, e.Session = "", "", ""
+	e.Summary, e.Heading, e.Session, e.MemoryType, e.ProjectID, e.SourceOfTruth = "", "", "", "", "", false
 	if e.MetaErr != "" {
 		// Its level is secret whatever it declares ("secrte" is text too).
 		e.Sens, e.MetaErr = "", unquoted(e.MetaErr)
@@ -214,7 +221,8 @@ func changesFile(old, e *Entry) bool {
 		return false
 	}
 	return old.Size != e.Size || old.MTime != e.MTime || old.Tokens != e.Tokens || old.Binary != e.Binary ||
-		old.Huge != e.Huge || old.Sens != e.Sens || old.Summary != e.Summary || old.Heading != e.Heading || old.MetaErr != e.MetaErr
+		old.Huge != e.Huge || old.Sens != e.Sens || old.Summary != e.Summary || old.Heading != e.Heading || old.MetaErr != e.MetaErr ||
+		old.MemoryType != e.MemoryType || old.ProjectID != e.ProjectID || old.SourceOfTruth != e.SourceOfTruth
 }
 
 // level is the sensitivity of the cold document at p as this run found it,
@@ -260,21 +268,24 @@ func (x *Index) Marshal() []byte {
 		if e.Huge {
 			flags += "h"
 		}
-		fmt.Fprintf(&b, "%s\t%d\t%d\t%d\t%s\t%s\t%s\t%s\t%s\t%s\n", esc(p), e.Size, e.MTime, e.Tokens, flags,
-			esc(e.Sens), esc(e.Summary), esc(e.Heading), esc(e.MetaErr), esc(e.Session))
+		if e.SourceOfTruth {
+			flags += "t"
+		}
+		fmt.Fprintf(&b, "%s\t%d\t%d\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", esc(p), e.Size, e.MTime, e.Tokens, flags,
+			esc(e.Sens), esc(e.Summary), esc(e.Heading), esc(e.MetaErr), esc(e.Session), esc(e.MemoryType), esc(e.ProjectID))
 	}
 	return b.Bytes()
 }
 
 func parseColdEntry(line string, e *Entry) (string, *Entry, bool) {
-	var f [10]string
-	for i := range 9 {
+	var f [12]string
+	for i := range 11 {
 		var ok bool
 		if f[i], line, ok = strings.Cut(line, "\t"); !ok {
 			return "", nil, false
 		}
 	}
-	if f[9] = line; strings.Contains(line, "\t") {
+	if f[11] = line; strings.Contains(line, "\t") {
 		return "", nil, false
 	}
 	var err1, err2, err3 error
@@ -285,8 +296,9 @@ func parseColdEntry(line string, e *Entry) (string, *Entry, bool) {
 		return "", nil, false
 	}
 	e.Binary, e.Huge = strings.Contains(f[4], "b"), strings.Contains(f[4], "h")
+	e.SourceOfTruth = strings.Contains(f[4], "t")
 	e.Sens, e.Summary, e.Heading, e.MetaErr = unesc(f[5]), unesc(f[6]), unesc(f[7]), unesc(f[8])
-	e.Session = unesc(f[9])
+	e.Session, e.MemoryType, e.ProjectID = unesc(f[9]), unesc(f[10]), unesc(f[11])
 	*e = e.kept()
 	return unesc(f[0]), e, true
 }

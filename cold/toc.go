@@ -94,22 +94,58 @@ type tocDoc struct {
 // warnings name what was skipped and why: nothing under cold/, not even
 // cold/ itself, stops a session start.
 func BuildTOC(o Options, limit int) (*TOC, []string, error) {
-	files, warns, err := tiers.ScanCold(o.FS, o.Root)
-	if err != nil {
-		warns = append(warns, fmt.Sprintf("%s/: skipped: %v", tiers.ColdDir, err))
-	}
 	idx := o.Index
 	if idx == nil {
 		idx = NewIndex(o.Config.Encoding, nil)
+	}
+	t := &TOC{Budget: limit, ColdBudget: o.Config.Budget.Cold, root: &tocDir{path: tiers.ColdDir + "/"}, index: idx}
+	dirs := map[string]*tocDir{t.root.path: t.root}
+	t.dirs = dirs
+	warns := scan(o, idx, func(f tiers.ColdFile, e Entry) string {
+		switch {
+		case e.Binary:
+			t.Binary++
+		case e.MetaErr != "":
+			t.Unreadable++
+			return fmt.Sprintf("%s: not listed in the table of contents: %s", f.Path, e.MetaErr)
+		case policy.Level(e.Sens, nil) == policy.Secret:
+			t.Secret++
+		default:
+			t.add(f, e)
+		}
+		return ""
+	})
+	t.prepare()
+	t.fit(limit, o.Counter)
+	return t, warns, nil
+}
+
+// Scan walks cold/ through the index as [BuildTOC] does, reading only the
+// documents the index does not know, without building a listing: what
+// [Index.Documents] of o.Index then returns is the tier as it is now (with
+// a nil o.Index the scan is lost). The warnings name what was skipped and
+// why.
+func Scan(o Options) []string {
+	idx := o.Index
+	if idx == nil {
+		idx = NewIndex(o.Config.Encoding, nil)
+	}
+	return scan(o, idx, func(tiers.ColdFile, Entry) string { return "" })
+}
+
+// scan walks cold/, looks each file up in idx, reads those it does not
+// know, and calls found with each document it could read, in walk order;
+// found may return a warning.
+func scan(o Options, idx *Index, found func(tiers.ColdFile, Entry) string) []string {
+	files, warns, err := tiers.ScanCold(o.FS, o.Root)
+	if err != nil {
+		warns = append(warns, fmt.Sprintf("%s/: skipped: %v", tiers.ColdDir, err))
 	}
 	idx.scanned = true
 	now := time.Now
 	if o.Now != nil {
 		now = o.Now
 	}
-	t := &TOC{Budget: limit, ColdBudget: o.Config.Budget.Cold, root: &tocDir{path: tiers.ColdDir + "/"}, index: idx}
-	dirs := map[string]*tocDir{t.root.path: t.root}
-	t.dirs = dirs
 	for _, f := range files {
 		e, ok := idx.lookup(f)
 		if !ok {
@@ -122,21 +158,11 @@ func BuildTOC(o Options, limit int) (*TOC, []string, error) {
 			}
 			e = idx.put(f, e, now())
 		}
-		switch {
-		case e.Binary:
-			t.Binary++
-		case e.MetaErr != "":
-			t.Unreadable++
-			warns = append(warns, fmt.Sprintf("%s: not listed in the table of contents: %s", f.Path, e.MetaErr))
-		case policy.Level(e.Sens, nil) == policy.Secret:
-			t.Secret++
-		default:
-			t.add(f, e)
+		if w := found(f, e); w != "" {
+			warns = append(warns, w)
 		}
 	}
-	t.prepare()
-	t.fit(limit, o.Counter)
-	return t, warns, nil
+	return warns
 }
 
 // readColdEntry reads a document the index does not know: whole, to count
@@ -163,7 +189,9 @@ func readColdEntry(o Options, f tiers.ColdFile, indexKeeps bool) (Entry, error) 
 	return Entry{
 		Tokens: count(string(d.Content)), Huge: d.Huge, Sens: h.Meta.Sensitivity,
 		Summary: tiers.ShortLine(h.Meta.Summary), Heading: tiers.ShortLine(h.Heading), MetaErr: h.MetaErr,
-		Session: tiers.ShortLine(h.Meta.Session),
+		Session:    tiers.ShortLine(h.Meta.Session),
+		MemoryType: tiers.ShortLine(h.Meta.MemoryType), ProjectID: tiers.ShortLine(h.Meta.ProjectID),
+		SourceOfTruth: h.Meta.SourceOfTruth != nil && *h.Meta.SourceOfTruth,
 	}, nil
 }
 

@@ -180,7 +180,7 @@ func TestColdIndexFile(t *testing.T) {
 		file tiers.ColdFile
 	}{
 		"other encoding": {data, f},
-		"corrupt":        {append([]byte("wake cold index v4 o200k_base\n"), "x\ty\n"...), f},
+		"corrupt":        {append([]byte("wake cold index v5 o200k_base\n"), "x\ty\n"...), f},
 		"changed size":   {data, tiers.ColdFile{Path: f.Path, Size: 11, ModTime: when}},
 		"changed time":   {data, tiers.ColdFile{Path: f.Path, Size: 10, ModTime: when.Add(time.Nanosecond)}},
 	} {
@@ -197,9 +197,9 @@ func FuzzColdIndex(f *testing.F) {
 	x := NewIndex("cl100k_base", nil)
 	x.put(tiers.ColdFile{Path: "cold/a.md", Size: 3}, Entry{Tokens: 2, Summary: "s\tt"}, time.Now())
 	f.Add(x.Marshal())
-	f.Add([]byte("wake cold index v4 cl100k_base\ncold/a.md\t1\t2\t3\t\t\t\t\t\t\n"))
-	f.Add([]byte("wake cold index v4 cl100k_base\ncold/s.md\t1\t2\t3\t\tsecret\tsum\thead\t\t2026\n" +
-		"cold/b.md\t1\t2\t3\t\tx\tsum\thead\tcannot unmarshal !!str `CAN`ARY` into bool\t\n"))
+	f.Add([]byte("wake cold index v5 cl100k_base\ncold/a.md\t1\t2\t3\t\t\t\t\t\t\t\t\n"))
+	f.Add([]byte("wake cold index v5 cl100k_base\ncold/s.md\t1\t2\t3\t\tsecret\tsum\thead\t\t2026\t\t\n" +
+		"cold/b.md\t1\t2\t3\t\tx\tsum\thead\tcannot unmarshal !!str `CAN`ARY` into bool\t\t\t\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		y := NewIndex("cl100k_base", data)
 		again := NewIndex("cl100k_base", y.Marshal())

@@ -24,6 +24,20 @@ type Config struct {
 	Digest        Digest
 	Claude        Claude
 	Protocol      Protocol
+	Wakeup        Wakeup
+}
+
+// Wakeup configures the wake-up packet (wake.toml [wakeup]): how many
+// items each section keeps, and the token budget of its prompt render.
+type Wakeup struct {
+	WorkingStyle     int
+	ActiveContext    int
+	Priorities       int
+	Constraints      int
+	Decisions        int
+	Incidents        int
+	RecommendedNotes int
+	PromptBudget     int
 }
 
 // Protocol configures the protocol card every boot context carries.
@@ -108,6 +122,8 @@ func DefaultConfig() Config {
 		Protocol: Protocol{Card: CardFull},
 		Digest:   Digest{Window: 24 * time.Hour},
 		Claude:   Claude{Boot: BootFull},
+		Wakeup: Wakeup{WorkingStyle: 5, ActiveContext: 5, Priorities: 5, Constraints: 5, Decisions: 5,
+			Incidents: 3, RecommendedNotes: 8, PromptBudget: 1500},
 	}
 }
 

@@ -35,6 +35,11 @@ import (
 //	digest.window                   duration string   1m .. 87600h
 //	claude.boot                     string            "full" or "skill"
 //	protocol.card                   string            "full", "short" or "off"
+//	wakeup.working_style,           integer           0 .. 100              items a wake-up packet section keeps
+//	  active_context, priorities,
+//	  constraints, decisions,
+//	  incidents, recommended_notes
+//	wakeup.prompt_budget            integer           0 .. 10000000         tokens of `wake wakeup --format prompt`
 //
 // Why:
 //   - 10,000,000 tokens is as large as the largest context windows
@@ -115,7 +120,20 @@ var configKeys = []configKey{
 	enumKey("claude.boot", func(c *Config) *string { return &c.Claude.Boot }, BootFull, BootSkill),
 	tableKey("protocol"),
 	enumKey("protocol.card", func(c *Config) *string { return &c.Protocol.Card }, CardFull, CardShort, CardOff),
+	tableKey("wakeup"),
+	countKey("wakeup.working_style", 0, maxSection, func(c *Config) *int { return &c.Wakeup.WorkingStyle }),
+	countKey("wakeup.active_context", 0, maxSection, func(c *Config) *int { return &c.Wakeup.ActiveContext }),
+	countKey("wakeup.priorities", 0, maxSection, func(c *Config) *int { return &c.Wakeup.Priorities }),
+	countKey("wakeup.constraints", 0, maxSection, func(c *Config) *int { return &c.Wakeup.Constraints }),
+	countKey("wakeup.decisions", 0, maxSection, func(c *Config) *int { return &c.Wakeup.Decisions }),
+	countKey("wakeup.incidents", 0, maxSection, func(c *Config) *int { return &c.Wakeup.Incidents }),
+	countKey("wakeup.recommended_notes", 0, maxSection, func(c *Config) *int { return &c.Wakeup.RecommendedNotes }),
+	tokenKey("wakeup.prompt_budget", 0, budgetCap, func(c *Config) *int { return &c.Wakeup.PromptBudget }),
 }
+
+// maxSection bounds a wake-up packet section: the packet is a fast-start
+// layer of a few items a section, and a hundred is already a listing.
+const maxSection = 100
 
 // lookupKey finds a key of wake.toml by its dotted name, or nil.
 func lookupKey(name string) *configKey {

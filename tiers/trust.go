@@ -39,8 +39,11 @@ var TrustedKeys = []string{"skill.path"}
 
 // UserKeys are the keys of the user's own config.toml: the defaults of
 // every root's skill.path, which a wake.toml may set only once trusted,
-// and of claude.boot, which a wake.toml may set freely.
-var UserKeys = []string{"skill.path", "claude.boot"}
+// and of claude.boot, which a wake.toml may set freely; and the developer
+// roots of the wake-up packet's developer profile, which only the user
+// names (a wake.toml that came with a repository must not send wake
+// reading elsewhere).
+var UserKeys = []string{"skill.path", "claude.boot", "wakeup.developer"}
 
 // UserDir returns the user's own wake directory: $XDG_CONFIG_HOME/wake,
 // else $HOME/.config/wake; "" when the environment names neither.
@@ -59,6 +62,9 @@ func UserDir(env map[string]string) string {
 type UserConfig struct {
 	Skill  struct{ Path *string }
 	Claude struct{ Boot string }
+	// Wakeup.Developer are the developer roots, as written ("~/" is the
+	// home directory).
+	Wakeup struct{ Developer []string }
 }
 
 // LoadUserConfig reads config.toml from the user's wake directory; a
@@ -92,13 +98,21 @@ func ParseUserConfig(name string, data []byte) (UserConfig, error) {
 	cfg := DefaultConfig()
 	for _, k := range doc.keys {
 		key := keyName(k.path)
-		if k.header && (key == "skill" || key == "claude") {
+		if k.header && (key == "skill" || key == "claude" || key == "wakeup") {
+			continue
+		}
+		if key == DeveloperKey && !k.header {
+			list, msg := developerRoots(valueAt(doc.values, k.path))
+			if msg != "" {
+				return uc, &ConfigError{Path: name, Line: k.line, Key: key, Msg: msg}
+			}
+			uc.Wakeup.Developer = list
 			continue
 		}
 		ck := lookupKey(key)
 		if k.header || ck == nil || !slices.Contains(UserKeys, key) {
 			return uc, &ConfigError{Path: name, Line: k.line, Key: key,
-				Msg: "is not a key of your own config.toml (it takes " + strings.Join(UserKeys, " and ") + "; the rest belongs in a memory root's wake.toml)"}
+				Msg: "is not a key of your own config.toml (it takes " + strings.Join(UserKeys[:len(UserKeys)-1], ", ") + " and " + UserKeys[len(UserKeys)-1] + "; the rest belongs in a memory root's wake.toml)"}
 		}
 		if msg := ck.decode(&cfg, valueAt(doc.values, k.path)); msg != "" {
 			return uc, &ConfigError{Path: name, Line: k.line, Key: key, Msg: msg}
@@ -112,6 +126,41 @@ func ParseUserConfig(name string, data []byte) (UserConfig, error) {
 		}
 	}
 	return uc, nil
+}
+
+// DeveloperKey names the developer roots in the user's config.toml.
+const DeveloperKey = "wakeup.developer"
+
+// maxDeveloperRoots bounds the developer roots: a handful of folders of
+// notes, not a search path.
+const maxDeveloperRoots = 16
+
+// developerRoots decodes wakeup.developer: an array of directory names,
+// each one line of at most maxPathChars.
+func developerRoots(v any) ([]string, string) {
+	rule := fmt.Sprintf("wakeup.developer lists at most %d directories, each one line of at most %d characters", maxDeveloperRoots, maxPathChars)
+	list, ok := v.([]any)
+	if !ok {
+		return nil, "expected an array of strings, got " + kindOf(v)
+	}
+	if len(list) > maxDeveloperRoots {
+		return nil, fmt.Sprintf("lists %d directories; %s", len(list), rule)
+	}
+	out := make([]string, len(list))
+	for i, e := range list {
+		s, ok := e.(string)
+		switch {
+		case !ok:
+			return nil, fmt.Sprintf("expected an array of strings; entry %d is %s", i+1, kindOf(e))
+		case strings.TrimSpace(s) == "":
+			return nil, fmt.Sprintf("entry %d is empty; each entry names a directory, such as \"~/.config/wake/developer\"", i+1)
+		}
+		if p := textProblem(s, maxPathChars); p != "" {
+			return nil, fmt.Sprintf("entry %d: %s; %s", i+1, p, rule)
+		}
+		out[i] = s
+	}
+	return out, ""
 }
 
 // TrustStore is the user's record of trusted memory roots.

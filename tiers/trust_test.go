@@ -36,7 +36,17 @@ func TestParseUserConfig(t *testing.T) {
 	if err != nil || uc.Skill.Path == nil || *uc.Skill.Path != "" {
 		t.Fatalf("an empty path must stay set: %+v %v", uc, err)
 	}
+	uc, err = ParseUserConfig("c.toml", []byte("[wakeup]\ndeveloper = [\"~/.config/wake/developer\", \"/notes\"]\n"))
+	if err != nil || len(uc.Wakeup.Developer) != 2 || uc.Wakeup.Developer[1] != "/notes" {
+		t.Fatalf("developer roots: %+v %v", uc, err)
+	}
+	if _, err := ParseConfig("wake.toml", []byte("[wakeup]\ndeveloper = [\"/etc\"]\n")); err == nil {
+		t.Error("a wake.toml names developer roots")
+	}
 	for _, tt := range []struct{ in, want string }{
+		{"[wakeup]\ndeveloper = \"~/d\"\n", "c.toml:2: key wakeup.developer: expected an array of strings, got a string"},
+		{"[wakeup]\ndeveloper = [\" \"]\n", "c.toml:2: key wakeup.developer: entry 1 is empty"},
+		{"[wakeup]\nconstraints = 1\n", "c.toml:2: key wakeup.constraints is not a key of your own config.toml (it takes skill.path, claude.boot and wakeup.developer;"},
 		{"[budget]\nmain = 5\n", "c.toml:1: key budget is not a key of your own config.toml"},
 		{"[skill]\nbudget = 5\n", "c.toml:2: key skill.budget is not a key of your own config.toml"},
 		{"[skill]\npath = 3\n", "c.toml:2: key skill.path: expected a string, got an integer"},

@@ -114,6 +114,10 @@ func TestClaudeCodeAsksAgainAfterHandoff(t *testing.T) {
 		t.Fatalf("the first run's automatic hand-off:\n%s", first)
 	}
 
+	// The work after a hand-off begins with the second after it (the
+	// ledger keeps seconds): a real model takes longer than that to
+	// answer, the stub does not, so the next run waits it out.
+	time.Sleep(1100 * time.Millisecond)
 	stub.writeNext(filepath.Join(proj, "b.txt"))
 	runBounded(t, proj, env, 120*time.Second, claude, "-p", "--continue", "--permission-mode", "acceptEdits", "now write b")
 	assertReasonOnceWith(t, stub.takeMessages(t), "wake: this session changed files (b.txt among them) since its hand-off of ")

@@ -19,13 +19,14 @@ type npmClient struct {
 	test    string // the test, for the notice of an install
 	pkg     string // "@openai/codex"
 	version string
-	bin     string // the program in node_modules/.bin: "codex"
+	bin     string // the program in node_modules/.bin: "codex"; "" for a library
 	env     string // the variable naming the cache (set by .ci/run): "WAKE_CODEX_DIR"
 	cache   string // the cache's name under the system's temp directory otherwise, less the version
 }
 
 // path returns the client's program from $env, or from a directory under
-// the system's temp directory. A plain go test stays offline: the test
+// the system's temp directory; for a library (no bin), the directory
+// whose node_modules holds it. A plain go test stays offline: the test
 // is skipped when the client is not installed there, unless WAKE_E2E=1
 // asks for it, which installs it with npm (and fails when it cannot).
 func (c npmClient) path(t *testing.T) string {
@@ -35,6 +36,9 @@ func (c npmClient) path(t *testing.T) string {
 		dir = filepath.Join(os.TempDir(), c.cache+c.version)
 	}
 	bin := filepath.Join(dir, "node_modules", ".bin", c.bin)
+	if c.bin == "" {
+		bin = dir
+	}
 	if c.installed(dir) {
 		return bin
 	}
@@ -78,9 +82,11 @@ func (c npmClient) path(t *testing.T) string {
 // rather than run the program: Codex and OpenCode write into HOME even
 // for --version.
 func (c npmClient) installed(dir string) bool {
-	fi, err := os.Stat(filepath.Join(dir, "node_modules", ".bin", c.bin))
-	if err != nil || fi.Mode().Perm()&0o111 == 0 {
-		return false
+	if c.bin != "" {
+		fi, err := os.Stat(filepath.Join(dir, "node_modules", ".bin", c.bin))
+		if err != nil || fi.Mode().Perm()&0o111 == 0 {
+			return false
+		}
 	}
 	data, err := os.ReadFile(filepath.Join(dir, "node_modules", filepath.FromSlash(c.pkg), "package.json"))
 	var pkg struct{ Version string }

@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/wakeproto/wake/internal/wakeupschema"
 )
 
 // TestMain lets the test binary run as wake in the scenarios, and gives
@@ -32,7 +34,7 @@ func TestScripts(t *testing.T) {
 			env.Setenv("WAKE_ROOT", "")
 			return os.MkdirAll(home, 0o755)
 		},
-		Cmds:          map[string]func(*testscript.TestScript, bool, []string){"status": cmdStatus},
+		Cmds:          map[string]func(*testscript.TestScript, bool, []string){"status": cmdStatus, "validpacket": cmdValidPacket},
 		UpdateScripts: os.Getenv("UPDATE_SCRIPTS") == "1",
 	})
 }
@@ -58,5 +60,16 @@ func cmdStatus(ts *testscript.TestScript, neg bool, args []string) {
 	}
 	if got != want {
 		ts.Fatalf("exit status %d, want %d", got, want)
+	}
+}
+
+// cmdValidPacket runs "validpacket" and requires the last command's
+// stdout to be a wakeup.v1 packet valid against the published schema.
+func cmdValidPacket(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 0 {
+		ts.Fatalf("usage: validpacket")
+	}
+	if err := wakeupschema.Check([]byte(ts.ReadFile("stdout"))); err != nil {
+		ts.Fatalf("stdout is not a valid wakeup.v1 packet: %v", err)
 	}
 }

@@ -21,6 +21,9 @@ type Options struct {
 	// ColdFiles is how many documents go under cold/, spread over
 	// year/month directories with front-matter summaries.
 	ColdFiles int
+	// TypedEvery gives every n-th cold document memory_type front matter
+	// (the wake-up packet's seven types in turn); 0 gives none.
+	TypedEvery int
 }
 
 // Generate writes the root. It is deterministic: the same options give the
@@ -41,7 +44,11 @@ func Generate(fs afero.Fs, root string, o Options) error {
 	}
 	for i := range o.ColdFiles {
 		rel := fmt.Sprintf("cold/%d/%02d/note-%06d.md", 2020+i%6, 1+i%12, i)
-		if err := write(fs, root, rel, coldNote(i)); err != nil {
+		note := coldNote(i)
+		if o.TypedEvery > 0 && i%o.TypedEvery == 0 {
+			note = typedNote(i, memoryTypes[(i/o.TypedEvery)%len(memoryTypes)])
+		}
+		if err := write(fs, root, rel, note); err != nil {
 			return err
 		}
 	}
@@ -116,4 +123,12 @@ func questions(n int) string {
 
 func coldNote(i int) string {
 	return fmt.Sprintf("---\nsummary: Archived note %d about component %d\n---\n# Note %d\n\nComponent %d was reworked in batch %d; the details are kept here for reference.\n", i, i%97, i, i%97, i)
+}
+
+var memoryTypes = []string{"preference", "workflow", "project", "constraint", "decision", "incident", "pattern"}
+
+func typedNote(i int, memType string) string {
+	return fmt.Sprintf("---\nsummary: A %s about component %d\nmemory_type: %s\nproject_id: bench\n---\n# %s %d\n\n"+
+		"Component %d has a %s recorded in batch %d: keep it in mind when touching component %d.\n\n## Consequence\nBatch %d was redone.\n\n## Prevention\nCheck component %d first.\n",
+		memType, i%97, memType, memType, i, i%97, memType, i, i%97, i, i%97)
 }

@@ -1,5 +1,6 @@
 // Command memgen writes a generated memory root for the performance
-// scripts: memgen DIR [COLD_FILES [TIER_SCALE]].
+// scripts: memgen DIR [COLD_FILES [TIER_SCALE [TYPED_EVERY]]]
+// (TYPED_EVERY: every n-th cold document gets memory_type front matter).
 package main
 
 import (
@@ -13,12 +14,12 @@ import (
 )
 
 func main() {
-	if len(os.Args) < 2 || len(os.Args) > 4 {
-		fmt.Fprintln(os.Stderr, "usage: memgen DIR [COLD_FILES [TIER_SCALE]]")
+	if len(os.Args) < 2 || len(os.Args) > 5 {
+		fmt.Fprintln(os.Stderr, "usage: memgen DIR [COLD_FILES [TIER_SCALE [TYPED_EVERY]]]")
 		os.Exit(2)
 	}
 	o := memgen.Options{TierScale: 1, ColdFiles: 10000}
-	for i, p := range []*int{&o.ColdFiles, &o.TierScale} {
+	for i, p := range []*int{&o.ColdFiles, &o.TierScale, &o.TypedEvery} {
 		if len(os.Args) > i+2 {
 			n, err := strconv.Atoi(os.Args[i+2])
 			if err != nil || n < 0 {

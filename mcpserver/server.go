@@ -1,0 +1,173 @@
+// Package mcpserver is wake's Model Context Protocol server: the tools an
+// agent calls (wake_load, wake_check, wake_cold, wake_decide,
+// wake_contest, wake_handoff, wake_log, memory_wakeup) and the resources
+// it reads (wake://boot, wake://skill, wake://packet/{profile}), driving
+// the wake library as the command line does and answering through the
+// report package, so that both front ends say the same thing.
+//
+// Every call opens the memory root afresh (a config edited mid-session
+// counts at once) and runs alone: the server serves calls one at a time,
+// and the library takes the root's lock for every write, so a second wake
+// process is kept out too.
+package mcpserver
+
+import (
+	"fmt"
+	"strings"
+	"sync"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/wakeproto/wake"
+	"github.com/wakeproto/wake/budget"
+	"github.com/wakeproto/wake/protocol"
+)
+
+// MaxInstructions bounds the server instructions, in bytes: Claude Code
+// cuts them at 4,096 characters, and a byte is at most one character.
+const MaxInstructions = 4095
+
+// MaxResultTokens bounds a tool result (Claude Code refuses one over
+// 25,000 tokens); a longer one is cut into pages.
+const MaxResultTokens = 20000
+
+// Options is what the server is made with.
+type Options struct {
+	Root    string       // the memory root, found by the caller
+	Library wake.Options // Notify is the server's own; a given one also hears every notice
+	Version string       // wake's version, told to the client
+	Cwd     string       // the server's working directory, for the packet's query; "": the root's project
+	// PageTokens bounds a tool result in tokens; 0 means MaxResultTokens.
+	PageTokens int
+}
+
+// server is the state every handler shares.
+type server struct {
+	o    Options
+	mu   sync.Mutex // one call at a time
+	encs map[string]*budget.Encoder
+	// counts remember, for the session, the counts of the texts paged: a
+	// later page, or the next load, counts only what changed.
+	counts map[string]*budget.Cache
+	lib    wake.Options // the library's options of the call running
+	// last is each tool's last result: its later pages are cut from it,
+	// not from a new call (a pull would spend the session's budget again,
+	// a load could differ).
+	last map[string]result
+}
+
+// result is a tool's whole text for the arguments key names.
+type result struct{ key, text string }
+
+// New makes wake's MCP server for the memory root o.Root. It opens the
+// root once to fail early (a missing or broken root is an error here,
+// not at the first call) and to write the instructions.
+func New(o Options) (*mcp.Server, error) {
+	if o.PageTokens <= 0 {
+		o.PageTokens = MaxResultTokens
+	}
+	s := &server{o: o, encs: map[string]*budget.Encoder{}, counts: map[string]*budget.Cache{}, last: map[string]result{}}
+	var instructions string
+	err := s.with(nil, func(m *wake.Memory) error {
+		c, _, err := m.BootContext(false)
+		if err != nil {
+			return err
+		}
+		instructions = Instructions(m.Root(), c.Announcement, protocol.Card(m.Config().Protocol.Card))
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	srv := mcp.NewServer(&mcp.Implementation{Name: "wake", Title: "wake: memory for coding agents", Version: o.Version},
+		&mcp.ServerOptions{Instructions: instructions, Capabilities: &mcp.ServerCapabilities{}})
+	s.addTools(srv)
+	s.addResources(srv)
+	s.addWakeup(srv)
+	return srv, nil
+}
+
+// with opens the memory root and runs f on it, alone; the notices the
+// library gives during f are added to *notes when notes is not nil.
+func (s *server) with(notes *[]string, f func(m *wake.Memory) error) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	lo := s.o.Library
+	outer := lo.Notify
+	lo.Notify = func(n wake.Notice) {
+		if notes != nil {
+			line := fmt.Sprintf("wake: %s: %s", n.Kind, n.Msg)
+			if n.Hint != "" {
+				line += "\nwake: hint: " + n.Hint
+			}
+			*notes = append(*notes, line)
+		}
+		if outer != nil {
+			outer(n)
+		}
+	}
+	newEncoder := lo.Encoder
+	if newEncoder == nil {
+		newEncoder = budget.NewEncoder
+	}
+	// Building an encoder costs more than most calls: one a name, kept.
+	lo.Encoder = func(name string) (*budget.Encoder, error) {
+		if e, ok := s.encs[name]; ok {
+			return e, nil
+		}
+		e, err := newEncoder(name)
+		if err == nil {
+			s.encs[name] = e
+		}
+		return e, err
+	}
+	s.lib = lo
+	m, err := wake.Open(s.o.Root, lo)
+	if err != nil {
+		return err
+	}
+	return f(m)
+}
+
+// Instructions are the server instructions: what wake is, the
+// announcement the instance wakes with and the protocol card, in at most
+// MaxInstructions bytes. The announcement is what gives way, line by
+// line, to a pointer to wake_load; the rest is fixed and short.
+func Instructions(root, announcement, card string) string {
+	head := "wake keeps this project's memory in plain files (" + root + "). " +
+		"Call wake_load first, once a session, and read what it returns: it is your boot context. " +
+		"Starting a task, memory_wakeup gives what of the memory bears on it. " +
+		"Each tool below does what the wake command of the same name does; its result is that command's output.\n"
+	var tail strings.Builder
+	if card != "" {
+		tail.WriteString("\n" + protocol.Title + "\n")
+		tail.WriteString(card)
+		tail.WriteString("Here the commands are tools: wake_handoff, wake_decide, wake_contest, wake_cold; " +
+			"`wake reverse` and `wake uphold` are the user's, on the command line.\n")
+	}
+	room := MaxInstructions - len(head) - tail.Len()
+	return head + fitAnnouncement(strings.TrimSpace(announcement), room) + tail.String()
+}
+
+// fitAnnouncement is the announcement as "\n<text>\n" within room bytes,
+// whole lines dropped from its end when it does not fit.
+func fitAnnouncement(a string, room int) string {
+	if a == "" {
+		return ""
+	}
+	const more = "(the rest of the announcement: wake_load)\n"
+	if len(a)+2 <= room {
+		return "\n" + a + "\n"
+	}
+	lines := strings.Split(a, "\n")
+	for n := len(lines) - 1; n > 0; n-- {
+		kept := strings.Join(lines[:n], "\n")
+		if len(kept)+2+len(more) <= room {
+			return "\n" + kept + "\n" + more
+		}
+	}
+	if len(more)+1 <= room {
+		return "\n" + more
+	}
+	return ""
+}

@@ -1,0 +1,366 @@
+package mcpserver
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/wakeproto/wake"
+	"github.com/wakeproto/wake/budget"
+	"github.com/wakeproto/wake/cold"
+	"github.com/wakeproto/wake/handoff"
+	"github.com/wakeproto/wake/report"
+	"github.com/wakeproto/wake/tiers"
+)
+
+// The tools' arguments. Their doc strings (jsonschema tags) are what the
+// agent reads in each input schema.
+type (
+	loadArgs struct {
+		Format string `json:"format,omitempty" jsonschema:"text (the Markdown boot context, the default) or json (the same as wake load --format json)"`
+		Page   int    `json:"page,omitempty" jsonschema:"the page of a result too long for one answer, from 1; the last line of a cut result names the next"`
+	}
+	checkArgs struct {
+		Format string `json:"format,omitempty" jsonschema:"text (the default) or json"`
+		Page   int    `json:"page,omitempty" jsonschema:"the page of a long result, from 1"`
+	}
+	coldArgs struct {
+		Path string `json:"path,omitempty" jsonschema:"a cold document's path as the listing shows it (cold/notes/vat.md or notes/vat.md); leave it out for the listing of the cold tier"`
+		Page int    `json:"page,omitempty" jsonschema:"the page of a long result, from 1; reading another page of a pull spends nothing more"`
+	}
+	decideArgs struct {
+		What    string `json:"what" jsonschema:"the decision, one line: what was decided"`
+		Because string `json:"because" jsonschema:"why it was decided"`
+		Topic   string `json:"topic,omitempty" jsonschema:"the subject, so decisions on it can be found and compared"`
+		Force   bool   `json:"force,omitempty" jsonschema:"record it, contested, even when it contradicts a decision in force; without it such a decision is refused"`
+	}
+	contestArgs struct {
+		Decision  string `json:"decision" jsonschema:"the decision contested: its number (7) or ID (d-7f3a), as wake_load and the log show it"`
+		Objection string `json:"objection" jsonschema:"what is wrong with the decision"`
+		Proposal  string `json:"proposal" jsonschema:"what to do instead"`
+	}
+	handoffArgs struct {
+		Summary   string   `json:"summary" jsonschema:"one line on what happened this session"`
+		Next      string   `json:"next" jsonschema:"one line: the single most important thing to do next"`
+		Risk      string   `json:"risk,omitempty" jsonschema:"one line: anything that might break or needs attention"`
+		Mood      string   `json:"mood,omitempty" jsonschema:"one line: the user's apparent mood or energy"`
+		Happened  []string `json:"happened,omitempty" jsonschema:"what happened, one item a bullet"`
+		Decision  []string `json:"decision,omitempty" jsonschema:"decisions made, each as 'WHAT because WHY'"`
+		Changed   []string `json:"changed,omitempty" jsonschema:"files changed and why, one item a file"`
+		Thread    []string `json:"thread,omitempty" jsonschema:"open threads, each with enough context to resume"`
+		Successor string   `json:"successor,omitempty" jsonschema:"free text for the next instance"`
+		Force     bool     `json:"force,omitempty" jsonschema:"record a decision that contradicts one in force, contested, instead of refusing the hand-off"`
+	}
+	logArgs struct {
+		Since  string `json:"since,omitempty" jsonschema:"only entries from the last DURATION, such as 24h or 168h"`
+		Op     string `json:"op,omitempty" jsonschema:"only entries of this op: init, handoff, decide, contest, pull..."`
+		Format string `json:"format,omitempty" jsonschema:"text (the default) or json"`
+		Page   int    `json:"page,omitempty" jsonschema:"the page of a long result, from 1"`
+	}
+)
+
+// textTool is a tool whose answer is text, cut into pages: run returns the
+// whole text for the arguments, which the notices the call gave end.
+func textTool[In any](s *server, srv *mcp.Server, t *mcp.Tool, page func(In) int, run func(context.Context, *wake.Memory, In) (string, error)) {
+	mcp.AddTool(srv, t, func(ctx context.Context, _ *mcp.CallToolRequest, in In) (*mcp.CallToolResult, any, error) {
+		p := page(in)
+		if p < 0 {
+			return nil, nil, fmt.Errorf("page %d: pages count from 1", p)
+		}
+		key := resultKey(t.Name, in)
+		var notes []string
+		var text string
+		err := s.with(&notes, func(m *wake.Memory) error {
+			if last := s.last[t.Name]; p > 1 && last.key == key {
+				var err error
+				text, err = s.page(m, last.text, p)
+				return err
+			}
+			var err error
+			if text, err = run(ctx, m, in); err != nil {
+				return err
+			}
+			// The notices end the result, counted in its pages.
+			if len(notes) > 0 {
+				text = strings.TrimRight(text, "\n") + "\n\n" + strings.Join(notes, "\n") + "\n"
+			}
+			s.last[t.Name] = result{key, text}
+			text, err = s.page(m, text, max(p, 1))
+			return err
+		})
+		if err != nil {
+			return nil, nil, toolError(err, notes)
+		}
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text}}}, nil, nil
+	})
+}
+
+// resultKey names a call's result by its tool and arguments, less the
+// page: the same key, the same result.
+func resultKey(tool string, in any) string {
+	data, _ := json.Marshal(in)
+	var args map[string]any
+	json.Unmarshal(data, &args)
+	delete(args, "page")
+	data, _ = json.Marshal(args) // keys sorted
+	return tool + " " + string(data)
+}
+
+// toolError is err as the agent reads it, with its hint and the notices.
+func toolError(err error, notes []string) error {
+	msg := "wake: error: " + err.Error()
+	var h interface{ Hint() string }
+	if errors.As(err, &h) && h.Hint() != "" {
+		msg += "\nwake: hint: " + h.Hint()
+	}
+	if len(notes) > 0 {
+		msg += "\n" + strings.Join(notes, "\n")
+	}
+	return errors.New(msg)
+}
+
+// page is page n of text, within the server's bound in the encoder of m's
+// root.
+func (s *server) page(m *wake.Memory, text string, n int) (string, error) {
+	name := m.Config().Encoding
+	c, ok := s.counts[name]
+	if !ok {
+		c = budget.NewCache(name, s.encs[name], nil)
+		s.counts[name] = c
+	}
+	pages := Paginate(c.Count, text, s.o.PageTokens)
+	if n > len(pages) {
+		return "", fmt.Errorf("page %d: the result has %d page(s)", n, len(pages))
+	}
+	return pages[n-1], nil
+}
+
+func (s *server) addTools(srv *mcp.Server) {
+	textTool(s, srv, &mcp.Tool{Name: "wake_load", Title: "Load the boot context",
+		Description: "Start the session: returns the boot context (what the previous instances left: identity, hand-off, decisions in force, recent work, the cold tier's table of contents) and opens the session's budget for cold pulls. Call it once, first, and read it before working. Same as `wake load`."},
+		func(a loadArgs) int { return a.Page }, s.load)
+	textTool(s, srv, &mcp.Tool{Name: "wake_check", Title: "Run the coherence checks",
+		Description: "Run the four coherence checks of the Wake Protocol on the memory (identity, continuity, task awareness, decision consistency) and return each with its messages, the announcement and the outcome. Same as `wake check`. On HALT (identity failed), stop and tell the user."},
+		func(a checkArgs) int { return a.Page }, s.check)
+	textTool(s, srv, &mcp.Tool{Name: "wake_cold", Title: "Read the cold tier",
+		Description: "Without a path: list the cold tier (archived sessions and notes) with each document's size in tokens and what is left of the session's pull budget. With a path: return that cold document, within the session's caps (a confidential one as its summary only; a secret one never). Pull only what the task needs. Same as `wake cold [PATH]`."},
+		func(a coldArgs) int { return a.Page }, s.cold)
+	textTool(s, srv, &mcp.Tool{Name: "wake_decide", Title: "Record a decision",
+		Description: "Append a decision to the decision log as you make it, with why. One that contradicts a decision in force is refused unless force is set, and then recorded contested for the user to settle. Same as `wake decide \"WHAT\" --because \"WHY\"`."},
+		func(decideArgs) int { return 1 }, s.decide)
+	textTool(s, srv, &mcp.Tool{Name: "wake_contest", Title: "Contest a decision",
+		Description: "Object to a decision in force instead of overriding it silently: records the objection and a proposal; the user then settles it (wake reverse or wake uphold, on the command line). Same as `wake contest`."},
+		func(contestArgs) int { return 1 }, s.contest)
+	textTool(s, srv, &mcp.Tool{Name: "wake_handoff", Title: "Hand off the session",
+		Description: "End the session: write its summary and the HANDOFF block the next instance wakes with, rotate the tiers and log the decisions given. Do it before the session ends, even when the user does not ask. summary and next are required. Same as `wake handoff`."},
+		func(handoffArgs) int { return 1 }, s.handoff)
+	textTool(s, srv, &mcp.Tool{Name: "wake_log", Title: "Read the audit ledger",
+		Description: "Return the audit ledger, newest first: every write wake made (init, hand-offs, decisions, pulls, edits made outside wake), optionally only the recent ones or one op. Same as `wake log`."},
+		func(a logArgs) int { return a.Page }, s.log)
+}
+
+// format checks a format argument: "" is text.
+func format(f string, allowed ...string) (string, error) {
+	if f == "" {
+		return allowed[0], nil
+	}
+	for _, a := range allowed {
+		if f == a {
+			return f, nil
+		}
+	}
+	return "", fmt.Errorf("format %q: want %s", f, strings.Join(allowed, " or "))
+}
+
+func (s *server) load(ctx context.Context, m *wake.Memory, a loadArgs) (string, error) {
+	f, err := format(a.Format, "text", "json")
+	if err != nil {
+		return "", err
+	}
+	st, err := m.Start(ctx, wake.BootFiles{})
+	if err != nil {
+		return "", err
+	}
+	if f == "json" {
+		data, err := report.LoadJSON(st.Context)
+		return string(data), err
+	}
+	return st.Text, nil
+}
+
+func (s *server) check(ctx context.Context, m *wake.Memory, a checkArgs) (string, error) {
+	f, err := format(a.Format, "text", "json")
+	if err != nil {
+		return "", err
+	}
+	r, err := m.Check(ctx)
+	if err != nil {
+		return "", err
+	}
+	if f == "json" {
+		data, err := report.CheckJSON(m.Root(), r)
+		return string(data), err
+	}
+	outcome, _ := report.CheckOutcome(r)
+	return report.CheckText(r) + "\nOutcome: " + outcome + "\n", nil
+}
+
+func (s *server) cold(ctx context.Context, m *wake.Memory, a coldArgs) (string, error) {
+	if a.Path == "" {
+		toc, cs, err := m.ColdTOC()
+		if err != nil {
+			return "", err
+		}
+		var b strings.Builder
+		report.ColdText(&b, m.Root(), toc, cs.Pulled, m.Config().Budget.Cold)
+		b.WriteString("\nHere `wake cold PATH` is wake_cold with path: the document's path under cold/, as listed.\n")
+		return b.String(), nil
+	}
+	rel, err := cold.ColdPath(a.Path)
+	if err != nil {
+		return "", hinted{fmt.Errorf("path: %w", err), "call wake_cold without a path for the cold documents and their paths"}
+	}
+	// A later page comes from the pull already made (textTool keeps it);
+	// asking for one otherwise would pull again, spending the session's
+	// budget twice on one document.
+	if a.Page > 1 {
+		return "", hinted{fmt.Errorf("page %d of %s: it was not the last result", a.Page, rel), "pull it first: wake_cold with its path and no page"}
+	}
+	p, err := m.Pull(ctx, rel)
+	if err != nil {
+		return "", err
+	}
+	return strings.TrimRight(p.Text, "\n") + fmt.Sprintf("\n\n[wake: %s: %s tokens pulled; %s left this session (%s)]\n",
+		p.Path, budget.Thousands(p.Tokens), budget.Thousands(p.Left), p.Cap), nil
+}
+
+func (s *server) decide(ctx context.Context, m *wake.Memory, a decideArgs) (string, error) {
+	if err := required("what", a.What, "because", a.Because); err != nil {
+		return "", err
+	}
+	ch, err := m.Decide(ctx, handoff.NewDecision{What: a.What, Why: a.Because, Topic: a.Topic, Force: a.Force})
+	if err != nil {
+		return "", listHint(err)
+	}
+	if ch.Status == tiers.StatusContested {
+		return fmt.Sprintf("Decided #%s: %s (contested: it contradicts a decision in force; the user settles it with 'wake uphold %s' or 'wake reverse').\n", ch.Name(), ch.Title, ch.Ref()), nil
+	}
+	return fmt.Sprintf("Decided #%s: %s (active).\n", ch.Name(), ch.Title), nil
+}
+
+func (s *server) contest(ctx context.Context, m *wake.Memory, a contestArgs) (string, error) {
+	if err := required("decision", a.Decision, "objection", a.Objection, "proposal", a.Proposal); err != nil {
+		return "", err
+	}
+	ref, err := handoff.ParseDecisionRef(a.Decision)
+	if err != nil {
+		return "", hinted{fmt.Errorf("decision: %w", err), "give the decision's number (7) or ID (d-7f3a) as wake_load shows it"}
+	}
+	ch, err := m.Contest(ctx, ref, a.Objection, a.Proposal)
+	if err != nil {
+		return "", listHint(err)
+	}
+	r := ch.Ref()
+	return fmt.Sprintf("Contested #%s: %s (now contested).\nThe user settles it: wake reverse %s --by \"…\" --because \"…\", or wake uphold %s --because \"…\".\n", ch.Name(), ch.Title, r, r), nil
+}
+
+func (s *server) handoff(ctx context.Context, m *wake.Memory, a handoffArgs) (string, error) {
+	if err := required("summary", a.Summary, "next", a.Next); err != nil {
+		return "", err
+	}
+	f := handoff.Fields{Summary: &a.Summary, Next: &a.Next, Happened: a.Happened, Decisions: a.Decision, Changed: a.Changed, Threads: a.Thread}
+	for _, p := range []struct {
+		v   string
+		dst **string
+	}{{a.Risk, &f.Risk}, {a.Mood, &f.Mood}, {a.Successor, &f.Successor}} {
+		if p.v != "" {
+			*p.dst = &p.v
+		}
+	}
+	ws, err := f.Check("")
+	if err != nil {
+		return "", err
+	}
+	in, err := f.Over(handoff.Input{})
+	if err != nil {
+		return "", err
+	}
+	for i := range in.Decisions {
+		in.Decisions[i].Force = a.Force
+	}
+	res, err := m.Handoff(ctx, in, wake.BootFiles{})
+	if err != nil {
+		return "", err
+	}
+	var b strings.Builder
+	report.HandoffText(&b, res)
+	for _, w := range ws {
+		b.WriteString("wake: warning: " + w + "\n")
+	}
+	return b.String(), nil
+}
+
+func (s *server) log(_ context.Context, m *wake.Memory, a logArgs) (string, error) {
+	f, err := format(a.Format, "text", "json")
+	if err != nil {
+		return "", err
+	}
+	var lf wake.LogFilter
+	if a.Since != "" {
+		d, err := time.ParseDuration(a.Since)
+		if err != nil || d <= 0 {
+			return "", fmt.Errorf("since %q: want a positive duration such as 24h or 168h", a.Since)
+		}
+		lf.Since = d
+	}
+	if strings.ContainsAny(a.Op, " \t") {
+		return "", fmt.Errorf("op %q: want one op, such as handoff or decide", a.Op)
+	}
+	lf.Op = a.Op
+	l, err := wake.ReadLedger(m.Root(), s.lib, lf)
+	if err != nil {
+		return "", err
+	}
+	var b strings.Builder
+	for _, bad := range l.Bad {
+		fmt.Fprintf(&b, "wake: warning: %v\n", bad)
+	}
+	if f == "json" {
+		data, err := report.LogJSON(l.Entries, l.HeldBack, l.Bad, l.Redacted)
+		return string(data), err
+	}
+	report.LogText(&b, l.Entries, l.HeldBack, l.Redacted, lf)
+	return b.String(), nil
+}
+
+// required refuses an empty or blank argument of the pairs name, value.
+func required(pairs ...string) error {
+	for i := 0; i+1 < len(pairs); i += 2 {
+		if strings.TrimSpace(pairs[i+1]) == "" {
+			return fmt.Errorf("%s is required and may not be blank", pairs[i])
+		}
+	}
+	return nil
+}
+
+// hinted is an error with what the agent can do about it.
+type hinted struct {
+	error
+	hint string
+}
+
+func (h hinted) Unwrap() error { return h.error }
+func (h hinted) Hint() string  { return h.hint }
+
+// listHint adds, to a decision the log lacks, where to find the right one.
+func listHint(err error) error {
+	if errors.Is(err, handoff.ErrNoSuchDecision) {
+		return hinted{err, "wake_load lists the decisions in force with their numbers and IDs"}
+	}
+	return err
+}

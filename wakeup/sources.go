@@ -1,0 +1,254 @@
+package wakeup
+
+import (
+	"errors"
+	"fmt"
+	"path"
+	"slices"
+	"strings"
+	"time"
+	"unicode"
+
+	"github.com/spf13/afero"
+
+	"github.com/wakeproto/wake/boot"
+	"github.com/wakeproto/wake/cold"
+	"github.com/wakeproto/wake/policy"
+	"github.com/wakeproto/wake/tiers"
+)
+
+// GatherOptions are what [Gather] reads from.
+type GatherOptions struct {
+	FS   afero.Fs
+	Root string
+	// Context holds the tier files as the sensitivity policy admitted them
+	// (boot.Read).
+	Context *boot.Context
+	// Cold is what a scan of cold/ through the cold index knows of each
+	// cold document (cold.Index.Documents): no cold document is opened
+	// but those with a memory_type the packet may show whole.
+	Cold []cold.Document
+	// Agent is wake.toml's agent, the identity's name for the agent.
+	Agent string
+	// Warn hears of a document that could not be read when the packet
+	// came to read it whole; nil drops the warnings.
+	Warn func(string)
+}
+
+// Gather collects the project profile's candidates: main.md (identity,
+// standing directives, the HANDOFF), the active tasks, the decision log's
+// active entries, and every document with memory_type front matter, tier
+// files and cold documents alike, each as the policy lets it appear:
+// secret never (counted), confidential as its summary only, the rest
+// scrubbed of secret-looking strings. It returns warnings for documents
+// it could not read; they do not stop the packet.
+func Gather(o GatherOptions) (Sources, []string) {
+	var src Sources
+	var warns []string
+	for _, f := range o.Context.Files() {
+		if f.Held == policy.Secret {
+			src.Suppressed++
+		}
+	}
+	if a := o.Context.Admitted(tiers.MainPath); a.Whole || a.Summary != "" {
+		src.MainLevel, _ = policy.OfDoc(a.Doc)
+		src.Identity = identity(o.Root, a)
+		src.IdentityLevel, src.IdentityBasis = src.MainLevel, "the project's identity"
+		src.Identity.Agent = tiers.ShortLine(o.Agent)
+	}
+	if a := o.Context.Admitted(tiers.TasksPath); a.Whole {
+		src.TasksLevel, _ = policy.OfDoc(a.Doc)
+		src.Tasks, src.Blocked = tasks(string(a.Doc.Content))
+	}
+	if a := o.Context.Admitted(tiers.DecisionsPath); a.Whole {
+		src.DecisionsLevel, _ = policy.OfDoc(a.Doc)
+		src.Decisions = logDecisions(a.Doc.Content)
+	}
+	if a := o.Context.Admitted(tiers.MainPath); a.Whole {
+		m := tiers.ParseMain(a.Doc.Content)
+		if d, ok := m.Section(tiers.SectionDirectives); ok {
+			src.Directives = bullets(d)
+		}
+		src.Handoff = map[string]string{}
+		for k, v := range m.Handoff.Fields {
+			src.Handoff[k] = tiers.ShortLine(v)
+		}
+	}
+	// Tier files other than main.md that declare a memory_type.
+	for _, f := range o.Context.Files() {
+		if f.Path == tiers.MainPath {
+			continue
+		}
+		a := o.Context.Admitted(f.Path)
+		if a.Doc.Meta.MemoryType == "" || !a.Whole && a.Summary == "" {
+			continue
+		}
+		src.Docs = append(src.Docs, docOf(a, f.Path))
+	}
+	// Cold documents, in path order, from the index.
+	src.Docs = slices.Grow(src.Docs, len(o.Cold))
+	for i := range o.Cold {
+		p, e := o.Cold[i].Path, &o.Cold[i].Entry
+		if e.Binary {
+			continue
+		}
+		var metaErr error
+		if e.MetaErr != "" {
+			metaErr = errors.New(e.MetaErr)
+		}
+		level := policy.Level(e.Sens, metaErr)
+		if level == policy.Secret {
+			src.Suppressed++
+			continue
+		}
+		d := Doc{Path: p, Title: titleOf(p, e.Heading), Summary: e.Summary, MemoryType: strings.ToLower(e.MemoryType),
+			ProjectID: e.ProjectID, SourceOfTruth: e.SourceOfTruth, Sensitivity: level, ModTime: time.Unix(0, e.MTime).UTC()}
+		// Bodies are read only of what the packet may show whole, and
+		// only when it ranks near the top (see Build).
+		d.Unread = d.MemoryType != "" && d.MemoryType != TypeSession && level != policy.Confidential
+		src.Docs = append(src.Docs, d)
+	}
+	src.ReadBody = func(p string) (string, string, error) {
+		doc, err := tiers.ReadDoc(o.FS, o.Root, p)
+		switch {
+		case err != nil:
+		case doc.Missing:
+			err = fmt.Errorf("%s: gone since it was listed", p)
+		case doc.Skipped != "":
+			err = fmt.Errorf("%s: skipped: %s", p, doc.Skipped)
+		}
+		if err != nil {
+			if o.Warn != nil {
+				o.Warn(err.Error())
+			}
+			return "", "", err
+		}
+		level, _ := policy.OfDoc(doc)
+		if policy.Withheld(level) {
+			return level, "", nil
+		}
+		body := bodyOf(doc.Content)
+		text, _ := policy.Scrub(string(body))
+		return level, text, nil
+	}
+	return src, warns
+}
+
+// identity is main.md's identity: its project_id (front matter, else its
+// first heading as a slug, else the project directory's name), name
+// (first heading), summary, and the
+// Identity and Purpose sections' first paragraphs. A confidential main.md
+// gives only its summary.
+func identity(root string, a boot.Admitted) Identity {
+	id := Identity{Root: root, Source: tiers.MainPath}
+	id.ProjectID = a.Doc.Meta.ProjectID
+	body := bodyOf(a.Doc.Content)
+	if id.ProjectID == "" && a.Whole {
+		id.ProjectID = slug(tiers.FirstHeading(string(body)))
+	}
+	if id.ProjectID == "" {
+		dir := root
+		if path.Base(strings.ReplaceAll(root, "\\", "/")) == ".wake" {
+			dir = path.Dir(strings.ReplaceAll(root, "\\", "/"))
+		}
+		id.ProjectID = strings.ToLower(path.Base(strings.ReplaceAll(dir, "\\", "/")))
+	}
+	if !a.Whole {
+		id.Summary = tiers.ShortLine(a.Summary)
+		return id
+	}
+	id.Name = tiers.ShortLine(tiers.FirstHeading(string(body)))
+	id.Summary = tiers.ShortLine(a.Doc.Meta.Summary)
+	m := tiers.ParseMain(a.Doc.Content)
+	if s, ok := m.Section(tiers.SectionIdentity); ok {
+		id.Role = firstParagraph(s)
+	}
+	if s, ok := m.Section(tiers.SectionPurpose); ok {
+		id.Purpose = firstParagraph(s)
+	}
+	return id
+}
+
+// docOf is a tier file with a memory_type as a candidate.
+func docOf(a boot.Admitted, p string) Doc {
+	level, _ := policy.OfDoc(a.Doc)
+	d := Doc{Path: p, MemoryType: strings.ToLower(a.Doc.Meta.MemoryType), ProjectID: a.Doc.Meta.ProjectID,
+		SourceOfTruth: a.Doc.Meta.SourceOfTruth != nil && *a.Doc.Meta.SourceOfTruth, Sensitivity: level, ModTime: a.Doc.ModTime.UTC()}
+	if !a.Whole {
+		d.Title, d.Summary = path.Base(p), tiers.ShortLine(a.Summary)
+		return d
+	}
+	body := bodyOf(a.Doc.Content)
+	d.Title = titleOf(p, tiers.FirstHeading(string(body)))
+	d.Summary = tiers.ShortLine(a.Doc.Meta.Summary)
+	d.Body = string(body)
+	return d
+}
+
+func titleOf(p, heading string) string {
+	if h := tiers.ShortLine(heading); h != "" {
+		return h
+	}
+	return strings.TrimSuffix(path.Base(p), path.Ext(p))
+}
+
+// tasks reads warm/active_tasks.md: the open items of every section but
+// Done, those of a section whose title says blocked apart.
+func tasks(text string) (open, blocked []string) {
+	for _, s := range tiers.Sections(text, 2) {
+		title := strings.ToLower(s.Title)
+		if strings.Contains(title, "done") {
+			continue
+		}
+		for _, b := range bullets(s.Body(text)) {
+			if strings.HasPrefix(b, "[x]") || strings.HasPrefix(b, "[X]") {
+				continue
+			}
+			b = strings.TrimSpace(strings.TrimPrefix(b, "[ ]"))
+			if strings.Contains(title, "block") {
+				blocked = append(blocked, b)
+			} else {
+				open = append(open, b)
+			}
+		}
+	}
+	return open, blocked
+}
+
+// logDecisions are the decision log's entries in force (active and
+// contested), with the reversal condition an objection or the entry's
+// text gives.
+func logDecisions(data []byte) []LogDecision {
+	var out []LogDecision
+	for _, d := range tiers.ParseDecisions(data).Entries {
+		// A contested decision stays in force until it is upheld or
+		// reversed; its objection is the condition it may fall on.
+		if !d.Active() && d.Status != tiers.StatusContested {
+			continue
+		}
+		reversal := reversalIn(d.What + ". " + d.Why)
+		if obj := d.Value(tiers.KeyObjection); obj != "" {
+			reversal = tiers.ShortLine("contested: " + tiers.OneLine(obj))
+		}
+		ref := tiers.DecisionsPath + "#" + d.Ref()
+		out = append(out, LogDecision{Title: tiers.ShortLine(d.Title()), Rationale: tiers.ShortLine(d.Why), Reversal: reversal, Ref: ref})
+	}
+	return out
+}
+
+// slug is a heading as a project_id: lower case, runs of anything but
+// letters and digits as one "-".
+func slug(s string) string {
+	return strings.Join(strings.FieldsFunc(strings.ToLower(s), func(r rune) bool {
+		return !unicode.IsLetter(r) && !unicode.IsDigit(r)
+	}), "-")
+}
+
+// bodyOf is a document without its front matter (already parsed by
+// tiers.ReadDoc).
+func bodyOf(data []byte) []byte {
+	if _, body, ok := tiers.SplitFrontMatter(data); ok {
+		return body
+	}
+	return data
+}
