@@ -54,7 +54,7 @@ func (w *wiring) planMCP() (clients.FileEdit, splice.EntryEdit, error) {
 }
 
 // mcpNote says how Claude Code comes to use a project's server.
-const mcpNote = "Note: Claude Code asks once, in an interactive session in the project, before it starts a server from .mcp.json: approve \"wake\" there, or list it in enabledMcpjsonServers in .claude/settings.local.json (not the shared settings.json, which Claude Code ignores for this until the folder is trusted). wake does not approve it for you."
+const mcpNote = "Note: Claude Code asks once, in an interactive session in the project, before it starts a server from .mcp.json ('claude -p' starts it without asking): approve \"wake\" there, or list it in enabledMcpjsonServers in .claude/settings.local.json (not the shared settings.json, which Claude Code ignores for this until the folder is trusted). wake does not approve it for you."
 
 // planMCPRemoval plans taking wake's server out of .mcp.json as r
 // records it.
