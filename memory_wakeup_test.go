@@ -27,7 +27,7 @@ var packetDocs = map[string]string{
 	"cold/notes/golden.md":       "---\nsummary: How golden files are regenerated\nmemory_type: pattern\n---\n# Golden files\n\nRun go test -update.\n",
 	"cold/notes/phase.md":        "---\nsummary: \"Importers phase: two banks, one importer each\"\nmemory_type: project\n---\n# Current phase\n\nImporters for Sparkasse and Volksbank.\n",
 	"cold/notes/keys.md":         "---\nsummary: SECRET-CANARY deploy keys\nmemory_type: constraint\nsensitivity: secret\n---\n# Keys SECRET-CANARY\n",
-	"cold/notes/payroll.md":      "---\nsummary: Payroll rules for the bakery staff\nmemory_type: project\nsensitivity: confidential\n---\n# Payroll\n\nBODY-CANARY salaries\n",
+	"cold/notes/payroll.md":      "---\nsummary: Payroll rules for the bakery staff\nmemory_type: project\nsensitivity: confidential\n---\n# HEADING-CANARY Payroll\n\nBODY-CANARY salaries\n",
 	"cold/notes/deploy.md":       "---\nsummary: Deploy with the CI token ghp_0123456789abcdefghijABCDEFGHIJ0123456789\nmemory_type: workflow\n---\n# Deploying\n\nToken: ghp_0123456789abcdefghijABCDEFGHIJ0123456789\n",
 	"cold/notes/session-note.md": "---\nsummary: SESSION-CANARY\nmemory_type: session\n---\n# A session\n",
 }
@@ -145,7 +145,7 @@ func TestWakeupSections(t *testing.T) {
 func TestWakeupPolicy(t *testing.T) {
 	_, o := packetRoot(t, "")
 	p, data := buildPacket(t, o, vatQuery)
-	for _, canary := range []string{"SECRET-CANARY", "BODY-CANARY", "SESSION-CANARY", "ghp_0123456789"} {
+	for _, canary := range []string{"SECRET-CANARY", "BODY-CANARY", "HEADING-CANARY", "SESSION-CANARY", "ghp_0123456789"} {
 		if bytes.Contains(data, []byte(canary)) {
 			t.Errorf("packet shows %s", canary)
 		}

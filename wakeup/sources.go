@@ -101,7 +101,13 @@ func Gather(o GatherOptions) (Sources, []string) {
 			src.Suppressed++
 			continue
 		}
-		d := Doc{Path: p, Title: titleOf(p, e.Heading), Summary: e.Summary, MemoryType: strings.ToLower(e.MemoryType),
+		heading := e.Heading
+		if level == policy.Confidential {
+			// The heading is the body's: a confidential document shows
+			// its summary only, named by its file.
+			heading = ""
+		}
+		d := Doc{Path: p, Title: titleOf(p, heading), Summary: e.Summary, MemoryType: strings.ToLower(e.MemoryType),
 			ProjectID: e.ProjectID, SourceOfTruth: e.SourceOfTruth, Sensitivity: level, ModTime: time.Unix(0, e.MTime).UTC()}
 		// Bodies are read only of what the packet may show whole, and
 		// only when it ranks near the top (see Build).
