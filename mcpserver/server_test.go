@@ -210,6 +210,21 @@ func TestBadArguments(t *testing.T) {
 	if _, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "wake_nope"}); err == nil {
 		t.Error("wake_nope: no error")
 	}
+	// An error quoting a huge argument stays within the bound.
+	huge := strings.Repeat("ab c", 60000)
+	for _, c := range []struct {
+		tool string
+		args map[string]any
+	}{
+		{"wake_cold", map[string]any{"path": huge}},
+		{"wake_log", map[string]any{"op": huge}},
+		{"wake_contest", map[string]any{"decision": huge, "objection": "o", "proposal": "p"}},
+	} {
+		text, isErr := call(t, cs, c.tool, c.args)
+		if !isErr || len(text) > 9<<10 || !strings.Contains(text, "more bytes of this error left out") {
+			t.Errorf("%s with a huge argument: error %v, %d bytes", c.tool, isErr, len(text))
+		}
+	}
 	if text, isErr := call(t, cs, "wake_check", nil); isErr || !strings.Contains(text, "Outcome:") {
 		t.Errorf("after the bad calls, wake_check: %v\n%s", isErr, text)
 	}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -121,7 +122,24 @@ func toolError(err error, notes []string) error {
 	if len(notes) > 0 {
 		msg += "\n" + strings.Join(notes, "\n")
 	}
-	return errors.New(msg)
+	return errors.New(cutError(msg))
+}
+
+// maxErrorBytes bounds a tool error, which may quote a bad argument of any
+// length: a byte is at most a token, so it is far within MaxResultTokens.
+const maxErrorBytes = 8 << 10
+
+// cutError shortens msg to maxErrorBytes, on a character boundary, saying
+// how much was left out.
+func cutError(msg string) string {
+	if len(msg) <= maxErrorBytes {
+		return msg
+	}
+	cut := maxErrorBytes
+	for cut > 0 && !utf8.RuneStart(msg[cut]) {
+		cut--
+	}
+	return fmt.Sprintf("%s…\n[wake: %d more bytes of this error left out]", msg[:cut], len(msg)-cut)
 }
 
 // page is page n of text, within the server's bound in the encoder of m's
