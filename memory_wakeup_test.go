@@ -2,6 +2,7 @@ package wake_test
 
 import (
 	"bytes"
+	"encoding/json"
 	"slices"
 	"strings"
 	"testing"
@@ -323,5 +324,29 @@ func TestWakeupDeveloper(t *testing.T) {
 	}
 	if p.Policy.SuppressedNoteCount != 2 { // the project's secret note and the developer's
 		t.Errorf("suppressed %d", p.Policy.SuppressedNoteCount)
+	}
+}
+
+// TestWakeupAnywhereInRoot: a document with a memory_type outside the
+// tier files and cold/ (a preference kept in warm/) is routed like any
+// other, and a secret one there is counted, never shown.
+func TestWakeupAnywhereInRoot(t *testing.T) {
+	fsys, o := packetRoot(t, "")
+	afero.WriteFile(fsys, "/demo/warm/pref.md", []byte("---\nsummary: Answer in German when the user writes German\nmemory_type: preference\n---\n# Language\n\nMirror the user's language.\n"), 0o644)
+	afero.WriteFile(fsys, "/demo/warm/keys.md", []byte("---\nsummary: Bank API keys\nmemory_type: constraint\nsensitivity: secret\n---\n# Keys\n\nKEY-CANARY\n"), 0o644)
+	_, base := buildPacket(t, func() wake.Options { _, o := packetRoot(t, ""); return o }(), vatQuery)
+	p, data := buildPacket(t, o, vatQuery)
+	if !bytes.Contains(data, []byte("Answer in German")) || !bytes.Contains(data, []byte("warm/pref.md")) {
+		t.Errorf("the preference in warm/ is not in the packet:\n%s", data)
+	}
+	if bytes.Contains(data, []byte("KEY-CANARY")) || bytes.Contains(data, []byte("Bank API keys")) {
+		t.Errorf("the secret document in warm/ leaked:\n%s", data)
+	}
+	var before wakeup.Packet
+	if err := json.Unmarshal(base, &before); err != nil {
+		t.Fatal(err)
+	}
+	if p.Policy.SuppressedNoteCount != before.Policy.SuppressedNoteCount+1 {
+		t.Errorf("suppressed %d, want %d", p.Policy.SuppressedNoteCount, before.Policy.SuppressedNoteCount+1)
 	}
 }

@@ -3,7 +3,9 @@ package wakeup
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"path"
+	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -85,6 +87,7 @@ func Gather(o GatherOptions) (Sources, []string) {
 		}
 		src.Docs = append(src.Docs, docOf(a, f.Path))
 	}
+	src.Docs = append(src.Docs, otherDocs(o, &src, &warns)...)
 	// Cold documents, in path order, from the index.
 	src.Docs = slices.Grow(src.Docs, len(o.Cold))
 	for i := range o.Cold {
@@ -257,4 +260,72 @@ func bodyOf(data []byte) []byte {
 		return body
 	}
 	return data
+}
+
+// maxOtherDocs bounds the documents read outside the tier files and cold/.
+const maxOtherDocs = 2000
+
+// otherDocs are the documents with a memory_type elsewhere in the root:
+// not a tier file, not under cold/ (the index lists those), not wake's own
+// (boot.md, skill.md, the state directory), not hidden. Each is taken as
+// the policy lets it appear, as a cold document is; a secret one is
+// counted.
+func otherDocs(o GatherOptions, src *Sources, warns *[]string) []Doc {
+	skip := map[string]bool{tiers.BootPath: true, tiers.RootSkillPath: true}
+	for _, f := range o.Context.Files() {
+		skip[f.Path] = true
+	}
+	var out []Doc
+	seen := 0
+	afero.Walk(o.FS, o.Root, func(name string, fi fs.FileInfo, err error) error {
+		if err != nil {
+			return nil
+		}
+		rel, rerr := filepath.Rel(o.Root, name)
+		if rerr != nil || rel == "." {
+			return nil
+		}
+		rel = filepath.ToSlash(rel)
+		if fi.IsDir() {
+			if strings.HasPrefix(fi.Name(), ".") || rel == "cold" {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !fi.Mode().IsRegular() || path.Ext(rel) != ".md" || skip[rel] || strings.HasPrefix(fi.Name(), ".") {
+			return nil
+		}
+		if seen++; seen > maxOtherDocs {
+			return filepath.SkipAll
+		}
+		doc, err := tiers.ReadDoc(o.FS, o.Root, rel)
+		if err != nil || doc.Missing || doc.Skipped != "" || !doc.Readable() {
+			if err != nil {
+				*warns = append(*warns, fmt.Sprintf("%s: %v", rel, err))
+			}
+			return nil
+		}
+		level, metaErr := policy.OfDoc(doc)
+		if level == policy.Secret {
+			if doc.Meta.MemoryType != "" || metaErr != nil {
+				src.Suppressed++
+			}
+			return nil
+		}
+		if doc.Meta.MemoryType == "" {
+			return nil
+		}
+		d := Doc{Path: rel, MemoryType: strings.ToLower(doc.Meta.MemoryType), ProjectID: doc.Meta.ProjectID,
+			SourceOfTruth: doc.Meta.SourceOfTruth != nil && *doc.Meta.SourceOfTruth, Sensitivity: level,
+			ModTime: doc.ModTime.UTC(), Summary: tiers.ShortLine(doc.Meta.Summary)}
+		if level == policy.Confidential {
+			d.Title = titleOf(rel, "")
+		} else {
+			d.Title = titleOf(rel, tiers.FirstHeading(string(bodyOf(doc.Content))))
+			d.Unread = d.MemoryType != TypeSession
+		}
+		out = append(out, d)
+		return nil
+	})
+	return out
 }
