@@ -45,7 +45,8 @@ type lockedWriter struct {
 	mu      sync.Mutex
 	w       io.Writer
 	pending int
-	idle    *sync.Cond // pending reached 0
+	ids     map[string]bool // the ids of the requests pending
+	idle    *sync.Cond      // pending reached 0
 }
 
 func (l *lockedWriter) Write(p []byte) (int, error) {
@@ -53,10 +54,12 @@ func (l *lockedWriter) Write(p []byte) (int, error) {
 	if msg, err := jsonrpc.DecodeMessage(bytes.TrimSpace(p)); err == nil {
 		_, answered = msg.(*jsonrpc.Response)
 	}
+	id := string(idOf(bytes.TrimSpace(p)))
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if answered && l.pending > 0 {
 		l.pending--
+		delete(l.ids, id)
 		l.idle.Broadcast()
 	}
 	return l.w.Write(p)
@@ -70,11 +73,23 @@ func (l *lockedWriter) reply(p []byte) error {
 	return err
 }
 
-// request counts a request passed on, which the server will answer.
-func (l *lockedWriter) request() {
+// request counts a request passed on, which the server will answer; false
+// when a request of the same id is pending, which the server would never
+// answer twice: it is refused instead.
+func (l *lockedWriter) request(id string) bool {
 	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.ids == nil {
+		l.ids = map[string]bool{}
+	}
+	if id != "" && l.ids[id] {
+		return false
+	}
+	if id != "" {
+		l.ids[id] = true
+	}
 	l.pending++
-	l.mu.Unlock()
+	return true
 }
 
 // drain waits until every request passed on has been answered, or d.
@@ -102,19 +117,18 @@ func filter(in io.Reader, pw *io.PipeWriter, out *lockedWriter) {
 	for {
 		line, err := readLine(r)
 		if len(bytes.TrimSpace(line)) > 0 {
-			reply, isRequest := check(line)
-			if reply != nil {
-				if werr := out.reply(reply); werr != nil {
+			answer, isRequest := check(line)
+			id := idOf(bytes.TrimSpace(line))
+			if answer == nil && isRequest && !out.request(string(id)) {
+				answer = reply(id, jsonrpc.CodeInvalidRequest, "Invalid Request: a request with this id is still pending")
+			}
+			if answer != nil {
+				if werr := out.reply(answer); werr != nil {
 					pw.CloseWithError(werr)
 					return
 				}
-			} else {
-				if isRequest {
-					out.request()
-				}
-				if _, werr := pw.Write(append(bytes.TrimRight(line, "\r\n"), '\n')); werr != nil {
-					return // the session is over
-				}
+			} else if _, werr := pw.Write(append(bytes.TrimRight(line, "\r\n"), '\n')); werr != nil {
+				return // the session is over
 			}
 		}
 		if err != nil {

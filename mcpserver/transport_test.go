@@ -119,3 +119,41 @@ func TestAnswersAfterInputEnds(t *testing.T) {
 		}
 	}
 }
+
+// TestRepeatedID: a request whose id is still pending is refused at once,
+// and the session ends promptly when the input does: the server answers
+// one request an id.
+func TestRepeatedID(t *testing.T) {
+	_, o := newRoot(t)
+	srv, err := mcpserver.New(mcpserver.Options{Root: "/p/.wake", Library: o})
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}
+{"jsonrpc":"2.0","method":"notifications/initialized"}
+{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"wake_log","arguments":{}}}
+{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"wake_log","arguments":{}}}
+{"jsonrpc":"2.0","id":8,"method":"tools/list"}
+`)
+	var out strings.Builder
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	start := time.Now()
+	if err := srv.Run(ctx, mcpserver.Transport(in, &out)); err != nil {
+		t.Fatal(err)
+	}
+	if d := time.Since(start); d > 15*time.Second {
+		t.Errorf("the session took %v to end", d)
+	}
+	for _, want := range []string{`"id":7,"result"`, `"id":8,"result"`} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("no %s in:\n%s", want, out.String())
+		}
+	}
+	// Refused while the first is pending; a first answered before the
+	// repeat was read leaves the repeat a request of its own.
+	refused := strings.Contains(out.String(), "a request with this id is still pending")
+	if strings.Count(out.String(), `"id":7`) != 2 || !refused && strings.Count(out.String(), `"id":7,"result"`) != 2 {
+		t.Errorf("the repeated id was neither refused nor answered:\n%s", out.String())
+	}
+}
