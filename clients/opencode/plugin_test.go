@@ -98,6 +98,13 @@ func runPlugin(t *testing.T, hook, handoff string, env ...string) pluginRun {
 			t.Fatal(err)
 		}
 	}
+	if slices.Contains(env, "LINK_STATE=1") {
+		// A state directory a repository planted as a link out of the root.
+		os.MkdirAll(filepath.Join(dir, "elsewhere"), 0o755)
+		if err := os.Symlink(filepath.Join(dir, "elsewhere"), filepath.Join(proj, ".wake", ".state")); err != nil {
+			t.Fatal(err)
+		}
+	}
 	log := filepath.Join(dir, "calls.log")
 	cmd := exec.Command(node, filepath.Join(dir, "harness.mjs"), "file://"+filepath.Join(dir, "wake.mjs"), proj)
 	cmd.Env = append(os.Environ(), "PATH="+bin+":/usr/bin:/bin", "FAKE_LOG="+log, "FAKE_HOOK="+hook, "FAKE_HANDOFF="+handoff, "WAKE_ROOT=")
@@ -222,5 +229,19 @@ func TestPluginNoWake(t *testing.T) {
 	r := runPlugin(t, "missing", "")
 	if len(r.Agent) != 0 || !strings.Contains(r.stderr, "wake: opencode plugin: 'wake load --hook opencode' did not run: wake is not on PATH") {
 		t.Errorf("agent %q, stderr %q", r.Agent, r.stderr)
+	}
+}
+
+// TestPluginStateLink: a state directory that links out of the memory
+// root gets no record of the session: the plugin says so and OpenCode
+// goes on.
+func TestPluginStateLink(t *testing.T) {
+	t.Parallel()
+	r := runPlugin(t, "new", "", "LINK_STATE=1")
+	if !strings.Contains(r.stderr, "not recording the session:") || !strings.Contains(r.stderr, "is a symbolic link") {
+		t.Errorf("stderr %q", r.stderr)
+	}
+	if r.transcript != nil {
+		t.Errorf("a transcript was written through the link: %v", r.transcript)
 	}
 }

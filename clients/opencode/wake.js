@@ -10,7 +10,7 @@
 // which writes a hand-off unless the agent wrote one. Nothing here may break OpenCode:
 // every failure is caught and told on stderr.
 import { spawnSync } from "node:child_process";
-import { appendFileSync, mkdirSync, rmSync, statSync } from "node:fs";
+import { closeSync, constants, lstatSync, mkdirSync, openSync, rmSync, statSync, writeSync } from "node:fs";
 import { dirname, join, resolve, sep } from "node:path";
 
 const LOAD_TIMEOUT_MS = 30000;
@@ -116,11 +116,37 @@ export const WakePlugin = async ({ directory }) => {
     let s = sessions.get(id);
     if (s || !root || !id) return s;
     const stateDir = join(root, ".state");
+    // A memory root comes with its repository: a link planted as the
+    // root or its state directory must not send the record elsewhere.
+    for (const p of [root, stateDir]) {
+      if (isLink(p)) {
+        report(`not recording the session: ${p} is a symbolic link`);
+        return undefined;
+      }
+    }
     s = { file: join(stateDir, `opencode-${String(id).replace(/[^A-Za-z0-9_.-]/g, "_")}.jsonl`), at: at || new Date().toISOString(), dirty: false, edits: new Set() };
     sessions.set(id, s);
     mkdirSync(stateDir, { recursive: true });
-    appendFileSync(s.file, JSON.stringify({ type: "session", id, at: s.at, cwd: dir }) + "\n", { mode: 0o600 });
+    append(s.file, JSON.stringify({ type: "session", id, at: s.at, cwd: dir }) + "\n");
     return s;
+  }
+
+  function isLink(p) {
+    try {
+      return lstatSync(p).isSymbolicLink();
+    } catch {
+      return false;
+    }
+  }
+
+  // append adds text to file, never through a symbolic link.
+  function append(file, text) {
+    const fd = openSync(file, constants.O_WRONLY | constants.O_CREAT | constants.O_APPEND | constants.O_NOFOLLOW, 0o600);
+    try {
+      writeSync(fd, text);
+    } finally {
+      closeSync(fd);
+    }
   }
 
   // record appends entry to the session's transcript with its time, so
@@ -135,7 +161,7 @@ export const WakePlugin = async ({ directory }) => {
       s.edits.add(entry.path);
     }
     entry.at = new Date().toISOString();
-    appendFileSync(s.file, JSON.stringify(entry) + "\n");
+    append(s.file, JSON.stringify(entry) + "\n");
     s.dirty = true;
   }
 
