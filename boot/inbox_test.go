@@ -227,3 +227,18 @@ func TestHookDeltaOpenReminders(t *testing.T) {
 		t.Fatalf("%s", out)
 	}
 }
+
+// A hook too small for the whole context still carries the open
+// reminders in its summary.
+func TestHookSummaryOpenReminders(t *testing.T) {
+	t.Parallel()
+	enc := encoder(t)
+	fsys := demoFS(t)
+	cfg := demo.Config(t, fsys)
+	afero.WriteFile(fsys, "/demo/"+tiers.InboxPath, []byte(manyReminders(2)), 0o644)
+	ctx, md := build(t, fsys, cfg, enc)
+	out := HookFor(ctx, HookTarget{BootPath: "/p/.wake/boot.md"}, HookClient{Limit: len(md) / 2, Unit: budget.Bytes})
+	if len(out) > len(md)/2 || !strings.Contains(out, "Open reminders") || !strings.Contains(out, "- #2 2026-11-03 Reminder number 2") {
+		t.Fatalf("%s", out)
+	}
+}
