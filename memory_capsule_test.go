@@ -236,3 +236,89 @@ func TestCapsuleDryRun(t *testing.T) {
 		t.Errorf("a dry run wrote the ledger (%d → %d lines) or consumed a reminder (%+v)", len(before), len(after), rs)
 	}
 }
+
+// TestCapsuleListPruneTOC: capsules of two branches' directories are
+// listed oldest first, filtered by branch; prune moves those older than
+// its duration to the archive, never deleting, with one ledger line and
+// a suffix on a name clash; the cold TOC lists capsules and archived
+// ones by their objective.
+func TestCapsuleListPruneTOC(t *testing.T) {
+	now := capsuleClock
+	fsys, m, _ := capsuleRoot(t, "", &now)
+	ctx := context.Background()
+	old, err := m.Capsule(ctx, wake.CapsuleOptions{Objective: "OLD-OBJECTIVE"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A capsule of another branch, written by hand, 40 days old too.
+	other := "cold/capsules/feature/x/" + now.Format(capsule.StampLayout) + ".md"
+	write(t, fsys, "/demo/"+other, strings.Replace(string(old.Data), "branch: no-branch", "branch: feature/x", 1))
+	// An archived capsule already holding the old one's name.
+	write(t, fsys, "/demo/"+capsule.ArchivePathOf(old.ID), "---\nsummary: an earlier prune's\n---\n# x\n")
+	now = now.Add(40 * 24 * time.Hour)
+	fresh, err := m.Capsule(ctx, wake.CapsuleOptions{Objective: "FRESH-OBJECTIVE"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	all, err := m.Capsules(ctx, "", false)
+	if err != nil || len(all) != 3 || all[2].ID != fresh.ID || all[2].Objective != "FRESH-OBJECTIVE" {
+		t.Fatalf("Capsules = %+v, %v", all, err)
+	}
+	if mine, _ := m.Capsules(ctx, "feature/x", false); len(mine) != 1 || mine[0].Path != other || mine[0].Branch != "feature/x" {
+		t.Errorf("Capsules(feature/x) = %+v", mine)
+	}
+	dry, err := m.PruneCapsules(ctx, 30*24*time.Hour, true)
+	if err != nil || len(dry.Moves) != 2 || !dry.DryRun {
+		t.Fatalf("dry run %+v, %v", dry, err)
+	}
+	if ok, _ := afero.Exists(fsys, "/demo/"+old.Path); !ok {
+		t.Fatalf("a dry run moved %s", old.Path)
+	}
+	p, err := m.PruneCapsules(ctx, 30*24*time.Hour, false)
+	if err != nil || len(p.Moves) != 2 {
+		t.Fatalf("prune %+v, %v", p, err)
+	}
+	wantTo := map[string]string{
+		old.Path: capsule.ArchiveDir + "/" + old.ID + "-pruned-2.md",
+		other:    capsule.ArchiveDir + "/feature/x/" + capsule.Stamp(capsuleClock, 1) + ".md",
+	}
+	for _, mv := range p.Moves {
+		if wantTo[mv.From] != mv.To {
+			t.Errorf("moved %s to %s, want %s", mv.From, mv.To, wantTo[mv.From])
+		}
+		if ok, _ := afero.Exists(fsys, "/demo/"+mv.From); ok {
+			t.Errorf("%s is still there", mv.From)
+		}
+		if ok, _ := afero.Exists(fsys, "/demo/"+mv.To); !ok {
+			t.Errorf("%s is not there", mv.To)
+		}
+	}
+	if ok, _ := afero.Exists(fsys, "/demo/"+fresh.Path); !ok {
+		t.Errorf("prune moved the fresh capsule")
+	}
+	entries, _, _ := handoff.ReadLedger(fsys, "/demo")
+	if last := entries[len(entries)-1]; last.Op != "capsule-prune" || len(last.Paths) != 4 {
+		t.Errorf("last ledger entry %+v", last)
+	}
+	if again, err := m.PruneCapsules(ctx, 30*24*time.Hour, false); err != nil || len(again.Moves) != 0 {
+		t.Errorf("a second prune: %+v, %v", again, err)
+	}
+	if e2, _, _ := handoff.ReadLedger(fsys, "/demo"); len(e2) != len(entries) {
+		t.Errorf("a prune with nothing to move wrote the ledger")
+	}
+	withArchive, _ := m.Capsules(ctx, "", true)
+	if len(withArchive) != 4 {
+		t.Errorf("with the archive: %+v", withArchive)
+	}
+	// The cold TOC lists them under their objective.
+	toc, _, err := m.ColdTOC()
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := toc.Text()
+	for _, want := range []string{"FRESH-OBJECTIVE", "OLD-OBJECTIVE", "archive/"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("the cold TOC lacks %q:\n%s", want, text)
+		}
+	}
+}
