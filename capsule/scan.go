@@ -55,7 +55,7 @@ type Scanned struct {
 	// KeyLines are the lines of the front matter's top-level keys.
 	KeyLines map[string]int
 	Headings []Heading
-	Refs      []Ref
+	Refs     []Ref
 }
 
 // MalformedError is a capsule wake cannot read as one at all: no front
