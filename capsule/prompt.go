@@ -36,7 +36,7 @@ func Stub(fm FrontMatter) []byte {
 // PromptInput is what the capture prompt is made of.
 type PromptInput struct {
 	Target  string // where the capsule goes, as the agent should write it
-	Created bool   // the stub is already there
+	Exists  bool   // the file is already there (a stub to fill in)
 	Front   FrontMatter
 	// The files to read first, as the agent should open them.
 	Handoff, Tasks, Inbox string
@@ -61,8 +61,8 @@ func Prompt(in PromptInput) string {
 	w("Write a context capsule: a short, auditable snapshot of this session that a")
 	w("subagent, or the next session, reads first to carry on as if it were you.")
 	w("")
-	if in.Created {
-		w("File:    %s (a stub is there: fill in every section)", in.Target)
+	if in.Exists {
+		w("File:    %s (it is there: fill in every section)", in.Target)
 	} else {
 		w("File:    %s (create it; do not overwrite another capsule)", in.Target)
 	}
@@ -95,7 +95,8 @@ func Prompt(in PromptInput) string {
 		}
 	}
 	w("")
-	w("Template (front matter as given; replace each comment with content):")
+	w("Template (keep the front matter, fill in primary_objective in one line;")
+	w("replace each comment with the section's content):")
 	w("")
 	b.Write(Stub(in.Front))
 	writeRules(w, in.Verify)
@@ -113,7 +114,7 @@ func writeRules(w func(string, ...any), verify string) {
 	w("   each citing its UTC time (2006-01-02T15:04Z) or a commit hash.")
 	w("4. Each exploratory thread gets its next discovery step.")
 	w("5. No secrets: no tokens, keys or passwords; say where they are kept instead.")
-	w("6. Keep every heading, in order; write %s under one that has nothing.", Empty)
+	w("6. Keep every heading, in order; under one with nothing to say, write %s", Empty)
 	w("")
 	w("Before you finish:")
 	w("- [ ] The capsule agrees with the HANDOFF, the active tasks and git status;")
