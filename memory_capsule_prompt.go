@@ -52,7 +52,9 @@ type CapsulePathError struct {
 	Reason string
 }
 
-func (e *CapsulePathError) Error() string { return fmt.Sprintf("capsule file %s: %s", e.Path, e.Reason) }
+func (e *CapsulePathError) Error() string {
+	return fmt.Sprintf("capsule file %s: %s", e.Path, e.Reason)
+}
 
 // Hint says what to do about it.
 func (e *CapsulePathError) Hint() string {

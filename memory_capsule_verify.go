@@ -62,7 +62,9 @@ type CapsuleMalformedError struct {
 	Msg  string
 }
 
-func (e *CapsuleMalformedError) Error() string { return fmt.Sprintf("%s:%d: %s", e.Path, e.Line, e.Msg) }
+func (e *CapsuleMalformedError) Error() string {
+	return fmt.Sprintf("%s:%d: %s", e.Path, e.Line, e.Msg)
+}
 
 // Hint says what to do about it.
 func (e *CapsuleMalformedError) Hint() string {

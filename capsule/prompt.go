@@ -35,9 +35,9 @@ func Stub(fm FrontMatter) []byte {
 
 // PromptInput is what the capture prompt is made of.
 type PromptInput struct {
-	Target  string // where the capsule goes, as the agent should write it
-	Exists  bool   // the file is already there (a stub to fill in)
-	Front   FrontMatter
+	Target string // where the capsule goes, as the agent should write it
+	Exists bool   // the file is already there (a stub to fill in)
+	Front  FrontMatter
 	// The files to read first, as the agent should open them.
 	Handoff, Tasks, Inbox string
 	OpenReminders         int // -1 when the inbox could not be read

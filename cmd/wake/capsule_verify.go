@@ -60,4 +60,3 @@ func (a *app) capsuleVerifyRun(ctx context.Context, o *capsuleVerifyOptions) err
 	}
 	return err
 }
-
