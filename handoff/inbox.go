@@ -293,7 +293,7 @@ func closeReminders(f inboxFile, ns []int, key, value string, at time.Time) (str
 		case !ok:
 			return "", inputHint(fmt.Sprintf("there is no reminder %d in %s%s", n, tiers.InboxPath, malformedNote(f, n)), listHint)
 		case !r.Open():
-			return "", inputHint(fmt.Sprintf("reminder %d is already closed: %s", n, r.Closure()), listHint)
+			return "", &ReminderClosedError{Reminder: r}
 		}
 		rs = append(rs, r)
 	}
@@ -328,6 +328,22 @@ func closeReminders(f inboxFile, ns []int, key, value string, at time.Time) (str
 	}
 	return text, nil
 }
+
+// ReminderClosedError refuses to close a reminder already closed, saying
+// how and when it was: the user's mistake, an [InputError].
+type ReminderClosedError struct {
+	Reminder tiers.Reminder
+}
+
+func (e *ReminderClosedError) Error() string {
+	return fmt.Sprintf("reminder %d is already closed: %s", e.Reminder.N, e.Reminder.Closure())
+}
+
+// Hint says where to see the reminders.
+func (e *ReminderClosedError) Hint() string { return listHint }
+
+// Unwrap makes it an [InputError].
+func (e *ReminderClosedError) Unwrap() error { return inputHint(e.Error(), listHint) }
 
 // malformedNote says, for a number the inbox uses only in an entry it
 // cannot read, what is wrong with that entry.
