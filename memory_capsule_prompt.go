@@ -69,11 +69,8 @@ func (e *CapsulePathError) Hint() string {
 func (m *Memory) CapsulePrompt(ctx context.Context, o CapsulePromptOptions) (CapsulePrompt, error) {
 	g := m.promptGit(ctx)
 	p := CapsulePrompt{Git: g, OpenReminders: m.openReminders()}
-	p.Front = capsule.FrontMatter{Branch: g.Branch, SourceSession: o.Session, CreatedAt: m.o.Now().UTC(),
+	p.Front = capsule.FrontMatter{Branch: m.Branch(ctx), SourceSession: o.Session, CreatedAt: m.o.Now().UTC(),
 		TokenBudget: m.cfg.Capsule.MaxTokens, Version: capsule.Version}
-	if p.Front.Branch == "" {
-		p.Front.Branch = capsule.NoBranch
-	}
 	var err error
 	if o.File != "" {
 		if p.Path, err = m.capsuleRel(o.File); err != nil {
@@ -83,7 +80,8 @@ func (m *Memory) CapsulePrompt(ctx context.Context, o CapsulePromptOptions) (Cap
 	if o.Stub {
 		err = m.writeStub(ctx, &p)
 	} else if p.Path == "" {
-		p.Path, err = m.freeCapsulePath(p.Front)
+		_, p.Path = m.freeCapsulePath(p.Front.Branch, p.Front.CreatedAt)
+		err = handoff.CheckWritable(m.o.FS, m.root, p.Path)
 	}
 	if err != nil {
 		return p, err
@@ -105,10 +103,7 @@ func (m *Memory) CapsulePrompt(ctx context.Context, o CapsulePromptOptions) (Cap
 func (m *Memory) writeStub(ctx context.Context, p *CapsulePrompt) error {
 	return m.Store().Mutate(ctx, func() (handoff.Entry, error) {
 		if p.Path == "" {
-			var err error
-			if p.Path, err = m.freeCapsulePath(p.Front); err != nil {
-				return handoff.Entry{}, err
-			}
+			_, p.Path = m.freeCapsulePath(p.Front.Branch, p.Front.CreatedAt)
 		}
 		err := handoff.CreateExclusiveIn(m.o.FS, m.root, p.Path, capsule.Stub(p.Front), 0o644)
 		if errors.Is(err, fs.ErrExist) {
@@ -141,20 +136,6 @@ func (m *Memory) capsuleRel(file string) (string, error) {
 		return "", &CapsulePathError{file, err.Error()}
 	}
 	return rel, nil
-}
-
-// freeCapsulePath is the first free cold/capsules/<branch>/<stamp>.md of
-// the front matter's branch and time.
-func (m *Memory) freeCapsulePath(fm capsule.FrontMatter) (string, error) {
-	dir := capsule.Dir + "/" + capsule.BranchDir(fm.Branch)
-	for n := 1; ; n++ {
-		rel := dir + "/" + capsule.Stamp(fm.CreatedAt, n) + ".md"
-		if _, err := m.o.FS.Stat(m.path(rel)); errors.Is(err, os.ErrNotExist) {
-			return rel, handoff.CheckWritable(m.o.FS, m.root, rel)
-		} else if err != nil {
-			return "", err
-		}
-	}
 }
 
 // openReminders counts the inbox's open reminders: 0 without an inbox,
@@ -210,13 +191,12 @@ func (m *Memory) promptGit(ctx context.Context) capsule.GitState {
 		}
 		return capsule.GitState{Note: fmt.Sprintf("git status failed (%v)", err)}
 	}
-	var g capsule.GitState
+	g := capsule.GitState{Branch: m.Branch(ctx)}
 	entries := splitNUL(out)
 	for i := 0; i < len(entries); i++ {
 		e := entries[i]
 		switch {
 		case i == 0 && strings.HasPrefix(e, "## "):
-			g.Branch = gitBranchOf(strings.TrimPrefix(e, "## "))
 		case len(e) > 3 && e[2] == ' ':
 			g.Changed++
 			if e[0] == 'R' || e[0] == 'C' {
@@ -228,18 +208,4 @@ func (m *Memory) promptGit(ctx context.Context) capsule.GitState {
 		g.LastCommit = strings.TrimSpace(tiers.Printable(strings.ToValidUTF8(string(log), "\uFFFD")))
 	}
 	return g
-}
-
-// gitBranchOf reads the branch of git status's "## " line: "main...origin/main
-// [ahead 1]", "No commits yet on main", "HEAD (no branch)".
-func gitBranchOf(s string) string {
-	if b, ok := strings.CutPrefix(s, "No commits yet on "); ok {
-		return b
-	}
-	if strings.HasPrefix(s, "HEAD (no branch)") {
-		return capsule.Detached
-	}
-	b, _, _ := strings.Cut(s, "...")
-	b, _, _ = strings.Cut(b, " ")
-	return b
 }

@@ -104,7 +104,7 @@ func TestCapsuleRoundTrip(t *testing.T) {
 	if err != nil || v.OK() || v.Recorded {
 		t.Fatalf("the stub verified: %+v %v", v, err)
 	}
-	head := git("rev-parse", "--short", "HEAD")
+	head := git("rev-parse", "HEAD") // the full hash: a short one may be all digits
 	filled := strings.Replace(string(capsule.Stub(p.Front)), `primary_objective: ""`, `primary_objective: "Ship verify"`, 1)
 	for _, title := range capsule.Outline {
 		body := "- Nothing pending."

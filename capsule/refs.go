@@ -102,7 +102,8 @@ func refsIn(t string, no int) []Ref {
 	for _, m := range codeRe.FindAllStringSubmatch(t, -1) {
 		c := strings.TrimSpace(m[1])
 		switch {
-		case isCommit(c):
+		case isHash(c):
+			// Backticked, a hash of digits alone is taken for a commit too.
 			out = append(out, Ref{Kind: RefCommit, Value: c, Line: no})
 		case looksLikePath(c):
 			if p, ok := cleanPath(lineSfx.ReplaceAllString(c, "")); ok {
@@ -128,10 +129,12 @@ func notWord(r rune) bool {
 // isCommit: a commit is 7 to 40 lowercase hex digits with at least one
 // digit and one letter, so that a date or a word is not taken for one.
 func isCommit(c string) bool {
-	if len(c) < 7 || len(c) > 40 || strings.Trim(c, "0123456789abcdef") != "" {
-		return false
-	}
-	return strings.ContainsAny(c, "0123456789") && strings.ContainsAny(c, "abcdef")
+	return isHash(c) && strings.ContainsAny(c, "0123456789") && strings.ContainsAny(c, "abcdef")
+}
+
+// isHash: 7 to 40 lowercase hex digits.
+func isHash(c string) bool {
+	return len(c) >= 7 && len(c) <= 40 && strings.Trim(c, "0123456789abcdef") == ""
 }
 
 func looksLikePath(c string) bool {

@@ -24,8 +24,6 @@ const (
 	FindDrift       = "drift"        // a recorded file changed or gone since the first verify
 )
 
-// MaxHighlights is the most bullets Transcript Highlights may hold.
-const MaxHighlights = 5
 
 // Finding is one problem `wake capsule verify` found in a capsule.
 type Finding struct {
