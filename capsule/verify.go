@@ -24,7 +24,6 @@ const (
 	FindDrift       = "drift"        // a recorded file changed or gone since the first verify
 )
 
-
 // Finding is one problem `wake capsule verify` found in a capsule.
 type Finding struct {
 	Kind    string
