@@ -2,14 +2,17 @@ package wake
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/spf13/afero"
@@ -114,11 +117,22 @@ func (m *Memory) VerifyCapsule(ctx context.Context, file string) (CapsuleVerific
 		}
 		v.Files = append(v.Files, st)
 	}
+	// In file order; what concerns the file as a whole last.
+	slices.SortStableFunc(v.Findings, func(a, b capsule.Finding) int {
+		return cmp.Compare(lineKey(a.Line), lineKey(b.Line))
+	})
 	for i := range v.Findings {
 		v.Findings[i].Message, _ = policy.Scrub(v.Findings[i].Message)
 		v.Findings[i].Subject, _ = policy.Scrub(v.Findings[i].Subject)
 	}
 	return v, nil
+}
+
+func lineKey(l int) int {
+	if l == 0 {
+		return math.MaxInt
+	}
+	return l
 }
 
 // checkFiles looks up every path the capsule names and compares its

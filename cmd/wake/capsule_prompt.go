@@ -47,7 +47,7 @@ func (a *app) capsulePromptRun(ctx context.Context, o *capsulePromptOptions) err
 		return err
 	}
 	p, err := m.CapsulePrompt(ctx, wake.CapsulePromptOptions{Session: o.session, File: a.absPath(o.file), Stub: o.stub})
-	if pe := (*wake.CapsulePathError)(nil); errors.As(err, &pe) && o.file != "" && pe.Path == a.absPath(o.file) {
+	if pe := (*wake.CapsulePathError)(nil); errors.As(err, &pe) && o.file != "" {
 		return hintError{usagef("--file %s: %s", o.file, pe.Reason), pe.Hint()}
 	}
 	if err != nil {
