@@ -5,12 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
-
-	"github.com/spf13/afero"
 
 	"github.com/wakeproto/wake/capsule"
 	"github.com/wakeproto/wake/handoff"
@@ -70,7 +67,7 @@ func (m *Memory) CapsulePrompt(ctx context.Context, o CapsulePromptOptions) (Cap
 	g := m.promptGit(ctx)
 	p := CapsulePrompt{Git: g, OpenReminders: m.openReminders()}
 	p.Front = capsule.FrontMatter{Branch: m.Branch(ctx), SourceSession: o.Session, CreatedAt: m.o.Now().UTC(),
-		TokenBudget: m.cfg.Capsule.MaxTokens, Version: capsule.Version}
+		PrimaryObjective: m.handoffObjective(), TokenBudget: m.cfg.Capsule.MaxTokens, Version: capsule.Version}
 	var err error
 	if o.File != "" {
 		if p.Path, err = m.capsuleRel(o.File); err != nil {
@@ -95,6 +92,7 @@ func (m *Memory) CapsulePrompt(ctx context.Context, o CapsulePromptOptions) (Cap
 		Handoff: m.shown(tiers.MainPath), Tasks: m.shown(tiers.TasksPath), Inbox: m.shown(tiers.InboxPath),
 		OpenReminders: p.OpenReminders, Git: g, Verify: "wake capsule verify " + shellWord(p.Shown),
 	}))
+	p.Front.SourceSession, _ = policy.Scrub(p.Front.SourceSession)
 	return p, nil
 }
 
@@ -138,22 +136,35 @@ func (m *Memory) capsuleRel(file string) (string, error) {
 	return rel, nil
 }
 
-// openReminders counts the inbox's open reminders: 0 without an inbox,
-// -1 when it cannot be read.
+// openReminders counts the inbox's open reminders (a count, which even a
+// held-back inbox shows): 0 without an inbox, -1 when it cannot be read.
 func (m *Memory) openReminders() int {
-	data, err := afero.ReadFile(m.o.FS, m.path(tiers.InboxPath))
-	if errors.Is(err, os.ErrNotExist) {
-		return 0
-	}
+	in, err := ReadInbox(m.o.FS, m.root)
 	if err != nil {
 		return -1
 	}
-	in, err := tiers.ParseInbox(data)
-	var ie *tiers.InboxError
-	if err != nil && !errors.As(err, &ie) {
-		return -1
+	return in.Open
+}
+
+// handoffObjective is the stub's primary_objective: the HANDOFF's next
+// priority, else its summary, as the policy lets it out; "" when there is
+// none, for the agent to write.
+func (m *Memory) handoffObjective() string {
+	d, err := tiers.ReadDoc(m.o.FS, m.root, tiers.MainPath)
+	if err != nil || !d.Readable() {
+		return ""
 	}
-	return len(in.Open())
+	if lvl, _ := policy.OfDoc(d); policy.Withheld(lvl) {
+		return ""
+	}
+	h := tiers.ParseMain(d.Content).Handoff
+	for _, s := range []string{h.Get(tiers.KeyNextPriority), h.Get(tiers.KeySessionSummary)} {
+		if o := tiers.OneLine(s); o != "" {
+			o, _ = policy.Scrub(o)
+			return o
+		}
+	}
+	return ""
 }
 
 // projectTop is the project of the memory root: the git work tree holding
@@ -205,7 +216,7 @@ func (m *Memory) promptGit(ctx context.Context) capsule.GitState {
 		}
 	}
 	if log, err := m.git(ctx, m.root, "log", "-1", "--format=%h %s"); err == nil {
-		g.LastCommit = strings.TrimSpace(tiers.Printable(strings.ToValidUTF8(string(log), "\uFFFD")))
+		g.LastCommit, _ = policy.Scrub(strings.TrimSpace(tiers.Printable(strings.ToValidUTF8(string(log), "\uFFFD"))))
 	}
 	return g
 }

@@ -234,3 +234,19 @@ func TestVerifyCapsuleArtifacts(t *testing.T) {
 		t.Fatalf("malformed: %v", err)
 	}
 }
+
+// TestCapsulePromptScrubbed: a secret in what the prompt quotes (the last
+// commit's subject) leaves wake redacted.
+func TestCapsulePromptScrubbed(t *testing.T) {
+	dir, m, git := capsuleProject(t)
+	token := "ghp_x9Kq2Lm7Rt4Vb8Nz1Pw6Hs3Jd5Fg0Yc2Ue7Ia"
+	os.WriteFile(filepath.Join(dir, "src", "app.go"), []byte("package app // 2\n"), 0o644)
+	git("commit", "-qam", "rotate "+token)
+	p, err := m.CapsulePrompt(context.Background(), wake.CapsulePromptOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(p.Text, token) || !strings.Contains(p.Text, "rotate [redacted:") || strings.Contains(p.Git.LastCommit, token) {
+		t.Fatalf("the prompt is not scrubbed:\n%s", p.Text)
+	}
+}
