@@ -250,3 +250,26 @@ func TestCapsulePromptScrubbed(t *testing.T) {
 		t.Fatalf("the prompt is not scrubbed:\n%s", p.Text)
 	}
 }
+
+// TestVerifyBuiltCapsule: a capsule wake capsule builds passes verify,
+// which records the decision log it cites.
+func TestVerifyBuiltCapsule(t *testing.T) {
+	dir, m, git := capsuleProject(t)
+	ctx := context.Background()
+	if _, err := m.Decide(ctx, handoff.NewDecision{What: "Use YAML front matter", Why: "it is what the format reads"}); err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(dir, "src", "app.go"), []byte("package app // 2\n"), 0o644)
+	git("commit", "-qam", "second")
+	w, err := m.Capsule(ctx, wake.CapsuleOptions{Objective: "Check the built capsule"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, err := m.VerifyCapsule(ctx, filepath.Join(m.Root(), filepath.FromSlash(w.Path)))
+	if err != nil || !v.OK() {
+		t.Fatalf("verify of a built capsule: %+v %v\n%s", v, err, w.Data)
+	}
+	if !v.Recorded || len(v.Files) == 0 || v.Files[0].Path != "warm/decisions.md" {
+		t.Fatalf("files: %+v\n%s", v.Files, w.Data)
+	}
+}

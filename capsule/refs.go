@@ -101,6 +101,9 @@ func refsIn(t string, no int) []Ref {
 	}
 	for _, m := range codeRe.FindAllStringSubmatch(t, -1) {
 		c := strings.TrimSpace(m[1])
+		if p, _, ok := strings.Cut(c, "#"); ok && p != "" {
+			c = p // a file's anchor (warm/decisions.md#d-4994): the file
+		}
 		switch {
 		case isHash(c):
 			// Backticked, a hash of digits alone is taken for a commit too.

@@ -135,7 +135,7 @@ func TestScanMalformed(t *testing.T) {
 }
 
 func TestRefs(t *testing.T) {
-	s, err := Scan([]byte(goodCapsule + "\n```\n`inside/fence.go`\n```\n<!-- `in/comment.go` -->\n- `go test ./...` `x.Y` `budget.inbox` [site](https://example.com) `cmd/a.go:12` deadbeef 20261122 `1234567`\n"))
+	s, err := Scan([]byte(goodCapsule + "\n```\n`inside/fence.go`\n```\n<!-- `in/comment.go` -->\n- `go test ./...` `x.Y` `budget.inbox` [site](https://example.com) `cmd/a.go:12` deadbeef 20261122 `1234567` `warm/decisions.md#d-4994` `#42`\n"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -143,7 +143,7 @@ func TestRefs(t *testing.T) {
 	for _, r := range s.Refs {
 		got = append(got, r.Kind+":"+r.Value)
 	}
-	want := "path:wake capsule verify|path:capsule/verify.go|path:cmd/wake/capsule.go|commit:a1b2c3d|commit:a1b2c3d4|path:budget.inbox|path:cmd/a.go|commit:1234567"
+	want := "path:wake capsule verify|path:capsule/verify.go|path:cmd/wake/capsule.go|commit:a1b2c3d|commit:a1b2c3d4|path:budget.inbox|path:cmd/a.go|commit:1234567|path:warm/decisions.md"
 	// "wake capsule verify" has blanks: not a path.
 	want = strings.TrimPrefix(want, "path:wake capsule verify|")
 	if g := strings.Join(got, "|"); g != want {
