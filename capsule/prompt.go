@@ -95,15 +95,21 @@ func Prompt(in PromptInput) string {
 		}
 	}
 	w("")
-	w("Template (keep the front matter, fill in primary_objective in one line;")
-	w("replace each comment with the section's content):")
+	if in.Front.PrimaryObjective == "" {
+		w("Template: keep the front matter and fill in primary_objective (one line).")
+	} else {
+		w("Template: keep the front matter; primary_objective comes from the HANDOFF:")
+		w("correct it (one line) if the work moved on.")
+	}
+	w("Replace each comment with the section's content. Write the file yourself;")
+	w("if you cannot, reply with the whole capsule and nothing else.")
 	w("")
 	b.Write(Stub(in.Front))
-	writeRules(w, in.Verify)
+	writeRules(w, in.Front.CreatedAt.UTC().Format("2006-01-02T15:04Z"), in.Verify)
 	return b.String()
 }
 
-func writeRules(w func(string, ...any), verify string) {
+func writeRules(w func(string, ...any), now, verify string) {
 	w("Rules:")
 	w("1. Newest, blocking and high-severity items first; stable background belongs")
 	w("   in the project's documents, not here.")
@@ -111,15 +117,17 @@ func writeRules(w func(string, ...any), verify string) {
 	w("   links, relative to the project (or to the memory root), and commits by hash.")
 	w("   Backticks are for paths and hashes only: verify looks each one up.")
 	w("3. Transcript Highlights: at most %d bullets, the pivotal exchanges only,", MaxHighlights)
-	w("   each citing its UTC time (2006-01-02T15:04Z) or a commit hash.")
+	w("   each citing its UTC time (%s) or a commit hash.", now)
 	w("4. Each exploratory thread gets its next discovery step.")
 	w("5. No secrets: no tokens, keys or passwords; say where they are kept instead.")
-	w("6. Keep every heading, in order; under one with nothing to say, write %s", Empty)
+	w("6. Keep every heading, in order; under one with nothing to say, write")
+	w("   %s", Empty)
 	w("")
 	w("Before you finish:")
 	w("- [ ] The capsule agrees with the HANDOFF, the active tasks and git status;")
 	w("      anything that does not is flagged in Risks & Watchpoints.")
-	w("- [ ] Uncommitted work named above is in Active Workstreams or Pending Actions.")
+	w("- [ ] The uncommitted changes git status lists are covered by Active")
+	w("      Workstreams or Pending Actions.")
 	w("- [ ] Every file and commit you name exists.")
 	w("- [ ] The body is within the budget.")
 	w("- [ ] Then run: %s", verify)

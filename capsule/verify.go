@@ -105,7 +105,7 @@ func checkHighlights(s *Scanned) []Finding {
 		for _, b := range h.Bullets {
 			if !cites(b.Text) {
 				out = append(out, Finding{Kind: FindHighlights, Line: b.Line, Subject: h.Title,
-					Message: "a highlight citing no time (2006-01-02T15:04Z) or commit"})
+					Message: "a highlight citing no time (such as 2026-11-22T22:30Z) or commit"})
 			}
 		}
 	}
