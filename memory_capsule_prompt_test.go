@@ -273,3 +273,15 @@ func TestVerifyBuiltCapsule(t *testing.T) {
 		t.Fatalf("files: %+v\n%s", v.Files, w.Data)
 	}
 }
+
+// TestVerifyCapsuleTooLarge: verify does not read a file far larger than
+// any capsule.
+func TestVerifyCapsuleTooLarge(t *testing.T) {
+	_, m, _ := capsuleProject(t)
+	name := filepath.Join(m.Root(), "cold", "capsules", "big.md")
+	os.MkdirAll(filepath.Dir(name), 0o755)
+	os.WriteFile(name, bytes.Repeat([]byte("x"), 1<<20+1), 0o644)
+	if _, err := m.VerifyCapsule(context.Background(), name); !isPathError(err, "too large") {
+		t.Fatalf("verify of a huge file: %v", err)
+	}
+}

@@ -26,6 +26,10 @@ import (
 // of the files a capsule names.
 const OpCapsuleVerify = "capsule-verify"
 
+// maxCapsuleBytes bounds the file verify reads: a capsule is a few
+// thousand tokens, far below it.
+const maxCapsuleBytes = 1 << 20
+
 // The states of a [CapsuleFile].
 const (
 	FileRecorded   = "recorded"   // this verify recorded its hash
@@ -88,6 +92,9 @@ func (m *Memory) VerifyCapsule(ctx context.Context, file string) (CapsuleVerific
 	rel, err := m.capsuleRel(file)
 	if err != nil {
 		return CapsuleVerification{}, err
+	}
+	if fi, err := m.o.FS.Stat(m.path(rel)); err == nil && fi.Size() > maxCapsuleBytes {
+		return CapsuleVerification{}, &CapsulePathError{file, fmt.Sprintf("%d bytes, too large for a capsule (at most %d)", fi.Size(), maxCapsuleBytes)}
 	}
 	data, err := afero.ReadFile(m.o.FS, m.path(rel))
 	if err != nil {
