@@ -263,13 +263,13 @@ func (m *merger) starts() []int {
 func BenchmarkEncoderBuild(b *testing.B) {
 	for _, name := range encodings {
 		b.Run(name, func(b *testing.B) {
-			for b.Loop() {
+			loopCPU(b, func() {
 				e, err := NewEncoder(name)
 				if err != nil {
 					b.Fatal(err)
 				}
 				e.Count("x")
-			}
+			})
 		})
 	}
 }

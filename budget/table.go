@@ -8,7 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"hash/crc32"
-	"hash/maphash"
 	"math/bits"
 	"unsafe"
 )
@@ -30,8 +29,7 @@ type table struct {
 	data  string   // the tokens, concatenated in rank order
 	off   []uint32 // token r is data[off[r]:off[r+1]]
 	slots []uint32 // rank+1 of the token hashed there, or 0 for none
-	mask  uint64   // len(slots)-1
-	seed  maphash.Seed
+	shift uint     // 64 - log2(len(slots)): a hash's top bits pick its slot
 }
 
 // loadTable reads an encoded table, checking its checksum.
@@ -77,13 +75,14 @@ func loadTable(enc string) (*table, error) {
 // index builds the hash index of the tokens data and off hold.
 func (t *table) index() {
 	n := t.size()
-	t.seed = maphash.MakeSeed()
-	t.slots = make([]uint32, 1<<bits.Len(uint(2*n-1))) // at most half full
-	t.mask = uint64(len(t.slots) - 1)
+	log := bits.Len(uint(2*n - 1)) // at most half full
+	t.slots = make([]uint32, 1<<log)
+	t.shift = uint(64 - log)
+	mask := len(t.slots) - 1
 	for r := range uint32(n) {
-		i := maphash.String(t.seed, t.token(r)) & t.mask
+		i := int(hashString(t.token(r)) >> t.shift)
 		for t.slots[i] != 0 {
-			i = (i + 1) & t.mask
+			i = (i + 1) & mask
 		}
 		t.slots[i] = r + 1
 	}
@@ -112,8 +111,8 @@ func (t *table) size() int { return len(t.off) - 1 }
 
 // rank returns the rank of the token s, if s is one.
 func (t *table) rank(s string) (int32, bool) {
-	i := maphash.String(t.seed, s) & t.mask
-	for {
+	mask := len(t.slots) - 1
+	for i := int(hashString(s) >> t.shift); ; i = (i + 1) & mask {
 		r := t.slots[i]
 		if r == 0 {
 			return 0, false
@@ -121,6 +120,42 @@ func (t *table) rank(s string) (int32, bool) {
 		if t.data[t.off[r-1]:t.off[r]] == s {
 			return int32(r - 1), true
 		}
-		i = (i + 1) & t.mask
 	}
+}
+
+// hashString hashes s for the index: a multiply-xorshift hash that reads
+// eight bytes at a time, and a string of up to eight bytes in at most two
+// loads, since most tokens and pieces are that short. The tables are
+// fixed, so a seed would buy nothing: a text cannot make a lookup probe
+// further than the longest run of full slots.
+func hashString(s string) uint64 {
+	const m1, m2 = 0x9e3779b97f4a7c15, 0xbf58476d1ce4e5b9
+	h := uint64(len(s)) * m1
+	for len(s) > 8 {
+		h = (h ^ le64(s)) * m2
+		h ^= h >> 31
+		s = s[8:]
+	}
+	var x uint64
+	switch {
+	case len(s) >= 4:
+		x = uint64(le32(s)) | uint64(le32(s[len(s)-4:]))<<32
+	case len(s) > 0:
+		x = uint64(s[0]) | uint64(s[len(s)/2])<<8 | uint64(s[len(s)-1])<<16
+	}
+	h = (h ^ x) * m1
+	h ^= h >> 29
+	h *= m2
+	return h ^ h>>32
+}
+
+func le64(s string) uint64 {
+	_ = s[7]
+	return uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
+		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
+}
+
+func le32(s string) uint32 {
+	_ = s[3]
+	return uint32(s[0]) | uint32(s[1])<<8 | uint32(s[2])<<16 | uint32(s[3])<<24
 }
