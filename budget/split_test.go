@@ -1,6 +1,8 @@
 package budget
 
 import (
+	"encoding/json"
+	"fmt"
 	"io/fs"
 	"math/rand/v2"
 	"os"
@@ -108,7 +110,8 @@ func randomText(rng *rand.Rand, n int) string {
 
 // TestSplitMatchesPatterns compares the splitters with the patterns on
 // random texts over the alphabet of every class, the adversarial texts,
-// the reference cases and the repository's own Markdown files.
+// the reference cases, the repository's own Markdown files and the seed
+// documents beside the checkout.
 func TestSplitMatchesPatterns(t *testing.T) {
 	t.Parallel()
 	rng := rand.New(rand.NewPCG(3, 4))
@@ -145,7 +148,13 @@ func TestSplitMatchesPatterns(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	checkSplit(t, "cases.jsonl", string(cases))
+	for i, line := range strings.Split(strings.TrimSpace(string(cases)), "\n") {
+		var c struct{ Text string }
+		if err := json.Unmarshal([]byte(line), &c); err != nil {
+			t.Fatalf("cases.jsonl line %d: %v", i+1, err)
+		}
+		checkSplit(t, fmt.Sprintf("cases.jsonl line %d", i+1), strings.ToValidUTF8(c.Text, "\ufffd"))
+	}
 	var docs int
 	err = filepath.WalkDir("..", func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -170,6 +179,15 @@ func TestSplitMatchesPatterns(t *testing.T) {
 	}
 	if docs < 10 {
 		t.Fatalf("only %d Markdown files found", docs)
+	}
+	// The seed documents of ../shared, where CI has them.
+	seeds, _ := filepath.Glob(filepath.Join("..", "..", "shared", "seeds", "*.txt"))
+	for _, path := range seeds {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkSplit(t, path, strings.ToValidUTF8(string(data), "\ufffd"))
 	}
 }
 
