@@ -36,7 +36,10 @@ var latin1 = func() (t [256]uint8) {
 	return t
 }()
 
-// classify returns the classes of r from the unicode tables.
+// classify returns the classes of r from the unicode tables. The general
+// categories are disjoint, so it stops at the first that r is in, asking
+// the commonest first (TestClassify checks every rune against each table
+// on its own).
 func classify(r rune) uint8 {
 	var k uint8
 	if unicode.IsSpace(r) {
@@ -45,19 +48,20 @@ func classify(r rune) uint8 {
 	if r == '\r' || r == '\n' {
 		k |= cNL
 	}
-	if unicode.Is(unicode.L, r) {
+	switch {
+	case unicode.Is(unicode.L, r):
 		k |= cL
-	}
-	if unicode.Is(unicode.N, r) {
+		switch {
+		case unicode.Is(unicode.Lo, r), unicode.Is(unicode.Lm, r):
+			k |= cU | cW
+		case unicode.Is(unicode.Ll, r):
+			k |= cW
+		case unicode.Is(unicode.Lu, r), unicode.Is(unicode.Lt, r):
+			k |= cU
+		}
+	case unicode.Is(unicode.N, r):
 		k |= cN
-	}
-	if unicode.Is(unicode.Lu, r) || unicode.Is(unicode.Lt, r) {
-		k |= cU
-	}
-	if unicode.Is(unicode.Ll, r) {
-		k |= cW
-	}
-	if unicode.Is(unicode.Lm, r) || unicode.Is(unicode.Lo, r) || unicode.Is(unicode.M, r) {
+	case unicode.Is(unicode.M, r):
 		k |= cU | cW
 	}
 	return k
