@@ -64,17 +64,20 @@ type startCache struct {
 }
 
 type startView struct {
-	Name   string           `json:"name"`
-	Env    string           `json:"env"`   // configuration and environment, hashed
-	Built  int64            `json:"built"` // the clock at the build, Unix ns
-	Until  int64            `json:"until"` // 0: no moment the output changes by itself
-	Tokens int              `json:"tokens"`
-	Files  []fsrecord.Entry `json:"files"`
-	Pre    []startNotice    `json:"pre,omitempty"`  // notices before the cold accounting
-	Post   []startNotice    `json:"post,omitempty"` // and after
-	Off    int              `json:"off"`
-	Len    int              `json:"len"`
-	Sum    string           `json:"sum"` // the output, hashed
+	Name   string `json:"name"`
+	Env    string `json:"env"`   // configuration and environment, hashed
+	Built  int64  `json:"built"` // the clock at the build, Unix ns
+	Until  int64  `json:"until"` // 0: no moment the output changes by itself
+	Tokens int    `json:"tokens"`
+	// The key's files (see [fsrecord.AppendKey]) and the output are in
+	// the file's body, at these offsets.
+	KeyOff int           `json:"key_off"`
+	KeyLen int           `json:"key_len"`
+	Pre    []startNotice `json:"pre,omitempty"`  // notices before the cold accounting
+	Post   []startNotice `json:"post,omitempty"` // and after
+	Off    int           `json:"off"`
+	Len    int           `json:"len"`
+	Sum    string        `json:"sum"` // the output, hashed
 }
 
 type startNotice struct {
@@ -195,9 +198,12 @@ func (m *Memory) startFromCache(ctx context.Context, w BootFiles, v *View, edits
 	}
 	now := m.o.Now().UnixNano()
 	switch {
-	case e == nil, e.Off < 0, e.Len < 0, e.Off+e.Len > len(payload),
-		now < e.Built, e.Until != 0 && now >= e.Until,
-		e.Env != m.startEnv(w, v), !fsrecord.Unchanged(m.o.FS, e.Files):
+	case e == nil, !inside(e.Off, e.Len, payload), !inside(e.KeyOff, e.KeyLen, payload),
+		now < e.Built, e.Until != 0 && now >= e.Until, e.Env != m.startEnv(w, v):
+		return "", false
+	}
+	files, err := fsrecord.ParseKey(payload[e.KeyOff : e.KeyOff+e.KeyLen])
+	if err != nil || !fsrecord.Unchanged(m.o.FS, files) {
 		return "", false
 	}
 	out := payload[e.Off : e.Off+e.Len]
@@ -239,7 +245,7 @@ func (m *Memory) keepStart(w BootFiles, v *View, st *Start, out string, r *cache
 	}
 	files = append(files, seen)
 	until := st.Context.ValidUntil(m.cfg, r.now)
-	e := startView{Name: v.Name, Env: m.startEnv(w, v), Built: r.now.UnixNano(), Tokens: st.Context.Totals.Output, Files: files}
+	e := startView{Name: v.Name, Env: m.startEnv(w, v), Built: r.now.UnixNano(), Tokens: st.Context.Totals.Output}
 	if !until.IsZero() {
 		e.Until = until.UnixNano()
 	}
@@ -251,23 +257,27 @@ func (m *Memory) keepStart(w BootFiles, v *View, st *Start, out string, r *cache
 	e.Sum = hex.EncodeToString(sum[:])
 
 	// Keep the other views whose output is still at hand.
+	type part struct{ key, out []byte }
 	var keep []startView
-	var outs []string
+	var parts []part
 	if data, err := tiers.ReadOwn(m.o.FS, m.root, tiers.StateDir+"/"+startCacheFile); err == nil {
 		if old, payload, ok := parseStartCache(data); ok {
 			for _, o := range old.Views {
-				if o.Name == v.Name || len(keep) == startCacheViews-1 || o.Off < 0 || o.Len < 0 || o.Off+o.Len > len(payload) {
+				if o.Name == v.Name || len(keep) == startCacheViews-1 || !inside(o.Off, o.Len, payload) || !inside(o.KeyOff, o.KeyLen, payload) {
 					continue
 				}
-				keep, outs = append(keep, o), append(outs, string(payload[o.Off:o.Off+o.Len]))
+				keep = append(keep, o)
+				parts = append(parts, part{payload[o.KeyOff : o.KeyOff+o.KeyLen], payload[o.Off : o.Off+o.Len]})
 			}
 		}
 	}
-	keep, outs = append(keep, e), append(outs, out)
+	keep, parts = append(keep, e), append(parts, part{fsrecord.AppendKey(nil, files), []byte(out)})
 	var body bytes.Buffer
-	for i := range keep {
-		keep[i].Off, keep[i].Len = body.Len(), len(outs[i])
-		body.WriteString(outs[i])
+	for i, p := range parts {
+		keep[i].KeyOff, keep[i].KeyLen = body.Len(), len(p.key)
+		body.Write(p.key)
+		keep[i].Off, keep[i].Len = body.Len(), len(p.out)
+		body.Write(p.out)
 	}
 	head, err := json.Marshal(startCache{Views: keep})
 	if err != nil {
@@ -292,4 +302,9 @@ func parseStartCache(data []byte) (startCache, []byte, bool) {
 		return sc, nil, false
 	}
 	return sc, payload, true
+}
+
+// inside reports whether off and n name a part of payload.
+func inside(off, n int, payload []byte) bool {
+	return off >= 0 && n >= 0 && off <= len(payload) && n <= len(payload)-off
 }
