@@ -149,10 +149,10 @@ func (b *cacheBench) read(rel string) string {
 // TestStartCacheMatchesFreshBuild proves, on generated roots, that a
 // start served from the cache prints byte for byte what a fresh build
 // prints, notices included, and that each kind of change the output
-// depends on is a miss: a tier file (same size, just modified), a new
-// tier file, the configuration, trust, the clock crossing the digest's
-// window, a new cold document, a ledger line, a file the view reads, and
-// a damaged cache file.
+// depends on is a miss: a tier file (same size, just modified), the
+// configuration, trust, a ledger line, the clock crossing the digest's
+// window, a new cold document, the inbox appearing, a file the view
+// reads, and a damaged cache file.
 func TestStartCacheMatchesFreshBuild(t *testing.T) {
 	for _, g := range []memgen.Options{{TierScale: 1, ColdFiles: 12, TypedEvery: 3}, {TierScale: 1, ColdFiles: 3}} {
 		t.Run(fmt.Sprintf("scale%d-cold%d", g.TierScale, g.ColdFiles), func(t *testing.T) {
@@ -203,6 +203,18 @@ func TestStartCacheMatchesFreshBuild(t *testing.T) {
 			})
 			if !strings.Contains(out, "A fresh note about ovens") {
 				t.Error("the new cold document is not listed")
+			}
+			out = b.changed("a reminder left in the inbox (a file no start had read)", func() {
+				m, err := wake.Open(cacheRoot, b.o)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if _, err := m.Remember(context.Background(), handoff.NewReminder{Text: "Check the oven thermostat"}); err != nil {
+					t.Fatal(err)
+				}
+			})
+			if !strings.Contains(out, "Check the oven thermostat") {
+				t.Error("the new reminder is not in the context")
 			}
 			out = b.changed("a file the view reads", func() {
 				afero.WriteFile(b.fs, "/p/CLAUDE.md", []byte("imported\n"), 0o644)
