@@ -92,7 +92,7 @@ func FuzzInlineKeys(f *testing.F) {
 				t.Fatalf("inlineKeyAt(%q, %v) = %v; the regexp finds %v", s, first, got, want)
 			}
 		}
-		if got, want := InlineKey(s), inlineKeyOracle(" "+s, true); (got == "") != (len(want) == 0) || (got != "" && got != (" "+s)[want[0][2]:want[0][3]]+":") {
+		if got, want := InlineKey(s), inlineKeyOracle(" "+s, true); (got == "") != (len(want) == 0) || (got != "" && got != (" " + s)[want[0][2]:want[0][3]]+":") {
 			t.Fatalf("InlineKey(%q) = %q; the regexp finds %v", s, got, want)
 		}
 	})
