@@ -181,7 +181,7 @@ func firstWake(m Memory, h tiers.Handoff) bool {
 	if hasSession(m.Latest) || h.Get(tiers.KeySessionSummary) != "" || h.Get(tiers.KeyUpdated) != "" {
 		return false
 	}
-	if m.Decisions.Readable() && len(tiers.ParseDecisions(m.Decisions.Content).Entries) > 0 {
+	if m.Decisions.Readable() && len(tiers.SharedDecisions(m.Decisions.Content).Entries) > 0 {
 		return false
 	}
 	return len(OpenTasks(m.Tasks)) == 0

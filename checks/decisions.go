@@ -31,7 +31,7 @@ func CheckDecisions(m Memory) []Finding {
 		return []Finding{{Check: Consistency, Pass: true, Severity: Warning, Path: tiers.DecisionsPath,
 			Message: "warm/decisions.md was not read, so its decisions were not checked: " + d.Skipped}}
 	}
-	log := tiers.ParseDecisions(d.Content)
+	log := tiers.SharedDecisions(d.Content)
 	var problems []string
 	problems = append(problems, sameTopic(log)...)
 	contra, uncompared := contradictions(log)
