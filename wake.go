@@ -18,6 +18,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"strconv"
+	"sync"
 	"time"
 	"unicode/utf8"
 
@@ -68,7 +69,9 @@ type Memory struct {
 	cfg   tiers.Config
 	trust tiers.Trust
 	enc   *budget.Encoder
-	cache *budget.Cache
+	// cache is the count cache, read on first use (see [Memory.counter]).
+	cache   *budget.Cache
+	cacheMu sync.Mutex
 }
 
 // Find locates the memory root as DESIGN section 1 says: flagRoot, else
@@ -133,7 +136,6 @@ func Open(root string, o Options) (*Memory, error) {
 	if m.enc, err = newEncoder(m.cfg.Encoding); err != nil {
 		return nil, err
 	}
-	m.cache = boot.OpenCache(m.o.FS, root, m.enc)
 	return m, nil
 }
 
@@ -178,7 +180,19 @@ func (m *Memory) Store() *handoff.Store {
 
 // bootOptions is what the boot pipeline reads with.
 func (m *Memory) bootOptions() boot.Options {
-	return boot.Options{FS: m.o.FS, Root: m.root, Config: m.cfg, Counter: m.cache, Now: m.o.Now}
+	return boot.Options{FS: m.o.FS, Root: m.root, Config: m.cfg, Counter: m.counter(), Now: m.o.Now}
+}
+
+// counter is the count cache, read from the state directory on first use:
+// an operation that counts nothing (wake check) neither reads nor decodes
+// it.
+func (m *Memory) counter() *budget.Cache {
+	m.cacheMu.Lock()
+	defer m.cacheMu.Unlock()
+	if m.cache == nil {
+		m.cache = boot.OpenCache(m.o.FS, m.root, m.enc)
+	}
+	return m.cache
 }
 
 func (m *Memory) warn(msg string) { m.notify(Notice{Kind: "warning", Msg: msg}) }
@@ -198,7 +212,13 @@ func (m *Memory) notify(n Notice) {
 // SaveCache keeps the counts learned; failing to is only worth a warning,
 // since the cache is an optimisation.
 func (m *Memory) SaveCache() {
-	if err := boot.SaveCache(m.o.FS, m.root, m.cache); err != nil {
+	m.cacheMu.Lock()
+	c := m.cache
+	m.cacheMu.Unlock()
+	if c == nil {
+		return // never read, so nothing learned
+	}
+	if err := boot.SaveCache(m.o.FS, m.root, c); err != nil {
 		m.warn(fmt.Sprintf("saving the token cache: %v", err))
 	}
 }
