@@ -140,8 +140,9 @@ func sameTopic(log tiers.DecisionLog) []string {
 	return out
 }
 
-// contradictions compares every pair of the most recent maxCompared
-// active entries, except pairs with a TOPIC each (the same TOPIC is
+// contradictions compares the pairs of the most recent maxCompared active
+// entries that can contradict (the candidates the index finds: the same
+// findings as every pair), except pairs with a TOPIC each (the same TOPIC is
 // reported above, different ones are different subjects). It lists at
 // most maxListed pairs and says how many older active entries it did not
 // compare.
@@ -157,19 +158,20 @@ func contradictions(log tiers.DecisionLog) (out []string, uncompared int) {
 		ps[i], topics[i] = c.phrase(e.What), tiers.OneLine(e.Topic())
 	}
 	found := 0
-	for i := range act {
-		for j := i + 1; j < len(act); j++ {
-			if topics[i] != "" && topics[j] != "" {
-				continue
-			}
-			why, ok := c.contradicts(ps[i], ps[j])
-			if !ok {
-				continue
-			}
-			if found++; found <= maxListed {
-				a, b := act[i], act[j]
-				out = append(out, fmt.Sprintf("entries %s and %s contradict: %q against %q (%s)", a.Name(), b.Name(), tiers.OneLine(a.What), tiers.OneLine(b.What), why))
-			}
+	// Only the pairs that can contradict, in the order of a loop over
+	// every pair (see [candidates]).
+	for _, pair := range candidates(ps) {
+		i, j := pair[0], pair[1]
+		if topics[i] != "" && topics[j] != "" {
+			continue
+		}
+		why, ok := c.contradicts(ps[i], ps[j])
+		if !ok {
+			continue
+		}
+		if found++; found <= maxListed {
+			a, b := act[i], act[j]
+			out = append(out, fmt.Sprintf("entries %s and %s contradict: %q against %q (%s)", a.Name(), b.Name(), tiers.OneLine(a.What), tiers.OneLine(b.What), why))
 		}
 	}
 	if found > maxListed {
