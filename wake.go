@@ -71,7 +71,10 @@ type Memory struct {
 	enc   *budget.Encoder
 	// cache is the count cache, read on first use (see [Memory.counter]).
 	cache   *budget.Cache
-	cacheMu sync.Mutex
+	cacheMu sync.Mutex // guards cache and contra
+	// contra keeps the contradiction check's findings between runs, read
+	// on first use (see [Memory.contradictions]).
+	contra *checks.ContradictionCache
 }
 
 // Find locates the memory root as DESIGN section 1 says: flagRoot, else
@@ -180,7 +183,18 @@ func (m *Memory) Store() *handoff.Store {
 
 // bootOptions is what the boot pipeline reads with.
 func (m *Memory) bootOptions() boot.Options {
-	return boot.Options{FS: m.o.FS, Root: m.root, Config: m.cfg, Counter: m.counter(), Now: m.o.Now}
+	return boot.Options{FS: m.o.FS, Root: m.root, Config: m.cfg, Counter: m.counter(), Now: m.o.Now, Contradictions: m.contradictions()}
+}
+
+// contradictions is the cache of the contradiction check's findings, read
+// from the state directory on first use.
+func (m *Memory) contradictions() *checks.ContradictionCache {
+	m.cacheMu.Lock()
+	defer m.cacheMu.Unlock()
+	if m.contra == nil {
+		m.contra = checks.ReadContradictionCache(m.o.FS, m.root)
+	}
+	return m.contra
 }
 
 // counter is the count cache, read from the state directory on first use:
@@ -209,12 +223,18 @@ func (m *Memory) notify(n Notice) {
 	}
 }
 
-// SaveCache keeps the counts learned; failing to is only worth a warning,
-// since the cache is an optimisation.
+// SaveCache keeps the counts learned and the contradiction check's
+// findings; failing to is only worth a warning, since the caches are an
+// optimisation.
 func (m *Memory) SaveCache() {
 	m.cacheMu.Lock()
-	c := m.cache
+	c, contra := m.cache, m.contra
 	m.cacheMu.Unlock()
+	if contra != nil {
+		if err := contra.Save(m.o.FS, m.root); err != nil {
+			m.warn(fmt.Sprintf("saving the contradiction check's findings: %v", err))
+		}
+	}
 	if c == nil {
 		return // never read, so nothing learned
 	}

@@ -100,6 +100,9 @@ type Memory struct {
 	// WrittenSkipped says why the ledger was not read for them; "" when
 	// it was (or there is none).
 	WrittenSkipped string
+	// Contradictions keeps the contradiction check's findings between
+	// runs; nil compares the decisions every time.
+	Contradictions *ContradictionCache
 }
 
 // Options configure the checks.

@@ -34,7 +34,7 @@ func CheckDecisions(m Memory) []Finding {
 	log := tiers.SharedDecisions(d.Content)
 	var problems []string
 	problems = append(problems, sameTopic(log)...)
-	contra, uncompared := contradictions(log)
+	contra, uncompared := contradictionsOf(m.Contradictions, d.Content, log)
 	problems = append(problems, contra...)
 	problems = append(problems, statusProblems(log)...)
 	problems = append(problems, duplicateIDs(log)...)
