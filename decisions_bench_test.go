@@ -76,3 +76,22 @@ func BenchmarkLoadDecisionLog(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkStatusDecisionLog is wake status in process (warm) on a root
+// whose decision log is some 200,000 tokens.
+func BenchmarkStatusDecisionLog(b *testing.B) {
+	root, o := benchRoot(b, memgen.Options{Decisions: 4000})
+	status := func() {
+		m, err := wake.Open(root, o)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := m.Status(); err != nil {
+			b.Fatal(err)
+		}
+	}
+	status()
+	for b.Loop() {
+		status()
+	}
+}

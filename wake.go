@@ -183,7 +183,7 @@ func (m *Memory) Store() *handoff.Store {
 
 // bootOptions is what the boot pipeline reads with.
 func (m *Memory) bootOptions() boot.Options {
-	return boot.Options{FS: m.o.FS, Root: m.root, Config: m.cfg, Counter: m.counter(), Now: m.o.Now, Contradictions: m.contradictions()}
+	return boot.Options{FS: m.o.FS, Root: m.root, Config: m.cfg, Counter: m.counter(), Now: m.o.Now}
 }
 
 // contradictions is the cache of the contradiction check's findings, read
