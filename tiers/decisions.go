@@ -46,11 +46,11 @@ func entryHead(line string) (dateStart, dateEnd, valStart int, ok bool) {
 	if len(line) == 0 || line[0] != '[' {
 		return 0, 0, 0, false
 	}
-	close := strings.IndexAny(line[1:], "]\n")
-	if close < 0 || line[1+close] != ']' {
+	rb := strings.IndexAny(line[1:], "]\n")
+	if rb < 0 || line[1+rb] != ']' {
 		return 0, 0, 0, false
 	}
-	dateEnd = 1 + close
+	dateEnd = 1 + rb
 	i := dateEnd + 1
 	for i < len(line) && (line[i] == ' ' || line[i] == '\t') {
 		i++
