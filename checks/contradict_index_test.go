@@ -3,10 +3,12 @@ package checks
 import (
 	"fmt"
 	"math/rand/v2"
+	"reflect"
 	"strings"
 	"testing"
 
 	"github.com/spf13/afero"
+	"github.com/wakeproto/wake/handoff"
 	"github.com/wakeproto/wake/internal/memgen"
 	"github.com/wakeproto/wake/tiers"
 )
@@ -303,4 +305,73 @@ func TestContradictionsAsEveryPair(t *testing.T) {
 			t.Errorf("%d decisions: no contradiction to find", n)
 		}
 	}
+}
+
+// conflictsEveryEntry is [Conflicts] as it was before the index: each new
+// decision compared with every active entry.
+func conflictsEveryEntry(log tiers.DecisionLog, ds []handoff.NewDecision) []handoff.Conflict {
+	act := active(log)
+	if len(act) > maxCompared {
+		act = act[len(act)-maxCompared:]
+	}
+	c := newComparer()
+	ps := make([]phrase, len(act))
+	for i, e := range act {
+		ps[i] = c.phrase(e.What)
+	}
+	var out []handoff.Conflict
+	for i, d := range ds {
+		topic := strings.ToLower(tiers.OneLine(d.Topic))
+		p := c.phrase(d.What)
+		for j, e := range act {
+			other := strings.ToLower(tiers.OneLine(e.Topic()))
+			switch {
+			case topic != "" && topic == other:
+				out = append(out, handoff.Conflict{New: i, With: e, Why: fmt.Sprintf("both have TOPIC %q", tiers.OneLine(e.Topic()))})
+			case topic != "" && other != "":
+			default:
+				if why, ok := c.contradicts(p, ps[j]); ok {
+					out = append(out, handoff.Conflict{New: i, With: e, Why: why})
+				}
+			}
+		}
+	}
+	return out
+}
+
+// TestConflictsAsEveryEntry: the guard of rule 1 finds, through the index,
+// what comparing each new decision with every entry finds.
+func TestConflictsAsEveryEntry(t *testing.T) {
+	t.Parallel()
+	found := 0
+	for seed := range 60 {
+		r := rand.New(rand.NewPCG(uint64(seed), 99))
+		texts := randomLog(r, 120)
+		var b strings.Builder
+		for i, s := range texts[:100] {
+			fmt.Fprintf(&b, "[2026-01-01] DECISION: %s BECAUSE: r\nSTATUS: active\n", s)
+			if i%5 == 0 {
+				fmt.Fprintf(&b, "TOPIC: t%d\n", i%15)
+			}
+			b.WriteString("\n")
+		}
+		log := tiers.ParseDecisions([]byte(b.String()))
+		var ds []handoff.NewDecision
+		for i, s := range texts[100:] {
+			d := handoff.NewDecision{What: s, Why: "w"}
+			if i%4 == 0 {
+				d.Topic = fmt.Sprintf("t%d", i%15)
+			}
+			ds = append(ds, d)
+		}
+		got, want := Conflicts(log, ds), conflictsEveryEntry(log, ds)
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("seed %d: the index finds %d conflicts, every entry %d", seed, len(got), len(want))
+		}
+		found += len(want)
+	}
+	if found < 50 {
+		t.Errorf("only %d conflicts in all: the logs test nothing", found)
+	}
+	t.Logf("%d conflicts", found)
 }

@@ -292,19 +292,34 @@ func Conflicts(log tiers.DecisionLog, ds []handoff.NewDecision) []handoff.Confli
 	}
 	c := newComparer()
 	ps := make([]phrase, len(act))
+	index := map[keyHash][]int{}
 	for i, e := range act {
 		ps[i] = c.phrase(e.What)
+		for _, k := range keys(ps[i]) {
+			if ids := index[k]; len(ids) == 0 || ids[len(ids)-1] != i {
+				index[k] = append(ids, i)
+			}
+		}
 	}
 	var out []handoff.Conflict
 	for i, d := range ds {
 		topic := strings.ToLower(tiers.OneLine(d.Topic))
 		p := c.phrase(d.What)
+		// Only the entries that share a key with it can contradict it
+		// (see [candidates]).
+		candidate := map[int]bool{}
+		for _, k := range keys(p) {
+			for _, j := range index[k] {
+				candidate[j] = true
+			}
+		}
 		for j, e := range act {
 			other := strings.ToLower(tiers.OneLine(e.Topic()))
 			switch {
 			case topic != "" && topic == other:
 				out = append(out, handoff.Conflict{New: i, With: e, Why: fmt.Sprintf("both have TOPIC %q", tiers.OneLine(e.Topic()))})
 			case topic != "" && other != "":
+			case !candidate[j]:
 			default:
 				if why, ok := c.contradicts(p, ps[j]); ok {
 					out = append(out, handoff.Conflict{New: i, With: e, Why: why})
