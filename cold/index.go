@@ -67,6 +67,7 @@ type Entry struct {
 	seen          bool
 	loaded        bool // read from the file, not learned in this run
 	fresh         bool // matches the file as this run found it
+	todo          bool // read in this run, not yet put in the index
 }
 
 // NewIndex returns an index for counts in the named encoding, loaded
@@ -157,7 +158,7 @@ func (x *Index) put(f tiers.ColdFile, e Entry, now time.Time) Entry {
 	}
 	e.Size, e.MTime = f.Size, f.ModTime.UnixNano()
 	e.racy = isRacy(f, now)
-	e.seen, e.loaded, e.fresh = true, false, true
+	e.seen, e.loaded, e.fresh, e.todo = true, false, true, false
 	x.entries[f.Path] = &e
 	x.learnt = true
 	if changesFile(old, &e) {

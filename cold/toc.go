@@ -4,8 +4,11 @@ import (
 	"fmt"
 	"path"
 	"regexp"
+	"runtime"
 	"slices"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/wakeproto/wake/budget"
@@ -135,7 +138,10 @@ func Scan(o Options) []string {
 
 // scan walks cold/, looks each file up in idx, reads those it does not
 // know, and calls found with each document it could read, in walk order;
-// found may return a warning.
+// found may return a warning. The documents to read are read, parsed and
+// counted on all cores (see [readWorkers]); what they give is taken in
+// walk order, so that the index, the listing and the warnings are those a
+// read one at a time gives.
 func scan(o Options, idx *Index, found func(tiers.ColdFile, Entry) string) []string {
 	files, warns, err := tiers.ScanCold(o.FS, o.Root)
 	if err != nil {
@@ -146,16 +152,24 @@ func scan(o Options, idx *Index, found func(tiers.ColdFile, Entry) string) []str
 	if o.Now != nil {
 		now = o.Now
 	}
-	for _, f := range files {
+	entries := make([]Entry, len(files))
+	var todo []int
+	for i, f := range files {
 		e, ok := idx.lookup(f)
-		if !ok {
-			// Only a count the index will keep may skip the content cache.
-			keep := o.Index != nil && !isRacy(f, now())
-			e, err = readColdEntry(o, f, keep)
-			if err != nil {
-				warns = append(warns, err.Error())
-				continue
-			}
+		if ok {
+			entries[i] = e
+		} else {
+			todo = append(todo, i)
+		}
+	}
+	errs := readEntries(o, files, todo, entries, now)
+	for i, f := range files {
+		e := entries[i]
+		if err := errs[i]; err != nil {
+			warns = append(warns, err.Error())
+			continue
+		}
+		if e.todo {
 			e = idx.put(f, e, now())
 		}
 		if w := found(f, e); w != "" {
@@ -165,10 +179,61 @@ func scan(o Options, idx *Index, found func(tiers.ColdFile, Entry) string) []str
 	return warns
 }
 
+// readWorkers is how many documents a scan reads at once: one a core, for
+// reading is mostly parsing and counting.
+var readWorkers = func() int { return runtime.GOMAXPROCS(0) }
+
+// readEntries reads the documents files[i] for each i of todo into
+// entries[i], on up to [readWorkers] goroutines, and returns the error of
+// each document that could not be read, by the same index.
+func readEntries(o Options, files []tiers.ColdFile, todo []int, entries []Entry, now func() time.Time) map[int]error {
+	errs := map[int]error{}
+	if len(todo) == 0 {
+		return errs
+	}
+	r, err := tiers.NewColdReader(o.FS, o.Root)
+	if err != nil {
+		for _, i := range todo {
+			errs[i] = fmt.Errorf("%s: skipped: %v", files[i].Path, err)
+		}
+		return errs
+	}
+	var (
+		mu   sync.Mutex
+		next atomic.Int64
+		wg   sync.WaitGroup
+	)
+	for range max(1, min(readWorkers(), len(todo))) {
+		wg.Go(func() {
+			for {
+				k := int(next.Add(1)) - 1
+				if k >= len(todo) {
+					return
+				}
+				i := todo[k]
+				f := files[i]
+				// Only a count the index will keep may skip the content cache.
+				keep := o.Index != nil && !isRacy(f, now())
+				e, err := readColdEntry(o, r, f, keep)
+				if err != nil {
+					mu.Lock()
+					errs[i] = err
+					mu.Unlock()
+					continue
+				}
+				e.todo = true
+				entries[i] = e
+			}
+		})
+	}
+	wg.Wait()
+	return errs
+}
+
 // readColdEntry reads a document the index does not know: whole, to count
 // it, with the listing taken from its head only.
-func readColdEntry(o Options, f tiers.ColdFile, indexKeeps bool) (Entry, error) {
-	d, err := tiers.ReadDoc(o.FS, o.Root, f.Path)
+func readColdEntry(o Options, r *tiers.ColdReader, f tiers.ColdFile, indexKeeps bool) (Entry, error) {
+	d, err := r.Read(f.Path)
 	switch {
 	case err != nil:
 		return Entry{}, err

@@ -288,3 +288,95 @@ func ReadHead(fsys afero.Fs, root, rel string) (h ColdHead, ok bool, err error) 
 	}
 	return ParseColdHead(buf[:n], n <= ColdHeadBytes), true, nil
 }
+
+// ColdReader reads the cold documents a scan found, with the memory root
+// resolved once for all of them. It is safe for concurrent use.
+type ColdReader struct {
+	fsys     afero.Fs
+	root     string
+	realRoot string
+}
+
+// NewColdReader resolves root for reading cold documents under it.
+func NewColdReader(fsys afero.Fs, root string) (*ColdReader, error) {
+	realRoot, err := realPath(fsys, filepath.Clean(root), false)
+	if err != nil {
+		return nil, fmt.Errorf("resolving the memory root %s: %w", root, err)
+	}
+	return &ColdReader{fsys: fsys, root: root, realRoot: realRoot}, nil
+}
+
+// Read reads the document at rel as [ReadDoc] does, with the same
+// Missing, Skipped, Huge and Content, but none of what only a reader of
+// its whole text needs: its front matter is not parsed (Meta is empty)
+// and no warnings are collected, since the table of contents takes what it
+// lists from the document's head (see [ParseColdHead]).
+func (r *ColdReader) Read(rel string) (Doc, error) {
+	d := Doc{Path: rel}
+	if reason, err := insideReal(r.fsys, r.realRoot, rel); err != nil {
+		if errors.Is(err, os.ErrNotExist) {
+			d.Missing = true
+			return d, nil
+		}
+		return d, fmt.Errorf("reading %s: %w", rel, err)
+	} else if reason != "" {
+		d.Skipped = reason
+		return d, nil
+	}
+	f, fi, why, err := OpenRegular(r.fsys, filepath.Join(r.root, filepath.FromSlash(rel)))
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+		d.Missing = true
+		return d, nil
+	case err != nil:
+		return d, fmt.Errorf("reading %s: %w", rel, err)
+	case why != "":
+		d.Skipped = why
+		return d, nil
+	}
+	defer f.Close()
+	d.Size, d.ModTime = fi.Size(), fi.ModTime()
+	limit := int64(MaxDocBytes)
+	if d.Size > MaxDocBytes {
+		d.Huge, limit = true, HeadBytes
+	}
+	// One read into a buffer of the file's size, plus one byte to see
+	// its end, rather than io.ReadAll's growing buffer.
+	data := make([]byte, 0, min(d.Size, limit)+1)
+	data, err = readLimited(f, data, limit)
+	if err != nil {
+		return d, fmt.Errorf("reading %s: %w", rel, err)
+	}
+	if d.Huge {
+		// Never cut mid-line: keep the head up to its last newline.
+		if i := bytes.LastIndexByte(data, '\n'); i >= 0 {
+			data = data[:i+1]
+		}
+	}
+	if i := bytes.IndexByte(data, 0); i >= 0 {
+		d.Skipped = fmt.Sprintf("binary file (NUL byte at offset %d)", i)
+		return d, nil
+	}
+	d.Content = data
+	return d, nil
+}
+
+// readLimited appends to buf what f holds, up to limit bytes, as
+// io.ReadAll of an io.LimitReader does.
+func readLimited(f io.Reader, buf []byte, limit int64) ([]byte, error) {
+	for int64(len(buf)) < limit {
+		if len(buf) == cap(buf) {
+			buf = slices.Grow(buf, int(min(int64(max(cap(buf), 512)), limit-int64(len(buf)))))
+		}
+		room := buf[len(buf):min(int64(cap(buf)), limit)]
+		n, err := f.Read(room)
+		buf = buf[:len(buf)+n]
+		if errors.Is(err, io.EOF) {
+			return buf, nil
+		}
+		if err != nil {
+			return buf, err
+		}
+	}
+	return buf, nil
+}
