@@ -39,7 +39,7 @@ func parallelTree() []coldtree.File {
 func TestScanWorkersSameBytes(t *testing.T) {
 	enc := encoder(t)
 	type result struct {
-		text, warns string
+		text, warns  string
 		index, cache []byte
 		level        []string
 	}
