@@ -44,6 +44,9 @@ type Index struct {
 	dirty    bool
 	learnt   bool   // a document was read in this run: see [Index.Unchanged]
 	sum      string // of the file as loaded, or as last saved: see [Index.Sum]
+	// versions are those of the documents read whole in this run, kept
+	// when asked for: see [Index.KeepVersions].
+	versions map[string]handoff.DocVersion
 }
 
 type Entry struct {
@@ -68,6 +71,7 @@ type Entry struct {
 	loaded        bool // read from the file, not learned in this run
 	fresh         bool // matches the file as this run found it
 	todo          bool // read in this run, not yet put in the index
+	version       bool // read whole in this run: see [Index.Version]
 }
 
 // NewIndex returns an index for counts in the named encoding, loaded
@@ -120,6 +124,25 @@ func SaveIndex(fsys afero.Fs, root string, x *Index) error {
 	}
 	x.sum = indexSum(data)
 	return nil
+}
+
+// KeepVersions has the scans that follow keep the version of each
+// document they read whole (see [handoff.VersionOf]), for a look at the
+// edits made outside wake that follows them in the same run (a session
+// start's): on a first start, that look then reads no cold document
+// again.
+func (x *Index) KeepVersions() {
+	if x.versions == nil {
+		x.versions = map[string]handoff.DocVersion{}
+	}
+}
+
+// Version returns the version of the document at p as a scan in this run
+// read it whole, when [Index.KeepVersions] asked for it; false for any
+// other document. It is safe for concurrent use, the scans done.
+func (x *Index) Version(p string) (handoff.DocVersion, bool) {
+	v, ok := x.versions[p]
+	return v, ok
 }
 
 // Dirty reports whether the index differs from what was loaded.

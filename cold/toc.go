@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/wakeproto/wake/budget"
+	"github.com/wakeproto/wake/handoff"
 	"github.com/wakeproto/wake/policy"
 	"github.com/wakeproto/wake/tiers"
 )
@@ -162,7 +163,11 @@ func scan(o Options, idx *Index, found func(tiers.ColdFile, Entry) string) []str
 			todo = append(todo, i)
 		}
 	}
-	errs := readEntries(o, files, todo, entries, now)
+	var versions []handoff.DocVersion
+	if idx.versions != nil {
+		versions = make([]handoff.DocVersion, len(files))
+	}
+	errs := readEntries(o, files, todo, entries, versions, now)
 	for i, f := range files {
 		e := entries[i]
 		if err := errs[i]; err != nil {
@@ -171,6 +176,9 @@ func scan(o Options, idx *Index, found func(tiers.ColdFile, Entry) string) []str
 		}
 		if e.todo {
 			e = idx.put(f, e, now())
+			if versions != nil && e.version {
+				idx.versions[f.Path] = versions[i]
+			}
 		}
 		if w := found(f, e); w != "" {
 			warns = append(warns, w)
@@ -184,9 +192,10 @@ func scan(o Options, idx *Index, found func(tiers.ColdFile, Entry) string) []str
 var readWorkers = func() int { return runtime.GOMAXPROCS(0) }
 
 // readEntries reads the documents files[i] for each i of todo into
-// entries[i], on up to [readWorkers] goroutines, and returns the error of
-// each document that could not be read, by the same index.
-func readEntries(o Options, files []tiers.ColdFile, todo []int, entries []Entry, now func() time.Time) map[int]error {
+// entries[i], and their versions into versions[i] when versions is not
+// nil, on up to [readWorkers] goroutines, and returns the error of each
+// document that could not be read, by the same index.
+func readEntries(o Options, files []tiers.ColdFile, todo []int, entries []Entry, versions []handoff.DocVersion, now func() time.Time) map[int]error {
 	errs := map[int]error{}
 	if len(todo) == 0 {
 		return errs
@@ -214,7 +223,11 @@ func readEntries(o Options, files []tiers.ColdFile, todo []int, entries []Entry,
 				f := files[i]
 				// Only a count the index will keep may skip the content cache.
 				keep := o.Index != nil && !isRacy(f, now())
-				e, err := readColdEntry(o, r, f, keep)
+				var v *handoff.DocVersion
+				if versions != nil {
+					v = &versions[i]
+				}
+				e, err := readColdEntry(o, r, f, keep, v)
 				if err != nil {
 					mu.Lock()
 					errs[i] = err
@@ -231,8 +244,10 @@ func readEntries(o Options, files []tiers.ColdFile, todo []int, entries []Entry,
 }
 
 // readColdEntry reads a document the index does not know: whole, to count
-// it, with the listing taken from its head only.
-func readColdEntry(o Options, r *tiers.ColdReader, f tiers.ColdFile, indexKeeps bool) (Entry, error) {
+// it, with the listing taken from its head only. When v is not nil, it
+// also takes the document's version for the look at edits that follows
+// (see [Index.KeepVersions]), when it read the whole document.
+func readColdEntry(o Options, r *tiers.ColdReader, f tiers.ColdFile, indexKeeps bool, v *handoff.DocVersion) (Entry, error) {
 	d, err := r.Read(f.Path)
 	switch {
 	case err != nil:
@@ -245,6 +260,14 @@ func readColdEntry(o Options, r *tiers.ColdReader, f tiers.ColdFile, indexKeeps 
 		return Entry{}, fmt.Errorf("%s: skipped: %s", f.Path, d.Skipped)
 	}
 	h := tiers.ParseColdHead(d.Content, !d.Huge)
+	version := v != nil && !d.Huge
+	if version {
+		head := &h
+		if len(d.Content) > tiers.ColdHeadBytes {
+			head = nil // parsed from its head only
+		}
+		*v = handoff.VersionOf(d.Content, head)
+	}
 	// Titles are kept as single lines, so that listing a known document
 	// needs no more work.
 	count := o.Counter.Count
@@ -257,6 +280,7 @@ func readColdEntry(o Options, r *tiers.ColdReader, f tiers.ColdFile, indexKeeps 
 		Session:    tiers.ShortLine(h.Meta.Session),
 		MemoryType: tiers.ShortLine(h.Meta.MemoryType), ProjectID: tiers.ShortLine(h.Meta.ProjectID),
 		SourceOfTruth: h.Meta.SourceOfTruth != nil && *h.Meta.SourceOfTruth,
+		version:       version,
 	}, nil
 }
 

@@ -208,9 +208,10 @@ func (sc *EditScan) compare(o Observed, r readOutcome) error {
 }
 
 // lookAll looks at the files observed, reading those their stat does not
-// settle on all cores (a first start reads every cold document), and
-// comparing them with their records in path order.
-func (sc *EditScan) lookAll(found map[string]Observed) []error {
+// settle on all cores (a first start reads every cold document) unless
+// known gives their version, and comparing them with their records in
+// path order.
+func (sc *EditScan) lookAll(found map[string]Observed, known func(string) (DocVersion, bool)) []error {
 	var todo []Observed
 	for _, p := range slices.Sorted(maps.Keys(found)) {
 		if o := found[p]; !sc.settledByStat(o) {
@@ -223,6 +224,13 @@ func (sc *EditScan) lookAll(found map[string]Observed) []error {
 	for range min(runtime.GOMAXPROCS(0), len(todo)) {
 		wg.Go(func() {
 			for i := int(next.Add(1)) - 1; i < len(todo); i = int(next.Add(1)) - 1 {
+				if known != nil && todo[i].Exists {
+					if dv, ok := known(todo[i].Path); ok && dv.v != nil {
+						v := *dv.v // compare sets its stat
+						read[i] = readOutcome{v: &v, exists: true}
+						continue
+					}
+				}
 				read[i] = sc.read(todo[i])
 			}
 		})
@@ -324,6 +332,10 @@ type ColdLook struct {
 	Unchanged bool
 	// Found returns the documents the scan found, as they are now.
 	Found func() map[string]Observed
+	// Read, when not nil, returns the version of a document the scan
+	// read whole in this run (see [VersionOf]), so that it is not read
+	// again; false for any other.
+	Read func(path string) (DocVersion, bool)
 }
 
 // LookAtCold looks at the cold documents: at each one the scan of cold/
@@ -343,7 +355,7 @@ func (sc *EditScan) LookAtCold(c ColdLook) error {
 		sc.seen.coldDirty = true
 	}
 	found := c.Found()
-	errs := sc.lookAll(found)
+	errs := sc.lookAll(found, c.Read)
 	for p := range sc.seen.files {
 		if _, ok := found[p]; ok || !isColdDoc(p) {
 			continue
