@@ -214,6 +214,7 @@ func readEntries(o Options, files []tiers.ColdFile, todo []int, entries []Entry,
 	)
 	for range max(1, min(readWorkers(), len(todo))) {
 		wg.Go(func() {
+			var buf []byte // what each document is read into
 			for {
 				k := int(next.Add(1)) - 1
 				if k >= len(todo) {
@@ -227,7 +228,9 @@ func readEntries(o Options, files []tiers.ColdFile, todo []int, entries []Entry,
 				if versions != nil {
 					v = &versions[i]
 				}
-				e, err := readColdEntry(o, r, f, keep, v)
+				var e Entry
+				var err error
+				e, buf, err = readColdEntry(o, r, f, keep, v, buf)
 				if err != nil {
 					mu.Lock()
 					errs[i] = err
@@ -247,17 +250,21 @@ func readEntries(o Options, files []tiers.ColdFile, todo []int, entries []Entry,
 // it, with the listing taken from its head only. When v is not nil, it
 // also takes the document's version for the look at edits that follows
 // (see [Index.KeepVersions]), when it read the whole document.
-func readColdEntry(o Options, r *tiers.ColdReader, f tiers.ColdFile, indexKeeps bool, v *handoff.DocVersion) (Entry, error) {
-	d, err := r.Read(f.Path)
+//
+// The document is read into buf, which nothing read from it keeps (every
+// text taken from it is copied); it returns the buffer to read the next
+// document into.
+func readColdEntry(o Options, r *tiers.ColdReader, f tiers.ColdFile, indexKeeps bool, v *handoff.DocVersion, buf []byte) (Entry, []byte, error) {
+	d, buf, err := r.ReadInto(f.Path, buf)
 	switch {
 	case err != nil:
-		return Entry{}, err
+		return Entry{}, buf, err
 	case d.Missing:
-		return Entry{}, fmt.Errorf("%s: skipped: removed while being listed", f.Path)
+		return Entry{}, buf, fmt.Errorf("%s: skipped: removed while being listed", f.Path)
 	case strings.HasPrefix(d.Skipped, "binary"):
-		return Entry{Binary: true}, nil
+		return Entry{Binary: true}, buf, nil
 	case d.Skipped != "":
-		return Entry{}, fmt.Errorf("%s: skipped: %s", f.Path, d.Skipped)
+		return Entry{}, buf, fmt.Errorf("%s: skipped: %s", f.Path, d.Skipped)
 	}
 	h := tiers.ParseColdHead(d.Content, !d.Huge)
 	version := v != nil && !d.Huge
@@ -281,7 +288,7 @@ func readColdEntry(o Options, r *tiers.ColdReader, f tiers.ColdFile, indexKeeps 
 		MemoryType: tiers.ShortLine(h.Meta.MemoryType), ProjectID: tiers.ShortLine(h.Meta.ProjectID),
 		SourceOfTruth: h.Meta.SourceOfTruth != nil && *h.Meta.SourceOfTruth,
 		version:       version,
-	}, nil
+	}, buf, nil
 }
 
 // level is the sensitivity of the cold document at p as the listing found

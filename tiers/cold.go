@@ -382,6 +382,23 @@ func NewColdReader(fsys afero.Fs, root string) (*ColdReader, error) {
 // and no warnings are collected, since the table of contents takes what it
 // lists from the document's head (see [ParseColdHead]).
 func (r *ColdReader) Read(rel string) (Doc, error) {
+	d, _, err := r.ReadInto(rel, nil)
+	return d, err
+}
+
+// ReadInto is [ColdReader.Read] into buf when it is large enough: the
+// returned Content is then buf's, valid until buf is used again. It
+// returns the buffer to use next, so that a worker reading thousands of
+// documents allocates one.
+func (r *ColdReader) ReadInto(rel string, buf []byte) (Doc, []byte, error) {
+	d, err := r.read(rel, buf[:0])
+	if c := d.Content; cap(c) > cap(buf) {
+		buf = c[:0]
+	}
+	return d, buf, err
+}
+
+func (r *ColdReader) read(rel string, buf []byte) (Doc, error) {
 	d := Doc{Path: rel}
 	if reason, err := insideReal(r.fsys, r.realRoot, rel); err != nil {
 		if errors.Is(err, os.ErrNotExist) {
@@ -412,7 +429,7 @@ func (r *ColdReader) Read(rel string) (Doc, error) {
 	}
 	// One read into a buffer of the file's size, plus one byte to see
 	// its end, rather than io.ReadAll's growing buffer.
-	data := make([]byte, 0, min(d.Size, limit)+1)
+	data := slices.Grow(buf[:0], int(min(d.Size, limit)+1))
 	data, err = readLimited(f, data, limit)
 	if err != nil {
 		return d, fmt.Errorf("reading %s: %w", rel, err)
