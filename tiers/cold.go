@@ -376,20 +376,14 @@ func NewColdReader(fsys afero.Fs, root string) (*ColdReader, error) {
 	return &ColdReader{fsys: fsys, root: root, realRoot: realRoot}, nil
 }
 
-// Read reads the document at rel as [ReadDoc] does, with the same
+// ReadInto reads the document at rel as [ReadDoc] does, with the same
 // Missing, Skipped, Huge and Content, but none of what only a reader of
 // its whole text needs: its front matter is not parsed (Meta is empty)
 // and no warnings are collected, since the table of contents takes what it
-// lists from the document's head (see [ParseColdHead]).
-func (r *ColdReader) Read(rel string) (Doc, error) {
-	d, _, err := r.ReadInto(rel, nil)
-	return d, err
-}
-
-// ReadInto is [ColdReader.Read] into buf when it is large enough: the
-// returned Content is then buf's, valid until buf is used again. It
-// returns the buffer to use next, so that a worker reading thousands of
-// documents allocates one.
+// lists from the document's head (see [ParseColdHead]). It reads into buf
+// when buf is large enough: the returned Content is then buf's, valid
+// until buf is used again. It returns the buffer to use next, so that a
+// worker reading thousands of documents allocates one.
 func (r *ColdReader) ReadInto(rel string, buf []byte) (Doc, []byte, error) {
 	d, err := r.read(rel, buf[:0])
 	if c := d.Content; cap(c) > cap(buf) {
