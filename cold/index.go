@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/spf13/afero"
@@ -85,25 +87,77 @@ func NewIndex(encoding string, data []byte) *Index {
 		return x
 	}
 	text := string(data[len(header):])
-	n := strings.Count(text, "\n")
-	entries := make(map[string]*Entry, n)
-	slab := make([]Entry, n) // one allocation for all the entries
-	i := 0
-	for line := range strings.Lines(text) {
-		if i == n {
+	if text != "" && !strings.HasSuffix(text, "\n") {
+		return x // cut short
+	}
+	// The lines are parsed in a few parts at once, each into its own
+	// slab, then filed in the file's order (a path written twice keeps
+	// its last entry, as one at a time).
+	parts := splitLines(text, indexParts(len(text)))
+	type parsed struct {
+		paths []string
+		slab  []Entry
+		ok    bool
+	}
+	done := make([]parsed, len(parts))
+	var wg sync.WaitGroup
+	for k, part := range parts {
+		wg.Go(func() {
+			n := strings.Count(part, "\n")
+			r := parsed{paths: make([]string, 0, n), slab: make([]Entry, n), ok: true}
+			for line := range strings.Lines(part) {
+				i := len(r.paths)
+				p, _, ok := parseColdEntry(line[:len(line)-1], &r.slab[i])
+				if !ok {
+					r.ok = false
+					break
+				}
+				r.slab[i].loaded = true
+				r.paths = append(r.paths, p)
+			}
+			done[k] = r
+		})
+	}
+	wg.Wait()
+	total := 0
+	for _, r := range done {
+		if !r.ok {
 			return x
 		}
-		p, e, ok := parseColdEntry(strings.TrimSuffix(line, "\n"), &slab[i])
-		if !ok {
-			return x
+		total += len(r.paths)
+	}
+	entries := make(map[string]*Entry, total)
+	for _, r := range done {
+		for i, p := range r.paths {
+			entries[p] = &r.slab[i]
 		}
-		i++
-		e.loaded = true
-		entries[p] = e
 	}
 	x.entries, x.loaded, x.dirty = entries, len(entries), false
 	x.sum = indexSum(data)
 	return x
+}
+
+// indexParts is how many parts an index of size bytes is parsed in: one a
+// core, each of at least a megabyte.
+var indexParts = func(size int) int { return max(1, min(runtime.GOMAXPROCS(0), size>>20)) }
+
+// splitLines cuts text, whole lines each ending in a newline, into at
+// most n parts of about the same size, each of whole lines.
+func splitLines(text string, n int) []string {
+	var parts []string
+	for k := n; k > 1 && text != ""; k-- {
+		cut := len(text) / k
+		i := strings.IndexByte(text[cut:], '\n')
+		if i < 0 {
+			break
+		}
+		parts = append(parts, text[:cut+i+1])
+		text = text[cut+i+1:]
+	}
+	if text != "" {
+		parts = append(parts, text)
+	}
+	return parts
 }
 
 // OpenIndex loads the root's cold index for the given encoding.

@@ -79,3 +79,66 @@ func TestScanWorkersSameBytes(t *testing.T) {
 		}
 	}
 }
+
+// TestIndexPartsSameEntries loads an index file in one part and in many:
+// the same entries, the same file when written back; and a file cut short
+// or with a bad line in any part is no index at all.
+func TestIndexPartsSameEntries(t *testing.T) {
+	enc := encoder(t)
+	o := tocOptions(coldtree.FS(t, parallelTree()), budget.NewCache(enc.Name(), enc, nil))
+	o.Index = NewIndex(enc.Name(), nil)
+	Scan(o)
+	data := o.Index.Marshal()
+	// A path written twice keeps its last entry.
+	_, rest, _ := bytes.Cut(data, []byte("\n"))
+	line, _, _ := bytes.Cut(rest, []byte("\n"))
+	dup := append(slices.Clone(data), bytes.Replace(line, []byte("\t"), []byte("\t1"), 1)...)
+	dup = append(dup, '\n')
+	defer func(old func(int) int) { indexParts = old }(indexParts)
+	load := func(parts int, data []byte) *Index {
+		indexParts = func(int) int { return parts }
+		return NewIndex(enc.Name(), data)
+	}
+	one, oneDup := load(1, data), load(1, dup)
+	if one.loaded < 600 || one.Dirty() || oneDup.loaded != one.loaded || bytes.Equal(oneDup.Marshal(), one.Marshal()) {
+		t.Fatalf("one part: %d entries, dirty %v; with a line twice %d", one.loaded, one.Dirty(), oneDup.loaded)
+	}
+	for _, parts := range []int{2, 3, 7, 5000} {
+		for _, c := range []struct {
+			data []byte
+			want *Index
+		}{{data, one}, {dup, oneDup}} {
+			got := load(parts, c.data)
+			if got.loaded != c.want.loaded || got.Sum() != c.want.Sum() || !bytes.Equal(got.Marshal(), c.want.Marshal()) {
+				t.Errorf("%d parts: %d entries, want %d; or the file written back differs", parts, got.loaded, c.want.loaded)
+			}
+		}
+		if x := load(parts, data[:len(data)-1]); x.loaded != 0 || !x.Dirty() {
+			t.Errorf("%d parts: a file cut short loads %d entries", parts, x.loaded)
+		}
+		bad := slices.Clone(data)
+		i := bytes.LastIndexByte(bad[:len(bad)-1], '\n')
+		bad = append(bad[:i+1], []byte("not an entry\n")...)
+		if x := load(parts, bad); x.loaded != 0 || !x.Dirty() {
+			t.Errorf("%d parts: a bad last line loads %d entries", parts, x.loaded)
+		}
+	}
+}
+
+// TestSplitLines cuts texts into whole lines.
+func TestSplitLines(t *testing.T) {
+	texts := []string{"", "a\n", "a\nb\n", "long line here\nx\ny\n", strings.Repeat("0123456789\n", 100)}
+	for _, text := range texts {
+		for n := 1; n <= 8; n++ {
+			parts := splitLines(text, n)
+			if strings.Join(parts, "") != text || len(parts) > n {
+				t.Errorf("splitLines(%q, %d) = %q", text, n, parts)
+			}
+			for _, p := range parts {
+				if p == "" || !strings.HasSuffix(p, "\n") {
+					t.Errorf("splitLines(%q, %d): part %q", text, n, p)
+				}
+			}
+		}
+	}
+}
