@@ -17,9 +17,9 @@ import (
 
 // Options is what the cold tier reads with.
 type Options struct {
-	FS      afero.Fs
-	Root    string
-	Config  tiers.Config
+	FS     afero.Fs
+	Root   string
+	Config tiers.Config
 	// Counter is normally a *budget.Cache. It must be safe for
 	// concurrent use: a scan counts new documents on all cores (budget's
 	// Cache and Encoder are; `go test -race ./cold -run Workers` checks).
