@@ -212,6 +212,9 @@ func readEntries(o Options, files []tiers.ColdFile, todo []int, entries []Entry,
 		next atomic.Int64
 		wg   sync.WaitGroup
 	)
+	// The clock is read here, not by the workers: a caller's clock need
+	// not be safe for concurrent use.
+	t := now()
 	for range max(1, min(readWorkers(), len(todo))) {
 		wg.Go(func() {
 			var buf []byte // what each document is read into
@@ -223,7 +226,7 @@ func readEntries(o Options, files []tiers.ColdFile, todo []int, entries []Entry,
 				i := todo[k]
 				f := files[i]
 				// Only a count the index will keep may skip the content cache.
-				keep := o.Index != nil && !isRacy(f, now())
+				keep := o.Index != nil && !isRacy(f, t)
 				var v *handoff.DocVersion
 				if versions != nil {
 					v = &versions[i]
