@@ -257,6 +257,10 @@ func ParseColdHead(data []byte, whole bool) ColdHead {
 		h.MetaErr = err.Error()
 	}
 	h.Meta = meta
+	if h.Meta.Summary == "" {
+		// A context capsule says what it is for in its objective.
+		h.Meta.Summary = h.Meta.Objective
+	}
 	h.Heading = FirstHeading(StripComments(string(body)))
 	return h
 }

@@ -25,6 +25,33 @@ type Config struct {
 	Claude        Claude
 	Protocol      Protocol
 	Wakeup        Wakeup
+	Capsule       Capsule
+}
+
+// Capsule configures the context capsules of `wake capsule` (wake.toml
+// [capsule]) and their injection at a subagent's start.
+type Capsule struct {
+	MaxTokens     int // the body's budget, in tokens
+	PromptCeiling int // a capsule body past 80% of this warns
+	HookBytes     int // the most bytes injected at a subagent's start; 0 none
+	// Agents maps a subagent type to its own byte limit in place of
+	// HookBytes ([capsule.agents]); 0 injects no capsule.
+	Agents map[string]int
+}
+
+// AgentBytes is the byte limit of the capsule injected into a subagent of
+// type agentType: its entry in Agents (matched exactly, else ignoring
+// case), else HookBytes.
+func (c Capsule) AgentBytes(agentType string) int {
+	if n, ok := c.Agents[agentType]; ok {
+		return n
+	}
+	for t, n := range c.Agents {
+		if strings.EqualFold(t, agentType) {
+			return n
+		}
+	}
+	return c.HookBytes
 }
 
 // Wakeup configures the wake-up packet (wake.toml [wakeup]): how many
@@ -124,6 +151,7 @@ func DefaultConfig() Config {
 		Claude:   Claude{Boot: BootFull},
 		Wakeup: Wakeup{WorkingStyle: 5, ActiveContext: 5, Priorities: 5, Constraints: 5, Decisions: 5,
 			Incidents: 3, RecommendedNotes: 8, PromptBudget: 1500},
+		Capsule: Capsule{MaxTokens: 1200, PromptCeiling: 5000, HookBytes: 4096},
 	}
 }
 

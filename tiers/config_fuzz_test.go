@@ -30,6 +30,7 @@ func FuzzParseConfig(f *testing.F) {
 		"[budget]\nmain = 9223372036854775807\n", "context_window = 0\n", "context_window = 1000\n",
 		"agent = 1\n", "[[budget]]\n", "budget = {main = 1, main = 2}\n", "[budget]\nmain = 1e999\n",
 		"[checks]\nstale_after = \"87600h\"\n", "team = [\"\"\"a\nb\"\"\"]\n", "\"x\\u001b\" = 1\n",
+		"[capsule]\nmax_tokens = 300\n[capsule.agents]\nExplore = 0\n", "[capsule.agents]\n\"\" = 5\n",
 		tiny, roomy("budget.main", "9999000"),
 	} {
 		f.Add([]byte(s))
@@ -85,6 +86,15 @@ func outOfRange(cfg Config) string {
 		return "an unknown encoding or boot mode"
 	case !oneLine(cfg.Agent, 100) || !oneLine(cfg.Skill.Path, 4096) || len(cfg.Team) > 32:
 		return "a bad agent, skill.path or team"
+	}
+	if cp := cfg.Capsule; cp.MaxTokens < 200 || cp.MaxTokens > cp.PromptCeiling || cp.PromptCeiling > 10_000_000 ||
+		cp.HookBytes < 0 || cp.HookBytes > 10000 {
+		return "a capsule budget out of range"
+	}
+	for typ, n := range cfg.Capsule.Agents {
+		if n < 0 || n > 10000 || !oneLine(typ, 100) {
+			return "a bad capsule.agents entry"
+		}
 	}
 	for _, m := range cfg.Team {
 		if !oneLine(m, 200) || strings.TrimSpace(m) == "" {

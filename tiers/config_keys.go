@@ -40,6 +40,10 @@ import (
 //	  constraints, decisions,
 //	  incidents, recommended_notes
 //	wakeup.prompt_budget            integer           0 .. 10000000         tokens of `wake wakeup --format prompt`
+//	capsule.max_tokens              integer           200 .. 10000000       <= capsule.prompt_ceiling
+//	capsule.prompt_ceiling          integer           200 .. 10000000
+//	capsule.hook_bytes              integer           0 .. 10000            bytes injected at a subagent's start; 0 none
+//	capsule.agents.<type>           integer           0 .. 10000            the same for one subagent type; 0 none
 //
 // Why:
 //   - 10,000,000 tokens is as large as the largest context windows
@@ -56,6 +60,14 @@ import (
 //   - Durations under a minute would make every HANDOFF stale and the
 //     digest empty by the time it is read; ten years already means never,
 //     and keeps the clock arithmetic far from time.Duration's 292 years.
+//   - A capsule's body holds at least its eight headings and their
+//     placeholders (about 100 tokens) and a little to say; 200 leaves
+//     room for both. The hook limits are in bytes, and the clients add
+//     at most 10,000 characters of a hook's output: 10,000 bytes are
+//     never more characters than that.
+//   - capsule.agents keys are subagent types as the client names them
+//     ("Explore", "general-purpose"): one line of at most 100
+//     characters, without control characters.
 //   - agent is skill.md's title and team one of its lines: one line each,
 //     without control characters, which Markdown or a terminal would act
 //     on. skill.path is a file name, one line and about PATH_MAX long.
@@ -73,6 +85,9 @@ const (
 const (
 	budgetRule   = "budgets are token counts of 0 or more"
 	budgetCap    = "budgets are token counts of at most 10000000, the largest context_window"
+	capsuleRule  = "a capsule's budget holds 200 to 10000000 tokens: its eight headings alone take about 100"
+	minCapsule   = 200
+	maxHookBytes = 10000
 	windowRule   = "a context window holds 1000 to 10000000 tokens"
 	durationRule = "durations run from 1m to 87600h (ten years)"
 )
@@ -129,6 +144,41 @@ var configKeys = []configKey{
 	countKey("wakeup.incidents", 0, maxSection, func(c *Config) *int { return &c.Wakeup.Incidents }),
 	countKey("wakeup.recommended_notes", 0, maxSection, func(c *Config) *int { return &c.Wakeup.RecommendedNotes }),
 	tokenKey("wakeup.prompt_budget", 0, budgetCap, func(c *Config) *int { return &c.Wakeup.PromptBudget }),
+	tableKey("capsule"),
+	tokenKey("capsule.max_tokens", minCapsule, capsuleRule, func(c *Config) *int { return &c.Capsule.MaxTokens }),
+	tokenKey("capsule.prompt_ceiling", minCapsule, capsuleRule, func(c *Config) *int { return &c.Capsule.PromptCeiling }),
+	countKey("capsule.hook_bytes", 0, maxHookBytes, func(c *Config) *int { return &c.Capsule.HookBytes }),
+	tableKey(agentsTable),
+}
+
+// agentsTable is [capsule.agents], whose keys are subagent types rather
+// than names of wake's: [agentKey] checks them.
+const agentsTable = "capsule.agents"
+
+// agentKey is the key capsule.agents.<type>, for one subagent type.
+// name is the key as written in wake.toml.
+func agentKey(name, agentType string) *configKey {
+	decode := func(c *Config, v any) string {
+		if strings.TrimSpace(agentType) == "" {
+			return "the subagent type is blank; name one as the client does, such as Explore"
+		}
+		if p := textProblem(agentType, maxAgentChars); p != "" {
+			return fmt.Sprintf("the subagent type %s; %s", p, textRule("a subagent type", maxAgentChars, false))
+		}
+		n, ok := v.(int64)
+		switch {
+		case !ok:
+			return "expected an integer, got " + kindOf(v)
+		case n < 0 || n > maxHookBytes:
+			return fmt.Sprintf("%d is not from 0 to %d; a subagent's capsule is at most %d bytes, the most a client adds from a hook", n, maxHookBytes, maxHookBytes)
+		}
+		if c.Capsule.Agents == nil {
+			c.Capsule.Agents = map[string]int{}
+		}
+		c.Capsule.Agents[agentType] = int(n)
+		return ""
+	}
+	return &configKey{name: name, allowed: fmt.Sprintf("an integer from 0 to %d", maxHookBytes), decode: decode}
 }
 
 // maxSection bounds a wake-up packet section: the packet is a fast-start

@@ -18,6 +18,9 @@ func (c *checker) apply(doc *tomlDoc, k tomlKey) error {
 	for i := 1; i <= len(k.path); i++ {
 		name := keyName(k.path[:i])
 		spec := lookupKey(name)
+		if spec == nil && i == 3 && keyName(k.path[:2]) == agentsTable {
+			spec = agentKey(name, k.path[2])
+		}
 		if spec == nil {
 			return c.failAt(k.line, name, "is not a wake.toml key"+suggestion(name))
 		}
@@ -83,7 +86,10 @@ func (c *checker) rules() error {
 		"budget.cold", "budget.toc", "budget.digest", "skill.budget"); err != nil {
 		return err
 	}
-	return c.atMost("skill.budget", "skill.identity", "skill.active", "skill.protocols", "skill.recent", "skill.history")
+	if err := c.atMost("skill.budget", "skill.identity", "skill.active", "skill.protocols", "skill.recent", "skill.history"); err != nil {
+		return err
+	}
+	return c.atMost("capsule.prompt_ceiling", "capsule.max_tokens")
 }
 
 // atMost checks that no part is larger than whole. A part the file sets

@@ -17,6 +17,10 @@ type FrontMatter struct {
 	SourceOfTruth *bool  `yaml:"source_of_truth"`
 	ProjectID     string `yaml:"project_id"`
 	Session       string `yaml:"session"`
+	// Objective is a context capsule's primary_objective (package
+	// capsule): the capsule's summary in the cold listing when it has no
+	// summary of its own.
+	Objective string `yaml:"primary_objective"`
 }
 
 // Sensitivity levels.

@@ -23,11 +23,11 @@ type collector struct {
 	// now is the time of the line being read; zero when it has none.
 	now     time.Time
 	s       Summary
-	prompts ends
-	alt     ends // prompts read from the model's input, for want of the user's own record
+	prompts ends[stamped]
+	alt     ends[stamped] // prompts read from the model's input, for want of the user's own record
 	// lastPrompt is the last prompt noted.
 	lastPrompt string
-	commands   ends
+	commands   ends[string]
 	// files holds the paths of s.Edits; more the hashes of the paths
 	// past them, up to maxMore, so that MoreEdits counts files, not edits.
 	files map[string]bool
@@ -47,9 +47,9 @@ type collector struct {
 
 func newCollector(lim Limits, sc Scope, workOnly bool) *collector {
 	return &collector{lim: lim, scope: sc, workOnly: workOnly,
-		prompts:  ends{first: lim.FirstPrompts, last: lim.LastPrompts},
-		alt:      ends{first: lim.FirstPrompts, last: lim.LastPrompts},
-		commands: ends{last: lim.Commands},
+		prompts:  ends[stamped]{first: lim.FirstPrompts, last: lim.LastPrompts},
+		alt:      ends[stamped]{first: lim.FirstPrompts, last: lim.LastPrompts},
+		commands: ends[string]{last: lim.Commands},
 		files:    map[string]bool{}, more: map[uint64]struct{}{}, outside: map[uint64]struct{}{}, seed: maphash.MakeSeed(), pending: map[string]*call{}}
 }
 
@@ -109,7 +109,7 @@ func (c *collector) prompt(text string) {
 	}
 	text = window(text, c.lim.Text)
 	if key := oneLine(text, c.lim.Text); key != "" && key != c.lastPrompt {
-		c.prompts.add(text)
+		c.prompts.add(stamped{text, c.now})
 		c.lastPrompt = key
 	}
 }
@@ -121,7 +121,7 @@ func (c *collector) altPrompt(text string) {
 		return
 	}
 	if text = window(text, c.lim.Text); oneLine(text, 0) != "" {
-		c.alt.add(text)
+		c.alt.add(stamped{text, c.now})
 	}
 }
 
@@ -139,7 +139,7 @@ func (c *collector) message(text string) {
 		return
 	}
 	if text = window(text, c.lim.Text); oneLine(text, 0) != "" {
-		c.s.LastMessage = text
+		c.s.LastMessage, c.s.LastMessageAt = text, c.now
 	}
 }
 
@@ -307,7 +307,10 @@ func (c *collector) done() *Summary {
 	if c.prompts.n == 0 {
 		c.prompts = c.alt
 	}
-	c.s.Prompts, c.s.PromptCount = clean(c.prompts.list(), c.lim.Text), c.prompts.n
+	for _, p := range c.prompts.list() {
+		c.s.Prompts, c.s.PromptTimes = append(c.s.Prompts, p.text), append(c.s.PromptTimes, p.at)
+	}
+	c.s.Prompts, c.s.PromptCount = clean(c.s.Prompts, c.lim.Text), c.prompts.n
 	if c.s.PromptCount > len(c.s.Prompts) {
 		c.s.PromptGap = len(c.prompts.head)
 	}
@@ -318,15 +321,22 @@ func (c *collector) done() *Summary {
 	return &c.s
 }
 
+// stamped is a text with the time of the line it was read from (zero
+// when that line has none).
+type stamped struct {
+	text string
+	at   time.Time
+}
+
 // ends keeps the first few and the last few of a sequence, and counts it.
-type ends struct {
+type ends[T any] struct {
 	first, last int
-	head        []string
-	tail        []string // a ring of the last ones, next at n%last once full
+	head        []T
+	tail        []T // a ring of the last ones, next at n%last once full
 	n           int
 }
 
-func (e *ends) add(s string) {
+func (e *ends[T]) add(s T) {
 	e.n++
 	if len(e.head) < e.first {
 		e.head = append(e.head, s)
@@ -343,8 +353,8 @@ func (e *ends) add(s string) {
 }
 
 // list is what was kept, in order.
-func (e *ends) list() []string {
-	out := append([]string(nil), e.head...)
+func (e *ends[T]) list() []T {
+	out := append([]T(nil), e.head...)
 	if len(e.tail) < e.last {
 		return append(out, e.tail...)
 	}

@@ -31,8 +31,8 @@ func TestSince(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := &Summary{Format: Claude, SessionID: "s9", Cwd: "/p", Start: at(0, 0),
-		Prompts: []string{"write b"}, PromptCount: 1, Edits: []Edit{{"b.txt", "Edit"}},
-		Commands: []string{"make b"}, CommandCount: 1, LastMessage: "b is edited", Lines: 9}
+		Prompts: []string{"write b"}, PromptCount: 1, PromptTimes: []time.Time{at(5, 0)}, Edits: []Edit{{"b.txt", "Edit"}},
+		Commands: []string{"make b"}, CommandCount: 1, LastMessage: "b is edited", LastMessageAt: at(5, 3), Lines: 9}
 	if !reflect.DeepEqual(s, want) {
 		t.Errorf("\n got %+v\nwant %+v", s, want)
 	}

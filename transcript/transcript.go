@@ -89,6 +89,9 @@ type Summary struct {
 	// how many there were in all.
 	Prompts     []string
 	PromptCount int
+	// PromptTimes are the times of Prompts' records, one a prompt; zero
+	// for a record without one.
+	PromptTimes []time.Time
 	// PromptGap is where in Prompts the prompts left out would go, when
 	// some were: Prompts[:PromptGap] are the first, the rest the last.
 	PromptGap int
@@ -104,6 +107,9 @@ type Summary struct {
 	Commands     []string
 	CommandCount int
 	LastMessage  string // the agent's last message, one line, cut
+	// LastMessageAt is the time of the last message's record; zero when
+	// it has none.
+	LastMessageAt time.Time
 	// Decisions is how many decisions the transcript shows the session
 	// making: a wake decide, reverse, contest or uphold that its agent
 	// ran and that did not fail ([isDecision]), or in the wake format a

@@ -32,6 +32,8 @@ func TestClaude(t *testing.T) {
 			Format: Claude, SessionID: "83a1cd33", Cwd: "/work/proj",
 			Start:   time.Date(2026, 11, 22, 20, 1, 41, 761e6, time.UTC),
 			Prompts: []string{"please write notes.txt and fix the rounding", "now commit it"}, PromptCount: 2,
+			PromptTimes:   []time.Time{time.Date(2026, 11, 22, 20, 1, 41, 870e6, time.UTC), time.Date(2026, 11, 22, 20, 1, 46, 0, time.UTC)},
+			LastMessageAt: time.Date(2026, 11, 22, 20, 1, 48, 0, time.UTC),
 			// The denied Write does not count; MultiEdit of notes.txt is
 			// the same file again.
 			Edits:    []Edit{{"notes.txt", "Write"}, {"calc.go", "Edit"}, {"nb.ipynb", "NotebookEdit"}},
@@ -56,6 +58,8 @@ func TestCodex(t *testing.T) {
 			Format: Codex, SessionID: "0199-abc", Cwd: "/work/proj",
 			Start:   time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC),
 			Prompts: []string{"add a README and fix main.go"}, PromptCount: 1,
+			PromptTimes:   []time.Time{time.Date(2026, 11, 22, 10, 0, 0, 800e6, time.UTC)},
+			LastMessageAt: time.Date(2026, 11, 22, 10, 0, 5, 0, time.UTC),
 			// The failed patch of /etc/passwd does not count.
 			Edits: []Edit{{"README.md", "apply_patch"}, {"main.go", "apply_patch"}, {"old.go", "apply_patch"},
 				{"new.go", "apply_patch"}, {"docs/x.md", "apply_patch"}},
@@ -107,8 +111,10 @@ func TestWake(t *testing.T) {
 			Format: Wake, SessionID: "ses_1", Cwd: "/abs/proj",
 			Start:   time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC),
 			Prompts: []string{"the user's prompt"}, PromptCount: 1,
-			Edits:    []Edit{{"src/a.ts", "write"}, {"src/b.ts", "edit"}},
-			Commands: []string{"npm test"}, CommandCount: 1,
+			// The wake format's records bear no time of their own.
+			PromptTimes: []time.Time{{}},
+			Edits:       []Edit{{"src/a.ts", "write"}, {"src/b.ts", "edit"}},
+			Commands:    []string{"npm test"}, CommandCount: 1,
 			LastMessage: "the last one", Decisions: 1, Lines: 10,
 		}
 		if !reflect.DeepEqual(s, want) {
@@ -210,7 +216,7 @@ func TestLongLines(t *testing.T) {
 func TestEnds(t *testing.T) {
 	t.Parallel()
 	for n := 0; n < 20; n++ {
-		e := ends{first: 2, last: 3}
+		e := ends[string]{first: 2, last: 3}
 		var all []string
 		for i := range n {
 			s := string(rune('a' + i))
@@ -273,9 +279,11 @@ func TestCodex0169(t *testing.T) {
 		Format: Codex, SessionID: "01a204f2-252a-7c03-8324-562d39eaf788", Cwd: "/tmp/h-auto/cx/proj",
 		Start:   time.Date(2026, 11, 22, 20, 28, 27, 826e6, time.UTC),
 		Prompts: []string{"add a notes file"}, PromptCount: 1,
-		Edits:        []Edit{{"notes.txt", "apply_patch"}},
-		Commands:     []string{"apply_patch <<'EOF' *** Begin Patch *** Add File: notes.txt +hello from codex stub *** End Patch EOF", "ls"},
-		CommandCount: 2, LastMessage: "stub reply 3", Lines: 23,
+		PromptTimes:   []time.Time{time.Date(2026, 11, 22, 20, 28, 27, 876e6, time.UTC)},
+		LastMessageAt: time.Date(2026, 11, 22, 20, 28, 28, 26e6, time.UTC),
+		Edits:         []Edit{{"notes.txt", "apply_patch"}},
+		Commands:      []string{"apply_patch <<'EOF' *** Begin Patch *** Add File: notes.txt +hello from codex stub *** End Patch EOF", "ls"},
+		CommandCount:  2, LastMessage: "stub reply 3", Lines: 23,
 	}
 	if !reflect.DeepEqual(s, want) {
 		t.Errorf("\n got %+v\nwant %+v", s, want)

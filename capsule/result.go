@@ -1,0 +1,35 @@
+package capsule
+
+import (
+	"time"
+
+	"github.com/wakeproto/wake/budget"
+)
+
+// Written is what building (and, unless a dry run, writing) a capsule gave.
+type Written struct {
+	ID      string // e.g. "main/20261122T223000Z"
+	Path    string // relative to the memory root, slash-separated
+	Capsule Capsule
+	Data    []byte // the file as written (or as it would be)
+	Tokens  int    // the body's exact size in tokens
+	Budget  int    // capsule.max_tokens
+	Cuts    []budget.Cut
+	// Consumed are the numbers of the inbox reminders the capsule took in
+	// and marked consumed (none on a dry run).
+	Consumed []int
+	Warnings []string
+	DryRun   bool // nothing was written
+}
+
+// Found is a stored capsule, as [wake.Memory.NewestCapsule] finds it.
+type Found struct {
+	ID       string
+	Path     string // relative to the memory root, slash-separated
+	Created  time.Time
+	Archived bool // it lies in ArchiveDir
+	Capsule  Capsule
+	// Body is the whole file as stored, front matter included, scrubbed
+	// of secrets.
+	Body string
+}

@@ -1,0 +1,164 @@
+package wake
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/spf13/afero"
+
+	"github.com/wakeproto/wake/handoff"
+	"github.com/wakeproto/wake/policy"
+	"github.com/wakeproto/wake/tiers"
+)
+
+// Inbox is the remember-later inbox as wake shows it: its reminders
+// scrubbed of secret-looking strings, or none when its sensitivity holds
+// it back.
+type Inbox struct {
+	// Reminders are every entry that could be read, in file order, open
+	// and closed; none when Held is set.
+	Reminders []tiers.Reminder
+	// Total and Open count the entries, held back or not.
+	Total, Open int
+	// Problems are the malformed entries, by line; their texts are left
+	// out when Held is set.
+	Problems []tiers.InboxProblem
+	// Held is the level holding the inbox back ("confidential",
+	// "secret"), "" when it is shown. Summary is the one line of a
+	// confidential inbox that may appear.
+	Held    string
+	Summary string
+	// Redacted counts what was scrubbed from the reminders shown.
+	Redacted policy.Redactions
+}
+
+// Inbox reads warm/inbox.md under the shared lock (best effort, like
+// [Memory.Check]). A missing inbox is empty; one that is not text is an
+// error naming it.
+func (m *Memory) Inbox(ctx context.Context) (Inbox, error) {
+	if unlock, err := m.o.Locker.RLock(ctx, m.root); err == nil {
+		defer unlock()
+	} else {
+		m.warn(fmt.Sprintf("the memory root's lock could not be taken (%v); the inbox is read as it is", err))
+	}
+	return ReadInbox(m.o.FS, m.root)
+}
+
+// Reminders returns every reminder of the inbox, open and closed, in file
+// order, scrubbed of secret-looking strings; none when the inbox's
+// sensitivity holds it back (what is not shown is not handed on either).
+func (m *Memory) Reminders(ctx context.Context) ([]tiers.Reminder, error) {
+	in, err := m.Inbox(ctx)
+	return in.Reminders, err
+}
+
+// Remember appends a reminder to the inbox (see [handoff.Store.Remember]).
+// The entry comes back scrubbed, or with its texts held back as the
+// inbox's sensitivity says.
+func (m *Memory) Remember(ctx context.Context, r handoff.NewReminder) (tiers.Reminder, error) {
+	got, err := m.Store().Remember(ctx, r)
+	return m.shownReminder(got), err
+}
+
+// CloseReminder closes the open reminder n by hand, saying why (see
+// [handoff.Store.CloseReminder]). The entry, and a refusal quoting one
+// already closed, come back scrubbed or held back as the inbox's
+// sensitivity says.
+func (m *Memory) CloseReminder(ctx context.Context, n int, why string) (tiers.Reminder, error) {
+	got, err := m.Store().CloseReminder(ctx, n, why)
+	var ce *handoff.ReminderClosedError
+	if errors.As(err, &ce) {
+		ce.Reminder = m.shownReminder(ce.Reminder)
+	}
+	return m.shownReminder(got), err
+}
+
+// shownReminder is r as an output may quote it.
+func (m *Memory) shownReminder(r tiers.Reminder) tiers.Reminder {
+	if lvl := policy.OfPath(m.o.FS, m.root, tiers.InboxPath); policy.Withheld(lvl) {
+		return heldReminder(r, lvl)
+	}
+	r, _ = scrubReminder(r)
+	return r
+}
+
+// heldReminder keeps of r its number, times and whether it is open.
+func heldReminder(r tiers.Reminder, lvl string) tiers.Reminder {
+	held := fmt.Sprintf("(held back: %s is %s)", tiers.InboxPath, lvl)
+	out := tiers.Reminder{N: r.N, At: r.At, ClosedAt: r.ClosedAt, Line: r.Line, Text: held}
+	if r.Consumed != "" {
+		out.Consumed = held
+	}
+	if r.Done != "" {
+		out.Done = held
+	}
+	return out
+}
+
+// scrubReminder scrubs every text of r.
+func scrubReminder(r tiers.Reminder) (tiers.Reminder, policy.Redactions) {
+	var all policy.Redactions
+	for _, s := range []*string{&r.Text, &r.Topic, &r.Next, &r.Consumed, &r.Done} {
+		var red policy.Redactions
+		*s, red = policy.Scrub(*s)
+		all = all.Merge(red)
+	}
+	tags := make([]string, len(r.Tags))
+	for i, t := range r.Tags {
+		var red policy.Redactions
+		tags[i], red = policy.Scrub(t)
+		all = all.Merge(red)
+	}
+	if r.Tags != nil {
+		r.Tags = tags
+	}
+	return r, all
+}
+
+// ReadInbox reads the inbox of the root at root as wake shows it (see
+// [Inbox]), without the lock.
+func ReadInbox(fsys afero.Fs, root string) (Inbox, error) {
+	d, err := tiers.ReadDoc(fsys, root, tiers.InboxPath)
+	if err != nil {
+		return Inbox{}, err
+	}
+	switch {
+	case d.Missing:
+		return Inbox{}, nil
+	case d.Skipped != "":
+		return Inbox{}, fmt.Errorf("%s: %s", tiers.InboxPath, d.Skipped)
+	case d.Huge:
+		if d.Content, err = tiers.ReadOwn(fsys, root, tiers.InboxPath); err != nil {
+			return Inbox{}, err
+		}
+	}
+	b, err := tiers.ParseInbox(d.Content)
+	var ie *tiers.InboxError
+	if err != nil && !errors.As(err, &ie) {
+		return Inbox{}, err
+	}
+	out := Inbox{Total: len(b.Reminders), Open: len(b.Open()), Problems: b.Problems}
+	if lvl, _ := policy.OfDoc(d); policy.Withheld(lvl) {
+		out.Held = lvl
+		if lvl == tiers.Confidential {
+			out.Summary, _ = policy.Scrub(tiers.OneLine(d.Meta.Summary))
+		}
+		for i := range out.Problems {
+			out.Problems[i].Text = ""
+			out.Problems[i].Reason, _ = policy.Scrub(out.Problems[i].Reason)
+		}
+		return out, nil
+	}
+	for _, r := range b.Reminders {
+		r, red := scrubReminder(r)
+		out.Redacted = out.Redacted.Merge(red)
+		out.Reminders = append(out.Reminders, r)
+	}
+	for i := range out.Problems {
+		p := &out.Problems[i]
+		p.Text, _ = policy.Scrub(p.Text)
+		p.Reason, _ = policy.Scrub(p.Reason)
+	}
+	return out, nil
+}
