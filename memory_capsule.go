@@ -434,3 +434,130 @@ func (m *Memory) readCapsule(id, rel string) (capsule.Found, error) {
 	return capsule.Found{ID: id, Path: rel, Created: c.Front.CreatedAt, Archived: strings.HasPrefix(rel, capsule.ArchiveDir+"/"),
 		Capsule: c, Body: text}, nil
 }
+
+// Capsules lists the stored capsules, oldest first: of one branch when
+// branch is not "" (as git names it; its directory is compared), the
+// archived ones too when archived is set.
+func (m *Memory) Capsules(ctx context.Context, branch string, archived bool) ([]capsule.Listed, error) {
+	var out []capsule.Listed
+	want := ""
+	if branch != "" {
+		want = capsule.BranchDir(branch)
+	}
+	base := filepath.Join(m.root, filepath.FromSlash(capsule.Dir))
+	err := afero.Walk(m.o.FS, base, func(p string, fi fs.FileInfo, err error) error {
+		if err != nil {
+			if errors.Is(err, fs.ErrNotExist) {
+				return nil
+			}
+			return err
+		}
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		if !fi.Mode().IsRegular() {
+			return nil
+		}
+		rel, err := filepath.Rel(m.root, p)
+		if err != nil {
+			return err
+		}
+		rel = filepath.ToSlash(rel)
+		id, ok := capsule.IDOfPath(rel)
+		if !ok {
+			return nil
+		}
+		isArchived := strings.HasPrefix(rel, capsule.ArchiveDir+"/")
+		dir := path.Dir(id)
+		if isArchived && !archived || want != "" && dir != want {
+			return nil
+		}
+		created, _ := capsule.ParseStamp(path.Base(id))
+		l := capsule.Listed{ID: id, Path: rel, Branch: dir, Created: created, Archived: isArchived, Bytes: fi.Size()}
+		if h, ok, err := tiers.ReadHead(m.o.FS, m.root, rel); err == nil && ok && !h.Binary {
+			var metaErr error
+			if h.MetaErr != "" {
+				metaErr = errors.New(h.MetaErr)
+			}
+			if lvl := policy.Level(h.Meta.Sensitivity, metaErr); lvl != policy.Secret {
+				l.Objective, _ = policy.Scrub(tiers.ShortLine(h.Meta.Objective))
+			}
+		}
+		out = append(out, l)
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("listing %s: %w", capsule.Dir, err)
+	}
+	slices.SortStableFunc(out, func(a, b capsule.Listed) int {
+		if c := a.Created.Compare(b.Created); c != 0 {
+			return c
+		}
+		return strings.Compare(a.ID, b.ID)
+	})
+	return out, nil
+}
+
+// PruneCapsules moves the capsules created more than olderThan ago (by
+// the time their names stamp) to cold/capsules/archive/<branch>/, under
+// the root's lock with one ledger line (op capsule-prune); it never
+// deletes. A name the archive has already gets "-pruned-2", "-pruned-3".
+// A dry run says what it would move. Nothing to move writes nothing.
+func (m *Memory) PruneCapsules(ctx context.Context, olderThan time.Duration, dryRun bool) (capsule.Pruned, error) {
+	now := m.o.Now().UTC()
+	p := capsule.Pruned{Before: now.Add(-olderThan), DryRun: dryRun}
+	plan := func() ([]capsule.Move, error) {
+		all, err := m.Capsules(ctx, "", false)
+		if err != nil {
+			return nil, err
+		}
+		var moves []capsule.Move
+		taken := map[string]bool{}
+		for _, c := range all {
+			if !c.Created.Before(p.Before) {
+				continue
+			}
+			to := capsule.ArchivePathOf(c.ID)
+			for k := 2; m.exists(to) || taken[to]; k++ {
+				to = capsule.ArchivePathOf(fmt.Sprintf("%s-pruned-%d", c.ID, k))
+			}
+			taken[to] = true
+			moves = append(moves, capsule.Move{ID: c.ID, From: c.Path, To: to, Created: c.Created})
+		}
+		return moves, nil
+	}
+	moves, err := plan()
+	if err != nil || dryRun || len(moves) == 0 {
+		p.Moves = moves
+		return p, err
+	}
+	s := m.Store()
+	var failed error
+	err = s.Mutate(ctx, func() (handoff.Entry, error) {
+		// Again under the lock: another process may have pruned or
+		// written since.
+		if moves, err = plan(); err != nil {
+			return handoff.Entry{}, err
+		}
+		var paths []string
+		for i, mv := range moves {
+			if err := s.MoveLocked(mv.From, mv.To); err != nil {
+				if i == 0 {
+					return handoff.Entry{}, err
+				}
+				// The moves made are recorded all the same.
+				failed = fmt.Errorf("after moving %d capsule(s): %w", i, err)
+				break
+			}
+			paths = append(paths, mv.From, mv.To)
+			p.Moves = append(p.Moves, mv)
+		}
+		moves = p.Moves
+		return handoff.Entry{At: now, Op: "capsule-prune", Paths: paths,
+			ChangeSummary: fmt.Sprintf("moved %d capsule(s) created before %s to %s", len(moves), p.Before.Format(time.RFC3339), capsule.ArchiveDir)}, nil
+	})
+	if err == nil {
+		err = failed
+	}
+	return p, err
+}

@@ -127,3 +127,198 @@ func TestCapsuleDemo(t *testing.T) {
 		t.Errorf("NewestCapsule = %+v, %v, %v", f, ok, err)
 	}
 }
+
+// TestCapsuleFits: at a small max_tokens the body fits, counted exactly;
+// the blocked task, the open risk and the newest decision stay while
+// the oldest decision, the questions and the highlights go first; every
+// cut is recorded; a reminder cut is not consumed; a body past 80% of
+// the prompt ceiling warns.
+func TestCapsuleFits(t *testing.T) {
+	now := capsuleClock
+	_, m, _ := capsuleRoot(t, "\n[capsule]\nmax_tokens = 400\nprompt_ceiling = 450\n", &now)
+	ctx := context.Background()
+	for _, txt := range []string{"an older reminder that is long enough to weigh something in the capsule", "the newest reminder"} {
+		if _, err := m.Remember(ctx, handoff.NewReminder{Text: txt}); err != nil {
+			t.Fatal(err)
+		}
+		now = now.Add(time.Minute)
+	}
+	w, err := m.Capsule(ctx, wake.CapsuleOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	data := string(w.Data)
+	body := data[strings.Index(data, "# Mission Snapshot"):]
+	if n := demo.Encoder(t).Count(body); n != w.Tokens || n > 400 {
+		t.Fatalf("body is %d tokens (Written: %d), over 400:\n%s", n, w.Tokens, data)
+	}
+	for _, kept := range []string{"**Blocked:** Volksbank", "**Open risk:**", "Write one importer per bank", "**Objective:**"} {
+		if !strings.Contains(body, kept) {
+			t.Errorf("the capsule lost %q:\n%s", kept, data)
+		}
+	}
+	for _, cut := range []string{"Use TOML for config", "**Open question:**", "an older reminder"} {
+		if strings.Contains(body, cut) {
+			t.Errorf("the capsule kept %q over more pressing items:\n%s", cut, data)
+		}
+	}
+	if len(w.Cuts) == 0 || !strings.Contains(body, "more items cut to fit capsule.max_tokens") {
+		t.Errorf("cuts %+v; the body does not say what was cut:\n%s", w.Cuts, data)
+	}
+	for _, c := range w.Cuts {
+		if !strings.HasPrefix(c.Where, w.Path+" § ") || c.Tokens <= 0 {
+			t.Errorf("cut %+v does not name the capsule's section or its size", c)
+		}
+	}
+	if !strings.Contains(strings.Join(w.Warnings, "\n"), "past 80% of capsule.prompt_ceiling (450)") {
+		t.Errorf("warnings %q, want the prompt ceiling's", w.Warnings)
+	}
+	rs, _ := m.Reminders(ctx)
+	for _, r := range rs {
+		shown := strings.Contains(body, r.Text)
+		if shown == r.Open() {
+			t.Errorf("reminder %d %q: shown %v, open %v", r.N, r.Text, shown, r.Open())
+		}
+	}
+}
+
+// TestCapsuleSecrets: a secret pasted into a task is scrubbed, a secret
+// document contributes nothing, a confidential one its summary only.
+func TestCapsuleSecrets(t *testing.T) {
+	now := capsuleClock
+	fsys, m, _ := capsuleRoot(t, "", &now)
+	const token = "ghp_0123456789abcdefghijABCDEFGHIJ0123456789"
+	tasks, _ := afero.ReadFile(fsys, "/demo/"+tiers.TasksPath)
+	write(t, fsys, "/demo/"+tiers.TasksPath, strings.Replace(string(tasks), "## Blocked\n", "## Blocked\n- [ ] Deploy with the token "+token+" once CI is green.\n", 1))
+	write(t, fsys, "/demo/"+tiers.QuestionsPath, "---\nsummary: SUMMARY-CANARY\nsensitivity: secret\n---\n# Open questions\n\n- QUESTION-CANARY\n")
+	write(t, fsys, "/demo/"+tiers.LatestPath, "---\nsummary: Payroll session LATEST-SUMMARY\nsession: 2026-11-21T17:40:00Z\nsensitivity: confidential\n---\n# Session\n\n## Open threads\n- THREAD-CANARY\n")
+	w, err := m.Capsule(context.Background(), wake.CapsuleOptions{Objective: "Deploy with " + token})
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, _ := afero.ReadFile(fsys, "/demo/"+w.Path)
+	text := string(data)
+	for _, leak := range []string{token, "QUESTION-CANARY", "SUMMARY-CANARY", "THREAD-CANARY"} {
+		if strings.Contains(text, leak) {
+			t.Errorf("the capsule holds %q:\n%s", leak, text)
+		}
+	}
+	for _, want := range []string{"**Blocked:** Deploy with the token [redacted:", "recent/latest.md is confidential; its summary: Payroll session LATEST-SUMMARY"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("the capsule lacks %q:\n%s", want, text)
+		}
+	}
+	if c, err := capsule.Parse(data); err != nil || strings.Contains(c.Front.PrimaryObjective, token) {
+		t.Errorf("objective %q, %v", c.Front.PrimaryObjective, err)
+	}
+}
+
+// TestCapsuleDryRun writes nothing, consumes nothing and appends no
+// ledger line.
+func TestCapsuleDryRun(t *testing.T) {
+	now := capsuleClock
+	fsys, m, _ := capsuleRoot(t, "", &now)
+	ctx := context.Background()
+	if _, err := m.Remember(ctx, handoff.NewReminder{Text: "keep me open"}); err != nil {
+		t.Fatal(err)
+	}
+	before, _, _ := handoff.ReadLedger(fsys, "/demo")
+	w, err := m.Capsule(ctx, wake.CapsuleOptions{DryRun: true})
+	if err != nil || !w.DryRun || !strings.Contains(string(w.Data), "keep me open") || len(w.Consumed) != 0 {
+		t.Fatalf("dry run: %+v, %v", w, err)
+	}
+	if ok, _ := afero.Exists(fsys, "/demo/"+w.Path); ok {
+		t.Errorf("a dry run wrote %s", w.Path)
+	}
+	after, _, _ := handoff.ReadLedger(fsys, "/demo")
+	rs, _ := m.Reminders(ctx)
+	if len(after) != len(before) || !rs[0].Open() {
+		t.Errorf("a dry run wrote the ledger (%d → %d lines) or consumed a reminder (%+v)", len(before), len(after), rs)
+	}
+}
+
+// TestCapsuleListPruneTOC: capsules of two branches' directories are
+// listed oldest first, filtered by branch; prune moves those older than
+// its duration to the archive, never deleting, with one ledger line and
+// a suffix on a name clash; the cold TOC lists capsules and archived
+// ones by their objective.
+func TestCapsuleListPruneTOC(t *testing.T) {
+	now := capsuleClock
+	fsys, m, _ := capsuleRoot(t, "", &now)
+	ctx := context.Background()
+	old, err := m.Capsule(ctx, wake.CapsuleOptions{Objective: "OLD-OBJECTIVE"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A capsule of another branch, written by hand, 40 days old too.
+	other := "cold/capsules/feature/x/" + now.Format(capsule.StampLayout) + ".md"
+	write(t, fsys, "/demo/"+other, strings.Replace(string(old.Data), "branch: no-branch", "branch: feature/x", 1))
+	// An archived capsule already holding the old one's name.
+	write(t, fsys, "/demo/"+capsule.ArchivePathOf(old.ID), "---\nsummary: an earlier prune's\n---\n# x\n")
+	now = now.Add(40 * 24 * time.Hour)
+	fresh, err := m.Capsule(ctx, wake.CapsuleOptions{Objective: "FRESH-OBJECTIVE"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	all, err := m.Capsules(ctx, "", false)
+	if err != nil || len(all) != 3 || all[2].ID != fresh.ID || all[2].Objective != "FRESH-OBJECTIVE" {
+		t.Fatalf("Capsules = %+v, %v", all, err)
+	}
+	if mine, _ := m.Capsules(ctx, "feature/x", false); len(mine) != 1 || mine[0].Path != other || mine[0].Branch != "feature/x" {
+		t.Errorf("Capsules(feature/x) = %+v", mine)
+	}
+	dry, err := m.PruneCapsules(ctx, 30*24*time.Hour, true)
+	if err != nil || len(dry.Moves) != 2 || !dry.DryRun {
+		t.Fatalf("dry run %+v, %v", dry, err)
+	}
+	if ok, _ := afero.Exists(fsys, "/demo/"+old.Path); !ok {
+		t.Fatalf("a dry run moved %s", old.Path)
+	}
+	p, err := m.PruneCapsules(ctx, 30*24*time.Hour, false)
+	if err != nil || len(p.Moves) != 2 {
+		t.Fatalf("prune %+v, %v", p, err)
+	}
+	wantTo := map[string]string{
+		old.Path: capsule.ArchiveDir + "/" + old.ID + "-pruned-2.md",
+		other:    capsule.ArchiveDir + "/feature/x/" + capsule.Stamp(capsuleClock, 1) + ".md",
+	}
+	for _, mv := range p.Moves {
+		if wantTo[mv.From] != mv.To {
+			t.Errorf("moved %s to %s, want %s", mv.From, mv.To, wantTo[mv.From])
+		}
+		if ok, _ := afero.Exists(fsys, "/demo/"+mv.From); ok {
+			t.Errorf("%s is still there", mv.From)
+		}
+		if ok, _ := afero.Exists(fsys, "/demo/"+mv.To); !ok {
+			t.Errorf("%s is not there", mv.To)
+		}
+	}
+	if ok, _ := afero.Exists(fsys, "/demo/"+fresh.Path); !ok {
+		t.Errorf("prune moved the fresh capsule")
+	}
+	entries, _, _ := handoff.ReadLedger(fsys, "/demo")
+	if last := entries[len(entries)-1]; last.Op != "capsule-prune" || len(last.Paths) != 4 {
+		t.Errorf("last ledger entry %+v", last)
+	}
+	if again, err := m.PruneCapsules(ctx, 30*24*time.Hour, false); err != nil || len(again.Moves) != 0 {
+		t.Errorf("a second prune: %+v, %v", again, err)
+	}
+	if e2, _, _ := handoff.ReadLedger(fsys, "/demo"); len(e2) != len(entries) {
+		t.Errorf("a prune with nothing to move wrote the ledger")
+	}
+	withArchive, _ := m.Capsules(ctx, "", true)
+	if len(withArchive) != 4 {
+		t.Errorf("with the archive: %+v", withArchive)
+	}
+	// The cold TOC lists them under their objective.
+	toc, _, err := m.ColdTOC()
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := toc.Text()
+	for _, want := range []string{"FRESH-OBJECTIVE", "OLD-OBJECTIVE", "archive/"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("the cold TOC lacks %q:\n%s", want, text)
+		}
+	}
+}

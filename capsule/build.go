@@ -203,7 +203,7 @@ func sectionsOf(items []item, cut func(int) bool) []string {
 	for i := range out {
 		lines := kept[i]
 		if lost[i] > 0 {
-			lines = append(lines, fmt.Sprintf("- _%s more cut to fit capsule.max_tokens._", budget.Plural(lost[i], "item")))
+			lines = append(lines, fmt.Sprintf("- _%s cut to fit capsule.max_tokens._", budget.Plural(lost[i], "more item")))
 		}
 		out[i] = strings.Join(lines, "\n")
 	}

@@ -33,3 +33,30 @@ type Found struct {
 	// of secrets.
 	Body string
 }
+
+// Listed is a stored capsule as `wake capsule list` shows it.
+type Listed struct {
+	ID       string
+	Path     string    // relative to the memory root
+	Branch   string    // the branch's directory ([BranchDir])
+	Created  time.Time // the time its name stamps
+	Archived bool
+	// Objective is its primary_objective, scrubbed; "" when the policy
+	// holds the capsule back or it has none.
+	Objective string
+	Bytes     int64
+}
+
+// Move is a capsule `wake capsule prune` moved (or would move).
+type Move struct {
+	ID       string
+	From, To string // relative to the memory root
+	Created  time.Time
+}
+
+// Pruned is what `wake capsule prune` did.
+type Pruned struct {
+	Before time.Time // capsules created before it were moved
+	Moves  []Move
+	DryRun bool // nothing was moved
+}

@@ -29,6 +29,9 @@ func TestJSONGolden(t *testing.T) {
 		{"decisions.json", []string{"decisions", "--all", "--format", "json"}},
 		{"log.json", []string{"log", "--format", "json"}},
 		{"trust-list.json", []string{"trust", "--list", "--format", "json"}},
+		{"capsule.json", []string{"capsule", "--dry-run", "--format", "json"}},
+		{"capsule-list.json", []string{"capsule", "list", "--archived", "--format", "json"}},
+		{"capsule-prune.json", []string{"capsule", "prune", "--older-than", "30d", "--dry-run", "--format", "json"}},
 	} {
 		a, out, errOut := newTestApp(t, dir)
 		if code := a.run(tc.args); code != 0 && code != exitFailed {
