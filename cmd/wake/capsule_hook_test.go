@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -9,7 +8,6 @@ import (
 	"testing"
 
 	"github.com/spf13/afero"
-	"github.com/spf13/cobra"
 
 	"github.com/wakeproto/wake/budget"
 	"github.com/wakeproto/wake/handoff"
@@ -27,15 +25,7 @@ func capsuleHook(t *testing.T, dir, client, input string) (string, string, bool)
 		encoders = append(encoders, e)
 		return e, err
 	}
-	cmd := &cobra.Command{Use: "capsule", Args: noArgs, RunE: func(*cobra.Command, []string) error {
-		t.Fatal("wake capsule --hook wrote a capsule")
-		return nil
-	}}
-	a.addCapsuleHook(cmd)
-	cmd.SetArgs([]string{"--hook", client})
-	cmd.SetOut(out)
-	cmd.SetErr(errOut)
-	if code := a.report(cmd.ExecuteContext(context.Background())); code != 0 {
+	if code := a.run([]string{"capsule", "--hook", client}); code != 0 {
 		t.Fatalf("capsule --hook %s: exit %d: %s", client, code, errOut)
 	}
 	built := false
@@ -158,6 +148,11 @@ func TestCapsuleHookFails(t *testing.T) {
 	}
 	if !strings.Contains(errOut, "wake: error: ") || !strings.Contains(errOut, "subagents.jsonl") {
 		t.Errorf("stderr: %s", errOut)
+	}
+	// --hook with a flag of the capsule's own is a mistake of the user's.
+	a, _, usage := newTestApp(t, dir)
+	if code := a.run([]string{"capsule", "--hook", "claude", "--dry-run"}); code != exitUsage || !strings.Contains(usage.String(), "--dry-run does not apply") {
+		t.Errorf("--hook --dry-run: exit %d: %s", code, usage)
 	}
 	// A client wake does not know is named, and the hook still exits 0.
 	if out, errOut, _ := capsuleHook(t, dir, "opencode", "{}"); out != "" || !strings.Contains(errOut, `--hook "opencode": want claude or codex`) {
