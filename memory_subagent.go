@@ -12,6 +12,7 @@ import (
 	"github.com/wakeproto/wake/capsule"
 	"github.com/wakeproto/wake/handoff"
 	"github.com/wakeproto/wake/policy"
+	"github.com/wakeproto/wake/tiers"
 )
 
 // SubagentStartInput is what a client's SubagentStart hook says of the
@@ -73,21 +74,11 @@ func (m *Memory) SubagentStart(ctx context.Context, in SubagentStartInput) (Inje
 		inj.Limit = 0
 		return inj, nil
 	}
-	branch := m.Branch(ctx)
-	found, ok, err := m.NewestCapsule(ctx, branch)
+	found, built, err := m.subagentCapsule(ctx, in)
 	if err != nil {
 		return inj, err
 	}
-	if !ok || m.changedSince(found) {
-		w, err := m.Capsule(ctx, CapsuleOptions{Session: in.Session, Transcript: in.Transcript, TranscriptFormat: transcriptFormat(in)})
-		if err != nil {
-			return inj, fmt.Errorf("building a capsule: %w", err)
-		}
-		body, _ := policy.Scrub(string(w.Data))
-		found = capsule.Found{ID: w.ID, Path: w.Path, Created: w.Capsule.Front.CreatedAt, Capsule: w.Capsule, Body: body}
-		inj.Built = true
-	}
-	inj.Capsule = found
+	inj.Capsule, inj.Built = found, built
 	inj.Text, inj.Cut, inj.Cuts = m.injectionText(found, inj.Limit)
 	err = m.Store().RecordSubagent(ctx, handoff.SubagentRecord{At: m.o.Now(), Capsule: found.ID, AgentID: in.AgentID,
 		AgentType: in.AgentType, Client: in.Client, Session: in.Session, Bytes: len(inj.Text), Cut: inj.Cut})
@@ -95,6 +86,35 @@ func (m *Memory) SubagentStart(ctx context.Context, in SubagentStartInput) (Inje
 		return inj, fmt.Errorf("capsule %s: recording its injection: %w", found.ID, err)
 	}
 	return inj, nil
+}
+
+// subagentLock is the lock file, in the state directory, that makes the
+// hooks of subagents starting together take turns finding or building
+// the capsule: the first builds it, the others reuse it.
+const subagentLock = "subagent.lock"
+
+// subagentCapsule finds the capsule to give: the branch's newest, or one
+// built now when there is none or the memory changed since. built says
+// which.
+func (m *Memory) subagentCapsule(ctx context.Context, in SubagentStartInput) (f capsule.Found, built bool, err error) {
+	if _, err := handoff.MkdirAllIn(m.o.FS, m.root, tiers.StateDir); err != nil {
+		return f, false, err
+	}
+	unlock, err := m.o.Locker.LockIn(ctx, m.path(tiers.StateDir), subagentLock)
+	if err != nil {
+		return f, false, fmt.Errorf("waiting for another subagent's capsule: %w", err)
+	}
+	defer unlock()
+	f, ok, err := m.NewestCapsule(ctx, m.Branch(ctx))
+	if err != nil || ok && !m.changedSince(f) {
+		return f, false, err
+	}
+	w, err := m.Capsule(ctx, CapsuleOptions{Session: in.Session, Transcript: in.Transcript, TranscriptFormat: transcriptFormat(in)})
+	if err != nil {
+		return f, false, fmt.Errorf("building a capsule: %w", err)
+	}
+	body, _ := policy.Scrub(string(w.Data))
+	return capsule.Found{ID: w.ID, Path: w.Path, Created: w.Capsule.Front.CreatedAt, Capsule: w.Capsule, Body: body}, true, nil
 }
 
 // transcriptFormat is the format of the transcript the hook named: the

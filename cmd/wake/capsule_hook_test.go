@@ -2,9 +2,11 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/spf13/afero"
@@ -162,4 +164,41 @@ func TestCapsuleHookFails(t *testing.T) {
 
 func readRegistry(root string) ([]handoff.SubagentRecord, []handoff.BadLine, error) {
 	return handoff.ReadSubagents(afero.NewOsFs(), root)
+}
+
+// TestCapsuleHookTogether: subagents that start together, after the
+// memory changed, take turns: the first builds the capsule and every one
+// of them gets it; no second capsule is built.
+func TestCapsuleHookTogether(t *testing.T) {
+	t.Parallel()
+	dir := memoryWithSessions(t)
+	const n = 4
+	outs := make([]string, n)
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			a, out, errOut := newTestApp(t, dir)
+			a.in = strings.NewReader(subagentInput(dir, "claude", fmt.Sprintf("type%d", i)))
+			if code := a.run([]string{"capsule", "--hook", "claude"}); code != 0 || errOut.Len() > 0 {
+				t.Errorf("hook %d: exit %d: %s", i, code, errOut)
+			}
+			outs[i] = out.String()
+		}()
+	}
+	wg.Wait()
+	capsules, err := filepath.Glob(filepath.Join(dir, ".wake", "cold", "capsules", "*", "*.md"))
+	if err != nil || len(capsules) != 1 {
+		t.Fatalf("%d capsules built: %v", len(capsules), capsules)
+	}
+	rs, _, err := readRegistry(filepath.Join(dir, ".wake"))
+	if err != nil || len(rs) != n {
+		t.Fatalf("registry %+v: %v", rs, err)
+	}
+	for i, r := range rs {
+		if r.Capsule != rs[0].Capsule || hookContext(t, outs[i]) != hookContext(t, outs[0]) {
+			t.Errorf("subagent %d got capsule %s, the first %s", i, r.Capsule, rs[0].Capsule)
+		}
+	}
 }
