@@ -322,3 +322,41 @@ func TestCapsuleListPruneTOC(t *testing.T) {
 		}
 	}
 }
+
+// TestNewestCapsulePassesOver: a newer capsule that does not parse, or
+// that declares itself secret, is passed over with a warning; a branch
+// without capsules has none; a secret in a capsule written by hand comes
+// back scrubbed.
+func TestNewestCapsulePassesOver(t *testing.T) {
+	now := capsuleClock
+	fsys, m, notes := capsuleRoot(t, "", &now)
+	ctx := context.Background()
+	if _, ok, err := m.NewestCapsule(ctx, "main"); ok || err != nil {
+		t.Fatalf("a branch without capsules: %v, %v", ok, err)
+	}
+	good, err := m.Capsule(ctx, wake.CapsuleOptions{Objective: "GOOD"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const token = "ghp_0123456789abcdefghijABCDEFGHIJ0123456789"
+	write(t, fsys, "/demo/"+good.Path, strings.Replace(string(good.Data), "- **Objective:** GOOD", "- **Objective:** GOOD "+token, 1))
+	dir := "/demo/cold/capsules/no-branch/"
+	write(t, fsys, dir+capsule.Stamp(now.Add(time.Hour), 1)+".md", "# Mission Snapshot\n\nno front matter\n")
+	write(t, fsys, dir+capsule.Stamp(now.Add(2*time.Hour), 1)+".md", "---\nsensitivity: secret\n---\n# x\n")
+	f, ok, err := m.NewestCapsule(ctx, capsule.NoBranch)
+	if err != nil || !ok || f.ID != good.ID {
+		t.Fatalf("NewestCapsule = %q, %v, %v", f.ID, ok, err)
+	}
+	if strings.Contains(f.Body, token) || !strings.Contains(f.Body, "[redacted:") {
+		t.Errorf("the body is not scrubbed:\n%s", f.Body)
+	}
+	var warned int
+	for _, n := range *notes {
+		if strings.Contains(n.Msg, "passed over") {
+			warned++
+		}
+	}
+	if warned != 2 {
+		t.Errorf("%d warnings of capsules passed over, want 2: %+v", warned, *notes)
+	}
+}

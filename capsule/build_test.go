@@ -1,0 +1,126 @@
+package capsule
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/wakeproto/wake/budget"
+	"github.com/wakeproto/wake/tiers"
+)
+
+var (
+	encOnce sync.Once
+	enc     *budget.Encoder
+	encErr  error
+)
+
+// encoder is a cl100k_base encoder, made once: making one reads its tables.
+func encoder(t testing.TB) *budget.Encoder {
+	t.Helper()
+	encOnce.Do(func() { enc, encErr = budget.NewEncoder(tiers.EncodingCL100K) })
+	if encErr != nil {
+		t.Fatal(encErr)
+	}
+	return enc
+}
+
+func someSources() Sources {
+	at := time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC)
+	src := Sources{
+		Handoff:   Handoff{Updated: "2026-11-21T17:40:00Z", Summary: "did things", Next: "do more", Risk: "it may break"},
+		Decisions: []Decision{{Date: "2026-01-01", What: "old", Why: "then"}, {Date: "2026-02-01", What: "new", Why: "now", Contested: true, Objection: "no"}},
+		Tasks:     []Task{{Text: "open one"}, {Text: "stuck one", Blocked: true}},
+		Reminders: []Reminder{{N: 1, At: at, Text: "first"}, {N: 2, At: at.Add(time.Hour), Text: "second", Tags: []string{"a"}}},
+	}
+	for i := range 8 {
+		src.Highlights = append(src.Highlights, Highlight{At: at.Add(time.Duration(i) * time.Minute), Who: "user", Text: fmt.Sprintf("prompt %d", i)})
+	}
+	return src
+}
+
+func opts(t testing.TB, budget int) Options {
+	return Options{Front: FrontMatter{Branch: "main", CreatedAt: time.Date(2026, 11, 22, 22, 30, 0, 0, time.UTC),
+		PrimaryObjective: "do more", TokenBudget: budget, Version: Version}, Path: "cold/capsules/main/x.md", Ceiling: 5000, Counter: encoder(t)}
+}
+
+// TestBuildDeterministic: the same sources give the same bytes, which
+// parse; the newest decision and the blocked task come first; only the
+// last five highlights are kept.
+func TestBuildDeterministic(t *testing.T) {
+	a := Build(someSources(), opts(t, 1200))
+	b := Build(someSources(), opts(t, 1200))
+	if !bytes.Equal(a.Data, b.Data) {
+		t.Fatalf("two builds differ:\n%s\n---\n%s", a.Data, b.Data)
+	}
+	c, err := Parse(a.Data)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, a.Data)
+	}
+	if d := c.Section(KeyDecisions); strings.Index(d, "new") > strings.Index(d, "old") {
+		t.Errorf("decisions not newest first:\n%s", d)
+	}
+	if p := c.Section(PendingActions); !strings.HasPrefix(p, "- [ ] **Blocked:** stuck one") {
+		t.Errorf("pending actions do not start with the blocked task:\n%s", p)
+	}
+	h := c.Section(TranscriptHighlights)
+	if strings.Count(h, "\n")+1 != MaxHighlights || strings.Contains(h, "prompt 2") || !strings.Contains(h, "prompt 7") {
+		t.Errorf("highlights are not the last %d:\n%s", MaxHighlights, h)
+	}
+	if !strings.Contains(c.Section(Risks), "**Contested decision:** new **Objection:** no") {
+		t.Errorf("the contested decision is not a risk:\n%s", c.Section(Risks))
+	}
+	if len(a.Consumed) != 2 || len(a.Cuts) != 0 || a.Tokens != encoder(t).Count(string(a.Data[bytes.Index(a.Data, []byte("# Mission")):])) {
+		t.Errorf("consumed %v, cuts %v, tokens %d", a.Consumed, a.Cuts, a.Tokens)
+	}
+}
+
+// TestBuildTight: under a budget too small for the reminders, the newer
+// one stays longer, and only what stays is consumed.
+func TestBuildTight(t *testing.T) {
+	full := Build(someSources(), opts(t, 1200))
+	sawOne := false
+	for limit := full.Tokens; limit > 150; limit -= 9 {
+		b := Build(someSources(), opts(t, limit))
+		if b.Tokens > limit {
+			t.Fatalf("limit %d: %d tokens", limit, b.Tokens)
+		}
+		body := string(b.Data)
+		first, second := strings.Contains(body, "- first [inbox 1,"), strings.Contains(body, "- second (tags: a) [inbox 2,")
+		if first && !second {
+			t.Errorf("limit %d: the older reminder outlived the newer", limit)
+		}
+		want := 0
+		for _, kept := range []bool{first, second} {
+			if kept {
+				want++
+			}
+		}
+		sawOne = sawOne || want == 1
+		if len(b.Consumed) != want {
+			t.Errorf("limit %d: consumed %v with %d reminders shown", limit, b.Consumed, want)
+		}
+		if strings.Contains(body, "prompt 7") && !strings.Contains(body, "stuck one") {
+			t.Errorf("limit %d: a highlight outlived the blocked task", limit)
+		}
+	}
+	if !sawOne {
+		t.Errorf("no budget kept one reminder of two")
+	}
+}
+
+func TestParseAge(t *testing.T) {
+	for in, want := range map[string]time.Duration{"30d": 30 * 24 * time.Hour, "2w": 14 * 24 * time.Hour, "36h": 36 * time.Hour, "90m": 90 * time.Minute} {
+		if got, err := ParseAge(in); err != nil || got != want {
+			t.Errorf("ParseAge(%q) = %v, %v; want %v", in, got, err, want)
+		}
+	}
+	for _, bad := range []string{"", "soon", "30s", "-1d", "d", "99999d", "1.5d"} {
+		if _, err := ParseAge(bad); err == nil {
+			t.Errorf("ParseAge(%q) accepted", bad)
+		}
+	}
+}
