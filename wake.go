@@ -18,6 +18,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"strconv"
+	"sync"
 	"time"
 	"unicode/utf8"
 
@@ -68,7 +69,26 @@ type Memory struct {
 	cfg   tiers.Config
 	trust tiers.Trust
 	enc   *budget.Encoder
+	// counts is the count cache, read on first use: a start served from
+	// the start cache counts nothing, and a large root's cache takes a
+	// while to decode.
+	counts *lazyCache
+}
+
+type lazyCache struct {
+	mu    sync.Mutex
+	open  func() *budget.Cache
 	cache *budget.Cache
+}
+
+// cache is the count cache, read now if it was not yet.
+func (m *Memory) cache() *budget.Cache {
+	m.counts.mu.Lock()
+	defer m.counts.mu.Unlock()
+	if m.counts.cache == nil {
+		m.counts.cache = m.counts.open()
+	}
+	return m.counts.cache
 }
 
 // Find locates the memory root as DESIGN section 1 says: flagRoot, else
@@ -133,7 +153,8 @@ func Open(root string, o Options) (*Memory, error) {
 	if m.enc, err = newEncoder(m.cfg.Encoding); err != nil {
 		return nil, err
 	}
-	m.cache = boot.OpenCache(m.o.FS, root, m.enc)
+	fsys, enc := m.o.FS, m.enc
+	m.counts = &lazyCache{open: func() *budget.Cache { return boot.OpenCache(fsys, root, enc) }}
 	return m, nil
 }
 
@@ -178,7 +199,7 @@ func (m *Memory) Store() *handoff.Store {
 
 // bootOptions is what the boot pipeline reads with.
 func (m *Memory) bootOptions() boot.Options {
-	return boot.Options{FS: m.o.FS, Root: m.root, Config: m.cfg, Counter: m.cache, Now: m.o.Now}
+	return boot.Options{FS: m.o.FS, Root: m.root, Config: m.cfg, Counter: m.cache(), Now: m.o.Now}
 }
 
 func (m *Memory) warn(msg string) { m.notify(Notice{Kind: "warning", Msg: msg}) }
@@ -198,7 +219,13 @@ func (m *Memory) notify(n Notice) {
 // SaveCache keeps the counts learned; failing to is only worth a warning,
 // since the cache is an optimisation.
 func (m *Memory) SaveCache() {
-	if err := boot.SaveCache(m.o.FS, m.root, m.cache); err != nil {
+	m.counts.mu.Lock()
+	opened := m.counts.cache != nil
+	m.counts.mu.Unlock()
+	if !opened {
+		return // nothing counted, nothing learned
+	}
+	if err := boot.SaveCache(m.o.FS, m.root, m.cache()); err != nil {
 		m.warn(fmt.Sprintf("saving the token cache: %v", err))
 	}
 }

@@ -107,7 +107,10 @@ type Context struct {
 	Phases     []Phase
 	TOC        *cold.TOC // phase 4, by Build
 	Digest     *Digest   // recent changes, by Build
-	Totals     Totals
+	// Reminders are the inbox's open reminders, by Build; nil when none
+	// is open or the inbox is secret.
+	Reminders *Reminders
+	Totals    Totals
 
 	// Announcement is what the instance says on waking and Findings what
 	// the coherence checks found (DESIGN section 4), by Build.

@@ -26,7 +26,8 @@ func (c *Context) addColdAndDigest(o Options) error {
 	return nil
 }
 
-// extraTokens is what the table of contents and the digest add to memory.
+// extraTokens is what the table of contents, the digest and the open
+// reminders add to memory.
 func (c *Context) extraTokens() int {
 	n := 0
 	if c.TOC != nil {
@@ -35,12 +36,16 @@ func (c *Context) extraTokens() int {
 	if c.Digest != nil {
 		n += c.Digest.Tokens
 	}
+	if c.Reminders != nil {
+		n += c.Reminders.Tokens
+	}
 	return n
 }
 
 // squeeze makes room when the whole context is over the limit by over
 // tokens, the lowest priority first: from the bottom of the context up,
-// the digest, then the table of contents, and only once both are empty
+// the digest, then the table of contents, then the open reminders, and
+// only once all three are empty
 // the largest file that can still be cut, each fitted again to its size
 // less the excess. A file is cut as far as fitting can cut it before the
 // next largest is: none is dropped whole while another can still give
@@ -55,6 +60,11 @@ func (c *Context) squeeze(over int, counter budget.Counter) bool {
 	}
 	if t := c.TOC; t != nil && t.Tokens > 0 {
 		t.Refit(max(0, t.Tokens-over-8), counter)
+		return true
+	}
+	if r := c.Reminders; r != nil && r.Tokens > 0 {
+		r.Squeezed = true
+		r.fit(max(0, r.Tokens-over-8), counter)
 		return true
 	}
 	largest := func(cuttable bool) *File {

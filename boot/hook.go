@@ -169,6 +169,11 @@ func blocksOf(c *Context) []hookBlock {
 		}
 		out = append(out, b)
 	}
+	if r := c.Reminders; r != nil {
+		var b strings.Builder
+		writeReminders(&b, c)
+		out = append(out, hookBlock{strings.TrimPrefix(RemindersTitle, "## "), splitLines(strings.TrimPrefix(b.String(), "\n"+RemindersTitle+"\n\n"))})
+	}
 	if h := c.HeldBack.Line(); h != "" {
 		out = append(out, hookBlock{"", []string{h}})
 	}

@@ -44,6 +44,7 @@ func Build(o Options) (*Context, error) {
 	if err := ctx.addColdAndDigest(o); err != nil {
 		return nil, err
 	}
+	ctx.addReminders(o)
 	ctx.sum()
 	ctx.enforceMax(o)
 	return ctx, nil
@@ -52,7 +53,7 @@ func Build(o Options) (*Context, error) {
 // Cuts returns the record of everything fitting left out of a context
 // Build made, in the context's order: each file's blocks (or a whole file
 // withheld under memory_max), the table of contents' folds, the digest's
-// unlisted entries; where each was, and its count. The folds' lines are
+// unlisted entries, the open reminders left unlisted; where each was, and its count. The folds' lines are
 // counted on the first call, not by Build: rendering and counting most of
 // a large cold tier's listing again is not worth it to a start that does
 // not ask.
@@ -66,6 +67,9 @@ func (c *Context) Cuts() []budget.Cut {
 	}
 	if c.Digest != nil {
 		out = append(out, c.Digest.cuts...)
+	}
+	if c.Reminders != nil {
+		out = append(out, c.Reminders.cuts...)
 	}
 	return out
 }

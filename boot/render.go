@@ -45,6 +45,10 @@ func markdownHead(c *Context) string {
 			writeFile(&b, f)
 		}
 	}
+	if c.Reminders != nil {
+		mark(strings.TrimPrefix(RemindersTitle, "## "))
+		writeReminders(&b, c)
+	}
 	if h := c.HeldBack.Line(); h != "" {
 		mark("Held back")
 		fmt.Fprintf(&b, "\n%s\n", h)

@@ -48,13 +48,16 @@ func writeDigest(b *strings.Builder, c *Context) {
 	fmt.Fprintf(b, "%s recorded, not listed: `wake log --since %s`.\n", budget.Plural(d.Total, "change"), d.Window)
 }
 
-// writeExtraRows adds the table of contents and the digest to the budget
-// footer.
+// writeExtraRows adds the table of contents, the digest and the open
+// reminders to the budget footer.
 func writeExtraRows(b *strings.Builder, c *Context) {
 	if t := c.TOC; t != nil {
 		fmt.Fprintf(b, "| cold TOC | %s | %s |\n", budget.Thousands(t.Tokens), budget.Thousands(t.Budget))
 	}
 	if d := c.Digest; d != nil {
 		fmt.Fprintf(b, "| changes (%s) | %s | %s |\n", d.Window, budget.Thousands(d.Tokens), budget.Thousands(d.Budget))
+	}
+	if r := c.Reminders; r != nil {
+		fmt.Fprintf(b, "| open reminders | %s | %s |\n", budget.Thousands(r.Tokens), budget.Thousands(r.Budget))
 	}
 }

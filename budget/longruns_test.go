@@ -9,8 +9,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-
-	loader "github.com/pkoukk/tiktoken-go-loader"
 )
 
 // longRun is one line of testdata/longruns.jsonl: a text made by makeRun
@@ -130,9 +128,7 @@ func benchmarkCount(b *testing.B, name, kind string, size int) {
 	enc.Count("warm up")
 	b.Run(name+"/"+kind, func(b *testing.B) {
 		b.SetBytes(int64(len(text)))
-		for b.Loop() {
-			enc.Count(text)
-		}
+		loopCPU(b, func() { enc.Count(text) })
 	})
 }
 
@@ -162,22 +158,22 @@ func BenchmarkRunGrowth(b *testing.B) {
 }
 
 // BenchmarkSplitRuns splits runs of every kind of 128 Ki and of 1 Mi code
-// points into pieces, without merging: regexp2 backtracks, and a pattern that did
-// so quadratically on some run would take far more than eight times as
-// long on the longer one.
+// points into pieces, without merging: a splitter that went back over a
+// run quadratically would take far more than eight times as long on the
+// longer one.
 func BenchmarkSplitRuns(b *testing.B) {
 	for _, name := range encodings {
-		bp, err := newBPE(name, loader.NewOfflineLoader())
+		bp, err := newBPE(name)
 		if err != nil {
 			b.Fatal(err)
 		}
 		for _, kind := range runKinds {
 			for _, size := range []int{128 << 10, 1 << 20} {
 				text, _ := makeRun(kind, size, 1)
-				runes := []rune(text)
 				b.Run(fmt.Sprintf("%s/%s/%dKi", name, kind, size>>10), func(b *testing.B) {
 					for b.Loop() {
-						bp.pieces(text, runes, func(string) {})
+						for i := 0; i < len(text); i = bp.next(text, i) {
+						}
 					}
 				})
 			}

@@ -25,13 +25,13 @@ const noRank = -1
 
 // count returns the number of tokens piece merges into under ranks. Every
 // single byte must be a token, as in every tiktoken encoding.
-func (m *merger) count(piece string, ranks map[string]int) int {
+func (m *merger) count(piece string, ranks *table) int {
 	n := int32(len(piece))
 	m.reset(n)
 	for i := int32(0); i+1 < n; i++ {
-		if r, ok := ranks[piece[i:i+2]]; ok {
-			m.rank[i] = int32(r)
-			m.heap = append(m.heap, key(int32(r), i))
+		if r, ok := ranks.rank(piece[i : i+2]); ok {
+			m.rank[i] = r
+			m.heap = append(m.heap, key(r, i))
 		}
 	}
 	for i := (len(m.heap) - 2) / 4; i >= 0; i-- {
@@ -77,14 +77,14 @@ func (m *merger) reset(n int32) {
 
 // pair sets the rank of the pair piece[start:end] that start now starts,
 // and queues it when it is a token.
-func (m *merger) pair(piece string, ranks map[string]int, start, end int32) {
-	r, ok := ranks[piece[start:end]]
+func (m *merger) pair(piece string, ranks *table, start, end int32) {
+	r, ok := ranks.rank(piece[start:end])
 	if !ok {
 		m.rank[start] = noRank
 		return
 	}
-	m.rank[start] = int32(r)
-	m.heap = append(m.heap, key(int32(r), start))
+	m.rank[start] = r
+	m.heap = append(m.heap, key(r, start))
 	m.up(len(m.heap) - 1)
 }
 

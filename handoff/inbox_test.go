@@ -304,3 +304,37 @@ func TestConsumeRemindersSurvivesEveryFault(t *testing.T) {
 		}
 	}
 }
+
+// FuzzRememberReadsBack: every reminder Validate accepts is written so
+// that it reads back as given, after the entries before it, whatever
+// they hold.
+func FuzzRememberReadsBack(f *testing.F) {
+	f.Add("Outline the spike", "ux", "Review mockups", "a,b", false)
+	f.Add("- done: x at 2026-11-01T00:00:00Z", "## 2 · 2026", "  next: y", ", ,", true)
+	f.Fuzz(func(t *testing.T, text, topic, next, tags string, crlf bool) {
+		r := NewReminder{Text: text, Topic: topic, Next: next, Tags: strings.Split(tags, ",")}
+		if r.normalized().Validate() != nil {
+			return
+		}
+		s, _ := newHandoffStore(t, afero.NewMemMapFs())
+		old := "# Remember later\n\n## 1 · 2026-11-01\n- reminder: first\n  wrapped"
+		if crlf {
+			old = strings.ReplaceAll(old, "\n", "\r\n")
+		}
+		if err := s.Write(tiers.InboxPath, []byte(old)); err != nil {
+			t.Fatal(err)
+		}
+		got, err := s.Remember(context.Background(), r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := r.normalized()
+		if got.N != 2 || got.Text != n.Text || got.Topic != n.Topic || got.Next != n.Next || !reflect.DeepEqual(got.Tags, n.Tags) {
+			t.Fatalf("%+v, want %+v", got, n)
+		}
+		b, err := tiers.ParseInbox([]byte(hoRead(t, s, tiers.InboxPath)))
+		if err != nil || len(b.Reminders) != 2 || b.Reminders[0].Text != "first wrapped" {
+			t.Fatalf("%+v %v", b, err)
+		}
+	})
+}

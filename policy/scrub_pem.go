@@ -1,7 +1,6 @@
 package policy
 
 import (
-	"regexp"
 	"strings"
 )
 
@@ -70,7 +69,7 @@ func pemHeader(s string) bool {
 }
 
 // keyLine is a line of a key pasted without its END line.
-var keyLine = regexp.MustCompile(`^[ \t]*[A-Za-z0-9+/=]{16,}\r?$`)
+var keyLine = lazy(`^[ \t]*[A-Za-z0-9+/=]{16,}\r?$`)
 
 // pemCut measures a block that has no END line: the header and blank
 // lines and the key lines that follow the BEGIN line, to the end of the

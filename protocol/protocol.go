@@ -17,6 +17,7 @@ const full = `You are one instance in a chain; this memory is all that carries o
 - Record each non-obvious decision as you make it: ` + "`wake decide \"WHAT\" --because \"WHY\"`" + `.
 - Never override a decision silently: ` + "`wake contest ID`" + ` to object, ` + "`wake reverse ID`" + ` once the user agrees.
 - Pull a cold document with ` + "`wake cold PATH`" + ` only when the task needs it.
+- Something to pick up later, not now: ` + "`wake remember \"...\"`" + `; open reminders show at every start.
 - Recent over cold: where recent/ and cold/ disagree, recent wins unless the user says otherwise.
 - Never claim to remember what you did not read here; say what you do not know.
 `

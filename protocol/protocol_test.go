@@ -14,7 +14,7 @@ func TestCard(t *testing.T) {
 		mode string
 		want []string
 	}{
-		{tiers.CardFull, []string{"wake handoff --summary", "wake decide", "wake contest ID", "wake reverse ID", "wake cold PATH", "recent wins", "Never claim to remember"}},
+		{tiers.CardFull, []string{"wake handoff --summary", "wake decide", "wake contest ID", "wake reverse ID", "wake cold PATH", "wake remember", "recent wins", "Never claim to remember"}},
 		{tiers.CardShort, []string{"wake handoff --summary", "wake decide", "wake contest", "Trust recent over cold", "never claim to remember"}},
 	} {
 		card := Card(c.mode)

@@ -13,18 +13,21 @@ import (
 // Load is the JSON of `wake load --format json`: the boot context, with
 // every file's content as shown and every figure of its footer.
 type Load struct {
-	Version      int       `json:"version"`
-	Root         string    `json:"root"`
-	Encoding     string    `json:"encoding"`
-	Directives   []string  `json:"directives"`
-	Warnings     []string  `json:"warnings"`
-	Phases       []Phase   `json:"phases"`
-	TOC          *TOC      `json:"toc,omitempty"`
-	Digest       *Digest   `json:"digest,omitempty"`
-	Totals       Totals    `json:"totals"`
-	Announcement string    `json:"announcement"`
-	Findings     []Finding `json:"findings"`
-	HeldBack     HeldBack  `json:"held_back"`
+	Version    int      `json:"version"`
+	Root       string   `json:"root"`
+	Encoding   string   `json:"encoding"`
+	Directives []string `json:"directives"`
+	Warnings   []string `json:"warnings"`
+	Phases     []Phase  `json:"phases"`
+	TOC        *TOC     `json:"toc,omitempty"`
+	Digest     *Digest  `json:"digest,omitempty"`
+	// Reminders are the open reminders of warm/inbox.md; absent when
+	// none is open or the inbox is secret.
+	Reminders    *LoadReminders `json:"reminders,omitempty"`
+	Totals       Totals         `json:"totals"`
+	Announcement string         `json:"announcement"`
+	Findings     []Finding      `json:"findings"`
+	HeldBack     HeldBack       `json:"held_back"`
 	// Card is the protocol card the context shows, "" when it is off.
 	Card string `json:"protocol_card,omitempty"`
 }
@@ -154,7 +157,7 @@ func NewLoad(c *boot.Context) Load {
 	out := Load{
 		Version: Version, Root: c.Root, Encoding: c.Encoding,
 		Directives: strs(c.Directives), Warnings: strs(c.Warnings), Phases: []Phase{},
-		TOC: newTOC(c.TOC), Digest: newDigest(c.Digest), Totals: newTotals(c.Totals),
+		TOC: newTOC(c.TOC), Digest: newDigest(c.Digest), Reminders: newLoadReminders(c.Reminders), Totals: newTotals(c.Totals),
 		Announcement: c.Announcement, Findings: newFindings(c.Findings), HeldBack: newHeldBack(c.HeldBack), Card: c.Card,
 	}
 	for _, p := range c.Phases {
@@ -197,6 +200,31 @@ func newDigest(d *boot.Digest) *Digest {
 		Window: d.Window, Since: d.Since, Budget: d.Budget, Tokens: d.Tokens, Total: d.Total,
 		Entries: newEntries(d.Entries), Unlisted: d.Unlisted, HeldBack: d.HeldBack, Squeezed: d.Squeezed,
 	}
+}
+
+// LoadReminders is the open reminders as the context lists them.
+type LoadReminders struct {
+	Budget   int        `json:"budget"`
+	Tokens   int        `json:"tokens"`
+	Open     int        `json:"open"`
+	Entries  []Reminder `json:"entries"` // listed, newest first
+	Unlisted int        `json:"unlisted"`
+	// HeldBack is "confidential" for an inbox shown by its summary only.
+	HeldBack string `json:"held_back,omitempty"`
+	Summary  string `json:"summary,omitempty"`
+	Squeezed bool   `json:"squeezed,omitempty"`
+}
+
+func newLoadReminders(r *boot.Reminders) *LoadReminders {
+	if r == nil {
+		return nil
+	}
+	out := &LoadReminders{Budget: r.Budget, Tokens: r.Tokens, Open: r.Open, Entries: []Reminder{}, Unlisted: r.Unlisted,
+		HeldBack: r.Held, Summary: r.Summary, Squeezed: r.Squeezed}
+	for _, e := range r.Entries {
+		out.Entries = append(out.Entries, NewReminder(e))
+	}
+	return out
 }
 
 func newEntries(es []handoff.Entry) []LedgerEntry {

@@ -90,6 +90,7 @@ type Budget struct {
 	Cold         int
 	TOC          int
 	Digest       int // the recent-changes digest of `wake load`
+	Inbox        int // the open reminders of warm/inbox.md in `wake load`
 }
 
 // Skill configures the skill.md boot file.
@@ -139,7 +140,7 @@ func DefaultConfig() Config {
 		ContextWindow: 200000,
 		Budget: Budget{
 			MemoryMax: 60000, MemoryTarget: 40000, WorkMin: 140000,
-			Main: 2000, Recent: 12000, Warm: 25000, Cold: 20000, TOC: 1500, Digest: 1000,
+			Main: 2000, Recent: 12000, Warm: 25000, Cold: 20000, TOC: 1500, Digest: 1000, Inbox: 300,
 		},
 		Skill: Skill{
 			Path: "~/.claude/agentchat.skill.md", Budget: 4000,

@@ -46,6 +46,7 @@ var tokenFields = map[string]func(Config) int{
 	"budget.cold":          func(c Config) int { return c.Budget.Cold },
 	"budget.toc":           func(c Config) int { return c.Budget.TOC },
 	"budget.digest":        func(c Config) int { return c.Budget.Digest },
+	"budget.inbox":         func(c Config) int { return c.Budget.Inbox },
 	"skill.budget":         func(c Config) int { return c.Skill.Budget },
 	"skill.identity":       func(c Config) int { return c.Skill.Identity },
 	"skill.active":         func(c Config) int { return c.Skill.Active },

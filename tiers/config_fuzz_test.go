@@ -66,9 +66,9 @@ func FuzzParseConfig(f *testing.F) {
 // outOfRange says which documented range cfg breaks, or "".
 func outOfRange(cfg Config) string {
 	b, s := cfg.Budget, cfg.Skill
-	counts := []int{b.MemoryMax, b.MemoryTarget, b.WorkMin, b.Main, b.Recent, b.Warm, b.Cold, b.TOC, b.Digest,
+	counts := []int{b.MemoryMax, b.MemoryTarget, b.WorkMin, b.Main, b.Recent, b.Warm, b.Cold, b.TOC, b.Digest, b.Inbox,
 		s.Budget, s.Identity, s.Active, s.Protocols, s.Recent, s.History}
-	parts := []int{b.MemoryTarget, b.Recent, b.Warm, b.Cold, b.TOC, b.Digest, s.Budget}
+	parts := []int{b.MemoryTarget, b.Recent, b.Warm, b.Cold, b.TOC, b.Digest, b.Inbox, s.Budget}
 	switch {
 	case slices.Min(counts) < 0 || slices.Max(counts) > 10_000_000:
 		return "a budget outside 0..10000000"

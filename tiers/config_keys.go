@@ -25,7 +25,7 @@ import (
 //	budget.work_min                 integer           0 .. 10000000         <= context_window - budget.main - 1000
 //	budget.main                     integer           0 .. 10000000         <= budget.memory_max - 1000
 //	budget.recent, warm, cold,      integer           0 .. 10000000         <= budget.memory_max
-//	  toc, digest
+//	  toc, digest, inbox
 //	skill.path                      string            one line, 4096 chars; "" stops writing skill.md
 //	skill.budget                    integer           0 .. 10000000         <= budget.memory_max
 //	skill.identity, active,         integer           0 .. 10000000         <= skill.budget
@@ -54,7 +54,7 @@ import (
 //   - context_window starts at 1000, the room the boot context needs for
 //     itself ([ContextOverhead]).
 //   - A part is never larger than what it is cut from: each tier, the
-//     cold pulls, the TOC, the digest and skill.md are memory, which
+//     cold pulls, the TOC, the digest, the open reminders and skill.md are memory, which
 //     memory_max caps; skill.md's sections share skill.budget. Their sum
 //     may exceed the whole: the fitter squeezes the largest.
 //   - Durations under a minute would make every HANDOFF stale and the
@@ -118,6 +118,7 @@ var configKeys = []configKey{
 	tokenKey("budget.cold", 0, budgetCap, func(c *Config) *int { return &c.Budget.Cold }),
 	tokenKey("budget.toc", 0, budgetCap, func(c *Config) *int { return &c.Budget.TOC }),
 	tokenKey("budget.digest", 0, budgetCap, func(c *Config) *int { return &c.Budget.Digest }),
+	tokenKey("budget.inbox", 0, budgetCap, func(c *Config) *int { return &c.Budget.Inbox }),
 	tableKey("skill"),
 	textKey("skill.path", maxPathChars, true, func(c *Config) *string { return &c.Skill.Path }),
 	tokenKey("skill.budget", 0, budgetCap, func(c *Config) *int { return &c.Skill.Budget }),

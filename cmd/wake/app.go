@@ -163,7 +163,7 @@ func (a *app) rootCmd() *cobra.Command {
 	root.SetErr(a.errOut)
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
 	root.PersistentFlags().StringVar(&a.rootFlag, "root", "", "memory root `DIR` (default: $WAKE_ROOT, else the nearest .wake/ above the working directory)")
-	root.AddCommand(a.initCmd(), a.loadCmd(), a.statusCmd(), a.coldCmd(), a.logCmd(), a.handoffCmd(), a.installCmd(), a.uninstallCmd(), a.skillCmd(), a.checkCmd(), a.trustCmd(), a.decideCmd(), a.decisionsCmd(), a.reverseCmd(), a.contestCmd(), a.upholdCmd(), a.hookCmd(), a.wakeupCmd(), a.mcpCmd(), a.capsuleCmd())
+	root.AddCommand(a.initCmd(), a.loadCmd(), a.statusCmd(), a.coldCmd(), a.logCmd(), a.handoffCmd(), a.installCmd(), a.uninstallCmd(), a.skillCmd(), a.checkCmd(), a.trustCmd(), a.decideCmd(), a.decisionsCmd(), a.reverseCmd(), a.contestCmd(), a.upholdCmd(), a.hookCmd(), a.wakeupCmd(), a.mcpCmd(), a.rememberCmd(), a.capsuleCmd())
 	return root
 }
 

@@ -52,6 +52,8 @@ func (a *app) capsuleCmd() *cobra.Command {
 	cmd.Flags().BoolVar(&o.dryRun, "dry-run", false, "print the capsule without writing it or consuming reminders")
 	addFormat(cmd, &o.format, "text or json", "text", "json")
 	cmd.AddCommand(a.capsuleListCmd(), a.capsulePruneCmd())
+	cmd.AddCommand(a.capsulePromptCmd())
+	cmd.AddCommand(a.capsuleVerifyCmd())
 	a.addCapsuleHook(cmd)
 	return cmd
 }

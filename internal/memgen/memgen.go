@@ -4,6 +4,7 @@
 package memgen
 
 import (
+	"cmp"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -24,6 +25,10 @@ type Options struct {
 	// TypedEvery gives every n-th cold document memory_type front matter
 	// (the wake-up packet's seven types in turn); 0 gives none.
 	TypedEvery int
+	// Decisions is how many decisions warm/decisions.md holds, about 53
+	// tokens each (cl100k_base); 0 gives 270 × TierScale. 3,750 make a log
+	// of about 200,000 tokens, which the boot context compresses.
+	Decisions int
 }
 
 // Generate writes the root. It is deterministic: the same options give the
@@ -34,7 +39,7 @@ func Generate(fs afero.Fs, root string, o Options) error {
 		"recent/latest.md":       session(0, 180*o.TierScale),
 		"recent/previous.md":     session(1, 180*o.TierScale),
 		"warm/active_tasks.md":   tasks(245 * o.TierScale),
-		"warm/decisions.md":      decisions(270 * o.TierScale),
+		"warm/decisions.md":      decisions(cmp.Or(o.Decisions, 270*o.TierScale)),
 		"warm/open_questions.md": questions(130 * o.TierScale),
 	}
 	for rel, data := range files {

@@ -1,6 +1,7 @@
 // Command memgen writes a generated memory root for the performance
-// scripts: memgen DIR [COLD_FILES [TIER_SCALE [TYPED_EVERY]]]
-// (TYPED_EVERY: every n-th cold document gets memory_type front matter).
+// scripts: memgen DIR [COLD_FILES [TIER_SCALE [TYPED_EVERY [DECISIONS]]]]
+// (TYPED_EVERY: every n-th cold document gets memory_type front matter;
+// DECISIONS: how many decisions warm/decisions.md holds).
 package main
 
 import (
@@ -14,12 +15,12 @@ import (
 )
 
 func main() {
-	if len(os.Args) < 2 || len(os.Args) > 5 {
-		fmt.Fprintln(os.Stderr, "usage: memgen DIR [COLD_FILES [TIER_SCALE [TYPED_EVERY]]]")
+	if len(os.Args) < 2 || len(os.Args) > 6 {
+		fmt.Fprintln(os.Stderr, "usage: memgen DIR [COLD_FILES [TIER_SCALE [TYPED_EVERY [DECISIONS]]]]")
 		os.Exit(2)
 	}
 	o := memgen.Options{TierScale: 1, ColdFiles: 10000}
-	for i, p := range []*int{&o.ColdFiles, &o.TierScale, &o.TypedEvery} {
+	for i, p := range []*int{&o.ColdFiles, &o.TierScale, &o.TypedEvery, &o.Decisions} {
 		if len(os.Args) > i+2 {
 			n, err := strconv.Atoi(os.Args[i+2])
 			if err != nil || n < 0 {

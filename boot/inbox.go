@@ -1,0 +1,203 @@
+package boot
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/wakeproto/wake/budget"
+	"github.com/wakeproto/wake/policy"
+	"github.com/wakeproto/wake/tiers"
+)
+
+// RemindersTitle is the heading of the open reminders' section.
+const RemindersTitle = "## Open reminders"
+
+// Reminders is the open reminders of warm/inbox.md as the context lists
+// them: newest first, one line each, within budget.inbox; those past the
+// budget are counted, not listed. The context has none (nil) when no
+// reminder is open, or the inbox is secret (counted as held back).
+type Reminders struct {
+	Budget   int
+	Tokens   int              // exact count of Text()
+	Open     int              // the open reminders
+	Entries  []tiers.Reminder // listed, newest first, scrubbed
+	Unlisted int
+	// Held is "confidential" for an inbox shown by its summary only.
+	Held     string
+	Summary  string
+	Squeezed bool // cut further to keep the context under memory_max
+
+	all    []tiers.Reminder // every open reminder, newest first
+	hidden bool             // not even the count of the reminders fits
+	cuts   []budget.Cut     // the reminders left out, and the count when hidden
+}
+
+// addReminders reads the inbox and fits its open reminders to
+// budget.inbox. Problems reading it are warnings: they never stop a
+// session start.
+func (c *Context) addReminders(o Options) {
+	d, err := tiers.ReadDoc(o.FS, o.Root, tiers.InboxPath)
+	switch {
+	case err != nil:
+		c.Warnings = append(c.Warnings, fmt.Sprintf("%s: unreadable: %s; no open reminders shown", tiers.InboxPath, tiers.Cause(err)))
+		return
+	case d.Missing:
+		return
+	case d.Skipped != "":
+		c.Warnings = append(c.Warnings, fmt.Sprintf("%s: skipped: %s", tiers.InboxPath, d.Skipped))
+		return
+	}
+	content := d.Content
+	if d.Huge {
+		if content, err = tiers.ReadOwn(o.FS, o.Root, tiers.InboxPath); err != nil {
+			c.Warnings = append(c.Warnings, fmt.Sprintf("%s: unreadable: %s; no open reminders shown", tiers.InboxPath, tiers.Cause(err)))
+			return
+		}
+	}
+	in, err := tiers.ParseInbox(content)
+	var ie *tiers.InboxError
+	switch {
+	case errors.As(err, &ie):
+		for _, p := range ie.Problems {
+			reason, _ := policy.Scrub(p.Reason)
+			c.Warnings = append(c.Warnings, fmt.Sprintf("%s:%d: %s", tiers.InboxPath, p.Line, reason))
+		}
+	case err != nil:
+		c.Warnings = append(c.Warnings, err.Error())
+		return
+	}
+	open := in.Open()
+	if len(open) == 0 {
+		return
+	}
+	lvl, metaErr := policy.OfDoc(d)
+	switch lvl {
+	case tiers.Secret:
+		c.HeldBack.Secret++
+		if metaErr != nil {
+			c.Warnings = append(c.Warnings, fmt.Sprintf("%s: held back as secret: %v, so its sensitivity is unknown", tiers.InboxPath, metaErr))
+		}
+		return
+	case tiers.Confidential:
+		c.HeldBack.Confidential++
+		r := &Reminders{Budget: o.Config.Budget.Inbox, Open: len(open), Held: tiers.Confidential}
+		var red policy.Redactions
+		r.Summary, red = policy.Scrub(tiers.OneLine(d.Meta.Summary))
+		c.HeldBack.Redacted = c.HeldBack.Redacted.Merge(red)
+		r.fit(r.Budget, o.Counter)
+		c.Reminders = r
+		return
+	}
+	r := &Reminders{Budget: o.Config.Budget.Inbox, Open: len(open)}
+	for _, rm := range open {
+		rm.Tags = slices.Clone(rm.Tags)
+		ptrs := []*string{&rm.Text, &rm.Topic, &rm.Next}
+		for i := range rm.Tags {
+			ptrs = append(ptrs, &rm.Tags[i])
+		}
+		for _, s := range ptrs {
+			var red policy.Redactions
+			*s, red = policy.Scrub(*s)
+			c.HeldBack.Redacted = c.HeldBack.Redacted.Merge(red)
+		}
+		r.all = append(r.all, rm)
+	}
+	// Newest first: entries are numbered as they are added.
+	slices.SortStableFunc(r.all, func(a, b tiers.Reminder) int { return b.N - a.N })
+	r.fit(r.Budget, o.Counter)
+	c.Reminders = r
+}
+
+// fit lists as many reminders, newest first, as fit limit tokens with the
+// line counting the rest, counted exactly: the oldest go first. When not
+// even that line fits, none is listed.
+func (r *Reminders) fit(limit int, c budget.Counter) {
+	r.hidden = false
+	f := &budget.Fitter{Counter: c, Limit: limit, Pieces: make([]budget.Piece, len(r.all))}
+	f.Estimate = c.Count(r.moreLine(len(r.all)))
+	for i, rm := range r.all {
+		line := reminderLine(rm)
+		f.Pieces[i] = budget.Piece{Text: line, Size: c.Count(line), Where: tiers.InboxPath}
+		f.Estimate += f.Pieces[i].Size
+	}
+	f.Measure = func() int {
+		n := len(r.all) - f.Steps()
+		r.Entries, r.Unlisted = r.all[:n], len(r.all)-n
+		r.Tokens = c.Count(r.Text())
+		return r.Tokens
+	}
+	r.hidden = f.Fit() > limit
+	r.cuts = f.Cuts()
+	if r.hidden {
+		text := r.Text()
+		r.cuts = append(r.cuts, budget.Cut{What: tiers.ShortLine(text), Where: tiers.InboxPath, Tokens: c.Count(text)})
+		r.Entries, r.Unlisted, r.Tokens = r.all[:0], len(r.all), 0
+	}
+}
+
+// Text renders the listed reminders and the count of the others, or a
+// confidential inbox's summary. Empty when nothing fits.
+func (r *Reminders) Text() string {
+	if r.hidden {
+		return ""
+	}
+	if r.Held != "" {
+		s := fmt.Sprintf("%s is confidential: %s, summary only.\n", tiers.InboxPath, budget.Plural(r.Open, "open reminder"))
+		if r.Summary != "" {
+			s += "Summary: " + r.Summary + "\n"
+		}
+		return s
+	}
+	var b strings.Builder
+	for _, rm := range r.Entries {
+		b.WriteString(reminderLine(rm))
+	}
+	b.WriteString(r.moreLine(r.Unlisted))
+	return b.String()
+}
+
+func (r *Reminders) moreLine(unlisted int) string {
+	if unlisted == 0 {
+		return ""
+	}
+	return fmt.Sprintf("- %d more open, not listed: `wake remember --list`\n", unlisted)
+}
+
+// reminderLine is one open reminder: "- #N DATE [topic] TEXT (next: STEP)".
+func reminderLine(r tiers.Reminder) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "- #%d", r.N)
+	if !r.At.IsZero() {
+		fmt.Fprintf(&b, " %s", r.At.UTC().Format("2006-01-02"))
+	}
+	if r.Topic != "" {
+		fmt.Fprintf(&b, " [%s]", tiers.ShortLine(r.Topic))
+	}
+	fmt.Fprintf(&b, " %s", tiers.ShortLine(r.Text))
+	if r.Next != "" {
+		fmt.Fprintf(&b, " (next: %s)", tiers.ShortLine(r.Next))
+	}
+	b.WriteString("\n")
+	// A hand-edited inbox may hold terminal escapes; none reach the context.
+	return tiers.Printable(b.String())
+}
+
+// writeReminders renders the open reminders' section.
+func writeReminders(b *strings.Builder, c *Context) {
+	r := c.Reminders
+	if r == nil {
+		return
+	}
+	fmt.Fprintf(b, "\n%s\n\n", RemindersTitle)
+	if text := r.Text(); text != "" {
+		b.WriteString(text)
+		return
+	}
+	why := "do not fit budget.inbox"
+	if r.Squeezed {
+		why = "left out to keep this context under budget.memory_max"
+	}
+	fmt.Fprintf(b, "%s, not listed (they %s): `wake remember --list`.\n", budget.Plural(r.Open, "open reminder"), why)
+}
