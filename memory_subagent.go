@@ -138,10 +138,11 @@ var nonChanges = []string{"capsule", handoff.OpSubagent, "install", "uninstall"}
 // changedSince reports whether the memory changed after capsule f was
 // written: a ledger line after the capsule's own (op capsule naming its
 // path), other than those of [nonChanges]. A capsule without a ledger
-// line of its own (one an agent wrote) counts from its created_at. A
-// ledger wake cannot read counts as a change.
+// line of its own (one an agent wrote) counts from its created_at. Only
+// the ledger's lines from created_at on are read. A ledger wake cannot
+// read counts as a change.
 func (m *Memory) changedSince(f capsule.Found) bool {
-	entries, _, err := handoff.ReadLedger(m.o.FS, m.root)
+	entries, _, err := handoff.ReadLedgerSince(m.o.FS, m.root, f.Created)
 	if err != nil {
 		return true
 	}

@@ -217,3 +217,36 @@ func TestSubagentStartRegistryError(t *testing.T) {
 		t.Fatalf("a failed injection left a ledger line: %+v", e)
 	}
 }
+
+// TestSubagentStartHandWrittenCapsule: a capsule an agent wrote (no
+// ledger line of wake's) is given while no ledger line is newer than its
+// created_at, and replaced by a built one once the memory changed.
+func TestSubagentStartHandWrittenCapsule(t *testing.T) {
+	now := capsuleClock
+	fsys, m, _ := capsuleRoot(t, "", &now)
+	ctx := context.Background()
+	c := capsule.New(capsule.FrontMatter{Branch: "no-branch", SourceSession: "s-hand", CreatedAt: now.Add(-time.Hour),
+		PrimaryObjective: "Audit the October report", TokenBudget: 1200, Version: capsule.Version})
+	c.Set(capsule.MissionSnapshot, "- Written by the agent itself (hand-marker-91c2).")
+	id := capsule.ID("no-branch", capsule.Stamp(now.Add(-time.Hour), 1))
+	write(t, fsys, "/demo/"+capsule.PathOf(id), string(capsule.Render(c)))
+	in := wake.SubagentStartInput{Client: "claude", AgentID: "h1", AgentType: "general-purpose"}
+	inj, err := m.SubagentStart(ctx, in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if inj.Built || inj.Capsule.ID != id || !strings.Contains(inj.Text, "hand-marker-91c2") {
+		t.Fatalf("built %v, capsule %q:\n%s", inj.Built, inj.Capsule.ID, inj.Text)
+	}
+	if _, err := m.Remember(ctx, handoff.NewReminder{Text: "Check the till rolls"}); err != nil {
+		t.Fatal(err)
+	}
+	now = now.Add(time.Minute)
+	after, err := m.SubagentStart(ctx, in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !after.Built || after.Capsule.ID == id || strings.Contains(after.Text, "hand-marker-91c2") {
+		t.Fatalf("after a change: built %v, capsule %q", after.Built, after.Capsule.ID)
+	}
+}
