@@ -151,8 +151,9 @@ func (m *Memory) BootContext(save bool) (*boot.Context, string, error) {
 func (m *Memory) bootContext(save bool) (*boot.Context, string, *cold.Index, error) {
 	idx := cold.OpenIndex(m.o.FS, m.root, m.cfg.Encoding)
 	o := m.bootOptions()
-	// The checks run only in a build: only it reads the drift record.
-	o.ColdIndex, o.Drift = idx, m.driftOptions()
+	// The checks run only in a build: only it reads the drift record and
+	// the contradiction check's findings.
+	o.ColdIndex, o.Drift, o.Contradictions = idx, m.driftOptions(), m.contradictions()
 	c, err := boot.Build(o)
 	if err != nil {
 		return nil, "", nil, err

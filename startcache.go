@@ -17,6 +17,7 @@ import (
 	"github.com/spf13/afero"
 
 	"github.com/wakeproto/wake/budget"
+	"github.com/wakeproto/wake/checks"
 	"github.com/wakeproto/wake/cold"
 	"github.com/wakeproto/wake/handoff"
 	"github.com/wakeproto/wake/internal/fsrecord"
@@ -127,7 +128,8 @@ func (m *Memory) recordRun() *cachedRun {
 }
 
 // notKeyed are the state files whose content never changes a start's
-// output: the caches of counts and of the cold tier, the cold accounting
+// output: the caches of counts, of the contradiction check's findings
+// (keyed by the log's bytes, which are keyed here) and of the cold tier, the cold accounting
 // (written by every start), the lock, this cache, and the edit scan's
 // record (the scan runs at every start, before the cache is consulted).
 func (m *Memory) notKeyed(name string) bool {
@@ -141,7 +143,7 @@ func (m *Memory) notKeyed(name string) bool {
 		return false
 	}
 	switch state {
-	case budget.CacheFile, cold.IndexFile, handoff.ColdSessionFile, handoff.LockFile, startCacheFile, handoff.SeenFile:
+	case budget.CacheFile, checks.ContradictionCacheFile, cold.IndexFile, handoff.ColdSessionFile, handoff.LockFile, startCacheFile, handoff.SeenFile:
 		return true
 	}
 	return strings.HasPrefix(state, handoff.SeenDir+"/")

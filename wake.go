@@ -69,26 +69,20 @@ type Memory struct {
 	cfg   tiers.Config
 	trust tiers.Trust
 	enc   *budget.Encoder
-	// counts is the count cache, read on first use: a start served from
-	// the start cache counts nothing, and a large root's cache takes a
-	// while to decode.
-	counts *lazyCache
+	// caches are read on first use and shared by the copies a start
+	// served from the start cache makes of the Memory, so that what one
+	// learns the other saves.
+	caches *lazyCaches
 }
 
-type lazyCache struct {
-	mu    sync.Mutex
-	open  func() *budget.Cache
-	cache *budget.Cache
-}
-
-// cache is the count cache, read now if it was not yet.
-func (m *Memory) cache() *budget.Cache {
-	m.counts.mu.Lock()
-	defer m.counts.mu.Unlock()
-	if m.counts.cache == nil {
-		m.counts.cache = m.counts.open()
-	}
-	return m.counts.cache
+// lazyCaches are the caches a Memory reads on first use.
+type lazyCaches struct {
+	mu sync.Mutex // guards both
+	// count is the count cache (see [Memory.counter]).
+	count *budget.Cache
+	// contra keeps the contradiction check's findings between runs (see
+	// [Memory.contradictions]).
+	contra *checks.ContradictionCache
 }
 
 // Find locates the memory root as DESIGN section 1 says: flagRoot, else
@@ -153,8 +147,6 @@ func Open(root string, o Options) (*Memory, error) {
 	if m.enc, err = newEncoder(m.cfg.Encoding); err != nil {
 		return nil, err
 	}
-	fsys, enc := m.o.FS, m.enc
-	m.counts = &lazyCache{open: func() *budget.Cache { return boot.OpenCache(fsys, root, enc) }}
 	return m, nil
 }
 
@@ -172,7 +164,7 @@ func bare(root string, o Options) *Memory {
 	if o.Locker == nil {
 		o.Locker = handoff.FileLocker{Timeout: LockTimeout}
 	}
-	return &Memory{o: o, root: root}
+	return &Memory{o: o, root: root, caches: &lazyCaches{}}
 }
 
 // Recover finishes or rolls back, in the memory root at root, any write a
@@ -199,7 +191,30 @@ func (m *Memory) Store() *handoff.Store {
 
 // bootOptions is what the boot pipeline reads with.
 func (m *Memory) bootOptions() boot.Options {
-	return boot.Options{FS: m.o.FS, Root: m.root, Config: m.cfg, Counter: m.cache(), Now: m.o.Now}
+	return boot.Options{FS: m.o.FS, Root: m.root, Config: m.cfg, Counter: m.counter(), Now: m.o.Now}
+}
+
+// contradictions is the cache of the contradiction check's findings, read
+// from the state directory on first use.
+func (m *Memory) contradictions() *checks.ContradictionCache {
+	m.caches.mu.Lock()
+	defer m.caches.mu.Unlock()
+	if m.caches.contra == nil {
+		m.caches.contra = checks.ReadContradictionCache(m.o.FS, m.root)
+	}
+	return m.caches.contra
+}
+
+// counter is the count cache, read from the state directory on first use:
+// an operation that counts nothing (wake check) neither reads nor decodes
+// it.
+func (m *Memory) counter() *budget.Cache {
+	m.caches.mu.Lock()
+	defer m.caches.mu.Unlock()
+	if m.caches.count == nil {
+		m.caches.count = boot.OpenCache(m.o.FS, m.root, m.enc)
+	}
+	return m.caches.count
 }
 
 func (m *Memory) warn(msg string) { m.notify(Notice{Kind: "warning", Msg: msg}) }
@@ -216,16 +231,22 @@ func (m *Memory) notify(n Notice) {
 	}
 }
 
-// SaveCache keeps the counts learned; failing to is only worth a warning,
-// since the cache is an optimisation.
+// SaveCache keeps the counts learned and the contradiction check's
+// findings; failing to is only worth a warning, since the caches are an
+// optimisation.
 func (m *Memory) SaveCache() {
-	m.counts.mu.Lock()
-	opened := m.counts.cache != nil
-	m.counts.mu.Unlock()
-	if !opened {
-		return // nothing counted, nothing learned
+	m.caches.mu.Lock()
+	c, contra := m.caches.count, m.caches.contra
+	m.caches.mu.Unlock()
+	if contra != nil {
+		if err := contra.Save(m.o.FS, m.root); err != nil {
+			m.warn(fmt.Sprintf("saving the contradiction check's findings: %v", err))
+		}
 	}
-	if err := boot.SaveCache(m.o.FS, m.root, m.cache()); err != nil {
+	if c == nil {
+		return // never read, so nothing learned
+	}
+	if err := boot.SaveCache(m.o.FS, m.root, c); err != nil {
 		m.warn(fmt.Sprintf("saving the token cache: %v", err))
 	}
 }

@@ -38,7 +38,7 @@ echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -
 # the directory it runs in): full tiers of about 36,000 tokens, and the
 # same with a decision log of about 200,000 tokens.
 "$work/memgen" "$work/p36/.wake" 0 1
-"$work/memgen" "$work/p200/.wake" 0 1 0 3750
+"$work/memgen" -decisions 3750 "$work/p200/.wake" 0 1
 tierfiles() {
 	local r=$1
 	echo "$r/main.md $r/recent/latest.md $r/recent/previous.md $r/warm/active_tasks.md $r/warm/decisions.md $r/warm/open_questions.md"
