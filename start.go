@@ -150,6 +150,10 @@ func (m *Memory) BootContext(save bool) (*boot.Context, string, error) {
 // through, which knows every cold document as it is now.
 func (m *Memory) bootContext(save bool) (*boot.Context, string, *cold.Index, error) {
 	idx := cold.OpenIndex(m.o.FS, m.root, m.cfg.Encoding)
+	if save {
+		// For the look at edits made outside wake that may follow.
+		idx.KeepVersions()
+	}
 	o := m.bootOptions()
 	// The checks run only in a build: only it reads the drift record and
 	// the contradiction check's findings.

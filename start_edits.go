@@ -60,7 +60,7 @@ func (e *startEdits) cold(ctx context.Context, idx *cold.Index) bool {
 	if !idx.HasScan() {
 		return e.record(ctx)
 	}
-	look := handoff.ColdLook{Index: idx.Sum(), Unchanged: idx.Unchanged(), Found: idx.Found}
+	look := handoff.ColdLook{Index: idx.Sum(), Unchanged: idx.Unchanged(), Found: idx.Found, Read: idx.Version}
 	if err := e.sc.LookAtCold(look); err != nil {
 		e.warn(fmt.Sprintf("looking for edits made outside wake: %v", err))
 	}
