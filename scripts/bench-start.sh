@@ -10,6 +10,8 @@
 #   Claude Code hook (warm)        vs  warm load                    (target 7: <= 1.2x)
 #   wake wakeup (warm)             vs  warm load
 #   wake check, 200k root          vs  warm load, 200k root
+#   warm load, 1,000 decisions     vs  warm load, 50 decisions      (target 4: <= 1.5x)
+#   first wake check, 1,000 decisions                               (target 4: < 200 ms)
 #   ctx agent (ActiveMemory/ctx)   vs  warm load, when ctx is on PATH
 #
 #   scripts/bench-start.sh [RUNS]      RUNS of each warm command (default 30)
@@ -98,10 +100,38 @@ pair "wake wakeup vs warm load" "" \
 	"$wake wakeup --root $r36" "$wake load --root $r36" "${warm[@]}"
 pair "wake check 200k vs warm load 200k" "" \
 	"$wake check --root $r200" "$wake load --root $r200" "${warm[@]}" -i
+# Target 4: a warm load with 1,000 varied active decisions against the
+# same root with 50, and a first wake check of the 1,000 (no .state/).
+"$work/memgen" -decisions 1000 -varied "$work/d1000/.wake" 0 1
+"$work/memgen" -decisions 50 -varied "$work/d50/.wake" 0 1
+for _ in 1 2 3; do
+	"$wake" load --root "$work/d1000/.wake" >/dev/null 2>&1
+	"$wake" load --root "$work/d50/.wake" >/dev/null 2>&1
+done
+pair "warm load 1,000 decisions vs 50" "<= 1.5x" \
+	"$wake load --root $work/d1000/.wake" "$wake load --root $work/d50/.wake" "${warm[@]}"
+pair "first wake check 1,000 decisions vs warm load" "< 200 ms" \
+	"$wake check --root $work/d1000/.wake" "$wake load --root $work/d50/.wake" --runs 10 --prepare "rm -rf $work/d1000/.wake/.state" -i
+
+# ActiveMemory/ctx, when on PATH: `ctx agent` in a git project whose
+# .context/ files hold the 36k root's text (tasks, decisions, learnings
+# from the last sessions, conventions from main.md), budget 40,000 tokens
+# like wake's memory_target.
 if command -v ctx >/dev/null 2>&1; then
-	(cd "$work/p36" && ctx init >/dev/null 2>&1) || true
-	pair "ctx agent vs warm load 36k" "" \
-		"sh -c 'cd $work/p36 && ctx agent'" "sh -c 'cd $work/p36 && $wake load'" "${warm[@]}" -i
+	cx=$work/pctx
+	mkdir -p "$cx"
+	(cd "$cx" && git init -q && ctx init >/dev/null 2>&1) || true
+	if [ -d "$cx/.context" ]; then
+		cat "$r36/warm/active_tasks.md" >>"$cx/.context/TASKS.md"
+		cat "$r36/warm/decisions.md" >>"$cx/.context/DECISIONS.md"
+		cat "$r36/recent/latest.md" "$r36/recent/previous.md" "$r36/warm/open_questions.md" >>"$cx/.context/LEARNINGS.md"
+		cat "$r36/main.md" >>"$cx/.context/CONVENTIONS.md"
+		(cd "$cx" && ctx agent --budget 40000 >/dev/null 2>&1) || true
+		pair "ctx agent vs warm load 36k" "" \
+			"sh -c 'cd $cx && ctx agent --budget 40000'" "sh -c 'cd $work/p36 && $wake load'" "${warm[@]}" -i
+	else
+		rows+=("ctx agent (ActiveMemory/ctx)|ctx init failed: skipped|||||")
+	fi
 else
 	rows+=("ctx agent (ActiveMemory/ctx)|not on PATH: skipped|||||")
 fi
