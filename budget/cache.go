@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"io"
 	"sync"
 )
 
@@ -50,11 +51,15 @@ func NewCache(encoding string, next Counter, data []byte) *Cache {
 	return c
 }
 
-func (c *Cache) key(text string) string {
+func (c *Cache) key(text string) string { return c.keyJoined(text, "") }
+
+// keyJoined is the key of head+tail, hashed without joining them.
+func (c *Cache) keyJoined(head, tail string) string {
 	h := sha256.New()
-	h.Write([]byte(c.encoding))
+	io.WriteString(h, c.encoding)
 	h.Write([]byte{0})
-	h.Write([]byte(text))
+	io.WriteString(h, head)
+	io.WriteString(h, tail)
 	return hex.EncodeToString(h.Sum(nil)[:16])
 }
 
@@ -72,7 +77,21 @@ func (c *Cache) count(text string, remember bool) int {
 	if text == "" {
 		return 0
 	}
-	k := c.key(text)
+	return c.lookup(c.key(text), remember, func() int { return c.next.Count(text) })
+}
+
+// countJoined is [CountJoined] for the cache: head+tail is looked up, and
+// on a miss counted near the join when the next counter can.
+func (c *Cache) countJoined(head string, n int, tail string) int {
+	if tail == "" {
+		return n
+	}
+	return c.lookup(c.keyJoined(head, tail), true, func() int { return CountJoined(c.next, head, n, tail) })
+}
+
+// lookup returns the count remembered under k, or the count of count,
+// remembered when remember is set.
+func (c *Cache) lookup(k string, remember bool, count func() int) int {
 	c.mu.Lock()
 	e, ok := c.entries[k]
 	if ok {
@@ -86,7 +105,7 @@ func (c *Cache) count(text string, remember bool) int {
 	if ok {
 		return e.N
 	}
-	n := c.next.Count(text)
+	n := count()
 	if remember {
 		c.mu.Lock()
 		c.entries[k] = cacheEntry{N: n, Gen: c.gen}
