@@ -3,8 +3,6 @@ package budget
 import (
 	"fmt"
 	"unicode/utf8"
-
-	tiktoken "github.com/pkoukk/tiktoken-go"
 )
 
 // bpe is one tiktoken encoding: how text splits into pieces and the ranks
@@ -22,9 +20,9 @@ func newBPE(name string) (*bpe, error) {
 	var b bpe
 	var enc string
 	switch name {
-	case tiktoken.MODEL_CL100K_BASE:
+	case cl100kBase:
 		b.next, enc = nextCL100K, cl100kTable
-	case tiktoken.MODEL_O200K_BASE:
+	case o200kBase:
 		b.next, enc = nextO200K, o200kTable
 	default:
 		return nil, fmt.Errorf("unknown encoding %q (want cl100k_base or o200k_base)", name)
