@@ -5,6 +5,7 @@ import (
 	"math"
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // A rule finds one kind of secret. The keywords are the prefilter: the
@@ -33,7 +34,7 @@ type rule struct {
 	body func(s string) (int, bool)
 	// re is anchored at the start of the match. The secret is its first
 	// capture group that took part in the match, or the whole match.
-	re *regexp.Regexp
+	re func() *regexp.Regexp
 	// pre, when set, is a cheap test of the text from the match's start to
 	// its line's end that every secret the rule finds passes: most
 	// keywords in prose are not in an assignment, and a regexp costs a
@@ -144,7 +145,12 @@ var scrubRules = []rule{
 	},
 }
 
-func anchor(p string) *regexp.Regexp { return regexp.MustCompile(`\A(?:` + p + `)`) }
+// anchor compiles p, anchored at the start, on first use: most texts
+// wake scrubs meet few rules' keywords, and compiling every rule's regexp
+// at each process start would cost more than scrubbing a session's text.
+func anchor(p string) func() *regexp.Regexp {
+	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\A(?:` + p + `)`) })
+}
 
 // byteSet is a set of bytes, looked up in one step.
 type byteSet [256]bool
