@@ -20,6 +20,7 @@ type Cache struct {
 	mu       sync.Mutex
 	encoding string
 	next     Counter
+	lines    *lineMemo // counts what next would, line by line; nil when next is not an *Encoder
 	gen      int
 	entries  map[string]cacheEntry
 	dirty    bool
@@ -43,6 +44,9 @@ type cacheFile struct {
 // ignored.
 func NewCache(encoding string, next Counter, data []byte) *Cache {
 	c := &Cache{encoding: encoding, next: next, entries: map[string]cacheEntry{}}
+	if enc, ok := next.(*Encoder); ok {
+		c.lines = newLineMemo(enc)
+	}
 	var f cacheFile
 	if len(data) > 0 && json.Unmarshal(data, &f) == nil && f.Version == 1 && f.Entries != nil {
 		c.gen, c.entries = f.Gen, f.Entries
@@ -77,7 +81,11 @@ func (c *Cache) count(text string, remember bool) int {
 	if text == "" {
 		return 0
 	}
-	return c.lookup(c.key(text), remember, func() int { return c.next.Count(text) })
+	count := c.next.Count
+	if remember && c.lines != nil {
+		count = c.lines.Count
+	}
+	return c.lookup(c.key(text), remember, func() int { return count(text) })
 }
 
 // countJoined is [CountJoined] for the cache: head+tail is looked up, and
