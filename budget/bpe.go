@@ -2,6 +2,7 @@ package budget
 
 import (
 	"fmt"
+	"sync"
 	"unicode/utf8"
 )
 
@@ -34,13 +35,18 @@ func newBPE(name string) (*bpe, error) {
 	return &b, nil
 }
 
+// mergers keeps the merge buffers from text to text: a cache counts a new
+// text line by line.
+var mergers = sync.Pool{New: func() any { return new(merger) }}
+
 // count returns the number of tokens tiktoken's encode_ordinary gives text.
 // Invalid UTF-8 counts as tiktoken-go counts it: each bad byte is U+FFFD.
 func (b *bpe) count(text string) int {
 	if !utf8.ValidString(text) {
 		text = string([]rune(text))
 	}
-	var m merger
+	m := mergers.Get().(*merger)
+	defer mergers.Put(m)
 	n := 0
 	for i := 0; i < len(text); {
 		j := b.next(text, i)
