@@ -83,7 +83,7 @@ func (m *Memory) Capsule(ctx context.Context, o CapsuleOptions) (capsule.Written
 		}
 		src.Highlights = hl
 		id, rel := m.freeCapsulePath(branch, now)
-		b := capsule.Build(src, capsule.Options{Front: fm, Path: rel, Ceiling: m.cfg.Capsule.PromptCeiling, Counter: m.cache})
+		b := capsule.Build(src, capsule.Options{Front: fm, Path: rel, Ceiling: m.cfg.Capsule.PromptCeiling, Counter: m.counter()})
 		w = capsule.Written{ID: id, Path: rel, Capsule: b.Capsule, Data: b.Data, Tokens: b.Tokens, Budget: fm.TokenBudget,
 			Cuts: b.Cuts, Consumed: b.Consumed, Warnings: b.Warnings, DryRun: o.DryRun}
 		return nil

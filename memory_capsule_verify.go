@@ -108,7 +108,7 @@ func (m *Memory) VerifyCapsule(ctx context.Context, file string) (CapsuleVerific
 		return CapsuleVerification{}, err
 	}
 	v := CapsuleVerification{Path: rel, Budget: s.Capsule.Front.TokenBudget, MaxTokens: m.cfg.Capsule.MaxTokens}
-	v.Findings, v.Tokens = capsule.Check(s, capsule.CheckOptions{MaxTokens: v.MaxTokens, Count: m.cache.CountTransient})
+	v.Findings, v.Tokens = capsule.Check(s, capsule.CheckOptions{MaxTokens: v.MaxTokens, Count: m.counter().CountTransient})
 	fresh := m.checkFiles(s, &v)
 	m.checkCommits(ctx, s, &v)
 	if len(fresh) > 0 && v.OK() {

@@ -40,12 +40,12 @@ func (m *Memory) Pull(ctx context.Context, path string) (cold.Pull, error) {
 		// and is counted as printed.
 		if text, r := policy.Scrub(p.Text); r.Total() > 0 {
 			text += "\n[wake: " + r.Line() + "]\n"
-			n := m.cache.Count(text)
+			n := m.counter().Count(text)
 			p.Left = max(0, p.Left+p.Tokens-n)
 			p.Text, p.Tokens = text, n
 		}
 		if note := m.recentNote(p.Text); note != "" {
-			n := m.cache.Count(note)
+			n := m.counter().Count(note)
 			p.Text += note
 			p.Tokens += n
 			p.Left = max(0, p.Left-n)
@@ -111,5 +111,5 @@ func (m *Memory) ColdTOC() (*cold.TOC, handoff.ColdSession, error) {
 var ErrBadPath = errors.New("bad path")
 
 func (m *Memory) coldOptions(idx *cold.Index) cold.Options {
-	return cold.Options{FS: m.o.FS, Root: m.root, Config: m.cfg, Counter: m.cache, Now: m.o.Now, Index: idx}
+	return cold.Options{FS: m.o.FS, Root: m.root, Config: m.cfg, Counter: m.counter(), Now: m.o.Now, Index: idx}
 }

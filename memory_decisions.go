@@ -83,7 +83,9 @@ func (m *Memory) Check(ctx context.Context) (checks.Report, error) {
 	if err != nil {
 		return checks.Report{}, err
 	}
+	mem.Contradictions = m.contradictions()
 	r := checks.Run(mem, checks.Options{StaleAfter: m.cfg.Checks.StaleAfter, Now: m.o.Now, Drift: m.driftOptions()})
+	m.SaveCache()
 	r.Findings = append(r.Findings, policy.SecretFindings(mem.Main, mem.Latest, mem.Tasks, mem.Decisions, mem.Questions)...)
 	return policy.RedactReport(r, policy.Held(mem.Main, mem.Latest, mem.Tasks, mem.Decisions, mem.Questions)), nil
 }

@@ -87,7 +87,7 @@ func (m *Memory) developerRoots() ([]wakeup.DeveloperRoot, error) {
 // [wakeup] prompt_budget, counted exactly in the root's encoding; it
 // returns the text and how many items it cut to fit.
 func (m *Memory) WakeupPrompt(p wakeup.Packet) (string, int) {
-	text, cut := wakeup.Prompt(p, m.cfg.Wakeup.PromptBudget, m.cache)
+	text, cut := wakeup.Prompt(p, m.cfg.Wakeup.PromptBudget, m.counter())
 	m.SaveCache()
 	return text, cut
 }

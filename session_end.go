@@ -97,7 +97,7 @@ func (m *Memory) warnLargeSummary(summary []byte) {
 	if len(summary) <= share {
 		return
 	}
-	if n := m.cache.Count(string(summary)); n > share {
+	if n := m.counter().Count(string(summary)); n > share {
 		m.warn(fmt.Sprintf("%s is %s tokens, over its share of the recent budget (%s = budget.recent / 2); 'wake load' will show it compressed and ask for it to be compressed",
 			tiers.LatestPath, budget.Thousands(n), budget.Thousands(share)))
 	}

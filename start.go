@@ -56,9 +56,18 @@ type Start struct {
 // when there are any it trades the shared lock for the exclusive one,
 // which every ledger line is written under.
 func (m *Memory) Start(ctx context.Context, w BootFiles) (*Start, error) {
+	st, _, err := m.start(ctx, w, nil)
+	return st, err
+}
+
+// start is [Memory.Start], and with a view, [Memory.StartView]: the
+// view's output is then kept in the start cache, and taken from it while
+// nothing the start read has changed (see startcache.go). A start served
+// from the cache returns no *Start.
+func (m *Memory) start(ctx context.Context, w BootFiles, v *View) (*Start, string, error) {
 	unlock, err := m.o.Locker.RLock(ctx, m.root)
 	if errors.Is(err, handoff.ErrLockTimeout) {
-		return nil, err
+		return nil, "", err
 	}
 	locked := err == nil
 	var edits *startEdits
@@ -70,6 +79,39 @@ func (m *Memory) Start(ctx context.Context, w BootFiles) (*Start, error) {
 	} else {
 		m.warn(fmt.Sprintf("the memory root's lock could not be taken (%v); the boot files and caches are left as they are", err))
 	}
+	var run *cachedRun
+	if v != nil && locked && edits.warnings == 0 {
+		if out, ok := m.startFromCache(ctx, w, v, edits); ok {
+			return nil, out, nil
+		}
+		run = m.recordRun()
+	}
+	mm := m
+	if run != nil {
+		mm = run.m
+	}
+	st, err := mm.startBuild(ctx, locked, edits, w, run)
+	if err != nil {
+		return nil, "", err
+	}
+	if v == nil {
+		return st, "", nil
+	}
+	out, err := v.Render(st, mm.o.FS, mm.notify)
+	if err != nil {
+		return nil, "", err
+	}
+	if run != nil && edits.warnings == 0 && edits.held {
+		m.keepStart(w, v, st, out, run)
+	}
+	return st, out, nil
+}
+
+// startBuild is the rest of a session start once the tier files' edits
+// are recorded: the context, the cold documents' edits, the cold
+// accounting and the boot files. run, when the start is recorded for the
+// cache, is told which notices come before the cold accounting.
+func (m *Memory) startBuild(ctx context.Context, locked bool, edits *startEdits, w BootFiles, run *cachedRun) (*Start, error) {
 	c, text, idx, err := m.bootContext(locked)
 	if err != nil {
 		return nil, err
@@ -89,7 +131,9 @@ func (m *Memory) Start(ctx context.Context, w BootFiles) (*Start, error) {
 	}
 	if err := m.Store().StartColdSession(c.Totals.Output); err != nil {
 		m.warn(fmt.Sprintf("starting the cold session: %v", err))
+		run.spoil()
 	}
+	run.split()
 	st.Target = m.writeBootFiles(c, text, w)
 	return st, nil
 }
@@ -106,9 +150,14 @@ func (m *Memory) BootContext(save bool) (*boot.Context, string, error) {
 // through, which knows every cold document as it is now.
 func (m *Memory) bootContext(save bool) (*boot.Context, string, *cold.Index, error) {
 	idx := cold.OpenIndex(m.o.FS, m.root, m.cfg.Encoding)
+	if save {
+		// For the look at edits made outside wake that may follow.
+		idx.KeepVersions()
+	}
 	o := m.bootOptions()
-	// The checks run only in a build: only it reads the drift record.
-	o.ColdIndex, o.Drift = idx, m.driftOptions()
+	// The checks run only in a build: only it reads the drift record and
+	// the contradiction check's findings.
+	o.ColdIndex, o.Drift, o.Contradictions = idx, m.driftOptions(), m.contradictions()
 	c, err := boot.Build(o)
 	if err != nil {
 		return nil, "", nil, err

@@ -30,6 +30,14 @@ type startEdits struct {
 	// exclusive: the lock held is the exclusive one; held: one is;
 	// gaveUp: the exclusive one could not be had, so nothing is recorded.
 	exclusive, held, gaveUp bool
+	// warnings counts the warnings given: a start that gave any is not
+	// kept in the start cache, whose hit would not give them again.
+	warnings int
+}
+
+func (e *startEdits) warn(msg string) {
+	e.warnings++
+	e.m.warn(msg)
 }
 
 // startEdits begins for a caller holding the lock unlock releases.
@@ -40,7 +48,7 @@ func (m *Memory) startEdits(unlock func() error, exclusive bool) *startEdits {
 // tiers looks at the tier files and records their edits.
 func (e *startEdits) tiers(ctx context.Context) {
 	if err := e.sc.LookAtTiers(); err != nil {
-		e.m.warn(fmt.Sprintf("looking for edits made outside wake: %v", err))
+		e.warn(fmt.Sprintf("looking for edits made outside wake: %v", err))
 	}
 	e.record(ctx)
 }
@@ -52,9 +60,9 @@ func (e *startEdits) cold(ctx context.Context, idx *cold.Index) bool {
 	if !idx.HasScan() {
 		return e.record(ctx)
 	}
-	look := handoff.ColdLook{Index: idx.Sum(), Unchanged: idx.Unchanged(), Found: idx.Found}
+	look := handoff.ColdLook{Index: idx.Sum(), Unchanged: idx.Unchanged(), Found: idx.Found, Read: idx.Version}
 	if err := e.sc.LookAtCold(look); err != nil {
-		e.m.warn(fmt.Sprintf("looking for edits made outside wake: %v", err))
+		e.warn(fmt.Sprintf("looking for edits made outside wake: %v", err))
 	}
 	return e.record(ctx)
 }
@@ -64,7 +72,7 @@ func (e *startEdits) cold(ctx context.Context, idx *cold.Index) bool {
 func (e *startEdits) record(ctx context.Context) bool {
 	entries, err := e.sc.Settle()
 	if err != nil {
-		e.m.warn(fmt.Sprintf("edits made outside wake were not recorded: %v", err))
+		e.warn(fmt.Sprintf("edits made outside wake were not recorded: %v", err))
 		return false
 	}
 	switch {
@@ -83,7 +91,7 @@ func (e *startEdits) record(ctx context.Context) bool {
 	}
 	n, err := e.sc.Commit()
 	if err != nil {
-		e.m.warn(fmt.Sprintf("recording edits made outside wake: %v", err))
+		e.warn(fmt.Sprintf("recording edits made outside wake: %v", err))
 	}
 	return n > 0
 }
@@ -100,7 +108,7 @@ func (e *startEdits) lockExclusive(ctx context.Context) bool {
 		e.sc = handoff.OpenEditScan(m.o.FS, m.root, m.o.Now())
 		return true
 	}
-	m.warn(fmt.Sprintf("edits made outside wake were not recorded (%v); the next session start records them", err))
+	e.warn(fmt.Sprintf("edits made outside wake were not recorded (%v); the next session start records them", err))
 	e.unlock, e.held, e.gaveUp = func() error { return nil }, false, true
 	if shared, err := m.o.Locker.RLock(ctx, m.root); err == nil {
 		e.unlock, e.held = shared, true
@@ -108,3 +116,8 @@ func (e *startEdits) lockExclusive(ctx context.Context) bool {
 	e.sc = handoff.OpenEditScan(m.o.FS, m.root, m.o.Now())
 	return false
 }
+
+// none settles a start that looked at no cold document: one served from
+// the start cache, whose key holds every cold document as the start that
+// filled it looked at them. A root never baselined gets its first record.
+func (e *startEdits) none(ctx context.Context) { e.record(ctx) }

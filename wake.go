@@ -18,6 +18,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"strconv"
+	"sync"
 	"time"
 	"unicode/utf8"
 
@@ -68,7 +69,20 @@ type Memory struct {
 	cfg   tiers.Config
 	trust tiers.Trust
 	enc   *budget.Encoder
-	cache *budget.Cache
+	// caches are read on first use and shared by the copies a start
+	// served from the start cache makes of the Memory, so that what one
+	// learns the other saves.
+	caches *lazyCaches
+}
+
+// lazyCaches are the caches a Memory reads on first use.
+type lazyCaches struct {
+	mu sync.Mutex // guards both
+	// count is the count cache (see [Memory.counter]).
+	count *budget.Cache
+	// contra keeps the contradiction check's findings between runs (see
+	// [Memory.contradictions]).
+	contra *checks.ContradictionCache
 }
 
 // Find locates the memory root as DESIGN section 1 says: flagRoot, else
@@ -133,7 +147,6 @@ func Open(root string, o Options) (*Memory, error) {
 	if m.enc, err = newEncoder(m.cfg.Encoding); err != nil {
 		return nil, err
 	}
-	m.cache = boot.OpenCache(m.o.FS, root, m.enc)
 	return m, nil
 }
 
@@ -151,7 +164,7 @@ func bare(root string, o Options) *Memory {
 	if o.Locker == nil {
 		o.Locker = handoff.FileLocker{Timeout: LockTimeout}
 	}
-	return &Memory{o: o, root: root}
+	return &Memory{o: o, root: root, caches: &lazyCaches{}}
 }
 
 // Recover finishes or rolls back, in the memory root at root, any write a
@@ -178,7 +191,30 @@ func (m *Memory) Store() *handoff.Store {
 
 // bootOptions is what the boot pipeline reads with.
 func (m *Memory) bootOptions() boot.Options {
-	return boot.Options{FS: m.o.FS, Root: m.root, Config: m.cfg, Counter: m.cache, Now: m.o.Now}
+	return boot.Options{FS: m.o.FS, Root: m.root, Config: m.cfg, Counter: m.counter(), Now: m.o.Now}
+}
+
+// contradictions is the cache of the contradiction check's findings, read
+// from the state directory on first use.
+func (m *Memory) contradictions() *checks.ContradictionCache {
+	m.caches.mu.Lock()
+	defer m.caches.mu.Unlock()
+	if m.caches.contra == nil {
+		m.caches.contra = checks.ReadContradictionCache(m.o.FS, m.root)
+	}
+	return m.caches.contra
+}
+
+// counter is the count cache, read from the state directory on first use:
+// an operation that counts nothing (wake check) neither reads nor decodes
+// it.
+func (m *Memory) counter() *budget.Cache {
+	m.caches.mu.Lock()
+	defer m.caches.mu.Unlock()
+	if m.caches.count == nil {
+		m.caches.count = boot.OpenCache(m.o.FS, m.root, m.enc)
+	}
+	return m.caches.count
 }
 
 func (m *Memory) warn(msg string) { m.notify(Notice{Kind: "warning", Msg: msg}) }
@@ -195,10 +231,22 @@ func (m *Memory) notify(n Notice) {
 	}
 }
 
-// SaveCache keeps the counts learned; failing to is only worth a warning,
-// since the cache is an optimisation.
+// SaveCache keeps the counts learned and the contradiction check's
+// findings; failing to is only worth a warning, since the caches are an
+// optimisation.
 func (m *Memory) SaveCache() {
-	if err := boot.SaveCache(m.o.FS, m.root, m.cache); err != nil {
+	m.caches.mu.Lock()
+	c, contra := m.caches.count, m.caches.contra
+	m.caches.mu.Unlock()
+	if contra != nil {
+		if err := contra.Save(m.o.FS, m.root); err != nil {
+			m.warn(fmt.Sprintf("saving the contradiction check's findings: %v", err))
+		}
+	}
+	if c == nil {
+		return // never read, so nothing learned
+	}
+	if err := boot.SaveCache(m.o.FS, m.root, c); err != nil {
 		m.warn(fmt.Sprintf("saving the token cache: %v", err))
 	}
 }

@@ -35,6 +35,9 @@ type Options struct {
 	ColdIndex *cold.Index
 	// Drift is what the drift findings need beyond the documents.
 	Drift checks.DriftOptions
+	// Contradictions keeps the contradiction check's findings between
+	// runs; nil compares the decisions every time. The caller saves it.
+	Contradictions *checks.ContradictionCache
 
 	// ledgerLevel, set by Build, gives the digest the sensitivity of a
 	// ledger path from what Build already read; nil reads the file's head.

@@ -28,6 +28,7 @@ func (c *Context) check(o Options) {
 			m.Questions = f.doc
 		}
 	}
+	m.Contradictions = o.Contradictions
 	last, err := checks.ReadLastWrite(o.FS, o.Root)
 	if err != nil {
 		// Without wake's last write only the hand-edit comparison is lost;

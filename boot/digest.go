@@ -33,6 +33,7 @@ type Digest struct {
 	Redacted policy.Redactions
 
 	all    []handoff.Entry // every entry in the window, newest first
+	oldest time.Time       // the oldest entry read, held back or not
 	hidden bool            // not even the count of the entries fits
 	cuts   []budget.Cut    // the entries left out, and the count when hidden
 }
@@ -57,6 +58,11 @@ func BuildDigest(o Options) (*Digest, []string, error) {
 	}
 	for _, b := range bad {
 		warns = append(warns, b.String())
+	}
+	for _, e := range entries {
+		if d.oldest.IsZero() || e.At.Before(d.oldest) {
+			d.oldest = e.At
+		}
 	}
 	level := o.ledgerLevel
 	if level == nil {

@@ -100,6 +100,9 @@ type Memory struct {
 	// WrittenSkipped says why the ledger was not read for them; "" when
 	// it was (or there is none).
 	WrittenSkipped string
+	// Contradictions keeps the contradiction check's findings between
+	// runs; nil compares the decisions every time.
+	Contradictions *ContradictionCache
 }
 
 // Options configure the checks.
@@ -181,7 +184,7 @@ func firstWake(m Memory, h tiers.Handoff) bool {
 	if hasSession(m.Latest) || h.Get(tiers.KeySessionSummary) != "" || h.Get(tiers.KeyUpdated) != "" {
 		return false
 	}
-	if m.Decisions.Readable() && len(tiers.ParseDecisions(m.Decisions.Content).Entries) > 0 {
+	if m.Decisions.Readable() && len(tiers.SharedDecisions(m.Decisions.Content).Entries) > 0 {
 		return false
 	}
 	return len(OpenTasks(m.Tasks)) == 0

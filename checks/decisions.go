@@ -31,10 +31,10 @@ func CheckDecisions(m Memory) []Finding {
 		return []Finding{{Check: Consistency, Pass: true, Severity: Warning, Path: tiers.DecisionsPath,
 			Message: "warm/decisions.md was not read, so its decisions were not checked: " + d.Skipped}}
 	}
-	log := tiers.ParseDecisions(d.Content)
+	log := tiers.SharedDecisions(d.Content)
 	var problems []string
 	problems = append(problems, sameTopic(log)...)
-	contra, uncompared := contradictions(log)
+	contra, uncompared := contradictionsOf(m.Contradictions, d.Content, log)
 	problems = append(problems, contra...)
 	problems = append(problems, statusProblems(log)...)
 	problems = append(problems, duplicateIDs(log)...)
@@ -140,8 +140,9 @@ func sameTopic(log tiers.DecisionLog) []string {
 	return out
 }
 
-// contradictions compares every pair of the most recent maxCompared
-// active entries, except pairs with a TOPIC each (the same TOPIC is
+// contradictions compares the pairs of the most recent maxCompared active
+// entries that can contradict (the candidates the index finds: the same
+// findings as every pair), except pairs with a TOPIC each (the same TOPIC is
 // reported above, different ones are different subjects). It lists at
 // most maxListed pairs and says how many older active entries it did not
 // compare.
@@ -157,19 +158,20 @@ func contradictions(log tiers.DecisionLog) (out []string, uncompared int) {
 		ps[i], topics[i] = c.phrase(e.What), tiers.OneLine(e.Topic())
 	}
 	found := 0
-	for i := range act {
-		for j := i + 1; j < len(act); j++ {
-			if topics[i] != "" && topics[j] != "" {
-				continue
-			}
-			why, ok := c.contradicts(ps[i], ps[j])
-			if !ok {
-				continue
-			}
-			if found++; found <= maxListed {
-				a, b := act[i], act[j]
-				out = append(out, fmt.Sprintf("entries %s and %s contradict: %q against %q (%s)", a.Name(), b.Name(), tiers.OneLine(a.What), tiers.OneLine(b.What), why))
-			}
+	// Only the pairs that can contradict, in the order of a loop over
+	// every pair (see [candidates]).
+	for _, pair := range candidates(ps) {
+		i, j := pair[0], pair[1]
+		if topics[i] != "" && topics[j] != "" {
+			continue
+		}
+		why, ok := c.contradicts(ps[i], ps[j])
+		if !ok {
+			continue
+		}
+		if found++; found <= maxListed {
+			a, b := act[i], act[j]
+			out = append(out, fmt.Sprintf("entries %s and %s contradict: %q against %q (%s)", a.Name(), b.Name(), tiers.OneLine(a.What), tiers.OneLine(b.What), why))
 		}
 	}
 	if found > maxListed {
@@ -290,19 +292,34 @@ func Conflicts(log tiers.DecisionLog, ds []handoff.NewDecision) []handoff.Confli
 	}
 	c := newComparer()
 	ps := make([]phrase, len(act))
+	index := map[keyHash][]int{}
 	for i, e := range act {
 		ps[i] = c.phrase(e.What)
+		for _, k := range keys(ps[i]) {
+			if ids := index[k]; len(ids) == 0 || ids[len(ids)-1] != i {
+				index[k] = append(ids, i)
+			}
+		}
 	}
 	var out []handoff.Conflict
 	for i, d := range ds {
 		topic := strings.ToLower(tiers.OneLine(d.Topic))
 		p := c.phrase(d.What)
+		// Only the entries that share a key with it can contradict it
+		// (see [candidates]).
+		candidate := map[int]bool{}
+		for _, k := range keys(p) {
+			for _, j := range index[k] {
+				candidate[j] = true
+			}
+		}
 		for j, e := range act {
 			other := strings.ToLower(tiers.OneLine(e.Topic()))
 			switch {
 			case topic != "" && topic == other:
 				out = append(out, handoff.Conflict{New: i, With: e, Why: fmt.Sprintf("both have TOPIC %q", tiers.OneLine(e.Topic()))})
 			case topic != "" && other != "":
+			case !candidate[j]:
 			default:
 				if why, ok := c.contradicts(p, ps[j]); ok {
 					out = append(out, handoff.Conflict{New: i, With: e, Why: why})

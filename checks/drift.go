@@ -89,7 +89,8 @@ func NamedPaths(text string) []string {
 	add := func(p string, bare bool) {
 		p = strings.TrimPrefix(p, "./")
 		switch {
-		case p == "" || seen[p] || !filePath().MatchString(p) || bare && !strings.Contains(p, "/"):
+		// The cheap tests first: most words of prose have no "/".
+		case p == "" || bare && !strings.Contains(p, "/") || seen[p] || !filePath().MatchString(p):
 		case strings.HasPrefix(p, "../") || path.Clean(p) != p || strings.ContainsAny(p, "*?{}$@#~"):
 		default:
 			seen[p] = true
@@ -97,11 +98,16 @@ func NamedPaths(text string) []string {
 		}
 	}
 	for _, l := range strings.Split(text, "\n") {
-		for _, m := range codeSpan().FindAllStringSubmatch(l, -1) {
-			add(m[1], false)
+		if strings.IndexByte(l, '`') >= 0 {
+			for _, m := range codeSpan().FindAllStringSubmatch(l, -1) {
+				add(m[1], false)
+			}
+			l = codeSpan().ReplaceAllString(l, " ")
 		}
-		for _, tok := range strings.Fields(codeSpan().ReplaceAllString(l, " ")) {
-			if strings.Contains(tok, "://") || strings.Contains(tok, "@") {
+		for _, tok := range strings.Fields(l) {
+			// A word outside backticks names a path only with a "/" in
+			// it, which trimming its punctuation keeps.
+			if strings.IndexByte(tok, '/') < 0 || strings.Contains(tok, "://") || strings.Contains(tok, "@") {
 				continue
 			}
 			add(strings.TrimRight(strings.TrimLeft(tok, "([<\"'"), ")]>\"',.;:!?"), true)

@@ -17,10 +17,13 @@ import (
 
 // Options is what the cold tier reads with.
 type Options struct {
-	FS      afero.Fs
-	Root    string
-	Config  tiers.Config
-	Counter budget.Counter // normally a *budget.Cache
+	FS     afero.Fs
+	Root   string
+	Config tiers.Config
+	// Counter is normally a *budget.Cache. It must be safe for
+	// concurrent use: a scan counts new documents on all cores (budget's
+	// Cache and Encoder are; `go test -race ./cold -run Workers` checks).
+	Counter budget.Counter
 	Now     func() time.Time
 	// Index remembers cold documents between runs so that a warm start
 	// opens none of them; nil reads every cold document.

@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/spf13/afero"
@@ -44,6 +46,9 @@ type Index struct {
 	dirty    bool
 	learnt   bool   // a document was read in this run: see [Index.Unchanged]
 	sum      string // of the file as loaded, or as last saved: see [Index.Sum]
+	// versions are those of the documents read whole in this run, kept
+	// when asked for: see [Index.KeepVersions].
+	versions map[string]handoff.DocVersion
 }
 
 type Entry struct {
@@ -67,6 +72,8 @@ type Entry struct {
 	seen          bool
 	loaded        bool // read from the file, not learned in this run
 	fresh         bool // matches the file as this run found it
+	todo          bool // read in this run, not yet put in the index
+	version       bool // read whole in this run: see [Index.Version]
 }
 
 // NewIndex returns an index for counts in the named encoding, loaded
@@ -80,25 +87,77 @@ func NewIndex(encoding string, data []byte) *Index {
 		return x
 	}
 	text := string(data[len(header):])
-	n := strings.Count(text, "\n")
-	entries := make(map[string]*Entry, n)
-	slab := make([]Entry, n) // one allocation for all the entries
-	i := 0
-	for line := range strings.Lines(text) {
-		if i == n {
+	if text != "" && !strings.HasSuffix(text, "\n") {
+		return x // cut short
+	}
+	// The lines are parsed in a few parts at once, each into its own
+	// slab, then filed in the file's order (a path written twice keeps
+	// its last entry, as one at a time).
+	parts := splitLines(text, indexParts(len(text)))
+	type parsed struct {
+		paths []string
+		slab  []Entry
+		ok    bool
+	}
+	done := make([]parsed, len(parts))
+	var wg sync.WaitGroup
+	for k, part := range parts {
+		wg.Go(func() {
+			n := strings.Count(part, "\n")
+			r := parsed{paths: make([]string, 0, n), slab: make([]Entry, n), ok: true}
+			for line := range strings.Lines(part) {
+				i := len(r.paths)
+				p, _, ok := parseColdEntry(line[:len(line)-1], &r.slab[i])
+				if !ok {
+					r.ok = false
+					break
+				}
+				r.slab[i].loaded = true
+				r.paths = append(r.paths, p)
+			}
+			done[k] = r
+		})
+	}
+	wg.Wait()
+	total := 0
+	for _, r := range done {
+		if !r.ok {
 			return x
 		}
-		p, e, ok := parseColdEntry(strings.TrimSuffix(line, "\n"), &slab[i])
-		if !ok {
-			return x
+		total += len(r.paths)
+	}
+	entries := make(map[string]*Entry, total)
+	for _, r := range done {
+		for i, p := range r.paths {
+			entries[p] = &r.slab[i]
 		}
-		i++
-		e.loaded = true
-		entries[p] = e
 	}
 	x.entries, x.loaded, x.dirty = entries, len(entries), false
 	x.sum = indexSum(data)
 	return x
+}
+
+// indexParts is how many parts an index of size bytes is parsed in: one a
+// core, each of at least a megabyte.
+var indexParts = func(size int) int { return max(1, min(runtime.GOMAXPROCS(0), size>>20)) }
+
+// splitLines cuts text, whole lines each ending in a newline, into at
+// most n parts of about the same size, each of whole lines.
+func splitLines(text string, n int) []string {
+	var parts []string
+	for k := n; k > 1 && text != ""; k-- {
+		cut := len(text) / k
+		i := strings.IndexByte(text[cut:], '\n')
+		if i < 0 {
+			break
+		}
+		parts = append(parts, text[:cut+i+1])
+		text = text[cut+i+1:]
+	}
+	if text != "" {
+		parts = append(parts, text)
+	}
+	return parts
 }
 
 // OpenIndex loads the root's cold index for the given encoding.
@@ -119,6 +178,25 @@ func SaveIndex(fsys afero.Fs, root string, x *Index) error {
 	}
 	x.sum = indexSum(data)
 	return nil
+}
+
+// KeepVersions has the scans that follow keep the version of each
+// document they read whole (see [handoff.VersionOf]), for a look at the
+// edits made outside wake that follows them in the same run (a session
+// start's): on a first start, that look then reads no cold document
+// again.
+func (x *Index) KeepVersions() {
+	if x.versions == nil {
+		x.versions = map[string]handoff.DocVersion{}
+	}
+}
+
+// Version returns the version of the document at p as a scan in this run
+// read it whole, when [Index.KeepVersions] asked for it; false for any
+// other document. It is safe for concurrent use, the scans done.
+func (x *Index) Version(p string) (handoff.DocVersion, bool) {
+	v, ok := x.versions[p]
+	return v, ok
 }
 
 // Dirty reports whether the index differs from what was loaded.
@@ -157,7 +235,7 @@ func (x *Index) put(f tiers.ColdFile, e Entry, now time.Time) Entry {
 	}
 	e.Size, e.MTime = f.Size, f.ModTime.UnixNano()
 	e.racy = isRacy(f, now)
-	e.seen, e.loaded, e.fresh = true, false, true
+	e.seen, e.loaded, e.fresh, e.todo = true, false, true, false
 	x.entries[f.Path] = &e
 	x.learnt = true
 	if changesFile(old, &e) {

@@ -4,11 +4,15 @@ import (
 	"fmt"
 	"path"
 	"regexp"
+	"runtime"
 	"slices"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/wakeproto/wake/budget"
+	"github.com/wakeproto/wake/handoff"
 	"github.com/wakeproto/wake/policy"
 	"github.com/wakeproto/wake/tiers"
 )
@@ -135,7 +139,10 @@ func Scan(o Options) []string {
 
 // scan walks cold/, looks each file up in idx, reads those it does not
 // know, and calls found with each document it could read, in walk order;
-// found may return a warning.
+// found may return a warning. The documents to read are read, parsed and
+// counted on all cores (see [readWorkers]); what they give is taken in
+// walk order, so that the index, the listing and the warnings are those a
+// read one at a time gives.
 func scan(o Options, idx *Index, found func(tiers.ColdFile, Entry) string) []string {
 	files, warns, err := tiers.ScanCold(o.FS, o.Root)
 	if err != nil {
@@ -146,17 +153,32 @@ func scan(o Options, idx *Index, found func(tiers.ColdFile, Entry) string) []str
 	if o.Now != nil {
 		now = o.Now
 	}
-	for _, f := range files {
+	entries := make([]Entry, len(files))
+	var todo []int
+	for i, f := range files {
 		e, ok := idx.lookup(f)
-		if !ok {
-			// Only a count the index will keep may skip the content cache.
-			keep := o.Index != nil && !isRacy(f, now())
-			e, err = readColdEntry(o, f, keep)
-			if err != nil {
-				warns = append(warns, err.Error())
-				continue
-			}
+		if ok {
+			entries[i] = e
+		} else {
+			todo = append(todo, i)
+		}
+	}
+	var versions []handoff.DocVersion
+	if idx.versions != nil {
+		versions = make([]handoff.DocVersion, len(files))
+	}
+	errs := readEntries(o, files, todo, entries, versions, now)
+	for i, f := range files {
+		e := entries[i]
+		if err := errs[i]; err != nil {
+			warns = append(warns, err.Error())
+			continue
+		}
+		if e.todo {
 			e = idx.put(f, e, now())
+			if versions != nil && e.version {
+				idx.versions[f.Path] = versions[i]
+			}
 		}
 		if w := found(f, e); w != "" {
 			warns = append(warns, w)
@@ -165,21 +187,97 @@ func scan(o Options, idx *Index, found func(tiers.ColdFile, Entry) string) []str
 	return warns
 }
 
+// readWorkers is how many documents a scan reads at once: one a core, for
+// reading is mostly parsing and counting.
+var readWorkers = func() int { return runtime.GOMAXPROCS(0) }
+
+// readEntries reads the documents files[i] for each i of todo into
+// entries[i], and their versions into versions[i] when versions is not
+// nil, on up to [readWorkers] goroutines, and returns the error of each
+// document that could not be read, by the same index.
+func readEntries(o Options, files []tiers.ColdFile, todo []int, entries []Entry, versions []handoff.DocVersion, now func() time.Time) map[int]error {
+	errs := map[int]error{}
+	if len(todo) == 0 {
+		return errs
+	}
+	r, err := tiers.NewColdReader(o.FS, o.Root)
+	if err != nil {
+		for _, i := range todo {
+			errs[i] = fmt.Errorf("%s: skipped: %v", files[i].Path, err)
+		}
+		return errs
+	}
+	var (
+		mu   sync.Mutex
+		next atomic.Int64
+		wg   sync.WaitGroup
+	)
+	// The clock is read here, not by the workers: a caller's clock need
+	// not be safe for concurrent use.
+	t := now()
+	for range max(1, min(readWorkers(), len(todo))) {
+		wg.Go(func() {
+			var buf []byte // what each document is read into
+			for {
+				k := int(next.Add(1)) - 1
+				if k >= len(todo) {
+					return
+				}
+				i := todo[k]
+				f := files[i]
+				// Only a count the index will keep may skip the content cache.
+				keep := o.Index != nil && !isRacy(f, t)
+				var v *handoff.DocVersion
+				if versions != nil {
+					v = &versions[i]
+				}
+				var e Entry
+				var err error
+				e, buf, err = readColdEntry(o, r, f, keep, v, buf)
+				if err != nil {
+					mu.Lock()
+					errs[i] = err
+					mu.Unlock()
+					continue
+				}
+				e.todo = true
+				entries[i] = e
+			}
+		})
+	}
+	wg.Wait()
+	return errs
+}
+
 // readColdEntry reads a document the index does not know: whole, to count
-// it, with the listing taken from its head only.
-func readColdEntry(o Options, f tiers.ColdFile, indexKeeps bool) (Entry, error) {
-	d, err := tiers.ReadDoc(o.FS, o.Root, f.Path)
+// it, with the listing taken from its head only. When v is not nil, it
+// also takes the document's version for the look at edits that follows
+// (see [Index.KeepVersions]), when it read the whole document.
+//
+// The document is read into buf, which nothing read from it keeps (every
+// text taken from it is copied); it returns the buffer to read the next
+// document into.
+func readColdEntry(o Options, r *tiers.ColdReader, f tiers.ColdFile, indexKeeps bool, v *handoff.DocVersion, buf []byte) (Entry, []byte, error) {
+	d, buf, err := r.ReadInto(f.Path, buf)
 	switch {
 	case err != nil:
-		return Entry{}, err
+		return Entry{}, buf, err
 	case d.Missing:
-		return Entry{}, fmt.Errorf("%s: skipped: removed while being listed", f.Path)
+		return Entry{}, buf, fmt.Errorf("%s: skipped: removed while being listed", f.Path)
 	case strings.HasPrefix(d.Skipped, "binary"):
-		return Entry{Binary: true}, nil
+		return Entry{Binary: true}, buf, nil
 	case d.Skipped != "":
-		return Entry{}, fmt.Errorf("%s: skipped: %s", f.Path, d.Skipped)
+		return Entry{}, buf, fmt.Errorf("%s: skipped: %s", f.Path, d.Skipped)
 	}
 	h := tiers.ParseColdHead(d.Content, !d.Huge)
+	version := v != nil && !d.Huge
+	if version {
+		head := &h
+		if len(d.Content) > tiers.ColdHeadBytes {
+			head = nil // parsed from its head only
+		}
+		*v = handoff.VersionOf(d.Content, head)
+	}
 	// Titles are kept as single lines, so that listing a known document
 	// needs no more work.
 	count := o.Counter.Count
@@ -192,7 +290,8 @@ func readColdEntry(o Options, f tiers.ColdFile, indexKeeps bool) (Entry, error) 
 		Session:    tiers.ShortLine(h.Meta.Session),
 		MemoryType: tiers.ShortLine(h.Meta.MemoryType), ProjectID: tiers.ShortLine(h.Meta.ProjectID),
 		SourceOfTruth: h.Meta.SourceOfTruth != nil && *h.Meta.SourceOfTruth,
-	}, nil
+		version:       version,
+	}, buf, nil
 }
 
 // level is the sensitivity of the cold document at p as the listing found

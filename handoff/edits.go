@@ -7,8 +7,11 @@ import (
 	"maps"
 	"path"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/spf13/afero"
@@ -131,13 +134,42 @@ func (sc *EditScan) Look(o Observed) error {
 	if isColdDoc(o.Path) {
 		sc.seen.readCold(sc.fsys, sc.root)
 	}
+	if sc.settledByStat(o) {
+		return nil
+	}
+	return sc.compare(o, sc.read(o))
+}
+
+// settledByStat reports whether o needs no reading: its stat matches a
+// record that is not racy, or it is not a file whose changes are recorded.
+func (sc *EditScan) settledByStat(o Observed) bool {
 	old, had := sc.seen.files[o.Path]
 	if had && o.Exists && !old.Racy && old.Size == o.Size && old.MTime == o.ModTime.UnixNano() {
-		return nil
+		return true
 	}
-	if !isTracked(o.Path) {
-		return nil
+	return !isTracked(o.Path)
+}
+
+// readOutcome is what reading a file observed found: see [readVersion].
+type readOutcome struct {
+	v      *version
+	exists bool
+	err    error
+}
+
+// read reads the file o observed, when it exists. It changes nothing of
+// the scan, so that many files may be read at once.
+func (sc *EditScan) read(o Observed) readOutcome {
+	if !o.Exists {
+		return readOutcome{}
 	}
+	v, exists, err := readVersion(sc.fsys, sc.root, o.Path, sc.now)
+	return readOutcome{v, exists, err}
+}
+
+// compare compares the file o observed, as read, with its record.
+func (sc *EditScan) compare(o Observed, r readOutcome) error {
+	old, had := sc.seen.files[o.Path]
 	var oldp *seenRecord
 	if had {
 		oldp = &old
@@ -148,7 +180,7 @@ func (sc *EditScan) Look(o Observed) error {
 		}
 		return nil
 	}
-	v, exists, err := readVersion(sc.fsys, sc.root, o.Path, sc.now)
+	v, exists, err := r.v, r.exists, r.err
 	switch {
 	case err != nil:
 		return err
@@ -173,6 +205,42 @@ func (sc *EditScan) Look(o Observed) error {
 	}
 	sc.changes = append(sc.changes, change{path: o.Path, old: oldp, cur: v})
 	return nil
+}
+
+// lookAll looks at the files observed, reading those their stat does not
+// settle on all cores (a first start reads every cold document) unless
+// known gives their version, and comparing them with their records in
+// path order.
+func (sc *EditScan) lookAll(found map[string]Observed, known func(string) (DocVersion, bool)) []error {
+	var todo []Observed
+	for _, p := range slices.Sorted(maps.Keys(found)) {
+		if o := found[p]; !sc.settledByStat(o) {
+			todo = append(todo, o)
+		}
+	}
+	read := make([]readOutcome, len(todo))
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(todo)) {
+		wg.Go(func() {
+			for i := int(next.Add(1)) - 1; i < len(todo); i = int(next.Add(1)) - 1 {
+				if known != nil && todo[i].Exists {
+					if dv, ok := known(todo[i].Path); ok && dv.v != nil {
+						v := *dv.v // compare sets its stat
+						read[i] = readOutcome{v: &v, exists: true}
+						continue
+					}
+				}
+				read[i] = sc.read(todo[i])
+			}
+		})
+	}
+	wg.Wait()
+	var errs []error
+	for i, o := range todo {
+		errs = append(errs, sc.compare(o, read[i]))
+	}
+	return errs
 }
 
 // LookAtTiers looks at every tier file: those of the loading phases, and
@@ -264,6 +332,10 @@ type ColdLook struct {
 	Unchanged bool
 	// Found returns the documents the scan found, as they are now.
 	Found func() map[string]Observed
+	// Read, when not nil, returns the version of a document the scan
+	// read whole in this run (see [VersionOf]), so that it is not read
+	// again; false for any other.
+	Read func(path string) (DocVersion, bool)
 }
 
 // LookAtCold looks at the cold documents: at each one the scan of cold/
@@ -283,12 +355,7 @@ func (sc *EditScan) LookAtCold(c ColdLook) error {
 		sc.seen.coldDirty = true
 	}
 	found := c.Found()
-	var errs []error
-	for _, o := range found {
-		if err := sc.Look(o); err != nil {
-			errs = append(errs, err)
-		}
-	}
+	errs := sc.lookAll(found, c.Read)
 	for p := range sc.seen.files {
 		if _, ok := found[p]; ok || !isColdDoc(p) {
 			continue

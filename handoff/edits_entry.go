@@ -115,28 +115,58 @@ func readVersion(fsys afero.Fs, root, rel string, now time.Time) (*version, bool
 	if err != nil {
 		return nil, false, fmt.Errorf("reading %s: %w", rel, err)
 	}
-	sum := h.Sum(nil)
-	v := &version{rec: seenRecord{Size: fi.Size(), MTime: fi.ModTime().UnixNano(), Hash: hex.EncodeToString(sum[:8]),
-		Racy: isSeenRacy(fi.ModTime(), now)}}
+	v := newVersion(data, h.Sum(nil), huge, nil)
+	v.rec.Size, v.rec.MTime, v.rec.Racy = fi.Size(), fi.ModTime().UnixNano(), isSeenRacy(fi.ModTime(), now)
+	return v, true, nil
+}
+
+// newVersion is the version of a document: data is its content (its first
+// MaxDocBytes when huge) and sum the SHA-256 of all of it. head, when not
+// nil, is its front matter already parsed from data whole.
+func newVersion(data, sum []byte, huge bool, head *tiers.ColdHead) *version {
+	v := &version{rec: seenRecord{Hash: hex.EncodeToString(sum[:8])}}
 	if bytes.IndexByte(data, 0) >= 0 {
-		return v, true, nil // binary: no lines, no level
+		return v // binary: no lines, no level
 	}
-	meta, _, ferr := tiers.ParseFrontMatter(data)
+	var meta tiers.FrontMatter
+	var ferr error
+	if head != nil {
+		meta = head.Meta
+		if head.MetaErr != "" {
+			ferr = errors.New(head.MetaErr)
+		}
+	} else {
+		meta, _, ferr = tiers.ParseFrontMatter(data)
+	}
 	switch {
 	case ferr != nil || meta.Level() == tiers.Secret:
 		// A front matter that cannot be read counts as secret, as the
 		// sensitivity policy has it.
 		v.rec.Level = tiers.Secret
-		return v, true, nil
+		return v
 	case meta.Level() == tiers.Confidential:
 		v.rec.Level = tiers.Confidential
 	}
 	if huge {
-		return v, true, nil
+		return v
 	}
 	g := makeSignature(string(data))
 	v.sig, v.rec.Sig, v.rec.Lines = &g, true, len(g.lines)
-	return v, true, nil
+	return v
+}
+
+// DocVersion is what a look at a document records of its content, taken
+// by a reader that had the whole of it anyway (the scan of cold/ on a
+// first start), so that the look does not read the document again.
+type DocVersion struct{ v *version }
+
+// VersionOf is the version of a document whose whole content is data
+// (at most [tiers.MaxDocBytes]). head, when not nil, is its front matter
+// as [tiers.ParseColdHead] parsed it from data whole, which spares
+// parsing it again.
+func VersionOf(data []byte, head *tiers.ColdHead) DocVersion {
+	sum := sha256.Sum256(data)
+	return DocVersion{newVersion(data, sum[:], false, head)}
 }
 
 func isSeenRacy(mtime, now time.Time) bool {

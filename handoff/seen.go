@@ -288,8 +288,11 @@ func (s *seen) save(fsys afero.Fs, root string) error {
 		return nil
 	}
 	buckets := map[string]bool{}
+	added := map[string][]string{} // the hashes of s.sigs, by bucket
 	for h := range s.sigs {
-		buckets[bucketOf(h)] = true
+		b := bucketOf(h)
+		buckets[b] = true
+		added[b] = append(added[b], h)
 	}
 	for h := range s.unused {
 		buckets[bucketOf(h)] = true
@@ -304,10 +307,8 @@ func (s *seen) save(fsys afero.Fs, root string) error {
 				delete(p, h)
 			}
 		}
-		for h, sig := range s.sigs {
-			if bucketOf(h) == b {
-				p[h] = sig
-			}
+		for _, h := range added[b] {
+			p[h] = s.sigs[h]
 		}
 		if err := WriteState(fsys, root, SeenDir+"/"+b, p.marshal()); err != nil {
 			return err

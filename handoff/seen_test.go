@@ -154,3 +154,17 @@ func TestSeenRestatKeepsSignatures(t *testing.T) {
 		t.Fatalf("sigs %v unused %v refs %v dirty %v", s.sigs, s.unused, s.refs, s.dirty)
 	}
 }
+
+// TestBucketOfNames checks the bucket names against their definition: the
+// hash's first byte scaled to sigBuckets, as two hex digits.
+func TestBucketOfNames(t *testing.T) {
+	for b := range 256 {
+		hash := fmt.Sprintf("%02x%s", b, "0123456789abcdef")
+		if got, want := bucketOf(hash), fmt.Sprintf("%02x", b*sigBuckets/256); got != want {
+			t.Errorf("bucketOf(%q) = %q, want %q", hash, got, want)
+		}
+	}
+	if got := bucketOf("zz"); got != "00" {
+		t.Errorf(`bucketOf("zz") = %q, want "00"`, got)
+	}
+}

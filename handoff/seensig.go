@@ -42,7 +42,9 @@ func bucketOf(hash string) string {
 	if err != nil {
 		return "00"
 	}
-	return fmt.Sprintf("%02x", b*sigBuckets/256)
+	const digits = "0123456789abcdef"
+	n := b * sigBuckets / 256
+	return string([]byte{digits[n>>4], digits[n&15]})
 }
 
 // sigPack is one bucket: encoded signatures by hash.

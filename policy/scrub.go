@@ -249,7 +249,7 @@ func (r *rule) match(text string, start int, b bounds) (span, bool) {
 	if r.pre != nil && !r.pre(line) {
 		return span{}, false
 	}
-	loc := r.re().FindStringSubmatchIndex(line)
+	loc := r.re.FindStringSubmatchIndex(line)
 	if loc == nil || cut && loc[1] == len(line) {
 		return span{}, false // none, or one the reach may have cut short
 	}

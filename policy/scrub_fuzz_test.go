@@ -82,7 +82,7 @@ func FuzzAssignedSecret(f *testing.F) {
 			s = s[:i]
 		}
 		for _, r := range rules {
-			loc := r.re().FindStringSubmatchIndex(s)
+			loc := r.re.FindStringSubmatchIndex(s)
 			if loc == nil || r.pre(s) {
 				continue
 			}

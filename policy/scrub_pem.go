@@ -1,9 +1,7 @@
 package policy
 
 import (
-	"regexp"
 	"strings"
-	"sync"
 )
 
 var base64Bytes = bytesOf("a-z", "A-Z", "0-9", "+/=")
@@ -48,7 +46,7 @@ func pemBody(s string) (int, bool) {
 		case base64Bytes[c]:
 			line = false
 		case c == '-':
-			if loc := pemEnd().FindStringIndex(s[i:min(len(s), i+128)]); loc != nil {
+			if loc := pemEnd.FindStringIndex(s[i:min(len(s), i+128)]); loc != nil {
 				return i + loc[1], true
 			}
 			return pemCut(s)
@@ -71,7 +69,7 @@ func pemHeader(s string) bool {
 }
 
 // keyLine is a line of a key pasted without its END line.
-var keyLine = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[ \t]*[A-Za-z0-9+/=]{16,}\r?$`) })
+var keyLine = lazy(`^[ \t]*[A-Za-z0-9+/=]{16,}\r?$`)
 
 // pemCut measures a block that has no END line: the header and blank
 // lines and the key lines that follow the BEGIN line, to the end of the
@@ -88,7 +86,7 @@ func pemCut(s string) (int, bool) {
 		}
 		line := s[at : at+nl]
 		switch t := strings.TrimSpace(line); {
-		case keyLine().MatchString(line):
+		case keyLine.MatchString(line):
 			end = at + len(strings.TrimRight(line, "\r"))
 		case at > 0 && t != "" && !pemHeader(t):
 			return end, end > 0

@@ -34,7 +34,7 @@ type rule struct {
 	body func(s string) (int, bool)
 	// re is anchored at the start of the match. The secret is its first
 	// capture group that took part in the match, or the whole match.
-	re func() *regexp.Regexp
+	re *lazyRegexp
 	// pre, when set, is a cheap test of the text from the match's start to
 	// its line's end that every secret the rule finds passes: most
 	// keywords in prose are not in an assignment, and a regexp costs a
@@ -145,12 +145,29 @@ var scrubRules = []rule{
 	},
 }
 
-// anchor compiles p, anchored at the start, on first use: most texts
-// wake scrubs meet few rules' keywords, and compiling every rule's regexp
-// at each process start would cost more than scrubbing a session's text.
-func anchor(p string) func() *regexp.Regexp {
-	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\A(?:` + p + `)`) })
+func anchor(p string) *lazyRegexp { return lazy(`\A(?:` + p + `)`) }
+
+// lazyRegexp is compiled on first use: most runs of wake scrub nothing
+// (a session start served from its cache), and compiling the rules at
+// every start cost a third of a millisecond.
+type lazyRegexp struct {
+	once sync.Once
+	src  string
+	re   *regexp.Regexp
 }
+
+func lazy(src string) *lazyRegexp { return &lazyRegexp{src: src} }
+
+func (l *lazyRegexp) get() *regexp.Regexp {
+	l.once.Do(func() { l.re = regexp.MustCompile(l.src) })
+	return l.re
+}
+
+func (l *lazyRegexp) FindStringSubmatchIndex(s string) []int {
+	return l.get().FindStringSubmatchIndex(s)
+}
+func (l *lazyRegexp) FindStringIndex(s string) []int { return l.get().FindStringIndex(s) }
+func (l *lazyRegexp) MatchString(s string) bool      { return l.get().MatchString(s) }
 
 // byteSet is a set of bytes, looked up in one step.
 type byteSet [256]bool

@@ -160,7 +160,7 @@ func (b *skillBuilder) protocols(main, decisions boot.Admitted) Section {
 	}
 	switch {
 	case decisions.Whole:
-		log := tiers.ParseDecisions(decisions.Doc.Content)
+		log := tiers.SharedDecisions(decisions.Doc.Content)
 		// Newest first, so that the oldest decisions go first when cut.
 		for _, d := range slices.Backward(log.Entries) {
 			if !d.Active() {

@@ -7,12 +7,12 @@ import (
 	"io"
 	"io/fs"
 	"os"
-	"path"
 	"path/filepath"
 	"runtime"
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/spf13/afero"
@@ -32,7 +32,9 @@ type ColdFile struct {
 
 // ScanCold lists the files under cold/ in path order without opening any of
 // them, so that a warm start costs one directory read and one lstat a file.
-// The lstats, which are most of that cost, run on a few goroutines. Names
+// The lstats, which are most of that cost, run on a few goroutines, each
+// relative to its open directory where the file system allows (see
+// statAt). Names
 // starting with "." (editor and temporary files) are passed over. A
 // symlink is followed only when it leads to a file inside the root; a link
 // leading outside the root, or to a directory, is skipped with a warning.
@@ -67,15 +69,17 @@ func ScanCold(fsys afero.Fs, root string) ([]ColdFile, []string, error) {
 		return skip(reason)
 	}
 	w := &coldWalker{fsys: fsys, root: root, realRoot: realRoot, sem: make(chan struct{}, scanWorkers())}
+	top := &coldDir{rel: ColdDir}
 	w.wg.Add(1)
-	w.dir(ColdDir)
+	w.dir(top)
 	w.wg.Wait()
-	slices.SortFunc(w.files, func(a, b ColdFile) int { return strings.Compare(a.Path, b.Path) })
+	var files []ColdFile
+	top.flatten(&files)
 	slices.Sort(w.warnings)
-	return w.files, w.warnings, nil
+	return files, w.warnings, nil
 }
 
-// scanChunk is how many names one goroutine lstats at a time.
+// scanChunk is how many names one goroutine stats at a time.
 const scanChunk = 256
 
 func scanWorkers() int { return min(8, 2*runtime.GOMAXPROCS(0)) }
@@ -88,46 +92,93 @@ type coldWalker struct {
 	wg       sync.WaitGroup
 
 	mu       sync.Mutex
-	files    []ColdFile
 	warnings []string
+}
+
+// coldDir is one directory of the walk: its entries, each filled in by
+// the goroutine that stats it, in the order the directory listed them.
+type coldDir struct {
+	rel   string
+	items []coldItem  // in name order
+	subs  atomic.Bool // an entry is a directory
+}
+
+// coldItem is one entry of a directory: a file to list, a directory to
+// descend, or neither (skipped, with a warning).
+type coldItem struct {
+	key  string // the name, with a "/" after a directory's: see flatten
+	file ColdFile
+	sub  *coldDir
+}
+
+// flatten appends the files under d in path order. Sorting each
+// directory's entries by name, a directory's followed by "/", gives the
+// order of the whole paths: every path under a directory starts with that
+// key, and no other entry's name has it as a prefix. This spares a sort
+// of every path, each compared from its common prefix on.
+func (d *coldDir) flatten(out *[]ColdFile) {
+	if d.subs.Load() {
+		// The names are sorted; only a directory's key sorts differently.
+		slices.SortFunc(d.items, func(a, b coldItem) int { return strings.Compare(a.key, b.key) })
+	}
+	for i := range d.items {
+		switch it := &d.items[i]; {
+		case it.sub != nil:
+			it.sub.flatten(out)
+		case it.key != "":
+			*out = append(*out, it.file)
+		}
+	}
 }
 
 func (w *coldWalker) abs(rel string) string { return filepath.Join(w.root, filepath.FromSlash(rel)) }
 
-// dir lists one directory and lstats its entries in chunks, each chunk on
-// its own goroutine. The caller has added dir to w.wg.
-func (w *coldWalker) dir(dir string) {
+// dir lists one directory and stats its entries in chunks, each chunk on
+// its own goroutine. The caller has added d to w.wg.
+func (w *coldWalker) dir(d *coldDir) {
 	defer w.wg.Done()
 	w.sem <- struct{}{}
-	names, err := w.readNames(dir)
+	h, names, err := w.readNames(d.rel)
 	<-w.sem
 	if err != nil {
-		w.warn(fmt.Sprintf("%s: skipped: %s", dir, Cause(err)))
+		w.warn(fmt.Sprintf("%s: skipped: %s", d.rel, Cause(err)))
 		return
 	}
+	d.items = make([]coldItem, len(names))
+	chunks := (len(names) + scanChunk - 1) / scanChunk
+	if chunks == 0 {
+		h.Close()
+		return
+	}
+	var left atomic.Int32
+	left.Store(int32(chunks))
 	for i := 0; i < len(names); i += scanChunk {
-		chunk := names[i:min(i+scanChunk, len(names))]
 		w.wg.Add(1)
-		go func() {
+		go func(i int) {
 			defer w.wg.Done()
 			w.sem <- struct{}{}
 			defer func() { <-w.sem }()
-			for _, name := range chunk {
-				w.entry(path.Join(dir, name))
+			for j := i; j < min(i+scanChunk, len(names)); j++ {
+				w.entry(h, d, j, names[j])
 			}
-		}()
+			if left.Add(-1) == 0 {
+				h.Close()
+			}
+		}(i)
 	}
 }
 
-func (w *coldWalker) readNames(dir string) ([]string, error) {
-	f, err := w.fsys.Open(w.abs(dir))
+// readNames opens the directory rel and lists it, without the names
+// starting with "."; the directory is left open for [coldWalker.stat].
+func (w *coldWalker) readNames(rel string) (afero.File, []string, error) {
+	f, err := w.fsys.Open(w.abs(rel))
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	defer f.Close()
 	names, err := f.Readdirnames(-1)
 	if err != nil {
-		return nil, err
+		f.Close()
+		return nil, nil, err
 	}
 	kept := names[:0]
 	for _, n := range names {
@@ -135,10 +186,25 @@ func (w *coldWalker) readNames(dir string) ([]string, error) {
 			kept = append(kept, n)
 		}
 	}
-	return kept, nil
+	slices.Sort(kept)
+	return f, kept, nil
 }
 
-func (w *coldWalker) entry(rel string) {
+// entry stats the entry name of d, open as h, and fills in d.items[j].
+func (w *coldWalker) entry(h afero.File, d *coldDir, j int, name string) {
+	rel := d.rel + "/" + name
+	it := &d.items[j]
+	if st, ok := statAt(h, name); ok {
+		switch {
+		case st.mode.IsRegular():
+			it.key, it.file = name, ColdFile{Path: rel, Size: st.size, ModTime: st.mtime}
+			return
+		case st.mode.IsDir():
+			w.descend(d, it, name, rel)
+			return
+		}
+		// Anything else, rarer, goes the common way.
+	}
 	fi, err := w.lstat(rel)
 	if err != nil {
 		w.warn(fmt.Sprintf("%s: skipped: %s", rel, Cause(err)))
@@ -146,15 +212,24 @@ func (w *coldWalker) entry(rel string) {
 	}
 	switch mode := fi.Mode(); {
 	case mode&fs.ModeSymlink != 0:
-		w.link(rel)
+		if f, ok := w.link(rel); ok {
+			it.key, it.file = name, f
+		}
 	case mode.IsDir():
-		w.wg.Add(1)
-		go w.dir(rel)
+		w.descend(d, it, name, rel)
 	case mode.IsRegular():
-		w.add(ColdFile{Path: rel, Size: fi.Size(), ModTime: fi.ModTime()})
+		it.key, it.file = name, ColdFile{Path: rel, Size: fi.Size(), ModTime: fi.ModTime()}
 	default:
 		w.warn(fmt.Sprintf("%s: skipped: %s", rel, NotRegular(fi)))
 	}
+}
+
+// descend walks the subdirectory rel, the entry it of d.
+func (w *coldWalker) descend(d *coldDir, it *coldItem, name, rel string) {
+	it.key, it.sub = name+"/", &coldDir{rel: rel}
+	d.subs.Store(true)
+	w.wg.Add(1)
+	go w.dir(it.sub)
 }
 
 func (w *coldWalker) lstat(rel string) (fs.FileInfo, error) {
@@ -168,18 +243,18 @@ func (w *coldWalker) lstat(rel string) (fs.FileInfo, error) {
 // link keeps a symlink that leads to a file inside the root. Linked
 // directories are not descended: their targets are listed where they live,
 // and a link cycle cannot make the walk loop.
-func (w *coldWalker) link(rel string) {
+func (w *coldWalker) link(rel string) (ColdFile, bool) {
 	reason, err := insideReal(w.fsys, w.realRoot, rel)
 	switch {
 	case errorsIsNotExist(err):
 		w.warn(fmt.Sprintf("%s: skipped: dangling symlink", rel))
-		return
+		return ColdFile{}, false
 	case err != nil:
 		w.warn(fmt.Sprintf("%s: skipped: %s", rel, Cause(err)))
-		return
+		return ColdFile{}, false
 	case reason != "":
 		w.warn(fmt.Sprintf("%s: skipped: %s", rel, reason))
-		return
+		return ColdFile{}, false
 	}
 	fi, err := w.fsys.Stat(w.abs(rel))
 	switch {
@@ -192,14 +267,9 @@ func (w *coldWalker) link(rel string) {
 	case !fi.Mode().IsRegular():
 		w.warn(fmt.Sprintf("%s: skipped: symlink to a file that is %s", rel, NotRegular(fi)))
 	default:
-		w.add(ColdFile{Path: rel, Size: fi.Size(), ModTime: fi.ModTime()})
+		return ColdFile{Path: rel, Size: fi.Size(), ModTime: fi.ModTime()}, true
 	}
-}
-
-func (w *coldWalker) add(f ColdFile) {
-	w.mu.Lock()
-	w.files = append(w.files, f)
-	w.mu.Unlock()
+	return ColdFile{}, false
 }
 
 func (w *coldWalker) warn(msg string) {
@@ -291,4 +361,107 @@ func ReadHead(fsys afero.Fs, root, rel string) (h ColdHead, ok bool, err error) 
 		return h, false, fmt.Errorf("reading %s: %w", rel, err)
 	}
 	return ParseColdHead(buf[:n], n <= ColdHeadBytes), true, nil
+}
+
+// ColdReader reads the cold documents a scan found, with the memory root
+// resolved once for all of them. It is safe for concurrent use.
+type ColdReader struct {
+	fsys     afero.Fs
+	root     string
+	realRoot string
+}
+
+// NewColdReader resolves root for reading cold documents under it.
+func NewColdReader(fsys afero.Fs, root string) (*ColdReader, error) {
+	realRoot, err := realPath(fsys, filepath.Clean(root), false)
+	if err != nil {
+		return nil, fmt.Errorf("resolving the memory root %s: %w", root, err)
+	}
+	return &ColdReader{fsys: fsys, root: root, realRoot: realRoot}, nil
+}
+
+// ReadInto reads the document at rel as [ReadDoc] does, with the same
+// Missing, Skipped, Huge and Content, but none of what only a reader of
+// its whole text needs: its front matter is not parsed (Meta is empty)
+// and no warnings are collected, since the table of contents takes what it
+// lists from the document's head (see [ParseColdHead]). It reads into buf
+// when buf is large enough: the returned Content is then buf's, valid
+// until buf is used again. It returns the buffer to use next, so that a
+// worker reading thousands of documents allocates one.
+func (r *ColdReader) ReadInto(rel string, buf []byte) (Doc, []byte, error) {
+	d, err := r.read(rel, buf[:0])
+	if c := d.Content; cap(c) > cap(buf) {
+		buf = c[:0]
+	}
+	return d, buf, err
+}
+
+func (r *ColdReader) read(rel string, buf []byte) (Doc, error) {
+	d := Doc{Path: rel}
+	if reason, err := insideReal(r.fsys, r.realRoot, rel); err != nil {
+		if errors.Is(err, os.ErrNotExist) {
+			d.Missing = true
+			return d, nil
+		}
+		return d, fmt.Errorf("reading %s: %w", rel, err)
+	} else if reason != "" {
+		d.Skipped = reason
+		return d, nil
+	}
+	f, fi, why, err := OpenRegular(r.fsys, filepath.Join(r.root, filepath.FromSlash(rel)))
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+		d.Missing = true
+		return d, nil
+	case err != nil:
+		return d, fmt.Errorf("reading %s: %w", rel, err)
+	case why != "":
+		d.Skipped = why
+		return d, nil
+	}
+	defer f.Close()
+	d.Size, d.ModTime = fi.Size(), fi.ModTime()
+	limit := int64(MaxDocBytes)
+	if d.Size > MaxDocBytes {
+		d.Huge, limit = true, HeadBytes
+	}
+	// One read into a buffer of the file's size, plus one byte to see
+	// its end, rather than io.ReadAll's growing buffer.
+	data := slices.Grow(buf[:0], int(min(d.Size, limit)+1))
+	data, err = readLimited(f, data, limit)
+	if err != nil {
+		return d, fmt.Errorf("reading %s: %w", rel, err)
+	}
+	if d.Huge {
+		// Never cut mid-line: keep the head up to its last newline.
+		if i := bytes.LastIndexByte(data, '\n'); i >= 0 {
+			data = data[:i+1]
+		}
+	}
+	if i := bytes.IndexByte(data, 0); i >= 0 {
+		d.Skipped = fmt.Sprintf("binary file (NUL byte at offset %d)", i)
+		return d, nil
+	}
+	d.Content = data
+	return d, nil
+}
+
+// readLimited appends to buf what f holds, up to limit bytes, as
+// io.ReadAll of an io.LimitReader does.
+func readLimited(f io.Reader, buf []byte, limit int64) ([]byte, error) {
+	for int64(len(buf)) < limit {
+		if len(buf) == cap(buf) {
+			buf = slices.Grow(buf, int(min(int64(max(cap(buf), 512)), limit-int64(len(buf)))))
+		}
+		room := buf[len(buf):min(int64(cap(buf)), limit)]
+		n, err := f.Read(room)
+		buf = buf[:len(buf)+n]
+		if errors.Is(err, io.EOF) {
+			return buf, nil
+		}
+		if err != nil {
+			return buf, err
+		}
+	}
+	return buf, nil
 }

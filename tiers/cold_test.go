@@ -1,8 +1,10 @@
 package tiers
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -176,6 +178,86 @@ func TestReadHead(t *testing.T) {
 	for _, rel := range []string{"cold/missing.md", "cold"} {
 		if _, ok, err := ReadHead(fs, "/r", rel); ok || err != nil {
 			t.Errorf("%s: ok %v err %v", rel, ok, err)
+		}
+	}
+}
+
+// hiddenOS is the operating system's file system behind a wrapper whose
+// files are not *os.File, so that the walk of cold/ takes its common path
+// (an lstat of each whole path through the afero.Fs), not statAt.
+type hiddenOS struct{ afero.Fs }
+
+type hiddenFile struct{ afero.File }
+
+func (h hiddenOS) Open(name string) (afero.File, error) {
+	f, err := h.Fs.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	return hiddenFile{f}, nil
+}
+
+func (h hiddenOS) LstatIfPossible(name string) (os.FileInfo, bool, error) {
+	return h.Fs.(afero.Lstater).LstatIfPossible(name)
+}
+
+func (h hiddenOS) ReadlinkIfPossible(name string) (string, error) {
+	return h.Fs.(afero.LinkReader).ReadlinkIfPossible(name)
+}
+
+// TestScanColdOrderAndStatAt proves the walk lists files in the order of
+// their whole paths, with names that sort differently from their paths
+// ("a-b" before "a/", "a.md" after "a-b/..." but before "a/..."), over
+// several chunks of a directory; and that the lstat relative to an open
+// directory gives what the lstat of each path does.
+func TestScanColdOrderAndStatAt(t *testing.T) {
+	t.Parallel()
+	root := t.TempDir()
+	var want []string
+	write := func(rel string, age time.Duration) {
+		name := filepath.Join(root, filepath.FromSlash(rel))
+		os.MkdirAll(filepath.Dir(name), 0o755)
+		if err := os.WriteFile(name, []byte(rel+"\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		when := time.Date(2026, 1, 2, 3, 4, 5, 123456789, time.UTC).Add(-age)
+		os.Chtimes(name, when, when)
+		want = append(want, rel)
+	}
+	for _, rel := range []string{"cold/a/x.md", "cold/a-b/y.md", "cold/a.md", "cold/a0", "cold/a/b/c.md", "cold/a/b-/d.md", "cold/a/b.md", "cold/Z.md"} {
+		write(rel, time.Hour)
+	}
+	for i := range 3*scanChunk + 7 {
+		write(fmt.Sprintf("cold/many/%d.md", i), time.Duration(i)*time.Second)
+	}
+	os.Symlink("../a.md", filepath.Join(root, "cold", "many", "link.md"))
+	want = append(want, "cold/many/link.md")
+	slices.Sort(want)
+
+	fast, fastWarns, err := ScanCold(afero.NewOsFs(), root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	slow, slowWarns, err := ScanCold(hiddenOS{afero.NewOsFs()}, root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, f := range fast {
+		got = append(got, f.Path)
+	}
+	if !slices.Equal(got, want) {
+		t.Fatalf("listed\n%v\nwant\n%v", got, want)
+	}
+	if len(fastWarns) != 0 || len(slowWarns) != 0 {
+		t.Fatalf("warnings %v %v", fastWarns, slowWarns)
+	}
+	if len(slow) != len(fast) {
+		t.Fatalf("the common path lists %d files, statAt %d", len(slow), len(fast))
+	}
+	for i := range fast {
+		if fast[i].Path != slow[i].Path || fast[i].Size != slow[i].Size || !fast[i].ModTime.Equal(slow[i].ModTime) {
+			t.Errorf("statAt %+v, lstat %+v", fast[i], slow[i])
 		}
 	}
 }

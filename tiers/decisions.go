@@ -2,7 +2,6 @@ package tiers
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
 	"time"
 )
@@ -35,14 +34,67 @@ const (
 // these do: "NOTE: ..." inside a long REVERSED_BY stays part of it.
 var fieldKeys = []string{KeyBecause, KeyStatus, KeyReversedBy, KeyTopic, KeyObjection, KeyProposed, KeyUpheld, KeyID}
 
-// entryHead matches an entry's first line: "[YYYY-MM-DD] DECISION: ...".
-var entryHead = regexp.MustCompile(`^\[([^\]\n]*)\][ \t]*DECISION:(.*)$`)
+// entryHead recognizes an entry's first line, "[date] DECISION: ...": a
+// "[" at the start, a date up to the first "]" (no line break in it),
+// spaces or tabs, "DECISION:", and the rest of the line (no line break
+// either). It returns the date and the value after "DECISION:" as offsets
+// into line; ok is false when line is not an entry head. A scan of the
+// line once, it gives what the regexp
+// ^\[([^\]\n]*)\][ \t]*DECISION:(.*)$ would (FuzzEntryHead holds it to
+// that), at a fraction of the cost on every line of a long log.
+func entryHead(line string) (dateStart, dateEnd, valStart int, ok bool) {
+	if len(line) == 0 || line[0] != '[' {
+		return 0, 0, 0, false
+	}
+	rb := strings.IndexAny(line[1:], "]\n")
+	if rb < 0 || line[1+rb] != ']' {
+		return 0, 0, 0, false
+	}
+	dateEnd = 1 + rb
+	i := dateEnd + 1
+	for i < len(line) && (line[i] == ' ' || line[i] == '\t') {
+		i++
+	}
+	if !strings.HasPrefix(line[i:], KeyDecision+":") {
+		return 0, 0, 0, false
+	}
+	valStart = i + len(KeyDecision) + 1
+	if strings.IndexByte(line[valStart:], '\n') >= 0 {
+		return 0, 0, 0, false
+	}
+	return 1, dateEnd, valStart, true
+}
 
-// inlineKey finds a field written on the DECISION line after its reason,
-// as seed 004's one-line form has it: "[date] DECISION: what BECAUSE: why
-// STATUS: reversed". The key must follow white space and be written in
-// capitals, as wake writes it.
-var inlineKey = regexp.MustCompile(`[ \t](STATUS|TOPIC|REVERSED_BY|OBJECTION|PROPOSED|UPHELD):`)
+// inlineKeys are the keys that start a field written on the DECISION line
+// after its reason, as seed 004's one-line form has it: "[date] DECISION:
+// what BECAUSE: why STATUS: reversed".
+var inlineKeys = []string{KeyStatus, KeyTopic, KeyReversedBy, KeyObjection, KeyProposed, KeyUpheld}
+
+// inlineKeyAt finds those keys in s, left to right and not overlapping:
+// each after a space or a tab, written in capitals as wake writes it, and
+// followed by ":". Each match is [start, end) of " KEY:" with [keyStart,
+// keyEnd) the key's own bytes; first stops at the first. It is what the
+// regexp [ \t](STATUS|TOPIC|REVERSED_BY|OBJECTION|PROPOSED|UPHELD): would
+// find (FuzzInlineKeys holds it to that), without a regexp per line.
+func inlineKeyAt(s string, first bool) [][4]int {
+	var out [][4]int
+	for i := 0; i < len(s); i++ {
+		if s[i] != ' ' && s[i] != '\t' {
+			continue
+		}
+		for _, k := range inlineKeys {
+			if len(s)-i-1 > len(k) && s[i+1+len(k)] == ':' && s[i+1:i+1+len(k)] == k {
+				out = append(out, [4]int{i, i + 2 + len(k), i + 1, i + 1 + len(k)})
+				i += 1 + len(k) // the loop steps past the colon
+				break
+			}
+		}
+		if first && len(out) > 0 {
+			break
+		}
+	}
+	return out
+}
 
 // Span is a byte range [Start, End) of the decision log; both are -1 when
 // the thing it locates is absent.
@@ -160,7 +212,19 @@ func OneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 // matter, headings, blank lines and HTML comments are not entries and not
 // malformed.
 func ParseDecisions(data []byte) DecisionLog {
-	p := &decisionParser{text: string(data)}
+	return parseDecisions(data, entryHead, inlineKeyAt)
+}
+
+// headFunc recognizes an entry's first line: see [entryHead]. keysFunc
+// finds the fields written on it: see [inlineKeyAt]. The tests parse with
+// the regexps they replace.
+type (
+	headFunc func(line string) (dateStart, dateEnd, valStart int, ok bool)
+	keysFunc func(s string, first bool) [][4]int
+)
+
+func parseDecisions(data []byte, head headFunc, keys keysFunc) DecisionLog {
+	p := &decisionParser{text: string(data), head: head, keys: keys}
 	_, body, ok := SplitFrontMatter(data)
 	base := 0
 	if ok {
@@ -180,6 +244,8 @@ func ParseDecisions(data []byte) DecisionLog {
 }
 
 type decisionParser struct {
+	head    headFunc
+	keys    keysFunc
 	text    string
 	line    int
 	comment int // line where an unclosed HTML comment opened; 0 outside one
@@ -203,7 +269,7 @@ func (p *decisionParser) next(l Line) {
 		}
 	case isHeading(l.Text):
 		p.close()
-	case entryHead.MatchString(l.Text):
+	case p.isHead(l.Text):
 		p.close()
 		p.open(l)
 	case p.cur == nil:
@@ -218,25 +284,30 @@ func isHeading(text string) bool {
 	return lv > 0
 }
 
+func (p *decisionParser) isHead(line string) bool {
+	_, _, _, ok := p.head(line)
+	return ok
+}
+
 func (p *decisionParser) open(l Line) {
-	m := entryHead.FindStringSubmatchIndex(l.Text)
+	ds, de, vs, _ := p.head(l.Text)
 	d := &Decision{
 		Number: len(p.log.Entries) + 1, Line: p.line, EndLine: p.line,
-		Bytes: Span{l.Start, l.End}, Date: l.Text[m[2]:m[3]], StatusValue: Span{-1, -1},
+		Bytes: Span{l.Start, l.End}, Date: l.Text[ds:de], StatusValue: Span{-1, -1},
 	}
 	p.cur = d
-	p.inline(l, l.Start+m[4], l.Start+m[5])
+	p.inline(l, l.Start+vs, l.Start+len(l.Text))
 }
 
 // InlineKey returns the first field key a reason holds where, written on
 // the DECISION line after "BECAUSE:", it would start a field of its own
 // ("STATUS:" in "... BECAUSE: why STATUS: reversed"); "" when none.
 func InlineKey(why string) string {
-	m := inlineKey.FindStringSubmatch(" " + why)
-	if m == nil {
+	ms := inlineKeyAt(" "+why, true)
+	if len(ms) == 0 {
 		return ""
 	}
-	return m[1] + ":"
+	return why[ms[0][2]-1:ms[0][3]-1] + ":"
 }
 
 // inline reads the DECISION line's value in [vs, ve): the decision and its
@@ -251,7 +322,7 @@ func (p *decisionParser) inline(l Line, vs, ve int) {
 		return
 	}
 	after += len(KeyBecause) + 1
-	ms := inlineKey.FindAllStringSubmatchIndex(val[after:], -1)
+	ms := p.keys(val[after:], false)
 	if len(ms) == 0 {
 		p.field(KeyDecision, l, vs, ve)
 		return

@@ -1,6 +1,7 @@
 package tiers
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -58,7 +59,10 @@ func ReadOwn(fsys afero.Fs, root, rel string) ([]byte, error) {
 	if fi.Size() > MaxOwnBytes {
 		return nil, fmt.Errorf("%s: %d bytes, over the %d wake reads of its own files", filepath.ToSlash(rel), fi.Size(), MaxOwnBytes)
 	}
-	data, err := io.ReadAll(io.LimitReader(f, MaxOwnBytes+1))
+	// Sized from the stat, so that a large file is read in one buffer.
+	buf := bytes.NewBuffer(make([]byte, 0, fi.Size()+bytes.MinRead))
+	_, err = buf.ReadFrom(io.LimitReader(f, MaxOwnBytes+1))
+	data := buf.Bytes()
 	if err == nil && len(data) > MaxOwnBytes {
 		err = errors.New(filepath.ToSlash(rel) + ": grew past the size wake reads")
 	}

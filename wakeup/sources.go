@@ -229,7 +229,7 @@ func tasks(text string) (open, blocked []string) {
 // text gives.
 func logDecisions(data []byte) []LogDecision {
 	var out []LogDecision
-	for _, d := range tiers.ParseDecisions(data).Entries {
+	for _, d := range tiers.SharedDecisions(data).Entries {
 		// A contested decision stays in force until it is upheld or
 		// reversed; its objection is the condition it may fall on.
 		if !d.Active() && d.Status != tiers.StatusContested {

@@ -6,6 +6,7 @@ import (
 	"io"
 	"slices"
 
+	"github.com/spf13/afero"
 	"github.com/spf13/cobra"
 
 	"github.com/wakeproto/wake"
@@ -45,13 +46,21 @@ func (a *app) hookRun(cmd *cobra.Command, o *loadOptions) error {
 		return a.hookFailed(err)
 	}
 	o.boot.BootAlways = true // the hook writes boot.md even before install made it
-	st, err := a.start(m, o.boot)
+	// The hook's text rides the session start's cache: it depends on the
+	// client, the source and the directory besides what the start reads.
+	view := wake.View{
+		Name: fmt.Sprintf("hook %s\x00%s\x00%s", o.hook, in.Source, dir),
+		Render: func(st *wake.Start, fsys afero.Fs, notify func(wake.Notice)) (string, error) {
+			text := a.hookText(fsys, o.hook, in.Source, m, dir, st)
+			if o.hook == "claude" {
+				text = a.foreignImport(fsys, notify, st.Target.Shared) + text
+			}
+			return text, nil
+		},
+	}
+	text, err := a.startView(m, o.boot, view)
 	if err != nil {
 		return a.hookFailed(err)
-	}
-	text := a.hookText(o.hook, in.Source, m, dir, st)
-	if o.hook == "claude" {
-		text = a.foreignImport(st.Target.Shared) + text
 	}
 	_, err = io.WriteString(a.out, text)
 	return err
@@ -61,11 +70,11 @@ func (a *app) hookRun(cmd *cobra.Command, o *loadOptions) error {
 // imports a shared skill.md another memory root wrote (an import an older
 // wake added in skill mode): every session reads it, and it is not this
 // project's memory. "" when it does not.
-func (a *app) foreignImport(sh boot.SkillFile) string {
-	if sh.Whose != boot.WhoseOther || !claude.ImportsGlobally(a.fs, a.env["HOME"], sh.Path) {
+func (a *app) foreignImport(fsys afero.Fs, notify func(wake.Notice), sh boot.SkillFile) string {
+	if sh.Whose != boot.WhoseOther || !claude.ImportsGlobally(fsys, a.env["HOME"], sh.Path) {
 		return ""
 	}
-	a.notice(wake.Notice{Kind: "warning",
+	notify(wake.Notice{Kind: "warning",
 		Msg:  fmt.Sprintf("~/.claude/CLAUDE.md imports %s, the memory of another project (%s), into every Claude Code session", sh.Path, sh.Owner),
 		Hint: "run 'wake install claude' in that project to move the import into its own CLAUDE.md, or remove the line from ~/.claude/CLAUDE.md"})
 	return fmt.Sprintf("Warning from wake: ~/.claude/CLAUDE.md imports %s, which is the memory of another project (%s), not this one: disregard it in this session.\n\n", sh.Path, sh.Owner)
@@ -81,7 +90,7 @@ func (a *app) foreignImport(sh boot.SkillFile) string {
 //   - OpenCode reads boot.md through opencode.json's instructions after
 //     its plugin ran this hook: it gets nothing unless boot.md could not
 //     be written, and then the summary.
-func (a *app) hookText(client, source string, m *wake.Memory, dir string, st *wake.Start) string {
+func (a *app) hookText(fsys afero.Fs, client, source string, m *wake.Memory, dir string, st *wake.Start) string {
 	c, t := st.Context, st.Target
 	switch client {
 	case "codex":
@@ -99,7 +108,7 @@ func (a *app) hookText(client, source string, m *wake.Memory, dir string, st *wa
 	// read as the hook runs: after /clear or a compaction the import may
 	// be a copy memoised earlier, and the hook's earlier text is gone.
 	h := boot.ClaudeCode
-	if t.BootPath == "" || source != "" && source != "startup" && source != "resume" || !claude.ImportsBoot(a.fs, dir, t.BootPath) {
+	if t.BootPath == "" || source != "" && source != "startup" && source != "resume" || !claude.ImportsBoot(fsys, dir, t.BootPath) {
 		h.Import = ""
 	}
 	return boot.HookFor(c, t, h)

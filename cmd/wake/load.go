@@ -3,7 +3,9 @@ package main
 import (
 	"context"
 	"errors"
+	"io"
 
+	"github.com/spf13/afero"
 	"github.com/spf13/cobra"
 
 	"github.com/wakeproto/wake"
@@ -41,15 +43,33 @@ func (a *app) loadRun(o *loadOptions) error {
 	if err != nil {
 		return err
 	}
-	st, err := a.start(m, o.boot)
+	if o.format == "json" {
+		// The JSON form carries the digest's window start to the second:
+		// nothing to keep between starts.
+		st, err := a.start(m, o.boot)
+		if err != nil {
+			return err
+		}
+		return a.writeJSON(report.LoadJSON(st.Context))
+	}
+	text, err := a.startView(m, o.boot, wake.View{Name: "load", Render: func(st *wake.Start, _ afero.Fs, _ func(wake.Notice)) (string, error) {
+		return st.Text, nil
+	}})
 	if err != nil {
 		return err
 	}
-	if o.format == "json" {
-		return a.writeJSON(report.LoadJSON(st.Context))
-	}
-	_, err = a.out.Write([]byte(st.Text))
+	_, err = io.WriteString(a.out, text)
 	return err
+}
+
+// startView is a session start rendered by v, through the start cache
+// (see [wake.Memory.StartView]), with the same hint as start.
+func (a *app) startView(m *wake.Memory, w wake.BootFiles, v wake.View) (string, error) {
+	out, err := m.StartView(context.Background(), w, v)
+	if errors.Is(err, wake.ErrLocked) {
+		return "", hintError{err, "a hand-off or another wake command holds the memory root's lock; run it again when that is done"}
+	}
+	return out, err
 }
 
 // start is a session start, with a hint when another wake holds the lock.

@@ -24,6 +24,16 @@ type Options struct {
 	// TypedEvery gives every n-th cold document memory_type front matter
 	// (the wake-up packet's seven types in turn); 0 gives none.
 	TypedEvery int
+	// Decisions, when above 0, is how many entries warm/decisions.md
+	// holds instead of 270 a TierScale (a log of 200,000 tokens is about
+	// 4,000 of them).
+	Decisions int
+	// VariedDecisions makes the entries varied, realistic and all active:
+	// texts from templates over shared subjects and choices, so that many
+	// share words, a topic on every third one (no two alike), and no pair
+	// that the consistency check reports as contradicting. Without it
+	// every entry is the same sentence with other numbers and a TOPIC.
+	VariedDecisions bool
 }
 
 // Generate writes the root. It is deterministic: the same options give the
@@ -34,7 +44,7 @@ func Generate(fs afero.Fs, root string, o Options) error {
 		"recent/latest.md":       session(0, 180*o.TierScale),
 		"recent/previous.md":     session(1, 180*o.TierScale),
 		"warm/active_tasks.md":   tasks(245 * o.TierScale),
-		"warm/decisions.md":      decisions(270 * o.TierScale),
+		"warm/decisions.md":      decisionLog(o),
 		"warm/open_questions.md": questions(130 * o.TierScale),
 	}
 	for rel, data := range files {
@@ -102,6 +112,17 @@ func tasks(n int) string {
 	return b.String()
 }
 
+func decisionLog(o Options) string {
+	n := 270 * o.TierScale
+	if o.Decisions > 0 {
+		n = o.Decisions
+	}
+	if o.VariedDecisions {
+		return variedDecisions(n)
+	}
+	return decisions(n)
+}
+
 func decisions(n int) string {
 	var b strings.Builder
 	b.WriteString("---\nsummary: Generated decisions\n---\n# Decisions\n")
@@ -132,3 +153,68 @@ func typedNote(i int, memType string) string {
 		"Component %d has a %s recorded in batch %d: keep it in mind when touching component %d.\n\n## Consequence\nBatch %d was redone.\n\n## Prevention\nCheck component %d first.\n",
 		memType, i%97, memType, memType, i, i%97, memType, i, i%97, i, i%97)
 }
+
+// The parts of the varied decisions. Each template names a choice for a
+// subject; the subject varies fastest and each template's choice changes
+// only with the subject, so that no two entries make two choices for the
+// same subject (which the consistency check would rightly report).
+var (
+	decisionTemplates = []string{
+		"Use %[2]s for the %[1]s",
+		"Store the %[1]s state in %[2]s",
+		"Keep the %[1]s behind %[2]s",
+		"Settings of the %[1]s are read through %[2]s",
+		"Test the %[1]s against %[2]s before each release",
+		"Log every failure of the %[1]s with %[2]s",
+		"Build the %[1]s with %[2]s in continuous integration",
+		"Document the %[1]s next to %[2]s",
+	}
+	decisionSubjects = []string{
+		"importer", "exporter", "billing service", "ledger", "scheduler", "search index", "web frontend",
+		"command line", "sync daemon", "report builder", "auth gateway", "notification queue", "cache layer",
+		"migration tool", "audit trail", "payment adapter", "config loader", "metrics pipeline", "backup job",
+		"plugin host", "rate limiter", "session store", "feature flags", "admin console", "mobile client",
+		"email sender", "pdf renderer", "geocoder", "tokenizer", "file watcher", "job runner",
+	}
+	decisionChoices = []string{
+		"SQLite", "Postgres", "Redis", "YAML files", "TOML files", "JSON lines", "protocol buffers", "gRPC",
+		"plain HTTP", "a worker pool", "an interface", "afero", "cobra", "slog", "zap", "golden files",
+		"property tests", "fuzz targets", "a feature flag", "a circuit breaker", "an outbox table", "S3",
+		"the standard library", "a read replica", "optimistic locking", "a bounded channel", "GitHub Actions",
+	}
+	decisionReasons = []string{
+		"it keeps the failure modes few and visible", "the team already runs it in production",
+		"the benchmarks showed it was fast enough with room to spare", "it needs no service of its own",
+		"review found the alternative harder to test", "it matches what the other services do",
+		"the incident last spring came from doing it by hand", "it keeps the binary self-contained",
+	}
+)
+
+// variedDecisions is n varied active entries (see Options.VariedDecisions).
+func variedDecisions(n int) string {
+	var b strings.Builder
+	b.WriteString("---\nsummary: Generated decisions\n---\n# Decisions\n")
+	ns, nt := len(decisionSubjects), len(decisionTemplates)
+	for i := range n {
+		s, round := i%ns, i/ns
+		subject := decisionSubjects[s]
+		// A subject comes back with each template in turn, then with
+		// each template again in another area: never the same template
+		// for the same subject twice.
+		if k := round / nt; k > 0 {
+			subject = decisionAreas[k%len(decisionAreas)] + " " + subject
+		}
+		choice := decisionChoices[(s*5+round*3)%len(decisionChoices)]
+		fmt.Fprintf(&b, "\n[2026-%02d-%02d] DECISION: %s BECAUSE: %s\nSTATUS: active\n",
+			1+i%12, 1+i%28, fmt.Sprintf(decisionTemplates[round%nt], subject, choice), decisionReasons[i%len(decisionReasons)])
+		if i%3 == 0 {
+			fmt.Fprintf(&b, "TOPIC: %s-%d\n", strings.ReplaceAll(decisionSubjects[s], " ", "-"), i)
+		}
+	}
+	return b.String()
+}
+
+// decisionAreas qualify subjects once every template has been used with
+// every subject.
+var decisionAreas = []string{"core", "internal", "public", "legacy", "regional", "experimental", "partner", "offline",
+	"batch", "realtime", "staging", "archival", "mobile", "desktop", "embedded", "hosted"}

@@ -1,0 +1,373 @@
+// Package fsrecord wraps a file system to learn what a run read: every
+// path it opened for reading, stat'ed or listed, with the file's identity
+// when the run first touched it. The session start's cache keys its result
+// on that set, so that an input added to the build later (a new tier file,
+// a new state file) is covered without a list kept by hand.
+package fsrecord
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/spf13/afero"
+)
+
+// RacyWindow: a file modified this close to the moment its identity is
+// taken may change again without its size or modification time changing
+// (coarse file-system clocks), so its content is hashed as well.
+const RacyWindow = 2 * time.Second
+
+// Identity is what a key holds of one path.
+type Identity struct {
+	Exists bool
+	Dir    bool
+	Link   bool // a symbolic link: not keyed by its target, so never cached
+	Size   int64
+	MTime  int64 // Unix nanoseconds
+	Mode   uint32
+	Inode  uint64
+	Dev    uint64
+	Hash   string // a racy file's content, or a listed directory's names
+	Listed bool   // a directory the run listed: Hash is its names
+}
+
+// Entry is one path touched, with its identity.
+type Entry struct {
+	Path string
+	Identity
+}
+
+// FS records the paths read through it. Writes pass through unrecorded.
+type FS struct {
+	afero.Fs
+	// Skip reports a path whose content does not shape the result (a
+	// cache of counts, say): it is not recorded.
+	Skip func(name string) bool
+
+	mu      sync.Mutex
+	touched map[string]*touch
+}
+
+type touch struct {
+	first  Identity // as the run first touched it
+	listed bool
+}
+
+// New wraps fsys.
+func New(fsys afero.Fs, skip func(string) bool) *FS {
+	return &FS{Fs: fsys, Skip: skip, touched: map[string]*touch{}}
+}
+
+func (f *FS) note(name string, listed bool) {
+	name = filepath.Clean(name)
+	if f.Skip != nil && f.Skip(name) {
+		return
+	}
+	f.mu.Lock()
+	t := f.touched[name]
+	f.mu.Unlock()
+	if t != nil && (t.listed || !listed) {
+		return
+	}
+	id := Observe(f.Fs, name, listed)
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	switch t = f.touched[name]; {
+	case t == nil:
+		f.touched[name] = &touch{first: id, listed: listed}
+	case listed && !t.listed:
+		t.first.Listed, t.first.Hash, t.listed = id.Listed, id.Hash, true
+	}
+}
+
+func isWrite(flag int) bool {
+	return flag&(os.O_WRONLY|os.O_RDWR|os.O_CREATE|os.O_APPEND|os.O_TRUNC) != 0
+}
+
+func (f *FS) Open(name string) (afero.File, error) {
+	file, err := f.Fs.Open(name)
+	f.note(name, err == nil && isDir(file))
+	return file, err
+}
+
+func (f *FS) OpenFile(name string, flag int, perm os.FileMode) (afero.File, error) {
+	file, err := f.Fs.OpenFile(name, flag, perm)
+	if !isWrite(flag) {
+		f.note(name, err == nil && isDir(file))
+	}
+	return file, err
+}
+
+func isDir(file afero.File) bool {
+	fi, err := file.Stat()
+	return err == nil && fi.IsDir()
+}
+
+func (f *FS) Stat(name string) (os.FileInfo, error) {
+	f.note(name, false)
+	return f.Fs.Stat(name)
+}
+
+// LstatIfPossible keeps the symlink checks of the file system underneath.
+func (f *FS) LstatIfPossible(name string) (os.FileInfo, bool, error) {
+	f.note(name, false)
+	if l, ok := f.Fs.(afero.Lstater); ok {
+		return l.LstatIfPossible(name)
+	}
+	fi, err := f.Fs.Stat(name)
+	return fi, false, err
+}
+
+// ReadlinkIfPossible keeps the link reading of the file system underneath.
+func (f *FS) ReadlinkIfPossible(name string) (string, error) {
+	f.note(name, false)
+	if r, ok := f.Fs.(afero.LinkReader); ok {
+		return r.ReadlinkIfPossible(name)
+	}
+	return "", &os.PathError{Op: "readlink", Path: name, Err: afero.ErrNoReadlink}
+}
+
+// Key returns every path touched with its identity now, and whether the
+// result may be kept: false when a path changed since the run first
+// touched it (the run itself wrote it, or another process did), or is a
+// symbolic link. now is the clock the files' modification times are
+// stamped by.
+func (f *FS) Key(now time.Time) ([]Entry, bool) {
+	f.mu.Lock()
+	names := make([]string, 0, len(f.touched))
+	for n := range f.touched {
+		names = append(names, n)
+	}
+	f.mu.Unlock()
+	slices.Sort(names)
+	out := make([]Entry, 0, len(names))
+	ok := true
+	for _, n := range names {
+		t := f.touched[n]
+		e, err := Take(f.Fs, n, t.listed, now)
+		if err != nil || e.Link || !sameStat(t.first, e.Identity) {
+			ok = false
+		}
+		out = append(out, e)
+	}
+	return out, ok
+}
+
+// Take is the entry of name for a key: its identity, with its content
+// hashed when it is a regular file modified within [RacyWindow] of now
+// (a named pipe is never opened).
+func Take(fsys afero.Fs, name string, listed bool, now time.Time) (Entry, error) {
+	id := Observe(fsys, name, listed)
+	if os.FileMode(id.Mode).IsRegular() && isRacy(id.MTime, now) {
+		h, err := hashFile(fsys, name)
+		if err != nil {
+			return Entry{}, err
+		}
+		id.Hash = h
+	}
+	return Entry{Path: name, Identity: id}, nil
+}
+
+// Observe takes the identity of name; listed adds a directory's names.
+func Observe(fsys afero.Fs, name string, listed bool) Identity {
+	var fi os.FileInfo
+	var err error
+	if l, ok := fsys.(afero.Lstater); ok {
+		fi, _, err = l.LstatIfPossible(name)
+	} else {
+		fi, err = fsys.Stat(name)
+	}
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) {
+			return Identity{}
+		}
+		// Unreadable: an identity no later look can match.
+		return Identity{Link: true}
+	}
+	id := Identity{Exists: true, Dir: fi.IsDir(), Link: fi.Mode()&os.ModeSymlink != 0, Mode: uint32(fi.Mode())}
+	if id.Dir {
+		if listed {
+			id.Listed, id.Hash = true, listHash(fsys, name)
+		}
+		return id
+	}
+	id.Size, id.MTime = fi.Size(), fi.ModTime().UnixNano()
+	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
+		id.Inode, id.Dev = uint64(st.Ino), uint64(st.Dev)
+	}
+	return id
+}
+
+// sameStat compares two identities without a file's hash of content,
+// which only Key takes; a directory's names count.
+func sameStat(a, b Identity) bool {
+	if !a.Dir {
+		a.Hash, b.Hash = "", ""
+	}
+	return a == b
+}
+
+// Unchanged reports whether every entry still has its identity: stat
+// alone, the content hashed only for the racy ones.
+func Unchanged(fsys afero.Fs, key []Entry) bool {
+	for _, e := range key {
+		id := Observe(fsys, e.Path, e.Listed)
+		if id.Link || !sameStat(e.Identity, id) {
+			return false
+		}
+		if os.FileMode(e.Mode).IsRegular() && e.Hash != "" {
+			if h, err := hashFile(fsys, e.Path); err != nil || h != e.Hash {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+func isRacy(mtime int64, now time.Time) bool {
+	d := now.Sub(time.Unix(0, mtime))
+	return d < RacyWindow && d > -RacyWindow
+}
+
+func hashFile(fsys afero.Fs, name string) (string, error) {
+	file, err := fsys.Open(name)
+	if err != nil {
+		return "", err
+	}
+	defer file.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, file); err != nil {
+		return "", err
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// listHash is a directory's names, sorted, hashed; wake's own temporary
+// files are left out.
+func listHash(fsys afero.Fs, dir string) string {
+	d, err := fsys.Open(dir)
+	if err != nil {
+		return "unreadable"
+	}
+	defer d.Close()
+	names, err := d.Readdirnames(-1)
+	if err != nil {
+		return "unreadable"
+	}
+	slices.Sort(names)
+	h := sha256.New()
+	for _, n := range names {
+		if strings.HasPrefix(n, ".") && strings.Contains(n, ".tmp-") {
+			continue
+		}
+		io.WriteString(h, n)
+		h.Write([]byte{0})
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// AppendKey encodes a key, a line an entry: path, flags (e exists, d
+// directory, l link, n listed), size, modification time, mode, inode,
+// device and hash, tab-separated; a path holding a tab, a newline, a
+// quote or a backslash is quoted as Go quotes it. A key of many thousand
+// entries (a large cold tier) reads back far faster than as JSON.
+func AppendKey(dst []byte, key []Entry) []byte {
+	for _, e := range key {
+		if strings.ContainsAny(e.Path, "\t\n\r\"\\") {
+			dst = strconv.AppendQuote(dst, e.Path)
+		} else {
+			dst = append(dst, e.Path...)
+		}
+		dst = append(dst, '\t')
+		for _, f := range []struct {
+			on bool
+			c  byte
+		}{{e.Exists, 'e'}, {e.Dir, 'd'}, {e.Link, 'l'}, {e.Listed, 'n'}} {
+			if f.on {
+				dst = append(dst, f.c)
+			}
+		}
+		dst = append(dst, '\t')
+		dst = strconv.AppendInt(dst, e.Size, 10)
+		dst = append(dst, '\t')
+		dst = strconv.AppendInt(dst, e.MTime, 10)
+		dst = append(dst, '\t')
+		dst = strconv.AppendUint(dst, uint64(e.Mode), 10)
+		dst = append(dst, '\t')
+		dst = strconv.AppendUint(dst, e.Inode, 10)
+		dst = append(dst, '\t')
+		dst = strconv.AppendUint(dst, e.Dev, 10)
+		dst = append(dst, '\t')
+		dst = append(dst, e.Hash...)
+		dst = append(dst, '\n')
+	}
+	return dst
+}
+
+// ParseKey reads what [AppendKey] wrote; anything else is an error.
+func ParseKey(data []byte) ([]Entry, error) {
+	bad := errors.New("not a key")
+	out := make([]Entry, 0, bytes.Count(data, []byte{'\n'}))
+	for len(data) > 0 {
+		line, rest, ok := bytes.Cut(data, []byte{'\n'})
+		if !ok {
+			return nil, bad
+		}
+		data = rest
+		var f [8][]byte
+		for i := range 7 {
+			var ok bool
+			if f[i], line, ok = bytes.Cut(line, []byte{'\t'}); !ok {
+				return nil, bad
+			}
+		}
+		f[7] = line
+		e := Entry{Path: string(f[0])}
+		if strings.HasPrefix(e.Path, `"`) {
+			p, err := strconv.Unquote(e.Path)
+			if err != nil {
+				return nil, bad
+			}
+			e.Path = p
+		}
+		for _, c := range f[1] {
+			switch c {
+			case 'e':
+				e.Exists = true
+			case 'd':
+				e.Dir = true
+			case 'l':
+				e.Link = true
+			case 'n':
+				e.Listed = true
+			default:
+				return nil, bad
+			}
+		}
+		var err [5]error
+		var mode uint64
+		e.Size, err[0] = strconv.ParseInt(string(f[2]), 10, 64)
+		e.MTime, err[1] = strconv.ParseInt(string(f[3]), 10, 64)
+		mode, err[2] = strconv.ParseUint(string(f[4]), 10, 32)
+		e.Inode, err[3] = strconv.ParseUint(string(f[5]), 10, 64)
+		e.Dev, err[4] = strconv.ParseUint(string(f[6]), 10, 64)
+		if errors.Join(err[:]...) != nil {
+			return nil, bad
+		}
+		e.Mode, e.Hash = uint32(mode), string(f[7])
+		out = append(out, e)
+	}
+	return out, nil
+}

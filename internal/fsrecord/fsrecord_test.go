@@ -1,0 +1,87 @@
+package fsrecord
+
+import (
+	"os"
+	"reflect"
+	"testing"
+	"time"
+
+	"github.com/spf13/afero"
+)
+
+func TestKeyRoundTrip(t *testing.T) {
+	key := []Entry{
+		{Path: "/r/main.md", Identity: Identity{Exists: true, Size: 12, MTime: 1795386865708537796, Mode: 0o644, Inode: 10363891, Dev: 65024}},
+		{Path: "/r/cold", Identity: Identity{Exists: true, Dir: true, Listed: true, Mode: uint32(os.ModeDir | 0o755), Hash: "abc"}},
+		{Path: "/r/odd\tname\n\"x\\", Identity: Identity{Link: true}},
+		{Path: "/r/missing.md"},
+	}
+	got, err := ParseKey(AppendKey(nil, key))
+	if err != nil || !reflect.DeepEqual(got, key) {
+		t.Fatalf("round trip: %v\n%#v\nwant\n%#v", err, got, key)
+	}
+	for _, bad := range []string{"/r/x\te\t1\t2\t3\t4\t5\th", "/r/x\tq\t1\t2\t3\t4\t5\th\n", "/r/x\te\tone\t2\t3\t4\t5\th\n", "\"/r/x\te\t1\t2\t3\t4\t5\t\n"} {
+		if _, err := ParseKey([]byte(bad)); err == nil {
+			t.Errorf("ParseKey(%q) took it", bad)
+		}
+	}
+}
+
+// TestKeySeesChanges proves a key holds what the run read, and that a
+// change to any of it is seen: content edited in place within the racy
+// window (same size, same time), a file appearing, a directory's names.
+func TestKeySeesChanges(t *testing.T) {
+	mem := afero.NewMemMapFs()
+	afero.WriteFile(mem, "/r/a.md", []byte("alpha"), 0o644)
+	afero.WriteFile(mem, "/r/d/x.md", []byte("x"), 0o644)
+	stamp := time.Now()
+	mem.Chtimes("/r/a.md", stamp, stamp)
+	rec := New(mem, func(name string) bool { return name == "/r/skip.md" })
+	afero.ReadFile(rec, "/r/a.md")
+	afero.ReadDir(rec, "/r/d")
+	rec.Stat("/r/b.md")
+	afero.ReadFile(rec, "/r/skip.md")
+	key, ok := rec.Key(time.Now())
+	if !ok || len(key) != 3 {
+		t.Fatalf("key %v (%v), want a.md, b.md and d", key, ok)
+	}
+	if key[0].Hash == "" {
+		t.Error("a file modified a moment ago was not hashed")
+	}
+	if !Unchanged(mem, key) {
+		t.Fatal("nothing changed, yet the key does not hold")
+	}
+	for name, change := range map[string]func(){
+		"edited in place": func() { afero.WriteFile(mem, "/r/a.md", []byte("ALPHA"), 0o644); mem.Chtimes("/r/a.md", stamp, stamp) },
+		"appeared":        func() { afero.WriteFile(mem, "/r/b.md", nil, 0o644) },
+		"listed anew":     func() { afero.WriteFile(mem, "/r/d/y.md", nil, 0o644) },
+	} {
+		snap := afero.NewMemMapFs()
+		afero.Walk(mem, "/", func(p string, fi os.FileInfo, err error) error {
+			if err == nil && !fi.IsDir() {
+				data, _ := afero.ReadFile(mem, p)
+				afero.WriteFile(snap, p, data, fi.Mode())
+				snap.Chtimes(p, fi.ModTime(), fi.ModTime())
+			}
+			return nil
+		})
+		change()
+		if Unchanged(mem, key) {
+			t.Errorf("%s: the key still holds", name)
+		}
+		mem = snap
+	}
+}
+
+// TestKeyRefusesWhatTheRunChanged proves a run that changed a file it read
+// is not kept.
+func TestKeyRefusesWhatTheRunChanged(t *testing.T) {
+	mem := afero.NewMemMapFs()
+	afero.WriteFile(mem, "/r/boot.md", []byte("old"), 0o644)
+	rec := New(mem, nil)
+	afero.ReadFile(rec, "/r/boot.md")
+	afero.WriteFile(rec, "/r/boot.md", []byte("new text"), 0o644)
+	if _, ok := rec.Key(time.Now()); ok {
+		t.Error("a run that rewrote a file it read was kept")
+	}
+}

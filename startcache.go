@@ -1,0 +1,312 @@
+package wake
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime/debug"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/spf13/afero"
+
+	"github.com/wakeproto/wake/budget"
+	"github.com/wakeproto/wake/checks"
+	"github.com/wakeproto/wake/cold"
+	"github.com/wakeproto/wake/handoff"
+	"github.com/wakeproto/wake/internal/fsrecord"
+	"github.com/wakeproto/wake/tiers"
+)
+
+// A View is what a front end makes of a session start: the text of
+// `wake load`, a client's hook text. Its Render reads only through fsys
+// and tells of anything through notify, so that the start cache knows
+// every file the output depends on and gives its notices again.
+type View struct {
+	// Name tells the views of one root apart, with everything the
+	// rendering depends on beyond the files (the client, the hook's
+	// source, the directory it ran in).
+	Name   string
+	Render func(st *Start, fsys afero.Fs, notify func(Notice)) (string, error)
+}
+
+// StartView is a session start ([Memory.Start]) whose result is what v
+// renders of it. A start that finds nothing changed since one that
+// rendered v (the files that start read, the configuration, the
+// environment that shapes the output, and the clock short of the moment
+// the context reads differently: see [boot.Context.ValidUntil]) gives
+// that output again, byte for byte, with the same notices, instead of
+// building the context: what it still does every time is the edit scan
+// of the tier files and the session's cold accounting. The boot files
+// need no writing then: the start that filled the cache read them as
+// they would be written, and they are part of its key.
+func (m *Memory) StartView(ctx context.Context, w BootFiles, v View) (string, error) {
+	_, out, err := m.start(ctx, w, &v)
+	return out, err
+}
+
+// startCacheFile, in the state directory, keeps the output of the last
+// start of each view with its key.
+const startCacheFile = "start-cache"
+
+const startCacheMagic = "wake start cache 1\n"
+
+// startCacheViews is how many views the cache keeps (load, the hooks).
+const startCacheViews = 6
+
+type startCache struct {
+	Views []startView `json:"views"`
+}
+
+type startView struct {
+	Name   string `json:"name"`
+	Env    string `json:"env"`   // configuration and environment, hashed
+	Built  int64  `json:"built"` // the clock at the build, Unix ns
+	Until  int64  `json:"until"` // 0: no moment the output changes by itself
+	Tokens int    `json:"tokens"`
+	// The key's files (see [fsrecord.AppendKey]) and the output are in
+	// the file's body, at these offsets.
+	KeyOff int           `json:"key_off"`
+	KeyLen int           `json:"key_len"`
+	Pre    []startNotice `json:"pre,omitempty"`  // notices before the cold accounting
+	Post   []startNotice `json:"post,omitempty"` // and after
+	Off    int           `json:"off"`
+	Len    int           `json:"len"`
+	Sum    string        `json:"sum"` // the output, hashed
+}
+
+type startNotice struct {
+	Kind string `json:"kind"`
+	Msg  string `json:"msg"`
+	Hint string `json:"hint,omitempty"`
+}
+
+// cachedRun is a start being recorded for the cache: it runs on a copy
+// of the Memory whose file system records what it reads and whose
+// notices are kept.
+type cachedRun struct {
+	m       *Memory
+	rec     *fsrecord.FS
+	now     time.Time
+	notices []Notice
+	pre     int
+	spoiled bool
+}
+
+func (r *cachedRun) spoil() {
+	if r != nil {
+		r.spoiled = true
+	}
+}
+
+func (r *cachedRun) split() {
+	if r != nil {
+		r.pre = len(r.notices)
+	}
+}
+
+func (m *Memory) recordRun() *cachedRun {
+	r := &cachedRun{now: m.o.Now()}
+	r.rec = fsrecord.New(m.o.FS, m.notKeyed)
+	mm := *m
+	mm.o.FS = r.rec
+	notify := m.o.Notify
+	mm.o.Notify = func(n Notice) {
+		r.notices = append(r.notices, n)
+		if notify != nil {
+			notify(n)
+		}
+	}
+	r.m = &mm
+	return r
+}
+
+// notKeyed are the state files whose content never changes a start's
+// output: the caches of counts, of the contradiction check's findings
+// (keyed by the log's bytes, which are keyed here) and of the cold tier, the cold accounting
+// (written by every start), the lock, this cache, and the edit scan's
+// record (the scan runs at every start, before the cache is consulted).
+func (m *Memory) notKeyed(name string) bool {
+	rel, err := filepath.Rel(m.root, name)
+	if err != nil {
+		return false
+	}
+	rel = filepath.ToSlash(rel)
+	state, ok := strings.CutPrefix(rel, tiers.StateDir+"/")
+	if !ok {
+		return false
+	}
+	switch state {
+	case budget.CacheFile, checks.ContradictionCacheFile, cold.IndexFile, handoff.ColdSessionFile, handoff.LockFile, startCacheFile, handoff.SeenFile:
+		return true
+	}
+	return strings.HasPrefix(state, handoff.SeenDir+"/")
+}
+
+// startEnv is everything besides the files and the clock a view's output
+// depends on: the program, the root, the user's directories, the
+// configuration in force with the trust that settled it, the encoding,
+// the boot files asked for and the view.
+func (m *Memory) startEnv(w BootFiles, v *View) string {
+	h := sha256.New()
+	fmt.Fprintf(h, "%s\x00%s\x00%s\x00%s\x00%#v\x00%#v\x00%s\x00%#v\x00%s",
+		programIdentity(), m.root, m.o.Env["HOME"], m.o.Env["XDG_CONFIG_HOME"], m.cfg, m.trust, m.enc.Name(), w, v.Name)
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// programIdentity tells builds of wake apart: a new wake may render the
+// same files differently.
+var programIdentity = sync.OnceValue(func() string {
+	var b strings.Builder
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		b.WriteString(bi.GoVersion + " " + bi.Main.Version)
+		for _, s := range bi.Settings {
+			if strings.HasPrefix(s.Key, "vcs.") {
+				b.WriteString(" " + s.Key + "=" + s.Value)
+			}
+		}
+	}
+	if p, err := os.Executable(); err == nil {
+		if fi, err := os.Stat(p); err == nil {
+			fmt.Fprintf(&b, " %s %d %d", p, fi.Size(), fi.ModTime().UnixNano())
+		}
+	}
+	return b.String()
+})
+
+// startFromCache serves the start from the cache when v's entry there
+// still holds: the notices it gave, the cold accounting, the edit scan
+// settled. A missing, damaged or stale cache is a miss.
+func (m *Memory) startFromCache(ctx context.Context, w BootFiles, v *View, edits *startEdits) (string, bool) {
+	data, err := tiers.ReadOwn(m.o.FS, m.root, tiers.StateDir+"/"+startCacheFile)
+	if err != nil {
+		return "", false
+	}
+	sc, payload, ok := parseStartCache(data)
+	if !ok {
+		return "", false
+	}
+	var e *startView
+	for i := range sc.Views {
+		if sc.Views[i].Name == v.Name {
+			e = &sc.Views[i]
+		}
+	}
+	now := m.o.Now().UnixNano()
+	switch {
+	case e == nil, !inside(e.Off, e.Len, payload), !inside(e.KeyOff, e.KeyLen, payload),
+		now < e.Built, e.Until != 0 && now >= e.Until, e.Env != m.startEnv(w, v):
+		return "", false
+	}
+	files, err := fsrecord.ParseKey(payload[e.KeyOff : e.KeyOff+e.KeyLen])
+	if err != nil || !fsrecord.Unchanged(m.o.FS, files) {
+		return "", false
+	}
+	out := payload[e.Off : e.Off+e.Len]
+	if sum := sha256.Sum256(out); hex.EncodeToString(sum[:]) != e.Sum {
+		return "", false
+	}
+	m.replay(e.Pre)
+	if err := m.Store().StartColdSession(e.Tokens); err != nil {
+		m.warn(fmt.Sprintf("starting the cold session: %v", err))
+	}
+	m.replay(e.Post)
+	edits.none(ctx)
+	return string(out), true
+}
+
+func (m *Memory) replay(ns []startNotice) {
+	for _, n := range ns {
+		m.notify(Notice{Kind: n.Kind, Msg: n.Msg, Hint: n.Hint})
+	}
+}
+
+// keepStart keeps a recorded start's output for v, unless the start
+// changed a file it read (it wrote boot.md, say: the next start, reading
+// it as written, keeps its own output) or something else spoiled it.
+func (m *Memory) keepStart(w BootFiles, v *View, st *Start, out string, r *cachedRun) {
+	if r.spoiled || st.Context == nil {
+		return
+	}
+	now := time.Now()
+	files, ok := r.rec.Key(now)
+	if !ok {
+		return
+	}
+	// The cold documents' edits are settled against this record; a start
+	// served from the cache does not look at them again.
+	seen, err := fsrecord.Take(m.o.FS, m.path(tiers.StateDir+"/"+handoff.SeenColdFile), false, now)
+	if err != nil {
+		return
+	}
+	files = append(files, seen)
+	until := st.Context.ValidUntil(m.cfg, r.now)
+	e := startView{Name: v.Name, Env: m.startEnv(w, v), Built: r.now.UnixNano(), Tokens: st.Context.Totals.Output}
+	if !until.IsZero() {
+		e.Until = until.UnixNano()
+	}
+	for _, n := range r.notices {
+		e.Post = append(e.Post, startNotice{n.Kind, n.Msg, n.Hint})
+	}
+	e.Pre, e.Post = e.Post[:r.pre:r.pre], e.Post[r.pre:]
+	sum := sha256.Sum256([]byte(out))
+	e.Sum = hex.EncodeToString(sum[:])
+
+	// Keep the other views whose output is still at hand.
+	type part struct{ key, out []byte }
+	var keep []startView
+	var parts []part
+	if data, err := tiers.ReadOwn(m.o.FS, m.root, tiers.StateDir+"/"+startCacheFile); err == nil {
+		if old, payload, ok := parseStartCache(data); ok {
+			for _, o := range old.Views {
+				if o.Name == v.Name || len(keep) == startCacheViews-1 || !inside(o.Off, o.Len, payload) || !inside(o.KeyOff, o.KeyLen, payload) {
+					continue
+				}
+				keep = append(keep, o)
+				parts = append(parts, part{payload[o.KeyOff : o.KeyOff+o.KeyLen], payload[o.Off : o.Off+o.Len]})
+			}
+		}
+	}
+	keep, parts = append(keep, e), append(parts, part{fsrecord.AppendKey(nil, files), []byte(out)})
+	var body bytes.Buffer
+	for i, p := range parts {
+		keep[i].KeyOff, keep[i].KeyLen = body.Len(), len(p.key)
+		body.Write(p.key)
+		keep[i].Off, keep[i].Len = body.Len(), len(p.out)
+		body.Write(p.out)
+	}
+	head, err := json.Marshal(startCache{Views: keep})
+	if err != nil {
+		return
+	}
+	data := make([]byte, 0, len(startCacheMagic)+len(head)+1+body.Len())
+	data = append(append(append(append(data, startCacheMagic...), head...), '\n'), body.Bytes()...)
+	if err := handoff.WriteState(m.o.FS, m.root, startCacheFile, data); err != nil {
+		m.warn(fmt.Sprintf("saving the start cache: %v", err))
+	}
+}
+
+// parseStartCache splits the cache file into its header and the outputs.
+func parseStartCache(data []byte) (startCache, []byte, bool) {
+	var sc startCache
+	rest, ok := bytes.CutPrefix(data, []byte(startCacheMagic))
+	if !ok {
+		return sc, nil, false
+	}
+	head, payload, ok := bytes.Cut(rest, []byte{'\n'})
+	if !ok || json.Unmarshal(head, &sc) != nil {
+		return sc, nil, false
+	}
+	return sc, payload, true
+}
+
+// inside reports whether off and n name a part of payload.
+func inside(off, n int, payload []byte) bool {
+	return off >= 0 && n >= 0 && off <= len(payload) && n <= len(payload)-off
+}

@@ -1,0 +1,264 @@
+package wake_test
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/spf13/afero"
+
+	"github.com/wakeproto/wake"
+	"github.com/wakeproto/wake/handoff"
+	"github.com/wakeproto/wake/internal/memgen"
+	"github.com/wakeproto/wake/internal/memlock"
+	"github.com/wakeproto/wake/internal/touchfs"
+	"github.com/wakeproto/wake/tiers"
+)
+
+const cacheRoot = "/p/.wake"
+
+// cacheBench is a generated root on an in-memory file system with a
+// clock the test moves, and a start through the start cache that says
+// whether it was served from it.
+type cacheBench struct {
+	t     *testing.T
+	fs    *touchfs.FS
+	now   time.Time
+	o     wake.Options
+	notes []string
+}
+
+func newCacheBench(t *testing.T, g memgen.Options) *cacheBench {
+	t.Helper()
+	b := &cacheBench{t: t, fs: touchfs.New(afero.NewMemMapFs()), now: time.Date(2026, 11, 22, 9, 0, 0, 0, time.UTC)}
+	if err := memgen.Generate(b.fs, cacheRoot, g); err != nil {
+		t.Fatal(err)
+	}
+	b.o = wake.Options{FS: b.fs, Env: map[string]string{"HOME": "/home/ava"}, Now: func() time.Time { return b.now }, Locker: &memlock.Locker{},
+		Notify: func(n wake.Notice) { b.notes = append(b.notes, n.Kind+": "+n.Msg+" | "+n.Hint) }}
+	return b
+}
+
+// view renders the load text and, so that the view's own reads are keyed,
+// the project's CLAUDE.md read through the start's file system.
+func (b *cacheBench) view(rendered *bool) wake.View {
+	return wake.View{Name: "test", Render: func(st *wake.Start, fsys afero.Fs, notify func(wake.Notice)) (string, error) {
+		*rendered = true
+		notify(wake.Notice{Kind: "warning", Msg: "rendered"})
+		extra, _ := afero.ReadFile(fsys, "/p/CLAUDE.md")
+		return st.Text + "\n--\n" + string(extra), nil
+	}}
+}
+
+// start runs one session start: its output, its notices, and whether it
+// was served from the cache.
+func (b *cacheBench) start() (string, string, bool) {
+	b.t.Helper()
+	b.notes = nil
+	m, err := wake.Open(cacheRoot, b.o)
+	if err != nil {
+		b.t.Fatal(err)
+	}
+	rendered := false
+	out, err := m.StartView(context.Background(), wake.BootFiles{}, b.view(&rendered))
+	if err != nil {
+		b.t.Fatal(err)
+	}
+	return out, strings.Join(b.notes, "\n"), !rendered
+}
+
+// fresh is what a start prints with no cache at all.
+func (b *cacheBench) fresh() (string, string) {
+	b.t.Helper()
+	b.fs.Remove(filepath.Join(cacheRoot, tiers.StateDir, "start-cache"))
+	out, notes, hit := b.start()
+	if hit {
+		b.t.Fatal("a start without a cache file was served from it")
+	}
+	return out, notes
+}
+
+// settle starts until a start is served from the cache, which must
+// happen within three starts of a change (the first may rewrite the boot
+// files it read), and checks that start against a fresh one.
+func (b *cacheBench) settle(what string) string {
+	b.t.Helper()
+	for range 3 {
+		out, notes, hit := b.start()
+		if !hit {
+			continue
+		}
+		fresh, freshNotes := b.fresh()
+		if out != fresh {
+			b.t.Fatalf("%s: the start served from the cache differs from a fresh one:\n%s", what, firstDiff(out, fresh))
+		}
+		if notes != freshNotes {
+			b.t.Fatalf("%s: notices from the cache:\n%s\nfresh:\n%s", what, notes, freshNotes)
+		}
+		return out
+	}
+	b.t.Fatalf("%s: three starts in a row, none served from the cache", what)
+	return ""
+}
+
+// changed applies a change and checks that the next start is not served
+// from the cache, and prints what a fresh start prints.
+func (b *cacheBench) changed(what string, change func()) string {
+	b.t.Helper()
+	b.settle("before " + what)
+	change()
+	out, notes, hit := b.start()
+	if hit {
+		b.t.Fatalf("%s: the start after it was served from the cache", what)
+	}
+	if fresh, freshNotes := b.fresh(); out != fresh || notes != freshNotes {
+		b.t.Fatalf("%s: the start after it differs from a fresh one:\n%s", what, firstDiff(out, fresh))
+	}
+	return b.settle("after " + what)
+}
+
+func firstDiff(a, b string) string {
+	al, bl := strings.Split(a, "\n"), strings.Split(b, "\n")
+	for i := range min(len(al), len(bl)) {
+		if al[i] != bl[i] {
+			return fmt.Sprintf("line %d:\n  %q\n  %q", i+1, al[i], bl[i])
+		}
+	}
+	return fmt.Sprintf("lengths %d and %d lines", len(al), len(bl))
+}
+
+func (b *cacheBench) write(rel, data string) {
+	b.t.Helper()
+	if err := afero.WriteFile(b.fs, filepath.Join(cacheRoot, rel), []byte(data), 0o644); err != nil {
+		b.t.Fatal(err)
+	}
+}
+
+func (b *cacheBench) read(rel string) string {
+	b.t.Helper()
+	data, err := afero.ReadFile(b.fs, filepath.Join(cacheRoot, rel))
+	if err != nil {
+		b.t.Fatal(err)
+	}
+	return string(data)
+}
+
+// TestStartCacheMatchesFreshBuild proves, on generated roots, that a
+// start served from the cache prints byte for byte what a fresh build
+// prints, notices included, and that each kind of change the output
+// depends on is a miss: a tier file (same size, just modified), the
+// configuration, trust, a ledger line, the clock crossing the digest's
+// window, a new cold document, the inbox appearing, a file the view
+// reads, and a damaged cache file.
+func TestStartCacheMatchesFreshBuild(t *testing.T) {
+	for _, g := range []memgen.Options{{TierScale: 1, ColdFiles: 12, TypedEvery: 3}, {TierScale: 1, ColdFiles: 3}} {
+		t.Run(fmt.Sprintf("scale%d-cold%d", g.TierScale, g.ColdFiles), func(t *testing.T) {
+			b := newCacheBench(t, g)
+			b.settle("a new root")
+
+			out := b.changed("a tier file edited in place", func() {
+				d := b.read(tiers.DecisionsPath)
+				b.write(tiers.DecisionsPath, strings.Replace(d, "practice 1 ", "practice X ", 1))
+			})
+			if !strings.Contains(out, "practice X ") {
+				t.Error("the edited decision is not in the context")
+			}
+			out = b.changed("main.md replaced", func() {
+				b.write(tiers.MainPath, strings.Replace(b.read(tiers.MainPath), "Agent: Ava", "Agent: Bea", 1))
+			})
+			if !strings.Contains(out, "Agent: Bea") {
+				t.Error("main.md's new identity is not in the context")
+			}
+			out = b.changed("wake.toml written", func() {
+				b.write(tiers.ConfigPath, "[budget]\ndigest = 300\n")
+			})
+			b.changed("trust given", func() {
+				if _, err := wake.SetTrust(context.Background(), cacheRoot, b.o, false); err != nil {
+					t.Fatal(err)
+				}
+			})
+			b.changed("a ledger line", func() {
+				e := handoff.Entry{At: b.now.Add(-23*time.Hour - 58*time.Minute), Op: "remember", Paths: []string{tiers.TasksPath}, ChangeSummary: "reshuffled the tasks"}
+				if err := handoff.AppendLedger(b.fs, cacheRoot, e); err != nil {
+					t.Fatal(err)
+				}
+			})
+			out = b.settle("the ledger line in the window")
+			if !strings.Contains(out, "reshuffled the tasks") {
+				t.Fatal("the digest lacks the ledger line")
+			}
+			b.now = b.now.Add(time.Minute)
+			if _, _, hit := b.start(); !hit {
+				t.Error("a minute later, with the entry still in the window, the start was not served from the cache")
+			}
+			out = b.changed("the clock past the digest's window", func() { b.now = b.now.Add(2 * time.Minute) })
+			if strings.Contains(out, "reshuffled the tasks") {
+				t.Error("the digest still lists the entry that left its window")
+			}
+			out = b.changed("a cold document added", func() {
+				b.write("cold/2026/11/fresh-note.md", "---\nsummary: A fresh note about ovens\n---\n# Ovens\n\nHot.\n")
+			})
+			if !strings.Contains(out, "A fresh note about ovens") {
+				t.Error("the new cold document is not listed")
+			}
+			out = b.changed("a reminder left in the inbox (a file no start had read)", func() {
+				m, err := wake.Open(cacheRoot, b.o)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if _, err := m.Remember(context.Background(), handoff.NewReminder{Text: "Check the oven thermostat"}); err != nil {
+					t.Fatal(err)
+				}
+			})
+			if !strings.Contains(out, "Check the oven thermostat") {
+				t.Error("the new reminder is not in the context")
+			}
+			out = b.changed("a file the view reads", func() {
+				afero.WriteFile(b.fs, "/p/CLAUDE.md", []byte("imported\n"), 0o644)
+			})
+			if !strings.HasSuffix(out, "--\nimported\n") {
+				t.Error("the view's own file is not in its output")
+			}
+			b.changed("a damaged cache", func() {
+				name := filepath.Join(cacheRoot, tiers.StateDir, "start-cache")
+				data, _ := afero.ReadFile(b.fs, name)
+				afero.WriteFile(b.fs, name, data[:len(data)/2], 0o644)
+			})
+			b.changed("a cache whose output was altered", func() {
+				name := filepath.Join(cacheRoot, tiers.StateDir, "start-cache")
+				data, _ := afero.ReadFile(b.fs, name)
+				afero.WriteFile(b.fs, name, append(data[:len(data)-2:len(data)-2], 'x', '\n'), 0o644)
+			})
+		})
+	}
+}
+
+// TestStartCacheHitOpensNoTierFile proves a start served from the cache
+// opens none of the tier files, however large, when their identities are
+// old enough to trust: it stats them. (Files wake wrote a moment ago, such
+// as skill.md, are racy and hashed.)
+func TestStartCacheHitOpensNoTierFile(t *testing.T) {
+	b := newCacheBench(t, memgen.Options{TierScale: 1})
+	b.settle("a new root")
+	b.changed("the tier files' times moved back", func() {
+		old := time.Now().Add(-time.Hour)
+		for _, rel := range []string{tiers.MainPath, tiers.LatestPath, tiers.PreviousPath, tiers.TasksPath, tiers.DecisionsPath, tiers.QuestionsPath} {
+			b.fs.Chtimes(filepath.Join(cacheRoot, rel), old, old)
+		}
+	})
+	b.fs.Reset()
+	if _, _, hit := b.start(); !hit {
+		t.Fatal("not served from the cache")
+	}
+	opens := b.fs.Opens()
+	for _, p := range tiers.Phases() {
+		for _, rel := range p.Paths {
+			if n := opens[cacheRoot+"/"+rel]; n > 0 {
+				t.Errorf("a start served from the cache opened %s (%d times)", rel, n)
+			}
+		}
+	}
+}

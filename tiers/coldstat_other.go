@@ -1,0 +1,9 @@
+//go:build !linux
+
+package tiers
+
+import "github.com/spf13/afero"
+
+// statAt is a fast path on Linux only: elsewhere the walk lstats each
+// path through the afero.Fs.
+func statAt(afero.File, string) (coldStat, bool) { return coldStat{}, false }
