@@ -141,9 +141,11 @@ func (c *Context) enforceMax(o Options) {
 // The last line shows the count, so the count is a fixed point. It is
 // sought on that line alone: the rest of the context is rendered and
 // counted once, and the usual encodings count it and the line apart as
-// they count them together. Then the whole text is counted exactly; on a
-// warm start every count is a cache hit and the tokenizer is not loaded.
-// Whole texts that do not settle are counted without being remembered.
+// they count them together. Then the whole text's exact count is taken
+// from the head's and the text near the join ([budget.CountJoined]), so
+// the head is not counted twice; on a warm start every count is a cache
+// hit and the tokenizer is not loaded. Whole texts that do not settle are
+// counted without being remembered.
 func (c *Context) Measure(counter budget.Counter) string {
 	head := markdownHead(c)
 	base := counter.Count(head)
@@ -156,8 +158,9 @@ func (c *Context) Measure(counter budget.Counter) string {
 		}
 		n = m
 	}
-	out := head + outputLine(c)
-	if n = counter.Count(out); n == c.Totals.Output {
+	line := outputLine(c)
+	out := head + line
+	if n = budget.CountJoined(counter, head, base, line); n == c.Totals.Output {
 		return out
 	}
 	// The encoding joined the last line to the rest: settle on whole

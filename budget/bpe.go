@@ -2,9 +2,8 @@ package budget
 
 import (
 	"fmt"
+	"sync"
 	"unicode/utf8"
-
-	tiktoken "github.com/pkoukk/tiktoken-go"
 )
 
 // bpe is one tiktoken encoding: how text splits into pieces and the ranks
@@ -22,9 +21,9 @@ func newBPE(name string) (*bpe, error) {
 	var b bpe
 	var enc string
 	switch name {
-	case tiktoken.MODEL_CL100K_BASE:
+	case cl100kBase:
 		b.next, enc = nextCL100K, cl100kTable
-	case tiktoken.MODEL_O200K_BASE:
+	case o200kBase:
 		b.next, enc = nextO200K, o200kTable
 	default:
 		return nil, fmt.Errorf("unknown encoding %q (want cl100k_base or o200k_base)", name)
@@ -36,13 +35,18 @@ func newBPE(name string) (*bpe, error) {
 	return &b, nil
 }
 
+// mergers keeps the merge buffers from text to text: a cache counts a new
+// text line by line.
+var mergers = sync.Pool{New: func() any { return new(merger) }}
+
 // count returns the number of tokens tiktoken's encode_ordinary gives text.
 // Invalid UTF-8 counts as tiktoken-go counts it: each bad byte is U+FFFD.
 func (b *bpe) count(text string) int {
 	if !utf8.ValidString(text) {
 		text = string([]rune(text))
 	}
-	var m merger
+	m := mergers.Get().(*merger)
+	defer mergers.Put(m)
 	n := 0
 	for i := 0; i < len(text); {
 		j := b.next(text, i)

@@ -4,7 +4,10 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"slices"
+	"strconv"
 	"sync"
+	"unsafe"
 )
 
 // CacheFile is the count cache's file name inside the state directory.
@@ -19,6 +22,7 @@ type Cache struct {
 	mu       sync.Mutex
 	encoding string
 	next     Counter
+	lines    *lineMemo // counts what next would, line by line; nil when next is not an *Encoder
 	gen      int
 	entries  map[string]cacheEntry
 	dirty    bool
@@ -42,6 +46,9 @@ type cacheFile struct {
 // ignored.
 func NewCache(encoding string, next Counter, data []byte) *Cache {
 	c := &Cache{encoding: encoding, next: next, entries: map[string]cacheEntry{}}
+	if enc, ok := next.(*Encoder); ok {
+		c.lines = newLineMemo(enc)
+	}
 	var f cacheFile
 	if len(data) > 0 && json.Unmarshal(data, &f) == nil && f.Version == 1 && f.Entries != nil {
 		c.gen, c.entries = f.Gen, f.Entries
@@ -50,13 +57,23 @@ func NewCache(encoding string, next Counter, data []byte) *Cache {
 	return c
 }
 
-func (c *Cache) key(text string) string {
+func (c *Cache) key(text string) string { return c.keyJoined(text, "") }
+
+// keyJoined is the key of head+tail, hashed without joining them.
+func (c *Cache) keyJoined(head, tail string) string {
 	h := sha256.New()
-	h.Write([]byte(c.encoding))
+	h.Write(bytesOf(c.encoding))
 	h.Write([]byte{0})
-	h.Write([]byte(text))
+	h.Write(bytesOf(head))
+	h.Write(bytesOf(tail))
 	return hex.EncodeToString(h.Sum(nil)[:16])
 }
+
+// bytesOf is s's bytes without a copy, for a writer that only reads them,
+// as io.Writer's contract requires (a hash does not implement
+// io.StringWriter, and copying every text counted costs a start more than
+// hashing it).
+func bytesOf(s string) []byte { return unsafe.Slice(unsafe.StringData(s), len(s)) }
 
 // Count returns the cached count of text, counting and remembering it on a
 // miss.
@@ -72,7 +89,25 @@ func (c *Cache) count(text string, remember bool) int {
 	if text == "" {
 		return 0
 	}
-	k := c.key(text)
+	count := c.next.Count
+	if remember && c.lines != nil {
+		count = c.lines.Count
+	}
+	return c.lookup(c.key(text), remember, func() int { return count(text) })
+}
+
+// countJoined is [CountJoined] for the cache: head+tail is looked up, and
+// on a miss counted near the join when the next counter can.
+func (c *Cache) countJoined(head string, n int, tail string) int {
+	if tail == "" {
+		return n
+	}
+	return c.lookup(c.keyJoined(head, tail), true, func() int { return CountJoined(c.next, head, n, tail) })
+}
+
+// lookup returns the count remembered under k, or the count of count,
+// remembered when remember is set.
+func (c *Cache) lookup(k string, remember bool, count func() int) int {
 	c.mu.Lock()
 	e, ok := c.entries[k]
 	if ok {
@@ -86,7 +121,7 @@ func (c *Cache) count(text string, remember bool) int {
 	if ok {
 		return e.N
 	}
-	n := c.next.Count(text)
+	n := count()
 	if remember {
 		c.mu.Lock()
 		c.entries[k] = cacheEntry{N: n, Gen: c.gen}
@@ -124,12 +159,52 @@ func (c *Cache) Stats() (hits, misses int) {
 func (c *Cache) Marshal() []byte {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	keep := make(map[string]cacheEntry, len(c.entries))
+	keys := make([]string, 0, len(c.entries))
+	plain := true
 	for k, e := range c.entries {
 		if c.gen-e.Gen < cacheKeep {
-			keep[k] = e
+			keys = append(keys, k)
+			plain = plain && plainKey(k)
 		}
 	}
-	data, _ := json.Marshal(cacheFile{Version: 1, Gen: c.gen, Entries: keep})
-	return data
+	if !plain { // a key wake did not make, from an edited file
+		keep := make(map[string]cacheEntry, len(keys))
+		for _, k := range keys {
+			keep[k] = c.entries[k]
+		}
+		data, _ := json.Marshal(cacheFile{Version: 1, Gen: c.gen, Entries: keep})
+		return data
+	}
+	// What json.Marshal writes, keys sorted, without its reflection: a
+	// cache of many blocks is saved in a fifth of the time.
+	slices.Sort(keys)
+	b := make([]byte, 0, 48+len(keys)*(len(`"":{"n":,"g":},`)+32+12))
+	b = append(b, `{"version":1,"gen":`...)
+	b = strconv.AppendInt(b, int64(c.gen), 10)
+	b = append(b, `,"entries":{`...)
+	for i, k := range keys {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		e := c.entries[k]
+		b = append(b, '"')
+		b = append(b, k...)
+		b = append(b, `":{"n":`...)
+		b = strconv.AppendInt(b, int64(e.N), 10)
+		b = append(b, `,"g":`...)
+		b = strconv.AppendInt(b, int64(e.Gen), 10)
+		b = append(b, '}')
+	}
+	return append(b, "}}"...)
+}
+
+// plainKey reports whether k is lower-case hex, as [Cache.key] makes keys:
+// JSON needs no escape in it.
+func plainKey(k string) bool {
+	for i := 0; i < len(k); i++ {
+		if c := k[i]; (c < '0' || c > '9') && (c < 'a' || c > 'f') {
+			return false
+		}
+	}
+	return true
 }

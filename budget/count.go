@@ -10,8 +10,6 @@ import (
 	"fmt"
 	"sync"
 	"sync/atomic"
-
-	tiktoken "github.com/pkoukk/tiktoken-go"
 )
 
 // Counter counts the tokens of a text.
@@ -33,10 +31,18 @@ type Encoder struct {
 	built atomic.Bool
 }
 
+// The encodings' names, as tiktoken-go names them (TestEncodingNames):
+// the binary counts with tables of its own and does not link tiktoken-go,
+// whose regexp engine would cost every process start its initialisation.
+const (
+	cl100kBase = "cl100k_base"
+	o200kBase  = "o200k_base"
+)
+
 // NewEncoder returns a lazy encoder for cl100k_base or o200k_base.
 func NewEncoder(name string) (*Encoder, error) {
 	switch name {
-	case tiktoken.MODEL_CL100K_BASE, tiktoken.MODEL_O200K_BASE:
+	case cl100kBase, o200kBase:
 		return &Encoder{name: name}, nil
 	}
 	return nil, fmt.Errorf("unknown encoding %q (want cl100k_base or o200k_base)", name)

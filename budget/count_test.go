@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	tiktoken "github.com/pkoukk/tiktoken-go"
+
 	"github.com/wakeproto/wake/internal/countfn"
 )
 
@@ -171,5 +173,13 @@ func TestCacheSavedClearsDirty(t *testing.T) {
 	c.Count("b")
 	if !c.Dirty() {
 		t.Fatal("a new count after Saved did not dirty the cache")
+	}
+}
+
+// TestEncodingNames checks that the names the encoder knows are
+// tiktoken-go's.
+func TestEncodingNames(t *testing.T) {
+	if cl100kBase != tiktoken.MODEL_CL100K_BASE || o200kBase != tiktoken.MODEL_O200K_BASE {
+		t.Fatalf("encoding names %q and %q, tiktoken-go's are %q and %q", cl100kBase, o200kBase, tiktoken.MODEL_CL100K_BASE, tiktoken.MODEL_O200K_BASE)
 	}
 }

@@ -48,7 +48,7 @@ func Extract(text string) string {
 		if !want {
 			continue
 		}
-		if m := listItem.FindString(l.Text); m != "" {
+		if m := listItem().FindString(l.Text); m != "" {
 			flush()
 			if !want {
 				continue

@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/wakeproto/wake/tiers"
 )
@@ -55,7 +56,7 @@ type Block struct {
 	Section string // title of the enclosing H2 (or H1) section
 }
 
-var listItem = regexp.MustCompile(`^\s*([-*+]|\d{1,9}[.)])(\s|$)`)
+var listItem = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\s*([-*+]|\d{1,9}[.)])(\s|$)`) })
 
 // Blocks splits Markdown into blocks: headings, list items (with their
 // continuation lines), paragraphs and fenced code blocks. Blank lines stay
@@ -84,7 +85,7 @@ func Blocks(text string) []Block {
 				section = title
 			}
 		case blank:
-		case listItem.MatchString(l.Text):
+		case listItem().MatchString(l.Text):
 			startNew = true
 		case !inPara && !isContinuation(cur, l.Text):
 			startNew = true
@@ -106,7 +107,7 @@ func isContinuation(cur *Block, line string) bool {
 	if cur == nil || cur.Heading > 0 || strings.HasSuffix(cur.Text, "\n\n") {
 		return false
 	}
-	return listItem.MatchString(firstLine(cur.Text)) && (strings.HasPrefix(line, " ") || strings.HasPrefix(line, "\t"))
+	return listItem().MatchString(firstLine(cur.Text)) && (strings.HasPrefix(line, " ") || strings.HasPrefix(line, "\t"))
 }
 
 func firstLine(s string) string {

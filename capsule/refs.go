@@ -4,6 +4,7 @@ import (
 	"path"
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // scanBody reads the body's sections, list items and references; first is
@@ -42,7 +43,7 @@ func (s *Scanned) scanBody(first int) {
 		if cur != nil {
 			cur.Empty = false
 		}
-		if cur != nil && bulletRe.MatchString(t) {
+		if cur != nil && bulletRe().MatchString(t) {
 			cur.Bullets = append(cur.Bullets, Bullet{Text: trimmed, Line: no})
 		}
 		s.Refs = append(s.Refs, refsIn(t, no)...)
@@ -51,7 +52,7 @@ func (s *Scanned) scanBody(first int) {
 
 // bulletRe is a top-level list item: at the margin, "-", "*", "+" or a
 // number with "." or ")".
-var bulletRe = regexp.MustCompile(`^(?:[-*+]|\d{1,3}[.)])[ \t]`)
+var bulletRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(?:[-*+]|\d{1,3}[.)])[ \t]`) })
 
 // stripComments removes HTML comments from t; open says whether t starts
 // inside one, and the second result whether it ends inside one.
@@ -77,19 +78,19 @@ func stripComments(t string, open bool) (string, bool) {
 }
 
 var (
-	codeRe = regexp.MustCompile("`([^`]+)`")
-	linkRe = regexp.MustCompile(`\]\(([^()\s]+)(?:\s+"[^"]*")?\)`)
+	codeRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile("`([^`]+)`") })
+	linkRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\]\(([^()\s]+)(?:\s+"[^"]*")?\)`) })
 	// A path written in backticks: no blanks, no shell or glob characters,
 	// and a slash or a file extension.
-	pathRe  = regexp.MustCompile(`^[A-Za-z0-9_.@+~/-]+(?::\d+(?:-\d+)?)?$`)
-	extRe   = regexp.MustCompile(`\.[a-z][a-z0-9]{0,4}$`)
-	lineSfx = regexp.MustCompile(`:\d+(?:-\d+)?$`)
+	pathRe  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9_.@+~/-]+(?::\d+(?:-\d+)?)?$`) })
+	extRe   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\.[a-z][a-z0-9]{0,4}$`) })
+	lineSfx = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`:\d+(?:-\d+)?$`) })
 )
 
 // refsIn lists the artifacts line t names, as [Scanned] documents.
 func refsIn(t string, no int) []Ref {
 	var out []Ref
-	for _, m := range linkRe.FindAllStringSubmatch(t, -1) {
+	for _, m := range linkRe().FindAllStringSubmatch(t, -1) {
 		target := m[1]
 		if strings.Contains(target, "://") || strings.HasPrefix(target, "#") || strings.HasPrefix(target, "mailto:") {
 			continue
@@ -99,7 +100,7 @@ func refsIn(t string, no int) []Ref {
 			out = append(out, Ref{Kind: RefPath, Value: p, Line: no})
 		}
 	}
-	for _, m := range codeRe.FindAllStringSubmatch(t, -1) {
+	for _, m := range codeRe().FindAllStringSubmatch(t, -1) {
 		c := strings.TrimSpace(m[1])
 		if p, _, ok := strings.Cut(c, "#"); ok && p != "" {
 			c = p // a file's anchor (warm/decisions.md#d-4994): the file
@@ -109,12 +110,12 @@ func refsIn(t string, no int) []Ref {
 			// Backticked, a hash of digits alone is taken for a commit too.
 			out = append(out, Ref{Kind: RefCommit, Value: c, Line: no})
 		case looksLikePath(c):
-			if p, ok := cleanPath(lineSfx.ReplaceAllString(c, "")); ok {
+			if p, ok := cleanPath(lineSfx().ReplaceAllString(c, "")); ok {
 				out = append(out, Ref{Kind: RefPath, Value: p, Line: no})
 			}
 		}
 	}
-	bare := codeRe.ReplaceAllString(linkRe.ReplaceAllString(t, "]"), " ")
+	bare := codeRe().ReplaceAllString(linkRe().ReplaceAllString(t, "]"), " ")
 	for _, w := range strings.FieldsFunc(bare, notWord) {
 		if w = strings.TrimRight(w, ".:"); isCommit(w) {
 			out = append(out, Ref{Kind: RefCommit, Value: w, Line: no})
@@ -141,11 +142,11 @@ func isHash(c string) bool {
 }
 
 func looksLikePath(c string) bool {
-	if !pathRe.MatchString(c) || strings.HasPrefix(c, "-") || strings.Contains(c, "...") {
+	if !pathRe().MatchString(c) || strings.HasPrefix(c, "-") || strings.Contains(c, "...") {
 		return false
 	}
-	bare := lineSfx.ReplaceAllString(c, "")
-	return strings.Contains(bare, "/") || extRe.MatchString(bare)
+	bare := lineSfx().ReplaceAllString(c, "")
+	return strings.Contains(bare, "/") || extRe().MatchString(bare)
 }
 
 // cleanPath is p slash-cleaned; false for what names no file (".", "/").

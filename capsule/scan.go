@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"gopkg.in/yaml.v3"
@@ -106,7 +107,7 @@ func (s *Scanned) front(data []byte) error {
 	off := len(lines[0])
 	s.KeyLines = map[string]int{}
 	for i, l := range lines[1:] {
-		if m := keyRe.FindSubmatch(l); m != nil && s.KeyLines[string(m[1])] == 0 {
+		if m := keyRe().FindSubmatch(l); m != nil && s.KeyLines[string(m[1])] == 0 {
 			s.KeyLines[string(m[1])] = i + 2
 		}
 		if trimLine(l) == "---" {
@@ -118,9 +119,9 @@ func (s *Scanned) front(data []byte) error {
 	return &MalformedError{len(lines), "the front matter is not closed: no --- line after it"}
 }
 
-var keyRe = regexp.MustCompile(`^([A-Za-z_][A-Za-z0-9_]*):`)
+var keyRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^([A-Za-z_][A-Za-z0-9_]*):`) })
 
-var yamlLine = regexp.MustCompile(`^yaml: line (\d+): `)
+var yamlLine = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^yaml: line (\d+): `) })
 
 // yamlMapping reports front matter (starting at the file's line 2) that
 // is not YAML, or not a mapping.
@@ -128,7 +129,7 @@ func yamlMapping(y []byte) error {
 	var doc yaml.Node
 	if err := yaml.Unmarshal(y, &doc); err != nil {
 		msg, line := err.Error(), 1
-		if m := yamlLine.FindStringSubmatch(msg); m != nil {
+		if m := yamlLine().FindStringSubmatch(msg); m != nil {
 			n, _ := strconv.Atoi(m[1])
 			line, msg = n+1, msg[len(m[0]):]
 		}

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/wakeproto/wake/policy"
 )
@@ -90,7 +91,7 @@ func checkEmpty(s *Scanned) []Finding {
 
 // citeRe is what a highlight cites: a date (with or without its time) or
 // a commit.
-var citeRe = regexp.MustCompile(`\d{4}-\d{2}-\d{2}|\d{8}T\d{6}Z|\b[0-9a-f]{7,40}\b`)
+var citeRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\d{4}-\d{2}-\d{2}|\d{8}T\d{6}Z|\b[0-9a-f]{7,40}\b`) })
 
 func checkHighlights(s *Scanned) []Finding {
 	var out []Finding
@@ -113,7 +114,7 @@ func checkHighlights(s *Scanned) []Finding {
 }
 
 func cites(t string) bool {
-	for _, m := range citeRe.FindAllString(t, -1) {
+	for _, m := range citeRe().FindAllString(t, -1) {
 		if strings.Contains(m, "-") || strings.HasSuffix(m, "Z") || isCommit(m) {
 			return true
 		}

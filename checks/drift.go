@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/wakeproto/wake/tiers"
 )
@@ -72,8 +73,10 @@ func CheckDrift(m Memory, o DriftOptions) []Finding {
 // only between backticks: in prose it is too often something else
 // ("Node.js").
 var (
-	filePath = regexp.MustCompile(`^(?:\.{1,2}/)?[\w.-]+(?:/[\w.-]+)*\.[A-Za-z0-9]*[A-Za-z][A-Za-z0-9]*$`)
-	codeSpan = regexp.MustCompile("`([^`\\s]+)`")
+	filePath = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^(?:\.{1,2}/)?[\w.-]+(?:/[\w.-]+)*\.[A-Za-z0-9]*[A-Za-z][A-Za-z0-9]*$`)
+	})
+	codeSpan = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile("`([^`\\s]+)`") })
 )
 
 // NamedPaths returns the file paths text names, each once, in order of
@@ -87,7 +90,7 @@ func NamedPaths(text string) []string {
 		p = strings.TrimPrefix(p, "./")
 		switch {
 		// The cheap tests first: most words of prose have no "/".
-		case p == "" || bare && !strings.Contains(p, "/") || seen[p] || !filePath.MatchString(p):
+		case p == "" || bare && !strings.Contains(p, "/") || seen[p] || !filePath().MatchString(p):
 		case strings.HasPrefix(p, "../") || path.Clean(p) != p || strings.ContainsAny(p, "*?{}$@#~"):
 		default:
 			seen[p] = true
@@ -96,10 +99,10 @@ func NamedPaths(text string) []string {
 	}
 	for _, l := range strings.Split(text, "\n") {
 		if strings.IndexByte(l, '`') >= 0 {
-			for _, m := range codeSpan.FindAllStringSubmatch(l, -1) {
+			for _, m := range codeSpan().FindAllStringSubmatch(l, -1) {
 				add(m[1], false)
 			}
-			l = codeSpan.ReplaceAllString(l, " ")
+			l = codeSpan().ReplaceAllString(l, " ")
 		}
 		for _, tok := range strings.Fields(l) {
 			// A word outside backticks names a path only with a "/" in

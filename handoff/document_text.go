@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"gopkg.in/yaml.v3"
 
@@ -108,7 +109,7 @@ func plainFrontMatter(name string, data []byte) error {
 }
 
 // frontKey is the key a front-matter line starts with.
-var frontKey = regexp.MustCompile(`^([A-Za-z_][A-Za-z0-9_-]*)\s*:`)
+var frontKey = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^([A-Za-z_][A-Za-z0-9_-]*)\s*:`) })
 
 // rawControls finds a character that wake refuses written raw in front
 // matter y.
@@ -119,7 +120,7 @@ func rawControls(name string, y []byte) error {
 			continue
 		}
 		where := fmt.Sprintf("front matter line %d", i+2)
-		if m := frontKey.FindStringSubmatch(line); m != nil {
+		if m := frontKey().FindStringSubmatch(line); m != nil {
 			where = "field " + m[1]
 		}
 		return inputHint(fmt.Sprintf("%s: %s: %v", name, where, err), textHint)

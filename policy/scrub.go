@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/wakeproto/wake/budget"
 )
@@ -67,18 +68,18 @@ func (r Redactions) Line() string {
 // [redacted:<kind>] and the count of what was replaced. Scrubbing twice
 // gives what scrubbing once gives.
 func Scrub(text string) (string, Redactions) {
-	return replace(text, scrubber.find(text))
+	return replace(text, scrubber().find(text))
 }
 
 // FindSecrets lists the secret-looking strings in text, for a check that
 // must say where they are without showing them.
-func FindSecrets(text string) []SecretHit { return hitsOf(text, scrubber.find(text)) }
+func FindSecrets(text string) []SecretHit { return hitsOf(text, scrubber().find(text)) }
 
 // ScrubFind is [Scrub] and [FindSecrets] in one search of text: for the
 // session start, which shows a document scrubbed and warns where it held
 // secrets.
 func ScrubFind(text string) (string, Redactions, []SecretHit) {
-	spans := scrubber.find(text)
+	spans := scrubber().find(text)
 	out, red := replace(text, spans)
 	return out, red, hitsOf(text, spans)
 }
@@ -137,7 +138,8 @@ type engine struct {
 	kw    keywords
 }
 
-var scrubber = newEngine(scrubRules)
+// scrubber is built on first use, not at every process start.
+var scrubber = sync.OnceValue(func() *engine { return newEngine(scrubRules) })
 
 func newEngine(rules []rule) *engine {
 	e := &engine{rules: rules}

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/wakeproto/wake/boot"
@@ -158,19 +159,21 @@ func sessionEntries(x *cold.Index) []sessionEntry {
 
 // sessionName is the name a hand-off archives a session under: its time,
 // and "-N" when that name was taken.
-var sessionName = regexp.MustCompile(`^(\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}Z)(?:-(\d{1,9}))?\.md$`)
+var sessionName = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^(\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}Z)(?:-(\d{1,9}))?\.md$`)
+})
 
 // newSessionEntry finds a session's time from its front matter, else its
 // name.
 func newSessionEntry(rel string, e *cold.Entry) sessionEntry {
 	se := sessionEntry{rel: rel, e: e, n: 1}
 	base := path.Base(rel)
-	if m := sessionName.FindStringSubmatch(base); m != nil {
+	if m := sessionName().FindStringSubmatch(base); m != nil {
 		se.at, _ = time.Parse("2006-01-02T15-04-05Z", m[1])
 		if m[2] != "" {
 			se.n, _ = strconv.Atoi(m[2])
 		}
-	} else if d := datePrefix.FindString(base); d != "" {
+	} else if d := datePrefix().FindString(base); d != "" {
 		se.at, _ = time.Parse("2006-01-02", d)
 	}
 	if t, err := time.Parse(time.RFC3339, strings.TrimSpace(e.Session)); err == nil {

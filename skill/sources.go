@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/wakeproto/wake/boot"
 	"github.com/wakeproto/wake/budget"
@@ -246,13 +247,13 @@ func sessionDate(ss tiers.Session, rel string) string {
 	if !ss.At.IsZero() {
 		return ss.At.UTC().Format("2006-01-02")
 	}
-	if m := datePrefix.FindString(filepath.Base(rel)); m != "" {
+	if m := datePrefix().FindString(filepath.Base(rel)); m != "" {
 		return m
 	}
 	return "undated"
 }
 
-var datePrefix = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}`)
+var datePrefix = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\d{4}-\d{2}-\d{2}`) })
 
 // blockItems splits Markdown into items, one a block: list items and
 // paragraphs joined into one line each, fenced code kept as it is.
@@ -273,7 +274,9 @@ func blockItems(text, group string) []Item {
 }
 
 // transcriptLine matches a line of a chat transcript: a speaker and a colon.
-var transcriptLine = regexp.MustCompile(`(?i)^\s*(?:[-*+]\s+)?(?:>\s*)?(?:\*\*)?(?:user|human|assistant|claude|ai|system)(?:\*\*)?\s*:`)
+var transcriptLine = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)^\s*(?:[-*+]\s+)?(?:>\s*)?(?:\*\*)?(?:user|human|assistant|claude|ai|system)(?:\*\*)?\s*:`)
+})
 
 // excluded reports what the Boot Context Spec leaves out of a boot file:
 // fenced code, tool output (shell prompts, indented output) and chat
@@ -281,7 +284,7 @@ var transcriptLine = regexp.MustCompile(`(?i)^\s*(?:[-*+]\s+)?(?:>\s*)?(?:\*\*)?
 func excluded(text string) bool {
 	for _, l := range tiers.Lines(text) {
 		t := strings.TrimSpace(l.Text)
-		if l.InFence || transcriptLine.MatchString(l.Text) || strings.HasPrefix(t, "$ ") || strings.HasPrefix(t, "> $ ") {
+		if l.InFence || transcriptLine().MatchString(l.Text) || strings.HasPrefix(t, "$ ") || strings.HasPrefix(t, "> $ ") {
 			return true
 		}
 	}

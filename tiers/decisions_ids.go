@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // IDPrefix starts every ID wake gives a decision.
@@ -15,11 +16,11 @@ const IDPrefix = "d-"
 // idWord is what an ID may look like: one word that never reads as a
 // number, so that "wake reverse 3" and "wake reverse d-7f3a" cannot mean
 // the same thing by accident.
-var idWord = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_-]*$`)
+var idWord = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_-]*$`) })
 
 // ValidID reports whether s can be an entry's ID: one word of letters,
 // digits, "-" and "_" that starts with a letter.
-func ValidID(s string) bool { return idWord.MatchString(s) }
+func ValidID(s string) bool { return idWord().MatchString(s) }
 
 // SameID reports whether two IDs name the same entry. IDs are compared
 // without regard to case, as a person retyping one might not keep it.

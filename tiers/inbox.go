@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -133,10 +134,12 @@ func (e *InboxError) Error() string {
 
 // inboxHead matches an entry's heading: "## N · TIME". A hand-written
 // heading may use "-", "—", "|" or nothing between the two.
-var inboxHead = regexp.MustCompile(`^##[ \t]+([0-9]+)\.?(?:[ \t]*(?:·|-|—|–|\|)[ \t]*|[ \t]+|$)(.*)$`)
+var inboxHead = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^##[ \t]+([0-9]+)\.?(?:[ \t]*(?:·|-|—|–|\|)[ \t]*|[ \t]+|$)(.*)$`)
+})
 
 // inboxField matches a field line: "- key: value" ("*" or "+" too).
-var inboxField = regexp.MustCompile(`^[ \t]*[-*+][ \t]+([A-Za-z_]+)[ \t]*:[ \t]?(.*)$`)
+var inboxField = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[ \t]*[-*+][ \t]+([A-Za-z_]+)[ \t]*:[ \t]?(.*)$`) })
 
 // ParseInbox reads an inbox. It tolerates hand edits: prose anywhere,
 // headings that are not entries, blank lines, "*" bullets, keys in any
@@ -206,7 +209,7 @@ func (p *inboxParser) problem(line int, text, reason string) {
 func (p *inboxParser) take(s string, end int) {
 	if lvl, _ := HeadingLevel(s); lvl > 0 && lvl <= 2 {
 		p.finish()
-		if m := inboxHead.FindStringSubmatch(strings.TrimLeft(s, " ")); m != nil && lvl == 2 {
+		if m := inboxHead().FindStringSubmatch(strings.TrimLeft(s, " ")); m != nil && lvl == 2 {
 			p.start(s, m)
 		}
 		return
@@ -219,7 +222,7 @@ func (p *inboxParser) take(s string, end int) {
 		return
 	}
 	p.cur.End = end
-	if m := inboxField.FindStringSubmatch(s); m != nil {
+	if m := inboxField().FindStringSubmatch(s); m != nil {
 		p.set(s, strings.ToLower(m[1]), strings.TrimSpace(m[2]))
 		return
 	}

@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"gopkg.in/yaml.v3"
@@ -123,13 +124,13 @@ func ParseSession(data []byte) (Session, error) {
 const utf8BOM = "\ufeff"
 
 // yamlLine matches a line number in a YAML error.
-var yamlLine = regexp.MustCompile(`\bline (\d+)\b`)
+var yamlLine = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\bline (\d+)\b`) })
 
 // fileLines rewrites the line numbers of a YAML error in front matter,
 // counted from the line after the opening "---", as lines of the file, and
 // puts it on one line.
 func fileLines(msg string) string {
-	msg = yamlLine.ReplaceAllStringFunc(msg, func(m string) string {
+	msg = yamlLine().ReplaceAllStringFunc(msg, func(m string) string {
 		n, err := strconv.Atoi(strings.TrimPrefix(m, "line "))
 		if err != nil {
 			return m

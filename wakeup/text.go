@@ -3,6 +3,7 @@ package wakeup
 import (
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/wakeproto/wake/tiers"
 )
@@ -10,11 +11,13 @@ import (
 // reversalRe finds a reversal condition a decision's text gives: the
 // clause from "unless", "until", or "revisit/reverse/reconsider if/when" to
 // the end of its sentence.
-var reversalRe = regexp.MustCompile(`(?i)\b(unless|until|(?:revisit|reverse|reconsider|revise)\s+(?:it\s+|this\s+)?(?:if|when|once))\b[^.;\n]*`)
+var reversalRe = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)\b(unless|until|(?:revisit|reverse|reconsider|revise)\s+(?:it\s+|this\s+)?(?:if|when|once))\b[^.;\n]*`)
+})
 
 // reversalIn returns the reversal condition text gives, or "".
 func reversalIn(text string) string {
-	return tiers.ShortLine(strings.TrimSpace(reversalRe.FindString(text)))
+	return tiers.ShortLine(strings.TrimSpace(reversalRe().FindString(text)))
 }
 
 // incidentParts takes an incident note's consequence and prevention from
