@@ -105,6 +105,7 @@ func (m *Memory) subagentCapsule(ctx context.Context, in SubagentStartInput) (f 
 		return f, false, fmt.Errorf("waiting for another subagent's capsule: %w", err)
 	}
 	defer unlock()
+	m.recordTierEdits(ctx)
 	f, ok, err := m.NewestCapsule(ctx, m.Branch(ctx))
 	if err != nil || ok && !m.changedSince(f) {
 		return f, false, err
@@ -115,6 +116,22 @@ func (m *Memory) subagentCapsule(ctx context.Context, in SubagentStartInput) (f 
 	}
 	body, _ := policy.Scrub(string(w.Data))
 	return capsule.Found{ID: w.ID, Path: w.Path, Created: w.Capsule.Front.CreatedAt, Capsule: w.Capsule, Body: body}, true, nil
+}
+
+// recordTierEdits records the edits made to the tier files outside wake
+// since a session start last looked, as a start does (see [startEdits]):
+// a capsule judged by the ledger alone would be given stale after a
+// decision or a task written into the files by hand. Failing to look is
+// a warning; the capsule is judged by the ledger as it is.
+func (m *Memory) recordTierEdits(ctx context.Context) {
+	unlock, err := m.o.Locker.RLock(ctx, m.root)
+	if err != nil {
+		m.warn(fmt.Sprintf("looking for edits made outside wake: %v", err))
+		return
+	}
+	e := m.startEdits(unlock, false)
+	e.tiers(ctx)
+	e.unlock()
 }
 
 // transcriptFormat is the format of the transcript the hook named: the

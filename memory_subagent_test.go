@@ -250,3 +250,35 @@ func TestSubagentStartHandWrittenCapsule(t *testing.T) {
 		t.Fatalf("after a change: built %v, capsule %q", after.Built, after.Capsule.ID)
 	}
 }
+
+// TestSubagentStartSeesHandEdits: a decision added to warm/decisions.md by
+// hand after the branch's newest capsule was built is a change of the
+// memory, as a session start would record it: the next subagent gets a
+// capsule built anew, with the decision, not the stale one.
+func TestSubagentStartSeesHandEdits(t *testing.T) {
+	now := capsuleClock
+	fsys, m, _ := capsuleRoot(t, "", &now)
+	ctx := context.Background()
+	if _, err := m.Start(ctx, wake.BootFiles{NoSkill: true}); err != nil {
+		t.Fatal(err)
+	}
+	in := wake.SubagentStartInput{Client: "claude", AgentID: "a1", AgentType: "general-purpose"}
+	first, err := m.SubagentStart(ctx, in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	now = now.Add(time.Minute)
+	log, err := afero.ReadFile(fsys, "/demo/warm/decisions.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	write(t, fsys, "/demo/warm/decisions.md", string(log)+"\n[2026-11-22] DECISION: Knead the rye dough by hand BECAUSE: the mixer tears it\nSTATUS: active\n")
+	now = now.Add(time.Minute)
+	second, err := m.SubagentStart(ctx, in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !second.Built || second.Capsule.ID == first.Capsule.ID || !strings.Contains(second.Text, "Knead the rye dough") {
+		t.Fatalf("after a hand edit: built %v, capsule %q (first %q):\n%s", second.Built, second.Capsule.ID, first.Capsule.ID, second.Text)
+	}
+}

@@ -55,7 +55,7 @@ func (m *Memory) StartView(ctx context.Context, w BootFiles, v View) (string, er
 // start of each view with its key.
 const startCacheFile = "start-cache"
 
-const startCacheMagic = "wake start cache 1\n"
+const startCacheMagic = "wake start cache 2\n"
 
 // startCacheViews is how many views the cache keeps (load, the hooks).
 const startCacheViews = 6

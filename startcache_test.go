@@ -262,3 +262,24 @@ func TestStartCacheHitOpensNoTierFile(t *testing.T) {
 		}
 	}
 }
+
+// TestStartCacheHandoffTurningStale: a start served from the cache just
+// before the HANDOFF block turns stale is the fresh start's text, and the
+// first start past the boundary, and past each hour of the stale block's
+// age, is not served from it.
+func TestStartCacheHandoffTurningStale(t *testing.T) {
+	b := newCacheBench(t, memgen.Options{TierScale: 1})
+	updated := time.Date(2026, 11, 21, 17, 40, 0, 0, time.UTC)
+	b.now = updated.Add(168*time.Hour - time.Minute)
+	out := b.settle("just before the HANDOFF turns stale")
+	b.now = updated.Add(168*time.Hour - time.Second)
+	if _, _, hit := b.start(); !hit {
+		t.Error("a second before the boundary the start was not served from the cache")
+	}
+	stale := b.changed("the HANDOFF turning stale", func() { b.now = updated.Add(168*time.Hour + time.Second) })
+	if stale == out {
+		t.Error("the HANDOFF turning stale changed nothing in the context")
+	}
+	b.changed("the stale block's age past its next hour", func() { b.now = b.now.Add(time.Hour) })
+	b.changed("a day on", func() { b.now = b.now.Add(24 * time.Hour) })
+}

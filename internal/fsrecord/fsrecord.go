@@ -36,6 +36,10 @@ type Identity struct {
 	Link   bool // a symbolic link: not keyed by its target, so never cached
 	Size   int64
 	MTime  int64 // Unix nanoseconds
+	// CTime is the inode's change time, Unix nanoseconds: unlike MTime no
+	// one can set it, so a file rewritten in place with its size and
+	// modification time put back (touch -d) still reads as changed.
+	CTime  int64
 	Mode   uint32
 	Inode  uint64
 	Dev    uint64
@@ -98,16 +102,33 @@ func isWrite(flag int) bool {
 
 func (f *FS) Open(name string) (afero.File, error) {
 	file, err := f.Fs.Open(name)
-	f.note(name, err == nil && isDir(file))
-	return file, err
+	dir := err == nil && isDir(file)
+	f.note(name, dir)
+	return hide(file, dir), err
 }
 
 func (f *FS) OpenFile(name string, flag int, perm os.FileMode) (afero.File, error) {
 	file, err := f.Fs.OpenFile(name, flag, perm)
-	if !isWrite(flag) {
-		f.note(name, err == nil && isDir(file))
+	if isWrite(flag) {
+		return file, err
 	}
-	return file, err
+	dir := err == nil && isDir(file)
+	f.note(name, dir)
+	return hide(file, dir), err
+}
+
+// dirFile is a directory the run opened, its *os.File hidden: a caller
+// that stats the entries through the directory's descriptor when it has
+// one (the cold walk does, see tiers.ScanCold) would leave them out of
+// the record, and an entry edited later would not be seen. Without the
+// descriptor it stats them through this FS, which records them.
+type dirFile struct{ afero.File }
+
+func hide(file afero.File, dir bool) afero.File {
+	if dir {
+		return dirFile{file}
+	}
+	return file
 }
 
 func isDir(file afero.File) bool {
@@ -205,7 +226,7 @@ func Observe(fsys afero.Fs, name string, listed bool) Identity {
 	}
 	id.Size, id.MTime = fi.Size(), fi.ModTime().UnixNano()
 	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
-		id.Inode, id.Dev = uint64(st.Ino), uint64(st.Dev)
+		id.Inode, id.Dev, id.CTime = uint64(st.Ino), uint64(st.Dev), ctime(st)
 	}
 	return id
 }
@@ -280,7 +301,7 @@ func listHash(fsys afero.Fs, dir string) string {
 
 // AppendKey encodes a key, a line an entry: path, flags (e exists, d
 // directory, l link, n listed), size, modification time, mode, inode,
-// device and hash, tab-separated; a path holding a tab, a newline, a
+// device, change time and hash, tab-separated; a path holding a tab, a newline, a
 // quote or a backslash is quoted as Go quotes it. A key of many thousand
 // entries (a large cold tier) reads back far faster than as JSON.
 func AppendKey(dst []byte, key []Entry) []byte {
@@ -310,6 +331,8 @@ func AppendKey(dst []byte, key []Entry) []byte {
 		dst = append(dst, '\t')
 		dst = strconv.AppendUint(dst, e.Dev, 10)
 		dst = append(dst, '\t')
+		dst = strconv.AppendInt(dst, e.CTime, 10)
+		dst = append(dst, '\t')
 		dst = append(dst, e.Hash...)
 		dst = append(dst, '\n')
 	}
@@ -326,14 +349,14 @@ func ParseKey(data []byte) ([]Entry, error) {
 			return nil, bad
 		}
 		data = rest
-		var f [8][]byte
-		for i := range 7 {
+		var f [9][]byte
+		for i := range 8 {
 			var ok bool
 			if f[i], line, ok = bytes.Cut(line, []byte{'\t'}); !ok {
 				return nil, bad
 			}
 		}
-		f[7] = line
+		f[8] = line
 		e := Entry{Path: string(f[0])}
 		if strings.HasPrefix(e.Path, `"`) {
 			p, err := strconv.Unquote(e.Path)
@@ -356,17 +379,18 @@ func ParseKey(data []byte) ([]Entry, error) {
 				return nil, bad
 			}
 		}
-		var err [5]error
+		var err [6]error
 		var mode uint64
 		e.Size, err[0] = strconv.ParseInt(string(f[2]), 10, 64)
 		e.MTime, err[1] = strconv.ParseInt(string(f[3]), 10, 64)
 		mode, err[2] = strconv.ParseUint(string(f[4]), 10, 32)
 		e.Inode, err[3] = strconv.ParseUint(string(f[5]), 10, 64)
 		e.Dev, err[4] = strconv.ParseUint(string(f[6]), 10, 64)
+		e.CTime, err[5] = strconv.ParseInt(string(f[7]), 10, 64)
 		if errors.Join(err[:]...) != nil {
 			return nil, bad
 		}
-		e.Mode, e.Hash = uint32(mode), string(f[7])
+		e.Mode, e.Hash = uint32(mode), string(f[8])
 		out = append(out, e)
 	}
 	return out, nil

@@ -11,7 +11,7 @@ import (
 
 func TestKeyRoundTrip(t *testing.T) {
 	key := []Entry{
-		{Path: "/r/main.md", Identity: Identity{Exists: true, Size: 12, MTime: 1795386865708537796, Mode: 0o644, Inode: 10363891, Dev: 65024}},
+		{Path: "/r/main.md", Identity: Identity{Exists: true, Size: 12, MTime: 1795386865708537796, Mode: 0o644, Inode: 10363891, Dev: 65024, CTime: 1795386865708537797}},
 		{Path: "/r/cold", Identity: Identity{Exists: true, Dir: true, Listed: true, Mode: uint32(os.ModeDir | 0o755), Hash: "abc"}},
 		{Path: "/r/odd\tname\n\"x\\", Identity: Identity{Link: true}},
 		{Path: "/r/missing.md"},
@@ -20,7 +20,7 @@ func TestKeyRoundTrip(t *testing.T) {
 	if err != nil || !reflect.DeepEqual(got, key) {
 		t.Fatalf("round trip: %v\n%#v\nwant\n%#v", err, got, key)
 	}
-	for _, bad := range []string{"/r/x\te\t1\t2\t3\t4\t5\th", "/r/x\tq\t1\t2\t3\t4\t5\th\n", "/r/x\te\tone\t2\t3\t4\t5\th\n", "\"/r/x\te\t1\t2\t3\t4\t5\t\n"} {
+	for _, bad := range []string{"/r/x\te\t1\t2\t3\t4\t5\t6\th", "/r/x\tq\t1\t2\t3\t4\t5\t6\th\n", "/r/x\te\tone\t2\t3\t4\t5\t6\th\n", "\"/r/x\te\t1\t2\t3\t4\t5\t6\t\n", "/r/x\te\t1\t2\t3\t4\t5\tsix\th\n", "/r/x\te\t1\t2\t3\t4\t5\th\n"} {
 		if _, err := ParseKey([]byte(bad)); err == nil {
 			t.Errorf("ParseKey(%q) took it", bad)
 		}
