@@ -67,8 +67,13 @@ const consumptionPrompt = "Treat this capsule as authoritative for current conte
 // limit ([capsule.agents], else [capsule] hook_bytes) bottom-up. Each
 // injection is recorded in subagents.jsonl with a ledger line (op
 // subagent). An agent type whose limit is 0 gets nothing, and nothing is
-// recorded. Reusing a capsule counts no tokens.
+// recorded. Reusing a capsule counts no tokens. The agent's id, type and
+// session are taken as one printable line of at most 160 characters each.
 func (m *Memory) SubagentStart(ctx context.Context, in SubagentStartInput) (Injection, error) {
+	// The client's names go into the registry, the ledger and a capsule's
+	// front matter: one printable line each, of at most 160 characters,
+	// whatever the hook's input held.
+	in.AgentID, in.AgentType, in.Session = tiers.ShortLine(in.AgentID), tiers.ShortLine(in.AgentType), tiers.ShortLine(in.Session)
 	inj := Injection{Limit: m.cfg.Capsule.AgentBytes(in.AgentType)}
 	if inj.Limit <= 0 {
 		inj.Limit = 0

@@ -282,3 +282,29 @@ func TestSubagentStartSeesHandEdits(t *testing.T) {
 		t.Fatalf("after a hand edit: built %v, capsule %q (first %q):\n%s", second.Built, second.Capsule.ID, first.Capsule.ID, second.Text)
 	}
 }
+
+// TestSubagentStartBoundsNames: whatever the hook's input held, the
+// agent's id, type and session reach the registry, the ledger and the
+// capsule as one printable line of at most 160 characters.
+func TestSubagentStartBoundsNames(t *testing.T) {
+	now := capsuleClock
+	fsys, m, _ := capsuleRoot(t, "", &now)
+	huge := strings.Repeat("x", 1<<20)
+	in := wake.SubagentStartInput{Client: "claude", AgentID: "id\n" + huge, AgentType: "general-purpose\x1b[2J", Session: huge}
+	inj, err := m.SubagentStart(context.Background(), in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rs := subagents(t, fsys)
+	if len(rs) != 1 {
+		t.Fatalf("%d registry lines", len(rs))
+	}
+	for name, v := range map[string]string{"agent_id": rs[0].AgentID, "agent_type": rs[0].AgentType, "session": rs[0].Session, "source_session": inj.Capsule.Capsule.Front.SourceSession} {
+		if len([]rune(v)) > 160 || strings.ContainsAny(v, "\n\x1b") {
+			t.Errorf("%s is %d characters or holds a control character: %.40q", name, len([]rune(v)), v)
+		}
+	}
+	if e := lastEntry(t, fsys); len(e.ChangeSummary) > 1000 {
+		t.Errorf("the ledger line's summary is %d bytes", len(e.ChangeSummary))
+	}
+}
