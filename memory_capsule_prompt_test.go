@@ -285,3 +285,50 @@ func TestVerifyCapsuleTooLarge(t *testing.T) {
 		t.Fatalf("verify of a huge file: %v", err)
 	}
 }
+
+// TestVerifyCapsuleSymlinkOutside: a path inside the project by its text
+// that reaches outside it through a symlink is outside, a finding; verify
+// neither hashes nor records the file it leads to.
+func TestVerifyCapsuleSymlinkOutside(t *testing.T) {
+	dir, m, _ := capsuleProject(t)
+	ctx := context.Background()
+	outside := t.TempDir()
+	os.WriteFile(filepath.Join(outside, "secret.txt"), []byte("not the project's\n"), 0o644)
+	if err := os.Symlink(outside, filepath.Join(dir, "src", "elsewhere")); err != nil {
+		t.Skip("no symlinks here")
+	}
+	p, err := m.CapsulePrompt(ctx, wake.CapsulePromptOptions{Stub: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	name := filepath.Join(m.Root(), filepath.FromSlash(p.Path))
+	filled := strings.Replace(string(capsule.Stub(p.Front)), `primary_objective: ""`, `primary_objective: "x"`, 1)
+	for _, title := range capsule.Outline {
+		filled = strings.Replace(filled, "# "+title+"\n", "# "+title+"\n- 2026-11-22T22:00Z nothing\n", 1)
+	}
+	kb := "# " + capsule.KnowledgeBase + "\n"
+	filled = strings.Replace(filled, kb, kb+"- `src/elsewhere/secret.txt`\n- `src/app.go`\n", 1)
+	os.WriteFile(name, []byte(filled), 0o644)
+	v, err := m.VerifyCapsule(ctx, name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, f := range v.Findings {
+		if f.Kind == capsule.FindPath && f.Subject == "src/elsewhere/secret.txt" && strings.Contains(f.Message, "outside") {
+			found = true
+		}
+	}
+	for _, f := range v.Files {
+		if f.Path == "src/elsewhere/secret.txt" {
+			t.Errorf("the file outside was hashed: %+v", f)
+		}
+	}
+	if !found || v.Recorded {
+		t.Fatalf("want a path finding for the symlink out, nothing recorded: %+v", v)
+	}
+	data, _ := os.ReadFile(name)
+	if strings.Contains(string(data), "secret.txt:") {
+		t.Fatalf("the hash of the file outside was recorded:\n%s", data)
+	}
+}
