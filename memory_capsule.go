@@ -110,7 +110,13 @@ func (m *Memory) Capsule(ctx context.Context, o CapsuleOptions) (capsule.Written
 		paths := []string{w.Path}
 		if len(w.Consumed) > 0 {
 			if err := s.ConsumeRemindersLocked(w.Consumed, w.ID, now); err != nil {
-				return handoff.Entry{}, fmt.Errorf("capsule %s written, but its reminders could not be marked consumed: %w", w.Path, err)
+				// No capsule without its ledger line and its reminders
+				// consumed: the file, written by this command a moment
+				// ago, goes again, so that a retry does not leave one more.
+				if rerr := s.FS.Remove(s.Path(w.Path)); rerr != nil {
+					return handoff.Entry{}, fmt.Errorf("capsule %s written, but its reminders could not be marked consumed: %w; and it could not be removed again: %v", w.Path, err, rerr)
+				}
+				return handoff.Entry{}, fmt.Errorf("capsule %s not written: its reminders could not be marked consumed: %w", w.Path, err)
 			}
 			paths = append(paths, tiers.InboxPath)
 		}

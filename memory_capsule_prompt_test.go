@@ -332,3 +332,38 @@ func TestVerifyCapsuleSymlinkOutside(t *testing.T) {
 		t.Fatalf("the hash of the file outside was recorded:\n%s", data)
 	}
 }
+
+// TestCapsuleConsumeFailsLeavesNothing: when the capsule's reminders
+// cannot be marked consumed (here the inbox is a symlink inside the root,
+// which the reading for the capsule follows and the writer refuses), the
+// command fails and leaves no capsule behind: no file without a ledger
+// line, none more at each retry.
+func TestCapsuleConsumeFailsLeavesNothing(t *testing.T) {
+	_, m, _ := capsuleProject(t)
+	ctx := context.Background()
+	root := m.Root()
+	os.MkdirAll(filepath.Join(root, "cold", "notes"), 0o755)
+	os.WriteFile(filepath.Join(root, "cold", "notes", "inbox.md"), []byte("# Remember later\n\n## 1 · 2026-11-22T22:00:00Z\n- reminder: an open one\n"), 0o644)
+	if err := os.Symlink("../cold/notes/inbox.md", filepath.Join(root, "warm", "inbox.md")); err != nil {
+		t.Skip("no symlinks here")
+	}
+	before := ledgerOps(t, root)
+	for i := 0; i < 2; i++ {
+		if _, err := m.Capsule(ctx, wake.CapsuleOptions{Objective: "x"}); err == nil {
+			t.Fatal("the capsule was written though its reminder could not be consumed")
+		}
+	}
+	var left []string
+	filepath.WalkDir(filepath.Join(root, "cold", "capsules"), func(p string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			left = append(left, p)
+		}
+		return nil
+	})
+	if len(left) > 0 {
+		t.Errorf("capsules left behind without a ledger line: %v", left)
+	}
+	if after := ledgerOps(t, root); len(after) != len(before) {
+		t.Errorf("ledger %v, was %v", after, before)
+	}
+}
