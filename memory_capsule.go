@@ -545,6 +545,10 @@ func (m *Memory) PruneCapsules(ctx context.Context, olderThan time.Duration, dry
 		if moves, err = plan(); err != nil {
 			return handoff.Entry{}, err
 		}
+		if len(moves) == 0 {
+			// Another prune moved them meanwhile: nothing to record.
+			return handoff.Entry{}, errNothingPruned
+		}
 		var paths []string
 		for i, mv := range moves {
 			if err := s.MoveLocked(mv.From, mv.To); err != nil {
@@ -562,8 +566,15 @@ func (m *Memory) PruneCapsules(ctx context.Context, olderThan time.Duration, dry
 		return handoff.Entry{At: now, Op: "capsule-prune", Paths: paths,
 			ChangeSummary: fmt.Sprintf("moved %d capsule(s) created before %s to %s", len(moves), p.Before.Format(time.RFC3339), capsule.ArchiveDir)}, nil
 	})
-	if err == nil {
+	switch {
+	case errors.Is(err, errNothingPruned):
+		err = nil
+	case err == nil:
 		err = failed
 	}
 	return p, err
 }
+
+// errNothingPruned ends a prune's mutation without a ledger line: under
+// the lock, nothing was left to move.
+var errNothingPruned = errors.New("nothing to prune")
