@@ -87,6 +87,7 @@ func TestCheckFindings(t *testing.T) {
 		{"highlight citing nothing", "- a1b2c3d4: the format landed.", "- the format landed.", FindHighlights, 29},
 		{"over token_budget", "token_budget: 1200", "token_budget: 10", FindBudget, 6},
 		{"secret", "measure on a large repository.", "token ghp_x9Kq2Lm7Rt4Vb8Nz1Pw6Hs3Jd5Fg0Yc2Ue7Ia", FindSecret, 32},
+		{"secret in the front matter", `"Ship capsule verify"`, `"rotate ghp_x9Kq2Lm7Rt4Vb8Nz1Pw6Hs3Jd5Fg0Yc2Ue7Ia"`, FindSecret, 5},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
