@@ -210,9 +210,10 @@ func sectionsOf(items []item, cut func(int) bool) []string {
 	return out
 }
 
-// clean makes s one line, scrubbed of secret-looking strings.
+// clean makes s one line of printable characters (a hand-edited memory
+// may hold terminal escapes), scrubbed of secret-looking strings.
 func clean(s string) string {
-	s, _ = policy.Scrub(tiers.OneLine(s))
+	s, _ = policy.Scrub(tiers.OneLine(tiers.Printable(s)))
 	return s
 }
 

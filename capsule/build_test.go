@@ -124,3 +124,24 @@ func TestParseAge(t *testing.T) {
 		}
 	}
 }
+
+// TestBuildNoControlCharacters: a hand-edited memory may hold terminal
+// escapes; none reach the capsule, which a subagent reads as its context
+// and `wake capsule --dry-run` prints.
+func TestBuildNoControlCharacters(t *testing.T) {
+	src := someSources()
+	src.Reminders[0].Text = "evil \x1b]0;pwned\x07 \x1b[31mred\x1b[0m"
+	src.Reminders[0].Topic = "\x1b[2Jclear"
+	src.Decisions[0].What = "decided \x1b[31mred"
+	src.Tasks[0].Text = "task \x9b31m"
+	src.Commits = []string{"abc1234 \x1b[1mbold"}
+	b := Build(src, opts(t, 1200))
+	for i, r := range string(b.Data) {
+		if r != '\n' && r != '\t' && (r < ' ' || r >= 0x7f && r <= 0x9f) {
+			t.Fatalf("control character %U at %d in the capsule:\n%q", r, i, b.Data)
+		}
+	}
+	if !strings.Contains(string(b.Data), "evil") || !strings.Contains(string(b.Data), "decided") {
+		t.Fatalf("the texts are gone:\n%s", b.Data)
+	}
+}
