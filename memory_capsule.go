@@ -97,35 +97,26 @@ func (m *Memory) Capsule(ctx context.Context, o CapsuleOptions) (capsule.Written
 		return w, nil
 	}
 	s := m.Store()
-	err := s.Mutate(ctx, func() (handoff.Entry, error) {
+	err := func() error {
+		unlock, err := s.Locker.Lock(ctx, s.Root)
+		if err != nil {
+			return err
+		}
+		defer unlock()
 		if err := build(); err != nil {
-			return handoff.Entry{}, err
-		}
-		if err := s.CheckWritable(w.Path); err != nil {
-			return handoff.Entry{}, err
-		}
-		if err := s.Write(w.Path, w.Data); err != nil {
-			return handoff.Entry{}, err
+			return err
 		}
 		paths := []string{w.Path}
-		if len(w.Consumed) > 0 {
-			if err := s.ConsumeRemindersLocked(w.Consumed, w.ID, now); err != nil {
-				// No capsule without its ledger line and its reminders
-				// consumed: the file, written by this command a moment
-				// ago, goes again, so that a retry does not leave one more.
-				if rerr := s.FS.Remove(s.Path(w.Path)); rerr != nil {
-					return handoff.Entry{}, fmt.Errorf("capsule %s written, but its reminders could not be marked consumed: %w; and it could not be removed again: %v", w.Path, err, rerr)
-				}
-				return handoff.Entry{}, fmt.Errorf("capsule %s not written: its reminders could not be marked consumed: %w", w.Path, err)
-			}
-			paths = append(paths, tiers.InboxPath)
-		}
 		sum := fmt.Sprintf("capsule %s: %s tokens of %s", w.ID, budget.Thousands(w.Tokens), budget.Thousands(w.Budget))
 		if n := len(w.Consumed); n > 0 {
+			paths = append(paths, tiers.InboxPath)
 			sum += fmt.Sprintf(", %d reminder(s) consumed", n)
 		}
-		return handoff.Entry{At: now, Op: "capsule", Paths: paths, ChangeSummary: sum}, nil
-	})
+		// The capsule, its reminders consumed and its ledger line are one
+		// change: a failure before the line is on disk undoes the rest.
+		return s.WriteCapsuleLocked(w.Path, w.Data, w.Consumed, w.ID, now,
+			handoff.Entry{At: now, Op: "capsule", Paths: paths, ChangeSummary: sum})
+	}()
 	m.SaveCache()
 	if err != nil {
 		return capsule.Written{}, err

@@ -367,3 +367,33 @@ func TestCapsuleConsumeFailsLeavesNothing(t *testing.T) {
 		t.Errorf("ledger %v, was %v", after, before)
 	}
 }
+
+// TestCapsuleLedgerFailsLeavesNothing: when the ledger line cannot be
+// written, the capsule goes again and its reminders stay open: a failed
+// `wake capsule` changes nothing the ledger does not tell.
+func TestCapsuleLedgerFailsLeavesNothing(t *testing.T) {
+	_, m, _ := capsuleProject(t)
+	ctx := context.Background()
+	root := m.Root()
+	if _, err := m.Remember(ctx, handoff.NewReminder{Text: "an open one"}); err != nil {
+		t.Fatal(err)
+	}
+	inbox, _ := os.ReadFile(filepath.Join(root, "warm", "inbox.md"))
+	ledger := filepath.Join(root, "ledger.jsonl")
+	os.Rename(ledger, ledger+".keep")
+	os.Mkdir(ledger, 0o755) // AppendLedger fails: a directory
+	if _, err := m.Capsule(ctx, wake.CapsuleOptions{Objective: "x"}); err == nil {
+		t.Fatal("the capsule succeeded without its ledger line")
+	}
+	os.Remove(ledger)
+	os.Rename(ledger+".keep", ledger)
+	if now, _ := os.ReadFile(filepath.Join(root, "warm", "inbox.md")); string(now) != string(inbox) {
+		t.Errorf("the inbox changed without a ledger line:\n%s", now)
+	}
+	filepath.WalkDir(filepath.Join(root, "cold", "capsules"), func(p string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			t.Errorf("capsule left without a ledger line: %s", p)
+		}
+		return nil
+	})
+}
