@@ -307,7 +307,7 @@ func (m *Memory) wakeOwned(top string) []string {
 	if rel != "." {
 		out = append(out, rel+"/")
 	} else {
-		for _, p := range []string{tiers.StateDir + "/", tiers.LedgerPath, tiers.BootPath, tiers.RootSkillPath, tiers.RecentDir + "/", tiers.SessionsDir + "/"} {
+		for _, p := range []string{tiers.StateDir + "/", tiers.LedgerPath, handoff.SubagentsPath, tiers.BootPath, tiers.RootSkillPath, tiers.RecentDir + "/", tiers.SessionsDir + "/"} {
 			out = append(out, p)
 		}
 	}

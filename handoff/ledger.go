@@ -95,19 +95,27 @@ func appendLedger(fsys afero.Fs, root string, e Entry) error {
 	if err != nil {
 		return err
 	}
-	f, err := openLedger(fsys, root, true)
+	return appendLine(fsys, root, tiers.LedgerPath, line)
+}
+
+// appendLine appends line and a newline to the JSON-lines file rel under
+// the root (the ledger, the subagent registry), creating it, and syncs
+// it. A torn last line left by a crash is closed with a newline first.
+// Only a regular file inside the root is appended to (see [openJSONL]).
+func appendLine(fsys afero.Fs, root, rel string, line []byte) error {
+	f, err := openJSONL(fsys, root, rel, true)
 	if err != nil {
 		return err
 	}
 	defer f.Close()
 	fi, err := f.Stat()
 	if err != nil {
-		return fmt.Errorf("opening %s: %w", tiers.LedgerPath, err)
+		return fmt.Errorf("opening %s: %w", rel, err)
 	}
 	if fi.Size() > 0 {
 		last := make([]byte, 1)
 		if _, err := f.ReadAt(last, fi.Size()-1); err != nil && err != io.EOF {
-			return fmt.Errorf("reading %s: %w", tiers.LedgerPath, err)
+			return fmt.Errorf("reading %s: %w", rel, err)
 		}
 		if last[0] != '\n' {
 			line = append([]byte{'\n'}, line...)
@@ -115,10 +123,10 @@ func appendLedger(fsys afero.Fs, root string, e Entry) error {
 	}
 	line = append(line, '\n')
 	if _, err := f.Write(line); err != nil {
-		return fmt.Errorf("appending to %s: %w", tiers.LedgerPath, err)
+		return fmt.Errorf("appending to %s: %w", rel, err)
 	}
 	if err := f.Sync(); err != nil {
-		return fmt.Errorf("syncing %s: %w", tiers.LedgerPath, err)
+		return fmt.Errorf("syncing %s: %w", rel, err)
 	}
 	return f.Close()
 }
@@ -207,7 +215,7 @@ func readLedgerFile(fsys afero.Fs, root string) ([]byte, error) {
 	defer f.Close()
 	data, err := io.ReadAll(f)
 	if err != nil {
-		return nil, &ledgerError{"not read", err}
+		return nil, &ledgerError{tiers.LedgerPath, "not read", err}
 	}
 	return data, nil
 }
@@ -218,20 +226,25 @@ func readLedgerFile(fsys afero.Fs, root string) ([]byte, error) {
 // outside file as its history nor appends to one. A missing ledger opened
 // for reading is nil, without an error.
 func openLedger(fsys afero.Fs, root string, write bool) (afero.File, error) {
+	return openJSONL(fsys, root, tiers.LedgerPath, write)
+}
+
+// openJSONL is [openLedger] for the JSON-lines file rel under the root.
+func openJSONL(fsys afero.Fs, root, rel string, write bool) (afero.File, error) {
 	verb := "not read"
 	if write {
 		verb = "not appended to"
 	}
-	fail := func(why string) error { return &ledgerError{verb, errors.New(why)} }
-	name := filepath.Join(root, tiers.LedgerPath)
+	fail := func(why string) error { return &ledgerError{rel, verb, errors.New(why)} }
+	name := filepath.Join(root, filepath.FromSlash(rel))
 	var ue *UnsafePathError
-	if err := CheckWritable(fsys, root, tiers.LedgerPath); write && errors.As(err, &ue) && ue.Target != "" {
+	if err := CheckWritable(fsys, root, rel); write && errors.As(err, &ue) && ue.Target != "" {
 		return nil, fail(fmt.Sprintf("%s is a symlink (to %s); wake does not write through symlinks", ue.Rel, ue.Target))
 	}
-	reason, err := tiers.Inside(fsys, root, tiers.LedgerPath)
+	reason, err := tiers.Inside(fsys, root, rel)
 	switch {
 	case err != nil && !errors.Is(err, os.ErrNotExist):
-		return nil, &ledgerError{verb, err}
+		return nil, &ledgerError{rel, verb, err}
 	case reason != "":
 		return nil, fail(reason)
 	}
@@ -242,7 +255,7 @@ func openLedger(fsys afero.Fs, root string, write bool) (afero.File, error) {
 	case err == nil && tiers.NotRegular(fi) != "":
 		return nil, fail(tiers.NotRegular(fi))
 	case err != nil && !errors.Is(err, os.ErrNotExist):
-		return nil, &ledgerError{verb, err}
+		return nil, &ledgerError{rel, verb, err}
 	}
 	var f afero.File
 	if write {
@@ -254,7 +267,7 @@ func openLedger(fsys afero.Fs, root string, write bool) (afero.File, error) {
 		return nil, nil
 	}
 	if err != nil {
-		return nil, &ledgerError{verb, err}
+		return nil, &ledgerError{rel, verb, err}
 	}
 	return f, nil
 }
@@ -277,12 +290,13 @@ func CheckLedgerWritable(fsys afero.Fs, root string) error {
 // ledgerError names the ledger and what was not done, with the cause
 // shorn of its absolute path; the cause stays reachable with errors.Is.
 type ledgerError struct {
+	rel  string // the file: tiers.LedgerPath, or another JSON-lines file
 	verb string
 	err  error
 }
 
 func (e *ledgerError) Error() string {
-	return fmt.Sprintf("%s: %s: %s", tiers.LedgerPath, e.verb, tiers.Cause(e.err))
+	return fmt.Sprintf("%s: %s: %s", e.rel, e.verb, tiers.Cause(e.err))
 }
 
 func (e *ledgerError) Unwrap() error { return e.err }

@@ -25,14 +25,14 @@ func ledgerWrites(fsys afero.Fs, root string, from int64) (map[string]int64, err
 	defer f.Close()
 	fi, err := f.Stat()
 	if err != nil {
-		return nil, &ledgerError{"not read", err}
+		return nil, &ledgerError{tiers.LedgerPath, "not read", err}
 	}
 	if from > fi.Size() {
 		return nil, nil
 	}
 	data, err := io.ReadAll(io.NewSectionReader(f, from, fi.Size()-from))
 	if err != nil {
-		return nil, &ledgerError{"not read", err}
+		return nil, &ledgerError{tiers.LedgerPath, "not read", err}
 	}
 	out := map[string]int64{}
 	sc := bufio.NewScanner(bytes.NewReader(data))

@@ -9,12 +9,14 @@ import (
 
 // The hooks wake installs into Claude Code's settings: SessionStart loads
 // the memory, Stop asks once for a hand-off of the work done without one,
-// SessionEnd writes the automatic one of the work left without one.
+// SessionEnd writes the automatic one of the work left without one, and
+// SubagentStart gives each subagent the branch's newest capsule.
 const (
-	HookCommand = "wake load --hook claude"
-	HookMatcher = "startup|resume|clear|compact"
-	StopCommand = "wake hook stop claude"
-	EndCommand  = "wake hook end claude"
+	HookCommand     = "wake load --hook claude"
+	HookMatcher     = "startup|resume|clear|compact"
+	StopCommand     = "wake hook stop claude"
+	EndCommand      = "wake hook end claude"
+	SubagentCommand = "wake capsule --hook claude"
 	// EndTimeout is the SessionEnd hook's time limit, in seconds: Claude
 	// Code gives SessionEnd hooks 1.5 s unless one asks for more, and the
 	// automatic hand-off reads the whole transcript and runs git.
@@ -34,10 +36,13 @@ var (
 	startHook = hookSpec{Event: "SessionStart", Matcher: HookMatcher, Command: HookCommand}
 	stopHook  = hookSpec{Event: "Stop", Command: StopCommand}
 	endHook   = hookSpec{Event: "SessionEnd", Command: EndCommand, Timeout: EndTimeout}
+	// subagentHook has no matcher: it runs for every agent type, and
+	// wake.toml's [capsule.agents] says how much each gets.
+	subagentHook = hookSpec{Event: "SubagentStart", Command: SubagentCommand}
 	// wakeHooks are installed in this order, and taken out in the
 	// reverse: each install's record of what it made around its hook
 	// holds of the file as the hooks before it left it.
-	wakeHooks = []hookSpec{startHook, stopHook, endHook}
+	wakeHooks = []hookSpec{startHook, stopHook, endHook, subagentHook}
 )
 
 // describe names the hook in messages: `the SessionStart hook "wake load
@@ -89,9 +94,9 @@ func (e settingsError) Error() string { return e.msg }
 type hookEdit struct {
 	// Made is the outermost thing install added: "group" (to an existing
 	// array of the hook's event), the event's name ("SessionStart",
-	// "Stop", "SessionEnd": to an existing hooks), "hooks", or "file" when
-	// there was no file or only whitespace. Records made by older wakes
-	// have none.
+	// "Stop", "SessionEnd", "SubagentStart": to an existing hooks),
+	// "hooks", or "file" when there was no file or only whitespace.
+	// Records made by older wakes have none.
 	Made string `json:"made,omitempty"`
 	// Inside is what lay between the brackets of the container install
 	// added to, when that held nothing but whitespace; for "file", the

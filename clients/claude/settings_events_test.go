@@ -3,6 +3,7 @@ package claude
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -53,10 +54,11 @@ func removeAll(t testing.TB, src []byte, eds []*hookEdit) []byte {
 	return src
 }
 
-// TestClaudeAllHooksRoundTrip: the three hooks go in, in the file's style,
+// TestClaudeAllHooksRoundTrip: the four hooks go in, in the file's style,
 // once; with install's records they come out leaving the file byte for
-// byte; the Stop and SessionEnd groups have no matcher, and SessionEnd
-// asks for its time.
+// byte; the Stop, SessionEnd and SubagentStart groups have no matcher
+// (SubagentStart's runs for every agent type), and SessionEnd asks for
+// its time.
 func TestClaudeAllHooksRoundTrip(t *testing.T) {
 	t.Parallel()
 	for _, c := range claudecases.Settings {
@@ -70,6 +72,9 @@ func TestClaudeAllHooksRoundTrip(t *testing.T) {
 			}
 			v := decodeSettings(t, out)
 			hooks := v["hooks"].(map[string]any)
+			if sub, _ := hooks["SubagentStart"].([]any); len(sub) == 0 || !strings.Contains(fmt.Sprint(sub[len(sub)-1]), "wake capsule --hook claude") {
+				t.Errorf("no SubagentStart hook running wake capsule --hook claude: %v", hooks["SubagentStart"])
+			}
 			for _, h := range wakeHooks {
 				groups, _ := hooks[h.Event].([]any)
 				last, _ := groups[len(groups)-1].(map[string]any)
@@ -174,7 +179,7 @@ const oldManifest = `{
 
 // TestOlderInstallUninstallsExactly: a project installed by a wake that
 // added SessionStart alone uninstalls exactly, whether or not this wake
-// installed again over it (adding Stop and SessionEnd).
+// installed again over it (adding Stop, SessionEnd and SubagentStart).
 func TestOlderInstallUninstallsExactly(t *testing.T) {
 	t.Parallel()
 	const orig = "{\n  \"model\": \"opus\"\n}\n"
@@ -195,14 +200,14 @@ func TestOlderInstallUninstallsExactly(t *testing.T) {
 				t.Fatal(err)
 			}
 			got, _ := afero.ReadFile(fsys, "/p/.claude/settings.json")
-			if !strings.Contains(string(got), StopCommand) || !strings.Contains(string(got), EndCommand) || strings.Count(string(got), HookCommand) != 1 {
+			if !strings.Contains(string(got), StopCommand) || !strings.Contains(string(got), EndCommand) || !strings.Contains(string(got), SubagentCommand) || strings.Count(string(got), HookCommand) != 1 {
 				t.Fatalf("reinstall:\n%s", got)
 			}
-			if l := r.Lines()[0]; !strings.Contains(l, `added the Stop hook "wake hook stop claude" and the SessionEnd hook "wake hook end claude"`) || strings.Contains(l, "SessionStart") {
+			if l := r.Lines()[0]; !strings.Contains(l, `added the Stop hook "wake hook stop claude", the SessionEnd hook "wake hook end claude" and the SubagentStart hook "wake capsule --hook claude"`) || strings.Contains(l, "SessionStart") {
 				t.Fatalf("report: %s", l)
 			}
 			m, _ := afero.ReadFile(fsys, "/p/.wake/.state/claude-install.json")
-			if !strings.Contains(string(m), `"made": "hooks"`) || !strings.Contains(string(m), `"event": "SessionEnd"`) {
+			if !strings.Contains(string(m), `"made": "hooks"`) || !strings.Contains(string(m), `"event": "SessionEnd"`) || !strings.Contains(string(m), `"event": "SubagentStart"`) {
 				t.Fatalf("manifest:\n%s", m)
 			}
 		}

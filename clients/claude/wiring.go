@@ -67,9 +67,9 @@ type record struct {
 	// Hook is the SessionStart hook install added; nil when one was
 	// there already.
 	Hook *hookRecord `json:"hook,omitempty"`
-	// Hooks are the other hooks install added, Stop and SessionEnd, each
-	// naming its event; the records of older wakes, which added
-	// SessionStart alone, have none.
+	// Hooks are the other hooks install added, Stop, SessionEnd and
+	// SubagentStart, each naming its event; the records of older wakes,
+	// which added SessionStart alone, have none.
 	Hooks   []hookRecord `json:"hooks,omitempty"`
 	Imports []mdImport   `json:"imports,omitempty"`
 	// MCP is wake's server install registered in .mcp.json (--mcp).
@@ -180,7 +180,8 @@ func (w *wiring) PlanInstall() (clients.InstallPlan, error) {
 	}
 	plan := clients.InstallPlan{Edits: edits, Command: HookCommand,
 		Done: "Claude Code now loads this memory at every session start (hook output stays within its 10,000-character limit), " +
-			"asks the agent once for a hand-off when a session did work without one, and writes an automatic one when a session ends without it. Undo with 'wake uninstall claude'.",
+			"asks the agent once for a hand-off when a session did work without one, writes an automatic one when a session ends without it, " +
+			"and gives each subagent the branch's newest capsule as it starts. Undo with 'wake uninstall claude'.",
 		Unchanged: "Already installed: the settings and CLAUDE.md were left unchanged.",
 		Record: func(r *clients.Record) error {
 			var rec record

@@ -9,9 +9,10 @@ import (
 
 // The hooks wake installs into a project's .codex/hooks.json.
 const (
-	StartCommand = "wake load --hook codex"
-	StopCommand  = "wake hook stop codex"
-	EndCommand   = "wake hook end codex"
+	StartCommand    = "wake load --hook codex"
+	StopCommand     = "wake hook stop codex"
+	EndCommand      = "wake hook end codex"
+	SubagentCommand = "wake capsule --hook codex"
 )
 
 // hookSpec is one of wake's hooks: the event, the command, and the
@@ -23,11 +24,14 @@ type hookSpec struct {
 
 // wakeHooks are the hooks install adds, in the order it adds them.
 // Codex gives a SessionEnd hook one second unless told otherwise, and
-// never more than three: the automatic hand-off gets all three.
+// never more than three: the automatic hand-off gets all three. The
+// SubagentStart group has no matcher: it runs for every agent type, and
+// wake.toml's [capsule.agents] says how much each gets.
 var wakeHooks = []hookSpec{
 	{"SessionStart", StartCommand, 30},
 	{"Stop", StopCommand, 30},
 	{"SessionEnd", EndCommand, 3},
+	{"SubagentStart", SubagentCommand, 30},
 }
 
 type hookGroup struct {

@@ -31,7 +31,7 @@ var hooksFiles = []struct{ name, src string }{
 	{"compact", `{"hooks":{"SessionEnd":[{"hooks":[{"type":"command","command":"sync.sh"}]}]}}`},
 }
 
-// TestHooksRoundTrip: install adds wake's three hooks, valid JSON in the
+// TestHooksRoundTrip: install adds wake's four hooks, valid JSON in the
 // file's own style, once; uninstall takes out what install made and
 // nothing else.
 func TestHooksRoundTrip(t *testing.T) {
@@ -66,7 +66,7 @@ func TestHooksRoundTrip(t *testing.T) {
 				t.Fatalf("second add changed the file (%v):\n%s", err, again)
 			}
 			back, removed, gone, err := removeHooks(out, made)
-			if err != nil || len(removed) != 3 {
+			if err != nil || len(removed) != len(wakeHooks) {
 				t.Fatalf("removed %q: %v", removed, err)
 			}
 			switch {
@@ -91,7 +91,7 @@ func TestRemoveHooksUnrecorded(t *testing.T) {
 		t.Fatal(err)
 	}
 	back, removed, gone, err := removeHooks(out, nil)
-	if err != nil || string(back) != src || len(removed) != 3 || gone {
+	if err != nil || string(back) != src || len(removed) != len(wakeHooks) || gone {
 		t.Fatalf("%q %v %v:\n%s", removed, gone, err, back)
 	}
 	// A hook a person gave wake's command to shares its group: only the

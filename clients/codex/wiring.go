@@ -1,7 +1,8 @@
 // Package codex is wake's wiring into the Codex CLI, and only what is
-// particular to it: wake's three hooks spliced into a project's
+// particular to it: wake's four hooks spliced into a project's
 // .codex/hooks.json (SessionStart loads the memory, Stop asks for a
-// hand-off, SessionEnd writes the automatic one), Codex's trust in them
+// hand-off, SessionEnd writes the automatic one, SubagentStart gives a
+// subagent the branch's newest capsule), Codex's trust in them
 // recorded in ~/.codex/config.toml through Codex's own app server, wake's
 // block in the project's AGENTS.md for sessions the hooks do not reach,
 // and what install records of each so that uninstall gives every file
@@ -167,7 +168,7 @@ func (w *wiring) PlanInstall() (clients.InstallPlan, error) {
 		edits = append(edits, mcp)
 	}
 	plan := clients.InstallPlan{Edits: edits, Command: StartCommand,
-		Done:      "Codex now loads this memory at every session start, asks for a hand-off before a session that did work stops, and writes one when the session ends without. Undo with 'wake uninstall codex'.",
+		Done:      "Codex now loads this memory at every session start, asks for a hand-off before a session that did work stops, writes one when the session ends without, and gives each subagent the branch's newest capsule as it starts. Undo with 'wake uninstall codex'.",
 		Unchanged: "Already installed: the hooks and AGENTS.md were left unchanged.",
 		Record: func(r *clients.Record) error {
 			var rec record

@@ -4,26 +4,53 @@ package memlock
 
 import (
 	"context"
+	"path/filepath"
 	"sync"
 )
 
-// Locker implements handoff.Locker with one read-write mutex for every
-// root and lock file.
-type Locker struct{ mu sync.RWMutex }
+// Locker implements handoff.Locker with a read-write mutex for each lock
+// file, as the OS locks of handoff.FileLocker are: the root's lock
+// (<root>/.state/lock) and each file LockIn names are distinct, so that
+// one may be taken while another is held.
+type Locker struct {
+	mu    sync.Mutex
+	files map[string]*sync.RWMutex
+}
+
+func (m *Locker) file(name string) *sync.RWMutex {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.files == nil {
+		m.files = map[string]*sync.RWMutex{}
+	}
+	name = filepath.Clean(name)
+	if m.files[name] == nil {
+		m.files[name] = &sync.RWMutex{}
+	}
+	return m.files[name]
+}
+
+// rootLock is the file of the root's lock (handoff.LockFile in the state
+// directory).
+func rootLock(root string) string { return filepath.Join(root, ".state", "lock") }
 
 // Lock takes the exclusive lock.
 func (m *Locker) Lock(ctx context.Context, root string) (func() error, error) {
-	m.mu.Lock()
-	return func() error { m.mu.Unlock(); return nil }, nil
+	l := m.file(rootLock(root))
+	l.Lock()
+	return func() error { l.Unlock(); return nil }, nil
 }
 
 // RLock takes the shared lock.
 func (m *Locker) RLock(ctx context.Context, root string) (func() error, error) {
-	m.mu.RLock()
-	return func() error { m.mu.RUnlock(); return nil }, nil
+	l := m.file(rootLock(root))
+	l.RLock()
+	return func() error { l.RUnlock(); return nil }, nil
 }
 
-// LockIn takes the exclusive lock, the same mutex.
+// LockIn takes the exclusive lock of the file name in dir.
 func (m *Locker) LockIn(ctx context.Context, dir, name string) (func() error, error) {
-	return m.Lock(ctx, dir)
+	l := m.file(filepath.Join(dir, name))
+	l.Lock()
+	return func() error { l.Unlock(); return nil }, nil
 }

@@ -1,0 +1,256 @@
+package wake
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/wakeproto/wake/budget"
+	"github.com/wakeproto/wake/capsule"
+	"github.com/wakeproto/wake/handoff"
+	"github.com/wakeproto/wake/policy"
+	"github.com/wakeproto/wake/tiers"
+)
+
+// SubagentStartInput is what a client's SubagentStart hook says of the
+// subagent starting, as far as wake reads it.
+type SubagentStartInput struct {
+	Client    string // "claude" or "codex"
+	AgentID   string
+	AgentType string // the client's agent type: "general-purpose", "Explore", ...
+	// Session is the client's id of the main session, which becomes the
+	// source_session of a capsule built for the subagent.
+	Session string
+	// Transcript is the main session's transcript, in Client's format:
+	// a capsule built for the subagent takes its highlights from it. ""
+	// when the client gave none.
+	Transcript string
+}
+
+// Injection is what [Memory.SubagentStart] gives a subagent.
+type Injection struct {
+	// Text is the context to add to the subagent's conversation: the
+	// capsule wrapped in the consumption prompt, within Limit bytes. ""
+	// when the agent type gets none (Limit 0).
+	Text  string
+	Limit int // the agent type's byte limit ([capsule] hook_bytes, [capsule.agents])
+	// Capsule is the capsule given; Built says it was built for this
+	// subagent, there being none of the branch or the memory having
+	// changed since the newest.
+	Capsule capsule.Found
+	Built   bool
+	// Cut is how many of the capsule's lines were left out to fit Limit,
+	// and Cuts what they were.
+	Cut  int
+	Cuts []budget.Cut
+}
+
+// CapsuleGap is what a subagent says when its capsule lacks something
+// it needs.
+const CapsuleGap = "Capsule gap"
+
+// consumptionPrompt follows the capsule: the seed's instructions to a
+// subagent that starts from one.
+const consumptionPrompt = "Treat this capsule as authoritative for current context: it is the main agent's state, which you continue. " +
+	"It is a curated snapshot, so verify it against the memory files in %s (the HANDOFF, the active tasks and decisions) and the repository before you rely on a detail, " +
+	"and note any discrepancy in your report to the main agent. " +
+	"If critical information seems missing, say \"" + CapsuleGap + ": <what is missing>\" in your report, so that the main agent can add it. " +
+	"When you finish, report what changed, so that the memory (and the next capsule) stays accurate.\n"
+
+// SubagentStart is the SubagentStart hook's work: it gives the subagent
+// the newest capsule of the current branch, building one first when the
+// branch has none or the memory changed after the newest was written,
+// wrapped in the consumption prompt and cut to the agent type's byte
+// limit ([capsule.agents], else [capsule] hook_bytes) bottom-up. Each
+// injection is recorded in subagents.jsonl with a ledger line (op
+// subagent). An agent type whose limit is 0 gets nothing, and nothing is
+// recorded. Reusing a capsule counts no tokens.
+func (m *Memory) SubagentStart(ctx context.Context, in SubagentStartInput) (Injection, error) {
+	inj := Injection{Limit: m.cfg.Capsule.AgentBytes(in.AgentType)}
+	if inj.Limit <= 0 {
+		inj.Limit = 0
+		return inj, nil
+	}
+	found, built, err := m.subagentCapsule(ctx, in)
+	if err != nil {
+		return inj, err
+	}
+	inj.Capsule, inj.Built = found, built
+	inj.Text, inj.Cut, inj.Cuts = m.injectionText(found, inj.Limit)
+	err = m.Store().RecordSubagent(ctx, handoff.SubagentRecord{At: m.o.Now(), Capsule: found.ID, AgentID: in.AgentID,
+		AgentType: in.AgentType, Client: in.Client, Session: in.Session, Bytes: len(inj.Text), Cut: inj.Cut})
+	if err != nil {
+		return inj, fmt.Errorf("capsule %s: recording its injection: %w", found.ID, err)
+	}
+	return inj, nil
+}
+
+// subagentLock is the lock file, in the state directory, that makes the
+// hooks of subagents starting together take turns finding or building
+// the capsule: the first builds it, the others reuse it.
+const subagentLock = "subagent.lock"
+
+// subagentCapsule finds the capsule to give: the branch's newest, or one
+// built now when there is none or the memory changed since. built says
+// which.
+func (m *Memory) subagentCapsule(ctx context.Context, in SubagentStartInput) (f capsule.Found, built bool, err error) {
+	if _, err := handoff.MkdirAllIn(m.o.FS, m.root, tiers.StateDir); err != nil {
+		return f, false, err
+	}
+	unlock, err := m.o.Locker.LockIn(ctx, m.path(tiers.StateDir), subagentLock)
+	if err != nil {
+		return f, false, fmt.Errorf("waiting for another subagent's capsule: %w", err)
+	}
+	defer unlock()
+	f, ok, err := m.NewestCapsule(ctx, m.Branch(ctx))
+	if err != nil || ok && !m.changedSince(f) {
+		return f, false, err
+	}
+	w, err := m.Capsule(ctx, CapsuleOptions{Session: in.Session, Transcript: in.Transcript, TranscriptFormat: transcriptFormat(in)})
+	if err != nil {
+		return f, false, fmt.Errorf("building a capsule: %w", err)
+	}
+	body, _ := policy.Scrub(string(w.Data))
+	return capsule.Found{ID: w.ID, Path: w.Path, Created: w.Capsule.Front.CreatedAt, Capsule: w.Capsule, Body: body}, true, nil
+}
+
+// transcriptFormat is the format of the transcript the hook named: the
+// client's own, or "" (sniffed) when wake does not know the client.
+func transcriptFormat(in SubagentStartInput) string {
+	if in.Transcript == "" {
+		return ""
+	}
+	switch in.Client {
+	case "claude", "codex":
+		return in.Client
+	}
+	return ""
+}
+
+// nonChanges are the ledger ops that leave the memory's content as it
+// was: a capsule written, a capsule given to a subagent, a client wired
+// in or out.
+var nonChanges = []string{"capsule", handoff.OpSubagent, "install", "uninstall"}
+
+// changedSince reports whether the memory changed after capsule f was
+// written: a ledger line after the capsule's own (op capsule naming its
+// path), other than those of [nonChanges]. A capsule without a ledger
+// line of its own (one an agent wrote) counts from its created_at. Only
+// the ledger's lines from created_at on are read. A ledger wake cannot
+// read counts as a change.
+func (m *Memory) changedSince(f capsule.Found) bool {
+	entries, _, err := handoff.ReadLedgerSince(m.o.FS, m.root, f.Created)
+	if err != nil {
+		return true
+	}
+	from := -1
+	for i := len(entries) - 1; i >= 0; i-- {
+		if e := entries[i]; e.Op == "capsule" && slices.Contains(e.Paths, f.Path) {
+			from = i
+			break
+		}
+	}
+	for i, e := range entries {
+		if slices.Contains(nonChanges, e.Op) {
+			continue
+		}
+		if from >= 0 && i > from || from < 0 && e.At.After(f.Created) {
+			return true
+		}
+	}
+	return false
+}
+
+// injectionText renders capsule f for a subagent within limit bytes: a
+// heading, the capsule's provenance (id, path, branch, time, session; the
+// objective is the Mission Snapshot's first line), its sections (empty ones left out,
+// headings one level down) and the consumption prompt. The sections'
+// lines go from the bottom up, as the budget's fitter cuts, with a note
+// of how many went and where the whole capsule is. It returns the text,
+// how many lines were cut, and what they were.
+func (m *Memory) injectionText(f capsule.Found, limit int) (string, int, []budget.Cut) {
+	path := filepath.Join(m.root, filepath.FromSlash(f.Path))
+	fm := f.Capsule.Front
+	var head strings.Builder
+	head.WriteString("## Context Capsule\n\n")
+	fmt.Fprintf(&head, "Capsule %s (%s) of branch %s", f.ID, path, fm.Branch)
+	if !fm.CreatedAt.IsZero() {
+		fmt.Fprintf(&head, ", written %s", fm.CreatedAt.UTC().Format("2006-01-02T15:04:05Z"))
+	}
+	if fm.SourceSession != "" {
+		fmt.Fprintf(&head, " for session %s", fm.SourceSession)
+	}
+	head.WriteString(".\n")
+	tail := "\n" + fmt.Sprintf(consumptionPrompt, m.root)
+	var lines []string
+	for _, s := range f.Capsule.Sections {
+		body := strings.TrimSpace(s.Body)
+		if body == "" {
+			continue
+		}
+		lines = append(lines, "", "### "+s.Title, "")
+		lines = append(lines, strings.Split(body, "\n")...)
+	}
+	note := func(n int) string {
+		if n == 0 {
+			return ""
+		}
+		return fmt.Sprintf("\n_(%s of this capsule left out to fit %s bytes: the whole capsule is %s.)_\n", budget.Plural(n, "line"), budget.Thousands(limit), path)
+	}
+	room := limit - len(head.String()) - len(tail)
+	if room < len(note(len(lines)))+minCapsuleRoom {
+		// Not even the wrapper fits: a pointer to the file.
+		short := fmt.Sprintf("Context capsule %s: read %s before you start, treat it as authoritative for current context, verify it against the memory files, and say \"%s\" when critical information is missing.\n", f.ID, path, CapsuleGap)
+		short, _ = policy.Scrub(short)
+		return cutBytes(short, limit), len(lines), nil
+	}
+	fr := &budget.Fitter{Unit: budget.Bytes, Limit: room, Pieces: make([]budget.Piece, len(lines))}
+	upTo := make([]int, len(lines)+1)
+	for i, l := range lines {
+		fr.Pieces[i] = budget.Piece{Text: l, Size: len(l) + 1, Where: budget.Where(f.Path, "")}
+		upTo[i+1] = upTo[i] + len(l) + 1
+	}
+	fr.Measure = func() int { return upTo[len(lines)-fr.Steps()] + len(note(fr.Steps())) }
+	fr.Fit()
+	kept := len(lines) - fr.Steps()
+	// A heading, or a blank line, left last of what is kept goes too.
+	for kept > 0 && (lines[kept-1] == "" || strings.HasPrefix(lines[kept-1], "### ")) && kept < len(lines) {
+		kept--
+	}
+	var b strings.Builder
+	b.WriteString(head.String())
+	for _, l := range lines[:kept] {
+		b.WriteString(l)
+		b.WriteString("\n")
+	}
+	b.WriteString(note(len(lines) - kept))
+	b.WriteString(tail)
+	text, _ := policy.Scrub(b.String())
+	// Scrubbing replaces a secret with a shorter mark; should one ever
+	// be longer, the limit still holds.
+	return cutBytes(text, limit), len(lines) - kept, fr.Cuts()
+}
+
+// minCapsuleRoom is the least room for the capsule's lines worth the
+// wrapper: below it the subagent gets a pointer to the file instead.
+const minCapsuleRoom = 200
+
+// cutBytes cuts s to at most n bytes, never inside a character.
+func cutBytes(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	s = s[:n]
+	for i := len(s) - 1; i >= 0 && i >= len(s)-utf8.UTFMax; i-- {
+		if utf8.RuneStart(s[i]) {
+			if !utf8.FullRuneInString(s[i:]) {
+				s = s[:i]
+			}
+			break
+		}
+	}
+	return s
+}
