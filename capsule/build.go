@@ -374,7 +374,12 @@ func itemsOf(src Sources, objective string) []item {
 		if len(r.Tags) > 0 {
 			text += " (tags: " + clean(strings.Join(r.Tags, ", ")) + ")"
 		}
-		text += fmt.Sprintf(" [inbox %d, %s]", r.N, r.At.UTC().Format(time.RFC3339))
+		if r.At.IsZero() {
+			// A hand-written entry whose time wake could not read.
+			text += fmt.Sprintf(" [inbox %d]", r.N)
+		} else {
+			text += fmt.Sprintf(" [inbox %d, %s]", r.N, r.At.UTC().Format(time.RFC3339))
+		}
 		items = append(items, item{section: 7, prio: prioReminder, text: text, reminder: r.N})
 	}
 	return items

@@ -145,3 +145,14 @@ func TestBuildNoControlCharacters(t *testing.T) {
 		t.Fatalf("the texts are gone:\n%s", b.Data)
 	}
 }
+
+// TestBuildReminderWithoutTime: a hand-written entry whose time wake
+// cannot read shows its number alone, not the zero time.
+func TestBuildReminderWithoutTime(t *testing.T) {
+	src := someSources()
+	src.Reminders = append(src.Reminders, Reminder{N: 3, Text: "undated"})
+	b := Build(src, opts(t, 1200))
+	if strings.Contains(string(b.Data), "0001-01-01") || !strings.Contains(string(b.Data), "- undated [inbox 3]") {
+		t.Fatalf("the undated reminder:\n%s", b.Data)
+	}
+}
