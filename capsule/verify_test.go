@@ -245,3 +245,21 @@ func FuzzScan(f *testing.F) {
 		}
 	})
 }
+
+// TestRefsLinkEscapes: a Markdown link's target is URL-encoded where it
+// holds a blank ("my%20notes.md"): the file is "my notes.md".
+func TestRefsLinkEscapes(t *testing.T) {
+	s, err := Scan([]byte(goodCapsule + "- see [notes](docs/my%20notes.md) and [raw](docs/100%.md)\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, r := range s.Refs {
+		if r.Kind == RefPath && strings.HasPrefix(r.Value, "docs/") {
+			got = append(got, r.Value)
+		}
+	}
+	if g := strings.Join(got, "|"); g != "docs/my notes.md|docs/100%.md" {
+		t.Fatalf("link targets %q", g)
+	}
+}
