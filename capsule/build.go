@@ -211,10 +211,12 @@ func sectionsOf(items []item, cut func(int) bool) []string {
 }
 
 // clean makes s one line of printable characters (a hand-edited memory
-// may hold terminal escapes), scrubbed of secret-looking strings.
+// may hold terminal escapes), scrubbed of secret-looking strings, with
+// "<!--" written "&lt;!--": a text's own would open an HTML comment that
+// hides the rest of the capsule from a Markdown viewer and from verify.
 func clean(s string) string {
 	s, _ = policy.Scrub(tiers.OneLine(tiers.Printable(s)))
-	return s
+	return strings.ReplaceAll(s, "<!--", "&lt;!--")
 }
 
 // maxItem is the most characters an item's text keeps.

@@ -156,3 +156,28 @@ func TestBuildReminderWithoutTime(t *testing.T) {
 		t.Fatalf("the undated reminder:\n%s", b.Data)
 	}
 }
+
+// TestBuildCommentOpener: a text holding "<!--" (a decision about HTML
+// comments, say) does not open a comment in the capsule, which would hide
+// the rest of it from a Markdown viewer and from verify: every section
+// and every reference after it stays visible.
+func TestBuildCommentOpener(t *testing.T) {
+	src := someSources()
+	src.Handoff.Summary = "kept the <!-- marker"
+	src.Decisions[1].Ref = "warm/decisions.md#d-0001"
+	b := Build(src, opts(t, 1200))
+	s, err := Scan(b.Data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(s.Headings) != len(Outline) {
+		t.Fatalf("verify sees %d of the %d sections:\n%s", len(s.Headings), len(Outline), b.Data)
+	}
+	found := false
+	for _, r := range s.Refs {
+		found = found || r.Value == "warm/decisions.md"
+	}
+	if !found {
+		t.Fatalf("the decision's reference is hidden:\n%s", b.Data)
+	}
+}
