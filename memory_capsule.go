@@ -97,29 +97,26 @@ func (m *Memory) Capsule(ctx context.Context, o CapsuleOptions) (capsule.Written
 		return w, nil
 	}
 	s := m.Store()
-	err := s.Mutate(ctx, func() (handoff.Entry, error) {
+	err := func() error {
+		unlock, err := s.Locker.Lock(ctx, s.Root)
+		if err != nil {
+			return err
+		}
+		defer unlock()
 		if err := build(); err != nil {
-			return handoff.Entry{}, err
-		}
-		if err := s.CheckWritable(w.Path); err != nil {
-			return handoff.Entry{}, err
-		}
-		if err := s.Write(w.Path, w.Data); err != nil {
-			return handoff.Entry{}, err
+			return err
 		}
 		paths := []string{w.Path}
-		if len(w.Consumed) > 0 {
-			if err := s.ConsumeRemindersLocked(w.Consumed, w.ID, now); err != nil {
-				return handoff.Entry{}, fmt.Errorf("capsule %s written, but its reminders could not be marked consumed: %w", w.Path, err)
-			}
-			paths = append(paths, tiers.InboxPath)
-		}
 		sum := fmt.Sprintf("capsule %s: %s tokens of %s", w.ID, budget.Thousands(w.Tokens), budget.Thousands(w.Budget))
 		if n := len(w.Consumed); n > 0 {
+			paths = append(paths, tiers.InboxPath)
 			sum += fmt.Sprintf(", %d reminder(s) consumed", n)
 		}
-		return handoff.Entry{At: now, Op: "capsule", Paths: paths, ChangeSummary: sum}, nil
-	})
+		// The capsule, its reminders consumed and its ledger line are one
+		// change: a failure before the line is on disk undoes the rest.
+		return s.WriteCapsuleLocked(w.Path, w.Data, w.Consumed, w.ID, now,
+			handoff.Entry{At: now, Op: "capsule", Paths: paths, ChangeSummary: sum})
+	}()
 	m.SaveCache()
 	if err != nil {
 		return capsule.Written{}, err
@@ -539,6 +536,10 @@ func (m *Memory) PruneCapsules(ctx context.Context, olderThan time.Duration, dry
 		if moves, err = plan(); err != nil {
 			return handoff.Entry{}, err
 		}
+		if len(moves) == 0 {
+			// Another prune moved them meanwhile: nothing to record.
+			return handoff.Entry{}, errNothingPruned
+		}
 		var paths []string
 		for i, mv := range moves {
 			if err := s.MoveLocked(mv.From, mv.To); err != nil {
@@ -556,8 +557,15 @@ func (m *Memory) PruneCapsules(ctx context.Context, olderThan time.Duration, dry
 		return handoff.Entry{At: now, Op: "capsule-prune", Paths: paths,
 			ChangeSummary: fmt.Sprintf("moved %d capsule(s) created before %s to %s", len(moves), p.Before.Format(time.RFC3339), capsule.ArchiveDir)}, nil
 	})
-	if err == nil {
+	switch {
+	case errors.Is(err, errNothingPruned):
+		err = nil
+	case err == nil:
 		err = failed
 	}
 	return p, err
 }
+
+// errNothingPruned ends a prune's mutation without a ledger line: under
+// the lock, nothing was left to move.
+var errNothingPruned = errors.New("nothing to prune")

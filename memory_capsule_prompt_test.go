@@ -285,3 +285,115 @@ func TestVerifyCapsuleTooLarge(t *testing.T) {
 		t.Fatalf("verify of a huge file: %v", err)
 	}
 }
+
+// TestVerifyCapsuleSymlinkOutside: a path inside the project by its text
+// that reaches outside it through a symlink is outside, a finding; verify
+// neither hashes nor records the file it leads to.
+func TestVerifyCapsuleSymlinkOutside(t *testing.T) {
+	dir, m, _ := capsuleProject(t)
+	ctx := context.Background()
+	outside := t.TempDir()
+	os.WriteFile(filepath.Join(outside, "secret.txt"), []byte("not the project's\n"), 0o644)
+	if err := os.Symlink(outside, filepath.Join(dir, "src", "elsewhere")); err != nil {
+		t.Skip("no symlinks here")
+	}
+	p, err := m.CapsulePrompt(ctx, wake.CapsulePromptOptions{Stub: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	name := filepath.Join(m.Root(), filepath.FromSlash(p.Path))
+	filled := strings.Replace(string(capsule.Stub(p.Front)), `primary_objective: ""`, `primary_objective: "x"`, 1)
+	for _, title := range capsule.Outline {
+		filled = strings.Replace(filled, "# "+title+"\n", "# "+title+"\n- 2026-11-22T22:00Z nothing\n", 1)
+	}
+	kb := "# " + capsule.KnowledgeBase + "\n"
+	filled = strings.Replace(filled, kb, kb+"- `src/elsewhere/secret.txt`\n- `src/app.go`\n", 1)
+	os.WriteFile(name, []byte(filled), 0o644)
+	v, err := m.VerifyCapsule(ctx, name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, f := range v.Findings {
+		if f.Kind == capsule.FindPath && f.Subject == "src/elsewhere/secret.txt" && strings.Contains(f.Message, "outside") {
+			found = true
+		}
+	}
+	for _, f := range v.Files {
+		if f.Path == "src/elsewhere/secret.txt" {
+			t.Errorf("the file outside was hashed: %+v", f)
+		}
+	}
+	if !found || v.Recorded {
+		t.Fatalf("want a path finding for the symlink out, nothing recorded: %+v", v)
+	}
+	data, _ := os.ReadFile(name)
+	if strings.Contains(string(data), "secret.txt:") {
+		t.Fatalf("the hash of the file outside was recorded:\n%s", data)
+	}
+}
+
+// TestCapsuleConsumeFailsLeavesNothing: when the capsule's reminders
+// cannot be marked consumed (here the inbox is a symlink inside the root,
+// which the reading for the capsule follows and the writer refuses), the
+// command fails and leaves no capsule behind: no file without a ledger
+// line, none more at each retry.
+func TestCapsuleConsumeFailsLeavesNothing(t *testing.T) {
+	_, m, _ := capsuleProject(t)
+	ctx := context.Background()
+	root := m.Root()
+	os.MkdirAll(filepath.Join(root, "cold", "notes"), 0o755)
+	os.WriteFile(filepath.Join(root, "cold", "notes", "inbox.md"), []byte("# Remember later\n\n## 1 · 2026-11-22T22:00:00Z\n- reminder: an open one\n"), 0o644)
+	if err := os.Symlink("../cold/notes/inbox.md", filepath.Join(root, "warm", "inbox.md")); err != nil {
+		t.Skip("no symlinks here")
+	}
+	before := ledgerOps(t, root)
+	for i := 0; i < 2; i++ {
+		if _, err := m.Capsule(ctx, wake.CapsuleOptions{Objective: "x"}); err == nil {
+			t.Fatal("the capsule was written though its reminder could not be consumed")
+		}
+	}
+	var left []string
+	filepath.WalkDir(filepath.Join(root, "cold", "capsules"), func(p string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			left = append(left, p)
+		}
+		return nil
+	})
+	if len(left) > 0 {
+		t.Errorf("capsules left behind without a ledger line: %v", left)
+	}
+	if after := ledgerOps(t, root); len(after) != len(before) {
+		t.Errorf("ledger %v, was %v", after, before)
+	}
+}
+
+// TestCapsuleLedgerFailsLeavesNothing: when the ledger line cannot be
+// written, the capsule goes again and its reminders stay open: a failed
+// `wake capsule` changes nothing the ledger does not tell.
+func TestCapsuleLedgerFailsLeavesNothing(t *testing.T) {
+	_, m, _ := capsuleProject(t)
+	ctx := context.Background()
+	root := m.Root()
+	if _, err := m.Remember(ctx, handoff.NewReminder{Text: "an open one"}); err != nil {
+		t.Fatal(err)
+	}
+	inbox, _ := os.ReadFile(filepath.Join(root, "warm", "inbox.md"))
+	ledger := filepath.Join(root, "ledger.jsonl")
+	os.Rename(ledger, ledger+".keep")
+	os.Mkdir(ledger, 0o755) // AppendLedger fails: a directory
+	if _, err := m.Capsule(ctx, wake.CapsuleOptions{Objective: "x"}); err == nil {
+		t.Fatal("the capsule succeeded without its ledger line")
+	}
+	os.Remove(ledger)
+	os.Rename(ledger+".keep", ledger)
+	if now, _ := os.ReadFile(filepath.Join(root, "warm", "inbox.md")); string(now) != string(inbox) {
+		t.Errorf("the inbox changed without a ledger line:\n%s", now)
+	}
+	filepath.WalkDir(filepath.Join(root, "cold", "capsules"), func(p string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			t.Errorf("capsule left without a ledger line: %s", p)
+		}
+		return nil
+	})
+}

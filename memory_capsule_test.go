@@ -360,3 +360,62 @@ func TestNewestCapsulePassesOver(t *testing.T) {
 		t.Errorf("%d warnings of capsules passed over, want 2: %+v", warned, *notes)
 	}
 }
+
+// racingLocker runs before, once, just before it takes the lock: another
+// process that got the lock first.
+type racingLocker struct {
+	memlock.Locker
+	before func()
+}
+
+func (l *racingLocker) Lock(ctx context.Context, root string) (func() error, error) {
+	if f := l.before; f != nil {
+		l.before = nil
+		f()
+	}
+	return l.Locker.Lock(ctx, root)
+}
+
+// TestPruneRaceWritesNothing: a prune that finds, once it holds the lock,
+// that another one moved everything it planned to move writes no ledger
+// line, like any prune with nothing to move.
+func TestPruneRaceWritesNothing(t *testing.T) {
+	now := capsuleClock
+	fsys := demo.FS(t)
+	enc := demo.Encoder(t)
+	lk := &racingLocker{}
+	o := wake.Options{FS: fsys, Env: map[string]string{"HOME": "/home", "PATH": os.Getenv("PATH")}, Now: func() time.Time { return now },
+		Locker: lk, Encoder: func(string) (*budget.Encoder, error) { return enc, nil }}
+	m, err := wake.Open("/demo", o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	if _, err := m.Capsule(ctx, wake.CapsuleOptions{Objective: "x"}); err != nil {
+		t.Fatal(err)
+	}
+	now = now.Add(40 * 24 * time.Hour)
+	other, err := wake.Open("/demo", o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lk.before = func() {
+		if _, err := other.PruneCapsules(ctx, 30*24*time.Hour, false); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var before []handoff.Entry
+	p, err := m.PruneCapsules(ctx, 30*24*time.Hour, false)
+	if err != nil || len(p.Moves) != 0 {
+		t.Fatalf("the prune that lost the race: %+v, %v", p, err)
+	}
+	entries, _, _ := handoff.ReadLedger(fsys, "/demo")
+	for _, e := range entries {
+		if e.Op == "capsule-prune" {
+			before = append(before, e)
+		}
+	}
+	if len(before) != 1 {
+		t.Fatalf("capsule-prune ledger lines %+v, want the one of the prune that moved", before)
+	}
+}

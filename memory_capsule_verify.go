@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"math"
 	"os/exec"
 	"path/filepath"
@@ -20,6 +21,7 @@ import (
 	"github.com/wakeproto/wake/capsule"
 	"github.com/wakeproto/wake/handoff"
 	"github.com/wakeproto/wake/policy"
+	"github.com/wakeproto/wake/tiers"
 )
 
 // OpCapsuleVerify is the ledger op of a verify that recorded the hashes
@@ -197,9 +199,16 @@ func (m *Memory) hashRef(p string) (sum string, ok, outside bool) {
 			cands = append(cands, filepath.Join(b, filepath.FromSlash(p)))
 		}
 	}
+	// Outside when no candidate lies in a base by its text, or one that
+	// does leads out of it through a symlink and none is found inside.
 	outside = true
+	led := false
 	for _, c := range cands {
-		if !within(bases[0], c) && !within(bases[1], c) {
+		switch in, out := m.inside(bases, c); {
+		case out:
+			led = true
+			continue
+		case !in:
 			continue
 		}
 		outside = false
@@ -216,7 +225,31 @@ func (m *Memory) hashRef(p string) (sum string, ok, outside bool) {
 			return sum, true, false
 		}
 	}
-	return "", false, outside
+	return "", false, outside || led
+}
+
+// inside reports whether c lies in one of bases once every symlink on
+// its way is resolved; out, whether c, in a base by its text, leads out
+// of it through a symlink. A path inside the project by its text may
+// lead out of it, and verify must not hash what lies there. A path with
+// a missing component is inside: nothing is there to read.
+func (m *Memory) inside(bases []string, c string) (in, out bool) {
+	for _, b := range bases {
+		if !within(b, c) {
+			continue
+		}
+		rel, err := filepath.Rel(b, c)
+		if err != nil {
+			continue
+		}
+		switch why, err := tiers.Inside(m.o.FS, b, rel); {
+		case err == nil && why == "", errors.Is(err, fs.ErrNotExist):
+			return true, false
+		case err == nil:
+			out = true
+		}
+	}
+	return false, out
 }
 
 func within(base, p string) bool {

@@ -96,18 +96,20 @@ func heldReminder(r tiers.Reminder, lvl string) tiers.Reminder {
 	return out
 }
 
-// scrubReminder scrubs every text of r.
+// scrubReminder scrubs every text of r, and replaces its control
+// characters: a hand-edited inbox may hold terminal escapes, and what
+// wake shows holds none.
 func scrubReminder(r tiers.Reminder) (tiers.Reminder, policy.Redactions) {
 	var all policy.Redactions
 	for _, s := range []*string{&r.Text, &r.Topic, &r.Next, &r.Consumed, &r.Done} {
 		var red policy.Redactions
-		*s, red = policy.Scrub(*s)
+		*s, red = policy.Scrub(tiers.Printable(*s))
 		all = all.Merge(red)
 	}
 	tags := make([]string, len(r.Tags))
 	for i, t := range r.Tags {
 		var red policy.Redactions
-		tags[i], red = policy.Scrub(t)
+		tags[i], red = policy.Scrub(tiers.Printable(t))
 		all = all.Merge(red)
 	}
 	if r.Tags != nil {
@@ -157,7 +159,7 @@ func ReadInbox(fsys afero.Fs, root string) (Inbox, error) {
 	}
 	for i := range out.Problems {
 		p := &out.Problems[i]
-		p.Text, _ = policy.Scrub(p.Text)
+		p.Text, _ = policy.Scrub(tiers.Printable(p.Text))
 		p.Reason, _ = policy.Scrub(p.Reason)
 	}
 	return out, nil

@@ -98,3 +98,33 @@ func TestHeldBackInbox(t *testing.T) {
 		}
 	}
 }
+
+// TestRemindersArePrintable: a hand-edited inbox may hold terminal
+// escapes; the reminders wake shows (listed, or echoed when closed) hold
+// none, as the boot context's section holds none.
+func TestRemindersArePrintable(t *testing.T) {
+	m, fsys := inboxMemory(t)
+	ctx := context.Background()
+	text := "# Remember later\n\n## 1 · 2026-11-22T20:00:00Z\n- reminder: evil \x1b]0;pwned\x07 \x1b[31mred\n- topic: \x1b[2Jclear\n- next: \u009b1m\n- tags: a\x1bb\n"
+	if err := afero.WriteFile(fsys, "/p/.wake/"+tiers.InboxPath, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	printable := func(what string, r tiers.Reminder) {
+		t.Helper()
+		for _, s := range append([]string{r.Text, r.Topic, r.Next, r.Done, r.Consumed}, r.Tags...) {
+			if tiers.Printable(s) != s {
+				t.Errorf("%s: control characters in %q", what, s)
+			}
+		}
+	}
+	in, err := m.Inbox(ctx)
+	if err != nil || len(in.Reminders) != 1 {
+		t.Fatalf("%+v %v", in, err)
+	}
+	printable("listed", in.Reminders[0])
+	r, err := m.CloseReminder(ctx, 1, "done")
+	if err != nil {
+		t.Fatal(err)
+	}
+	printable("closed", r)
+}

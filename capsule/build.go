@@ -210,10 +210,13 @@ func sectionsOf(items []item, cut func(int) bool) []string {
 	return out
 }
 
-// clean makes s one line, scrubbed of secret-looking strings.
+// clean makes s one line of printable characters (a hand-edited memory
+// may hold terminal escapes), scrubbed of secret-looking strings, with
+// "<!--" written "&lt;!--": a text's own would open an HTML comment that
+// hides the rest of the capsule from a Markdown viewer and from verify.
 func clean(s string) string {
-	s, _ = policy.Scrub(tiers.OneLine(s))
-	return s
+	s, _ = policy.Scrub(tiers.OneLine(tiers.Printable(s)))
+	return strings.ReplaceAll(s, "<!--", "&lt;!--")
 }
 
 // maxItem is the most characters an item's text keeps.
@@ -373,7 +376,12 @@ func itemsOf(src Sources, objective string) []item {
 		if len(r.Tags) > 0 {
 			text += " (tags: " + clean(strings.Join(r.Tags, ", ")) + ")"
 		}
-		text += fmt.Sprintf(" [inbox %d, %s]", r.N, r.At.UTC().Format(time.RFC3339))
+		if r.At.IsZero() {
+			// A hand-written entry whose time wake could not read.
+			text += fmt.Sprintf(" [inbox %d]", r.N)
+		} else {
+			text += fmt.Sprintf(" [inbox %d, %s]", r.N, r.At.UTC().Format(time.RFC3339))
+		}
 		items = append(items, item{section: 7, prio: prioReminder, text: text, reminder: r.N})
 	}
 	return items

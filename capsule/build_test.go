@@ -124,3 +124,60 @@ func TestParseAge(t *testing.T) {
 		}
 	}
 }
+
+// TestBuildNoControlCharacters: a hand-edited memory may hold terminal
+// escapes; none reach the capsule, which a subagent reads as its context
+// and `wake capsule --dry-run` prints.
+func TestBuildNoControlCharacters(t *testing.T) {
+	src := someSources()
+	src.Reminders[0].Text = "evil \x1b]0;pwned\x07 \x1b[31mred\x1b[0m"
+	src.Reminders[0].Topic = "\x1b[2Jclear"
+	src.Decisions[0].What = "decided \x1b[31mred"
+	src.Tasks[0].Text = "task \x9b31m"
+	src.Commits = []string{"abc1234 \x1b[1mbold"}
+	b := Build(src, opts(t, 1200))
+	for i, r := range string(b.Data) {
+		if r != '\n' && r != '\t' && (r < ' ' || r >= 0x7f && r <= 0x9f) {
+			t.Fatalf("control character %U at %d in the capsule:\n%q", r, i, b.Data)
+		}
+	}
+	if !strings.Contains(string(b.Data), "evil") || !strings.Contains(string(b.Data), "decided") {
+		t.Fatalf("the texts are gone:\n%s", b.Data)
+	}
+}
+
+// TestBuildReminderWithoutTime: a hand-written entry whose time wake
+// cannot read shows its number alone, not the zero time.
+func TestBuildReminderWithoutTime(t *testing.T) {
+	src := someSources()
+	src.Reminders = append(src.Reminders, Reminder{N: 3, Text: "undated"})
+	b := Build(src, opts(t, 1200))
+	if strings.Contains(string(b.Data), "0001-01-01") || !strings.Contains(string(b.Data), "- undated [inbox 3]") {
+		t.Fatalf("the undated reminder:\n%s", b.Data)
+	}
+}
+
+// TestBuildCommentOpener: a text holding "<!--" (a decision about HTML
+// comments, say) does not open a comment in the capsule, which would hide
+// the rest of it from a Markdown viewer and from verify: every section
+// and every reference after it stays visible.
+func TestBuildCommentOpener(t *testing.T) {
+	src := someSources()
+	src.Handoff.Summary = "kept the <!-- marker"
+	src.Decisions[1].Ref = "warm/decisions.md#d-0001"
+	b := Build(src, opts(t, 1200))
+	s, err := Scan(b.Data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(s.Headings) != len(Outline) {
+		t.Fatalf("verify sees %d of the %d sections:\n%s", len(s.Headings), len(Outline), b.Data)
+	}
+	found := false
+	for _, r := range s.Refs {
+		found = found || r.Value == "warm/decisions.md"
+	}
+	if !found {
+		t.Fatalf("the decision's reference is hidden:\n%s", b.Data)
+	}
+}

@@ -116,6 +116,8 @@ func TestBranchDir(t *testing.T) {
 		"archive":           "archive-",
 		"archive/2026":      "archive-/2026",
 		"x/archive":         "x/archive",
+		"Archive":           "Archive-",
+		"ARCHIVE/x":         "ARCHIVE-/x",
 		"résumé":            "r-sum-",
 		Detached:            Detached,
 		"release/v1.2_rc-1": "release/v1.2_rc-1",

@@ -32,8 +32,8 @@ const StampLayout = "20060102T150405Z"
 // BranchDir turns a git branch into a safe relative directory: each
 // slash-separated component keeps [A-Za-z0-9._-] and has any other
 // character as "-", a leading dot as "-"; empty components and "." go,
-// ".." becomes "--". A first component "archive" becomes "archive-" so
-// that no branch lands in [ArchiveDir]; "" is [NoBranch].
+// ".." becomes "--". A first component "archive", in any case, gets a
+// "-" so that no branch lands in [ArchiveDir]; "" is [NoBranch].
 func BranchDir(branch string) string {
 	var parts []string
 	for _, c := range strings.Split(branch, "/") {
@@ -61,8 +61,10 @@ func BranchDir(branch string) string {
 	if len(parts) == 0 {
 		return NoBranch
 	}
-	if parts[0] == archive {
-		parts[0] = archive + "-"
+	// In any case: on a file system that ignores case (macOS, Windows)
+	// "Archive" is the archive's directory.
+	if strings.EqualFold(parts[0], archive) {
+		parts[0] += "-"
 	}
 	return strings.Join(parts, "/")
 }

@@ -1,6 +1,7 @@
 package capsule
 
 import (
+	"net/url"
 	"path"
 	"regexp"
 	"strings"
@@ -96,6 +97,11 @@ func refsIn(t string, no int) []Ref {
 			continue
 		}
 		target, _, _ = strings.Cut(target, "#")
+		// A link writes a blank in a file's name as %20: the file has
+		// the blank. A "%" that escapes nothing is the name's own.
+		if u, err := url.PathUnescape(target); err == nil {
+			target = u
+		}
 		if p, ok := cleanPath(target); ok {
 			out = append(out, Ref{Kind: RefPath, Value: p, Line: no})
 		}

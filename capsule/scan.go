@@ -52,7 +52,10 @@ type Scanned struct {
 	// line, where the body starts; CloseLine is that line's number.
 	FrontEnd  int
 	CloseLine int
-	Body      string
+	// Front is the text up to FrontEnd: the front matter with its two
+	// "---" lines, from the file's first line.
+	Front string
+	Body  string
 	// KeyLines are the lines of the front matter's top-level keys.
 	KeyLines map[string]int
 	Headings []Heading
@@ -89,7 +92,7 @@ func Scan(data []byte) (*Scanned, error) {
 	} else if err != nil {
 		return nil, &MalformedError{1, err.Error()}
 	}
-	s.Body = string(data[s.FrontEnd:])
+	s.Front, s.Body = string(data[:s.FrontEnd]), string(data[s.FrontEnd:])
 	s.scanBody(s.CloseLine + 1)
 	return s, nil
 }

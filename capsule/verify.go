@@ -67,6 +67,12 @@ func Check(s *Scanned, o CheckOptions) ([]Finding, int) {
 		out = append(out, Finding{Kind: FindBudget, Subject: "capsule.max_tokens",
 			Message: fmt.Sprintf("the body is %d tokens, over capsule.max_tokens (%d)", tokens, o.MaxTokens)})
 	}
+	// The front matter is handed on with the body (its objective, its
+	// session): a secret there is one too.
+	for _, h := range policy.FindSecrets(s.Front) {
+		out = append(out, Finding{Kind: FindSecret, Line: h.Line, Subject: h.Kind,
+			Message: fmt.Sprintf("a secret-looking string (%s) in the front matter: take it out and say where the secret is kept instead", h.Kind)})
+	}
 	for _, h := range policy.FindSecrets(s.Body) {
 		out = append(out, Finding{Kind: FindSecret, Line: s.CloseLine + h.Line, Subject: h.Kind,
 			Message: fmt.Sprintf("a secret-looking string (%s): take it out and say where the secret is kept instead", h.Kind)})

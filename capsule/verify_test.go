@@ -87,6 +87,7 @@ func TestCheckFindings(t *testing.T) {
 		{"highlight citing nothing", "- a1b2c3d4: the format landed.", "- the format landed.", FindHighlights, 29},
 		{"over token_budget", "token_budget: 1200", "token_budget: 10", FindBudget, 6},
 		{"secret", "measure on a large repository.", "token ghp_x9Kq2Lm7Rt4Vb8Nz1Pw6Hs3Jd5Fg0Yc2Ue7Ia", FindSecret, 32},
+		{"secret in the front matter", `"Ship capsule verify"`, `"rotate ghp_x9Kq2Lm7Rt4Vb8Nz1Pw6Hs3Jd5Fg0Yc2Ue7Ia"`, FindSecret, 5},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -243,4 +244,22 @@ func FuzzScan(f *testing.F) {
 			t.Fatalf("body changed:\n%q\n%q", data, out)
 		}
 	})
+}
+
+// TestRefsLinkEscapes: a Markdown link's target is URL-encoded where it
+// holds a blank ("my%20notes.md"): the file is "my notes.md".
+func TestRefsLinkEscapes(t *testing.T) {
+	s, err := Scan([]byte(goodCapsule + "- see [notes](docs/my%20notes.md) and [raw](docs/100%.md)\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, r := range s.Refs {
+		if r.Kind == RefPath && strings.HasPrefix(r.Value, "docs/") {
+			got = append(got, r.Value)
+		}
+	}
+	if g := strings.Join(got, "|"); g != "docs/my notes.md|docs/100%.md" {
+		t.Fatalf("link targets %q", g)
+	}
 }

@@ -251,30 +251,6 @@ func (s *Store) CloseReminder(ctx context.Context, n int, why string) (tiers.Rem
 	return got, err
 }
 
-// ConsumeRemindersLocked marks each open reminder of ns consumed by the
-// capsule capsuleID at at ("- consumed: ID at TIME"), in one atomic write
-// of the inbox. The caller holds the root's lock and writes the ledger
-// line, naming tiers.InboxPath among its paths. A number the inbox does
-// not have, or a reminder already closed, is an error and nothing is
-// written.
-func (s *Store) ConsumeRemindersLocked(ns []int, capsuleID string, at time.Time) error {
-	if len(ns) == 0 {
-		return nil
-	}
-	if err := oneLineTexts("capsule id", capsuleID); err != nil {
-		return err
-	}
-	f, err := s.readInboxLocked()
-	if err != nil {
-		return err
-	}
-	text, err := closeReminders(f, ns, tiers.InboxKeyConsumed, strings.TrimSpace(capsuleID), at)
-	if err != nil {
-		return err
-	}
-	return s.writeInboxLocked(f, text, nil)
-}
-
 // closeReminders adds "- KEY: VALUE at TIME" to each entry of ns and
 // returns the new text, checked to read back with those entries closed
 // so and every other entry as it was.

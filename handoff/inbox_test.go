@@ -155,14 +155,23 @@ func TestCloseAndConsumeReminders(t *testing.T) {
 	if _, err := s.CloseReminder(ctx, 1, " "); err == nil || !strings.Contains(err.Error(), "empty") {
 		t.Errorf("an empty reason: %v", err)
 	}
-	// Consuming a closed one writes nothing, not even the open one named.
-	if err := s.ConsumeRemindersLocked([]int{1, 2}, "main/20261122T223000Z", c.t); err == nil {
+	// Consuming a closed one writes nothing, not even the open one named,
+	// nor the capsule.
+	consume := func(ns []int) error {
+		const rel = "cold/capsules/main/20261122T223000Z.md"
+		e := Entry{At: c.t, Op: "capsule", Paths: []string{rel, tiers.InboxPath}, ChangeSummary: "capsule"}
+		return s.WriteCapsuleLocked(rel, []byte("---\n"), ns, "main/20261122T223000Z", c.t, e)
+	}
+	if err := consume([]int{1, 2}); err == nil {
 		t.Fatal("consumed a closed reminder")
 	}
 	if hoRead(t, s, tiers.InboxPath) != before {
 		t.Fatal("a refused close changed the inbox")
 	}
-	if err := s.ConsumeRemindersLocked([]int{3, 1}, "main/20261122T223000Z", c.t); err != nil {
+	if _, err := s.FS.Stat(s.Path("cold/capsules/main/20261122T223000Z.md")); !errors.Is(err, os.ErrNotExist) {
+		t.Fatalf("the capsule of a refused consumption is there: %v", err)
+	}
+	if err := consume([]int{3, 1}); err != nil {
 		t.Fatal(err)
 	}
 	got := hoRead(t, s, tiers.InboxPath)
@@ -282,25 +291,6 @@ func TestInboxCommandsSurviveEveryFault(t *testing.T) {
 					})
 				})
 			}
-		}
-	}
-}
-
-// A capsule's consumption fails at each mutating operation in turn: the
-// inbox is then exactly as it was, whichever write failed.
-func TestConsumeRemindersSurvivesEveryFault(t *testing.T) {
-	t.Parallel()
-	consume := func(s *Store) error { return s.ConsumeRemindersLocked([]int{1}, "main/20261122T223000Z", faultAt) }
-	count := &faultFs{Fs: inboxRoot(t, inboxText)}
-	if err := consume(storeOn(count, faultAt)); err != nil {
-		t.Fatal(err)
-	}
-	for n := 1; n <= count.n; n++ {
-		fs := inboxRoot(t, inboxText)
-		err := consume(storeOn(&faultFs{Fs: fs, failAt: n}, faultAt))
-		got := hoRead(t, storeOn(fs, faultAt), tiers.InboxPath)
-		if !errors.Is(err, errFault) || got != inboxText {
-			t.Errorf("fault at %s: %v, inbox:\n%q", count.ops[n-1], err, got)
 		}
 	}
 }
