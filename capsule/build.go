@@ -134,8 +134,10 @@ type Built struct {
 // give the same capsule.
 func Build(src Sources, o Options) Built {
 	fm := o.Front
-	fm.PrimaryObjective = clean(fm.PrimaryObjective)
-	fm.SourceSession = clean(fm.SourceSession)
+	// The objective is never cut by the fitter: like every item it keeps
+	// at most maxItem characters, so that the body still fits.
+	fm.PrimaryObjective = short(fm.PrimaryObjective)
+	fm.SourceSession = short(fm.SourceSession)
 	items := itemsOf(src, fm.PrimaryObjective)
 	pieces := make([]budget.Piece, len(items))
 	for i, it := range items {

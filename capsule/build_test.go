@@ -181,3 +181,17 @@ func TestBuildCommentOpener(t *testing.T) {
 		t.Fatalf("the decision's reference is hidden:\n%s", b.Data)
 	}
 }
+
+// TestBuildBoundsObjective: an objective of any length keeps at most
+// maxItem characters, in the front matter and the body, so that a
+// capsule still fits its budget.
+func TestBuildBoundsObjective(t *testing.T) {
+	long := strings.Repeat("ship the invoice export ", 200)
+	b := Build(Sources{}, Options{Front: FrontMatter{PrimaryObjective: long, TokenBudget: 400, Version: Version}, Path: "cold/capsules/main/x.md", Ceiling: 5000, Counter: encoder(t)})
+	if n := len([]rune(b.Capsule.Front.PrimaryObjective)); n > maxItem {
+		t.Errorf("primary_objective kept %d characters", n)
+	}
+	if b.Tokens > 400 {
+		t.Errorf("the body is %d tokens, over the budget of 400", b.Tokens)
+	}
+}

@@ -108,23 +108,33 @@ func TestBranchDir(t *testing.T) {
 	for in, want := range map[string]string{
 		"main":              "main",
 		"feature/capsules":  "feature/capsules",
-		"feat/a b:c":        "feat/a-b-c",
-		".hidden/x":         "-hidden/x",
-		"../../etc":         "--/--/etc",
-		"a//b/./c":          "a/b/c",
+		"feat/a b:c":        "feat/a-b-c-36cbc7a7",
+		".hidden/x":         "-hidden/x-4a1e5c9e",
+		"../../etc":         "--/--/etc-74ccf3c5",
+		"a//b/./c":          "a/b/c-7f9e2033",
 		"":                  NoBranch,
 		"archive":           "archive-",
 		"archive/2026":      "archive-/2026",
 		"x/archive":         "x/archive",
 		"Archive":           "Archive-",
 		"ARCHIVE/x":         "ARCHIVE-/x",
-		"résumé":            "r-sum-",
+		"résumé":            "r-sum--e9f7b5b6",
 		Detached:            Detached,
 		"release/v1.2_rc-1": "release/v1.2_rc-1",
 	} {
 		if got := BranchDir(in); got != want {
 			t.Errorf("BranchDir(%q) = %q, want %q", in, got, want)
 		}
+	}
+	// Branches that differ only in what the path cannot hold get
+	// directories of their own.
+	seen := map[string]string{}
+	for _, b := range []string{"fix/bug#1", "fix/bug-1", "fix/bug 1", "feature/ünïcøde", "feature/-n-c-de", "a//b", "a/b"} {
+		d := BranchDir(b)
+		if other, ok := seen[d]; ok {
+			t.Errorf("branches %q and %q share the directory %q", other, b, d)
+		}
+		seen[d] = b
 	}
 }
 

@@ -1,6 +1,8 @@
 package capsule
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"path"
 	"strings"
@@ -33,7 +35,11 @@ const StampLayout = "20060102T150405Z"
 // slash-separated component keeps [A-Za-z0-9._-] and has any other
 // character as "-", a leading dot as "-"; empty components and "." go,
 // ".." becomes "--". A first component "archive", in any case, gets a
-// "-" so that no branch lands in [ArchiveDir]; "" is [NoBranch].
+// "-" so that no branch lands in [ArchiveDir]; "" is [NoBranch]. When
+// the components lost or changed a character, the last one ends in "-"
+// and eight hex digits of the branch name's SHA-256, so that two branches
+// never share a directory ("fix/bug#1" and "fix/bug-1"), whose newest
+// capsule a subagent of the other would be given.
 func BranchDir(branch string) string {
 	var parts []string
 	for _, c := range strings.Split(branch, "/") {
@@ -60,6 +66,10 @@ func BranchDir(branch string) string {
 	}
 	if len(parts) == 0 {
 		return NoBranch
+	}
+	if strings.Join(parts, "/") != branch {
+		sum := sha256.Sum256([]byte(branch))
+		parts[len(parts)-1] += "-" + hex.EncodeToString(sum[:4])
 	}
 	// In any case: on a file system that ignores case (macOS, Windows)
 	// "Archive" is the archive's directory.
