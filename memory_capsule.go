@@ -203,9 +203,13 @@ func (m *Memory) capsuleSources(ctx context.Context, o CapsuleOptions, branch st
 	}
 	// The inbox as wake shows it: scrubbed, or held back by its level
 	// (then nothing of it is handed on, and nothing is consumed).
+	// An inbox wake cannot read (not text, a link) costs the capsule its
+	// reminders, not the capsule: a subagent still gets the rest.
 	in, err := ReadInbox(m.o.FS, m.root)
 	if err != nil {
-		return src, capsule.FrontMatter{}, err
+		msg, _ := policy.Scrub(tiers.OneLine(err.Error()))
+		m.warn(fmt.Sprintf("the capsule hands on no reminders: %s", msg))
+		src.Held = append(src.Held, fmt.Sprintf("%s could not be read, so its reminders are not here: %s", tiers.InboxPath, msg))
 	}
 	if in.Held == tiers.Confidential && in.Summary != "" {
 		src.Held = append(src.Held, fmt.Sprintf("%s is confidential; its summary: %s", tiers.InboxPath, in.Summary))

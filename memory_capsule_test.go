@@ -419,3 +419,32 @@ func TestPruneRaceWritesNothing(t *testing.T) {
 		t.Fatalf("capsule-prune ledger lines %+v, want the one of the prune that moved", before)
 	}
 }
+
+// TestCapsuleUnreadableInbox: an inbox that is not text costs the capsule
+// its reminders, not the capsule: it is written, says why it has none,
+// warns, and leaves the inbox untouched.
+func TestCapsuleUnreadableInbox(t *testing.T) {
+	now := capsuleClock
+	fsys, m, notes := capsuleRoot(t, "", &now)
+	bad := []byte("# Remember later\n\x00\x01binary\n")
+	if err := afero.WriteFile(fsys, "/demo/warm/inbox.md", bad, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	w, err := m.Capsule(context.Background(), wake.CapsuleOptions{})
+	if err != nil {
+		t.Fatalf("an unreadable inbox stopped the capsule: %v", err)
+	}
+	if !strings.Contains(string(w.Data), "warm/inbox.md could not be read") || len(w.Consumed) != 0 {
+		t.Errorf("the capsule does not say the inbox could not be read (consumed %v):\n%s", w.Consumed, w.Data)
+	}
+	warned := false
+	for _, n := range *notes {
+		warned = warned || strings.Contains(n.Msg, "no reminders")
+	}
+	if !warned {
+		t.Errorf("no warning: %+v", *notes)
+	}
+	if got, _ := afero.ReadFile(fsys, "/demo/warm/inbox.md"); string(got) != string(bad) {
+		t.Error("the inbox was written")
+	}
+}
