@@ -73,10 +73,25 @@ func CapsuleText(w io.Writer, c capsule.Written) {
 		fmt.Fprintf(w, ", %s consumed", budget.Plural(n, "reminder"))
 	}
 	fmt.Fprintln(w)
-	for _, cut := range c.Cuts {
+	shown := c.Cuts
+	if len(shown) > maxCutLines {
+		shown = shown[:maxCutLines]
+	}
+	for _, cut := range shown {
 		fmt.Fprintf(w, "wake: cut: %s (%s, %s tokens)\n", cut.What, cut.Where, budget.Thousands(cut.Tokens))
 	}
+	if rest := c.Cuts[len(shown):]; len(rest) > 0 {
+		n := 0
+		for _, cut := range rest {
+			n += cut.Tokens
+		}
+		fmt.Fprintf(w, "wake: cut: %s more (%s tokens); --format json lists every cut\n", budget.Plural(len(rest), "item"), budget.Thousands(n))
+	}
 }
+
+// maxCutLines is how many cuts the text names one a line: a capsule of a
+// huge inbox cuts thousands of items, which a terminal need not scroll.
+const maxCutLines = 20
 
 // CapsuleList is the JSON of `wake capsule list --format json`.
 type CapsuleList struct {
