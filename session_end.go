@@ -61,6 +61,7 @@ func (m *Memory) afterHandoff(ctx context.Context, w BootFiles) boot.HookTarget 
 	// document with wake's record, as it would for an index saved since
 	// its last look.
 	edits := m.startEdits(unlock, true)
+	defer edits.save() // before the unlock: a failed build's looks
 	edits.tiers(ctx)
 	c, text, idx, err := m.bootContext(true)
 	if err == nil && edits.cold(ctx, idx) {

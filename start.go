@@ -73,7 +73,7 @@ func (m *Memory) start(ctx context.Context, w BootFiles, v *View) (*Start, strin
 	var edits *startEdits
 	if locked {
 		edits = m.startEdits(unlock, false)
-		defer func() { edits.unlock() }()
+		defer func() { edits.done() }()
 		edits.tiers(ctx)
 		locked = edits.held
 	} else {
@@ -143,11 +143,17 @@ func (m *Memory) startBuild(ctx context.Context, locked bool, edits *startEdits,
 // caller may do only holding the root's lock.
 func (m *Memory) BootContext(save bool) (*boot.Context, string, error) {
 	c, text, _, err := m.bootContext(save)
+	if err == nil && save {
+		m.SaveCache()
+	}
 	return c, text, err
 }
 
 // bootContext is [Memory.BootContext] with the cold index the build went
-// through, which knows every cold document as it is now.
+// through, which knows every cold document as it is now. It keeps the
+// cold index when save is set, but not the counts: its callers build more
+// (skill.md, a second context) and save them once, with
+// [Memory.writeBootFiles].
 func (m *Memory) bootContext(save bool) (*boot.Context, string, *cold.Index, error) {
 	idx := cold.OpenIndex(m.o.FS, m.root, m.cfg.Encoding)
 	if save {
@@ -164,7 +170,6 @@ func (m *Memory) bootContext(save bool) (*boot.Context, string, *cold.Index, err
 	}
 	text := c.Text()
 	if save {
-		m.SaveCache()
 		m.saveIndex(idx)
 	}
 	return c, text, idx, nil
@@ -188,9 +193,12 @@ func (m *Memory) saveIndex(idx *cold.Index) {
 // writeBootFiles writes the boot files a client imports from a built
 // context: boot.md in full mode, and the skill.md files unless NoSkill
 // (see [Memory.writeSkills]). Failing to write one is a warning and a line
-// in the result, never an error: the context itself was produced.
+// in the result, never an error: the context itself was produced. It then
+// keeps the counts the context's build and skill.md's learned, once (the
+// caller holds the root's lock).
 func (m *Memory) writeBootFiles(c *boot.Context, text string, w BootFiles) boot.HookTarget {
 	var t boot.HookTarget
+	defer m.SaveCache()
 	if m.cfg.Claude.Boot == tiers.BootFull {
 		m.writeBootMD(&t, text, w.BootAlways)
 	}
@@ -235,13 +243,13 @@ func (m *Memory) SkillPath() (string, error) {
 }
 
 // skillText builds and renders skill.md from a built context, warning of
-// what the builder reports, and keeps the counts it learned.
+// what the builder reports; [Memory.writeBootFiles] keeps the counts it
+// learned.
 func (m *Memory) skillText(c *boot.Context) ([]byte, error) {
 	sk, err := skill.Build(m.bootOptions(), c)
 	if err != nil {
 		return nil, err
 	}
-	m.SaveCache()
 	m.warnAll(sk.Warnings)
 	return []byte(skill.Render(sk)), nil
 }
@@ -325,7 +333,7 @@ func (m *Memory) Precount() { m.precount() }
 // they show, must not race a session start) and should have called
 // [Memory.Precount] before taking it.
 func (m *Memory) WriteBootFilesLocked(w BootFiles) (boot.HookTarget, error) {
-	c, text, err := m.BootContext(true)
+	c, text, _, err := m.bootContext(true)
 	if err != nil {
 		return boot.HookTarget{}, err
 	}

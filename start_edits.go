@@ -41,8 +41,36 @@ func (e *startEdits) warn(msg string) {
 }
 
 // startEdits begins for a caller holding the lock unlock releases.
+//
+// The records the looks set are written once, by the last look that
+// records nothing or by [startEdits.done] (see [handoff.EditScan.SaveLater]).
 func (m *Memory) startEdits(unlock func() error, exclusive bool) *startEdits {
-	return &startEdits{m: m, sc: handoff.OpenEditScan(m.o.FS, m.root, m.o.Now()), unlock: unlock, exclusive: exclusive, held: true}
+	e := &startEdits{m: m, unlock: unlock, exclusive: exclusive, held: true}
+	e.open()
+	return e
+}
+
+// open opens the record afresh.
+func (e *startEdits) open() {
+	e.sc = handoff.OpenEditScan(e.m.o.FS, e.m.root, e.m.o.Now())
+	e.sc.SaveLater()
+}
+
+// save writes the records the looks set, while the lock is held.
+func (e *startEdits) save() {
+	if !e.held {
+		return
+	}
+	if err := e.sc.Save(); err != nil {
+		e.warn(fmt.Sprintf("recording edits made outside wake: %v", err))
+	}
+}
+
+// done writes the records the looks set, when no last look did (a start
+// whose build failed), and releases the lock.
+func (e *startEdits) done() {
+	e.save()
+	e.unlock()
 }
 
 // tiers looks at the tier files and records their edits.
@@ -57,6 +85,7 @@ func (e *startEdits) tiers(ctx context.Context) {
 // and records their edits; it reports whether it recorded any, which the
 // context built before does not list.
 func (e *startEdits) cold(ctx context.Context, idx *cold.Index) bool {
+	defer e.save()
 	if !idx.HasScan() {
 		return e.record(ctx)
 	}
@@ -80,6 +109,8 @@ func (e *startEdits) record(ctx context.Context) bool {
 		return false
 	case len(entries) > 0 && !e.exclusive:
 		changed := e.sc.Changed()
+		// What earlier looks set, before the record is opened afresh.
+		e.save()
 		if !e.lockExclusive(ctx) {
 			return false
 		}
@@ -105,7 +136,7 @@ func (e *startEdits) lockExclusive(ctx context.Context) bool {
 	ex, err := m.o.Locker.Lock(ctx, m.root)
 	if err == nil {
 		e.unlock, e.exclusive = ex, true
-		e.sc = handoff.OpenEditScan(m.o.FS, m.root, m.o.Now())
+		e.open()
 		return true
 	}
 	e.warn(fmt.Sprintf("edits made outside wake were not recorded (%v); the next session start records them", err))
@@ -113,11 +144,14 @@ func (e *startEdits) lockExclusive(ctx context.Context) bool {
 	if shared, err := m.o.Locker.RLock(ctx, m.root); err == nil {
 		e.unlock, e.held = shared, true
 	}
-	e.sc = handoff.OpenEditScan(m.o.FS, m.root, m.o.Now())
+	e.open()
 	return false
 }
 
 // none settles a start that looked at no cold document: one served from
 // the start cache, whose key holds every cold document as the start that
 // filled it looked at them. A root never baselined gets its first record.
-func (e *startEdits) none(ctx context.Context) { e.record(ctx) }
+func (e *startEdits) none(ctx context.Context) {
+	e.record(ctx)
+	e.save()
+}

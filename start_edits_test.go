@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/afero"
 
 	"github.com/wakeproto/wake"
+	"github.com/wakeproto/wake/budget"
 	"github.com/wakeproto/wake/handoff"
 	"github.com/wakeproto/wake/internal/memlock"
 	"github.com/wakeproto/wake/internal/touchfs"
@@ -232,5 +233,42 @@ func TestWarmStartEditsCost(t *testing.T) {
 	}
 	if got := editEntries(t, o); len(got) != 0 {
 		t.Fatalf("entries %+v", got)
+	}
+}
+
+// TestFirstStartWritesStateOnce proves a first session start writes each
+// file of the state directory once: the count cache after skill.md's
+// build, not also after the context's; the record of the files after the
+// look at the cold documents, not also after the tier files'.
+func TestFirstStartWritesStateOnce(t *testing.T) {
+	t.Parallel()
+	o, _ := editsMemory(t)
+	if err := o.FS.RemoveAll(editsRoot + "/" + tiers.StateDir); err != nil {
+		t.Fatal(err)
+	}
+	fsys := touchfs.New(o.FS)
+	o.FS = fsys
+	m, err := wake.Open(editsRoot, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := m.Start(context.Background(), wake.BootFiles{}); err != nil {
+		t.Fatal(err)
+	}
+	renamed := map[string]int{}
+	for _, w := range fsys.Writes() {
+		if f := strings.Fields(w); f[0] == "rename" {
+			renamed[strings.TrimPrefix(f[2], editsRoot+"/")]++
+		}
+	}
+	for _, want := range []string{handoff.SeenFile, handoff.SeenColdFile, budget.CacheFile} {
+		if n := renamed[tiers.StateDir+"/"+want]; n != 1 {
+			t.Errorf("%s written %d times, want once", want, n)
+		}
+	}
+	for p, n := range renamed {
+		if n > 1 {
+			t.Errorf("%s written %d times", p, n)
+		}
 	}
 }

@@ -57,13 +57,17 @@ func writeFileAt(fsys afero.Fs, name string, data []byte, perm os.FileMode, exac
 	if err != nil {
 		return err
 	}
-	return writeFile(fsys, target, data, perm, exact)
+	return writeFile(fsys, target, data, perm, exact, true)
 }
 
 // writeFile writes target, whose directory exists and which was checked not
 // to be a symlink, atomically, sweeping the temporary files of earlier
 // writes of target that a crash left behind.
-func writeFile(fsys afero.Fs, target string, data []byte, perm os.FileMode, exact bool) (err error) {
+//
+// Unless sync, neither the file nor its directory is synced: readers still
+// see the old content or the new, whole, but after a crash the file may
+// hold either, nothing, or damaged blocks (see [WriteStateUnsynced]).
+func writeFile(fsys afero.Fs, target string, data []byte, perm os.FileMode, exact, sync bool) (err error) {
 	name := target
 	dir := filepath.Dir(target)
 	sweepTemps(fsys, dir, filepath.Base(target), time.Now())
@@ -92,14 +96,19 @@ func writeFile(fsys afero.Fs, target string, data []byte, perm os.FileMode, exac
 	if _, err = f.Write(data); err != nil {
 		return fmt.Errorf("writing %s: %w", name, err)
 	}
-	if err = f.Sync(); err != nil {
-		return fmt.Errorf("syncing %s: %w", name, err)
+	if sync {
+		if err = f.Sync(); err != nil {
+			return fmt.Errorf("syncing %s: %w", name, err)
+		}
 	}
 	if err = f.Close(); err != nil {
 		return fmt.Errorf("closing %s: %w", name, err)
 	}
 	if err = fsys.Rename(tmp, target); err != nil {
 		return fmt.Errorf("renaming %s: %w", name, err)
+	}
+	if !sync {
+		return nil
 	}
 	return SyncDir(fsys, dir)
 }

@@ -90,7 +90,10 @@ type EditScan struct {
 	// own: every change is wake's own write, just logged.
 	own bool
 	// whole: every tracked file was looked at.
-	whole   bool
+	whole bool
+	// lazy: a Commit that appends no entry leaves the records to write
+	// to a later one, or to [EditScan.Save] (see [EditScan.SaveLater]).
+	lazy    bool
 	changes []change
 	updates map[string]*version // records to set at Commit; nil forgets one
 	settled bool
@@ -113,6 +116,22 @@ type version struct {
 func OpenEditScan(fsys afero.Fs, root string, now time.Time) *EditScan {
 	return &EditScan{fsys: fsys, root: root, now: now, seen: loadSeen(fsys, root), updates: map[string]*version{}}
 }
+
+// SaveLater makes a [EditScan.Commit] that appends no entry keep the
+// records it sets in memory, for the next Commit that appends one, or for
+// [EditScan.Save], to write: a session start, which looks at the tier
+// files, then builds the context, then looks at the cold documents,
+// writes its record once. A Commit that appends entries still writes
+// every record before it returns, as it must (a record behind the ledger
+// would have the next look record the same edits again); a record not
+// written because the process died costs the next look reading the files
+// it names again and taking wake's own writes for its own through the
+// ledger, as it does for a record that failed to be written.
+func (sc *EditScan) SaveLater() { sc.lazy = true }
+
+// Save writes the records a [EditScan.Commit] left to write (see
+// [EditScan.SaveLater]); nothing when there are none.
+func (sc *EditScan) Save() error { return sc.seen.save(sc.fsys, sc.root) }
 
 // baselined reports whether the root has a record to compare with.
 func (sc *EditScan) baselined() bool { return sc.seen.loaded }
@@ -437,12 +456,23 @@ func (sc *EditScan) Commit() (int, error) {
 		}
 		n++
 	}
-	if len(sc.updates) == 0 && sc.seen.loaded && !sc.seen.coldDirty {
+	if len(sc.updates) > 0 || !sc.seen.loaded || sc.seen.coldDirty {
+		if err := sc.setRecords(); err != nil {
+			return n, err
+		}
+	}
+	if sc.lazy && n == 0 {
 		return n, nil
 	}
+	return n, sc.seen.save(sc.fsys, sc.root)
+}
+
+// setRecords sets the records of the files looked at, each stamped with
+// the ledger's size.
+func (sc *EditScan) setRecords() error {
 	size, err := ledgerSize(sc.fsys, sc.root)
 	if err != nil {
-		return n, err
+		return err
 	}
 	for _, p := range slices.Sorted(maps.Keys(sc.updates)) {
 		v := sc.updates[p]
@@ -462,5 +492,5 @@ func (sc *EditScan) Commit() (int, error) {
 		sc.seen.mark, sc.seen.dirty = size, true
 	}
 	sc.seen.loaded = true
-	return n, sc.seen.save(sc.fsys, sc.root)
+	return nil
 }

@@ -77,7 +77,7 @@ func WriteFileIn(fsys afero.Fs, base, rel string, data []byte, perm os.FileMode)
 	if err != nil {
 		return err
 	}
-	return writeFile(fsys, name, data, perm, false)
+	return writeFile(fsys, name, data, perm, false, true)
 }
 
 // How [walkPath] treats missing directories.
@@ -157,4 +157,19 @@ func checkComponent(fsys afero.Fs, p string, fi os.FileInfo, last bool) *UnsafeP
 // directory, refusing symlinks as [WriteFileIn] does.
 func WriteState(fsys afero.Fs, root, name string, data []byte) error {
 	return WriteFileIn(fsys, root, tiers.StateDir+"/"+name, data, 0o644)
+}
+
+// WriteStateUnsynced replaces the file name in the root's state directory
+// as [WriteState] does (through a temporary file renamed over it, so that
+// a reader sees the old content or the new, whole; refusing symlinks), but
+// syncs neither the file nor the directory. It is for a cache whose loss
+// costs only work done again, and whose reader verifies it whole and takes
+// a file it cannot verify for missing: after a crash the file may hold its
+// old content, the new, nothing, or damaged blocks.
+func WriteStateUnsynced(fsys afero.Fs, root, name string, data []byte) error {
+	full, err := walkPath(fsys, root, tiers.StateDir+"/"+name, mkdirParents)
+	if err != nil {
+		return err
+	}
+	return writeFile(fsys, full, data, 0o644, false, false)
 }

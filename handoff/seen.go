@@ -283,6 +283,15 @@ func (s *seen) set(rel string, r *seenRecord, sig []byte) {
 // read); should a record then fail to be written, the one on disk may
 // name a signature dropped, which costs that file's next edit its line
 // counts, nothing more.
+//
+// The buckets are written without syncing ([WriteStateUnsynced]): a first
+// start writes one for each tier file, and syncing each (file and
+// directory) was most of what a first start spent beyond counting. A
+// signature is only ever used to count the lines an edit added and
+// removed, and a record naming one that is missing already costs just
+// that; a bucket a crash left empty, old or damaged fails its trailer
+// (see [parsePack]) and reads as empty. The records, which decide what is
+// recorded as an edit at all, are still synced.
 func (s *seen) save(fsys afero.Fs, root string) error {
 	if !s.dirty && !s.coldDirty {
 		return nil
@@ -310,7 +319,7 @@ func (s *seen) save(fsys afero.Fs, root string) error {
 		for _, h := range added[b] {
 			p[h] = s.sigs[h]
 		}
-		if err := WriteState(fsys, root, SeenDir+"/"+b, p.marshal()); err != nil {
+		if err := WriteStateUnsynced(fsys, root, SeenDir+"/"+b, p.marshal()); err != nil {
 			return err
 		}
 	}

@@ -168,3 +168,42 @@ func TestBucketOfNames(t *testing.T) {
 		t.Errorf(`bucketOf("zz") = %q, want "00"`, got)
 	}
 }
+
+// TestPackTrailer proves a bucket is read only whole: one cut short, or
+// with a block zeroed, as a crash may leave a file written unsynced,
+// reads as empty; a bucket of the first version, without a trailer,
+// still reads.
+func TestPackTrailer(t *testing.T) {
+	t.Parallel()
+	p := sigPack{"ab12": makeSignature("# T\n- x\n").encode(), "cd34": makeSignature("a\nb\n").encode()}
+	data := p.marshal()
+	if got := parsePack(data); len(got) != 2 || !bytes.Equal(got["ab12"], p["ab12"]) || !bytes.Equal(got["cd34"], p["cd34"]) {
+		t.Fatalf("whole bucket read as %q", got)
+	}
+	body, _, ok := cutTrailer(data)
+	if !ok {
+		t.Fatalf("no trailer in %q", data)
+	}
+	// Cut at a line's end: well formed but for the trailer.
+	if got := parsePack(body); len(got) != 0 {
+		t.Errorf("bucket without its trailer read as %q", got)
+	}
+	cut := bytes.Index(data, []byte("@cd34"))
+	if got := parsePack(append(append([]byte{}, data[:cut]...), data[len(body):]...)); len(got) != 0 {
+		t.Errorf("bucket missing a signature read as %q", got)
+	}
+	zeroed := append([]byte{}, data...)
+	for i := len(sigHeader); i < len(sigHeader)+4; i++ {
+		zeroed[i] = 0
+	}
+	if got := parsePack(zeroed); len(got) != 0 {
+		t.Errorf("zeroed bucket read as %q", got)
+	}
+	if got := parsePack(make([]byte, len(data))); len(got) != 0 {
+		t.Errorf("bucket of zeroes read as %q", got)
+	}
+	v1 := append([]byte(sigHeaderV1), body[len(sigHeader):]...)
+	if got := parsePack(v1); len(got) != 2 || !bytes.Equal(got["ab12"], p["ab12"]) {
+		t.Errorf("v1 bucket read as %q", got)
+	}
+}

@@ -30,8 +30,16 @@ type sigHeading struct {
 	text string
 }
 
-// sigHeader opens a bucket of signatures; "@HASH" lines open each.
-const sigHeader = "wake seen lines v1\n"
+// sigHeader opens a bucket of signatures; "@HASH" lines open each, and
+// a last line sigTrailer + the FNV-64a of everything before it, in hex,
+// closes it. A bucket is written without syncing (see [seen.save]): the
+// trailer is how a reader knows it whole after a crash. sigHeaderV1 opens
+// the buckets of earlier versions, synced and without a trailer.
+const (
+	sigHeader   = "wake seen lines v2\n"
+	sigHeaderV1 = "wake seen lines v1\n"
+	sigTrailer  = "end "
+)
 
 // sigBuckets is how many files the signatures are kept in (see [SeenDir]).
 const sigBuckets = 64
@@ -50,12 +58,19 @@ func bucketOf(hash string) string {
 // sigPack is one bucket: encoded signatures by hash.
 type sigPack map[string][]byte
 
-// parsePack reads a bucket; one that is not wholly well formed is empty:
-// it only costs the next edits of its files their line counts.
+// parsePack reads a bucket; one that is not wholly well formed, or whose
+// trailer does not match its content (a write a crash cut short), is
+// empty: it only costs the next edits of its files their line counts.
 func parsePack(data []byte) sigPack {
 	p := sigPack{}
 	rest, ok := bytes.CutPrefix(data, []byte(sigHeader))
-	if !ok {
+	if ok {
+		body, sum, found := cutTrailer(data)
+		if !found || packSum(body) != sum {
+			return p
+		}
+		rest = body[len(sigHeader):]
+	} else if rest, ok = bytes.CutPrefix(data, []byte(sigHeaderV1)); !ok {
 		return p
 	}
 	cur := ""
@@ -91,7 +106,29 @@ func (p sigPack) marshal() []byte {
 		b.WriteString("@" + h + "\n")
 		b.Write(p[h])
 	}
+	b.WriteString(sigTrailer + packSum(b.Bytes()) + "\n")
 	return b.Bytes()
+}
+
+// cutTrailer splits a bucket into what its trailer sums and the sum.
+func cutTrailer(data []byte) (body []byte, sum string, ok bool) {
+	line, found := bytes.CutSuffix(data, []byte("\n"))
+	if !found {
+		return nil, "", false
+	}
+	i := bytes.LastIndexByte(line, '\n') + 1
+	sumText, found := bytes.CutPrefix(line[i:], []byte(sigTrailer))
+	if !found {
+		return nil, "", false
+	}
+	return data[:i], string(sumText), true
+}
+
+// packSum is the FNV-64a of a bucket's content, in hex.
+func packSum(body []byte) string {
+	h := fnv.New64a()
+	h.Write(body)
+	return fmt.Sprintf("%016x", h.Sum64())
 }
 
 // makeSignature reads text's lines and its headings: ATX headings outside
