@@ -20,8 +20,11 @@ import (
 
 // subagentLockTimeout bounds the SubagentStart hook's wait for the root's
 // lock (to build a capsule, and to record the injection): the subagent
-// waits on it.
-const subagentLockTimeout = 5 * time.Second
+// waits on it. Within the hook's own limit (Codex's 30 s as installed,
+// Claude Code's default of 60 s), and long enough for a session start or
+// a hand-off that holds the lock on a loaded machine (5 s was not, in a
+// loaded test run).
+const subagentLockTimeout = 20 * time.Second
 
 // addCapsuleHook gives `wake capsule` its --hook CLIENT flag, with which
 // it runs as the client's SubagentStart hook instead of writing a capsule.

@@ -58,7 +58,8 @@ func TestClaudeCodeSubagentCapsule(t *testing.T) {
 	root := filepath.Join(proj, ".wake")
 	rs, bad, err := handoff.ReadSubagents(afero.NewOsFs(), root)
 	if err != nil || len(bad) > 0 || len(rs) != 1 {
-		t.Fatalf("subagents.jsonl: %+v %v %v", rs, bad, err)
+		// The subagent's request says why the hook gave no capsule.
+		t.Fatalf("subagents.jsonl: %+v %v %v; the subagent's first request:\n%.8000s", rs, bad, err, strings.Join(first, "\n"))
 	}
 	r := rs[0]
 	if r.AgentType != "general-purpose" || r.Client != "claude" || r.AgentID == "" || r.Session == "" || r.Bytes == 0 || r.Bytes > 4096 {
