@@ -10,9 +10,11 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"sync"
 	"time"
+	"unsafe"
 
 	"github.com/spf13/afero"
 
@@ -205,6 +207,7 @@ func (m *Memory) startFromCache(ctx context.Context, w BootFiles, v *View, edits
 		return "", false
 	}
 	files, err := fsrecord.ParseKey(payload[e.KeyOff : e.KeyOff+e.KeyLen])
+	checked := time.Now()
 	if err != nil || !fsrecord.Unchanged(m.o.FS, files) {
 		return "", false
 	}
@@ -212,13 +215,23 @@ func (m *Memory) startFromCache(ctx context.Context, w BootFiles, v *View, edits
 	if sum := sha256.Sum256(out); hex.EncodeToString(sum[:]) != e.Sum {
 		return "", false
 	}
+	if settled, ok := fsrecord.Settle(files, checked); ok {
+		// Files this entry keeps by content (written just before the
+		// start that kept it) were past their racy window when they
+		// matched: keep the entry without reading them at every start.
+		// Should the write fail, the next start reads them again.
+		_ = m.saveStartCache(sc.Views, payload, e.Name, fsrecord.AppendKey(nil, settled))
+	}
 	m.replay(e.Pre)
 	if err := m.Store().StartColdSession(e.Tokens); err != nil {
 		m.warn(fmt.Sprintf("starting the cold session: %v", err))
 	}
 	m.replay(e.Post)
 	edits.none(ctx)
-	return string(out), true
+	// data is this call's own and nothing writes to it: the output is
+	// given as a string without a copy of its hundred kilobytes or so
+	// (pages a warm start would fault in for nothing).
+	return unsafe.String(unsafe.SliceData(out), len(out)), true
 }
 
 func (m *Memory) replay(ns []startNotice) {
@@ -274,22 +287,43 @@ func (m *Memory) keepStart(w BootFiles, v *View, st *Start, out string, r *cache
 		}
 	}
 	keep, parts = append(keep, e), append(parts, part{fsrecord.AppendKey(nil, files), []byte(out)})
+	if err := m.writeStartCache(keep, func(i int) ([]byte, []byte) { return parts[i].key, parts[i].out }); err != nil {
+		m.warn(fmt.Sprintf("saving the start cache: %v", err))
+	}
+}
+
+// saveStartCache writes the cache read as views and payload again, the
+// key of the view named name replaced by key.
+func (m *Memory) saveStartCache(views []startView, payload []byte, name string, key []byte) error {
+	keep := slices.Clone(views)
+	return m.writeStartCache(keep, func(i int) ([]byte, []byte) {
+		o := views[i]
+		k := payload[o.KeyOff : o.KeyOff+o.KeyLen]
+		if o.Name == name {
+			k = key
+		}
+		return k, payload[o.Off : o.Off+o.Len]
+	})
+}
+
+// writeStartCache writes views, each with the key and output part gives
+// for its index, setting their offsets.
+func (m *Memory) writeStartCache(keep []startView, part func(i int) (key, out []byte)) error {
 	var body bytes.Buffer
-	for i, p := range parts {
-		keep[i].KeyOff, keep[i].KeyLen = body.Len(), len(p.key)
-		body.Write(p.key)
-		keep[i].Off, keep[i].Len = body.Len(), len(p.out)
-		body.Write(p.out)
+	for i := range keep {
+		key, out := part(i)
+		keep[i].KeyOff, keep[i].KeyLen = body.Len(), len(key)
+		body.Write(key)
+		keep[i].Off, keep[i].Len = body.Len(), len(out)
+		body.Write(out)
 	}
 	head, err := json.Marshal(startCache{Views: keep})
 	if err != nil {
-		return
+		return err
 	}
 	data := make([]byte, 0, len(startCacheMagic)+len(head)+1+body.Len())
 	data = append(append(append(append(data, startCacheMagic...), head...), '\n'), body.Bytes()...)
-	if err := handoff.WriteState(m.o.FS, m.root, startCacheFile, data); err != nil {
-		m.warn(fmt.Sprintf("saving the start cache: %v", err))
-	}
+	return handoff.WriteState(m.o.FS, m.root, startCacheFile, data)
 }
 
 // parseStartCache splits the cache file into its header and the outputs.
