@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"hash/crc32"
 	"os"
 	"path/filepath"
 	"runtime/debug"
@@ -57,7 +58,7 @@ func (m *Memory) StartView(ctx context.Context, w BootFiles, v View) (string, er
 // start of each view with its key.
 const startCacheFile = "start-cache"
 
-const startCacheMagic = "wake start cache 1\n"
+const startCacheMagic = "wake start cache 2\n"
 
 // startCacheViews is how many views the cache keeps (load, the hooks).
 const startCacheViews = 6
@@ -80,7 +81,12 @@ type startView struct {
 	Post   []startNotice `json:"post,omitempty"` // and after
 	Off    int           `json:"off"`
 	Len    int           `json:"len"`
-	Sum    string        `json:"sum"` // the output, hashed
+	// CRC is the output's CRC-32: the file is written whole (atomic
+	// rename) and the offsets are checked, so what is left to catch is
+	// damage from outside, which a CRC catches as surely as a
+	// cryptographic hash (neither stops a deliberate edit: the file is
+	// the user's), at a tenth of the cost on a warm start.
+	CRC uint32 `json:"crc"`
 }
 
 type startNotice struct {
@@ -212,7 +218,7 @@ func (m *Memory) startFromCache(ctx context.Context, w BootFiles, v *View, edits
 		return "", false
 	}
 	out := payload[e.Off : e.Off+e.Len]
-	if sum := sha256.Sum256(out); hex.EncodeToString(sum[:]) != e.Sum {
+	if outputCRC(out) != e.CRC {
 		return "", false
 	}
 	if settled, ok := fsrecord.Settle(files, checked); ok {
@@ -268,8 +274,7 @@ func (m *Memory) keepStart(w BootFiles, v *View, st *Start, out string, r *cache
 		e.Post = append(e.Post, startNotice{n.Kind, n.Msg, n.Hint})
 	}
 	e.Pre, e.Post = e.Post[:r.pre:r.pre], e.Post[r.pre:]
-	sum := sha256.Sum256([]byte(out))
-	e.Sum = hex.EncodeToString(sum[:])
+	e.CRC = outputCRC([]byte(out))
 
 	// Keep the other views whose output is still at hand.
 	type part struct{ key, out []byte }
@@ -324,6 +329,13 @@ func (m *Memory) writeStartCache(keep []startView, part func(i int) (key, out []
 	data := make([]byte, 0, len(startCacheMagic)+len(head)+1+body.Len())
 	data = append(append(append(append(data, startCacheMagic...), head...), '\n'), body.Bytes()...)
 	return handoff.WriteState(m.o.FS, m.root, startCacheFile, data)
+}
+
+// outputCRC is the CRC-32 of a kept output: the IEEE polynomial, whose
+// tables cost next to nothing to make (the Castagnoli one's hardware
+// tables take longer to build than a warm start's whole check).
+func outputCRC(out []byte) uint32 {
+	return crc32.ChecksumIEEE(out)
 }
 
 // parseStartCache splits the cache file into its header and the outputs.
