@@ -7,12 +7,15 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"hash/crc32"
 	"os"
 	"path/filepath"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"sync"
 	"time"
+	"unsafe"
 
 	"github.com/spf13/afero"
 
@@ -55,7 +58,7 @@ func (m *Memory) StartView(ctx context.Context, w BootFiles, v View) (string, er
 // start of each view with its key.
 const startCacheFile = "start-cache"
 
-const startCacheMagic = "wake start cache 2\n"
+const startCacheMagic = "wake start cache 3\n"
 
 // startCacheViews is how many views the cache keeps (load, the hooks).
 const startCacheViews = 6
@@ -78,7 +81,12 @@ type startView struct {
 	Post   []startNotice `json:"post,omitempty"` // and after
 	Off    int           `json:"off"`
 	Len    int           `json:"len"`
-	Sum    string        `json:"sum"` // the output, hashed
+	// CRC is the output's CRC-32: the file is written whole (atomic
+	// rename) and the offsets are checked, so what is left to catch is
+	// damage from outside, which a CRC catches as surely as a
+	// cryptographic hash (neither stops a deliberate edit: the file is
+	// the user's), at a tenth of the cost on a warm start.
+	CRC uint32 `json:"crc"`
 }
 
 type startNotice struct {
@@ -205,12 +213,20 @@ func (m *Memory) startFromCache(ctx context.Context, w BootFiles, v *View, edits
 		return "", false
 	}
 	files, err := fsrecord.ParseKey(payload[e.KeyOff : e.KeyOff+e.KeyLen])
+	checked := time.Now()
 	if err != nil || !fsrecord.Unchanged(m.o.FS, files) {
 		return "", false
 	}
 	out := payload[e.Off : e.Off+e.Len]
-	if sum := sha256.Sum256(out); hex.EncodeToString(sum[:]) != e.Sum {
+	if outputCRC(out) != e.CRC {
 		return "", false
+	}
+	if settled, ok := fsrecord.Settle(files, checked); ok {
+		// Files this entry keeps by content (written just before the
+		// start that kept it) were past their racy window when they
+		// matched: keep the entry without reading them at every start.
+		// Should the write fail, the next start reads them again.
+		_ = m.saveStartCache(sc.Views, payload, e.Name, fsrecord.AppendKey(nil, settled))
 	}
 	m.replay(e.Pre)
 	if err := m.Store().StartColdSession(e.Tokens); err != nil {
@@ -218,7 +234,10 @@ func (m *Memory) startFromCache(ctx context.Context, w BootFiles, v *View, edits
 	}
 	m.replay(e.Post)
 	edits.none(ctx)
-	return string(out), true
+	// data is this call's own and nothing writes to it: the output is
+	// given as a string without a copy of its hundred kilobytes or so
+	// (pages a warm start would fault in for nothing).
+	return unsafe.String(unsafe.SliceData(out), len(out)), true
 }
 
 func (m *Memory) replay(ns []startNotice) {
@@ -255,8 +274,7 @@ func (m *Memory) keepStart(w BootFiles, v *View, st *Start, out string, r *cache
 		e.Post = append(e.Post, startNotice{n.Kind, n.Msg, n.Hint})
 	}
 	e.Pre, e.Post = e.Post[:r.pre:r.pre], e.Post[r.pre:]
-	sum := sha256.Sum256([]byte(out))
-	e.Sum = hex.EncodeToString(sum[:])
+	e.CRC = outputCRC([]byte(out))
 
 	// Keep the other views whose output is still at hand.
 	type part struct{ key, out []byte }
@@ -274,22 +292,50 @@ func (m *Memory) keepStart(w BootFiles, v *View, st *Start, out string, r *cache
 		}
 	}
 	keep, parts = append(keep, e), append(parts, part{fsrecord.AppendKey(nil, files), []byte(out)})
+	if err := m.writeStartCache(keep, func(i int) ([]byte, []byte) { return parts[i].key, parts[i].out }); err != nil {
+		m.warn(fmt.Sprintf("saving the start cache: %v", err))
+	}
+}
+
+// saveStartCache writes the cache read as views and payload again, the
+// key of the view named name replaced by key.
+func (m *Memory) saveStartCache(views []startView, payload []byte, name string, key []byte) error {
+	keep := slices.Clone(views)
+	return m.writeStartCache(keep, func(i int) ([]byte, []byte) {
+		o := views[i]
+		k := payload[o.KeyOff : o.KeyOff+o.KeyLen]
+		if o.Name == name {
+			k = key
+		}
+		return k, payload[o.Off : o.Off+o.Len]
+	})
+}
+
+// writeStartCache writes views, each with the key and output part gives
+// for its index, setting their offsets.
+func (m *Memory) writeStartCache(keep []startView, part func(i int) (key, out []byte)) error {
 	var body bytes.Buffer
-	for i, p := range parts {
-		keep[i].KeyOff, keep[i].KeyLen = body.Len(), len(p.key)
-		body.Write(p.key)
-		keep[i].Off, keep[i].Len = body.Len(), len(p.out)
-		body.Write(p.out)
+	for i := range keep {
+		key, out := part(i)
+		keep[i].KeyOff, keep[i].KeyLen = body.Len(), len(key)
+		body.Write(key)
+		keep[i].Off, keep[i].Len = body.Len(), len(out)
+		body.Write(out)
 	}
 	head, err := json.Marshal(startCache{Views: keep})
 	if err != nil {
-		return
+		return err
 	}
 	data := make([]byte, 0, len(startCacheMagic)+len(head)+1+body.Len())
 	data = append(append(append(append(data, startCacheMagic...), head...), '\n'), body.Bytes()...)
-	if err := handoff.WriteState(m.o.FS, m.root, startCacheFile, data); err != nil {
-		m.warn(fmt.Sprintf("saving the start cache: %v", err))
-	}
+	return handoff.WriteState(m.o.FS, m.root, startCacheFile, data)
+}
+
+// outputCRC is the CRC-32 of a kept output: the IEEE polynomial, whose
+// tables cost next to nothing to make (the Castagnoli one's hardware
+// tables take longer to build than a warm start's whole check).
+func outputCRC(out []byte) uint32 {
+	return crc32.ChecksumIEEE(out)
 }
 
 // parseStartCache splits the cache file into its header and the outputs.

@@ -12,6 +12,7 @@ import (
 
 	"github.com/wakeproto/wake"
 	"github.com/wakeproto/wake/handoff"
+	"github.com/wakeproto/wake/internal/fsrecord"
 	"github.com/wakeproto/wake/internal/memgen"
 	"github.com/wakeproto/wake/internal/memlock"
 	"github.com/wakeproto/wake/internal/touchfs"
@@ -282,4 +283,41 @@ func TestStartCacheHandoffTurningStale(t *testing.T) {
 	}
 	b.changed("the stale block's age past its next hour", func() { b.now = b.now.Add(time.Hour) })
 	b.changed("a day on", func() { b.now = b.now.Add(24 * time.Hour) })
+}
+
+// TestStartCacheSettlesRacyFiles proves that files a start kept by their
+// content (wake wrote them a moment before) are read at the hits within
+// their racy window, and no longer once it has closed: the first hit
+// after it keeps the entry by size and time alone.
+func TestStartCacheSettlesRacyFiles(t *testing.T) {
+	t.Parallel()
+	b := newCacheBench(t, memgen.Options{TierScale: 1})
+	want := b.settle("a new root")
+	racy := func() int {
+		n := 0
+		for p, c := range b.fs.Opens() {
+			if c > 0 && strings.HasSuffix(p, ".md") {
+				n++
+			}
+		}
+		return n
+	}
+	b.fs.Reset()
+	if _, _, hit := b.start(); !hit {
+		t.Fatal("not served from the cache")
+	}
+	if racy() == 0 {
+		t.Fatal("a hit right after the files were written read none of them: nothing to settle")
+	}
+	time.Sleep(fsrecord.RacyWindow + 100*time.Millisecond)
+	for i := range 2 {
+		b.fs.Reset()
+		out, _, hit := b.start()
+		if !hit || out != want {
+			t.Fatalf("start %d after the racy window: hit %v, same output %v", i+1, hit, out == want)
+		}
+		if n := racy(); i == 1 && n > 0 {
+			t.Errorf("a hit after the racy window closed still read %d files: %v", n, b.fs.Opens())
+		}
+	}
 }

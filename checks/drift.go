@@ -144,7 +144,9 @@ func missingPaths(d tiers.Doc, exists func(string) bool) (Finding, bool) {
 
 // placeholderValue matches a value that holds the place of one: "TBD",
 // "TODO", "...", "?", "n/a", "-".
-var placeholderValue = regexp.MustCompile(`(?i)^(?:tbd|todo|fixme|xxx|\.{2,}|…|\?+|-+|n/?a|none yet|to do)\.?$`)
+var placeholderValue = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)^(?:tbd|todo|fixme|xxx|\.{2,}|…|\?+|-+|n/?a|none yet|to do)\.?$`)
+})
 
 // placeholders finds hand-off fields left as placeholders: in the HANDOFF
 // block of main.md (once a hand-off has written it: the template's empty
@@ -158,7 +160,7 @@ func placeholders(m Memory) []Finding {
 		for _, k := range []string{tiers.KeySessionSummary, tiers.KeyNextPriority, tiers.KeyOpenRisk, tiers.KeyEmotionalRegister} {
 			v, ok := h.Fields[k]
 			switch {
-			case ok && placeholderValue.MatchString(strings.TrimSpace(v)):
+			case ok && placeholderValue().MatchString(strings.TrimSpace(v)):
 				bad = append(bad, fmt.Sprintf("%s: %s", k, v))
 			case (k == tiers.KeySessionSummary || k == tiers.KeyNextPriority) && strings.TrimSpace(v) == "":
 				bad = append(bad, k+" is empty")
@@ -170,7 +172,7 @@ func placeholders(m Memory) []Finding {
 		}
 	}
 	if m.Latest.Readable() {
-		if s := strings.TrimSpace(m.Latest.Meta.Summary); s != "" && placeholderValue.MatchString(s) {
+		if s := strings.TrimSpace(m.Latest.Meta.Summary); s != "" && placeholderValue().MatchString(s) {
 			out = append(out, Finding{Check: Drift, Kind: KindPlaceholder, Pass: true, Severity: Warning, Path: tiers.LatestPath, Details: []string{"summary: " + s},
 				Message: "the last session's summary is a placeholder"})
 		}

@@ -335,7 +335,7 @@ func (t *TOC) add(f tiers.ColdFile, e Entry) {
 	if strings.Contains(doc.title, "[redacted:") {
 		// The index keeps summaries scrubbed; the listing counts what the
 		// scrubbing took out.
-		for _, m := range redactedMarker.FindAllStringSubmatch(doc.title, -1) {
+		for _, m := range redactedMarker().FindAllStringSubmatch(doc.title, -1) {
 			if t.Redacted == nil {
 				t.Redacted = policy.Redactions{}
 			}
@@ -417,4 +417,4 @@ func (t *TOC) prepare() {
 func (t *TOC) Index() *Index { return t.index }
 
 // redactedMarker is what [policy.Scrub] leaves in place of a secret.
-var redactedMarker = regexp.MustCompile(`\[redacted:([a-z0-9-]+)\]`)
+var redactedMarker = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\[redacted:([a-z0-9-]+)\]`) })

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 	"unicode"
 	"unicode/utf8"
@@ -103,54 +104,58 @@ type configKey struct {
 	tokens func(c *Config) *int // the field of a token count; nil for others
 }
 
-var configKeys = []configKey{
-	textKey("agent", maxAgentChars, false, func(c *Config) *string { return &c.Agent }),
-	teamKey("team"),
-	enumKey("encoding", func(c *Config) *string { return &c.Encoding }, EncodingCL100K, EncodingO200K),
-	tokenKey("context_window", minWindow, windowRule, func(c *Config) *int { return &c.ContextWindow }),
-	tableKey("budget"),
-	tokenKey("budget.memory_max", 0, budgetCap, func(c *Config) *int { return &c.Budget.MemoryMax }),
-	tokenKey("budget.memory_target", 0, budgetCap, func(c *Config) *int { return &c.Budget.MemoryTarget }),
-	tokenKey("budget.work_min", 0, budgetCap, func(c *Config) *int { return &c.Budget.WorkMin }),
-	tokenKey("budget.main", 0, budgetCap, func(c *Config) *int { return &c.Budget.Main }),
-	tokenKey("budget.recent", 0, budgetCap, func(c *Config) *int { return &c.Budget.Recent }),
-	tokenKey("budget.warm", 0, budgetCap, func(c *Config) *int { return &c.Budget.Warm }),
-	tokenKey("budget.cold", 0, budgetCap, func(c *Config) *int { return &c.Budget.Cold }),
-	tokenKey("budget.toc", 0, budgetCap, func(c *Config) *int { return &c.Budget.TOC }),
-	tokenKey("budget.digest", 0, budgetCap, func(c *Config) *int { return &c.Budget.Digest }),
-	tokenKey("budget.inbox", 0, budgetCap, func(c *Config) *int { return &c.Budget.Inbox }),
-	tableKey("skill"),
-	textKey("skill.path", maxPathChars, true, func(c *Config) *string { return &c.Skill.Path }),
-	tokenKey("skill.budget", 0, budgetCap, func(c *Config) *int { return &c.Skill.Budget }),
-	tokenKey("skill.identity", 0, budgetCap, func(c *Config) *int { return &c.Skill.Identity }),
-	tokenKey("skill.active", 0, budgetCap, func(c *Config) *int { return &c.Skill.Active }),
-	tokenKey("skill.protocols", 0, budgetCap, func(c *Config) *int { return &c.Skill.Protocols }),
-	tokenKey("skill.recent", 0, budgetCap, func(c *Config) *int { return &c.Skill.Recent }),
-	tokenKey("skill.history", 0, budgetCap, func(c *Config) *int { return &c.Skill.History }),
-	tableKey("checks"),
-	durationKey("checks.stale_after", "168h", func(c *Config) *time.Duration { return &c.Checks.StaleAfter }),
-	countKey("checks.over_budget_sessions", 1, maxSessions, func(c *Config) *int { return &c.Checks.OverBudgetSessions }),
-	tableKey("digest"),
-	durationKey("digest.window", "24h", func(c *Config) *time.Duration { return &c.Digest.Window }),
-	tableKey("claude"),
-	enumKey("claude.boot", func(c *Config) *string { return &c.Claude.Boot }, BootFull, BootSkill),
-	tableKey("protocol"),
-	enumKey("protocol.card", func(c *Config) *string { return &c.Protocol.Card }, CardFull, CardShort, CardOff),
-	tableKey("wakeup"),
-	countKey("wakeup.working_style", 0, maxSection, func(c *Config) *int { return &c.Wakeup.WorkingStyle }),
-	countKey("wakeup.active_context", 0, maxSection, func(c *Config) *int { return &c.Wakeup.ActiveContext }),
-	countKey("wakeup.priorities", 0, maxSection, func(c *Config) *int { return &c.Wakeup.Priorities }),
-	countKey("wakeup.constraints", 0, maxSection, func(c *Config) *int { return &c.Wakeup.Constraints }),
-	countKey("wakeup.decisions", 0, maxSection, func(c *Config) *int { return &c.Wakeup.Decisions }),
-	countKey("wakeup.incidents", 0, maxSection, func(c *Config) *int { return &c.Wakeup.Incidents }),
-	countKey("wakeup.recommended_notes", 0, maxSection, func(c *Config) *int { return &c.Wakeup.RecommendedNotes }),
-	tokenKey("wakeup.prompt_budget", 0, budgetCap, func(c *Config) *int { return &c.Wakeup.PromptBudget }),
-	tableKey("capsule"),
-	tokenKey("capsule.max_tokens", minCapsule, capsuleRule, func(c *Config) *int { return &c.Capsule.MaxTokens }),
-	tokenKey("capsule.prompt_ceiling", minCapsule, capsuleRule, func(c *Config) *int { return &c.Capsule.PromptCeiling }),
-	countKey("capsule.hook_bytes", 0, maxHookBytes, func(c *Config) *int { return &c.Capsule.HookBytes }),
-	tableKey(agentsTable),
-}
+// configKeys are wake.toml's keys, made on first use: a start that reads
+// no wake.toml does not build them.
+var configKeys = sync.OnceValue(func() []configKey {
+	return []configKey{
+		textKey("agent", maxAgentChars, false, func(c *Config) *string { return &c.Agent }),
+		teamKey("team"),
+		enumKey("encoding", func(c *Config) *string { return &c.Encoding }, EncodingCL100K, EncodingO200K),
+		tokenKey("context_window", minWindow, windowRule, func(c *Config) *int { return &c.ContextWindow }),
+		tableKey("budget"),
+		tokenKey("budget.memory_max", 0, budgetCap, func(c *Config) *int { return &c.Budget.MemoryMax }),
+		tokenKey("budget.memory_target", 0, budgetCap, func(c *Config) *int { return &c.Budget.MemoryTarget }),
+		tokenKey("budget.work_min", 0, budgetCap, func(c *Config) *int { return &c.Budget.WorkMin }),
+		tokenKey("budget.main", 0, budgetCap, func(c *Config) *int { return &c.Budget.Main }),
+		tokenKey("budget.recent", 0, budgetCap, func(c *Config) *int { return &c.Budget.Recent }),
+		tokenKey("budget.warm", 0, budgetCap, func(c *Config) *int { return &c.Budget.Warm }),
+		tokenKey("budget.cold", 0, budgetCap, func(c *Config) *int { return &c.Budget.Cold }),
+		tokenKey("budget.toc", 0, budgetCap, func(c *Config) *int { return &c.Budget.TOC }),
+		tokenKey("budget.digest", 0, budgetCap, func(c *Config) *int { return &c.Budget.Digest }),
+		tokenKey("budget.inbox", 0, budgetCap, func(c *Config) *int { return &c.Budget.Inbox }),
+		tableKey("skill"),
+		textKey("skill.path", maxPathChars, true, func(c *Config) *string { return &c.Skill.Path }),
+		tokenKey("skill.budget", 0, budgetCap, func(c *Config) *int { return &c.Skill.Budget }),
+		tokenKey("skill.identity", 0, budgetCap, func(c *Config) *int { return &c.Skill.Identity }),
+		tokenKey("skill.active", 0, budgetCap, func(c *Config) *int { return &c.Skill.Active }),
+		tokenKey("skill.protocols", 0, budgetCap, func(c *Config) *int { return &c.Skill.Protocols }),
+		tokenKey("skill.recent", 0, budgetCap, func(c *Config) *int { return &c.Skill.Recent }),
+		tokenKey("skill.history", 0, budgetCap, func(c *Config) *int { return &c.Skill.History }),
+		tableKey("checks"),
+		durationKey("checks.stale_after", "168h", func(c *Config) *time.Duration { return &c.Checks.StaleAfter }),
+		countKey("checks.over_budget_sessions", 1, maxSessions, func(c *Config) *int { return &c.Checks.OverBudgetSessions }),
+		tableKey("digest"),
+		durationKey("digest.window", "24h", func(c *Config) *time.Duration { return &c.Digest.Window }),
+		tableKey("claude"),
+		enumKey("claude.boot", func(c *Config) *string { return &c.Claude.Boot }, BootFull, BootSkill),
+		tableKey("protocol"),
+		enumKey("protocol.card", func(c *Config) *string { return &c.Protocol.Card }, CardFull, CardShort, CardOff),
+		tableKey("wakeup"),
+		countKey("wakeup.working_style", 0, maxSection, func(c *Config) *int { return &c.Wakeup.WorkingStyle }),
+		countKey("wakeup.active_context", 0, maxSection, func(c *Config) *int { return &c.Wakeup.ActiveContext }),
+		countKey("wakeup.priorities", 0, maxSection, func(c *Config) *int { return &c.Wakeup.Priorities }),
+		countKey("wakeup.constraints", 0, maxSection, func(c *Config) *int { return &c.Wakeup.Constraints }),
+		countKey("wakeup.decisions", 0, maxSection, func(c *Config) *int { return &c.Wakeup.Decisions }),
+		countKey("wakeup.incidents", 0, maxSection, func(c *Config) *int { return &c.Wakeup.Incidents }),
+		countKey("wakeup.recommended_notes", 0, maxSection, func(c *Config) *int { return &c.Wakeup.RecommendedNotes }),
+		tokenKey("wakeup.prompt_budget", 0, budgetCap, func(c *Config) *int { return &c.Wakeup.PromptBudget }),
+		tableKey("capsule"),
+		tokenKey("capsule.max_tokens", minCapsule, capsuleRule, func(c *Config) *int { return &c.Capsule.MaxTokens }),
+		tokenKey("capsule.prompt_ceiling", minCapsule, capsuleRule, func(c *Config) *int { return &c.Capsule.PromptCeiling }),
+		countKey("capsule.hook_bytes", 0, maxHookBytes, func(c *Config) *int { return &c.Capsule.HookBytes }),
+		tableKey(agentsTable),
+	}
+})
 
 // agentsTable is [capsule.agents], whose keys are subagent types rather
 // than names of wake's: [agentKey] checks them.
@@ -188,9 +193,10 @@ const maxSection = 100
 
 // lookupKey finds a key of wake.toml by its dotted name, or nil.
 func lookupKey(name string) *configKey {
-	for i := range configKeys {
-		if configKeys[i].name == name {
-			return &configKeys[i]
+	keys := configKeys()
+	for i := range keys {
+		if keys[i].name == name {
+			return &keys[i]
 		}
 	}
 	return nil
@@ -373,7 +379,7 @@ func suggestion(name string) string {
 	limit := max(1, len(last)/3)
 	var best []string
 	bestD := limit + 1
-	for _, k := range configKeys {
+	for _, k := range configKeys() {
 		d := editDistance(name, k.name)
 		if k.name[strings.LastIndex(k.name, ".")+1:] == last {
 			d = min(d, 1)

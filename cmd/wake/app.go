@@ -97,7 +97,7 @@ func run(args, environ []string, stdin io.Reader, stdout, stderr io.Writer) int 
 }
 
 func (a *app) run(args []string) int {
-	cmd := a.rootCmd()
+	cmd := a.rootCmdFor(args)
 	cmd.SetArgs(args)
 	err := cmd.ExecuteContext(context.Background())
 	return a.report(err)
@@ -142,7 +142,46 @@ func isCobraUsage(err error) bool {
 	return false
 }
 
-func (a *app) rootCmd() *cobra.Command {
+// commands are wake's commands by name, in the order help lists them.
+func (a *app) commands() []struct {
+	name string
+	make func() *cobra.Command
+} {
+	return []struct {
+		name string
+		make func() *cobra.Command
+	}{
+		{"init", a.initCmd}, {"load", a.loadCmd}, {"status", a.statusCmd}, {"cold", a.coldCmd}, {"log", a.logCmd},
+		{"handoff", a.handoffCmd}, {"install", a.installCmd}, {"uninstall", a.uninstallCmd}, {"skill", a.skillCmd},
+		{"check", a.checkCmd}, {"trust", a.trustCmd}, {"decide", a.decideCmd}, {"decisions", a.decisionsCmd},
+		{"reverse", a.reverseCmd}, {"contest", a.contestCmd}, {"uphold", a.upholdCmd}, {"hook", a.hookCmd},
+		{"wakeup", a.wakeupCmd}, {"mcp", a.mcpCmd}, {"remember", a.rememberCmd}, {"capsule", a.capsuleCmd},
+	}
+}
+
+// rootCmd is the whole command tree.
+func (a *app) rootCmd() *cobra.Command { return a.rootCmdFor(nil) }
+
+// rootCmdFor is the command tree args need: when the first argument names
+// a command, that command alone under the root (what cobra runs and what
+// its help and errors show is the same; a session start then builds one
+// command, not two dozen with their help texts and flags); otherwise the
+// whole tree, for the root's help, suggestions and errors.
+func (a *app) rootCmdFor(args []string) *cobra.Command {
+	root := a.bareRoot()
+	for _, c := range a.commands() {
+		if len(args) > 0 && args[0] == c.name {
+			root.AddCommand(c.make())
+			return root
+		}
+	}
+	for _, c := range a.commands() {
+		root.AddCommand(c.make())
+	}
+	return root
+}
+
+func (a *app) bareRoot() *cobra.Command {
 	root := &cobra.Command{
 		Use:                        "wake",
 		Short:                      "Continuity for AI coding agents through a plain-file memory",
@@ -163,7 +202,6 @@ func (a *app) rootCmd() *cobra.Command {
 	root.SetErr(a.errOut)
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
 	root.PersistentFlags().StringVar(&a.rootFlag, "root", "", "memory root `DIR` (default: $WAKE_ROOT, else the nearest .wake/ above the working directory)")
-	root.AddCommand(a.initCmd(), a.loadCmd(), a.statusCmd(), a.coldCmd(), a.logCmd(), a.handoffCmd(), a.installCmd(), a.uninstallCmd(), a.skillCmd(), a.checkCmd(), a.trustCmd(), a.decideCmd(), a.decisionsCmd(), a.reverseCmd(), a.contestCmd(), a.upholdCmd(), a.hookCmd(), a.wakeupCmd(), a.mcpCmd(), a.rememberCmd(), a.capsuleCmd())
 	return root
 }
 

@@ -257,6 +257,26 @@ func Unchanged(fsys afero.Fs, key []Entry) bool {
 	return true
 }
 
+// Settle returns key without the content hashes of the regular files
+// that are no longer racy at now, and whether it dropped any. Call it
+// only on a key [Unchanged] has just confirmed: a file whose content
+// matched its hash after its racy window closed is told apart from then
+// on by its size and modification time alone (a change now stamps a
+// later time), so a later look need not read it again.
+func Settle(key []Entry, now time.Time) ([]Entry, bool) {
+	var out []Entry
+	for i, e := range key {
+		if e.Hash == "" || !os.FileMode(e.Mode).IsRegular() || isRacy(e.MTime, now) {
+			continue
+		}
+		if out == nil {
+			out = slices.Clone(key)
+		}
+		out[i].Hash = ""
+	}
+	return out, out != nil
+}
+
 func isRacy(mtime int64, now time.Time) bool {
 	d := now.Sub(time.Unix(0, mtime))
 	return d < RacyWindow && d > -RacyWindow

@@ -85,3 +85,31 @@ func TestKeyRefusesWhatTheRunChanged(t *testing.T) {
 		t.Error("a run that rewrote a file it read was kept")
 	}
 }
+
+// TestSettle proves Settle drops the content hash of a regular file only
+// once its racy window has closed, and leaves the rest of the key as is.
+func TestSettle(t *testing.T) {
+	now := time.Now()
+	key := []Entry{
+		{Path: "/r/old.md", Identity: Identity{Exists: true, Size: 1, MTime: now.Add(-RacyWindow - time.Second).UnixNano(), Mode: 0o644, Hash: "h1"}},
+		{Path: "/r/new.md", Identity: Identity{Exists: true, Size: 1, MTime: now.Add(-time.Second).UnixNano(), Mode: 0o644, Hash: "h2"}},
+		{Path: "/r/d", Identity: Identity{Exists: true, Dir: true, Listed: true, Mode: uint32(os.ModeDir | 0o755), Hash: "names"}},
+		{Path: "/r/plain.md", Identity: Identity{Exists: true, Size: 1, MTime: 1, Mode: 0o644}},
+	}
+	orig := append([]Entry(nil), key...)
+	got, ok := Settle(key, now)
+	if !ok {
+		t.Fatal("nothing settled")
+	}
+	want := append([]Entry(nil), key...)
+	want[0].Hash = ""
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("settled\n%#v\nwant\n%#v", got, want)
+	}
+	if !reflect.DeepEqual(key, orig) {
+		t.Error("Settle changed the key it was given")
+	}
+	if _, ok := Settle(key[1:], now); ok {
+		t.Error("settled a key with nothing past its window")
+	}
+}
