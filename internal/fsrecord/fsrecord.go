@@ -243,8 +243,20 @@ func sameStat(a, b Identity) bool {
 // Unchanged reports whether every entry still has its identity: stat
 // alone, the content hashed only for the racy ones.
 func Unchanged(fsys afero.Fs, key []Entry) bool {
+	dirs := dirCursor{fsys: fsys}
+	defer dirs.close()
 	for _, e := range key {
-		id := Observe(fsys, e.Path, e.Listed)
+		id, ok := Identity{}, false
+		if os.FileMode(e.Mode).IsRegular() && e.Exists && !e.Dir {
+			// A regular file, as the run saw it: stat it relative to its
+			// open directory (a key holds each directory's files together).
+			if d := dirs.open(filepath.Dir(e.Path)); d != nil {
+				id, ok = observeAt(d, filepath.Base(e.Path))
+			}
+		}
+		if !ok {
+			id = Observe(fsys, e.Path, e.Listed)
+		}
 		if id.Link || !sameStat(e.Identity, id) {
 			return false
 		}
@@ -255,6 +267,35 @@ func Unchanged(fsys afero.Fs, key []Entry) bool {
 		}
 	}
 	return true
+}
+
+// dirCursor keeps the directory of the last file looked at open, for the
+// next files of the same directory.
+type dirCursor struct {
+	fsys afero.Fs
+	name string
+	dir  afero.File
+}
+
+// open returns the directory name opened through the afero.Fs, nil when
+// it cannot be opened (the caller then looks at the path itself).
+func (c *dirCursor) open(name string) afero.File {
+	if name == c.name && c.dir != nil {
+		return c.dir
+	}
+	c.close()
+	c.name = name
+	if d, err := c.fsys.Open(name); err == nil {
+		c.dir = d
+	}
+	return c.dir
+}
+
+func (c *dirCursor) close() {
+	if c.dir != nil {
+		c.dir.Close()
+		c.dir = nil
+	}
 }
 
 // Settle returns key without the content hashes of the regular files

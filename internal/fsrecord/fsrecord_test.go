@@ -2,7 +2,9 @@ package fsrecord
 
 import (
 	"os"
+	"path/filepath"
 	"reflect"
+	"runtime"
 	"testing"
 	"time"
 
@@ -111,5 +113,58 @@ func TestSettle(t *testing.T) {
 	}
 	if _, ok := Settle(key[1:], now); ok {
 		t.Error("settled a key with nothing past its window")
+	}
+}
+
+// TestObserveAtIsObserve: the identity a regular file's stat relative to
+// its directory gives is the one Observe gives by its path, special mode
+// bits included; what is not a regular file is left to Observe; and
+// Unchanged through it still sees a file rewritten in place.
+func TestObserveAtIsObserve(t *testing.T) {
+	dir := t.TempDir()
+	fsys := afero.NewOsFs()
+	write := func(name string, mode os.FileMode) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(name), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chmod(p, mode); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	files := []string{write("a.md", 0o644), write("b.md", 0o600), write("c.md", 0o755|os.ModeSetuid|os.ModeSetgid|os.ModeSticky)}
+	d, err := fsys.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	for _, p := range files {
+		got, ok := observeAt(d, filepath.Base(p))
+		if runtime.GOOS == "linux" && !ok {
+			t.Fatalf("%s: no fast path", p)
+		}
+		if want := Observe(fsys, p, false); ok && got != want {
+			t.Errorf("%s: observeAt %+v, Observe %+v", p, got, want)
+		}
+	}
+	if err := os.Symlink(files[0], filepath.Join(dir, "link.md")); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := observeAt(d, "link.md"); ok {
+		t.Error("a symbolic link took the fast path")
+	}
+	var key []Entry
+	for _, p := range files {
+		key = append(key, Entry{Path: p, Identity: Observe(fsys, p, false)})
+	}
+	if !Unchanged(fsys, key) {
+		t.Fatal("an unchanged key reads as changed")
+	}
+	if err := os.WriteFile(files[1], []byte("B.md"), 0o600); err != nil { // same size
+		t.Fatal(err)
+	}
+	if Unchanged(fsys, key) {
+		t.Error("a file rewritten in place reads as unchanged")
 	}
 }
