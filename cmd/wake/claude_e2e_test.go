@@ -374,3 +374,36 @@ func assertEachSectionOnce(t *testing.T, requests [][]string, bootPath string) {
 		}
 	}
 }
+
+// logHooks puts a wrapper named wake first on env's PATH that records
+// each run of bin (its arguments, stderr and exit status) in the file it
+// returns, passing stdin, stdout, stderr and the status through: for a
+// failing test to say whether the client ran wake's hooks and what they
+// said.
+func logHooks(t *testing.T, env []string, bin string) ([]string, string) {
+	t.Helper()
+	dir := t.TempDir()
+	log := filepath.Join(dir, "hooks.log")
+	script := fmt.Sprintf("#!/bin/sh\necho \"== $(date +%%T.%%N) wake $*\" >>%[1]q\nerr=$(mktemp)\n%[2]q \"$@\" 2>\"$err\"\nrc=$?\ncat \"$err\" >>%[1]q\ncat \"$err\" >&2\nrm -f \"$err\"\necho \"== exit $rc\" >>%[1]q\nexit $rc\n", log, bin)
+	if err := os.WriteFile(filepath.Join(dir, "wake"), []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	out := make([]string, len(env))
+	for i, e := range env {
+		if p, ok := strings.CutPrefix(e, "PATH="); ok {
+			e = "PATH=" + dir + string(os.PathListSeparator) + p
+		}
+		out[i] = e
+	}
+	return out, log
+}
+
+// dumpHooks logs what logHooks recorded, when the test failed.
+func dumpHooks(t *testing.T, log string) {
+	t.Helper()
+	if !t.Failed() {
+		return
+	}
+	data, err := os.ReadFile(log)
+	t.Logf("wake's runs under the client (%v):\n%.6000s", err, data)
+}

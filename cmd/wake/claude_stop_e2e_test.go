@@ -33,6 +33,8 @@ func TestClaudeCodeStopAndEnd(t *testing.T) {
 	bin := wakeBinary(t)
 	stub := newWriterStub(t)
 	proj, env, _ := claudeProject(t, bin, "full", stub.URL)
+	env, hooks := logHooks(t, env, bin)
+	defer dumpHooks(t, hooks)
 	runBounded(t, proj, env, 60*time.Second, bin, "install", "claude")
 	// In a git work tree, the hand-off lists what git shows changed too.
 	runBounded(t, proj, env, 60*time.Second, "git", "init", "-q")

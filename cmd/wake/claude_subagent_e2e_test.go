@@ -39,6 +39,8 @@ func TestClaudeCodeSubagentCapsule(t *testing.T) {
 	bin := wakeBinary(t)
 	stub := newAgentStub(t)
 	proj, env, _ := claudeProject(t, bin, "full", stub.URL)
+	env, hooks := logHooks(t, env, bin)
+	defer dumpHooks(t, hooks)
 	runBounded(t, proj, env, 60*time.Second, bin, "install", "claude")
 	settings := readFile(t, filepath.Join(proj, ".claude", "settings.json"))
 	if !strings.Contains(settings, `"SubagentStart"`) || !strings.Contains(settings, `"command": "wake capsule --hook claude"`) {
