@@ -421,16 +421,28 @@ func (r *ColdReader) read(rel string, buf []byte) (Doc, error) {
 	}
 	defer f.Close()
 	d.Size, d.ModTime = fi.Size(), fi.ModTime()
+	data, err := readBody(f, d.Size, buf, &d)
+	if err != nil || d.Skipped != "" {
+		return d, err
+	}
+	d.Content = data
+	return d, nil
+}
+
+// readBody reads the document of size bytes f holds into buf, reused when
+// it is large enough: whole up to MaxDocBytes, else its head up to its last
+// newline within HeadBytes (d.Huge); a NUL byte makes it skipped as binary
+// (d.Skipped). One read into a buffer of the file's size, plus one byte to
+// see its end, rather than io.ReadAll's growing buffer.
+func readBody(f io.Reader, size int64, buf []byte, d *Doc) ([]byte, error) {
 	limit := int64(MaxDocBytes)
-	if d.Size > MaxDocBytes {
+	if size > MaxDocBytes {
 		d.Huge, limit = true, HeadBytes
 	}
-	// One read into a buffer of the file's size, plus one byte to see
-	// its end, rather than io.ReadAll's growing buffer.
-	data := slices.Grow(buf[:0], int(min(d.Size, limit)+1))
-	data, err = readLimited(f, data, limit)
+	data := slices.Grow(buf[:0], int(min(size, limit)+1))
+	data, err := readLimited(f, data, limit)
 	if err != nil {
-		return d, fmt.Errorf("reading %s: %w", rel, err)
+		return nil, fmt.Errorf("reading %s: %w", d.Path, err)
 	}
 	if d.Huge {
 		// Never cut mid-line: keep the head up to its last newline.
@@ -440,10 +452,9 @@ func (r *ColdReader) read(rel string, buf []byte) (Doc, error) {
 	}
 	if i := bytes.IndexByte(data, 0); i >= 0 {
 		d.Skipped = fmt.Sprintf("binary file (NUL byte at offset %d)", i)
-		return d, nil
+		return nil, nil
 	}
-	d.Content = data
-	return d, nil
+	return data, nil
 }
 
 // readLimited appends to buf what f holds, up to limit bytes, as

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path"
@@ -75,23 +74,9 @@ func ReadDoc(fsys afero.Fs, root, rel string) (Doc, error) {
 	}
 	defer f.Close()
 	d.Size, d.ModTime = fi.Size(), fi.ModTime()
-	limit := int64(MaxDocBytes)
-	if d.Size > MaxDocBytes {
-		d.Huge, limit = true, HeadBytes
-	}
-	data, err := io.ReadAll(io.LimitReader(f, limit))
-	if err != nil {
-		return d, fmt.Errorf("reading %s: %w", rel, err)
-	}
-	if d.Huge {
-		// Never cut mid-line: keep the head up to its last newline.
-		if i := bytes.LastIndexByte(data, '\n'); i >= 0 {
-			data = data[:i+1]
-		}
-	}
-	if i := bytes.IndexByte(data, 0); i >= 0 {
-		d.Skipped = fmt.Sprintf("binary file (NUL byte at offset %d)", i)
-		return d, nil
+	data, err := readBody(f, d.Size, nil, &d)
+	if err != nil || d.Skipped != "" {
+		return d, err
 	}
 	d.Content = data
 	if line := firstInvalidUTF8Line(data); line > 0 {
