@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/wakeproto/wake"
+	"github.com/wakeproto/wake/budget"
 	"github.com/wakeproto/wake/tiers"
 )
 
@@ -164,7 +165,7 @@ func RemindersText(w io.Writer, in wake.Inbox, all bool) {
 	if len(shown) > 0 {
 		fmt.Fprintln(w)
 	}
-	fmt.Fprintf(w, "%d reminders: %d open, %d closed", in.Total, in.Open, in.Total-in.Open)
+	fmt.Fprintf(w, "%s: %d open, %d closed", budget.Plural(in.Total, "reminder"), in.Open, in.Total-in.Open)
 	if !all && in.Total > in.Open {
 		fmt.Fprint(w, " (--all lists every one)")
 	}
