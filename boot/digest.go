@@ -86,26 +86,14 @@ func BuildDigest(o Options) (*Digest, []string, error) {
 // even that line fits, the digest is left out whole.
 func (d *Digest) fit(limit int, c budget.Counter) {
 	d.hidden = false
-	f := &budget.Fitter{Counter: c, Limit: limit, Pieces: make([]budget.Piece, len(d.all))}
-	f.Estimate = c.Count(d.moreLine(len(d.all)))
+	lines := make([]string, len(d.all))
 	for i, e := range d.all {
-		line := digestLine(e)
-		f.Pieces[i] = budget.Piece{Text: line, Size: c.Count(line), Where: tiers.LedgerPath}
-		f.Estimate += f.Pieces[i].Size
+		lines[i] = digestLine(e)
 	}
-	f.Measure = func() int {
-		n := len(d.all) - f.Steps()
+	d.Tokens, d.hidden, d.cuts = fitNewest(c, limit, tiers.LedgerPath, lines, d.moreLine, func(n int) string {
 		d.Entries, d.Unlisted = d.all[:n], len(d.all)-n
-		d.Tokens = c.Count(d.Text())
-		return d.Tokens
-	}
-	d.hidden = f.Fit() > limit
-	d.cuts = f.Cuts()
-	if d.hidden {
-		more := d.moreLine(len(d.all))
-		d.cuts = append(d.cuts, budget.Cut{What: tiers.ShortLine(more), Where: tiers.LedgerPath, Tokens: c.Count(more)})
-		d.Entries, d.Unlisted, d.Tokens = d.all[:0], len(d.all), 0
-	}
+		return d.Text()
+	})
 }
 
 // Text renders the listed entries and the count of the others. Empty when

@@ -115,26 +115,14 @@ func (c *Context) addReminders(o Options) {
 // even that line fits, none is listed.
 func (r *Reminders) fit(limit int, c budget.Counter) {
 	r.hidden = false
-	f := &budget.Fitter{Counter: c, Limit: limit, Pieces: make([]budget.Piece, len(r.all))}
-	f.Estimate = c.Count(r.moreLine(len(r.all)))
+	lines := make([]string, len(r.all))
 	for i, rm := range r.all {
-		line := reminderLine(rm)
-		f.Pieces[i] = budget.Piece{Text: line, Size: c.Count(line), Where: tiers.InboxPath}
-		f.Estimate += f.Pieces[i].Size
+		lines[i] = reminderLine(rm)
 	}
-	f.Measure = func() int {
-		n := len(r.all) - f.Steps()
+	r.Tokens, r.hidden, r.cuts = fitNewest(c, limit, tiers.InboxPath, lines, r.moreLine, func(n int) string {
 		r.Entries, r.Unlisted = r.all[:n], len(r.all)-n
-		r.Tokens = c.Count(r.Text())
-		return r.Tokens
-	}
-	r.hidden = f.Fit() > limit
-	r.cuts = f.Cuts()
-	if r.hidden {
-		text := r.Text()
-		r.cuts = append(r.cuts, budget.Cut{What: tiers.ShortLine(text), Where: tiers.InboxPath, Tokens: c.Count(text)})
-		r.Entries, r.Unlisted, r.Tokens = r.all[:0], len(r.all), 0
-	}
+		return r.Text()
+	})
 }
 
 // Text renders the listed reminders and the count of the others, or a

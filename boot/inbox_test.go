@@ -147,6 +147,16 @@ func TestLoadRemindersFitBudget(t *testing.T) {
 	if ctx.Reminders.Tokens != 0 || !strings.Contains(md, "\n## Open reminders\n\n20 open reminders, not listed (they do not fit budget.inbox): `wake remember --list`.\n") {
 		t.Fatalf("%+v", ctx.Reminders)
 	}
+	// Its last cut is the count line that did not fit, with its tokens.
+	cuts = cuts[:0]
+	for _, c := range ctx.Cuts() {
+		if c.Where == tiers.InboxPath {
+			cuts = append(cuts, c)
+		}
+	}
+	if last := cuts[len(cuts)-1]; !strings.Contains(last.What, "20 more open") || last.Tokens != enc.Count(ctx.Reminders.moreLine(20)) {
+		t.Fatalf("the last cut is %+v, not the count line", last)
+	}
 }
 
 // Under memory_max the reminders give way after the digest and the table
