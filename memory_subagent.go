@@ -6,7 +6,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/wakeproto/wake/budget"
 	"github.com/wakeproto/wake/capsule"
@@ -227,7 +226,7 @@ func (m *Memory) injectionText(f capsule.Found, limit int) (string, int, []budge
 		// Not even the wrapper fits: a pointer to the file.
 		short := fmt.Sprintf("Context capsule %s: read %s before you start, treat it as authoritative for current context, verify it against the memory files, and say \"%s\" when critical information is missing.\n", f.ID, path, CapsuleGap)
 		short, _ = policy.Scrub(short)
-		return cutBytes(short, limit), len(lines), nil
+		return tiers.CutBytes(short, limit), len(lines), nil
 	}
 	fr := &budget.Fitter{Unit: budget.Bytes, Limit: room, Pieces: make([]budget.Piece, len(lines))}
 	upTo := make([]int, len(lines)+1)
@@ -253,26 +252,9 @@ func (m *Memory) injectionText(f capsule.Found, limit int) (string, int, []budge
 	text, _ := policy.Scrub(b.String())
 	// Scrubbing replaces a secret with a shorter mark; should one ever
 	// be longer, the limit still holds.
-	return cutBytes(text, limit), len(lines) - kept, fr.Cuts()
+	return tiers.CutBytes(text, limit), len(lines) - kept, fr.Cuts()
 }
 
 // minCapsuleRoom is the least room for the capsule's lines worth the
 // wrapper: below it the subagent gets a pointer to the file instead.
 const minCapsuleRoom = 200
-
-// cutBytes cuts s to at most n bytes, never inside a character.
-func cutBytes(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	s = s[:n]
-	for i := len(s) - 1; i >= 0 && i >= len(s)-utf8.UTFMax; i-- {
-		if utf8.RuneStart(s[i]) {
-			if !utf8.FullRuneInString(s[i:]) {
-				s = s[:i]
-			}
-			break
-		}
-	}
-	return s
-}

@@ -9,6 +9,7 @@ import (
 	"sync"
 	"unicode/utf8"
 
+	"github.com/wakeproto/wake/tiers"
 	"gopkg.in/yaml.v3"
 )
 
@@ -162,10 +163,5 @@ func clip(s string) string {
 	if len(s) <= 60 {
 		return s
 	}
-	for i := 57; i > 0; i-- {
-		if utf8.RuneStart(s[i]) {
-			return s[:i] + "..."
-		}
-	}
-	return s[:57] + "..."
+	return tiers.CutBytes(s, 57) + "..."
 }

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -135,11 +134,8 @@ func cutError(msg string) string {
 	if len(msg) <= maxErrorBytes {
 		return msg
 	}
-	cut := maxErrorBytes
-	for cut > 0 && !utf8.RuneStart(msg[cut]) {
-		cut--
-	}
-	return fmt.Sprintf("%s…\n[wake: %d more bytes of this error left out]", msg[:cut], len(msg)-cut)
+	head := tiers.CutBytes(msg, maxErrorBytes)
+	return fmt.Sprintf("%s…\n[wake: %d more bytes of this error left out]", head, len(msg)-len(head))
 }
 
 // page is page n of text, within the server's bound in the encoder of m's

@@ -36,3 +36,18 @@ func isOneLine(s string) bool {
 	}
 	return true
 }
+
+// CutBytes is the longest head of s of at most n bytes that does not end
+// inside a character.
+func CutBytes(s string, n int) string {
+	if n <= 0 {
+		return ""
+	}
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
+}

@@ -3,9 +3,9 @@ package transcript
 import (
 	"strings"
 	"unicode"
-	"unicode/utf8"
 
 	"github.com/wakeproto/wake/policy"
+	"github.com/wakeproto/wake/tiers"
 )
 
 // The texts kept (prompts, commands, the last message) are kept as
@@ -79,10 +79,7 @@ func Shorten(s string, max int) string {
 	if max <= 0 || len(s) <= max {
 		return s
 	}
-	cut := max
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
-	}
+	cut := len(tiers.CutBytes(s, max))
 	// A marker holds no "[": the last one before the cut opens the
 	// marker the cut falls in, if any.
 	if i := strings.LastIndexByte(s[:cut], '['); i >= 0 && strings.HasPrefix(s[i:], redactedMarker) && !strings.Contains(s[i:cut], "]") {
