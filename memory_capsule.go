@@ -33,6 +33,11 @@ type CapsuleOptions struct {
 	// ("" sniffs it: claude, codex or wake).
 	Transcript       string
 	TranscriptFormat string
+	// TranscriptMayFail makes a transcript that cannot be read cost the
+	// capsule its highlights, with a warning, rather than the capsule: for
+	// a hook handed the path of a transcript the client may not have
+	// written yet.
+	TranscriptMayFail bool
 	// Session is the capsule's source_session; "" takes the last
 	// hand-off's (its client session, else its time).
 	Session string
@@ -70,7 +75,11 @@ func (m *Memory) Capsule(ctx context.Context, o CapsuleOptions) (capsule.Written
 	if o.Transcript != "" {
 		var err error
 		if hl, err = m.highlights(o.Transcript, o.TranscriptFormat); err != nil {
-			return capsule.Written{}, err
+			if !o.TranscriptMayFail {
+				return capsule.Written{}, err
+			}
+			msg, _ := policy.Scrub(tiers.OneLine(err.Error()))
+			m.warn("the capsule has no transcript highlights: " + msg)
 		}
 	}
 	branch := m.Branch(ctx)

@@ -114,7 +114,10 @@ func (m *Memory) subagentCapsule(ctx context.Context, in SubagentStartInput) (f 
 	if err != nil || ok && !m.changedSince(f) {
 		return f, false, err
 	}
-	w, err := m.Capsule(ctx, CapsuleOptions{Session: in.Session, Transcript: in.Transcript, TranscriptFormat: transcriptFormat(in)})
+	w, err := m.Capsule(ctx, CapsuleOptions{Session: in.Session, Transcript: in.Transcript, TranscriptFormat: transcriptFormat(in),
+		// The client may not have written the session's transcript yet
+		// when its first request spawns the subagent.
+		TranscriptMayFail: true})
 	if err != nil {
 		return f, false, fmt.Errorf("building a capsule: %w", err)
 	}

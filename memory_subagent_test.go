@@ -308,3 +308,32 @@ func TestSubagentStartBoundsNames(t *testing.T) {
 		t.Errorf("the ledger line's summary is %d bytes", len(e.ChangeSummary))
 	}
 }
+
+// TestSubagentStartTranscriptNotYetWritten: Claude Code names the main
+// session's transcript before it has written it when the session's first
+// request spawns the subagent; the subagent still gets its capsule, without
+// highlights, and the injection is recorded. Asked for by hand, the missing
+// transcript is still an error.
+func TestSubagentStartTranscriptNotYetWritten(t *testing.T) {
+	now := capsuleClock
+	fsys, m, notes := capsuleRoot(t, "", &now)
+	ctx := context.Background()
+	missing := "/home/ava/.claude/projects/p/not-yet.jsonl"
+	inj, err := m.SubagentStart(ctx, wake.SubagentStartInput{Client: "claude", AgentID: "a1", AgentType: "general-purpose", Session: "s1", Transcript: missing})
+	if err != nil || !inj.Built || !strings.Contains(inj.Text, "## Context Capsule") {
+		t.Fatalf("no capsule for a transcript not yet written: %v (%+v)", err, inj)
+	}
+	if rs := subagents(t, fsys); len(rs) != 1 {
+		t.Fatalf("%d registry lines", len(rs))
+	}
+	warned := false
+	for _, n := range *notes {
+		warned = warned || strings.Contains(n.Msg, "no transcript highlights")
+	}
+	if !warned {
+		t.Errorf("no warning: %+v", *notes)
+	}
+	if _, err := m.Capsule(ctx, wake.CapsuleOptions{Transcript: missing}); err == nil {
+		t.Error("wake capsule --transcript of a missing file is not an error")
+	}
+}
