@@ -48,7 +48,8 @@ var opposites = func() map[string]bool {
 	return m
 }()
 
-// keyHash hashes a kind and a word sequence (FNV-1a over the words' runes).
+// keyHash hashes a kind and a word sequence (FNV-1a over the words'
+// runes, a rune a step).
 // Two sequences with the same hash may differ: that only adds a candidate,
 // which the word diff then rejects.
 type keyHash uint64
@@ -57,29 +58,33 @@ func newKey(kind int) keyHash {
 	return keyHash(14695981039346656037).add(uint32(kind))
 }
 
-func (h keyHash) add(v uint32) keyHash {
-	for range 4 {
-		h ^= keyHash(v & 0xFF)
-		h *= 1099511628211
-		v >>= 8
-	}
-	return h
-}
+func (h keyHash) add(v uint32) keyHash { return (h ^ keyHash(v)) * 1099511628211 }
 
-func (h keyHash) runes(rs []rune) keyHash {
-	for _, r := range rs {
-		h = h.add(uint32(r))
-	}
-	return h
-}
+// add64 adds a hash.
+func (h keyHash) add64(v keyHash) keyHash { return (h ^ v) * 1099511628211 }
 
-// keys returns the index keys of a phrase (see above).
+// keys returns the index keys of a phrase (see above). A key of P + a gap
+// + S hashes the hashes of P and of S, each made once for every prefix
+// and every suffix of the phrase: a phrase of n words costs O(n), not a
+// hash of the words of each of its 3n keys.
 func keys(p phrase) []keyHash {
 	n := len(p.words)
-	if n == 0 || content(p.words) == 0 {
+	if n == 0 {
+		return nil
+	}
+	// substance[i] counts the words of substance before i.
+	substance := make([]int, n+1)
+	for i, w := range p.words {
+		substance[i+1] = substance[i]
+		if !stopwords[w] && !negations[w] && !auxiliaries[w] {
+			substance[i+1]++
+		}
+	}
+	total := substance[n]
+	if total == 0 {
 		return nil // no word of substance: no reason applies
 	}
-	var out []keyHash
+	out := make([]keyHash, 0, 1+3*n)
 	// A negation: the words without negations and auxiliaries.
 	h := newKey(keyNegation)
 	for i, w := range p.words {
@@ -88,19 +93,24 @@ func keys(p phrase) []keyHash {
 		}
 	}
 	out = append(out, h)
-	// substance[i] counts the words of substance before i.
-	substance := make([]int, n+1)
-	for i, w := range p.words {
-		substance[i+1] = substance[i] + content([]string{w})
+	// prefix[i] hashes the words before i, suffix[j] those from j on.
+	prefix := make([]keyHash, 2*(n+1))
+	suffix := prefix[n+1:]
+	prefix[0], suffix[n] = newKey(0), newKey(0)
+	for i := range n {
+		prefix[i+1] = prefix[i].add(uint32(p.runes[i]))
+		suffix[n-1-i] = suffix[n-i].add(uint32(p.runes[n-1-i]))
 	}
-	total := substance[n]
+	split := func(kind, i, j int) keyHash {
+		return newKey(kind).add64(prefix[i]).add(gap).add64(suffix[j])
+	}
 	for i := range n {
 		if opposites[p.words[i]] && total-(substance[i+1]-substance[i]) >= 1 {
-			out = append(out, newKey(keyOpposite).runes(p.runes[:i]).add(gap).runes(p.runes[i+1:]))
+			out = append(out, split(keyOpposite, i, i+1))
 		}
 		for l := 1; l <= 2 && i+l <= n; l++ {
 			if total-(substance[i+l]-substance[i]) >= 2 && 10*(n-l) > 6*n {
-				out = append(out, newKey(keyChoice).runes(p.runes[:i]).add(gap).runes(p.runes[i+l:]))
+				out = append(out, split(keyChoice, i, i+l))
 			}
 		}
 	}
@@ -110,20 +120,42 @@ func keys(p phrase) []keyHash {
 // candidates returns the pairs {i, j}, i < j, of phrases that share a key,
 // in the order a loop over every pair would meet them.
 func candidates(ps []phrase) [][2]int {
-	index := map[keyHash][]int{}
+	// Almost every key is one phrase's: first holds each key's first
+	// phrase, shared the phrases of the keys met in more than one.
+	all := make([][]keyHash, len(ps))
+	n := 0
 	for i, p := range ps {
-		for _, k := range keys(p) {
-			if ids := index[k]; len(ids) == 0 || ids[len(ids)-1] != i {
-				index[k] = append(ids, i)
+		all[i] = keys(p)
+		n += len(all[i])
+	}
+	first := make(map[keyHash]int32, n)
+	shared := map[keyHash][]int32{}
+	for i, ks := range all {
+		id := int32(i)
+		for _, k := range ks {
+			f, ok := first[k]
+			if !ok {
+				first[k] = id
+				continue
+			}
+			if f == id {
+				continue
+			}
+			ids, ok := shared[k]
+			if !ok {
+				ids = []int32{f}
+			}
+			if ids[len(ids)-1] != id {
+				shared[k] = append(ids, id)
 			}
 		}
 	}
 	seen := map[[2]int]bool{}
 	var out [][2]int
-	for _, ids := range index {
+	for _, ids := range shared {
 		for a := range ids {
 			for b := a + 1; b < len(ids); b++ {
-				if pair := [2]int{ids[a], ids[b]}; !seen[pair] {
+				if pair := [2]int{int(ids[a]), int(ids[b])}; !seen[pair] {
 					seen[pair] = true
 					out = append(out, pair)
 				}
