@@ -69,17 +69,3 @@ func nextSplit(text string) int {
 	}
 	return len(text)
 }
-
-// PieceCounter returns the counter for the pieces of a whole a [Fitter]
-// fits, when c is a [Cache]: it counts through the cache's line memo,
-// exactly, and remembers a piece's count for the process only. A fitter
-// may count hundreds of pieces, a line each, to fit one whole; the whole's
-// count is what a later run looks up, and a piece's would only fill the
-// count cache's file (and cost a hash of its own). Any other c is
-// returned as it is.
-func PieceCounter(c Counter) Counter {
-	if cc, ok := c.(*Cache); ok && cc.lines != nil {
-		return cc.lines
-	}
-	return c
-}

@@ -67,32 +67,3 @@ func TestLineMemo(t *testing.T) {
 		}
 	}
 }
-
-// TestPieceCounter checks that a cache's piece counter counts exactly and
-// leaves nothing for the cache file, and that any other counter is its
-// own piece counter.
-func TestPieceCounter(t *testing.T) {
-	t.Parallel()
-	encs := sharedEncoders(t)
-	r := rand.New(rand.NewPCG(9, 10))
-	for _, name := range encodings {
-		enc := encs[name]
-		c := NewCache(name, enc, nil)
-		pc := PieceCounter(c)
-		for range 500 {
-			s := joinText(r, 30)
-			if got, want := pc.Count(s), enc.Count(s); got != want {
-				t.Fatalf("%s: the piece counter counts %q as %d tokens, the encoder %d", name, s, got, want)
-			}
-		}
-		if c.Dirty() {
-			t.Fatalf("%s: counting pieces left counts for the cache file", name)
-		}
-		if pc.Count("a piece\nof two lines") != c.Count("a piece\nof two lines") || !c.Dirty() {
-			t.Fatalf("%s: the cache and its piece counter disagree, or the cache did not remember", name)
-		}
-		if PieceCounter(enc) != Counter(enc) {
-			t.Fatalf("%s: an encoder's piece counter is not the encoder", name)
-		}
-	}
-}

@@ -118,7 +118,7 @@ func (s *File) fit(counter budget.Counter) {
 // of what they are in, is within limit, and returns that size. Each item
 // is a piece of the Fitter, what the spec excludes at a lower priority.
 func (s *File) shrink(limit int, counter budget.Counter, count func() int, secs ...*Section) int {
-	f := &budget.Fitter{Counter: budget.PieceCounter(counter), Limit: limit}
+	f := &budget.Fitter{Counter: counter, Limit: limit}
 	var items []*Item
 	var at []*Section
 	for _, sec := range secs {

@@ -147,3 +147,30 @@ func BenchmarkFirstLoad(b *testing.B) {
 	}
 	b.ReportMetric(float64((cpuTime()-before).Microseconds())/1000/float64(n), "cpu-ms/op")
 }
+
+// BenchmarkLoadAfterHandoff is the start of every session but the first:
+// a `wake load` after a `wake handoff` (untimed) on the 36k-token root,
+// in a process of its own, so the encoder is built afresh each time.
+func BenchmarkLoadAfterHandoff(b *testing.B) {
+	root := generate(b, 0)
+	benchLoad(b, root)
+	var cpu time.Duration
+	n := 0
+	for b.Loop() {
+		b.StopTimer()
+		n++
+		a := &app{
+			fs: afero.NewOsFs(), env: map[string]string{"HOME": filepath.Dir(root)}, in: strings.NewReader(""),
+			out: io.Discard, errOut: io.Discard, now: time.Now, cwd: filepath.Dir(root),
+			locker: handoff.FileLocker{Timeout: time.Second},
+		}
+		if code := a.run([]string{"handoff", "--root", root, "--summary", fmt.Sprintf("Session %d measured the start", n), "--next", "Measure again"}); code != 0 {
+			b.Fatalf("handoff: exit %d", code)
+		}
+		start := cpuTime()
+		b.StartTimer()
+		benchLoad(b, root)
+		cpu += cpuTime() - start
+	}
+	b.ReportMetric(float64(cpu.Microseconds())/1000/float64(n), "cpu-ms/op")
+}
