@@ -74,10 +74,10 @@ type message struct {
 	ID      json.RawMessage `json:"id"`
 	Method  string          `json:"method"`
 	// HasMethod: the message names a method, "" included.
-	HasMethod bool `json:"-"`
-	Params  json.RawMessage `json:"params"`
-	Result  json.RawMessage `json:"result"`
-	Error   json.RawMessage `json:"error"`
+	HasMethod bool            `json:"-"`
+	Params    json.RawMessage `json:"params"`
+	Result    json.RawMessage `json:"result"`
+	Error     json.RawMessage `json:"error"`
 }
 
 // isCall is whether m is a request to answer (it has an id).
