@@ -464,8 +464,13 @@ func (srv *Server) annotate(res any) any {
 	if json.Unmarshal(data, &fields) != nil {
 		return res
 	}
-	info, _ := json.Marshal(map[string]any{metaServerInfo: srv.info})
-	fields["_meta"] = info
+	var m map[string]any
+	json.Unmarshal(fields["_meta"], &m)
+	if m == nil {
+		m = map[string]any{}
+	}
+	m[metaServerInfo] = srv.info
+	fields["_meta"], _ = json.Marshal(m)
 	if _, ok := fields["resultType"]; !ok {
 		fields["resultType"] = json.RawMessage(`"complete"`)
 	}

@@ -1,0 +1,373 @@
+package mcpserver
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"reflect"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/spf13/afero"
+
+	"github.com/wakeproto/wake"
+	"github.com/wakeproto/wake/budget"
+	"github.com/wakeproto/wake/internal/memlock"
+	"github.com/wakeproto/wake/skeleton"
+)
+
+// The MCP Go SDK is the oracle of the protocol: its server, made with the
+// same tools (the same argument structs) and resources, must answer what
+// ours answers.
+
+var (
+	oracleEncOnce sync.Once
+	oracleEnc     *budget.Encoder
+	oracleEncErr  error
+)
+
+// oracleRoot is a memory root on an in-memory file system, with a clock
+// that stands still, and the server's options for it.
+func oracleRoot(t *testing.T) Options {
+	t.Helper()
+	fsys := afero.NewMemMapFs()
+	now := time.Date(2026, 11, 22, 9, 0, 0, 0, time.UTC)
+	o := wake.Options{FS: fsys, Env: map[string]string{"HOME": "/home/ava"}, Locker: &memlock.Locker{},
+		Encoder: func(name string) (*budget.Encoder, error) {
+			oracleEncOnce.Do(func() { oracleEnc, oracleEncErr = budget.NewEncoder(name) })
+			return oracleEnc, oracleEncErr
+		},
+		Now: func() time.Time { return now }}
+	if _, err := wake.Init(context.Background(), "/p/.wake", skeleton.Params{Agent: "Ava", Project: "bakery"}, o); err != nil {
+		t.Fatal(err)
+	}
+	afero.WriteFile(fsys, "/p/.wake/cold/notes/vat.md", []byte("---\nsummary: VAT rates\n---\n# VAT\n\nBread is taxed at 7%.\n"), 0o644)
+	return Options{Root: "/p/.wake", Library: o, Version: "v9.9.9", Cwd: "/p"}
+}
+
+// addSDKTool adds our tool name, whose arguments are an In, to the SDK's
+// server: the SDK infers its schema and checks its arguments.
+func addSDKTool[In any](sdk *mcp.Server, srv *Server, name string) {
+	t := srv.tool(name)
+	mcp.AddTool(sdk, &mcp.Tool{Name: t.Name, Title: t.Title, Description: t.Description},
+		func(ctx context.Context, _ *mcp.CallToolRequest, in In) (*mcp.CallToolResult, any, error) {
+			args, _ := json.Marshal(in)
+			text, err := t.call(ctx, args)
+			if err != nil {
+				return nil, nil, err
+			}
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text}}}, nil, nil
+		})
+}
+
+// sdkServer is the SDK's server of what srv serves, made as wake made it
+// before it served MCP itself.
+func sdkServer(t *testing.T, srv *Server) *mcp.Server {
+	t.Helper()
+	sdk := mcp.NewServer(&mcp.Implementation{Name: srv.info.Name, Title: srv.info.Title, Version: srv.info.Version},
+		&mcp.ServerOptions{Instructions: srv.instructions, Capabilities: &mcp.ServerCapabilities{}})
+	addSDKTool[loadArgs](sdk, srv, "wake_load")
+	addSDKTool[checkArgs](sdk, srv, "wake_check")
+	addSDKTool[coldArgs](sdk, srv, "wake_cold")
+	addSDKTool[decideArgs](sdk, srv, "wake_decide")
+	addSDKTool[contestArgs](sdk, srv, "wake_contest")
+	addSDKTool[handoffArgs](sdk, srv, "wake_handoff")
+	addSDKTool[logArgs](sdk, srv, "wake_log")
+	addSDKTool[wakeupArgs](sdk, srv, "memory_wakeup")
+	if len(srv.tools) != 8 {
+		t.Fatalf("the oracle has 8 tools, the server %d: add the new ones above", len(srv.tools))
+	}
+	for _, r := range srv.resources {
+		read := r.read
+		mime := r.MIMEType
+		h := func(_ context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+			text, err := read(req.Params.URI)
+			var re *rpcError
+			if errors.As(err, &re) && re.Message == "Resource not found" {
+				return nil, mcp.ResourceNotFoundError(req.Params.URI)
+			}
+			if err != nil {
+				return nil, err
+			}
+			return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: req.Params.URI, MIMEType: mime, Text: text}}}, nil
+		}
+		if r.URITemplate != "" {
+			sdk.AddResourceTemplate(&mcp.ResourceTemplate{URITemplate: r.URITemplate, Name: r.Name, Title: r.Title, MIMEType: r.MIMEType, Description: r.Description}, h)
+		} else {
+			sdk.AddResource(&mcp.Resource{URI: r.URI, Name: r.Name, Title: r.Title, MIMEType: r.MIMEType, Description: r.Description}, h)
+		}
+	}
+	return sdk
+}
+
+// peer is a raw session with a server: a line sent, the answer read.
+type peer struct {
+	t   *testing.T
+	in  *io.PipeWriter
+	out *bufio.Scanner
+}
+
+// startPeer runs run (a server's session) on a pair of pipes.
+func startPeer(t *testing.T, run func(ctx context.Context, in io.ReadCloser, out io.WriteCloser) error) *peer {
+	t.Helper()
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { run(ctx, inR, outW); outW.Close(); close(done) }()
+	t.Cleanup(func() {
+		inW.Close()
+		cancel()
+		go io.Copy(io.Discard, outR)
+		<-done
+	})
+	sc := bufio.NewScanner(outR)
+	sc.Buffer(nil, 1<<24)
+	return &peer{t: t, in: inW, out: sc}
+}
+
+// send sends line; for a request, it returns the answer to it (and the
+// notifications sent before it), else nil.
+func (p *peer) send(line string) []string {
+	p.t.Helper()
+	if _, err := io.WriteString(p.in, line+"\n"); err != nil {
+		p.t.Fatalf("%s: %v", line, err)
+	}
+	var m struct {
+		ID json.RawMessage `json:"id"`
+	}
+	json.Unmarshal([]byte(line), &m)
+	if len(m.ID) == 0 {
+		return nil
+	}
+	var got []string
+	for {
+		if !p.out.Scan() {
+			p.t.Fatalf("%s: no answer: %v", line, p.out.Err())
+		}
+		got = append(got, p.out.Text())
+		var r struct {
+			ID json.RawMessage `json:"id"`
+		}
+		json.Unmarshal(p.out.Bytes(), &r)
+		if bytes.Equal(r.ID, m.ID) {
+			return got
+		}
+	}
+}
+
+// exchange is a request and how our answer must match the SDK's.
+type exchange struct {
+	line string
+	// same: "bytes" (the answer's bytes), "json" (the same JSON value),
+	// "kind" (both a result marked isError, or both an error of the same
+	// code: the messages are our own).
+	same string
+}
+
+const (
+	initialize = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"%s","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}`
+	metaTriple = `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}`
+)
+
+// TestOracle sends the same requests to our server and to the SDK's: the
+// answers are the same.
+func TestOracle(t *testing.T) {
+	o := oracleRoot(t)
+	srv, err := New(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sdk := sdkServer(t, srv)
+	ours := func(ctx context.Context, in io.ReadCloser, out io.WriteCloser) error { return srv.Run(ctx, in, out) }
+	theirs := func(ctx context.Context, in io.ReadCloser, out io.WriteCloser) error {
+		return sdk.Run(ctx, &mcp.IOTransport{Reader: in, Writer: out})
+	}
+	call := func(id, tool, args string) string {
+		return `{"jsonrpc":"2.0","id":` + id + `,"method":"tools/call","params":{"name":"` + tool + `","arguments":` + args + `}}`
+	}
+	sessions := map[string][]exchange{
+		"before initialize": {
+			{`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`, "bytes"},
+			{`{"jsonrpc":"2.0","id":2,"method":"no/such"}`, "bytes"},
+			{`{"jsonrpc":"2.0","id":3,"method":"ping"}`, "bytes"},
+			{`{"jsonrpc":"2.0","id":4,"method":"initialize"}`, "bytes"},
+		},
+		"2025-06-18": {
+			{strings.Replace(initialize, "%s", "2025-06-18", 1), "bytes"},
+			{`{"jsonrpc":"2.0","method":"notifications/initialized"}`, ""},
+			{`{"jsonrpc":"2.0","id":2,"method":"tools/list"}`, "bytes"},
+			{`{"jsonrpc":"2.0","id":3,"method":"tools/list","params":{"cursor":""}}`, "bytes"},
+			{`{"jsonrpc":"2.0","id":4,"method":"tools/list","params":{"cursor":"zzz"}}`, "bytes"},
+			{`{"jsonrpc":"2.0","id":5,"method":"tools/list","params":[]}`, "kind"},
+			{`{"jsonrpc":"2.0","id":6,"method":"resources/list"}`, "bytes"},
+			{`{"jsonrpc":"2.0","id":7,"method":"resources/templates/list","params":{}}`, "bytes"},
+			{`{"jsonrpc":"2.0","id":8,"method":"prompts/list"}`, "bytes"},
+			{`{"jsonrpc":"2.0","id":9,"method":"prompts/get","params":{"name":"x"}}`, "bytes"},
+			{`{"jsonrpc":"2.0","id":10,"method":"ping"}`, "bytes"},
+			{`{"jsonrpc":"2.0","id":"s","method":"ping","params":"x"}`, "kind"},
+			{`{"jsonrpc":"2.0","id":11,"method":"logging/setLevel","params":{"level":"debug"}}`, "bytes"},
+			{`{"jsonrpc":"2.0","id":12,"method":"logging/setLevel"}`, "bytes"},
+			{`{"jsonrpc":"2.0","id":13,"method":"completion/complete","params":{"ref":{"type":"ref/resource","uri":"wake://packet/{profile}"},"argument":{"name":"profile","value":"p"}}}`, "bytes"},
+			{`{"jsonrpc":"2.0","id":14,"method":"resources/subscribe","params":{"uri":"wake://boot"}}`, "bytes"},
+			{`{"jsonrpc":"2.0","id":15,"method":"no/such"}`, "bytes"},
+			{`{"jsonrpc":"2.0","id":16,"method":"server/discover"}`, "bytes"},
+			{strings.Replace(initialize, "%s", "2025-06-18", 1), "bytes"},
+			{`{"jsonrpc":"2.0","id":17,"method":"notifications/cancelled","params":{"requestId":3}}`, "bytes"},
+			{`{"jsonrpc":"2.0","id":18,"method":"resources/read","params":{"uri":"wake://skill"}}`, "bytes"},
+			{`{"jsonrpc":"2.0","id":19,"method":"resources/read","params":{"uri":"wake://packet/project"}}`, "bytes"},
+			{`{"jsonrpc":"2.0","id":20,"method":"resources/read","params":{"uri":"wake://nothing"}}`, "bytes"},
+			{`{"jsonrpc":"2.0","id":21,"method":"resources/read","params":{"uri":"wake://packet/nobody"}}`, "bytes"},
+			{`{"jsonrpc":"2.0","id":22,"method":"resources/read","params":{"uri":"wake://packet/a/b"}}`, "bytes"},
+			{`{"jsonrpc":"2.0","id":23,"method":"resources/read","params":{}}`, "bytes"},
+			{`{"jsonrpc":"2.0","id":24,"method":"resources/read"}`, "bytes"},
+			{`{"jsonrpc":"2.0","id":25,"method":"tools/call","params":{}}`, "bytes"},
+			{`{"jsonrpc":"2.0","id":26,"method":"tools/call"}`, "bytes"},
+			{call("27", "wake_nope", "{}"), "bytes"},
+			{call("28", "wake_log", "{}"), "bytes"},
+			{`{"jsonrpc":"2.0","id":29,"method":"tools/call","params":{"name":"wake_log"}}`, "bytes"},
+			{call("30", "wake_log", "null"), "bytes"},
+			{call("31", "wake_check", `{"format":"json"}`), "bytes"},
+			{call("32", "wake_cold", "{}"), "bytes"},
+			{call("33", "wake_cold", `{"path":"../main.md"}`), "bytes"},
+			{call("34", "wake_load", `{"page":0.5}`), "kind"},
+			{call("35", "wake_log", `{"page":2e0}`), "bytes"},
+			{call("36", "wake_log", `{"page":-1}`), "bytes"},
+			{call("37", "wake_log", `{"op":null}`), "kind"},
+			{call("38", "wake_log", `{"op":3}`), "kind"},
+			{call("39", "wake_log", `{"nope":3}`), "kind"},
+			{call("40", "wake_log", `[1]`), "kind"},
+			{call("41", "wake_log", `"x"`), "kind"},
+			{call("42", "wake_decide", `{"what":"a"}`), "kind"},
+			{call("43", "wake_decide", `null`), "kind"},
+			{call("44", "wake_decide", `{"what":"a","because":"b","force":"yes"}`), "kind"},
+			{call("45", "memory_wakeup", `{"files":"one.go"}`), "kind"},
+			{call("46", "memory_wakeup", `{"files":[1]}`), "kind"},
+			{call("47", "memory_wakeup", `{"files":null,"format":"markdown"}`), "bytes"},
+			{call("48", "wake_load", `{"page":99999999999999999999}`), "kind"},
+			{call("49", "wake_handoff", `{"summary":"s"}`), "kind"},
+			{call("50", "wake_contest", `{"decision":"zzz","objection":"o","proposal":"p"}`), "bytes"},
+		},
+		"2025-11-25": {
+			{strings.Replace(initialize, "%s", "2025-11-25", 1), "bytes"},
+			{call("2", "wake_log", "{}"), "bytes"},
+		},
+		"2024-11-05": {{strings.Replace(initialize, "%s", "2024-11-05", 1), "bytes"}},
+		"2025-03-26": {{strings.Replace(initialize, "%s", "2025-03-26", 1), "bytes"}},
+		"unknown version": {
+			{strings.Replace(initialize, "%s", "1999-01-01", 1), "bytes"},
+			{call("2", "wake_log", "{}"), "bytes"},
+		},
+		"2026-07-28 by initialize": {
+			{strings.Replace(initialize, "%s", "2026-07-28", 1), "bytes"},
+			{call("2", "wake_log", "{}"), "bytes"},
+		},
+		"sessionless": {
+			{`{"jsonrpc":"2.0","id":1,"method":"server/discover","params":{` + metaTriple + `}}`, "json"},
+			{`{"jsonrpc":"2.0","id":2,"method":"tools/list","params":{` + metaTriple + `}}`, "json"},
+			{`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"wake_log","arguments":{},` + metaTriple + `}}`, "json"},
+			{`{"jsonrpc":"2.0","id":4,"method":"ping","params":{` + metaTriple + `}}`, "bytes"},
+			{`{"jsonrpc":"2.0","id":5,"method":"resources/read","params":{"uri":"wake://skill",` + metaTriple + `}}`, "json"},
+			{`{"jsonrpc":"2.0","id":6,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2099-01-01","io.modelcontextprotocol/clientCapabilities":{}}}}`, "bytes"},
+			{`{"jsonrpc":"2.0","id":7,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}}`, "bytes"},
+			{`{"jsonrpc":"2.0","id":8,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/clientInfo":3}}}`, "bytes"},
+			{strings.Replace(initialize, "%s", "2025-06-18", 1), "bytes"},
+			{`{"jsonrpc":"2.0","id":9,"method":"subscriptions/listen","params":{"notifications":{}, ` + metaTriple + `}}`, "json"},
+		},
+	}
+	for name, exchanges := range sessions {
+		t.Run(name, func(t *testing.T) {
+			a, b := startPeer(t, ours), startPeer(t, theirs)
+			for _, x := range exchanges {
+				got, want := a.send(x.line), b.send(x.line)
+				if x.same == "" {
+					continue
+				}
+				if len(got) != len(want) {
+					t.Errorf("%s:\nours:   %q\ntheirs: %q", x.line, got, want)
+					continue
+				}
+				for i := range got {
+					if !same(x.same, got[i], want[i]) {
+						t.Errorf("%s (%s):\nours:   %.3000s\ntheirs: %.3000s", x.line, x.same, got[i], want[i])
+					}
+				}
+			}
+		})
+	}
+}
+
+// same is whether the answers got and want are the same in the sense of
+// how.
+func same(how, got, want string) bool {
+	switch how {
+	case "bytes":
+		return got == want
+	case "json":
+		var g, w any
+		return json.Unmarshal([]byte(got), &g) == nil && json.Unmarshal([]byte(want), &w) == nil && reflect.DeepEqual(g, w)
+	}
+	type answer struct {
+		ID     json.RawMessage
+		Result *struct{ IsError bool }
+		Error  *struct{ Code int }
+	}
+	var g, w answer
+	if json.Unmarshal([]byte(got), &g) != nil || json.Unmarshal([]byte(want), &w) != nil || !bytes.Equal(g.ID, w.ID) {
+		return false
+	}
+	if g.Error != nil || w.Error != nil {
+		return g.Error != nil && w.Error != nil && g.Error.Code == w.Error.Code
+	}
+	return g.Result != nil && w.Result != nil && g.Result.IsError == w.Result.IsError
+}
+
+// TestSchemasAsTheSDKInfers compares every tool of tools/list, through
+// the SDK's client, with what the SDK's server lists for the same
+// argument structs: the same bytes.
+func TestSchemasAsTheSDKInfers(t *testing.T) {
+	o := oracleRoot(t)
+	srv, err := New(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sdk := sdkServer(t, srv)
+	a, b := startPeer(t, func(ctx context.Context, in io.ReadCloser, out io.WriteCloser) error { return srv.Run(ctx, in, out) }),
+		startPeer(t, func(ctx context.Context, in io.ReadCloser, out io.WriteCloser) error {
+			return sdk.Run(ctx, &mcp.IOTransport{Reader: in, Writer: out})
+		})
+	line := strings.Replace(initialize, "%s", "2025-06-18", 1)
+	a.send(line)
+	b.send(line)
+	type list struct {
+		Result struct {
+			Tools []struct {
+				Name        string
+				InputSchema json.RawMessage
+			}
+		}
+	}
+	var got, want list
+	list1 := `{"jsonrpc":"2.0","id":2,"method":"tools/list"}`
+	if err := json.Unmarshal([]byte(a.send(list1)[0]), &got); err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal([]byte(b.send(list1)[0]), &want); err != nil {
+		t.Fatal(err)
+	}
+	if len(got.Result.Tools) != len(want.Result.Tools) || len(got.Result.Tools) != 8 {
+		t.Fatalf("%d tools, the SDK %d", len(got.Result.Tools), len(want.Result.Tools))
+	}
+	for i, g := range got.Result.Tools {
+		w := want.Result.Tools[i]
+		if g.Name != w.Name || !bytes.Equal(g.InputSchema, w.InputSchema) {
+			t.Errorf("%s:\nours:   %s\ntheirs: %s", g.Name, g.InputSchema, w.InputSchema)
+		}
+	}
+}
