@@ -276,3 +276,33 @@ func TestSDKClientVersions(t *testing.T) {
 		})
 	}
 }
+
+// TestListen: subscriptions/listen is acknowledged at once and held until
+// cancelled; one still held when the input ends does not hold the session.
+func TestListen(t *testing.T) {
+	_, o := newRoot(t)
+	srv, err := mcpserver.New(mcpserver.Options{Root: "/p/.wake", Library: o})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const triple = `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}`
+	r := startRaw(t, srv)
+	for _, id := range []string{"1", "2"} {
+		r.send(`{"jsonrpc":"2.0","id":` + id + `,"method":"subscriptions/listen","params":{"notifications":{"toolsListChanged":true},` + triple + `}}`)
+		if a := r.recv(); a.Method != "notifications/subscriptions/acknowledged" || !strings.Contains(r.out.Text(), `"io.modelcontextprotocol/subscriptionId":`+id) {
+			t.Fatalf("listen %s: %s", id, r.out.Text())
+		}
+	}
+	r.send(`{"jsonrpc":"2.0","id":3,"method":"tools/list","params":{` + triple + `}}`)
+	if a := r.recv(); string(a.ID) != "3" || a.Error != nil {
+		t.Fatalf("tools/list while listening: %s", r.out.Text())
+	}
+	r.send(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1}}`)
+	if a := r.recv(); string(a.ID) != "1" || a.Error != nil || !strings.Contains(r.out.Text(), `"io.modelcontextprotocol/subscriptionId":1`) {
+		t.Fatalf("the cancelled listen: %s", r.out.Text())
+	}
+	start := time.Now()
+	if err := r.end(); err != nil || time.Since(start) > 5*time.Second {
+		t.Errorf("Run: %v after %v", err, time.Since(start))
+	}
+}
