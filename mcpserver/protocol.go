@@ -95,6 +95,7 @@ type session struct {
 	negotiated  string
 	initialized bool
 	running     map[string]context.CancelFunc // the requests being served, by id
+	end         context.CancelCauseFunc       // ends the session, as a write that failed does
 	wg          sync.WaitGroup
 }
 
@@ -110,9 +111,10 @@ type session struct {
 // client closed the stream is finished and answered, and
 // `wake mcp < requests.jsonl` answers every line.
 func (srv *Server) Serve(ctx context.Context, in io.Reader, out io.Writer) error {
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	ss := &session{srv: srv, out: out, running: map[string]context.CancelFunc{}}
+	outer := ctx
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	ss := &session{srv: srv, out: out, running: map[string]context.CancelFunc{}, end: cancel}
 	lines := make(chan []byte)
 	readErr := make(chan error, 1)
 	go func() {
@@ -146,7 +148,10 @@ func (srv *Server) Serve(ctx context.Context, in io.Reader, out io.Writer) error
 			return err
 		case <-ctx.Done():
 			ss.drain(0)
-			return ctx.Err()
+			if outer.Err() != nil {
+				return outer.Err()
+			}
+			return context.Cause(ctx) // the output failed
 		}
 	}
 }
@@ -200,7 +205,10 @@ func (ss *session) write(v any) error {
 	}
 	ss.wmu.Lock()
 	defer ss.wmu.Unlock()
-	_, err = ss.out.Write(append(data, '\n'))
+	if _, err = ss.out.Write(append(data, '\n')); err != nil {
+		err = fmt.Errorf("writing to the client: %w", err)
+		ss.end(err)
+	}
 	return err
 }
 

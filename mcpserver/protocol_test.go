@@ -306,3 +306,31 @@ func TestListen(t *testing.T) {
 		t.Errorf("Run: %v after %v", err, time.Since(start))
 	}
 }
+
+// failingWriter fails every write.
+type failingWriter struct{}
+
+func (failingWriter) Write([]byte) (int, error) { return 0, io.ErrClosedPipe }
+
+// TestOutputGone: when the answers cannot be written, the session ends
+// with the error, however long the input.
+func TestOutputGone(t *testing.T) {
+	_, o := newRoot(t)
+	srv, err := mcpserver.New(mcpserver.Options{Root: "/p/.wake", Library: o})
+	if err != nil {
+		t.Fatal(err)
+	}
+	inR, inW := io.Pipe()
+	defer inW.Close()
+	go io.WriteString(inW, rawInit+"\n")
+	done := make(chan error, 1)
+	go func() { done <- srv.Run(context.Background(), inR, failingWriter{}) }()
+	select {
+	case err := <-done:
+		if err == nil || !strings.Contains(err.Error(), "writing to the client") {
+			t.Errorf("Run: %v", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the session went on without its output")
+	}
+}
