@@ -70,11 +70,10 @@ func errorf(code int, format string, args ...any) *rpcError {
 
 // message is one JSON-RPC message as read.
 type message struct {
-	JSONRPC string          `json:"jsonrpc"`
-	ID      json.RawMessage `json:"id"`
-	Method  string          `json:"method"`
-	// HasMethod: the message names a method, "" included.
-	HasMethod bool            `json:"-"`
+	JSONRPC   string          `json:"jsonrpc"`
+	ID        json.RawMessage `json:"id"`
+	Method    string          `json:"method"`
+	hasMethod bool            // the message names a method, "" included
 	Params    json.RawMessage `json:"params"`
 	Result    json.RawMessage `json:"result"`
 	Error     json.RawMessage `json:"error"`
@@ -89,14 +88,12 @@ type session struct {
 	srv *Server
 	out io.Writer
 
-	mu          sync.Mutex
-	wmu         sync.Mutex // one message a write
-	requested   string     // the version initialize asked for; "" before it
-	negotiated  string
-	initialized bool
-	running     map[string]context.CancelFunc // the requests being served, by id
-	end         context.CancelCauseFunc       // ends the session, as a write that failed does
-	wg          sync.WaitGroup
+	mu        sync.Mutex
+	wmu       sync.Mutex                    // one message a write
+	requested string                        // the version initialize asked for; "" before it
+	running   map[string]context.CancelFunc // the requests being served, by id
+	end       context.CancelCauseFunc       // ends the session, as a write that failed does
+	wg        sync.WaitGroup
 }
 
 // Serve serves one MCP session on in and out, newline-delimited JSON-RPC
@@ -250,7 +247,7 @@ func (ss *session) receive(ctx context.Context, line []byte) error {
 	if err != nil {
 		return ss.answer(usableID(line), nil, errorf(codeInvalidRequest, "Invalid Request: %v", err))
 	}
-	if !m.HasMethod {
+	if !m.hasMethod {
 		return nil // a response: the server calls the client for nothing
 	}
 	if !m.isCall() {
@@ -304,14 +301,14 @@ func decode(line []byte) (*message, error) {
 	}
 	var keys map[string]json.RawMessage
 	json.Unmarshal(line, &keys)
-	_, m.HasMethod = keys["method"]
+	_, m.hasMethod = keys["method"]
 	if m.JSONRPC != "2.0" {
 		return nil, fmt.Errorf("invalid message version tag %q; expected \"2.0\"", m.JSONRPC)
 	}
 	if len(m.ID) > 0 && usableID(line) == nil && string(m.ID) != "null" {
 		return nil, fmt.Errorf("parse error: the id %s is neither a string nor a number", m.ID)
 	}
-	if !m.HasMethod && m.Result == nil && m.Error == nil && !m.isCall() {
+	if !m.hasMethod && m.Result == nil && m.Error == nil && !m.isCall() {
 		return nil, errors.New("the message has no method, result or error")
 	}
 	return &m, nil
@@ -332,15 +329,11 @@ func usableID(line []byte) json.RawMessage {
 	return nil
 }
 
-// notify handles a notification: none is answered, a bad one included.
+// notify handles a notification: none is answered, a bad one included;
+// only a cancellation does something (notifications/initialized tells
+// nothing the server needs).
 func (ss *session) notify(m *message) {
 	switch m.Method {
-	case "notifications/initialized":
-		ss.mu.Lock()
-		if ss.requested != "" {
-			ss.initialized = true
-		}
-		ss.mu.Unlock()
 	case "notifications/cancelled":
 		var p struct {
 			RequestID json.RawMessage `json:"requestId"`
@@ -554,13 +547,12 @@ func (ss *session) initialize(_ context.Context, m *message) (any, error) {
 	if ss.requested == "" {
 		ss.requested = "(none)"
 	}
-	ss.negotiated = negotiate(p.ProtocolVersion)
 	return struct {
 		Capabilities capabilities   `json:"capabilities"`
 		Instructions string         `json:"instructions,omitempty"`
 		Version      string         `json:"protocolVersion"`
 		ServerInfo   implementation `json:"serverInfo"`
-	}{serverCapabilities, ss.srv.instructions, ss.negotiated, ss.srv.info}, nil
+	}{serverCapabilities, ss.srv.instructions, negotiate(p.ProtocolVersion), ss.srv.info}, nil
 }
 
 // negotiate is the version initialize answers to the client's.
