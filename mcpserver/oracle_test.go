@@ -371,3 +371,57 @@ func TestSchemasAsTheSDKInfers(t *testing.T) {
 		}
 	}
 }
+
+// TestOracleListen holds a subscriptions/listen open on both servers, as
+// Claude Code does, then cancels it: the acknowledgement and the answer
+// are the same.
+func TestOracleListen(t *testing.T) {
+	o := oracleRoot(t)
+	srv, err := New(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sdk := sdkServer(t, srv)
+	peers := []*peer{
+		startPeer(t, func(ctx context.Context, in io.ReadCloser, out io.WriteCloser) error { return srv.Run(ctx, in, out) }),
+		startPeer(t, func(ctx context.Context, in io.ReadCloser, out io.WriteCloser) error {
+			return sdk.Run(ctx, &mcp.IOTransport{Reader: in, Writer: out})
+		}),
+	}
+	var got [2][]string
+	for i, p := range peers {
+		io.WriteString(p.in, `{"jsonrpc":"2.0","id":"listen:0","method":"subscriptions/listen","params":{"notifications":{"toolsListChanged":true,"resourcesListChanged":true,"promptsListChanged":true},`+metaTriple+`}}`+"\n")
+		if !p.out.Scan() {
+			t.Fatal("no acknowledgement")
+		}
+		got[i] = append(got[i], p.out.Text())
+		// The listen holds; other requests are served meanwhile.
+		got[i] = append(got[i], p.send(`{"jsonrpc":"2.0","id":1,"method":"resources/list","params":{`+metaTriple+`}}`)...)
+		// The cancelled listen is answered, before or after the next
+		// request's answer: both are read, the listen's last.
+		p.send(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"listen:0"}}`)
+		var listen string
+		for _, line := range p.send(`{"jsonrpc":"2.0","id":2,"method":"server/discover","params":{` + metaTriple + `}}`) {
+			if strings.Contains(line, `"id":"listen:0"`) {
+				listen = line
+			} else {
+				got[i] = append(got[i], line)
+			}
+		}
+		if listen == "" {
+			if !p.out.Scan() {
+				t.Fatal("the cancelled listen is not answered")
+			}
+			listen = p.out.Text()
+		}
+		got[i] = append(got[i], listen)
+	}
+	if len(got[0]) != len(got[1]) {
+		t.Fatalf("ours:\n%s\ntheirs:\n%s", strings.Join(got[0], "\n"), strings.Join(got[1], "\n"))
+	}
+	for i := range got[0] {
+		if !same("json", got[0][i], got[1][i]) {
+			t.Errorf("ours:   %.500s\ntheirs: %.500s", got[0][i], got[1][i])
+		}
+	}
+}

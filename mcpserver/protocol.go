@@ -96,7 +96,7 @@ type session struct {
 	wg        sync.WaitGroup
 }
 
-// Serve serves one MCP session on in and out, newline-delimited JSON-RPC
+// Run serves one MCP session on in and out, newline-delimited JSON-RPC
 // 2.0, until in ends or ctx is done. A line which is not a JSON-RPC
 // message is answered with the protocol's error (-32700 for what is not
 // JSON, -32600 for JSON that is not a message, a batch included) and
@@ -107,7 +107,7 @@ type session struct {
 // has been answered (within drainWait): a hand-off sent just before the
 // client closed the stream is finished and answered, and
 // `wake mcp < requests.jsonl` answers every line.
-func (srv *Server) Serve(ctx context.Context, in io.Reader, out io.Writer) error {
+func (srv *Server) Run(ctx context.Context, in io.Reader, out io.Writer) error {
 	outer := ctx
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)

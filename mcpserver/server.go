@@ -15,7 +15,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"slices"
 	"strings"
 	"sync"
@@ -108,12 +107,6 @@ func New(o Options) (*Server, error) {
 		}
 	}
 	return srv, nil
-}
-
-// Run serves one session on in and out (see Serve) until in ends or ctx
-// is done.
-func (srv *Server) Run(ctx context.Context, in io.Reader, out io.Writer) error {
-	return srv.Serve(ctx, in, out)
 }
 
 // tool is one tool: what tools/list says of it, and its call.
