@@ -406,6 +406,9 @@ func (ss *session) handle(ctx context.Context, m *message) (any, error) {
 	if m.Params == nil && !h.paramsOptional {
 		return nil, errorf(codeInvalidRequest, "invalid request: missing required \"params\"")
 	}
+	if string(m.Params) == "null" && !h.paramsOptional && m.Method != "initialize" {
+		return nil, errorf(codeInvalidRequest, "handling '%s': invalid request: missing required \"params\"", m.Method)
+	}
 	res, err := h.serve(ss, ctx, m)
 	if err != nil || meta == nil {
 		return res, err
@@ -533,7 +536,7 @@ func (ss *session) initialize(_ context.Context, m *message) (any, error) {
 		ClientInfo      *implementation `json:"clientInfo"`
 	}
 	if string(m.Params) == "null" {
-		return nil, errors.New(`missing required "params"`)
+		return nil, errors.New(`handling 'initialize': missing required "params"`)
 	}
 	if err := json.Unmarshal(m.Params, &p); err != nil {
 		return nil, fmt.Errorf("handling 'initialize': %v", err)
