@@ -9,6 +9,13 @@
 // counts at once) and runs alone: the server serves calls one at a time,
 // and the library takes the root's lock for every write, so a second wake
 // process is kept out too.
+//
+// It speaks the protocol itself (protocol.go: JSON-RPC 2.0 over stdio,
+// the session protocol from 2024-11-05 to 2025-11-25 and the sessionless
+// one of 2026-07-28; schema.go: the tools' input schemas and the checks of
+// their arguments), as the MCP Go SDK v1.8.0 does, without linking it: the
+// SDK's package initialisations cost every wake command's start-up, not
+// only wake mcp's. The SDK's server and client are the tests' oracle.
 package mcpserver
 
 import (
