@@ -512,10 +512,39 @@ func params(m *message, v any) error {
 	if m.Params == nil || string(m.Params) == "null" {
 		return nil
 	}
-	if err := json.Unmarshal(m.Params, v); err != nil {
+	if err := unmarshalParams(m.Params, v); err != nil {
 		return errorf(codeInvalidParams, "handling '%s': invalid params: %v", m.Method, err)
 	}
 	return nil
+}
+
+// unmarshalParams unmarshals params, an object, into v.
+func unmarshalParams(params json.RawMessage, v any) error {
+	if p := bytes.TrimSpace(params); len(p) == 0 || p[0] != '{' {
+		return fmt.Errorf("want an object, got %s", describe(params))
+	}
+	var te *json.UnmarshalTypeError
+	if err := json.Unmarshal(params, v); errors.As(err, &te) {
+		return fmt.Errorf("%s: want %s, got %s", te.Field, jsonKind(te.Type.Kind().String()), te.Value)
+	} else if err != nil {
+		return err
+	}
+	return nil
+}
+
+// jsonKind names a Go kind as JSON does.
+func jsonKind(kind string) string {
+	switch kind {
+	case "struct", "map":
+		return "an object"
+	case "slice":
+		return "an array"
+	case "bool":
+		return "a boolean"
+	case "string":
+		return "a string"
+	}
+	return "a number"
 }
 
 // empty is the empty result of a method whose params must be an object.
@@ -538,7 +567,7 @@ func (ss *session) initialize(_ context.Context, m *message) (any, error) {
 	if string(m.Params) == "null" {
 		return nil, errors.New(`handling 'initialize': missing required "params"`)
 	}
-	if err := json.Unmarshal(m.Params, &p); err != nil {
+	if err := unmarshalParams(m.Params, &p); err != nil {
 		return nil, fmt.Errorf("handling 'initialize': %v", err)
 	}
 	ss.mu.Lock()
