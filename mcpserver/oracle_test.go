@@ -269,10 +269,10 @@ func TestOracle(t *testing.T) {
 			{strings.Replace(initialize, "%s", "2025-11-25", 1), "bytes"},
 			{call("2", "wake_log", "{}"), "bytes"},
 		},
-		"2024-11-05": {{strings.Replace(initialize, "%s", "2024-11-05", 1), "bytes"}},
+		"2024-11-05":              {{strings.Replace(initialize, "%s", "2024-11-05", 1), "bytes"}},
 		"initialize, params null": {{`{"jsonrpc":"2.0","id":1,"method":"initialize","params":null}`, "bytes"}},
-		"initialize, no version": {{`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}`, "bytes"}},
-		"2025-03-26": {{strings.Replace(initialize, "%s", "2025-03-26", 1), "bytes"}},
+		"initialize, no version":  {{`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}`, "bytes"}},
+		"2025-03-26":              {{strings.Replace(initialize, "%s", "2025-03-26", 1), "bytes"}},
 		"unknown version": {
 			{strings.Replace(initialize, "%s", "1999-01-01", 1), "bytes"},
 			{call("2", "wake_log", "{}"), "bytes"},
