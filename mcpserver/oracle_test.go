@@ -438,3 +438,87 @@ func TestOracleListen(t *testing.T) {
 		}
 	}
 }
+
+// kinds has an argument of every kind the schema writer knows.
+type kinds struct {
+	Name     string    `json:"name" jsonschema:"a string, required"`
+	Count    int       `json:"count,omitempty"`
+	Small    int8      `json:"small,omitempty" jsonschema:"a small one"`
+	Unsigned uint      `json:"unsigned" jsonschema:"never below nought"`
+	Ratio    float64   `json:"ratio,omitempty" jsonschema:"a number"`
+	On       bool      `json:"on" jsonschema:"a switch"`
+	Tags     []string  `json:"tags" jsonschema:"required, yet it may be null"`
+	Counts   []int     `json:"counts,omitempty" jsonschema:"integers"`
+	Flags    []bool    `json:"flags,omitempty"`
+	Shorts   []int16   `json:"shorts,omitempty" jsonschema:"sized items"`
+	Untagged string    `jsonschema:"named by its Go name"`
+	Skipped  string    `json:"-"`
+	Weights  []float64 `json:",omitempty" jsonschema:"named by its Go name, optional"`
+	hidden   string
+}
+
+// TestSchemaKinds compares the schema written for every kind of argument
+// with the one the SDK infers, byte for byte, and checks arguments of each
+// kind, good and bad, as the SDK does: the same outcome.
+func TestSchemaKinds(t *testing.T) {
+	sdk := mcp.NewServer(&mcp.Implementation{Name: "k", Version: "1"}, nil)
+	mcp.AddTool(sdk, &mcp.Tool{Name: "kinds", Description: "every kind"}, func(context.Context, *mcp.CallToolRequest, kinds) (*mcp.CallToolResult, any, error) {
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "ok"}}}, nil, nil
+	})
+	p := startPeer(t, func(ctx context.Context, in io.ReadCloser, out io.WriteCloser) error {
+		return sdk.Run(ctx, &mcp.IOTransport{Reader: in, Writer: out})
+	})
+	p.send(strings.Replace(initialize, "%s", "2025-06-18", 1))
+	var list struct {
+		Result struct {
+			Tools []struct{ InputSchema json.RawMessage }
+		}
+	}
+	if err := json.Unmarshal([]byte(p.send(`{"jsonrpc":"2.0","id":2,"method":"tools/list"}`)[0]), &list); err != nil || len(list.Result.Tools) != 1 {
+		t.Fatalf("tools/list: %v %+v", err, list)
+	}
+	fs := fieldsOf(reflect.TypeFor[kinds]())
+	if got, want := string(inputSchema(fs)), string(list.Result.Tools[0].InputSchema); got != want {
+		t.Errorf("schema:\nours:   %s\ntheirs: %s", got, want)
+	}
+	const base = `"name":"n","unsigned":1,"on":true,"tags":null,"Untagged":"u"`
+	for _, args := range []string{
+		`{` + base + `}`,
+		`{` + base + `,"count":-3,"small":7,"ratio":0.5,"counts":[1,2e0],"flags":[true],"Weights":[1.5,-2]}`,
+		`{"name":"n","unsigned":1,"on":true,"Untagged":"u"}`,
+		`{` + base + `,"tags":["a"]}`,
+		`{` + base + `,"tags":"a"}`,
+		`{` + base + `,"tags":[1]}`,
+		`{` + base + `,"count":1.5}`,
+		`{` + base + `,"count":"1"}`,
+		`{` + base + `,"ratio":"x"}`,
+		`{` + base + `,"ratio":null}`,
+		`{` + base + `,"on":"true"}`,
+		`{` + base + `,"on":1}`,
+		`{` + base + `,"counts":[1.5]}`,
+		`{` + base + `,"flags":[null]}`,
+		`{` + base + `,"Skipped":"x"}`,
+		`{` + base + `,"hidden":"x"}`,
+		`{` + base + `,"skipped":"x"}`,
+		`{"unsigned":1,"on":true,"tags":null,"Untagged":"u"}`,
+		`{` + base + `,"name":null}`,
+		`{` + base + `,"small":"big"}`,
+		`{` + base + `,"small":200}`,
+		`{` + base + `,"shorts":[1,-32768]}`,
+		`{` + base + `,"shorts":[40000]}`,
+		`{` + base + `,"unsigned":-1}`,
+		`{` + base + `,"count":1e400}`,
+		`[]`, `3`, `null`, `{}`,
+	} {
+		var in kinds
+		ours := decodeArgs("kinds", fs, json.RawMessage(args), &in) != nil
+		answer := p.send(`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"kinds","arguments":` + args + `}}`)
+		var r struct{ Result struct{ IsError bool } }
+		if err := json.Unmarshal([]byte(answer[0]), &r); err != nil {
+			t.Fatal(err)
+		}
+		if ours != r.Result.IsError {
+			t.Errorf("%s: refused %v, the SDK %v: %s", args, ours, r.Result.IsError, answer[0])
+		}
+	}
+}

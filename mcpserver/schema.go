@@ -3,6 +3,7 @@ package mcpserver
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"reflect"
@@ -27,6 +28,8 @@ type field struct {
 	required    bool
 	typ         string // the JSON schema type: string, integer, number, boolean or array
 	items       string // an array's items' type
+	bounds      string // an integer's "minimum" and "maximum", as the SDK writes them for a sized or unsigned one
+	itemBounds  string // an array's items' bounds
 }
 
 // fieldsOf is the arguments of a tool taking t, a struct of strings,
@@ -52,8 +55,10 @@ func fieldsOf(t reflect.Type) []field {
 		}
 		f := field{name: name, description: sf.Tag.Get("jsonschema"), required: !slices.Contains(strings.Split(opts, ","), "omitempty")}
 		f.typ = jsonType(sf.Type)
+		f.bounds = bounds(sf.Type)
 		if f.typ == "array" {
 			f.items = jsonType(sf.Type.Elem())
+			f.itemBounds = bounds(sf.Type.Elem())
 			if f.items == "array" {
 				panic(fmt.Sprintf("mcpserver: tool argument %s: nested arrays are not supported", name))
 			}
@@ -81,6 +86,22 @@ func jsonType(t reflect.Type) string {
 	panic(fmt.Sprintf("mcpserver: tool argument type %v is not supported", t))
 }
 
+// bounds is what the SDK says of the range of an integer type t: its
+// minimum and maximum for a sized one, the minimum 0 for an unsigned one;
+// "" for another type.
+func bounds(t reflect.Type) string {
+	switch k := t.Kind(); k {
+	case reflect.Int8, reflect.Int16, reflect.Int32:
+		n := int64(1) << (t.Bits() - 1)
+		return fmt.Sprintf(`,"minimum":%d,"maximum":%d`, -n, n-1)
+	case reflect.Uint8, reflect.Uint16, reflect.Uint32:
+		return fmt.Sprintf(`,"minimum":0,"maximum":%d`, uint64(1)<<t.Bits()-1)
+	case reflect.Uint, reflect.Uint64, reflect.Uintptr:
+		return `,"minimum":0`
+	}
+	return ""
+}
+
 // inputSchema is the JSON schema of arguments fs, as the SDK writes it.
 func inputSchema(fs []field) json.RawMessage {
 	var b bytes.Buffer
@@ -99,6 +120,7 @@ func inputSchema(fs []field) json.RawMessage {
 		if f.typ == "array" {
 			b.WriteString(`["null","array"],"items":{"type":`)
 			str(f.items)
+			b.WriteString(f.itemBounds)
 			b.WriteByte('}')
 		} else {
 			str(f.typ)
@@ -107,6 +129,7 @@ func inputSchema(fs []field) json.RawMessage {
 			b.WriteString(`,"description":`)
 			str(f.description)
 		}
+		b.WriteString(f.bounds)
 		b.WriteByte('}')
 		if f.required {
 			required = append(required, f.name)
@@ -161,17 +184,44 @@ func decodeArgs(tool string, fs []field, raw json.RawMessage, in any) error {
 	}
 	// An integer may be written as a number with a fraction of nought.
 	for _, f := range fs {
-		if v, ok := args[f.name]; ok && f.typ == "integer" && bytes.ContainsAny(v, ".eE") {
-			if n, err := strconv.ParseFloat(string(v), 64); err == nil && math.Abs(n) < 1<<53 {
-				args[f.name] = json.RawMessage(strconv.FormatInt(int64(n), 10))
+		v, ok := args[f.name]
+		switch {
+		case !ok:
+		case f.typ == "integer":
+			args[f.name] = wholeNumber(v)
+		case f.items == "integer" && string(v) != "null":
+			var items []json.RawMessage
+			json.Unmarshal(v, &items)
+			for i := range items {
+				items[i] = wholeNumber(items[i])
 			}
+			args[f.name], _ = json.Marshal(items)
 		}
 	}
 	raw, _ = json.Marshal(args)
-	if err := json.Unmarshal(raw, in); err != nil {
+	var te *json.UnmarshalTypeError
+	if err := json.Unmarshal(raw, in); errors.As(err, &te) {
+		name, item, _ := strings.Cut(te.Field, ".")
+		if item != "" {
+			return fmt.Errorf("argument %q: an item of %s is out of range", name, describe(args[name]))
+		}
+		return fmt.Errorf("argument %q: %s is out of range", name, describe(args[name]))
+	} else if err != nil {
 		return fmt.Errorf("arguments: %v", err)
 	}
 	return nil
+}
+
+// wholeNumber is the integer v, written with a fraction of nought or an
+// exponent (2.0, 2e0), written as Go's json reads an integer (2).
+func wholeNumber(v json.RawMessage) json.RawMessage {
+	if !bytes.ContainsAny(v, ".eE") {
+		return v
+	}
+	if n, err := strconv.ParseFloat(string(v), 64); err == nil && math.Abs(n) < 1<<53 {
+		return json.RawMessage(strconv.FormatInt(int64(n), 10))
+	}
+	return v
 }
 
 // takes lists the names of fs.
