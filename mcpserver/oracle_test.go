@@ -522,3 +522,33 @@ func TestSchemaKinds(t *testing.T) {
 		}
 	}
 }
+
+// TestArgumentMessages: each refusal of an argument names it, and what
+// was wanted.
+func TestArgumentMessages(t *testing.T) {
+	fs := fieldsOf(reflect.TypeFor[kinds]())
+	const base = `"name":"n","unsigned":1,"on":true,"tags":null,"Untagged":"u"`
+	for args, want := range map[string]string{
+		`{` + base + `,"nope":1}`:       `argument "nope": kinds takes no such argument (it takes name, count,`,
+		`{` + base + `,"count":"1"}`:    `argument "count": got the string "1", want "integer"`,
+		`{` + base + `,"ratio":null}`:   `argument "ratio": got null, want "number"`,
+		`{` + base + `,"tags":"a"}`:     `argument "tags": got the string "a", want an array of "string" (or null)`,
+		`{` + base + `,"flags":[1]}`:    `argument "flags": item 1: got the number 1, want "boolean"`,
+		`{` + base + `,"small":200}`:    `argument "small": the number 200 is out of range`,
+		`{` + base + `,"shorts":[1e9]}`: `argument "shorts": an item of the array [1000000000] is out of range`,
+		`{"on":true,"tags":null}`:       `missing required argument(s): "name", "unsigned", "Untagged"`,
+		`[1]`:                           `arguments: want an object of named arguments, got the array [1]`,
+		`{` + base + `,"name":"` + strings.Repeat("x", 200) + `","count":true}`: `argument "count": got the boolean true, want "integer"`,
+	} {
+		var in kinds
+		err := decodeArgs("kinds", fs, json.RawMessage(args), &in)
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%.80s: %v, want %q", args, err, want)
+		}
+	}
+	var in kinds
+	if err := decodeArgs("kinds", fs, json.RawMessage(`{`+base+`,"count":2.0,"counts":[3e0],"tags":["a"]}`), &in); err != nil ||
+		in.Name != "n" || in.Count != 2 || len(in.Counts) != 1 || in.Counts[0] != 3 || in.Tags[0] != "a" || !in.On {
+		t.Errorf("good arguments: %v %+v", err, in)
+	}
+}

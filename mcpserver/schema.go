@@ -201,8 +201,8 @@ func decodeArgs(tool string, fs []field, raw json.RawMessage, in any) error {
 	raw, _ = json.Marshal(args)
 	var te *json.UnmarshalTypeError
 	if err := json.Unmarshal(raw, in); errors.As(err, &te) {
-		name, item, _ := strings.Cut(te.Field, ".")
-		if item != "" {
+		name, _, _ := strings.Cut(te.Field, ".")
+		if i := slices.IndexFunc(fs, func(f field) bool { return f.name == name }); i >= 0 && fs[i].typ == "array" {
 			return fmt.Errorf("argument %q: an item of %s is out of range", name, describe(args[name]))
 		}
 		return fmt.Errorf("argument %q: %s is out of range", name, describe(args[name]))
