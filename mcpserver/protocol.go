@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 )
 
@@ -134,7 +135,10 @@ func (srv *Server) Run(ctx context.Context, in io.Reader, out io.Writer) error {
 	for {
 		select {
 		case line := <-lines:
-			if err := ss.receive(ctx, line); err != nil {
+			if err := ss.receive(ctx, line); errors.Is(err, errClientGone) {
+				ss.drain(0)
+				return nil
+			} else if err != nil {
 				return err
 			}
 		case err := <-readErr:
@@ -148,7 +152,10 @@ func (srv *Server) Run(ctx context.Context, in io.Reader, out io.Writer) error {
 			if outer.Err() != nil {
 				return outer.Err()
 			}
-			return context.Cause(ctx) // the output failed
+			if err := context.Cause(ctx); !errors.Is(err, errClientGone) {
+				return err // the output failed
+			}
+			return nil
 		}
 	}
 }
@@ -203,11 +210,19 @@ func (ss *session) write(v any) error {
 	ss.wmu.Lock()
 	defer ss.wmu.Unlock()
 	if _, err = ss.out.Write(append(data, '\n')); err != nil {
+		if errors.Is(err, io.ErrClosedPipe) || errors.Is(err, syscall.EPIPE) {
+			ss.end(errClientGone)
+			return errClientGone
+		}
 		err = fmt.Errorf("writing to the client: %w", err)
 		ss.end(err)
 	}
 	return err
 }
+
+// errClientGone ends a session whose client closed its end of the output:
+// the session is over, not failed.
+var errClientGone = errors.New("the client closed the session")
 
 // response is a JSON-RPC response.
 type response struct {

@@ -4,8 +4,10 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"errors"
 	"io"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -307,30 +309,48 @@ func TestListen(t *testing.T) {
 	}
 }
 
-// failingWriter fails every write.
-type failingWriter struct{}
+// failingWriter fails every write with err, but the first ok ones.
+type failingWriter struct {
+	ok  int
+	err error
+}
 
-func (failingWriter) Write([]byte) (int, error) { return 0, io.ErrClosedPipe }
+func (w *failingWriter) Write(p []byte) (int, error) {
+	if w.ok > 0 {
+		w.ok--
+		return len(p), nil
+	}
+	return 0, w.err
+}
 
-// TestOutputGone: when the answers cannot be written, the session ends
-// with the error, however long the input.
+// TestOutputGone: when the answers cannot be written, the session ends,
+// however long the input: with the error, or with none when the client
+// closed its end (a broken pipe).
 func TestOutputGone(t *testing.T) {
 	_, o := newRoot(t)
 	srv, err := mcpserver.New(mcpserver.Options{Root: "/p/.wake", Library: o})
 	if err != nil {
 		t.Fatal(err)
 	}
-	inR, inW := io.Pipe()
-	defer inW.Close()
-	go io.WriteString(inW, rawInit+"\n")
-	done := make(chan error, 1)
-	go func() { done <- srv.Run(context.Background(), inR, failingWriter{}) }()
-	select {
-	case err := <-done:
-		if err == nil || !strings.Contains(err.Error(), "writing to the client") {
-			t.Errorf("Run: %v", err)
+	full := errors.New("no space left on device")
+	for _, c := range []struct {
+		ok   int // the writes that succeed: initialize's answer is written by the reading loop, a ping's by its own goroutine
+		err  error
+		want string
+	}{{0, full, "writing to the client: no space left on device"}, {1, full, "writing to the client: no space left on device"},
+		{0, io.ErrClosedPipe, ""}, {1, syscall.EPIPE, ""}} {
+		inR, inW := io.Pipe()
+		defer inW.Close()
+		go io.WriteString(inW, rawInit+"\n"+`{"jsonrpc":"2.0","id":2,"method":"ping"}`+"\n")
+		done := make(chan error, 1)
+		go func() { done <- srv.Run(context.Background(), inR, &failingWriter{c.ok, c.err}) }()
+		select {
+		case err := <-done:
+			if c.want == "" && err != nil || c.want != "" && (err == nil || err.Error() != c.want) {
+				t.Errorf("Run on a writer failing with %v: %v, want %q", c.err, err, c.want)
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatal("the session went on without its output")
 		}
-	case <-time.After(10 * time.Second):
-		t.Fatal("the session went on without its output")
 	}
 }
