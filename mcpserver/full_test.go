@@ -66,25 +66,11 @@ func TestFullRootPages(t *testing.T) {
 }
 
 // BenchmarkTools times a call of each tool that writes no memory on a full root with
-// 1,000 cold documents, through the SDK's in-memory transport.
+// 1,000 cold documents, through the SDK's client on a pair of pipes.
 func BenchmarkTools(b *testing.B) {
 	o := fullRoot(b, 1000)
-	srv, err := mcpserver.New(mcpserver.Options{Root: "/p/.wake", Library: o})
-	if err != nil {
-		b.Fatal(err)
-	}
-	st, ct := mcp.NewInMemoryTransports()
+	cs := connect(b, mcpserver.Options{Root: "/p/.wake", Library: o})
 	ctx := context.Background()
-	ss, err := srv.Connect(ctx, st, nil)
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer ss.Close()
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "bench", Version: "1"}, nil).Connect(ctx, ct, nil)
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer cs.Close()
 	for _, tool := range []string{"wake_load", "wake_check", "wake_cold", "wake_log", "memory_wakeup"} {
 		b.Run(tool, func(b *testing.B) {
 			for b.Loop() {

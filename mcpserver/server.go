@@ -9,14 +9,22 @@
 // counts at once) and runs alone: the server serves calls one at a time,
 // and the library takes the root's lock for every write, so a second wake
 // process is kept out too.
+//
+// It speaks the protocol itself (protocol.go: JSON-RPC 2.0 over stdio,
+// the session protocol from 2024-11-05 to 2025-11-25 and the sessionless
+// one of 2026-07-28; schema.go: the tools' input schemas and the checks of
+// their arguments), as the MCP Go SDK v1.8.0 does, without linking it: the
+// SDK's package initialisations cost every wake command's start-up, not
+// only wake mcp's. The SDK's server and client are the tests' oracle.
 package mcpserver
 
 import (
+	"context"
+	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
-
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/wakeproto/wake"
 	"github.com/wakeproto/wake/budget"
@@ -54,15 +62,28 @@ type server struct {
 	// not from a new call (a pull would spend the session's budget again,
 	// a load could differ).
 	last map[string]result
+
+	tools     []*tool     // by name
+	resources []*resource // by URI, the packet template last
 }
 
 // result is a tool's whole text for the arguments key names.
 type result struct{ key, text string }
 
+// Server is wake's MCP server for one memory root.
+type Server struct {
+	*server
+	info         implementation
+	instructions string
+	// The lists answered, by name or URI as the SDK sorts them.
+	resourceList []resourceInfo
+	templateList []resourceInfo
+}
+
 // New makes wake's MCP server for the memory root o.Root. It opens the
 // root once to fail early (a missing or broken root is an error here,
 // not at the first call) and to write the instructions.
-func New(o Options) (*mcp.Server, error) {
+func New(o Options) (*Server, error) {
 	if o.PageTokens <= 0 {
 		o.PageTokens = MaxResultTokens
 	}
@@ -79,12 +100,74 @@ func New(o Options) (*mcp.Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	srv := mcp.NewServer(&mcp.Implementation{Name: "wake", Title: "wake: memory for coding agents", Version: o.Version},
-		&mcp.ServerOptions{Instructions: instructions, Capabilities: &mcp.ServerCapabilities{}})
-	s.addTools(srv)
-	s.addResources(srv)
-	s.addWakeup(srv)
+	s.addTools()
+	s.addResources()
+	s.addWakeup()
+	slices.SortFunc(s.tools, func(a, b *tool) int { return strings.Compare(a.Name, b.Name) })
+	srv := &Server{server: s, instructions: instructions,
+		info: implementation{Name: "wake", Title: "wake: memory for coding agents", Version: o.Version}}
+	for _, r := range s.resources {
+		if r.URITemplate != "" {
+			srv.templateList = append(srv.templateList, r.resourceInfo)
+		} else {
+			srv.resourceList = append(srv.resourceList, r.resourceInfo)
+		}
+	}
 	return srv, nil
+}
+
+// tool is one tool: what tools/list says of it, and its call.
+type tool struct {
+	Description string          `json:"description"`
+	InputSchema json.RawMessage `json:"inputSchema"`
+	Name        string          `json:"name"`
+	Title       string          `json:"title,omitempty"`
+	// call runs the tool on its arguments as sent: its text, or the error
+	// the agent reads.
+	call func(ctx context.Context, args json.RawMessage) (string, error)
+}
+
+// resourceInfo is what resources/list or resources/templates/list says of
+// a resource.
+type resourceInfo struct {
+	Description string `json:"description,omitempty"`
+	MIMEType    string `json:"mimeType,omitempty"`
+	Name        string `json:"name"`
+	Title       string `json:"title,omitempty"`
+	URI         string `json:"uri,omitempty"`
+	URITemplate string `json:"uriTemplate,omitempty"`
+}
+
+// resource is a resource, or a template of resources, and its reading.
+type resource struct {
+	resourceInfo
+	read func(uri string) (string, error)
+}
+
+// toolList is the tools, by name.
+func (s *server) toolList() []*tool { return s.tools }
+
+// tool is the tool called name, or nil.
+func (s *server) tool(name string) *tool {
+	for _, t := range s.tools {
+		if t.Name == name {
+			return t
+		}
+	}
+	return nil
+}
+
+// resource is the resource serving uri, or nil.
+func (s *server) resource(uri string) *resource {
+	for _, r := range s.resources {
+		if r.URI == uri && r.URI != "" {
+			return r
+		}
+		if prefix, _, ok := strings.Cut(r.URITemplate, "{"); ok && strings.HasPrefix(uri, prefix) {
+			return r
+		}
+	}
+	return nil
 }
 
 // with opens the memory root and runs f on it, alone; the notices the

@@ -3,6 +3,7 @@ package mcpserver_test
 import (
 	"context"
 	"fmt"
+	"io"
 	"slices"
 	"strings"
 	"sync"
@@ -49,26 +50,44 @@ func newRoot(t *testing.T) (afero.Fs, wake.Options) {
 	return fsys, o
 }
 
-// connect serves the root over the SDK's in-memory transport and returns
-// a client session on it.
-func connect(t *testing.T, o mcpserver.Options) *mcp.ClientSession {
+// connect serves the root over a pair of pipes and returns the SDK's
+// client session on it: the SDK is the oracle of the protocol.
+func connect(t testing.TB, o mcpserver.Options) *mcp.ClientSession {
 	t.Helper()
 	srv, err := mcpserver.New(o)
 	if err != nil {
 		t.Fatal(err)
 	}
-	st, ct := mcp.NewInMemoryTransports()
-	ctx := context.Background()
-	ss, err := srv.Connect(ctx, st, nil)
+	return serve(t, srv)
+}
+
+// serve runs srv on a pair of pipes and connects the SDK's client to it;
+// the session ends with the test.
+func serve(t testing.TB, srv *mcpserver.Server) *mcp.ClientSession {
+	t.Helper()
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- srv.Run(ctx, inR, outW); outW.Close() }()
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil).Connect(ctx, &mcp.IOTransport{Reader: outR, Writer: inW}, nil)
 	if err != nil {
+		cancel()
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { ss.Close() })
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil).Connect(ctx, ct, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cs.Close() })
+	t.Cleanup(func() {
+		cs.Close()
+		inW.Close()
+		select {
+		case err := <-done:
+			if err != nil {
+				t.Errorf("Run: %v", err)
+			}
+		case <-time.After(20 * time.Second):
+			t.Error("the server did not end when its input did")
+		}
+		cancel()
+	})
 	return cs
 }
 

@@ -5,10 +5,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"reflect"
 	"strings"
 	"time"
-
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/wakeproto/wake"
 	"github.com/wakeproto/wake/budget"
@@ -64,40 +63,55 @@ type (
 	}
 )
 
-// textTool is a tool whose answer is text, cut into pages: run returns the
-// whole text for the arguments, which the notices the call gave end.
-func textTool[In any](s *server, srv *mcp.Server, t *mcp.Tool, page func(In) int, run func(context.Context, *wake.Memory, In) (string, error)) {
-	mcp.AddTool(srv, t, func(ctx context.Context, _ *mcp.CallToolRequest, in In) (*mcp.CallToolResult, any, error) {
-		p := page(in)
-		if p < 0 {
-			return nil, nil, fmt.Errorf("page %d: pages count from 1", p)
-		}
-		key := resultKey(t.Name, in)
-		var notes []string
-		var text string
-		err := s.with(&notes, func(m *wake.Memory) error {
-			if last := s.last[t.Name]; p > 1 && last.key == key {
-				var err error
-				text, err = s.page(m, last.text, p)
-				return err
+// toolInfo is what tools/list says of a tool, but its input schema.
+type toolInfo struct{ Name, Title, Description string }
+
+// textTool adds a tool whose arguments are an In and whose answer is
+// text, cut into pages: run returns the whole text for the arguments,
+// which the notices the call gave end.
+func textTool[In any](s *server, t toolInfo, page func(In) int, run func(context.Context, *wake.Memory, In) (string, error)) {
+	fs := fieldsOf(reflect.TypeFor[In]())
+	s.tools = append(s.tools, &tool{Name: t.Name, Title: t.Title, Description: t.Description, InputSchema: inputSchema(fs),
+		call: func(ctx context.Context, args json.RawMessage) (string, error) {
+			var in In
+			if err := decodeArgs(t.Name, fs, args, &in); err != nil {
+				return "", err
 			}
+			return s.runText(ctx, t.Name, in, page(in), func(ctx context.Context, m *wake.Memory) (string, error) { return run(ctx, m, in) })
+		}})
+}
+
+// runText runs a text tool's call of arguments in, for page p of its
+// result.
+func (s *server) runText(ctx context.Context, name string, in any, p int, run func(context.Context, *wake.Memory) (string, error)) (string, error) {
+	if p < 0 {
+		return "", fmt.Errorf("page %d: pages count from 1", p)
+	}
+	key := resultKey(name, in)
+	var notes []string
+	var text string
+	err := s.with(&notes, func(m *wake.Memory) error {
+		if last := s.last[name]; p > 1 && last.key == key {
 			var err error
-			if text, err = run(ctx, m, in); err != nil {
-				return err
-			}
-			// The notices end the result, counted in its pages.
-			if len(notes) > 0 {
-				text = strings.TrimRight(text, "\n") + "\n\n" + strings.Join(notes, "\n") + "\n"
-			}
-			s.last[t.Name] = result{key, text}
-			text, err = s.page(m, text, max(p, 1))
+			text, err = s.page(m, last.text, p)
 			return err
-		})
-		if err != nil {
-			return nil, nil, toolError(err, notes)
 		}
-		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text}}}, nil, nil
+		var err error
+		if text, err = run(ctx, m); err != nil {
+			return err
+		}
+		// The notices end the result, counted in its pages.
+		if len(notes) > 0 {
+			text = strings.TrimRight(text, "\n") + "\n\n" + strings.Join(notes, "\n") + "\n"
+		}
+		s.last[name] = result{key, text}
+		text, err = s.page(m, text, max(p, 1))
+		return err
 	})
+	if err != nil {
+		return "", toolError(err, notes)
+	}
+	return text, nil
 }
 
 // resultKey names a call's result by its tool and arguments, less the
@@ -154,26 +168,26 @@ func (s *server) page(m *wake.Memory, text string, n int) (string, error) {
 	return pages[n-1], nil
 }
 
-func (s *server) addTools(srv *mcp.Server) {
-	textTool(s, srv, &mcp.Tool{Name: "wake_load", Title: "Load the boot context",
+func (s *server) addTools() {
+	textTool(s, toolInfo{Name: "wake_load", Title: "Load the boot context",
 		Description: "Start the session: returns the boot context (what the previous instances left: identity, hand-off, decisions in force, recent work, the cold tier's table of contents) and opens the session's budget for cold pulls. Call it once, first, and read it before working. Same as `wake load`."},
 		func(a loadArgs) int { return a.Page }, s.load)
-	textTool(s, srv, &mcp.Tool{Name: "wake_check", Title: "Run the coherence checks",
+	textTool(s, toolInfo{Name: "wake_check", Title: "Run the coherence checks",
 		Description: "Run the four coherence checks of the Wake Protocol on the memory (identity, continuity, task awareness, decision consistency) and return each with its messages, the announcement and the outcome. Same as `wake check`. On HALT (identity failed), stop and tell the user."},
 		func(a checkArgs) int { return a.Page }, s.check)
-	textTool(s, srv, &mcp.Tool{Name: "wake_cold", Title: "Read the cold tier",
+	textTool(s, toolInfo{Name: "wake_cold", Title: "Read the cold tier",
 		Description: "Without a path: list the cold tier (archived sessions and notes) with each document's size in tokens and what is left of the session's pull budget. With a path: return that cold document, within the session's caps (a confidential one as its summary only; a secret one never). Pull only what the task needs. Same as `wake cold [PATH]`."},
 		func(a coldArgs) int { return a.Page }, s.cold)
-	textTool(s, srv, &mcp.Tool{Name: "wake_decide", Title: "Record a decision",
+	textTool(s, toolInfo{Name: "wake_decide", Title: "Record a decision",
 		Description: "Append a decision to the decision log as you make it, with why. One that contradicts a decision in force is refused unless force is set, and then recorded contested for the user to settle. Same as `wake decide \"WHAT\" --because \"WHY\"`."},
 		func(decideArgs) int { return 1 }, s.decide)
-	textTool(s, srv, &mcp.Tool{Name: "wake_contest", Title: "Contest a decision",
+	textTool(s, toolInfo{Name: "wake_contest", Title: "Contest a decision",
 		Description: "Object to a decision in force instead of overriding it silently: records the objection and a proposal; the user then settles it (wake reverse or wake uphold, on the command line). Same as `wake contest`."},
 		func(contestArgs) int { return 1 }, s.contest)
-	textTool(s, srv, &mcp.Tool{Name: "wake_handoff", Title: "Hand off the session",
+	textTool(s, toolInfo{Name: "wake_handoff", Title: "Hand off the session",
 		Description: "End the session: write its summary and the HANDOFF block the next instance wakes with, rotate the tiers and log the decisions given. Do it before the session ends, even when the user does not ask. summary and next are required. Same as `wake handoff`."},
 		func(handoffArgs) int { return 1 }, s.handoff)
-	textTool(s, srv, &mcp.Tool{Name: "wake_log", Title: "Read the audit ledger",
+	textTool(s, toolInfo{Name: "wake_log", Title: "Read the audit ledger",
 		Description: "Return the audit ledger, newest first: every write wake made (init, hand-offs, decisions, pulls, edits made outside wake), optionally only the recent ones or one op. Same as `wake log`."},
 		func(a logArgs) int { return a.Page }, s.log)
 }

@@ -26,7 +26,7 @@ func TestGarbage(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	done := make(chan error, 1)
-	go func() { done <- srv.Run(ctx, mcpserver.Transport(inR, outW)); outW.Close() }()
+	go func() { done <- srv.Run(ctx, inR, outW); outW.Close() }()
 	out := bufio.NewScanner(outR)
 	out.Buffer(nil, 1<<24)
 	send := func(line string) {
@@ -110,7 +110,7 @@ func TestAnswersAfterInputEnds(t *testing.T) {
 	var out strings.Builder
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	if err := srv.Run(ctx, mcpserver.Transport(in, &out)); err != nil {
+	if err := srv.Run(ctx, in, &out); err != nil {
 		t.Fatal(err)
 	}
 	for _, want := range []string{`"id":1,"result"`, `"id":2,"result":{"content":[{"type":"text","text":"Decided #1`, `"id":3,"result"`} {
@@ -139,7 +139,7 @@ func TestRepeatedID(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
 	start := time.Now()
-	if err := srv.Run(ctx, mcpserver.Transport(in, &out)); err != nil {
+	if err := srv.Run(ctx, in, &out); err != nil {
 		t.Fatal(err)
 	}
 	if d := time.Since(start); d > 15*time.Second {

@@ -6,8 +6,6 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
-
 	"github.com/wakeproto/wake"
 	"github.com/wakeproto/wake/wakeup"
 )
@@ -26,13 +24,13 @@ type wakeupArgs struct {
 	Page    int      `json:"page,omitempty" jsonschema:"the page of a long result, from 1"`
 }
 
-func (s *server) addWakeup(srv *mcp.Server) {
-	textTool(s, srv, &mcp.Tool{Name: "memory_wakeup", Title: "Get the wake-up packet",
+func (s *server) addWakeup() {
+	textTool(s, toolInfo{Name: "memory_wakeup", Title: "Get the wake-up packet",
 		Description: "Return the wake-up packet (wakeup.v1): the project's identity, working style, active context, priorities, constraints, decisions in force, incidents and the notes worth reading next, scored against your task, files and modules, each item with its source and why it was chosen. Call it when you start a task to orient without reading the whole memory; give the task and the files you expect to touch. Read-only. Same as `wake wakeup`."},
 		func(a wakeupArgs) int { return a.Page }, s.wakeup)
-	srv.AddResourceTemplate(&mcp.ResourceTemplate{URITemplate: PacketTemplate, Name: "packet", Title: "wake-up packet", MIMEType: "application/json",
+	s.resources = append(s.resources, &resource{resourceInfo{URITemplate: PacketTemplate, Name: "packet", Title: "wake-up packet", MIMEType: "application/json",
 		Description: "The wake-up packet (wakeup.v1 JSON) of a profile, for no particular task: wake://packet/project, or wake://packet/developer for the user's developer roots with this project's preferences and constraints."},
-		s.packetResource)
+		s.packetResource})
 }
 
 func (s *server) wakeup(_ context.Context, m *wake.Memory, a wakeupArgs) (string, error) {
@@ -80,11 +78,10 @@ func (s *server) cwd() string {
 	return filepath.Dir(s.o.Root)
 }
 
-func (s *server) packetResource(_ context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
-	uri := req.Params.URI
+func (s *server) packetResource(uri string) (string, error) {
 	profile, ok := strings.CutPrefix(uri, "wake://packet/")
 	if !ok || profile == "" || strings.Contains(profile, "/") {
-		return nil, mcp.ResourceNotFoundError(uri)
+		return "", resourceNotFound(uri)
 	}
 	var text string
 	err := s.with(nil, func(m *wake.Memory) error {
@@ -93,7 +90,7 @@ func (s *server) packetResource(_ context.Context, req *mcp.ReadResourceRequest)
 		return err
 	})
 	if err != nil {
-		return nil, toolError(err, nil)
+		return "", toolError(err, nil)
 	}
-	return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: uri, MIMEType: "application/json", Text: text}}}, nil
+	return text, nil
 }

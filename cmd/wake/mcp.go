@@ -31,7 +31,7 @@ func (a *app) mcpRun(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	return srv.Run(ctx, mcpserver.Transport(a.in, a.out))
+	return srv.Run(ctx, a.in, a.out)
 }
 
 // wakeVersion is the module's version as the build recorded it.

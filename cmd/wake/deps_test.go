@@ -1,0 +1,46 @@
+package main
+
+import (
+	"os"
+	"os/exec"
+	"strings"
+	"testing"
+)
+
+// TestNoMCPSDKInTheBinary fails when the wake binary links the MCP Go SDK
+// or what it brings again: Go runs every linked package's init, and
+// theirs cost a warm `wake load` about half its start-up. The SDK is for
+// the tests, the oracle of mcpserver's protocol.
+func TestNoMCPSDKInTheBinary(t *testing.T) {
+	goBin, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("go is not on PATH")
+	}
+	cmd := exec.Command(goBin, "list", "-deps", ".")
+	// go list reads the module cache and writes nothing: no GOFLAGS of the
+	// caller (-mod=vendor...) change what it lists.
+	cmd.Env = append(os.Environ(), "GOFLAGS=")
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("go list -deps: %v", err)
+	}
+	deps := strings.Fields(string(out))
+	if !containsPrefix(deps, "github.com/wakeproto/wake/mcpserver") {
+		t.Fatalf("go list -deps lists no mcpserver: %q", deps)
+	}
+	for _, bad := range []string{"github.com/modelcontextprotocol/", "github.com/google/jsonschema-go", "golang.org/x/oauth2",
+		"github.com/segmentio/", "github.com/yosida95/", "encoding/gob"} {
+		if containsPrefix(deps, bad) {
+			t.Errorf("cmd/wake depends on %s again", bad)
+		}
+	}
+}
+
+func containsPrefix(list []string, prefix string) bool {
+	for _, s := range list {
+		if strings.HasPrefix(s, prefix) {
+			return true
+		}
+	}
+	return false
+}
