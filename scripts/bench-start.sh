@@ -7,6 +7,7 @@
 #   warm load, 36k root            vs  cat of the six tier files    (issue 15, target 1: CPU <= 5x)
 #   warm load, 200k decisions      vs  warm load, 36k root          (target 2: <= 1.5x)
 #   first load, 36k / 200k root    vs  encoder build + counting each file once (target 3: <= 1.5x)
+#   load after a hand-off, 36k     vs  the same floor (every session's start but the first)
 #   Claude Code hook (warm)        vs  warm load                    (target 7: <= 1.2x)
 #   wake wakeup (warm)             vs  warm load
 #   wake check, 200k root          vs  warm load, 200k root
@@ -92,6 +93,13 @@ for _ in 1 2 3; do
 	"$wake" load --root "$r36" >/dev/null 2>&1
 	"$wake" load --hook claude <"$work/p36.hook.json" >/dev/null 2>&1
 done
+# The start of every session but the first: a load after a hand-off
+# (run as hyperfine's --prepare, untimed), on a copy of the 36k root.
+cp -a "$work/p36" "$work/ph"
+"$wake" load --root "$work/ph/.wake" >/dev/null 2>&1
+pair "load after a hand-off vs floor" "" \
+	"$wake load --root $work/ph/.wake" "$work/countfloor $(tierfiles "$work/ph/.wake")" --runs 10 \
+	--prepare "$wake handoff --root $work/ph/.wake --summary 'Measured the start' --next 'Measure it again'"
 # hyperfine 1.15 cannot feed stdin: both sides of this pair run through
 # the shell, so that its cost is on both.
 pair "Claude Code hook vs warm load (both via sh)" "<= 1.2x" \
