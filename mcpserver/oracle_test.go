@@ -552,3 +552,33 @@ func TestArgumentMessages(t *testing.T) {
 		t.Errorf("good arguments: %v %+v", err, in)
 	}
 }
+
+// TestCaseExactParams: the SDK matches keys to fields case-sensitively
+// (its internal/json), where encoding/json folds case: a "NAME" after
+// "name" must not choose the tool here while a case-sensitive reader of
+// the same line (the SDK, a gateway, a log) sees the other.
+func TestCaseExactParams(t *testing.T) {
+	o := oracleRoot(t)
+	srv, err := New(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sdk := sdkServer(t, srv)
+	a := startPeer(t, func(ctx context.Context, in io.ReadCloser, out io.WriteCloser) error { return srv.Run(ctx, in, out) })
+	b := startPeer(t, func(ctx context.Context, in io.ReadCloser, out io.WriteCloser) error {
+		return sdk.Run(ctx, &mcp.IOTransport{Reader: in, Writer: out})
+	})
+	init := strings.Replace(initialize, "%s", "2025-06-18", 1)
+	a.send(init)
+	b.send(init)
+	for _, line := range []string{
+		`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"wake_log","arguments":{},"NAME":"wake_decide","Arguments":{"what":"Folded in","because":"case"}}}`,
+		`{"jsonrpc":"2.0","id":3,"method":"resources/read","params":{"uri":"wake://nothing","URI":"wake://skill"}}`,
+		`{"jsonrpc":"2.0","id":6,"METHOD":"tools/call","method":"ping"}`,
+	} {
+		got, want := a.send(line), b.send(line)
+		if len(got) == 0 || len(want) == 0 || got[len(got)-1] != want[len(want)-1] {
+			t.Errorf("%s\nours:   %.300q\ntheirs: %.300q", line, got, want)
+		}
+	}
+}

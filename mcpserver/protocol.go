@@ -13,6 +13,7 @@ import (
 	"sync"
 	"syscall"
 	"time"
+	"unicode/utf8"
 )
 
 // The server side of the Model Context Protocol over stdio, as the MCP Go
@@ -91,6 +92,7 @@ type session struct {
 
 	mu        sync.Mutex
 	wmu       sync.Mutex                    // one message a write
+	gone      bool                          // the client closed its end of the output; under wmu
 	requested string                        // the version initialize asked for; "" before it
 	running   map[string]context.CancelFunc // the requests being served, by id
 	end       context.CancelCauseFunc       // ends the session, as a write that failed does
@@ -112,6 +114,11 @@ func (srv *Server) Run(ctx context.Context, in io.Reader, out io.Writer) error {
 	outer := ctx
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
+	// The requests run under outer, not under the session's end: a client
+	// that went away (its end of the output closed) does not cancel a
+	// hand-off it sent before it went.
+	reqCtx, reqCancel := context.WithCancel(outer)
+	defer reqCancel()
 	ss := &session{srv: srv, out: out, running: map[string]context.CancelFunc{}, end: cancel}
 	lines := make(chan []byte)
 	readErr := make(chan error, 1)
@@ -135,8 +142,8 @@ func (srv *Server) Run(ctx context.Context, in io.Reader, out io.Writer) error {
 	for {
 		select {
 		case line := <-lines:
-			if err := ss.receive(ctx, line); errors.Is(err, errClientGone) {
-				ss.drain(0)
+			if err := ss.receive(reqCtx, line); errors.Is(err, errClientGone) {
+				ss.drain(drainWait) // what was read is finished, unanswered
 				return nil
 			} else if err != nil {
 				return err
@@ -148,13 +155,15 @@ func (srv *Server) Run(ctx context.Context, in io.Reader, out io.Writer) error {
 			}
 			return err
 		case <-ctx.Done():
-			ss.drain(0)
 			if outer.Err() != nil {
+				ss.drain(0)
 				return outer.Err()
 			}
 			if err := context.Cause(ctx); !errors.Is(err, errClientGone) {
+				ss.drain(0)
 				return err // the output failed
 			}
+			ss.drain(drainWait) // what was read is finished, unanswered
 			return nil
 		}
 	}
@@ -164,9 +173,10 @@ func (srv *Server) Run(ctx context.Context, in io.Reader, out io.Writer) error {
 // longer line is dropped, and what was kept is answered as a parse error).
 func readLine(r *bufio.Reader) ([]byte, error) {
 	var line []byte
+	dropping := false
 	for {
 		chunk, err := r.ReadSlice('\n')
-		if len(line)+len(chunk) <= maxLine {
+		if dropping = dropping || len(line)+len(chunk) > maxLine; !dropping {
 			line = append(line, chunk...)
 		}
 		if !errors.Is(err, bufio.ErrBufferFull) {
@@ -176,7 +186,8 @@ func readLine(r *bufio.Reader) ([]byte, error) {
 }
 
 // drain waits until every request read has been answered, or d; then the
-// requests still running are cancelled (their answers may yet be written).
+// requests still running are cancelled, and given stopWait to return, so
+// that none is cut off in the middle of a write by the process's exit.
 func (ss *session) drain(d time.Duration) {
 	if d > 0 {
 		ss.mu.Lock()
@@ -199,7 +210,16 @@ func (ss *session) drain(d time.Duration) {
 		cancel()
 	}
 	ss.mu.Unlock()
+	done := make(chan struct{})
+	go func() { ss.wg.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(stopWait):
+	}
 }
+
+// stopWait bounds the wait for the requests cancelled at the end.
+const stopWait = 5 * time.Second
 
 // write sends one message, a line.
 func (ss *session) write(v any) error {
@@ -209,8 +229,12 @@ func (ss *session) write(v any) error {
 	}
 	ss.wmu.Lock()
 	defer ss.wmu.Unlock()
+	if ss.gone {
+		return errClientGone
+	}
 	if _, err = ss.out.Write(append(data, '\n')); err != nil {
 		if errors.Is(err, io.ErrClosedPipe) || errors.Is(err, syscall.EPIPE) {
+			ss.gone = true
 			ss.end(errClientGone)
 			return errClientGone
 		}
@@ -311,7 +335,7 @@ func decode(line []byte) (*message, error) {
 		return nil, errors.New("a message is a JSON object")
 	}
 	var m message
-	if err := json.Unmarshal(line, &m); err != nil {
+	if err := unmarshalExact(line, &m); err != nil {
 		return nil, fmt.Errorf("parse error: %v", err)
 	}
 	var keys map[string]json.RawMessage
@@ -320,7 +344,9 @@ func decode(line []byte) (*message, error) {
 	if m.JSONRPC != "2.0" {
 		return nil, fmt.Errorf("invalid message version tag %q; expected \"2.0\"", m.JSONRPC)
 	}
-	if len(m.ID) > 0 && usableID(line) == nil && string(m.ID) != "null" {
+	if id := usableID(line); id != nil {
+		m.ID = id
+	} else if len(m.ID) > 0 && string(m.ID) != "null" {
 		return nil, fmt.Errorf("parse error: the id %s is neither a string nor a number", m.ID)
 	}
 	if !m.hasMethod && m.Result == nil && m.Error == nil && !m.isCall() {
@@ -334,11 +360,20 @@ func usableID(line []byte) json.RawMessage {
 	var m struct {
 		ID json.RawMessage `json:"id"`
 	}
-	if json.Unmarshal(line, &m) != nil || len(m.ID) == 0 {
+	if unmarshalExact(line, &m) != nil || len(m.ID) == 0 {
 		return nil
 	}
 	switch m.ID[0] {
-	case '"', '-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
+	case '"':
+		if !utf8.Valid(m.ID) {
+			// Answered as the SDK answers it, its bad bytes U+FFFD: an
+			// answer is valid UTF-8 JSON.
+			var id string
+			json.Unmarshal(m.ID, &id)
+			m.ID, _ = json.Marshal(id)
+		}
+		return m.ID
+	case '-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
 		return m.ID
 	}
 	return nil
@@ -353,7 +388,7 @@ func (ss *session) notify(m *message) {
 		var p struct {
 			RequestID json.RawMessage `json:"requestId"`
 		}
-		if json.Unmarshal(m.Params, &p) == nil && len(p.RequestID) > 0 {
+		if unmarshalExact(m.Params, &p) == nil && len(p.RequestID) > 0 {
 			ss.mu.Lock()
 			for _, key := range []string{string(p.RequestID), "listen " + string(p.RequestID)} {
 				if cancel, ok := ss.running[key]; ok {
@@ -441,7 +476,7 @@ func requestMeta(params json.RawMessage) (*meta, error) {
 	var p struct {
 		Meta map[string]json.RawMessage `json:"_meta"`
 	}
-	if json.Unmarshal(params, &p) != nil || p.Meta == nil {
+	if unmarshalExact(params, &p) != nil || p.Meta == nil {
 		return nil, nil
 	}
 	var version string
@@ -450,7 +485,7 @@ func requestMeta(params json.RawMessage) (*meta, error) {
 	}
 	if raw, ok := p.Meta[metaClientInfo]; ok {
 		var info *implementation
-		if json.Unmarshal(raw, &info) != nil || info == nil {
+		if unmarshalExact(raw, &info) != nil || info == nil {
 			return nil, errorf(codeInvalidParams, "invalid _meta field %q", metaClientInfo)
 		}
 	}
@@ -539,7 +574,7 @@ func unmarshalParams(params json.RawMessage, v any) error {
 		return fmt.Errorf("want an object, got %s", describe(params))
 	}
 	var te *json.UnmarshalTypeError
-	if err := json.Unmarshal(params, v); errors.As(err, &te) {
+	if err := unmarshalExact(params, v); errors.As(err, &te) {
 		return fmt.Errorf("%s: want %s, got %s", te.Field, jsonKind(te.Type.Kind().String()), te.Value)
 	} else if err != nil {
 		return err

@@ -10,6 +10,7 @@ import (
 	"syscall"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/spf13/afero"
@@ -352,5 +353,79 @@ func TestOutputGone(t *testing.T) {
 		case <-time.After(10 * time.Second):
 			t.Fatal("the session went on without its output")
 		}
+	}
+}
+
+// sessionlessMeta is the _meta of a request of the sessionless protocol.
+const sessionlessMeta = `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}`
+
+// TestHandoffSurvivesClientGone: a client sends wake_handoff and goes
+// away (its input ends, its end of the output closed) while the hand-off
+// waits for the root's lock, which another wake process frees a moment
+// later. The hand-off is recorded: with a listen held open, as Claude
+// Code holds one, whose answer is the first write to fail, and without.
+func TestHandoffSurvivesClientGone(t *testing.T) {
+	for _, listen := range []bool{true, false} {
+		fsys, o := newRoot(t)
+		gate := newGatedLocker()
+		o.Locker = gate
+		srv, err := mcpserver.New(mcpserver.Options{Root: "/p/.wake", Library: o})
+		if err != nil {
+			t.Fatal(err)
+		}
+		inR, inW := io.Pipe()
+		done := make(chan error, 1)
+		ok := 0
+		if listen {
+			ok = 1 // the listen's acknowledgment gets through
+		}
+		go func() { done <- srv.Run(context.Background(), inR, &failingWriter{ok, syscall.EPIPE}) }()
+		if listen {
+			io.WriteString(inW, `{"jsonrpc":"2.0","id":1,"method":"subscriptions/listen","params":{"notifications":{"toolsListChanged":true},`+sessionlessMeta+`}}`+"\n")
+		}
+		io.WriteString(inW, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"wake_handoff","arguments":{"summary":"Baked the MARKER loaves","next":"Sell"},`+sessionlessMeta+`}}`+"\n")
+		<-gate.waiting
+		inW.Close()
+		time.Sleep(200 * time.Millisecond) // the input's end and the listen's answer are seen first
+		close(gate.open)
+		select {
+		case err := <-done:
+			if err != nil {
+				t.Errorf("listen %v: Run: %v", listen, err)
+			}
+		case <-time.After(20 * time.Second):
+			t.Fatalf("listen %v: Run did not end", listen)
+		}
+		latest, _ := afero.ReadFile(fsys, "/p/.wake/recent/latest.md")
+		if !strings.Contains(string(latest), "Baked the MARKER loaves") {
+			t.Errorf("listen %v: the hand-off sent before the client went was lost:\n%s", listen, latest)
+		}
+	}
+}
+
+// TestInvalidUTF8ID: an id with bytes that are not UTF-8 is answered as
+// the SDK answers it, each bad byte U+FFFD, so that the answer is valid
+// JSON text.
+func TestInvalidUTF8ID(t *testing.T) {
+	_, o := newRoot(t)
+	srv, err := mcpserver.New(mcpserver.Options{Root: "/p/.wake", Library: o})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := startRaw(t, srv)
+	r.send(rawInit)
+	r.recv()
+	r.send("{\"jsonrpc\":\"2.0\",\"id\":\"a\xffb\",\"method\":\"ping\"}")
+	if !r.out.Scan() {
+		t.Fatal("no answer")
+	}
+	line := r.out.Bytes()
+	var a rawAnswer
+	var id string
+	if !utf8.Valid(line) || json.Unmarshal(line, &a) != nil || json.Unmarshal(a.ID, &id) != nil || id != "a\uFFFDb" {
+		t.Errorf("the answer to a ping whose id is not UTF-8: %q", line)
+	}
+	if err := r.end(); err != nil {
+		t.Error(err)
 	}
 }

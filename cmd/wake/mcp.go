@@ -2,7 +2,10 @@ package main
 
 import (
 	"context"
+	"os"
+	"os/signal"
 	"runtime/debug"
+	"syscall"
 
 	"github.com/spf13/cobra"
 
@@ -31,6 +34,11 @@ func (a *app) mcpRun(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	// A write to a closed stdout must be an error the server handles (the
+	// client has gone), not SIGPIPE killing wake in the middle of a
+	// hand-off the client sent before it went. Notify, unlike Ignore, is
+	// not inherited by the programs wake runs (git).
+	signal.Notify(make(chan os.Signal, 1), syscall.SIGPIPE)
 	return srv.Run(ctx, a.in, a.out)
 }
 
