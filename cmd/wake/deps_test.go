@@ -44,3 +44,24 @@ func containsPrefix(list []string, prefix string) bool {
 	}
 	return false
 }
+
+// TestBuildsForOtherSystems builds wake for Windows and macOS: code of
+// one system's (a stat's fields, a syscall) must have its counterpart on
+// the others. The first run compiles the standard library for each (about
+// half a minute of two cores), later ones hit the build cache.
+func TestBuildsForOtherSystems(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short")
+	}
+	goBin, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("go is not on PATH")
+	}
+	for _, target := range [][2]string{{"windows", "amd64"}, {"darwin", "arm64"}} {
+		cmd := exec.Command(goBin, "build", "-o", os.DevNull, ".")
+		cmd.Env = append(os.Environ(), "GOFLAGS=", "GOOS="+target[0], "GOARCH="+target[1], "CGO_ENABLED=0")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Errorf("GOOS=%s GOARCH=%s go build: %v\n%s", target[0], target[1], err, out)
+		}
+	}
+}

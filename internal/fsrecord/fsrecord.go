@@ -191,7 +191,7 @@ func (f *FS) Key(now time.Time) ([]Entry, bool) {
 // (a named pipe is never opened).
 func Take(fsys afero.Fs, name string, listed bool, now time.Time) (Entry, error) {
 	id := Observe(fsys, name, listed)
-	if os.FileMode(id.Mode).IsRegular() && isRacy(id.MTime, now) {
+	if os.FileMode(id.Mode).IsRegular() && byContent(id.MTime, now) {
 		h, err := hashFile(fsys, name)
 		if err != nil {
 			return Entry{}, err
@@ -225,9 +225,7 @@ func Observe(fsys afero.Fs, name string, listed bool) Identity {
 		return id
 	}
 	id.Size, id.MTime = fi.Size(), fi.ModTime().UnixNano()
-	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
-		id.Inode, id.Dev, id.CTime = uint64(st.Ino), uint64(st.Dev), ctime(st)
-	}
+	id.Inode, id.Dev, id.CTime = sysIdentity(fi)
 	return id
 }
 
@@ -307,7 +305,7 @@ func (c *dirCursor) close() {
 func Settle(key []Entry, now time.Time) ([]Entry, bool) {
 	var out []Entry
 	for i, e := range key {
-		if e.Hash == "" || !os.FileMode(e.Mode).IsRegular() || isRacy(e.MTime, now) {
+		if e.Hash == "" || !os.FileMode(e.Mode).IsRegular() || byContent(e.MTime, now) {
 			continue
 		}
 		if out == nil {
@@ -317,6 +315,11 @@ func Settle(key []Entry, now time.Time) ([]Entry, bool) {
 	}
 	return out, out != nil
 }
+
+// byContent reports whether a regular file modified at mtime is kept by
+// its content's hash at now: while it is racy, and always where a stat
+// has no change time (see haveCTime).
+func byContent(mtime int64, now time.Time) bool { return !haveCTime || isRacy(mtime, now) }
 
 func isRacy(mtime int64, now time.Time) bool {
 	d := now.Sub(time.Unix(0, mtime))

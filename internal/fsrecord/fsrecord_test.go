@@ -168,3 +168,52 @@ func TestObserveAtIsObserve(t *testing.T) {
 		t.Error("a file rewritten in place reads as unchanged")
 	}
 }
+
+// TestNoChangeTime: where a stat has no change time, a file's content is
+// what keeps it, however old: an edit that keeps the size and sets the
+// modification time back is seen, and settling keeps the hash. Where
+// there is one, the same edit is seen by its change time (on the real
+// disk; a MemMapFs has none).
+func TestNoChangeTime(t *testing.T) {
+	osFs := afero.NewOsFs()
+	for _, have := range []bool{false, haveCTime} {
+		t.Run(map[bool]string{false: "none", true: "ctime"}[have], func(t *testing.T) {
+			defer func(h bool) { haveCTime = h }(haveCTime)
+			haveCTime = have
+			name := filepath.Join(t.TempDir(), "main.md")
+			old := time.Now().Add(-time.Hour)
+			if err := os.WriteFile(name, []byte("alpha"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			os.Chtimes(name, old, old)
+			now := time.Now()
+			e, err := Take(osFs, name, false, now)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if (e.Hash != "") == have {
+				t.Fatalf("haveCTime %v: an hour-old file taken with hash %q", have, e.Hash)
+			}
+			key := []Entry{e}
+			if settled, ok := Settle(key, now); ok {
+				key = settled
+			}
+			if (key[0].Hash != "") == have {
+				t.Fatalf("haveCTime %v: settling left hash %q", have, key[0].Hash)
+			}
+			if !Unchanged(osFs, key) {
+				t.Fatal("an untouched file is not unchanged")
+			}
+			if err := os.WriteFile(name, []byte("omega"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			os.Chtimes(name, old, old)
+			if have && runtime.GOOS != "linux" && runtime.GOOS != "darwin" {
+				t.Skip("the change time is checked on linux and darwin")
+			}
+			if Unchanged(osFs, key) {
+				t.Errorf("haveCTime %v: an edit of the same size with its time set back was not seen", have)
+			}
+		})
+	}
+}
