@@ -129,7 +129,10 @@ func (m *Memory) startBuild(ctx context.Context, locked bool, edits *startEdits,
 		st.Target.Problems = []string{"the boot files were not written: the memory root's lock could not be taken"}
 		return st, nil
 	}
-	if err := m.Store().StartColdSession(c.Totals.Output); err != nil {
+	if m.prime {
+		// The session that primes is not over yet: its cold accounting
+		// stays; the next start opens its own.
+	} else if err := m.Store().StartColdSession(c.Totals.Output); err != nil {
 		m.warn(fmt.Sprintf("starting the cold session: %v", err))
 		run.spoil()
 	}

@@ -54,6 +54,65 @@ func (m *Memory) StartView(ctx context.Context, w BootFiles, v View) (string, er
 	return out, err
 }
 
+// PrimeStart runs the start v renders as the next session's start would
+// run it, and keeps its output in the start cache, so that the next start
+// of v is served from it: a hand-off calls it for the views of the last
+// starts ([Memory.StartViews]), since what it wrote makes the next start
+// a miss otherwise. The priming start opens no cold session (the session
+// that primes may go on pulling) and tells no notice (they are kept for
+// the next start to tell); it records edits made outside wake, as any
+// start does. It returns whether v's output is kept: false when the
+// start wrote a file it read (a boot file), which a second call then
+// finds as written. An error leaves the next start to build, as it would
+// have.
+func (m *Memory) PrimeStart(ctx context.Context, w BootFiles, v View) (bool, error) {
+	pm := *m
+	pm.prime = true
+	pm.o.Notify = nil
+	if _, _, err := pm.start(ctx, w, &v); err != nil {
+		return false, err
+	}
+	return pm.startKept(w, &v), nil
+}
+
+// startKept reports whether the start cache holds an entry for v that
+// the next start of v may be served from, as far as the file tells
+// without looking at the files of its key.
+func (m *Memory) startKept(w BootFiles, v *View) bool {
+	data, err := tiers.ReadOwn(m.o.FS, m.root, tiers.StateDir+"/"+startCacheFile)
+	if err != nil {
+		return false
+	}
+	sc, payload, ok := parseStartCache(data)
+	if !ok {
+		return false
+	}
+	for _, e := range sc.Views {
+		if e.Name == v.Name {
+			return inside(e.Off, e.Len, payload) && inside(e.KeyOff, e.KeyLen, payload) && e.Env == m.startEnv(w, v)
+		}
+	}
+	return false
+}
+
+// StartViews names the views the start cache holds an output of, the
+// most recent last: the ways this root's sessions have started.
+func (m *Memory) StartViews() []string {
+	data, err := tiers.ReadOwn(m.o.FS, m.root, tiers.StateDir+"/"+startCacheFile)
+	if err != nil {
+		return nil
+	}
+	sc, _, ok := parseStartCache(data)
+	if !ok {
+		return nil
+	}
+	names := make([]string, 0, len(sc.Views))
+	for _, e := range sc.Views {
+		names = append(names, e.Name)
+	}
+	return names
+}
+
 // startCacheFile, in the state directory, keeps the output of the last
 // start of each view with its key.
 const startCacheFile = "start-cache"
@@ -227,6 +286,10 @@ func (m *Memory) startFromCache(ctx context.Context, w BootFiles, v *View, edits
 		// matched: keep the entry without reading them at every start.
 		// Should the write fail, the next start reads them again.
 		_ = m.saveStartCache(sc.Views, payload, e.Name, fsrecord.AppendKey(nil, settled))
+	}
+	if m.prime {
+		edits.none(ctx)
+		return "", true // primed already
 	}
 	m.replay(e.Pre)
 	if err := m.Store().StartColdSession(e.Tokens); err != nil {

@@ -321,3 +321,72 @@ func TestStartCacheSettlesRacyFiles(t *testing.T) {
 		}
 	}
 }
+
+// TestPrimeStart: after a hand-off, which rewrites what a start reads, a
+// primed start makes the next start of the view one served from the
+// cache, byte for byte and notice for notice what a fresh start prints;
+// the priming tells nothing and leaves the session's cold accounting as
+// it was; a view never primed still builds.
+func TestPrimeStart(t *testing.T) {
+	b := newCacheBench(t, memgen.Options{TierScale: 1, ColdFiles: 3})
+	b.settle("a new root")
+	m, err := wake.Open(cacheRoot, b.o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := m.StartViews(); len(got) != 1 || got[0] != "test" {
+		t.Fatalf("StartViews = %q, want the test view", got)
+	}
+	b.now = b.now.Add(time.Hour)
+	in := handoff.Input{Session: tiers.Session{Summary: "Primed the next start", NextPriority: "Start again"}}
+	if _, err := m.Handoff(context.Background(), in, wake.BootFiles{}); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, hit := b.start(); hit {
+		t.Fatal("the start after a hand-off, unprimed, was served from the cache")
+	}
+	// Again, primed this time.
+	if _, err := m.Handoff(context.Background(), handoff.Input{Session: tiers.Session{Summary: "Primed it again", NextPriority: "Start"}}, wake.BootFiles{}); err != nil {
+		t.Fatal(err)
+	}
+	coldSession := b.read(tiers.StateDir + "/cold-session.json")
+	b.notes = nil
+	kept := false
+	rendered := false
+	for range 2 {
+		if kept, err = m.PrimeStart(context.Background(), wake.BootFiles{}, b.view(&rendered)); err != nil {
+			t.Fatal(err)
+		}
+		if kept {
+			break
+		}
+		t.Log("a priming wrote a file it read; priming again")
+	}
+	if !kept || !rendered {
+		t.Fatalf("two primings kept nothing (rendered %v)", rendered)
+	}
+	if len(b.notes) > 0 {
+		t.Errorf("the priming told %q", b.notes)
+	}
+	if got := b.read(tiers.StateDir + "/cold-session.json"); got != coldSession {
+		t.Errorf("the priming opened a cold session:\n%s\nwas\n%s", got, coldSession)
+	}
+	b.now = b.now.Add(time.Minute)
+	out, notes, hit := b.start()
+	if !hit {
+		t.Fatal("the start after a primed hand-off was not served from the cache")
+	}
+	if !strings.Contains(out, "Primed it again") {
+		t.Error("the primed start lacks the hand-off")
+	}
+	if notes == "" {
+		t.Error("the primed start told none of the notices its build gave")
+	}
+	if got := b.read(tiers.StateDir + "/cold-session.json"); got == coldSession {
+		t.Error("the start served from the primed cache opened no cold session")
+	}
+	fresh, freshNotes := b.fresh()
+	if out != fresh || notes != freshNotes {
+		t.Fatalf("the primed start differs from a fresh one:\n%s\nnotices:\n%s\nfresh:\n%s", firstDiff(out, fresh), notes, freshNotes)
+	}
+}

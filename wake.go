@@ -73,6 +73,9 @@ type Memory struct {
 	// served from the start cache makes of the Memory, so that what one
 	// learns the other saves.
 	caches *lazyCaches
+	// prime marks a start run for the start cache alone (see
+	// [Memory.PrimeStart]): it opens no cold session and tells nothing.
+	prime bool
 }
 
 // lazyCaches are the caches a Memory reads on first use.

@@ -133,6 +133,9 @@ func (a *app) autoRun(ctx context.Context, o *handoffOptions) error {
 	if err != nil {
 		return err
 	}
+	if res.Written != nil {
+		a.primeStarts(ctx, m)
+	}
 	a.autoReport(a.out, res)
 	return nil
 }
@@ -221,6 +224,7 @@ func (a *app) handoffRun(ctx context.Context, in handoff.Input, bf wake.BootFile
 	if err != nil {
 		return err
 	}
+	a.primeStarts(ctx, m)
 	report.HandoffText(a.out, res)
 	return nil
 }

@@ -46,24 +46,29 @@ func (a *app) hookRun(cmd *cobra.Command, o *loadOptions) error {
 		return a.hookFailed(err)
 	}
 	o.boot.BootAlways = true // the hook writes boot.md even before install made it
-	// The hook's text rides the session start's cache: it depends on the
-	// client, the source and the directory besides what the start reads.
-	view := wake.View{
-		Name: fmt.Sprintf("hook %s\x00%s\x00%s", o.hook, in.Source, dir),
-		Render: func(st *wake.Start, fsys afero.Fs, notify func(wake.Notice)) (string, error) {
-			text := a.hookText(fsys, o.hook, in.Source, m, dir, st)
-			if o.hook == "claude" {
-				text = a.foreignImport(fsys, notify, st.Target.Shared) + text
-			}
-			return text, nil
-		},
-	}
-	text, err := a.startView(m, o.boot, view)
+	text, err := a.startView(m, o.boot, a.hookView(m, o.hook, in.Source, dir))
 	if err != nil {
 		return a.hookFailed(err)
 	}
 	_, err = io.WriteString(a.out, text)
 	return err
+}
+
+// hookView is the start of client's hook, started by source in dir. Its
+// text rides the session start's cache: it depends on the client, the
+// source and the directory besides what the start reads, and its name
+// says them (see [viewByName]).
+func (a *app) hookView(m *wake.Memory, client, source, dir string) wake.View {
+	return wake.View{
+		Name: fmt.Sprintf("hook %s\x00%s\x00%s", client, source, dir),
+		Render: func(st *wake.Start, fsys afero.Fs, notify func(wake.Notice)) (string, error) {
+			text := a.hookText(fsys, client, source, m, dir, st)
+			if client == "claude" {
+				text = a.foreignImport(fsys, notify, st.Target.Shared) + text
+			}
+			return text, nil
+		},
+	}
 }
 
 // foreignImport warns the agent and the user when ~/.claude/CLAUDE.md

@@ -192,6 +192,9 @@ func (a *app) hookEndRun(ctx context.Context, client string) error {
 	if err != nil {
 		return err
 	}
+	if res.Written != nil {
+		a.primeStarts(ctx, m)
+	}
 	a.autoReport(a.errOut, res)
 	return nil
 }

@@ -4,6 +4,9 @@ import (
 	"context"
 	"errors"
 	"io"
+	"path/filepath"
+	"slices"
+	"strings"
 
 	"github.com/spf13/afero"
 	"github.com/spf13/cobra"
@@ -52,14 +55,56 @@ func (a *app) loadRun(o *loadOptions) error {
 		}
 		return a.writeJSON(report.LoadJSON(st.Context))
 	}
-	text, err := a.startView(m, o.boot, wake.View{Name: "load", Render: func(st *wake.Start, _ afero.Fs, _ func(wake.Notice)) (string, error) {
-		return st.Text, nil
-	}})
+	text, err := a.startView(m, o.boot, loadView)
 	if err != nil {
 		return err
 	}
 	_, err = io.WriteString(a.out, text)
 	return err
+}
+
+// loadView is the start `wake load` prints: the context's text.
+var loadView = wake.View{Name: "load", Render: func(st *wake.Start, _ afero.Fs, _ func(wake.Notice)) (string, error) {
+	return st.Text, nil
+}}
+
+// viewByName is the view a start cache entry named name was made by, and
+// the boot files that start wrote; false for a name no command of this
+// wake makes.
+func (a *app) viewByName(m *wake.Memory, name string) (wake.View, wake.BootFiles, bool) {
+	if name == loadView.Name {
+		return loadView, wake.BootFiles{}, true
+	}
+	rest, ok := strings.CutPrefix(name, "hook ")
+	if !ok {
+		return wake.View{}, wake.BootFiles{}, false
+	}
+	parts := strings.Split(rest, "\x00")
+	if len(parts) != 3 || !slices.Contains(hookClients, parts[0]) || !filepath.IsAbs(parts[2]) {
+		return wake.View{}, wake.BootFiles{}, false
+	}
+	return a.hookView(m, parts[0], parts[1], parts[2]), wake.BootFiles{BootAlways: true}, true
+}
+
+// primeStarts primes the start cache after a hand-off for each way the
+// root's sessions started (see [wake.Memory.PrimeStart]), so that the
+// next session's start, which the hand-off's writes would make a full
+// build, is served from it. A start the priming cannot keep is built as
+// it would have been: nothing here is an error.
+func (a *app) primeStarts(ctx context.Context, m *wake.Memory) {
+	for _, name := range m.StartViews() {
+		v, w, ok := a.viewByName(m, name)
+		if !ok {
+			continue
+		}
+		// A priming that wrote a boot file it read is not kept; the
+		// second reads the file as written.
+		for range 2 {
+			if kept, err := m.PrimeStart(ctx, w, v); err != nil || kept {
+				break
+			}
+		}
+	}
 }
 
 // startView is a session start rendered by v, through the start cache

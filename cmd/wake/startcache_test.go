@@ -57,3 +57,68 @@ func TestHookAndLoadRideTheStartCache(t *testing.T) {
 		t.Errorf("the load after an edit does not show it:\n%s", out)
 	}
 }
+
+// TestHandoffPrimesTheNextStart: `wake handoff` primes the start cache
+// for the ways the root's sessions started (here `wake load` and the
+// Claude Code hook), so the cache holds both views made after the
+// hand-off's writes; what the next hook and load print is what a start
+// without the cache prints, the hand-off in it.
+func TestHandoffPrimesTheNextStart(t *testing.T) {
+	t.Parallel()
+	dir := memoryWithSessions(t)
+	cache := filepath.Join(dir, ".wake", ".state", "start-cache")
+	hook := func() (string, string) {
+		t.Helper()
+		code, out, errOut := runHook(t, dir, hookJSON(dir))
+		if code != 0 {
+			t.Fatalf("hook: exit %d: %s", code, errOut)
+		}
+		return out, errOut
+	}
+	load := func() (string, string) {
+		t.Helper()
+		a, out, errOut := newTestApp(t, dir)
+		if code := a.run([]string{"load"}); code != 0 {
+			t.Fatalf("load: exit %d: %s", code, errOut)
+		}
+		return out.String(), errOut.String()
+	}
+	for range 3 {
+		hook()
+		load()
+	}
+	before, _ := os.ReadFile(cache)
+	a, out, errOut := newTestApp(t, dir)
+	if code := a.run([]string{"handoff", "--summary", "Primed the next start", "--next", "Start the next session"}); code != 0 {
+		t.Fatalf("handoff: exit %d: %s", code, errOut)
+	}
+	if strings.Contains(errOut.String(), "skill.md") {
+		t.Errorf("the hand-off told the priming's notices:\n%s", errOut)
+	}
+	if !strings.Contains(out.String(), "Primed the next start") {
+		t.Errorf("the hand-off's report:\n%s", out)
+	}
+	after, err := os.ReadFile(cache)
+	if err != nil || string(after) == string(before) {
+		t.Fatalf("the hand-off left the start cache as it was (%v)", err)
+	}
+	for _, view := range []string{`"name":"load"`, `"name":"hook claude`} {
+		if !strings.Contains(string(after), view) {
+			t.Errorf("the primed cache lacks %s", view)
+		}
+	}
+	for _, c := range []struct {
+		name string
+		run  func() (string, string)
+	}{{"load", load}, {"hook", hook}} {
+		got, gotErr := c.run()
+		os.Remove(cache)
+		fresh, freshErr := c.run()
+		if got != fresh || gotErr != freshErr {
+			t.Errorf("%s after the primed hand-off:\n%s\n%s\nfresh:\n%s\n%s", c.name, got, gotErr, fresh, freshErr)
+		}
+		if c.name == "load" && !strings.Contains(got, "Primed the next start") {
+			t.Errorf("the load after the hand-off lacks it:\n%s", got)
+		}
+	}
+}
