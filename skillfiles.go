@@ -186,6 +186,12 @@ func (m *Memory) sayShared(f boot.SkillFile) {
 			return
 		}
 	}
+	if m.prime != nil {
+		// A priming tells nothing, and a notice said once must reach
+		// someone: the next start, built, says it.
+		m.prime.spoiled = true
+		return
+	}
 	m.notify(Notice{Kind: "warning",
 		Msg: fmt.Sprintf("%s (skill.path, shared by every memory root that writes there) is the skill.md of another memory root, %s; left as it is. This root's own skill.md is %s (wake says this once)",
 			f.Path, f.Owner, m.path(tiers.RootSkillPath)),

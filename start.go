@@ -129,7 +129,7 @@ func (m *Memory) startBuild(ctx context.Context, locked bool, edits *startEdits,
 		st.Target.Problems = []string{"the boot files were not written: the memory root's lock could not be taken"}
 		return st, nil
 	}
-	if m.prime {
+	if m.prime != nil {
 		// The session that primes is not over yet: its cold accounting
 		// stays; the next start opens its own.
 	} else if err := m.Store().StartColdSession(c.Totals.Output); err != nil {

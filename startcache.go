@@ -54,45 +54,62 @@ func (m *Memory) StartView(ctx context.Context, w BootFiles, v View) (string, er
 	return out, err
 }
 
-// PrimeStart runs the start v renders as the next session's start would
-// run it, and keeps its output in the start cache, so that the next start
-// of v is served from it: a hand-off calls it for the views of the last
-// starts ([Memory.StartViews]), since what it wrote makes the next start
-// a miss otherwise. The priming start opens no cold session (the session
-// that primes may go on pulling) and tells no notice (they are kept for
-// the next start to tell); it records edits made outside wake, as any
-// start does. It returns whether v's output is kept: false when the
-// start wrote a file it read (a boot file), which a second call then
-// finds as written. An error leaves the next start to build, as it would
+// PrimeStart runs the start of the view v as the next session's start of
+// it will run, and keeps its output in the start cache, so that the next
+// start of v is served from it: a hand-off calls it for the views the
+// cache holds ([Memory.StartViews]), since what it wrote makes the next
+// start a miss otherwise. It runs with the boot files the view's last
+// start wrote, and only while that start's environment (program, home,
+// configuration) still holds. The priming start opens no cold session
+// (the session that primes may go on pulling) and tells no notice (the
+// entry keeps them for the next start to tell); it records edits made
+// outside wake, as any start does; where it would say a thing wake says
+// once, it keeps nothing, so that a built start says it. It returns
+// whether v's output is kept: false also when the start wrote a file it
+// read (a boot file), which a second call then finds as written. An
+// error, or nothing kept, leaves the next start to build, as it would
 // have.
-func (m *Memory) PrimeStart(ctx context.Context, w BootFiles, v View) (bool, error) {
+func (m *Memory) PrimeStart(ctx context.Context, v View) (bool, error) {
+	// The view's last start says how the next one will run (the boot
+	// files its flags asked for); one whose environment has changed
+	// since (program, home, configuration) could serve no start.
+	e, ok := m.startEntry(v.Name)
+	w := e.Boot.files()
+	if !ok || e.Env != m.startEnv(w, &v) {
+		return false, nil
+	}
+	// A priming waits for the root's lock briefly: it is an optimisation,
+	// and the hand-off it follows is done.
+	ctx, cancel := context.WithTimeout(ctx, primeLockWait)
+	defer cancel()
 	pm := *m
-	pm.prime = true
+	pm.prime = &priming{}
 	pm.o.Notify = nil
 	if _, _, err := pm.start(ctx, w, &v); err != nil {
 		return false, err
 	}
-	return pm.startKept(w, &v), nil
+	return pm.prime.kept, nil
 }
 
-// startKept reports whether the start cache holds an entry for v that
-// the next start of v may be served from, as far as the file tells
-// without looking at the files of its key.
-func (m *Memory) startKept(w BootFiles, v *View) bool {
+// primeLockWait bounds a priming's wait for the root's lock.
+const primeLockWait = 2 * time.Second
+
+// startEntry is the start cache's entry for the view named name.
+func (m *Memory) startEntry(name string) (startView, bool) {
 	data, err := tiers.ReadOwn(m.o.FS, m.root, tiers.StateDir+"/"+startCacheFile)
 	if err != nil {
-		return false
+		return startView{}, false
 	}
-	sc, payload, ok := parseStartCache(data)
+	sc, _, ok := parseStartCache(data)
 	if !ok {
-		return false
+		return startView{}, false
 	}
 	for _, e := range sc.Views {
-		if e.Name == v.Name {
-			return inside(e.Off, e.Len, payload) && inside(e.KeyOff, e.KeyLen, payload) && e.Env == m.startEnv(w, v)
+		if e.Name == name {
+			return e, true
 		}
 	}
-	return false
+	return startView{}, false
 }
 
 // StartViews names the views the start cache holds an output of, the
@@ -127,11 +144,12 @@ type startCache struct {
 }
 
 type startView struct {
-	Name   string `json:"name"`
-	Env    string `json:"env"`   // configuration and environment, hashed
-	Built  int64  `json:"built"` // the clock at the build, Unix ns
-	Until  int64  `json:"until"` // 0: no moment the output changes by itself
-	Tokens int    `json:"tokens"`
+	Name   string    `json:"name"`
+	Env    string    `json:"env"`            // configuration and environment, hashed
+	Boot   bootFlags `json:"boot,omitempty"` // the boot files the start wrote, for a priming
+	Built  int64     `json:"built"`          // the clock at the build, Unix ns
+	Until  int64     `json:"until"`          // 0: no moment the output changes by itself
+	Tokens int       `json:"tokens"`
 	// The key's files (see [fsrecord.AppendKey]) and the output are in
 	// the file's body, at these offsets.
 	KeyOff int           `json:"key_off"`
@@ -146,6 +164,33 @@ type startView struct {
 	// cryptographic hash (neither stops a deliberate edit: the file is
 	// the user's), at a tenth of the cost on a warm start.
 	CRC uint32 `json:"crc"`
+}
+
+// bootFlags are [BootFiles] as a start cache entry keeps them.
+type bootFlags uint8
+
+const (
+	bootNoSkill bootFlags = 1 << iota
+	bootForceSkill
+	bootAlways
+)
+
+func flagsOf(w BootFiles) bootFlags {
+	var f bootFlags
+	if w.NoSkill {
+		f |= bootNoSkill
+	}
+	if w.ForceSkill {
+		f |= bootForceSkill
+	}
+	if w.BootAlways {
+		f |= bootAlways
+	}
+	return f
+}
+
+func (f bootFlags) files() BootFiles {
+	return BootFiles{NoSkill: f&bootNoSkill != 0, ForceSkill: f&bootForceSkill != 0, BootAlways: f&bootAlways != 0}
 }
 
 type startNotice struct {
@@ -287,7 +332,8 @@ func (m *Memory) startFromCache(ctx context.Context, w BootFiles, v *View, edits
 		// Should the write fail, the next start reads them again.
 		_ = m.saveStartCache(sc.Views, payload, e.Name, fsrecord.AppendKey(nil, settled))
 	}
-	if m.prime {
+	if m.prime != nil {
+		m.prime.kept = true
 		edits.none(ctx)
 		return "", true // primed already
 	}
@@ -313,7 +359,7 @@ func (m *Memory) replay(ns []startNotice) {
 // changed a file it read (it wrote boot.md, say: the next start, reading
 // it as written, keeps its own output) or something else spoiled it.
 func (m *Memory) keepStart(w BootFiles, v *View, st *Start, out string, r *cachedRun) {
-	if r.spoiled || st.Context == nil {
+	if r.spoiled || st.Context == nil || m.prime != nil && m.prime.spoiled {
 		return
 	}
 	now := time.Now()
@@ -329,7 +375,7 @@ func (m *Memory) keepStart(w BootFiles, v *View, st *Start, out string, r *cache
 	}
 	files = append(files, seen)
 	until := st.Context.ValidUntil(m.cfg, r.now)
-	e := startView{Name: v.Name, Env: m.startEnv(w, v), Built: r.now.UnixNano(), Tokens: st.Context.Totals.Output}
+	e := startView{Name: v.Name, Env: m.startEnv(w, v), Boot: flagsOf(w), Built: r.now.UnixNano(), Tokens: st.Context.Totals.Output}
 	if !until.IsZero() {
 		e.Until = until.UnixNano()
 	}
@@ -357,6 +403,8 @@ func (m *Memory) keepStart(w BootFiles, v *View, st *Start, out string, r *cache
 	keep, parts = append(keep, e), append(parts, part{fsrecord.AppendKey(nil, files), []byte(out)})
 	if err := m.writeStartCache(keep, func(i int) ([]byte, []byte) { return parts[i].key, parts[i].out }); err != nil {
 		m.warn(fmt.Sprintf("saving the start cache: %v", err))
+	} else if m.prime != nil {
+		m.prime.kept = true
 	}
 }
 

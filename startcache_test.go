@@ -354,7 +354,7 @@ func TestPrimeStart(t *testing.T) {
 	kept := false
 	rendered := false
 	for range 2 {
-		if kept, err = m.PrimeStart(context.Background(), wake.BootFiles{}, b.view(&rendered)); err != nil {
+		if kept, err = m.PrimeStart(context.Background(), b.view(&rendered)); err != nil {
 			t.Fatal(err)
 		}
 		if kept {
@@ -388,5 +388,39 @@ func TestPrimeStart(t *testing.T) {
 	fresh, freshNotes := b.fresh()
 	if out != fresh || notes != freshNotes {
 		t.Fatalf("the primed start differs from a fresh one:\n%s\nnotices:\n%s\nfresh:\n%s", firstDiff(out, fresh), notes, freshNotes)
+	}
+}
+
+// TestPrimeStartKeptMeansKept: PrimeStart says the view is kept only when
+// it is: after a hand-off that left skill.md out (--no-skill), a priming
+// writes the skill.md it read and keeps nothing, although the view's
+// entry from before the hand-off is still in the file; a second priming
+// reads the file as written and is kept, and the next start is served
+// from it.
+func TestPrimeStartKeptMeansKept(t *testing.T) {
+	b := newCacheBench(t, memgen.Options{TierScale: 1, ColdFiles: 3})
+	b.settle("a new root")
+	m, err := wake.Open(cacheRoot, b.o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b.now = b.now.Add(time.Hour)
+	in := handoff.Input{Session: tiers.Session{Summary: "Primed the next start", NextPriority: "Start again"}}
+	if _, err := m.Handoff(context.Background(), in, wake.BootFiles{NoSkill: true}); err != nil {
+		t.Fatal(err)
+	}
+	rendered := false
+	var kept []bool
+	for range 2 {
+		k, err := m.PrimeStart(context.Background(), b.view(&rendered))
+		if err != nil {
+			t.Fatal(err)
+		}
+		kept = append(kept, k)
+	}
+	b.now = b.now.Add(time.Minute)
+	_, _, hit := b.start()
+	if kept[0] || !kept[1] || !hit {
+		t.Fatalf("primings kept %v, next start served from the cache %v; want [false true] and a hit", kept, hit)
 	}
 }

@@ -73,9 +73,16 @@ type Memory struct {
 	// served from the start cache makes of the Memory, so that what one
 	// learns the other saves.
 	caches *lazyCaches
-	// prime marks a start run for the start cache alone (see
-	// [Memory.PrimeStart]): it opens no cold session and tells nothing.
-	prime bool
+	// prime, when set, marks a start run for the start cache alone (see
+	// [Memory.PrimeStart]); the copies of the Memory a start makes share it.
+	prime *priming
+}
+
+// priming is what a priming start learns: whether its output was kept,
+// and whether it met something only a real start may do.
+type priming struct {
+	kept    bool
+	spoiled bool // it would have said a thing said once: a real start must
 }
 
 // lazyCaches are the caches a Memory reads on first use.

@@ -68,39 +68,43 @@ var loadView = wake.View{Name: "load", Render: func(st *wake.Start, _ afero.Fs, 
 	return st.Text, nil
 }}
 
-// viewByName is the view a start cache entry named name was made by, and
-// the boot files that start wrote; false for a name no command of this
-// wake makes.
-func (a *app) viewByName(m *wake.Memory, name string) (wake.View, wake.BootFiles, bool) {
+// viewByName is the view a start cache entry named name was made by;
+// false for a name no command of this wake makes.
+func (a *app) viewByName(m *wake.Memory, name string) (wake.View, bool) {
 	if name == loadView.Name {
-		return loadView, wake.BootFiles{}, true
+		return loadView, true
 	}
 	rest, ok := strings.CutPrefix(name, "hook ")
 	if !ok {
-		return wake.View{}, wake.BootFiles{}, false
+		return wake.View{}, false
 	}
 	parts := strings.Split(rest, "\x00")
 	if len(parts) != 3 || !slices.Contains(hookClients, parts[0]) || !filepath.IsAbs(parts[2]) {
-		return wake.View{}, wake.BootFiles{}, false
+		return wake.View{}, false
 	}
-	return a.hookView(m, parts[0], parts[1], parts[2]), wake.BootFiles{BootAlways: true}, true
+	return a.hookView(m, parts[0], parts[1], parts[2]), true
 }
 
 // primeStarts primes the start cache after a hand-off for each way the
 // root's sessions started (see [wake.Memory.PrimeStart]), so that the
 // next session's start, which the hand-off's writes would make a full
 // build, is served from it. A start the priming cannot keep is built as
-// it would have been: nothing here is an error.
+// it would have been: nothing here is an error, and an error (the lock
+// held elsewhere) ends the priming rather than wait again for each view.
 func (a *app) primeStarts(ctx context.Context, m *wake.Memory) {
 	for _, name := range m.StartViews() {
-		v, w, ok := a.viewByName(m, name)
+		v, ok := a.viewByName(m, name)
 		if !ok {
 			continue
 		}
 		// A priming that wrote a boot file it read is not kept; the
 		// second reads the file as written.
 		for range 2 {
-			if kept, err := m.PrimeStart(ctx, w, v); err != nil || kept {
+			kept, err := m.PrimeStart(ctx, v)
+			if err != nil {
+				return
+			}
+			if kept {
 				break
 			}
 		}

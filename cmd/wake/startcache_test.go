@@ -1,10 +1,19 @@
 package main
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
+	"time"
+
+	"github.com/spf13/afero"
+
+	"github.com/wakeproto/wake/handoff"
+	"github.com/wakeproto/wake/skill"
 )
 
 // TestHookAndLoadRideTheStartCache proves `wake load` and its Claude Code
@@ -120,5 +129,194 @@ func TestHandoffPrimesTheNextStart(t *testing.T) {
 		if c.name == "load" && !strings.Contains(got, "Primed the next start") {
 			t.Errorf("the load after the hand-off lacks it:\n%s", got)
 		}
+	}
+}
+
+// TestHandoffKeepsNoSkill: a user who keeps skill.md out (`wake load
+// --no-skill`, `wake handoff --no-skill`) does not find it written by the
+// hand-off's priming, which runs the view with the boot files its last
+// start wrote.
+func TestHandoffKeepsNoSkill(t *testing.T) {
+	t.Parallel()
+	dir := memoryWithSessions(t)
+	for range 3 {
+		a, _, errOut := newTestApp(t, dir)
+		if code := a.run([]string{"load", "--no-skill"}); code != 0 {
+			t.Fatalf("load: exit %d: %s", code, errOut)
+		}
+	}
+	shared := filepath.Join(dir, "home", ".claude", "agentchat.skill.md")
+	own := filepath.Join(dir, ".wake", "skill.md")
+	os.Remove(shared)
+	os.Remove(own)
+	a, _, errOut := newTestApp(t, dir)
+	if code := a.run([]string{"handoff", "--no-skill", "--summary", "No skill here", "--next", "Still none"}); code != 0 {
+		t.Fatalf("handoff: exit %d: %s", code, errOut)
+	}
+	for _, p := range []string{shared, own} {
+		if _, err := os.Stat(p); err == nil {
+			t.Errorf("wake handoff --no-skill wrote %s", p)
+		}
+	}
+}
+
+// TestHandoffLeavesTheSharedNoticeToAStart: the shared skill.md is another
+// root's, which wake says once. A hand-off with --no-skill does not look
+// at it; its priming, which tells nothing, must not say it to nobody and
+// record it as said: the next load says it.
+func TestHandoffLeavesTheSharedNoticeToAStart(t *testing.T) {
+	t.Parallel()
+	dir := memoryWithSessions(t)
+	other := t.TempDir()
+	if a, _, errOut := newTestApp(t, other); a.run([]string{"init", "--agent", "Bea"}) != 0 {
+		t.Fatalf("init other: %s", errOut)
+	}
+	load := func() string {
+		t.Helper()
+		a, _, errOut := newTestApp(t, dir)
+		if code := a.run([]string{"load"}); code != 0 {
+			t.Fatalf("load: exit %d: %s", code, errOut)
+		}
+		return errOut.String()
+	}
+	for range 3 {
+		load()
+	}
+	// The other root takes the shared file (its HOME is dir/home too).
+	shared := filepath.Join(dir, "home", ".claude", "agentchat.skill.md")
+	if err := os.WriteFile(shared, []byte("# Bea's memory\n"+skill.Marker(filepath.Join(other, ".wake"))+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	a, _, errOut := newTestApp(t, dir)
+	if code := a.run([]string{"handoff", "--no-skill", "--summary", "s", "--next", "n"}); code != 0 {
+		t.Fatalf("handoff: exit %d: %s", code, errOut)
+	}
+	told := errOut.String()
+	for range 2 {
+		told += load()
+	}
+	if !strings.Contains(told, "wake says this once") {
+		t.Errorf("nobody was told the shared skill.md is another root's; the hand-off and loads said:\n%s", told)
+	}
+}
+
+// holdingLocker is a FileLocker that, at the first shared lock asked for
+// (the priming's: a hand-off takes none), lets another holder take the
+// exclusive lock first, as another wake command would, and keeps it
+// until the test ends.
+type holdingLocker struct {
+	handoff.FileLocker
+	t    *testing.T
+	once sync.Once
+}
+
+func (l *holdingLocker) RLock(ctx context.Context, root string) (func() error, error) {
+	l.once.Do(func() {
+		unlock, err := handoff.FileLocker{Timeout: time.Second}.Lock(ctx, root)
+		if err != nil {
+			l.t.Fatal(err)
+		}
+		l.t.Cleanup(func() { unlock() })
+	})
+	return l.FileLocker.RLock(ctx, root)
+}
+
+// TestHandoffWaitsForTheLockOnce: when another wake command holds the
+// root's lock as the priming starts, the hand-off, durable already, gives
+// up priming after one bounded wait, not one for each view the cache
+// holds.
+func TestHandoffWaitsForTheLockOnce(t *testing.T) {
+	t.Parallel()
+	dir := memoryWithSessions(t)
+	for range 2 {
+		if code, _, errOut := runHook(t, dir, hookJSON(dir)); code != 0 {
+			t.Fatalf("hook: %s", errOut)
+		}
+		a, _, errOut := newTestApp(t, dir)
+		if code := a.run([]string{"load"}); code != 0 {
+			t.Fatalf("load: %s", errOut)
+		}
+	}
+	a, out, errOut := newTestApp(t, dir)
+	const timeout = 700 * time.Millisecond
+	a.locker = &holdingLocker{FileLocker: handoff.FileLocker{Timeout: timeout}, t: t}
+	start := time.Now()
+	if code := a.run([]string{"handoff", "--summary", "Waited once", "--next", "n"}); code != 0 {
+		t.Fatalf("handoff: exit %d: %s", code, errOut)
+	}
+	took := time.Since(start)
+	if !strings.Contains(out.String(), "Waited once") {
+		t.Fatalf("no report: %s", out)
+	}
+	if took > timeout+timeout/2 {
+		t.Errorf("the hand-off took %v: it waited for the lock %d time(s) (lock timeout %v)", took.Round(time.Millisecond), int(took/timeout), timeout)
+	}
+}
+
+// countCacheOpens counts the opens of .state/tokens.json for reading: a
+// start served from the start cache reads no count cache, a build does.
+type countCacheOpens struct {
+	afero.Fs
+	n *atomic.Int32
+}
+
+func (f countCacheOpens) Open(name string) (afero.File, error) {
+	if strings.HasSuffix(name, filepath.Join(".state", "tokens.json")) {
+		f.n.Add(1)
+	}
+	return f.Fs.Open(name)
+}
+
+func (f countCacheOpens) OpenFile(name string, flag int, perm os.FileMode) (afero.File, error) {
+	if flag&(os.O_WRONLY|os.O_RDWR) == 0 && strings.HasSuffix(name, filepath.Join(".state", "tokens.json")) {
+		f.n.Add(1)
+	}
+	return f.Fs.OpenFile(name, flag, perm)
+}
+
+// TestPrimedClaudeCodeFlow: a Claude Code session as it ends (the agent's
+// wake handoff, which primes; the Stop hook at the turn's end; the
+// SessionEnd hook, which finds the work handed off), then the next
+// session's SessionStart hook: served from the primed entry, it reads no
+// count cache.
+func TestPrimedClaudeCodeFlow(t *testing.T) {
+	t.Parallel()
+	dir := memoryWithSessions(t)
+	for range 3 {
+		if code, _, errOut := runHook(t, dir, hookJSON(dir)); code != 0 {
+			t.Fatalf("hook: %s", errOut)
+		}
+	}
+	tr := filepath.Join(dir, "work.jsonl")
+	os.WriteFile(tr, []byte(`{"type":"user","message":{"role":"user","content":"write the notes"},"timestamp":"2026-11-22T03:00:00Z","sessionId":"5998b205"}
+{"type":"assistant","message":{"role":"assistant","content":[{"type":"tool_use","id":"t1","name":"Write","input":{"file_path":"notes.txt","content":"x"}}]},"timestamp":"2026-11-22T03:00:01Z"}
+{"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t1","content":"ok"}]},"timestamp":"2026-11-22T03:00:02Z"}
+`), 0o644)
+	a, _, errOut := newTestApp(t, dir)
+	if code := a.run([]string{"handoff", "--summary", "Wrote the notes", "--next", "More notes"}); code != 0 {
+		t.Fatalf("handoff: %s", errOut)
+	}
+	for _, ev := range [][2]string{
+		{"stop", `{"session_id":"5998b205","transcript_path":"` + tr + `","cwd":"` + dir + `","hook_event_name":"Stop","stop_hook_active":false}`},
+		{"end", `{"session_id":"5998b205","transcript_path":"` + tr + `","cwd":"` + dir + `","hook_event_name":"SessionEnd","reason":"other"}`},
+	} {
+		a, _, errOut := newTestApp(t, dir)
+		a.in = strings.NewReader(ev[1])
+		if code := a.run([]string{"hook", ev[0], "claude"}); code != 0 {
+			t.Fatalf("hook %s: %s", ev[0], errOut)
+		}
+	}
+	var n atomic.Int32
+	a, out, errOut := newTestApp(t, dir)
+	a.fs = countCacheOpens{a.fs, &n}
+	a.in = strings.NewReader(hookJSON(dir))
+	if code := a.run([]string{"load", "--hook", "claude"}); code != 0 {
+		t.Fatalf("hook: %s", errOut)
+	}
+	if n.Load() > 0 {
+		t.Errorf("the next session's start read the count cache %d time(s): built, not served from the primed entry", n.Load())
+	}
+	if !strings.Contains(out.String(), "Wrote the notes") {
+		t.Errorf("the next session's start lacks the hand-off:\n%s", out)
 	}
 }
