@@ -288,15 +288,14 @@ func TestListen(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	const triple = `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}`
 	r := startRaw(t, srv)
 	for _, id := range []string{"1", "2"} {
-		r.send(`{"jsonrpc":"2.0","id":` + id + `,"method":"subscriptions/listen","params":{"notifications":{"toolsListChanged":true},` + triple + `}}`)
+		r.send(`{"jsonrpc":"2.0","id":` + id + `,"method":"subscriptions/listen","params":{"notifications":{"toolsListChanged":true},` + sessionlessMeta + `}}`)
 		if a := r.recv(); a.Method != "notifications/subscriptions/acknowledged" || !strings.Contains(r.out.Text(), `"io.modelcontextprotocol/subscriptionId":`+id) {
 			t.Fatalf("listen %s: %s", id, r.out.Text())
 		}
 	}
-	r.send(`{"jsonrpc":"2.0","id":3,"method":"tools/list","params":{` + triple + `}}`)
+	r.send(`{"jsonrpc":"2.0","id":3,"method":"tools/list","params":{` + sessionlessMeta + `}}`)
 	if a := r.recv(); string(a.ID) != "3" || a.Error != nil {
 		t.Fatalf("tools/list while listening: %s", r.out.Text())
 	}

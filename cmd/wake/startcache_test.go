@@ -16,6 +16,28 @@ import (
 	"github.com/wakeproto/wake/skill"
 )
 
+// starts are the Claude Code hook's start and `wake load` in dir, each
+// returning what it printed on stdout and stderr.
+func starts(t *testing.T, dir string) (hook, load func() (string, string)) {
+	hook = func() (string, string) {
+		t.Helper()
+		code, out, errOut := runHook(t, dir, hookJSON(dir))
+		if code != 0 {
+			t.Fatalf("hook: exit %d: %s", code, errOut)
+		}
+		return out, errOut
+	}
+	load = func() (string, string) {
+		t.Helper()
+		a, out, errOut := newTestApp(t, dir)
+		if code := a.run([]string{"load"}); code != 0 {
+			t.Fatalf("load: exit %d: %s", code, errOut)
+		}
+		return out.String(), errOut.String()
+	}
+	return hook, load
+}
+
 // TestHookAndLoadRideTheStartCache proves `wake load` and its Claude Code
 // hook keep their output in the start cache once the boot files are
 // settled, print from it what a start without it prints (stderr
@@ -24,22 +46,7 @@ func TestHookAndLoadRideTheStartCache(t *testing.T) {
 	t.Parallel()
 	dir := memoryWithSessions(t)
 	cache := filepath.Join(dir, ".wake", ".state", "start-cache")
-	hook := func() (string, string) {
-		t.Helper()
-		code, out, errOut := runHook(t, dir, hookJSON(dir))
-		if code != 0 {
-			t.Fatalf("hook: exit %d: %s", code, errOut)
-		}
-		return out, errOut
-	}
-	load := func() (string, string) {
-		t.Helper()
-		a, out, errOut := newTestApp(t, dir)
-		if code := a.run([]string{"load"}); code != 0 {
-			t.Fatalf("load: exit %d: %s", code, errOut)
-		}
-		return out.String(), errOut.String()
-	}
+	hook, load := starts(t, dir)
 	for _, c := range []struct {
 		name string
 		run  func() (string, string)
@@ -76,22 +83,7 @@ func TestHandoffPrimesTheNextStart(t *testing.T) {
 	t.Parallel()
 	dir := memoryWithSessions(t)
 	cache := filepath.Join(dir, ".wake", ".state", "start-cache")
-	hook := func() (string, string) {
-		t.Helper()
-		code, out, errOut := runHook(t, dir, hookJSON(dir))
-		if code != 0 {
-			t.Fatalf("hook: exit %d: %s", code, errOut)
-		}
-		return out, errOut
-	}
-	load := func() (string, string) {
-		t.Helper()
-		a, out, errOut := newTestApp(t, dir)
-		if code := a.run([]string{"load"}); code != 0 {
-			t.Fatalf("load: exit %d: %s", code, errOut)
-		}
-		return out.String(), errOut.String()
-	}
+	hook, load := starts(t, dir)
 	for range 3 {
 		hook()
 		load()
