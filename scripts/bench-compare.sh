@@ -11,8 +11,9 @@ work=$(mktemp -d)
 trap 'git worktree remove --force "$work/old" >/dev/null 2>&1 || true; rm -rf "$work"' EXIT
 mkdir -p "$work/home"
 git worktree add -q --detach "$work/old" "$rev"
-(cd "$work/old" && go build -o "$work/wake-old" ./cmd/wake)
-go build -o "$work/wake-new" ./cmd/wake
+# Both built as the README installs wake: static (CGO_ENABLED=0).
+(cd "$work/old" && CGO_ENABLED=0 go build -o "$work/wake-old" ./cmd/wake)
+CGO_ENABLED=0 go build -o "$work/wake-new" ./cmd/wake
 go build -o "$work/memgen" ./internal/memgen/cmd/memgen
 # wake writes skill.md under $HOME: keep it in the scratch directory.
 export HOME=$work/home

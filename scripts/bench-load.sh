@@ -12,7 +12,8 @@ counts=("$@")
 [ ${#counts[@]} -gt 0 ] || counts=(10000)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-go build -o "$work/wake" ./cmd/wake
+# wake as the README installs it: static (CGO_ENABLED=0).
+CGO_ENABLED=0 go build -o "$work/wake" ./cmd/wake
 go build -o "$work/memgen" ./internal/memgen/cmd/memgen
 # wake load writes skill.md under $HOME: keep it in the scratch directory
 # (set only now, so that go above still finds its module cache).

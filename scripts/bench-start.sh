@@ -5,6 +5,7 @@
 # busy machine disturbs less. Needs hyperfine and jq.
 #
 #   warm load, 36k root            vs  cat of the six tier files    (issue 15, target 1: CPU <= 5x)
+#   the same, wake built with cgo  vs  cat (go's default build where a C compiler is found)
 #   warm load, 200k decisions      vs  warm load, 36k root          (target 2: <= 1.5x)
 #   first load, 36k / 200k root    vs  encoder build + counting each file once (target 3: <= 1.5x)
 #   load after a hand-off, 36k     vs  the same floor (every session's start but the first)
@@ -27,9 +28,15 @@ for tool in hyperfine jq; do
 done
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-go build -o "$work/wake" ./cmd/wake
+# wake and the floor as the README installs wake: static (CGO_ENABLED=0).
+# wake-cgo is go's default build where a C compiler is found (the standard
+# net package, which afero and pflag import, then links libc), timed in a
+# row of its own.
+CGO_ENABLED=0 go build -o "$work/wake" ./cmd/wake
+CGO_ENABLED=0 go build -o "$work/countfloor" ./internal/countfloor
+CGO_ENABLED=1 go build -o "$work/wake-cgo" ./cmd/wake 2>/dev/null ||
+	echo "bench-start: no cgo build (no C compiler?): its row is left out" >&2
 go build -o "$work/memgen" ./internal/memgen/cmd/memgen
-go build -o "$work/countfloor" ./internal/countfloor
 # wake writes skill.md under $HOME: keep it in the scratch directory (set
 # only now, so that go above still finds its module cache).
 export HOME="$work/home"
@@ -82,6 +89,10 @@ warm=(--warmup 3 --runs "$runs")
 
 pair "warm load 36k vs cat of the 6 files" "CPU <= 5x" \
 	"$wake load --root $r36" "cat $(tierfiles "$r36")" "${warm[@]}"
+if [ -x "$work/wake-cgo" ]; then
+	pair "warm load 36k, cgo build, vs cat of the 6 files" "" \
+		"$work/wake-cgo load --root $r36" "cat $(tierfiles "$r36")" "${warm[@]}"
+fi
 pair "warm load 200k decisions vs 36k" "<= 1.5x" \
 	"$wake load --root $r200" "$wake load --root $r36" "${warm[@]}"
 pair "first load 36k vs floor" "<= 1.5x" \

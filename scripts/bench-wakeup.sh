@@ -12,7 +12,8 @@ cd "$(dirname "$0")/.."
 n=${1:-10000}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-go build -o "$work/wake" ./cmd/wake
+# wake as the README installs it: static (CGO_ENABLED=0).
+CGO_ENABLED=0 go build -o "$work/wake" ./cmd/wake
 go build -o "$work/memgen" ./internal/memgen/cmd/memgen
 export HOME="$work/home"
 mkdir -p "$HOME"

@@ -64,7 +64,10 @@ var buildOnce = sync.OnceValues(func() (string, error) {
 	bin := filepath.Join(testBinDir, "wake")
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
-	if out, err := exec.CommandContext(ctx, "go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+	cmd := exec.CommandContext(ctx, "go", "build", "-o", bin, ".")
+	// Built as the README's install builds it: static, with no C.
+	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
+	if out, err := cmd.CombinedOutput(); err != nil {
 		return "", fmt.Errorf("go build: %v\n%s", err, out)
 	}
 	return bin, nil
