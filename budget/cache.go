@@ -17,6 +17,14 @@ const CacheFile = "tokens.json"
 // cacheKeep is how many saves an entry survives without being used.
 const cacheKeep = 16
 
+// lineKeep is the length from which a line of a text the cache has not
+// seen is kept under a key of its own: a text that misses is counted line
+// by line (see lineMemo), and its lines of this many bytes or more are
+// looked up first, so that a file changed in one place is counted again
+// only there, in the next process as in this one. A shorter line costs
+// less to count than to hash and keep.
+const lineKeep = 64
+
 // Cache is a [Counter] that remembers counts by a hash of the encoding and
 // the text, so that unchanged content is never tokenized twice across runs.
 type Cache struct {
@@ -48,7 +56,7 @@ type cacheFile struct {
 func NewCache(encoding string, next Counter, data []byte) *Cache {
 	c := &Cache{encoding: encoding, next: next, entries: map[string]cacheEntry{}}
 	if enc, ok := next.(*Encoder); ok {
-		c.lines = newLineMemo(enc)
+		c.lines = newLineMemo(func(line string) int { return c.countLine(enc, line) })
 	}
 	if f, ok := parsePlain(data); ok {
 		c.gen, c.entries = f.Gen, f.Entries
@@ -96,6 +104,33 @@ func (c *Cache) count(text string, remember bool) int {
 		count = c.lines.Count
 	}
 	return c.lookup(c.key(text), remember, func() int { return count(text) })
+}
+
+// countLine counts a line of a text that missed (see lineMemo) with enc:
+// one of lineKeep bytes or more through the cache, remembered there under
+// its own key, without counting towards the hits and misses of [Cache.Stats],
+// which are of the texts asked for.
+func (c *Cache) countLine(enc *Encoder, line string) int {
+	if len(line) < lineKeep {
+		return enc.Count(line)
+	}
+	k := c.key(line)
+	c.mu.Lock()
+	e, ok := c.entries[k]
+	if ok && e.Gen != c.gen {
+		e.Gen = c.gen
+		c.entries[k] = e
+	}
+	c.mu.Unlock()
+	if ok {
+		return e.N
+	}
+	n := enc.Count(line)
+	c.mu.Lock()
+	c.entries[k] = cacheEntry{N: n, Gen: c.gen}
+	c.dirty = true
+	c.mu.Unlock()
+	return n
 }
 
 // countJoined is [CountJoined] for the cache: head+tail is looked up, and

@@ -15,14 +15,16 @@ const lineMemoMax = 8 << 20
 // is neither whitespace nor "/", where the encodings' pieces never join
 // (see [CountJoined]), so the sum is the text's exact count.
 type lineMemo struct {
-	mu    sync.Mutex
-	enc   *Encoder
+	mu sync.Mutex
+	// count counts a line the memo does not hold: the encoder, or the
+	// count cache in front of it (see [Cache.countLine]).
+	count func(line string) int
 	n     map[string]int
 	bytes int
 }
 
-func newLineMemo(enc *Encoder) *lineMemo {
-	return &lineMemo{enc: enc, n: map[string]int{}}
+func newLineMemo(count func(line string) int) *lineMemo {
+	return &lineMemo{count: count, n: map[string]int{}}
 }
 
 // Count returns the number of tokens in text.
@@ -36,7 +38,7 @@ func (m *lineMemo) Count(text string) int {
 		n, ok := m.n[line]
 		m.mu.Unlock()
 		if !ok {
-			n = m.enc.Count(line)
+			n = m.count(line)
 			m.mu.Lock()
 			if m.bytes += len(line); m.bytes > lineMemoMax {
 				clear(m.n)

@@ -42,7 +42,7 @@ func TestLineMemo(t *testing.T) {
 	r := rand.New(rand.NewPCG(7, 8))
 	for _, name := range encodings {
 		enc := encs[name]
-		m := newLineMemo(enc)
+		m := newLineMemo(enc.Count)
 		var lines []string
 		for range 200 {
 			lines = append(lines, joinText(r, 12))

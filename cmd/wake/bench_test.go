@@ -164,3 +164,43 @@ func BenchmarkLoadAfterHandoff(b *testing.B) {
 	}
 	b.ReportMetric(float64(cpu.Microseconds())/1000/float64(n), "cpu-ms/op")
 }
+
+// BenchmarkLoadAfterDecide is a start after the memory changed in a small
+// way: a `wake load` after a `wake decide` (untimed) on the 36k-token root,
+// with the encoder built afresh each time, as a new process must.
+func BenchmarkLoadAfterDecide(b *testing.B) {
+	for _, decisions := range []int{0, 3750} {
+		name := "36k"
+		if decisions > 0 {
+			name = "200k-decisions"
+		}
+		b.Run(name, func(b *testing.B) { loadAfterDecide(b, decisions) })
+	}
+}
+
+func loadAfterDecide(b *testing.B, decisions int) {
+	root := filepath.Join(b.TempDir(), "mem")
+	if err := memgen.Generate(afero.NewOsFs(), root, memgen.Options{TierScale: 1, Decisions: decisions}); err != nil {
+		b.Fatal(err)
+	}
+	benchLoad(b, root)
+	var cpu time.Duration
+	n := 0
+	for b.Loop() {
+		b.StopTimer()
+		n++
+		a := &app{
+			fs: afero.NewOsFs(), env: map[string]string{"HOME": filepath.Dir(root)}, in: strings.NewReader(""),
+			out: io.Discard, errOut: io.Discard, now: time.Now, cwd: filepath.Dir(root),
+			locker: handoff.FileLocker{Timeout: time.Second},
+		}
+		if code := a.run([]string{"decide", "--root", root, fmt.Sprintf("Use tabs in generated Makefiles, rule %d", n), "--because", "make requires them"}); code != 0 {
+			b.Fatalf("decide: exit %d", code)
+		}
+		start := cpuTime()
+		b.StartTimer()
+		benchLoad(b, root)
+		cpu += cpuTime() - start
+	}
+	b.ReportMetric(float64(cpu.Microseconds())/1000/float64(n), "cpu-ms/op")
+}
