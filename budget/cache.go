@@ -31,7 +31,8 @@ type Cache struct {
 	mu       sync.Mutex
 	encoding string
 	next     Counter
-	lines    *lineMemo // counts what next would, line by line; nil when next is not an *Encoder
+	enc      *Encoder  // next, when it is an *Encoder: then a text that misses is counted line by line
+	lines    *lineMemo // the process's line counts, with enc
 	gen      int
 	entries  map[string]cacheEntry
 	dirty    bool
@@ -56,7 +57,7 @@ type cacheFile struct {
 func NewCache(encoding string, next Counter, data []byte) *Cache {
 	c := &Cache{encoding: encoding, next: next, entries: map[string]cacheEntry{}}
 	if enc, ok := next.(*Encoder); ok {
-		c.lines = newLineMemo(func(line string) int { return c.countLine(enc, line) })
+		c.enc, c.lines = enc, newLineMemo()
 	}
 	if f, ok := parsePlain(data); ok {
 		c.gen, c.entries = f.Gen, f.Entries
@@ -86,31 +87,53 @@ func (c *Cache) keyJoined(head, tail string) string {
 func bytesOf(s string) []byte { return unsafe.Slice(unsafe.StringData(s), len(s)) }
 
 // Count returns the cached count of text, counting and remembering it on a
-// miss.
-func (c *Cache) Count(text string) int { return c.count(text, true) }
+// miss, and with it each of its lines of lineKeep bytes or more (see
+// [Cache.countLine]): for the tier files and what is made of them, which
+// the next start counts again when one of them changed.
+func (c *Cache) Count(text string) int { return c.count(text, keepLines) }
+
+// CountWhole returns the cached count of text, counting and remembering it
+// on a miss as one text, none of its lines kept alone: for a cold
+// document pulled or listed, which no start counts again in part, so
+// that this cache, which every start loads, stays the size of the tiers.
+func (c *Cache) CountWhole(text string) int { return c.count(text, keepWhole) }
 
 // CountTransient returns the cached count of text, or counts it without
 // remembering it: for texts that another cache already keeps (the cold
-// index keeps each cold document's count), so that this cache, which every
-// start loads, stays the size of the tiers.
-func (c *Cache) CountTransient(text string) int { return c.count(text, false) }
+// index keeps each cold document's count), so that this cache stays the
+// size of the tiers.
+func (c *Cache) CountTransient(text string) int { return c.count(text, keepNothing) }
 
-func (c *Cache) count(text string, remember bool) int {
+// What a count that misses keeps in the cache.
+const (
+	keepNothing = iota
+	keepWhole
+	keepLines
+)
+
+func (c *Cache) count(text string, keep int) int {
 	if text == "" {
 		return 0
 	}
 	count := c.next.Count
-	if remember && c.lines != nil {
-		count = c.lines.Count
+	switch {
+	case keep == keepNothing || c.enc == nil:
+	case keep == keepWhole:
+		count = func(text string) int { return c.lines.Count(text, c.enc.Count) }
+	default:
+		count = func(text string) int { return c.lines.Count(text, c.countLine) }
 	}
-	return c.lookup(c.key(text), remember, func() int { return count(text) })
+	return c.lookup(c.key(text), keep != keepNothing, func() int { return count(text) })
 }
 
-// countLine counts a line of a text that missed (see lineMemo) with enc:
-// one of lineKeep bytes or more through the cache, remembered there under
-// its own key, without counting towards the hits and misses of [Cache.Stats],
-// which are of the texts asked for.
-func (c *Cache) countLine(enc *Encoder, line string) int {
+// countLine counts a line of a text that missed (see lineMemo): one of
+// lineKeep bytes or more through the cache, remembered there under its own
+// key, without counting towards the hits and misses of [Cache.Stats],
+// which are of the texts asked for. A line's entry is kept alive by the
+// texts that miss with it: one of a file unchanged for cacheKeep saves
+// goes, and that file's next change is counted whole again.
+func (c *Cache) countLine(line string) int {
+	enc := c.enc
 	if len(line) < lineKeep {
 		return enc.Count(line)
 	}

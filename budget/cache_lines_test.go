@@ -94,3 +94,78 @@ func mustEncoder(t *testing.T) *Encoder {
 	}
 	return enc
 }
+
+// TestCountWholeKeepsNoLine proves CountWhole remembers a text as one: the
+// next process finds the text, but none of its lines alone.
+func TestCountWholeKeepsNoLine(t *testing.T) {
+	t.Parallel()
+	text := strings.Repeat("A cold note's line, long enough that Count would keep it under its own key.\n", 3) +
+		"And a last line of the note, long enough that Count would keep it alone too.\n"
+	c := NewCache(cl100kBase, mustEncoder(t), nil)
+	if n, want := Whole(c).Count(text), mustEncoder(t).Count(text); n != want {
+		t.Fatalf("CountWhole %d, want %d", n, want)
+	}
+	enc := mustEncoder(t)
+	next := NewCache(cl100kBase, enc, c.Marshal())
+	if next.CountTransient(text) == 0 || enc.Built() {
+		t.Fatal("the whole text was not kept")
+	}
+	last := text[strings.LastIndex(text[:len(text)-1], "\n")+1:]
+	if next.CountTransient(last); !enc.Built() {
+		t.Fatal("CountWhole kept a line alone")
+	}
+	if f := (countCalls{}); Whole(&f) != Counter(&f) {
+		t.Fatal("Whole changed a counter that is no cache")
+	}
+}
+
+type countCalls struct{ n int }
+
+func (c *countCalls) Count(s string) int { c.n++; return len(s) }
+
+// TestCacheKeepsNoShortLine proves lines under lineKeep bytes are counted
+// but not kept: the cache holds the text alone.
+func TestCacheKeepsNoShortLine(t *testing.T) {
+	t.Parallel()
+	c := NewCache(cl100kBase, mustEncoder(t), nil)
+	c.Count("- short line one\n- short line two\n- short line three\n")
+	if len(c.entries) != 1 {
+		t.Fatalf("the cache holds %d entries, want the text's alone", len(c.entries))
+	}
+}
+
+// TestCacheKeepsLinesInUse proves a kept line lives on while texts that
+// miss use it, past cacheKeep saves: a file changed at every start keeps
+// its unchanged lines cached.
+func TestCacheKeepsLinesInUse(t *testing.T) {
+	t.Parallel()
+	var lines []string
+	for i := range 6 {
+		lines = append(lines, fmt.Sprintf("- Kept line %d of a file that changes at every start, long enough to be kept.\n", i))
+	}
+	r := rand.New(rand.NewPCG(1, 2))
+	seen := map[string]bool{}
+	var saved []byte
+	for round := 0; round < cacheKeep+4; {
+		// Each start's text is new (so it misses), made of the kept lines.
+		var b strings.Builder
+		for _, i := range r.Perm(len(lines)) {
+			b.WriteString(lines[i])
+		}
+		text := b.String()
+		if seen[text] {
+			continue
+		}
+		seen[text] = true
+		enc := mustEncoder(t)
+		c := NewCache(cl100kBase, enc, saved)
+		if n, want := c.Count(text), mustEncoder(t).Count(text); n != want {
+			t.Fatalf("round %d: count %d, want %d", round, n, want)
+		}
+		if round > 0 && enc.Built() {
+			t.Fatalf("round %d: the lines in use were dropped", round)
+		}
+		saved = c.Marshal()
+		round++
+	}
+}

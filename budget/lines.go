@@ -15,20 +15,19 @@ const lineMemoMax = 8 << 20
 // is neither whitespace nor "/", where the encodings' pieces never join
 // (see [CountJoined]), so the sum is the text's exact count.
 type lineMemo struct {
-	mu sync.Mutex
-	// count counts a line the memo does not hold: the encoder, or the
-	// count cache in front of it (see [Cache.countLine]).
-	count func(line string) int
+	mu    sync.Mutex
 	n     map[string]int
 	bytes int
 }
 
-func newLineMemo(count func(line string) int) *lineMemo {
-	return &lineMemo{count: count, n: map[string]int{}}
+func newLineMemo() *lineMemo {
+	return &lineMemo{n: map[string]int{}}
 }
 
-// Count returns the number of tokens in text.
-func (m *lineMemo) Count(text string) int {
+// Count returns the number of tokens in text, a line the memo does not
+// hold counted with count: the encoder, or the count cache in front of it
+// (see [Cache.countLine]).
+func (m *lineMemo) Count(text string, count func(line string) int) int {
 	total := 0
 	for len(text) > 0 {
 		p := nextSplit(text)
@@ -38,7 +37,7 @@ func (m *lineMemo) Count(text string) int {
 		n, ok := m.n[line]
 		m.mu.Unlock()
 		if !ok {
-			n = m.count(line)
+			n = count(line)
 			m.mu.Lock()
 			if m.bytes += len(line); m.bytes > lineMemoMax {
 				clear(m.n)

@@ -42,7 +42,7 @@ func TestLineMemo(t *testing.T) {
 	r := rand.New(rand.NewPCG(7, 8))
 	for _, name := range encodings {
 		enc := encs[name]
-		m := newLineMemo(enc.Count)
+		m := newLineMemo()
 		var lines []string
 		for range 200 {
 			lines = append(lines, joinText(r, 12))
@@ -53,7 +53,7 @@ func TestLineMemo(t *testing.T) {
 				s += lines[r.IntN(len(lines))] + "\n"
 			}
 			s += joinText(r, 10)
-			if got, want := m.Count(s), enc.Count(s); got != want {
+			if got, want := m.Count(s, enc.Count), enc.Count(s); got != want {
 				t.Fatalf("%s: the line memo counts %q as %d tokens, the encoder %d", name, s, got, want)
 			}
 		}
@@ -61,7 +61,7 @@ func TestLineMemo(t *testing.T) {
 			t.Fatalf("%s: the memo holds %d lines", name, len(m.n))
 		}
 		m.bytes = lineMemoMax
-		m.Count("memo bound\nmemo bound's second line") // two lines, in no text above
+		m.Count("memo bound\nmemo bound's second line", enc.Count) // two lines, in no text above
 		if len(m.n) != 2 {
 			t.Fatalf("%s: over its bound the memo kept %d lines, want the 2 just counted", name, len(m.n))
 		}

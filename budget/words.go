@@ -18,6 +18,27 @@ func Transient(c Counter) func(string) int {
 	return c.Count
 }
 
+// wholeCounter is a Counter that can remember a text without its lines,
+// as a *Cache can.
+type wholeCounter interface {
+	CountWhole(text string) int
+}
+
+// Whole returns how to count a cold document the cache may remember but
+// that no start counts again in part (a pulled document, a listed one the
+// cold index does not keep yet): as one text, none of its lines kept
+// alone, so that the cache stays the size of the tiers.
+func Whole(c Counter) Counter {
+	if w, ok := c.(wholeCounter); ok {
+		return wholeCount{w}
+	}
+	return c
+}
+
+type wholeCount struct{ w wholeCounter }
+
+func (w wholeCount) Count(text string) int { return w.w.CountWhole(text) }
+
 // Plural is "1 what" or "N whats", N with thousands separators.
 func Plural(n int, what string) string {
 	if n == 1 {

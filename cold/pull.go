@@ -66,6 +66,7 @@ func (e *PullError) Hint() string { return e.Advice }
 // memory maximum for the last load plus the pulls. Otherwise an extractive
 // summary cut to what is left, which says so; never the whole file.
 func PullCold(o Options, rel string, s handoff.ColdSession) (Pull, error) {
+	o.Counter = budget.Whole(o.Counter)
 	p := Pull{Path: rel}
 	p.Left, p.Cap = pullRoom(o.Config, s)
 	d, err := tiers.ReadDoc(o.FS, o.Root, rel)

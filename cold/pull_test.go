@@ -2,6 +2,7 @@ package cold
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -200,5 +201,42 @@ func TestPullHugeIsSummarised(t *testing.T) {
 	p, err := PullCold(pullOptions(fsys, encoder(t), 10_000_000), "cold/export.md", handoff.ColdSession{})
 	if err != nil || p.Whole || !p.Huge || !strings.Contains(p.Text, "is over 4 MiB") || !strings.Contains(p.Text, "First sentence of the export.") {
 		t.Fatalf("huge: %v %+v", err, p)
+	}
+}
+
+// TestColdDocumentsKeepNoLines proves a cold document pulled, or listed
+// while the cold index does not keep its count, is remembered by the
+// content cache as one text: none of its lines is kept alone, since no
+// start counts it again in part, and every start loads that cache.
+func TestColdDocumentsKeepNoLines(t *testing.T) {
+	t.Parallel()
+	var b strings.Builder
+	b.WriteString("# Notes\n\n")
+	for i := range 40 {
+		fmt.Fprintf(&b, "- Finding %d of the audit, written out at length so that the line is a long one.\n", i)
+	}
+	line := "- Finding 7 of the audit, written out at length so that the line is a long one.\n"
+	for _, tc := range []struct {
+		name string
+		run  func(o Options) error
+	}{
+		{"pull", func(o Options) error { _, err := PullCold(o, "cold/notes.md", handoff.ColdSession{}); return err }},
+		{"listing, just written", func(o Options) error { _, _, err := BuildTOC(o, NoFold); return err }},
+	} {
+		fsys := coldtree.FS(t, []coldtree.File{{Path: "cold/notes.md", Data: b.String(), Age: 0}})
+		c := budget.NewCache(tiers.EncodingCL100K, encoder(t), nil)
+		o := pullOptions(fsys, c, 100000)
+		o.Index = NewIndex(tiers.EncodingCL100K, nil)
+		if err := tc.run(o); err != nil {
+			t.Fatal(err)
+		}
+		enc := encoder(t)
+		next := budget.NewCache(tiers.EncodingCL100K, enc, c.Marshal())
+		if next.CountTransient(b.String()); enc.Built() {
+			t.Errorf("%s: the document's count was not kept", tc.name)
+		}
+		if next.CountTransient(line); !enc.Built() {
+			t.Errorf("%s: a line of the document was kept alone", tc.name)
+		}
 	}
 }

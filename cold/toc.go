@@ -280,7 +280,7 @@ func readColdEntry(o Options, r *tiers.ColdReader, f tiers.ColdFile, indexKeeps 
 	}
 	// Titles are kept as single lines, so that listing a known document
 	// needs no more work.
-	count := o.Counter.Count
+	count := budget.Whole(o.Counter).Count
 	if indexKeeps {
 		count = budget.Transient(o.Counter)
 	}

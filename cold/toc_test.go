@@ -245,8 +245,9 @@ func TestColdCountsStayOutOfTheContentCache(t *testing.T) {
 		if c.CountTransient("# A\n\nSome text.\n") == 0 || toc.DocTokens == 0 {
 			t.Fatal("nothing counted")
 		}
+		// Misses are of the texts asked for (the lines a miss keeps are not
+		// among them): the listing's own text is always remembered, one.
 		_, misses := c.Stats()
-		// The listing's own text is always remembered: one miss.
 		if grew := misses > 1; grew != tc.grows {
 			t.Errorf("%s: the content cache learned %d texts", tc.name, misses)
 		}

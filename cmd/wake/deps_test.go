@@ -68,11 +68,12 @@ func TestBuildsForOtherSystems(t *testing.T) {
 	}
 }
 
-// TestStaticBinary fails when the wake the tests run, built as the README
-// installs it (CGO_ENABLED=0), needs a dynamic loader: each start of a
+// TestStaticBinary fails when the wake the tests run is not built as the
+// README installs it, static (CGO_ENABLED=0), or that build needs a
+// dynamic loader after all (GOFLAGS=-buildmode=pie, say): each start of a
 // dynamically linked wake, every hook, pays the loader, libc's relocations
-// and cgo's threads (about 1.5 ms of a 5 ms warm start). wake uses no C;
-// a dependency that needs it would show here.
+// and cgo's threads (about 1.5 ms of a 5 ms warm start). A dependency that
+// needs C would fail that build, and with it every test that runs wake.
 func TestStaticBinary(t *testing.T) {
 	if runtime.GOOS != "linux" {
 		t.Skip("the check reads ELF program headers")
