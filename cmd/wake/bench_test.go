@@ -142,47 +142,36 @@ func BenchmarkFirstLoad(b *testing.B) {
 // a `wake load` after a `wake handoff` (untimed) on the 36k-token root,
 // in a process of its own, so the encoder is built afresh each time.
 func BenchmarkLoadAfterHandoff(b *testing.B) {
-	root := generate(b, 0)
-	benchLoad(b, root)
-	var cpu time.Duration
-	n := 0
-	for b.Loop() {
-		b.StopTimer()
-		n++
-		a := &app{
-			fs: afero.NewOsFs(), env: map[string]string{"HOME": filepath.Dir(root)}, in: strings.NewReader(""),
-			out: io.Discard, errOut: io.Discard, now: time.Now, cwd: filepath.Dir(root),
-			locker: handoff.FileLocker{Timeout: time.Second},
-		}
-		if code := a.run([]string{"handoff", "--root", root, "--summary", fmt.Sprintf("Session %d measured the start", n), "--next", "Measure again"}); code != 0 {
-			b.Fatalf("handoff: exit %d", code)
-		}
-		start := cpuTime()
-		b.StartTimer()
-		benchLoad(b, root)
-		cpu += cpuTime() - start
-	}
-	b.ReportMetric(float64(cpu.Microseconds())/1000/float64(n), "cpu-ms/op")
+	loadAfter(b, generate(b, 0), func(root string, n int) []string {
+		return []string{"handoff", "--root", root, "--summary", fmt.Sprintf("Session %d measured the start", n), "--next", "Measure again"}
+	})
 }
 
 // BenchmarkLoadAfterDecide is a start after the memory changed in a small
-// way: a `wake load` after a `wake decide` (untimed) on the 36k-token root,
-// with the encoder built afresh each time, as a new process must.
+// way, with no hand-off to prime it: a `wake load` after a `wake decide`
+// (untimed), on the 36k-token root and with a 200k-token decision log.
 func BenchmarkLoadAfterDecide(b *testing.B) {
 	for _, decisions := range []int{0, 3750} {
 		name := "36k"
 		if decisions > 0 {
 			name = "200k-decisions"
 		}
-		b.Run(name, func(b *testing.B) { loadAfterDecide(b, decisions) })
+		b.Run(name, func(b *testing.B) {
+			root := filepath.Join(b.TempDir(), "mem")
+			if err := memgen.Generate(afero.NewOsFs(), root, memgen.Options{TierScale: 1, Decisions: decisions}); err != nil {
+				b.Fatal(err)
+			}
+			loadAfter(b, root, func(root string, n int) []string {
+				return []string{"decide", "--root", root, fmt.Sprintf("Use tabs in generated Makefiles, rule %d", n), "--because", "make requires them"}
+			})
+		})
 	}
 }
 
-func loadAfterDecide(b *testing.B, decisions int) {
-	root := filepath.Join(b.TempDir(), "mem")
-	if err := memgen.Generate(afero.NewOsFs(), root, memgen.Options{TierScale: 1, Decisions: decisions}); err != nil {
-		b.Fatal(err)
-	}
+// loadAfter times `wake load` on root after the command args(root, n)
+// makes (untimed) before the n-th, each load with the encoder built afresh
+// as in a process of its own, and reports its CPU time.
+func loadAfter(b *testing.B, root string, args func(root string, n int) []string) {
 	benchLoad(b, root)
 	var cpu time.Duration
 	n := 0
@@ -194,8 +183,8 @@ func loadAfterDecide(b *testing.B, decisions int) {
 			out: io.Discard, errOut: io.Discard, now: time.Now, cwd: filepath.Dir(root),
 			locker: handoff.FileLocker{Timeout: time.Second},
 		}
-		if code := a.run([]string{"decide", "--root", root, fmt.Sprintf("Use tabs in generated Makefiles, rule %d", n), "--because", "make requires them"}); code != 0 {
-			b.Fatalf("decide: exit %d", code)
+		if code := a.run(args(root, n)); code != 0 {
+			b.Fatalf("%s: exit %d", args(root, n)[0], code)
 		}
 		start := cpuTime()
 		b.StartTimer()
