@@ -78,10 +78,11 @@ func sdkServer(t *testing.T, srv *Server) *mcp.Server {
 	addSDKTool[decideArgs](sdk, srv, "wake_decide")
 	addSDKTool[contestArgs](sdk, srv, "wake_contest")
 	addSDKTool[handoffArgs](sdk, srv, "wake_handoff")
+	addSDKTool[rememberArgs](sdk, srv, "wake_remember")
 	addSDKTool[logArgs](sdk, srv, "wake_log")
 	addSDKTool[wakeupArgs](sdk, srv, "memory_wakeup")
-	if len(srv.tools) != 8 {
-		t.Fatalf("the oracle has 8 tools, the server %d: add the new ones above", len(srv.tools))
+	if len(srv.tools) != 9 {
+		t.Fatalf("the oracle has 9 tools, the server %d: add the new ones above", len(srv.tools))
 	}
 	for _, r := range srv.resources {
 		read := r.read
@@ -374,7 +375,7 @@ func TestSchemasAsTheSDKInfers(t *testing.T) {
 	if err := json.Unmarshal([]byte(b.send(list1)[0]), &want); err != nil {
 		t.Fatal(err)
 	}
-	if len(got.Result.Tools) != len(want.Result.Tools) || len(got.Result.Tools) != 8 {
+	if len(got.Result.Tools) != len(want.Result.Tools) || len(got.Result.Tools) != 9 {
 		t.Fatalf("%d tools, the SDK %d", len(got.Result.Tools), len(want.Result.Tools))
 	}
 	for i, g := range got.Result.Tools {

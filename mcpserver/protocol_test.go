@@ -257,7 +257,7 @@ func TestSDKClientVersions(t *testing.T) {
 				t.Errorf("initialize result: %+v %+v", res, res.ServerInfo)
 			}
 			lt, err := cs.ListTools(ctx, nil)
-			if err != nil || len(lt.Tools) != 8 {
+			if err != nil || len(lt.Tools) != 9 {
 				t.Fatalf("tools/list: %v %+v", err, lt)
 			}
 			ct, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "wake_check"})

@@ -1,9 +1,10 @@
 // Package mcpserver is wake's Model Context Protocol server: the tools an
 // agent calls (wake_load, wake_check, wake_cold, wake_decide,
-// wake_contest, wake_handoff, wake_log, memory_wakeup) and the resources
-// it reads (wake://boot, wake://skill, wake://packet/{profile}), driving
-// the wake library as the command line does and answering through the
-// report package, so that both front ends say the same thing.
+// wake_contest, wake_handoff, wake_remember, wake_log, memory_wakeup) and
+// the resources it reads (wake://boot, wake://skill,
+// wake://packet/{profile}), driving the wake library as the command line
+// does and answering through the report package, so that both front ends
+// say the same thing.
 //
 // Every call opens the memory root afresh (a config edited mid-session
 // counts at once) and runs alone: the server serves calls one at a time,
@@ -225,7 +226,7 @@ func Instructions(root, announcement, card string) string {
 	if card != "" {
 		tail.WriteString("\n" + protocol.Title + "\n")
 		tail.WriteString(card)
-		tail.WriteString("Here the commands are tools: wake_handoff, wake_decide, wake_contest, wake_cold; " +
+		tail.WriteString("Here the commands are tools: wake_handoff, wake_decide, wake_contest, wake_cold, wake_remember; " +
 			"`wake reverse` and `wake uphold` are the user's, on the command line.\n")
 	}
 	room := MaxInstructions - len(head) - tail.Len()

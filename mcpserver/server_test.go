@@ -106,7 +106,7 @@ func call(t *testing.T, cs *mcp.ClientSession, tool string, args map[string]any)
 	return b.String(), res.IsError
 }
 
-var tools = []string{"memory_wakeup", "wake_check", "wake_cold", "wake_contest", "wake_decide", "wake_handoff", "wake_load", "wake_log"}
+var tools = []string{"memory_wakeup", "wake_check", "wake_cold", "wake_contest", "wake_decide", "wake_handoff", "wake_load", "wake_log", "wake_remember"}
 
 func TestListsAndInstructions(t *testing.T) {
 	_, o := newRoot(t)
@@ -172,6 +172,8 @@ func TestEveryTool(t *testing.T) {
 		{"wake_load", nil, "Keep the books of a bakery."},
 		{"wake_load", map[string]any{"format": "json"}, `"totals"`},
 		{"wake_decide", map[string]any{"what": "Round VAT per line", "because": "the tax office does", "topic": "vat"}, "Decided #1"},
+		{"wake_remember", map[string]any{"text": "Ask the baker about Sunday rates", "topic": "payroll", "next": "Call on Monday", "tags": []string{"payroll", "open"}}, "Remembered #1: Ask the baker about Sunday rates"},
+		{"wake_load", nil, "Ask the baker about Sunday rates"},
 		{"wake_contest", map[string]any{"decision": "1", "objection": "rounding per invoice is allowed", "proposal": "round per invoice"}, "Contested #1"},
 		{"wake_cold", nil, "vat.md — VAT rates"},
 		{"wake_cold", map[string]any{"path": "cold/notes/vat.md"}, "taxed at 7%"},
@@ -190,6 +192,12 @@ func TestEveryTool(t *testing.T) {
 	if !strings.Contains(string(main), "Import the bank CSV") {
 		t.Errorf("main.md:\n%s", main)
 	}
+	inbox, _ := afero.ReadFile(fsys, "/p/.wake/warm/inbox.md")
+	for _, want := range []string{"Ask the baker about Sunday rates", "payroll", "Call on Monday", "open"} {
+		if !strings.Contains(string(inbox), want) {
+			t.Errorf("warm/inbox.md lacks %q:\n%s", want, inbox)
+		}
+	}
 }
 
 func TestBadArguments(t *testing.T) {
@@ -204,6 +212,10 @@ func TestBadArguments(t *testing.T) {
 		{"wake_decide", map[string]any{"what": "x"}, "because"},
 		{"wake_decide", map[string]any{"what": "  ", "because": "x"}, "what is required"},
 		{"wake_decide", map[string]any{"what": "a", "because": "b", "nope": true}, "nope"},
+		{"wake_remember", map[string]any{"text": " "}, "text is required"},
+		{"wake_remember", map[string]any{"text": "a\nb"}, "one line"},
+		{"wake_remember", map[string]any{"text": "a", "tags": []string{"x,y"}}, "holds a comma"},
+		{"wake_remember", map[string]any{"text": "a", "tags": "x"}, `want an array of "string"`},
 		{"wake_contest", map[string]any{"decision": "zzz", "objection": "o", "proposal": "p"}, "no such decision"},
 		{"wake_contest", map[string]any{"decision": "#!", "objection": "o", "proposal": "p"}, "decision: "},
 		{"wake_contest", map[string]any{"decision": "99", "objection": "o", "proposal": "p"}, "wake: hint: wake_load lists"},

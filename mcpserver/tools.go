@@ -55,6 +55,12 @@ type (
 		Successor string   `json:"successor,omitempty" jsonschema:"free text for the next instance"`
 		Force     bool     `json:"force,omitempty" jsonschema:"record a decision that contradicts one in force, contested, instead of refusing the hand-off"`
 	}
+	rememberArgs struct {
+		Text  string   `json:"text" jsonschema:"what to come back to later, one line: not a task yet, not a decision"`
+		Topic string   `json:"topic,omitempty" jsonschema:"the subject, one line"`
+		Next  string   `json:"next,omitempty" jsonschema:"the suggested next step, one line"`
+		Tags  []string `json:"tags,omitempty" jsonschema:"tags, each one word or phrase without a comma"`
+	}
 	logArgs struct {
 		Since  string `json:"since,omitempty" jsonschema:"only entries from the last DURATION, such as 24h or 168h"`
 		Op     string `json:"op,omitempty" jsonschema:"only entries of this op: init, handoff, decide, contest, pull..."`
@@ -187,6 +193,9 @@ func (s *server) addTools() {
 	textTool(s, toolInfo{Name: "wake_handoff", Title: "Hand off the session",
 		Description: "End the session: write its summary and the HANDOFF block the next instance wakes with, rotate the tiers and log the decisions given. Do it before the session ends, even when the user does not ask. summary and next are required. Same as `wake handoff`."},
 		func(handoffArgs) int { return 1 }, s.handoff)
+	textTool(s, toolInfo{Name: "wake_remember", Title: "Remember for later",
+		Description: "Leave a reminder in the remember-later inbox (warm/inbox.md): something to come back to that is not a task or a decision yet, such as an idea or a loose end. The open ones are listed in the boot context (wake_load) and handed to the next subagent's context capsule. Same as `wake remember \"TEXT\"`."},
+		func(rememberArgs) int { return 1 }, s.remember)
 	textTool(s, toolInfo{Name: "wake_log", Title: "Read the audit ledger",
 		Description: "Return the audit ledger, newest first: every write wake made (init, hand-offs, decisions, pulls, edits made outside wake), optionally only the recent ones or one op. Same as `wake log`."},
 		func(a logArgs) int { return a.Page }, s.log)
@@ -331,6 +340,17 @@ func (s *server) handoff(ctx context.Context, m *wake.Memory, a handoffArgs) (st
 		b.WriteString("wake: warning: " + w + "\n")
 	}
 	return b.String(), nil
+}
+
+func (s *server) remember(ctx context.Context, m *wake.Memory, a rememberArgs) (string, error) {
+	if err := required("text", a.Text); err != nil {
+		return "", err
+	}
+	r, err := m.Remember(ctx, handoff.NewReminder{Text: a.Text, Topic: a.Topic, Next: a.Next, Tags: a.Tags})
+	if err != nil {
+		return "", err
+	}
+	return fmt.Sprintf("Remembered #%d: %s\n", r.N, tiers.OneLine(r.Text)), nil
 }
 
 func (s *server) log(_ context.Context, m *wake.Memory, a logArgs) (string, error) {

@@ -26,7 +26,7 @@ func assertInstructions(t *testing.T, text string) {
 }
 
 // mcpTools are the tools wake mcp lists.
-var mcpTools = []string{"memory_wakeup", "wake_load", "wake_check", "wake_cold", "wake_decide", "wake_contest", "wake_handoff", "wake_log"}
+var mcpTools = []string{"memory_wakeup", "wake_load", "wake_check", "wake_cold", "wake_decide", "wake_contest", "wake_handoff", "wake_log", "wake_remember"}
 
 // TestClaudeCodeMCPEndToEnd runs the real Claude Code against the model
 // stub after 'wake install claude --mcp', with tool search off, so that

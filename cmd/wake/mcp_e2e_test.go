@@ -92,7 +92,8 @@ func TestMCPTypeScriptClient(t *testing.T) {
 	checkMCPLists(t, r)
 	want := map[string]string{
 		"wake_load": "tallybook keeps the books", "wake_decide": "Decided #1", "wake_contest": "Contested #1",
-		"wake_cold": "oven.md", "wake_check": `"findings"`, "wake_handoff": "Handed off session", "wake_log": "Bake at dawn", "memory_wakeup": `"version": "wakeup.v1"`,
+		"wake_cold": "oven.md", "wake_check": `"findings"`, "wake_handoff": "Handed off session", "wake_log": "Bake at dawn", "wake_remember": "Remembered #1: Ask about Sunday opening",
+		"memory_wakeup": `"version": "wakeup.v1"`,
 	}
 	seen := map[string]bool{}
 	for _, c := range r.Calls {
@@ -145,7 +146,7 @@ func checkMCPLists(t *testing.T, r mcpRun) {
 		}
 	}
 	slices.Sort(names)
-	if !slices.Equal(names, []string{"memory_wakeup", "wake_check", "wake_cold", "wake_contest", "wake_decide", "wake_handoff", "wake_load", "wake_log"}) {
+	if !slices.Equal(names, []string{"memory_wakeup", "wake_check", "wake_cold", "wake_contest", "wake_decide", "wake_handoff", "wake_load", "wake_log", "wake_remember"}) {
 		t.Errorf("tools: %v", names)
 	}
 	if len(r.Resources) != 3 || r.Resources[0].URI != "wake://boot" || !strings.Contains(r.Resources[0].Text, "tallybook") ||

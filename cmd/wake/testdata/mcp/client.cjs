@@ -56,6 +56,7 @@ async function main() {
     ['wake_check', { format: 'json' }],
     ['wake_handoff', { summary: 'Planned the baking hours', next: 'Ask the baker', decision: ['Sell rye because the regulars ask'] }],
     ['wake_log', { op: 'decide' }],
+    ['wake_remember', { text: 'Ask about Sunday opening', topic: 'hours', tags: ['shop'] }],
     ['memory_wakeup', { task: 'plan the baking hours', files: ['oven.go'], target: 'claude' }],
   ];
   for (const [name, args] of calls) {
