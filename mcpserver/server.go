@@ -48,6 +48,11 @@ type Options struct {
 	Cwd     string       // the server's working directory, for the packet's query; "": the root's project
 	// PageTokens bounds a tool result in tokens; 0 means MaxResultTokens.
 	PageTokens int
+	// AfterHandoff, when set, runs after each hand-off wake_handoff made,
+	// with the memory it made it in, before the tool answers: the command
+	// line primes the start cache there (see wake.Memory.PrimeStart), as
+	// its own hand-off does. What it tells goes with the tool's answer.
+	AfterHandoff func(ctx context.Context, m *wake.Memory)
 }
 
 // server is the state every handler shares.

@@ -334,6 +334,9 @@ func (s *server) handoff(ctx context.Context, m *wake.Memory, a handoffArgs) (st
 	if err != nil {
 		return "", err
 	}
+	if s.o.AfterHandoff != nil {
+		s.o.AfterHandoff(ctx, m)
+	}
 	var b strings.Builder
 	report.HandoffText(&b, res)
 	for _, w := range ws {

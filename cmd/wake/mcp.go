@@ -30,7 +30,9 @@ func (a *app) mcpRun(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	srv, err := mcpserver.New(mcpserver.Options{Root: root, Library: a.options(), Version: wakeVersion(), Cwd: a.cwd})
+	// A hand-off over MCP primes the start cache as the command's does, so
+	// that the next session's start (a hook, wake load) is a warm one.
+	srv, err := mcpserver.New(mcpserver.Options{Root: root, Library: a.options(), Version: wakeVersion(), Cwd: a.cwd, AfterHandoff: a.primeStarts})
 	if err != nil {
 		return err
 	}

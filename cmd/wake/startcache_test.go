@@ -312,3 +312,43 @@ func TestPrimedClaudeCodeFlow(t *testing.T) {
 		t.Errorf("the next session's start lacks the hand-off:\n%s", out)
 	}
 }
+
+// TestMCPHandoffPrimesTheNextStart: a hand-off through wake mcp's
+// wake_handoff primes the start cache as the command's does, so that the
+// next session's start is served from it, the same as a fresh build.
+func TestMCPHandoffPrimesTheNextStart(t *testing.T) {
+	t.Parallel()
+	dir := memoryWithSessions(t)
+	cache := filepath.Join(dir, ".wake", ".state", "start-cache")
+	hook, load := starts(t, dir)
+	for range 3 {
+		hook()
+		load()
+	}
+	a, out, errOut := newTestApp(t, dir)
+	a.in = strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"test","version":"1"}}}
+{"jsonrpc":"2.0","method":"notifications/initialized"}
+{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"wake_handoff","arguments":{"summary":"Handed off over MCP","next":"Pick it up"}}}
+`)
+	if code := a.run([]string{"mcp"}); code != 0 {
+		t.Fatalf("mcp: exit %d: %s", code, errOut)
+	}
+	if !strings.Contains(out.String(), `"id":2,"result"`) || strings.Contains(out.String(), `"isError":true`) {
+		t.Fatalf("the hand-off's answer:\n%s", out)
+	}
+	primed, err := os.ReadFile(cache)
+	if err != nil || !strings.Contains(string(primed), "Handed off over MCP") {
+		t.Fatalf("the start cache holds no start after the MCP hand-off (%v)", err)
+	}
+	for _, c := range []struct {
+		name string
+		run  func() (string, string)
+	}{{"load", load}, {"hook", hook}} {
+		got, gotErr := c.run()
+		os.Remove(cache)
+		fresh, freshErr := c.run()
+		if got != fresh || gotErr != freshErr {
+			t.Errorf("%s after the MCP hand-off:\n%s\n%s\nfresh:\n%s\n%s", c.name, got, gotErr, fresh, freshErr)
+		}
+	}
+}
