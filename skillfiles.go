@@ -78,7 +78,7 @@ func (m *Memory) writeSkills(t *boot.HookTarget, text func() ([]byte, error), fo
 // when it could not be written) and whether its content changed.
 func (m *Memory) writeOwnSkill(data []byte, problems *[]string) (string, bool) {
 	fail := func(err error) (string, bool) {
-		m.warn(fmt.Sprintf("%s was not written: %v", m.path(tiers.RootSkillPath), err))
+		m.writeFailed(fmt.Sprintf("%s was not written: %v", m.path(tiers.RootSkillPath), err))
 		*problems = append(*problems, "skill.md was not written: "+err.Error())
 		return "", false
 	}
@@ -102,7 +102,7 @@ func (m *Memory) writeOwnSkill(data []byte, problems *[]string) (string, bool) {
 func (m *Memory) writeSharedSkill(path string, data []byte, force bool, problems *[]string) boot.SkillFile {
 	f := boot.SkillFile{Path: path, Shared: true}
 	fail := func(err error) boot.SkillFile {
-		m.warn(fmt.Sprintf("skill.md was not written: %v", err))
+		m.writeFailed(fmt.Sprintf("skill.md was not written: %v", err))
 		*problems = append(*problems, "skill.md was not written: "+err.Error())
 		return f
 	}
@@ -198,7 +198,7 @@ func (m *Memory) sayShared(f boot.SkillFile) {
 		Hint: "to make the shared file this root's, run 'wake skill --write --force-skill' here; to stop writing it, set [skill] path = \"\" in wake.toml"})
 	data, _ := json.Marshal(rec)
 	if err := handoff.WriteState(m.o.FS, m.root, sharedNoticeFile, append(data, '\n')); err != nil {
-		m.warn(fmt.Sprintf("recording that it was said: %v", err))
+		m.writeFailed(fmt.Sprintf("recording that it was said: %v", err))
 	}
 }
 
@@ -207,7 +207,7 @@ func (m *Memory) sayShared(f boot.SkillFile) {
 func (m *Memory) forgetSharedNotice() {
 	name := m.path(tiers.StateDir + "/" + sharedNoticeFile)
 	if err := m.o.FS.Remove(name); err != nil && !errors.Is(err, fs.ErrNotExist) {
-		m.warn(fmt.Sprintf("removing %s: %v", name, err))
+		m.writeFailed(fmt.Sprintf("removing %s: %v", name, err))
 	}
 }
 

@@ -189,7 +189,7 @@ func (m *Memory) precount() { m.BootContext(false) }
 // warning.
 func (m *Memory) saveIndex(idx *cold.Index) {
 	if err := cold.SaveIndex(m.o.FS, m.root, idx); err != nil {
-		m.warn(fmt.Sprintf("saving the cold index: %v", err))
+		m.writeFailed(fmt.Sprintf("saving the cold index: %v", err))
 	}
 }
 
@@ -217,7 +217,7 @@ func (m *Memory) writeBootMD(t *boot.HookTarget, text string, always bool) {
 	name := m.path(tiers.BootPath)
 	if err := handoff.CheckWritable(m.o.FS, m.root, tiers.BootPath); err != nil {
 		t.Problems = append(t.Problems, fmt.Sprintf("boot.md was not written (%v); run `wake load` for the whole context", err))
-		m.warn(err.Error())
+		m.writeFailed(err.Error())
 		return
 	}
 	old, err := tiers.ReadOwn(m.o.FS, m.root, tiers.BootPath)
@@ -233,7 +233,7 @@ func (m *Memory) writeBootMD(t *boot.HookTarget, text string, always bool) {
 	default:
 		if err := handoff.WriteFileIn(m.o.FS, m.root, tiers.BootPath, data, 0o644); err != nil {
 			t.Problems = append(t.Problems, fmt.Sprintf("boot.md could not be written (%v); run `wake load` for the whole context", err))
-			m.warn(err.Error())
+			m.writeFailed(err.Error())
 			return
 		}
 		t.BootPath, t.BootChanged = name, true

@@ -227,7 +227,7 @@ func (m *Memory) recordRun() *cachedRun {
 	r := &cachedRun{now: m.o.Now()}
 	r.rec = fsrecord.New(m.o.FS, m.notKeyed)
 	mm := *m
-	mm.o.FS = r.rec
+	mm.o.FS, mm.run = r.rec, r
 	notify := m.o.Notify
 	mm.o.Notify = func(n Notice) {
 		r.notices = append(r.notices, n)

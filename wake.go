@@ -76,6 +76,9 @@ type Memory struct {
 	// prime, when set, marks a start run for the start cache alone (see
 	// [Memory.PrimeStart]); the copies of the Memory a start makes share it.
 	prime *priming
+	// run, on the copy of the Memory a start recorded for the start cache
+	// builds with, is that record (see [Memory.recordRun]).
+	run *cachedRun
 }
 
 // priming is what a priming start learns: whether its output was kept,
@@ -250,15 +253,25 @@ func (m *Memory) SaveCache() {
 	m.caches.mu.Unlock()
 	if contra != nil {
 		if err := contra.Save(m.o.FS, m.root); err != nil {
-			m.warn(fmt.Sprintf("saving the contradiction check's findings: %v", err))
+			m.writeFailed(fmt.Sprintf("saving the contradiction check's findings: %v", err))
 		}
 	}
 	if c == nil {
 		return // never read, so nothing learned
 	}
 	if err := boot.SaveCache(m.o.FS, m.root, c); err != nil {
-		m.warn(fmt.Sprintf("saving the token cache: %v", err))
+		m.writeFailed(fmt.Sprintf("saving the token cache: %v", err))
 	}
+}
+
+// writeFailed warns of a file wake could not write, msg, and keeps the
+// start being recorded out of the start cache: why a write fails (a full
+// disk, a read-only mount, an immutable file) is no part of its key, so
+// a start served from it would replay the warning after the cause is
+// gone, and leave the file unwritten.
+func (m *Memory) writeFailed(msg string) {
+	m.run.spoil()
+	m.warn(msg)
 }
 
 // recover finishes or rolls back a write a crash interrupted and says so.

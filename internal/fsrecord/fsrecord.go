@@ -100,20 +100,31 @@ func isWrite(flag int) bool {
 	return flag&(os.O_WRONLY|os.O_RDWR|os.O_CREATE|os.O_APPEND|os.O_TRUNC) != 0
 }
 
+// Open notes name before it opens it: a file renamed over name between
+// the two (an editor's atomic save) then reads as changed when the key is
+// taken, whichever file the run read. Noted after the open, the identity
+// could be the new file's while the content read was the old one's.
 func (f *FS) Open(name string) (afero.File, error) {
+	f.note(name, false)
 	file, err := f.Fs.Open(name)
-	dir := err == nil && isDir(file)
-	f.note(name, dir)
-	return hide(file, dir), err
+	return f.opened(name, file, err)
 }
 
 func (f *FS) OpenFile(name string, flag int, perm os.FileMode) (afero.File, error) {
-	file, err := f.Fs.OpenFile(name, flag, perm)
 	if isWrite(flag) {
-		return file, err
+		return f.Fs.OpenFile(name, flag, perm)
 	}
+	f.note(name, false)
+	file, err := f.Fs.OpenFile(name, flag, perm)
+	return f.opened(name, file, err)
+}
+
+// opened notes a directory opened as listed, and hides its descriptor.
+func (f *FS) opened(name string, file afero.File, err error) (afero.File, error) {
 	dir := err == nil && isDir(file)
-	f.note(name, dir)
+	if dir {
+		f.note(name, true)
+	}
 	return hide(file, dir), err
 }
 

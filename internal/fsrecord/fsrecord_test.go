@@ -217,3 +217,41 @@ func TestNoChangeTime(t *testing.T) {
 		})
 	}
 }
+
+// renameOnOpen renames repl over target just after target is opened: an
+// editor's atomic save landing between a run's open and whatever follows.
+type renameOnOpen struct {
+	afero.Fs
+	target, repl string
+	done         bool
+}
+
+func (r *renameOnOpen) Open(name string) (afero.File, error) {
+	f, err := r.Fs.Open(name)
+	if !r.done && name == r.target {
+		r.done = true
+		if err := r.Fs.Rename(r.repl, r.target); err != nil {
+			panic(err)
+		}
+	}
+	return f, err
+}
+
+// TestKeySeesAFileSwappedAsItIsOpened proves a run that read a file
+// renamed over its path as it opened it is not kept: the run read the old
+// file, whose identity is not the one the path has now.
+func TestKeySeesAFileSwappedAsItIsOpened(t *testing.T) {
+	dir := t.TempDir()
+	target, repl := filepath.Join(dir, "CLAUDE.md"), filepath.Join(dir, "CLAUDE.md.new")
+	os.WriteFile(target, []byte("@.wake/boot.md\n"), 0o644)
+	os.WriteFile(repl, []byte("no import here\n"), 0o644)
+	swap := &renameOnOpen{Fs: afero.NewOsFs(), target: target, repl: repl}
+	rec := New(swap, nil)
+	data, err := afero.ReadFile(rec, target)
+	if err != nil || string(data) != "@.wake/boot.md\n" || !swap.done {
+		t.Fatalf("the run read %q (%v), swapped %v", data, err, swap.done)
+	}
+	if _, ok := rec.Key(time.Now().Add(time.Hour)); ok {
+		t.Error("a run that read a file swapped as it opened it was kept")
+	}
+}
