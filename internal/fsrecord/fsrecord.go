@@ -86,6 +86,13 @@ func (f *FS) note(name string, listed bool) {
 		return
 	}
 	id := Observe(f.Fs, name, listed)
+	if os.FileMode(id.Mode).IsRegular() && !id.Link && byContent(id.MTime, time.Now()) {
+		// A file that may change with no mark on its identity (see
+		// RacyWindow) is hashed before the run reads it too: Key hashes it
+		// after, and a change between the two, the run having read either
+		// side of it, keeps nothing.
+		id.Hash, _ = hashFile(f.Fs, name)
+	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	switch t = f.touched[name]; {
@@ -189,7 +196,7 @@ func (f *FS) Key(now time.Time) ([]Entry, bool) {
 	for _, n := range names {
 		t := f.touched[n]
 		e, err := Take(f.Fs, n, t.listed, now)
-		if err != nil || e.Link || !sameStat(t.first, e.Identity) {
+		if err != nil || e.Link || !sameStat(t.first, e.Identity) || changedContent(t.first, e.Identity) {
 			ok = false
 		}
 		out = append(out, e)
@@ -238,6 +245,12 @@ func Observe(fsys afero.Fs, name string, listed bool) Identity {
 	id.Size, id.MTime = fi.Size(), fi.ModTime().UnixNano()
 	id.Inode, id.Dev, id.CTime = sysIdentity(fi)
 	return id
+}
+
+// changedContent reports a regular file hashed when the run first touched
+// it and again for the key, with two hashes.
+func changedContent(first, now Identity) bool {
+	return !first.Dir && first.Hash != "" && now.Hash != "" && first.Hash != now.Hash
 }
 
 // sameStat compares two identities without a file's hash of content,

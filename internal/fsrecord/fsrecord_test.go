@@ -245,6 +245,11 @@ func TestKeySeesAFileSwappedAsItIsOpened(t *testing.T) {
 	target, repl := filepath.Join(dir, "CLAUDE.md"), filepath.Join(dir, "CLAUDE.md.new")
 	os.WriteFile(target, []byte("@.wake/boot.md\n"), 0o644)
 	os.WriteFile(repl, []byte("no import here\n"), 0o644)
+	// Written long ago as far as their times say: not hashed when noted,
+	// so the run's open is the first.
+	old := time.Now().Add(-time.Hour)
+	os.Chtimes(target, old, old)
+	os.Chtimes(repl, old, old)
 	swap := &renameOnOpen{Fs: afero.NewOsFs(), target: target, repl: repl}
 	rec := New(swap, nil)
 	data, err := afero.ReadFile(rec, target)
@@ -253,5 +258,31 @@ func TestKeySeesAFileSwappedAsItIsOpened(t *testing.T) {
 	}
 	if _, ok := rec.Key(time.Now().Add(time.Hour)); ok {
 		t.Error("a run that read a file swapped as it opened it was kept")
+	}
+}
+
+// TestKeySeesARacyFileChangedAfterItWasRead proves a file within the racy
+// window, changed after the run read it with nothing on its identity to
+// show it (same size, the time put back, no change time), keeps nothing:
+// it is hashed when first touched as well as for the key.
+func TestKeySeesARacyFileChangedAfterItWasRead(t *testing.T) {
+	mem := afero.NewMemMapFs()
+	stamp := time.Now()
+	afero.WriteFile(mem, "/r/main.md", []byte("alpha"), 0o644)
+	mem.Chtimes("/r/main.md", stamp, stamp)
+	rec := New(mem, nil)
+	if data, _ := afero.ReadFile(rec, "/r/main.md"); string(data) != "alpha" {
+		t.Fatalf("read %q", data)
+	}
+	afero.WriteFile(mem, "/r/main.md", []byte("ALPHA"), 0o644)
+	mem.Chtimes("/r/main.md", stamp, stamp)
+	if _, ok := rec.Key(time.Now()); ok {
+		t.Error("a run that read a racy file changed after it was read was kept")
+	}
+	// Unchanged, it is kept.
+	rec = New(mem, nil)
+	afero.ReadFile(rec, "/r/main.md")
+	if key, ok := rec.Key(time.Now()); !ok || key[0].Hash == "" {
+		t.Errorf("an unchanged racy file: key %v, kept %v", key, ok)
 	}
 }
