@@ -52,8 +52,12 @@ type Index struct {
 }
 
 type Entry struct {
-	Size    int64
-	MTime   int64 // UnixNano
+	Size  int64
+	MTime int64 // UnixNano
+	// CTime is the document's change time, UnixNano; 0 when unknown (an
+	// index an older wake wrote, a stat without one): then size and
+	// modification time alone tell it unchanged.
+	CTime   int64
 	Tokens  int
 	Binary  bool
 	Huge    bool
@@ -219,7 +223,15 @@ func (x *Index) lookup(f tiers.ColdFile) (Entry, bool) {
 		e.seen = true
 		x.seen++
 	}
-	e.fresh = e.Size == f.Size && e.MTime == f.ModTime.UnixNano()
+	// The change time tells a document edited with its size kept and its
+	// modification time set back (touch -d), which nothing else would.
+	e.fresh = e.Size == f.Size && e.MTime == f.ModTime.UnixNano() && (e.CTime == 0 || f.CTime == 0 || e.CTime == f.CTime)
+	if e.fresh && e.CTime == 0 && f.CTime != 0 && !e.racy {
+		// An entry of an older index: it learns the change time, saved
+		// once.
+		e.CTime = f.CTime
+		x.dirty = true
+	}
 	return *e, e.fresh
 }
 
@@ -233,7 +245,7 @@ func (x *Index) put(f tiers.ColdFile, e Entry, now time.Time) Entry {
 	if old != nil && old.loaded && !old.seen {
 		x.seen++
 	}
-	e.Size, e.MTime = f.Size, f.ModTime.UnixNano()
+	e.Size, e.MTime, e.CTime = f.Size, f.ModTime.UnixNano(), f.CTime
 	e.racy = isRacy(f, now)
 	e.seen, e.loaded, e.fresh, e.todo = true, false, true, false
 	x.entries[f.Path] = &e
@@ -298,7 +310,7 @@ func changesFile(old, e *Entry) bool {
 	case !saved:
 		return false
 	}
-	return old.Size != e.Size || old.MTime != e.MTime || old.Tokens != e.Tokens || old.Binary != e.Binary ||
+	return old.Size != e.Size || old.MTime != e.MTime || old.CTime != e.CTime || old.Tokens != e.Tokens || old.Binary != e.Binary ||
 		old.Huge != e.Huge || old.Sens != e.Sens || old.Summary != e.Summary || old.Heading != e.Heading || old.MetaErr != e.MetaErr ||
 		old.MemoryType != e.MemoryType || old.ProjectID != e.ProjectID || old.SourceOfTruth != e.SourceOfTruth
 }
@@ -349,28 +361,34 @@ func (x *Index) Marshal() []byte {
 		if e.SourceOfTruth {
 			flags += "t"
 		}
-		fmt.Fprintf(&b, "%s\t%d\t%d\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", esc(p), e.Size, e.MTime, e.Tokens, flags,
-			esc(e.Sens), esc(e.Summary), esc(e.Heading), esc(e.MetaErr), esc(e.Session), esc(e.MemoryType), esc(e.ProjectID))
+		fmt.Fprintf(&b, "%s\t%d\t%d\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%d\n", esc(p), e.Size, e.MTime, e.Tokens, flags,
+			esc(e.Sens), esc(e.Summary), esc(e.Heading), esc(e.MetaErr), esc(e.Session), esc(e.MemoryType), esc(e.ProjectID), e.CTime)
 	}
 	return b.Bytes()
 }
 
+// parseColdEntry reads a line of the index: twelve fields, and the
+// change time last (a line an older wake wrote has none: 0).
 func parseColdEntry(line string, e *Entry) (string, *Entry, bool) {
-	var f [12]string
+	var f [13]string
 	for i := range 11 {
 		var ok bool
 		if f[i], line, ok = strings.Cut(line, "\t"); !ok {
 			return "", nil, false
 		}
 	}
-	if f[11] = line; strings.Contains(line, "\t") {
+	f[11], f[12], _ = strings.Cut(line, "\t")
+	if strings.Contains(f[12], "\t") {
 		return "", nil, false
 	}
-	var err1, err2, err3 error
+	var err1, err2, err3, err4 error
 	e.Size, err1 = strconv.ParseInt(f[1], 10, 64)
 	e.MTime, err2 = strconv.ParseInt(f[2], 10, 64)
 	e.Tokens, err3 = strconv.Atoi(f[3])
-	if err1 != nil || err2 != nil || err3 != nil || e.Tokens < 0 {
+	if f[12] != "" {
+		e.CTime, err4 = strconv.ParseInt(f[12], 10, 64)
+	}
+	if err1 != nil || err2 != nil || err3 != nil || err4 != nil || e.Tokens < 0 || e.CTime < 0 {
 		return "", nil, false
 	}
 	e.Binary, e.Huge = strings.Contains(f[4], "b"), strings.Contains(f[4], "h")

@@ -1,6 +1,7 @@
 package cold
 
 import (
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -193,11 +194,51 @@ func TestColdIndexFile(t *testing.T) {
 	}
 }
 
+// TestColdIndexChangeTime proves the index tells a document edited with
+// its size kept and its modification time set back by its change time,
+// and that an entry of an older index, which has none, is trusted by size
+// and time as before and learns it, saved once.
+func TestColdIndexChangeTime(t *testing.T) {
+	t.Parallel()
+	when := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	f := tiers.ColdFile{Path: "cold/a.md", Size: 10, ModTime: when, CTime: 100}
+	x := NewIndex("cl100k_base", nil)
+	x.put(f, Entry{Tokens: 7, Summary: "Alpha"}, when.Add(time.Hour))
+	data := x.Marshal()
+	if e, ok := NewIndex("cl100k_base", data).lookup(f); !ok || e.CTime != 100 || e.Summary != "Alpha" {
+		t.Fatalf("round trip: %+v %v\n%s", e, ok, data)
+	}
+	touched := f
+	touched.CTime = 101 // rewritten, size kept, the time set back
+	if _, ok := NewIndex("cl100k_base", data).lookup(touched); ok {
+		t.Error("a document rewritten with its size and time kept was trusted")
+	}
+	// An older wake's line: twelve fields, no change time.
+	old := []byte("wake cold index v5 cl100k_base\ncold/a.md\t10\t" + strconv.FormatInt(when.UnixNano(), 10) + "\t7\t\t\tAlpha\t\t\t\t\t\n")
+	y := NewIndex("cl100k_base", old)
+	if y.Dirty() {
+		t.Fatal("an older index read as damaged")
+	}
+	if e, ok := y.lookup(f); !ok || e.Summary != "Alpha" || e.CTime != 100 || !y.Dirty() {
+		t.Fatalf("older entry: %+v trusted %v, dirty %v", e, ok, y.Dirty())
+	}
+	if e, ok := NewIndex("cl100k_base", y.Marshal()).lookup(touched); ok {
+		t.Errorf("after learning its change time, a rewritten document was trusted: %+v", e)
+	}
+	// A stat without a change time trusts size and time.
+	noC := f
+	noC.CTime = 0
+	if _, ok := NewIndex("cl100k_base", data).lookup(noC); !ok {
+		t.Error("a file system without change times: the entry was not trusted")
+	}
+}
+
 func FuzzColdIndex(f *testing.F) {
 	x := NewIndex("cl100k_base", nil)
 	x.put(tiers.ColdFile{Path: "cold/a.md", Size: 3}, Entry{Tokens: 2, Summary: "s\tt"}, time.Now())
 	f.Add(x.Marshal())
 	f.Add([]byte("wake cold index v5 cl100k_base\ncold/a.md\t1\t2\t3\t\t\t\t\t\t\t\t\n"))
+	f.Add([]byte("wake cold index v5 cl100k_base\ncold/a.md\t1\t2\t3\t\t\t\t\t\t\t\t\t42\n"))
 	f.Add([]byte("wake cold index v5 cl100k_base\ncold/s.md\t1\t2\t3\t\tsecret\tsum\thead\t\t2026\t\t\n" +
 		"cold/b.md\t1\t2\t3\t\tx\tsum\thead\tcannot unmarshal !!str `CAN`ARY` into bool\t\t\t\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
@@ -207,7 +248,7 @@ func FuzzColdIndex(f *testing.F) {
 			t.Fatalf("%d entries re-read as %d", len(y.entries), len(again.entries))
 		}
 		for p, e := range y.entries {
-			if a := again.entries[p]; a == nil || a.Size != e.Size || a.MTime != e.MTime || a.Tokens != e.Tokens || a.Binary != e.Binary ||
+			if a := again.entries[p]; a == nil || a.Size != e.Size || a.MTime != e.MTime || a.CTime != e.CTime || a.Tokens != e.Tokens || a.Binary != e.Binary ||
 				a.Huge != e.Huge || a.Sens != e.Sens || a.Summary != e.Summary || a.Heading != e.Heading || a.MetaErr != e.MetaErr {
 				t.Fatalf("%q: %+v re-read as %+v", p, e, a)
 			}

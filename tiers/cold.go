@@ -16,6 +16,8 @@ import (
 	"time"
 
 	"github.com/spf13/afero"
+
+	"github.com/wakeproto/wake/internal/fsrecord"
 )
 
 // ColdHeadBytes bounds what the table of contents looks at in a cold
@@ -28,6 +30,10 @@ type ColdFile struct {
 	Path    string // relative to the root, slash-separated: "cold/2025/a.md"
 	Size    int64
 	ModTime time.Time
+	// CTime is the inode's change time, Unix nanoseconds, which no one
+	// sets back as touch -d sets the modification time: 0 where the stat
+	// has none.
+	CTime int64
 }
 
 // ScanCold lists the files under cold/ in path order without opening any of
@@ -197,7 +203,7 @@ func (w *coldWalker) entry(h afero.File, d *coldDir, j int, name string) {
 	if st, ok := statAt(h, name); ok {
 		switch {
 		case st.mode.IsRegular():
-			it.key, it.file = name, ColdFile{Path: rel, Size: st.size, ModTime: st.mtime}
+			it.key, it.file = name, ColdFile{Path: rel, Size: st.size, ModTime: st.mtime, CTime: st.ctime}
 			return
 		case st.mode.IsDir():
 			w.descend(d, it, name, rel)
@@ -218,7 +224,7 @@ func (w *coldWalker) entry(h afero.File, d *coldDir, j int, name string) {
 	case mode.IsDir():
 		w.descend(d, it, name, rel)
 	case mode.IsRegular():
-		it.key, it.file = name, ColdFile{Path: rel, Size: fi.Size(), ModTime: fi.ModTime()}
+		it.key, it.file = name, ColdFile{Path: rel, Size: fi.Size(), ModTime: fi.ModTime(), CTime: fsrecord.ChangeTime(fi)}
 	default:
 		w.warn(fmt.Sprintf("%s: skipped: %s", rel, NotRegular(fi)))
 	}
@@ -267,7 +273,7 @@ func (w *coldWalker) link(rel string) (ColdFile, bool) {
 	case !fi.Mode().IsRegular():
 		w.warn(fmt.Sprintf("%s: skipped: symlink to a file that is %s", rel, NotRegular(fi)))
 	default:
-		return ColdFile{Path: rel, Size: fi.Size(), ModTime: fi.ModTime()}, true
+		return ColdFile{Path: rel, Size: fi.Size(), ModTime: fi.ModTime(), CTime: fsrecord.ChangeTime(fi)}, true
 	}
 	return ColdFile{}, false
 }

@@ -10,4 +10,5 @@ type coldStat struct {
 	mode  fs.FileMode // the type bits only
 	size  int64
 	mtime time.Time
+	ctime int64 // Unix nanoseconds
 }

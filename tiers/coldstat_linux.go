@@ -42,5 +42,5 @@ func statAt(dir afero.File, name string) (coldStat, bool) {
 		// the afero.Fs, for the fs.FileInfo its warnings describe.
 		return coldStat{}, false
 	}
-	return coldStat{mode: mode, size: st.Size, mtime: time.Unix(st.Mtim.Unix())}, true
+	return coldStat{mode: mode, size: st.Size, mtime: time.Unix(st.Mtim.Unix()), ctime: st.Ctim.Nano()}, true
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/spf13/afero"
 )
@@ -181,4 +182,34 @@ func TestStartCacheFileSwappedAsRead(t *testing.T) {
 		t.Fatal("the hook did not open CLAUDE.md")
 	}
 	sameAsFresh(t, dir, "the hook after CLAUDE.md was swapped as it read it", run)
+}
+
+// TestColdEditWithItsTimeSetBack: a cold document rewritten with its size
+// kept and its modification time set back (touch -d) is read again: the
+// cold index knows it by its change time too, so the listing shows the
+// new summary, as a start with no caches at all does.
+func TestColdEditWithItsTimeSetBack(t *testing.T) {
+	t.Parallel()
+	dir := memoryWithSessions(t)
+	doc := filepath.Join(dir, ".wake", "cold", "notes.md")
+	if err := os.WriteFile(doc, []byte("---\nsummary: Alpha notes about the oven\n---\n# Notes\n\nbody\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	old := time.Now().Add(-time.Hour)
+	if err := os.Chtimes(doc, old, old); err != nil {
+		t.Fatal(err)
+	}
+	run := startRunner(t, dir, "load", afero.NewOsFs())
+	for range 3 {
+		run()
+	}
+	if err := os.WriteFile(doc, []byte("---\nsummary: Omega notes about the oven\n---\n# Notes\n\nbody\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chtimes(doc, old, old); err != nil {
+		t.Fatal(err)
+	}
+	if out, _ := run(); !strings.Contains(out, "Omega notes") || strings.Contains(out, "Alpha notes") {
+		t.Errorf("the load after the edit lists the old summary:\n%s", out)
+	}
 }

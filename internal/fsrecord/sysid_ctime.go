@@ -19,3 +19,10 @@ func sysIdentity(fi os.FileInfo) (ino, dev uint64, ctimeNs int64) {
 	}
 	return 0, 0, 0
 }
+
+// ChangeTime is fi's change time, Unix nanoseconds: 0 where its stat has
+// none (another afero.Fs's file, or a system without one).
+func ChangeTime(fi os.FileInfo) int64 {
+	_, _, c := sysIdentity(fi)
+	return c
+}

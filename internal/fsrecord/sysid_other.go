@@ -12,3 +12,6 @@ var haveCTime = false
 
 // sysIdentity has nothing to add here.
 func sysIdentity(os.FileInfo) (ino, dev uint64, ctimeNs int64) { return 0, 0, 0 }
+
+// ChangeTime is 0 here: no stat has a change time.
+func ChangeTime(os.FileInfo) int64 { return 0 }
