@@ -36,7 +36,7 @@ func (x *Index) Found() map[string]handoff.Observed {
 	}
 	for p, e := range x.entries {
 		if e.seen && e.fresh {
-			found[p] = handoff.Observed{Path: p, Exists: true, Size: e.Size, ModTime: time.Unix(0, e.MTime)}
+			found[p] = handoff.Observed{Path: p, Exists: true, Size: e.Size, ModTime: time.Unix(0, e.MTime), CTime: e.CTime}
 		}
 	}
 	return found

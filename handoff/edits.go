@@ -16,6 +16,8 @@ import (
 
 	"github.com/spf13/afero"
 
+	"github.com/wakeproto/wake/internal/fsrecord"
+
 	"github.com/wakeproto/wake/tiers"
 )
 
@@ -34,6 +36,7 @@ type Observed struct {
 	Exists  bool
 	Size    int64
 	ModTime time.Time
+	CTime   int64 // the change time, Unix nanoseconds; 0 when the stat has none
 }
 
 // ObservePath stats rel under the root. A missing file is observed as not
@@ -46,7 +49,7 @@ func ObservePath(fsys afero.Fs, root, rel string) (Observed, error) {
 	case err != nil:
 		return Observed{}, err
 	}
-	return Observed{Path: rel, Exists: true, Size: fi.Size(), ModTime: fi.ModTime()}, nil
+	return Observed{Path: rel, Exists: true, Size: fi.Size(), ModTime: fi.ModTime(), CTime: fsrecord.ChangeTime(fi)}, nil
 }
 
 // isTracked reports whether rel is a memory file whose changes wake
@@ -161,9 +164,12 @@ func (sc *EditScan) Look(o Observed) error {
 
 // settledByStat reports whether o needs no reading: its stat matches a
 // record that is not racy, or it is not a file whose changes are recorded.
+// The change time counts where both have one: a file rewritten with its
+// size kept and its modification time set back (touch -d) is read.
 func (sc *EditScan) settledByStat(o Observed) bool {
 	old, had := sc.seen.files[o.Path]
-	if had && o.Exists && !old.Racy && old.Size == o.Size && old.MTime == o.ModTime.UnixNano() {
+	if had && o.Exists && !old.Racy && old.Size == o.Size && old.MTime == o.ModTime.UnixNano() &&
+		(old.CTime == 0 || o.CTime == 0 || old.CTime == o.CTime) {
 		return true
 	}
 	return !isTracked(o.Path)
@@ -213,7 +219,7 @@ func (sc *EditScan) compare(o Observed, r readOutcome) error {
 	}
 	// Recorded as observed, so that the next look compares like with like
 	// (the scan of cold/ stats a symlink inside the root as itself).
-	v.rec.Size, v.rec.MTime, v.rec.Racy = o.Size, o.ModTime.UnixNano(), isSeenRacy(o.ModTime, sc.now)
+	v.rec.Size, v.rec.MTime, v.rec.CTime, v.rec.Racy = o.Size, o.ModTime.UnixNano(), o.CTime, isSeenRacy(o.ModTime, sc.now)
 	if had && old.Hash == v.rec.Hash {
 		// The same content: only its stat moved (or a racy record aged).
 		v.rec.Mark = old.Mark

@@ -13,6 +13,8 @@ import (
 
 	"github.com/spf13/afero"
 
+	"github.com/wakeproto/wake/internal/fsrecord"
+
 	"github.com/wakeproto/wake/tiers"
 )
 
@@ -116,7 +118,7 @@ func readVersion(fsys afero.Fs, root, rel string, now time.Time) (*version, bool
 		return nil, false, fmt.Errorf("reading %s: %w", rel, err)
 	}
 	v := newVersion(data, h.Sum(nil), huge, nil)
-	v.rec.Size, v.rec.MTime, v.rec.Racy = fi.Size(), fi.ModTime().UnixNano(), isSeenRacy(fi.ModTime(), now)
+	v.rec.Size, v.rec.MTime, v.rec.CTime, v.rec.Racy = fi.Size(), fi.ModTime().UnixNano(), fsrecord.ChangeTime(fi), isSeenRacy(fi.ModTime(), now)
 	return v, true, nil
 }
 

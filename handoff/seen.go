@@ -59,6 +59,7 @@ func isColdDoc(p string) bool { return p != coldIndexKey && strings.HasPrefix(p,
 type seenRecord struct {
 	Size  int64
 	MTime int64  // UnixNano
+	CTime int64  // UnixNano; 0 when unknown (a record an older wake wrote, a stat without one)
 	Hash  string // of the whole content, hex; "" for warm/
 	Lines int
 	Level string // confidential or secret; "" for any other
@@ -167,19 +168,26 @@ func (s *seen) readCold(fsys afero.Fs, root string) {
 	s.coldOK = true
 }
 
+// parseSeenLine reads a record: seven fields, and the change time last
+// (a line an older wake wrote has none: 0).
 func parseSeenLine(line string) (string, seenRecord, bool) {
-	var f [7]string
+	var f [8]string
 	for i := range 6 {
 		var ok bool
 		if f[i], line, ok = strings.Cut(line, "\t"); !ok {
 			return "", seenRecord{}, false
 		}
 	}
-	if f[6] = line; strings.Contains(line, "\t") {
+	if f[6], f[7], _ = strings.Cut(line, "\t"); strings.Contains(f[7], "\t") {
 		return "", seenRecord{}, false
 	}
 	var r seenRecord
-	var errs [4]error
+	var errs [5]error
+	if f[7] != "" {
+		if r.CTime, errs[4] = strconv.ParseInt(f[7], 10, 64); r.CTime < 0 {
+			return "", seenRecord{}, false
+		}
+	}
 	r.Size, errs[0] = strconv.ParseInt(f[1], 10, 64)
 	r.MTime, errs[1] = strconv.ParseInt(f[2], 10, 64)
 	r.Hash = f[3]
@@ -230,7 +238,7 @@ func (s *seen) marshal(cold bool) []byte {
 		case tiers.Confidential:
 			flags += "c"
 		}
-		fmt.Fprintf(&b, "%s\t%d\t%d\t%s\t%d\t%d\t%s\n", escTab(p), r.Size, r.MTime, r.Hash, r.Lines, r.Mark, flags)
+		fmt.Fprintf(&b, "%s\t%d\t%d\t%s\t%d\t%d\t%s\t%d\n", escTab(p), r.Size, r.MTime, r.Hash, r.Lines, r.Mark, flags, r.CTime)
 	}
 	return b.Bytes()
 }

@@ -69,7 +69,7 @@ func TestSeenRoundTrip(t *testing.T) {
 	t.Parallel()
 	s := newSeen()
 	s.mark = 42
-	s.set("main.md", &seenRecord{Size: 10, MTime: 20, Hash: "ab12", Lines: 3, Sig: true, Mark: 7}, []byte("sig"))
+	s.set("main.md", &seenRecord{Size: 10, MTime: 20, CTime: 21, Hash: "ab12", Lines: 3, Sig: true, Mark: 7}, []byte("sig"))
 	s.set("cold/a\tb.md", &seenRecord{Size: 1, MTime: 2, Hash: "cd", Level: tiers.Secret, Racy: true}, nil)
 	s.set("cold/pay.md", &seenRecord{Hash: "ef", Level: tiers.Confidential, Sig: true}, nil)
 	s.set(warmDirKey, &seenRecord{MTime: 5}, nil)
@@ -84,6 +84,20 @@ func TestSeenRoundTrip(t *testing.T) {
 	if back.parseRecords(s.marshal(false)[len(seenHeader)+3:], true) {
 		t.Fatal("a tier record was read as a cold one")
 	}
+	if back.files["main.md"].CTime != 21 {
+		t.Errorf("the change time came back as %d", back.files["main.md"].CTime)
+	}
+	// A record an older wake wrote (seven fields) is read with no change
+	// time; one with a bad change time is not read.
+	older, ok := parseSeen([]byte("wake seen v1 12\nmain.md\t10\t20\tab\t3\t7\tl\n"))
+	if !ok || older.files["main.md"] != (seenRecord{Size: 10, MTime: 20, Hash: "ab", Lines: 3, Mark: 7, Sig: true}) {
+		t.Errorf("an older record: %v %+v", ok, older.files["main.md"])
+	}
+	for _, bad := range []string{"main.md\t10\t20\tab\t3\t7\tl\t-1\n", "main.md\t10\t20\tab\t3\t7\tl\tx\n", "main.md\t10\t20\tab\t3\t7\tl\t1\t2\n"} {
+		if _, ok := parseSeen([]byte("wake seen v1 12\n" + bad)); ok {
+			t.Errorf("%q was read", bad)
+		}
+	}
 	g := makeSignature("# T\n\n## A\tB\n- x\n")
 	h, ok := parseSignature(g.encode())
 	if !ok || !bytes.Equal(h.encode(), g.encode()) {
@@ -97,6 +111,7 @@ func FuzzParseSeen(f *testing.F) {
 	f.Add([]byte("wake seen v1 0\n"))
 	f.Add([]byte("wake seen v1 12\nmain.md\t10\t20\tab\t3\t7\tl\nwarm/x.md\t1\t2\tcd\t0\t7\trs\nwarm/\t0\t5\t\t0\t0\t\ncold/\t9\t5\t\t0\t0\tr\n"))
 	f.Add([]byte("wake seen v1 1\nwarm/a\\tb.md\t1\t2\tcd\t0\t0\tc\n"))
+	f.Add([]byte("wake seen v1 1\nmain.md\t1\t2\tcd\t0\t0\tc\t33\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		s, ok := parseSeen(data)
 		if !ok {

@@ -213,3 +213,61 @@ func TestColdEditWithItsTimeSetBack(t *testing.T) {
 		t.Errorf("the load after the edit lists the old summary:\n%s", out)
 	}
 }
+
+// TestHandEditWithItsTimeSetBack: a tier file and a cold document edited
+// by hand with their sizes kept and their modification times set back
+// (touch -d) are still found edited: the record of what wake last saw
+// holds each file's change time, which no one sets back.
+func TestHandEditWithItsTimeSetBack(t *testing.T) {
+	t.Parallel()
+	dir := memoryWithSessions(t)
+	old := time.Now().Add(-time.Hour)
+	tasks := filepath.Join(dir, ".wake", "warm", "active_tasks.md")
+	doc := filepath.Join(dir, ".wake", "cold", "notes.md")
+	if err := os.WriteFile(doc, []byte("# Notes\n\nAlpha notes about the oven\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{tasks, doc} {
+		if err := os.Chtimes(p, old, old); err != nil {
+			t.Fatal(err)
+		}
+	}
+	run := startRunner(t, dir, "load", afero.NewOsFs())
+	for range 3 {
+		run()
+	}
+	edits := func(rel string) int {
+		t.Helper()
+		ledger, err := os.ReadFile(filepath.Join(dir, ".wake", "ledger.jsonl"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := 0
+		for line := range strings.Lines(string(ledger)) {
+			if strings.Contains(line, `"op":"edit"`) && strings.Contains(line, rel) {
+				n++
+			}
+		}
+		return n
+	}
+	before := map[string]int{"warm/active_tasks.md": edits("warm/active_tasks.md"), "cold/notes.md": edits("cold/notes.md")}
+	data, err := os.ReadFile(tasks)
+	if err != nil || !strings.Contains(string(data), "- [") {
+		t.Fatalf("active_tasks.md: %q %v", data, err)
+	}
+	sameSize := strings.Replace(string(data), "- [", "* [", 1)
+	for p, text := range map[string]string{tasks: sameSize, doc: "# Notes\n\nOmega notes about the oven\n"} {
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chtimes(p, old, old); err != nil {
+			t.Fatal(err)
+		}
+	}
+	run()
+	for rel, n := range before {
+		if edits(rel) != n+1 {
+			t.Errorf("%s: %d edits in the ledger after the edit, want %d", rel, edits(rel), n+1)
+		}
+	}
+}
