@@ -13,6 +13,8 @@ import (
 
 	"github.com/spf13/afero"
 
+	"github.com/wakeproto/wake/internal/fsrecord"
+
 	"github.com/wakeproto/wake/handoff"
 	"github.com/wakeproto/wake/policy"
 	"github.com/wakeproto/wake/tiers"
@@ -361,38 +363,37 @@ func (x *Index) Marshal() []byte {
 		if e.SourceOfTruth {
 			flags += "t"
 		}
-		fmt.Fprintf(&b, "%s\t%d\t%d\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%d\n", esc(p), e.Size, e.MTime, e.Tokens, flags,
-			esc(e.Sens), esc(e.Summary), esc(e.Heading), esc(e.MetaErr), esc(e.Session), esc(e.MemoryType), esc(e.ProjectID), e.CTime)
+		fmt.Fprintf(&b, "%s\t%d\t%d\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", esc(p), e.Size, e.MTime, e.Tokens, fsrecord.WithChangeTime(flags, e.CTime),
+			esc(e.Sens), esc(e.Summary), esc(e.Heading), esc(e.MetaErr), esc(e.Session), esc(e.MemoryType), esc(e.ProjectID))
 	}
 	return b.Bytes()
 }
 
-// parseColdEntry reads a line of the index: twelve fields, and the
-// change time last (a line an older wake wrote has none: 0).
+// parseColdEntry reads a line of the index: twelve fields, the change
+// time in the flags (see fsrecord.WithChangeTime; a line an older wake
+// wrote has none: 0).
 func parseColdEntry(line string, e *Entry) (string, *Entry, bool) {
-	var f [13]string
+	var f [12]string
 	for i := range 11 {
 		var ok bool
 		if f[i], line, ok = strings.Cut(line, "\t"); !ok {
 			return "", nil, false
 		}
 	}
-	f[11], f[12], _ = strings.Cut(line, "\t")
-	if strings.Contains(f[12], "\t") {
+	if f[11] = line; strings.Contains(line, "\t") {
 		return "", nil, false
 	}
-	var err1, err2, err3, err4 error
+	var err1, err2, err3 error
 	e.Size, err1 = strconv.ParseInt(f[1], 10, 64)
 	e.MTime, err2 = strconv.ParseInt(f[2], 10, 64)
 	e.Tokens, err3 = strconv.Atoi(f[3])
-	if f[12] != "" {
-		e.CTime, err4 = strconv.ParseInt(f[12], 10, 64)
-	}
-	if err1 != nil || err2 != nil || err3 != nil || err4 != nil || e.Tokens < 0 || e.CTime < 0 {
+	flags, ctime, ok := fsrecord.SplitChangeTime(f[4])
+	if err1 != nil || err2 != nil || err3 != nil || !ok || e.Tokens < 0 {
 		return "", nil, false
 	}
-	e.Binary, e.Huge = strings.Contains(f[4], "b"), strings.Contains(f[4], "h")
-	e.SourceOfTruth = strings.Contains(f[4], "t")
+	e.CTime = ctime
+	e.Binary, e.Huge = strings.Contains(flags, "b"), strings.Contains(flags, "h")
+	e.SourceOfTruth = strings.Contains(flags, "t")
 	e.Sens, e.Summary, e.Heading, e.MetaErr = unesc(f[5]), unesc(f[6]), unesc(f[7]), unesc(f[8])
 	e.Session, e.MemoryType, e.ProjectID = unesc(f[9]), unesc(f[10]), unesc(f[11])
 	*e = e.kept()

@@ -238,7 +238,7 @@ func FuzzColdIndex(f *testing.F) {
 	x.put(tiers.ColdFile{Path: "cold/a.md", Size: 3}, Entry{Tokens: 2, Summary: "s\tt"}, time.Now())
 	f.Add(x.Marshal())
 	f.Add([]byte("wake cold index v5 cl100k_base\ncold/a.md\t1\t2\t3\t\t\t\t\t\t\t\t\n"))
-	f.Add([]byte("wake cold index v5 cl100k_base\ncold/a.md\t1\t2\t3\t\t\t\t\t\t\t\t\t42\n"))
+	f.Add([]byte("wake cold index v5 cl100k_base\ncold/a.md\t1\t2\t3\tbt@42\t\t\t\t\t\t\t\n"))
 	f.Add([]byte("wake cold index v5 cl100k_base\ncold/s.md\t1\t2\t3\t\tsecret\tsum\thead\t\t2026\t\t\n" +
 		"cold/b.md\t1\t2\t3\t\tx\tsum\thead\tcannot unmarshal !!str `CAN`ARY` into bool\t\t\t\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {

@@ -170,6 +170,13 @@ func (sc *EditScan) settledByStat(o Observed) bool {
 	old, had := sc.seen.files[o.Path]
 	if had && o.Exists && !old.Racy && old.Size == o.Size && old.MTime == o.ModTime.UnixNano() &&
 		(old.CTime == 0 || o.CTime == 0 || old.CTime == o.CTime) {
+		if old.CTime == 0 && o.CTime != 0 {
+			// A record an older wake wrote: it learns the change time, so
+			// that from now on an edit with the time set back is seen.
+			rec := old
+			rec.CTime = o.CTime
+			sc.updates[o.Path] = &version{rec: rec}
+		}
 		return true
 	}
 	return !isTracked(o.Path)

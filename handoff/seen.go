@@ -11,6 +11,8 @@ import (
 
 	"github.com/spf13/afero"
 
+	"github.com/wakeproto/wake/internal/fsrecord"
+
 	"github.com/wakeproto/wake/tiers"
 )
 
@@ -168,26 +170,27 @@ func (s *seen) readCold(fsys afero.Fs, root string) {
 	s.coldOK = true
 }
 
-// parseSeenLine reads a record: seven fields, and the change time last
-// (a line an older wake wrote has none: 0).
+// parseSeenLine reads a record: seven fields, the change time in the
+// flags (see fsrecord.WithChangeTime; a line an older wake wrote has
+// none: 0).
 func parseSeenLine(line string) (string, seenRecord, bool) {
-	var f [8]string
+	var f [7]string
 	for i := range 6 {
 		var ok bool
 		if f[i], line, ok = strings.Cut(line, "\t"); !ok {
 			return "", seenRecord{}, false
 		}
 	}
-	if f[6], f[7], _ = strings.Cut(line, "\t"); strings.Contains(f[7], "\t") {
+	if f[6] = line; strings.Contains(line, "\t") {
 		return "", seenRecord{}, false
 	}
 	var r seenRecord
-	var errs [5]error
-	if f[7] != "" {
-		if r.CTime, errs[4] = strconv.ParseInt(f[7], 10, 64); r.CTime < 0 {
-			return "", seenRecord{}, false
-		}
+	var errs [4]error
+	flags, ctime, ok := fsrecord.SplitChangeTime(f[6])
+	if !ok {
+		return "", seenRecord{}, false
 	}
+	r.CTime = ctime
 	r.Size, errs[0] = strconv.ParseInt(f[1], 10, 64)
 	r.MTime, errs[1] = strconv.ParseInt(f[2], 10, 64)
 	r.Hash = f[3]
@@ -196,7 +199,6 @@ func parseSeenLine(line string) (string, seenRecord, bool) {
 	if errors.Join(errs[:]...) != nil || strings.Trim(r.Hash, "0123456789abcdef") != "" {
 		return "", seenRecord{}, false
 	}
-	flags := f[6]
 	r.Racy, r.Sig = strings.Contains(flags, "r"), strings.Contains(flags, "l")
 	switch {
 	case strings.Contains(flags, "s"):
@@ -238,7 +240,7 @@ func (s *seen) marshal(cold bool) []byte {
 		case tiers.Confidential:
 			flags += "c"
 		}
-		fmt.Fprintf(&b, "%s\t%d\t%d\t%s\t%d\t%d\t%s\t%d\n", escTab(p), r.Size, r.MTime, r.Hash, r.Lines, r.Mark, flags, r.CTime)
+		fmt.Fprintf(&b, "%s\t%d\t%d\t%s\t%d\t%d\t%s\n", escTab(p), r.Size, r.MTime, r.Hash, r.Lines, r.Mark, fsrecord.WithChangeTime(flags, r.CTime))
 	}
 	return b.Bytes()
 }

@@ -87,13 +87,15 @@ func TestSeenRoundTrip(t *testing.T) {
 	if back.files["main.md"].CTime != 21 {
 		t.Errorf("the change time came back as %d", back.files["main.md"].CTime)
 	}
-	// A record an older wake wrote (seven fields) is read with no change
-	// time; one with a bad change time is not read.
+	// A record an older wake wrote (no "@" in its flags) is read with no
+	// change time; one with a bad change time, or an eighth field, is not
+	// read.
 	older, ok := parseSeen([]byte("wake seen v1 12\nmain.md\t10\t20\tab\t3\t7\tl\n"))
 	if !ok || older.files["main.md"] != (seenRecord{Size: 10, MTime: 20, Hash: "ab", Lines: 3, Mark: 7, Sig: true}) {
 		t.Errorf("an older record: %v %+v", ok, older.files["main.md"])
 	}
-	for _, bad := range []string{"main.md\t10\t20\tab\t3\t7\tl\t-1\n", "main.md\t10\t20\tab\t3\t7\tl\tx\n", "main.md\t10\t20\tab\t3\t7\tl\t1\t2\n"} {
+	for _, bad := range []string{"main.md\t10\t20\tab\t3\t7\tl@\n", "main.md\t10\t20\tab\t3\t7\tl@x\n", "main.md\t10\t20\tab\t3\t7\tl@-1\n",
+		"main.md\t10\t20\tab\t3\t7\tl@01\n", "main.md\t10\t20\tab\t3\t7\tl@1@2\n", "main.md\t10\t20\tab\t3\t7\tl\t1\n"} {
 		if _, ok := parseSeen([]byte("wake seen v1 12\n" + bad)); ok {
 			t.Errorf("%q was read", bad)
 		}
@@ -111,7 +113,7 @@ func FuzzParseSeen(f *testing.F) {
 	f.Add([]byte("wake seen v1 0\n"))
 	f.Add([]byte("wake seen v1 12\nmain.md\t10\t20\tab\t3\t7\tl\nwarm/x.md\t1\t2\tcd\t0\t7\trs\nwarm/\t0\t5\t\t0\t0\t\ncold/\t9\t5\t\t0\t0\tr\n"))
 	f.Add([]byte("wake seen v1 1\nwarm/a\\tb.md\t1\t2\tcd\t0\t0\tc\n"))
-	f.Add([]byte("wake seen v1 1\nmain.md\t1\t2\tcd\t0\t0\tc\t33\n"))
+	f.Add([]byte("wake seen v1 1\nmain.md\t1\t2\tcd\t0\t0\tc@33\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		s, ok := parseSeen(data)
 		if !ok {

@@ -217,10 +217,21 @@ func TestColdEditWithItsTimeSetBack(t *testing.T) {
 // TestHandEditWithItsTimeSetBack: a tier file and a cold document edited
 // by hand with their sizes kept and their modification times set back
 // (touch -d) are still found edited: the record of what wake last saw
-// holds each file's change time, which no one sets back.
+// holds each file's change time, which no one sets back. A record an
+// older wake wrote, with no change time, learns it at the next start.
 func TestHandEditWithItsTimeSetBack(t *testing.T) {
 	t.Parallel()
+	for _, upgraded := range []bool{false, true} {
+		t.Run(map[bool]string{false: "fresh", true: "upgraded"}[upgraded], func(t *testing.T) {
+			t.Parallel()
+			handEditWithItsTimeSetBack(t, upgraded)
+		})
+	}
+}
+
+func handEditWithItsTimeSetBack(t *testing.T, upgraded bool) {
 	dir := memoryWithSessions(t)
+	state := filepath.Join(dir, ".wake", ".state")
 	old := time.Now().Add(-time.Hour)
 	tasks := filepath.Join(dir, ".wake", "warm", "active_tasks.md")
 	doc := filepath.Join(dir, ".wake", "cold", "notes.md")
@@ -234,6 +245,37 @@ func TestHandEditWithItsTimeSetBack(t *testing.T) {
 	}
 	run := startRunner(t, dir, "load", afero.NewOsFs())
 	for range 3 {
+		run()
+	}
+	if upgraded {
+		// The records as an older wake wrote them: no change time. The
+		// new wake's first start builds (its program is not the one the
+		// start cache holds) and learns the change times.
+		for name, flags := range map[string]int{"seen.tsv": 6, "seen-cold.tsv": 6, "cold-index.tsv": 4} {
+			p := filepath.Join(state, name)
+			data, err := os.ReadFile(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var b strings.Builder
+			for line := range strings.Lines(string(data)) {
+				if f := strings.Split(line, "\t"); len(f) > flags {
+					f[flags], _, _ = strings.Cut(f[flags], "@")
+					if !strings.HasSuffix(f[flags], "\n") && flags == len(f)-1 {
+						f[flags] += "\n"
+					}
+					line = strings.Join(f, "\t")
+				}
+				b.WriteString(line)
+			}
+			if b.String() == string(data) {
+				t.Fatalf("%s has no change times to take out:\n%s", name, data)
+			}
+			if err := os.WriteFile(p, []byte(b.String()), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		os.Remove(filepath.Join(state, "start-cache"))
 		run()
 	}
 	edits := func(rel string) int {
