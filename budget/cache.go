@@ -133,27 +133,10 @@ func (c *Cache) count(text string, keep int) int {
 // texts that miss with it: one of a file unchanged for cacheKeep saves
 // goes, and that file's next change is counted whole again.
 func (c *Cache) countLine(line string) int {
-	enc := c.enc
 	if len(line) < lineKeep {
-		return enc.Count(line)
+		return c.enc.Count(line)
 	}
-	k := c.key(line)
-	c.mu.Lock()
-	e, ok := c.entries[k]
-	if ok && e.Gen != c.gen {
-		e.Gen = c.gen
-		c.entries[k] = e
-	}
-	c.mu.Unlock()
-	if ok {
-		return e.N
-	}
-	n := enc.Count(line)
-	c.mu.Lock()
-	c.entries[k] = cacheEntry{N: n, Gen: c.gen}
-	c.dirty = true
-	c.mu.Unlock()
-	return n
+	return c.find(c.key(line), true, false, func() int { return c.enc.Count(line) })
 }
 
 // countJoined is [CountJoined] for the cache: head+tail is looked up, and
@@ -168,10 +151,18 @@ func (c *Cache) countJoined(head string, n int, tail string) int {
 // lookup returns the count remembered under k, or the count of count,
 // remembered when remember is set.
 func (c *Cache) lookup(k string, remember bool, count func() int) int {
+	return c.find(k, remember, true, count)
+}
+
+// find is lookup, the hit or miss counted in [Cache.Stats] when stats is
+// set.
+func (c *Cache) find(k string, remember, stats bool, count func() int) int {
 	c.mu.Lock()
 	e, ok := c.entries[k]
 	if ok {
-		c.hits++
+		if stats {
+			c.hits++
+		}
 		if e.Gen != c.gen {
 			e.Gen = c.gen
 			c.entries[k] = e
@@ -186,7 +177,9 @@ func (c *Cache) lookup(k string, remember bool, count func() int) int {
 		c.mu.Lock()
 		c.entries[k] = cacheEntry{N: n, Gen: c.gen}
 		c.dirty = true
-		c.misses++
+		if stats {
+			c.misses++
+		}
 		c.mu.Unlock()
 	}
 	return n
