@@ -13,9 +13,8 @@ import (
 
 	"github.com/spf13/afero"
 
-	"github.com/wakeproto/wake/internal/fsrecord"
-
 	"github.com/wakeproto/wake/handoff"
+	"github.com/wakeproto/wake/internal/fsrecord"
 	"github.com/wakeproto/wake/policy"
 	"github.com/wakeproto/wake/tiers"
 )

@@ -12,7 +12,6 @@ import (
 	"github.com/spf13/afero"
 
 	"github.com/wakeproto/wake/internal/fsrecord"
-
 	"github.com/wakeproto/wake/tiers"
 )
 
