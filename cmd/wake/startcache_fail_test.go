@@ -49,6 +49,26 @@ func startRunner(t *testing.T, dir, view string, fsys afero.Fs) func() (string, 
 	}
 }
 
+// editAndStart adds a task to warm/active_tasks.md, so that the next
+// start builds, runs three starts and returns what the last said on
+// stderr.
+func editAndStart(t *testing.T, dir string, run func() (string, string)) string {
+	t.Helper()
+	tasks := filepath.Join(dir, ".wake", "warm", "active_tasks.md")
+	data, err := os.ReadFile(tasks)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(tasks, append(data, "- [ ] Knead the dough\n"...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var said string
+	for range 3 {
+		_, said = run()
+	}
+	return said
+}
+
 // sameAsFresh runs a start, then the same start with the start cache
 // removed, and fails when the two differ.
 func sameAsFresh(t *testing.T, dir, what string, run func() (string, string)) {
@@ -77,18 +97,7 @@ func TestStartCacheKeepsNoFailedWrite(t *testing.T) {
 				run()
 			}
 			full = true
-			tasks := filepath.Join(dir, ".wake", "warm", "active_tasks.md")
-			data, err := os.ReadFile(tasks)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := os.WriteFile(tasks, append(data, "- [ ] Knead the dough\n"...), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			var said string
-			for range 3 {
-				_, said = run()
-			}
+			said := editAndStart(t, dir, run)
 			if !strings.Contains(said, "no space left on device") {
 				t.Fatalf("the start with the disk full said:\n%s", said)
 			}
@@ -118,15 +127,7 @@ func TestStartCacheKeepsNoFailedCacheSave(t *testing.T) {
 	if err := os.Mkdir(tokens, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	tasks := filepath.Join(dir, ".wake", "warm", "active_tasks.md")
-	data, _ := os.ReadFile(tasks)
-	if err := os.WriteFile(tasks, append(data, "- [ ] Knead the dough\n"...), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	var said string
-	for range 3 {
-		_, said = run()
-	}
+	said := editAndStart(t, dir, run)
 	if !strings.Contains(said, "saving the token cache") {
 		t.Fatalf("the start said:\n%s", said)
 	}

@@ -82,13 +82,7 @@ func TestHookAndLoadRideTheStartCache(t *testing.T) {
 // without the cache prints, the hand-off in it.
 func TestHandoffPrimesTheNextStart(t *testing.T) {
 	t.Parallel()
-	dir := memoryWithSessions(t)
-	cache := filepath.Join(dir, ".wake", ".state", "start-cache")
-	hook, load := starts(t, dir)
-	for range 3 {
-		hook()
-		load()
-	}
+	dir, cache, hook, load := settledStarts(t)
 	before, _ := os.ReadFile(cache)
 	a, out, errOut := newTestApp(t, dir)
 	if code := a.run([]string{"handoff", "--summary", "Primed the next start", "--next", "Start the next session"}); code != 0 {
@@ -113,6 +107,21 @@ func TestHandoffPrimesTheNextStart(t *testing.T) {
 	if got, _ := load(); !strings.Contains(got, "Primed the next start") {
 		t.Errorf("the load after the hand-off lacks it:\n%s", got)
 	}
+}
+
+// settledStarts makes a memory with sessions whose start cache holds both
+// a `wake load` and a Claude Code hook, and returns its directory, the
+// cache's path and the two starts.
+func settledStarts(t *testing.T) (dir, cache string, hook, load func() (string, string)) {
+	t.Helper()
+	dir = memoryWithSessions(t)
+	cache = filepath.Join(dir, ".wake", ".state", "start-cache")
+	hook, load = starts(t, dir)
+	for range 3 {
+		hook()
+		load()
+	}
+	return dir, cache, hook, load
 }
 
 // primedAgainstFresh runs each start in starts, which must be served
@@ -337,13 +346,7 @@ func TestPrimedClaudeCodeFlow(t *testing.T) {
 // next session's start is served from it, the same as a fresh build.
 func TestMCPHandoffPrimesTheNextStart(t *testing.T) {
 	t.Parallel()
-	dir := memoryWithSessions(t)
-	cache := filepath.Join(dir, ".wake", ".state", "start-cache")
-	hook, load := starts(t, dir)
-	for range 3 {
-		hook()
-		load()
-	}
+	dir, cache, hook, load := settledStarts(t)
 	a, out, errOut := newTestApp(t, dir)
 	a.in = strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"test","version":"1"}}}
 {"jsonrpc":"2.0","method":"notifications/initialized"}
