@@ -24,10 +24,12 @@ const IndexFile = "cold-index.tsv"
 
 // coldIndexHeader opens the file; the encoding is part of it because token
 // counts depend on it. v2 files may hold the text of secret documents, and
-// v3 files unscrubbed summaries, and v4 files lack the front matter the
-// wake-up packet routes by, so they are not read: the first start
-// rebuilds the index.
-const coldIndexHeader = "wake cold index v5 "
+// v3 files unscrubbed summaries, v4 files lack the front matter the
+// wake-up packet routes by, and v5 files took front matter after a
+// byte-order mark, or with its keys spelled in capitals, for none (so
+// a secret document for an internal one), so they are not read: the
+// first start rebuilds the index.
+const coldIndexHeader = "wake cold index v6 "
 
 // racyWindow: a file modified this close to the moment it was read may be
 // modified again without its size or modification time changing (coarse

@@ -1,6 +1,7 @@
 package cold
 
 import (
+	"bytes"
 	"strconv"
 	"strings"
 	"testing"
@@ -181,9 +182,11 @@ func TestColdIndexFile(t *testing.T) {
 		file tiers.ColdFile
 	}{
 		"other encoding": {data, f},
-		"corrupt":        {append([]byte("wake cold index v5 o200k_base\n"), "x\ty\n"...), f},
-		"changed size":   {data, tiers.ColdFile{Path: f.Path, Size: 11, ModTime: when}},
-		"changed time":   {data, tiers.ColdFile{Path: f.Path, Size: 10, ModTime: when.Add(time.Nanosecond)}},
+		"corrupt":        {append([]byte("wake cold index v6 o200k_base\n"), "x\ty\n"...), f},
+		// v5 read front matter after a byte-order mark as none.
+		"v5":           {bytes.Replace(data, []byte("index v6 "), []byte("index v5 "), 1), f},
+		"changed size": {data, tiers.ColdFile{Path: f.Path, Size: 11, ModTime: when}},
+		"changed time": {data, tiers.ColdFile{Path: f.Path, Size: 10, ModTime: when.Add(time.Nanosecond)}},
 	} {
 		if _, ok := NewIndex("o200k_base", tc.data).lookup(tc.file); ok && name != "changed size" && name != "changed time" {
 			t.Errorf("%s: entry trusted", name)
@@ -214,7 +217,7 @@ func TestColdIndexChangeTime(t *testing.T) {
 		t.Error("a document rewritten with its size and time kept was trusted")
 	}
 	// An older wake's line: twelve fields, no change time.
-	old := []byte("wake cold index v5 cl100k_base\ncold/a.md\t10\t" + strconv.FormatInt(when.UnixNano(), 10) + "\t7\t\t\tAlpha\t\t\t\t\t\n")
+	old := []byte("wake cold index v6 cl100k_base\ncold/a.md\t10\t" + strconv.FormatInt(when.UnixNano(), 10) + "\t7\t\t\tAlpha\t\t\t\t\t\n")
 	y := NewIndex("cl100k_base", old)
 	if y.Dirty() {
 		t.Fatal("an older index read as damaged")
@@ -237,9 +240,9 @@ func FuzzColdIndex(f *testing.F) {
 	x := NewIndex("cl100k_base", nil)
 	x.put(tiers.ColdFile{Path: "cold/a.md", Size: 3}, Entry{Tokens: 2, Summary: "s\tt"}, time.Now())
 	f.Add(x.Marshal())
-	f.Add([]byte("wake cold index v5 cl100k_base\ncold/a.md\t1\t2\t3\t\t\t\t\t\t\t\t\n"))
-	f.Add([]byte("wake cold index v5 cl100k_base\ncold/a.md\t1\t2\t3\tbt@42\t\t\t\t\t\t\t\n"))
-	f.Add([]byte("wake cold index v5 cl100k_base\ncold/s.md\t1\t2\t3\t\tsecret\tsum\thead\t\t2026\t\t\n" +
+	f.Add([]byte("wake cold index v6 cl100k_base\ncold/a.md\t1\t2\t3\t\t\t\t\t\t\t\t\n"))
+	f.Add([]byte("wake cold index v6 cl100k_base\ncold/a.md\t1\t2\t3\tbt@42\t\t\t\t\t\t\t\n"))
+	f.Add([]byte("wake cold index v6 cl100k_base\ncold/s.md\t1\t2\t3\t\tsecret\tsum\thead\t\t2026\t\t\n" +
 		"cold/b.md\t1\t2\t3\t\tx\tsum\thead\tcannot unmarshal !!str `CAN`ARY` into bool\t\t\t\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		y := NewIndex("cl100k_base", data)

@@ -124,10 +124,26 @@ func FuzzFrontMatter(f *testing.F) {
 	for _, s := range []string{"---\nsummary: x\n---\nbody", "---\n---\n", "---\r\nsummary: y\r\n---\r\n", "no front matter", "---\n: :\n---\n", "---\nsensitivity: secret\n---"} {
 		f.Add([]byte(s))
 	}
+	for _, tc := range secretSpellings {
+		f.Add([]byte(tc.doc))
+	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		_, body, err := ParseFrontMatter(data)
+		m, body, err := ParseFrontMatter(data)
 		if err == nil && !bytes.HasSuffix(data, body) {
 			t.Fatalf("body %q is not a suffix of %q", body, data)
+		}
+		if err != nil {
+			if !bytes.Equal(body, data) || m != (FrontMatter{}) {
+				t.Fatalf("an error kept keys %+v or cut the body", m)
+			}
+			return
+		}
+		if lvl, ok := normalLevel(m.Sensitivity); !ok || lvl != m.Sensitivity {
+			t.Fatalf("level %q", m.Sensitivity)
+		}
+		// A document read as having no front matter has no keys.
+		if _, _, ok := SplitFrontMatter(data); !ok && m != (FrontMatter{}) {
+			t.Fatalf("keys without a block: %+v", m)
 		}
 	})
 }

@@ -1,7 +1,6 @@
 package tiers
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"regexp"
@@ -80,15 +79,6 @@ type Session struct {
 	Extra     []Extra // other H2 sections, in order
 }
 
-type sessionMeta struct {
-	Summary           string `yaml:"summary"`
-	Session           string `yaml:"session"`
-	Sensitivity       string `yaml:"sensitivity"`
-	NextPriority      string `yaml:"next_priority"`
-	OpenRisk          string `yaml:"open_risk"`
-	EmotionalRegister string `yaml:"emotional_register"`
-}
-
 // ParseSession parses a session summary. Malformed front matter and a
 // session value that is not an RFC 3339 time (wrapping [ErrSessionTime]) are
 // errors, returned together with everything else the document holds.
@@ -96,19 +86,11 @@ type sessionMeta struct {
 // "Decisions" are accepted for the longer titles.
 func ParseSession(data []byte) (Session, error) {
 	var s Session
-	var err error
-	// A byte-order mark would hide the opening "---".
-	data = bytes.TrimPrefix(data, []byte(utf8BOM))
-	body := data
-	if y, rest, ok := SplitFrontMatter(data); ok {
-		body = rest
-		var m sessionMeta
-		if yerr := yaml.Unmarshal(y, &m); yerr != nil {
-			err = fmt.Errorf("malformed front matter: %s", fileLines(yerr.Error()))
-		}
-		s.Summary, s.Sensitivity = m.Summary, m.Sensitivity
-		s.NextPriority, s.OpenRisk, s.EmotionalRegister = m.NextPriority, m.OpenRisk, m.EmotionalRegister
-		if v := strings.TrimSpace(m.Session); v != "" && err == nil {
+	m, body, err := parseFront(data)
+	s.Summary, s.Sensitivity = m.Summary, m.Sensitivity
+	s.NextPriority, s.OpenRisk, s.EmotionalRegister = m.NextPriority, m.OpenRisk, m.EmotionalRegister
+	if err == nil {
+		if v := strings.TrimSpace(m.Session); v != "" {
 			t, terr := time.Parse(time.RFC3339, v)
 			if terr != nil {
 				err = fmt.Errorf("front matter: %w: %q", ErrSessionTime, v)
@@ -120,8 +102,6 @@ func ParseSession(data []byte) (Session, error) {
 	s.parseBody(string(body))
 	return s, err
 }
-
-const utf8BOM = "\ufeff"
 
 // yamlLine matches a line number in a YAML error.
 var yamlLine = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\bline (\d+)\b`) })

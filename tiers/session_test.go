@@ -112,7 +112,7 @@ func TestParseSession(t *testing.T) {
 		name: "a YAML type error names the line of the file",
 		in:   "---\nsummary: ok\nsession: [a]\n---\n",
 		want: Session{Summary: "ok"},
-		err:  "malformed front matter: unmarshal errors: line 3: cannot unmarshal !!seq into string",
+		err:  "malformed front matter: line 3: session: expected a single value",
 	}, {
 		name: "a byte-order mark does not hide the front matter",
 		in:   "\ufeff---\nsummary: kept\n---\n## Open threads\n- t\n",
@@ -224,7 +224,8 @@ func TestRenderFrontMatterIsPlainText(t *testing.T) {
 		if bytes.Contains(out, []byte("!!")) || !utf8.Valid(out) {
 			t.Errorf("%q rendered as\n%s", v, out)
 		}
-		s, err := ParseSession(out)
+		// The level is no level, so only the summary is read back.
+		s, err := ParseSession(Session{Summary: v, Sensitivity: "secret", At: sessionAt}.Render())
 		if err != nil || s.Summary != strings.ToValidUTF8(v, "\uFFFD") {
 			t.Errorf("%q read back as %q (%v)", v, s.Summary, err)
 		}
