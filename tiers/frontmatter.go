@@ -131,7 +131,7 @@ func parseFront(data []byte) (FrontMatter, []byte, error) {
 // lookalike says why the start of data, which holds no front matter
 // block wake can read, still looks like one; "" when it does not.
 func lookalike(data []byte) string {
-	first, _, nl := bytes.Cut(data, []byte("\n"))
+	first, _, _ := bytes.Cut(data, []byte("\n"))
 	if bytes.Equal(bytes.TrimRight(first, "\r \t"), fmDelim) {
 		return ErrUnclosedFrontMatter.Error()
 	}
@@ -154,12 +154,13 @@ func lookalike(data []byte) string {
 	switch {
 	case off > 0:
 		return fmt.Sprintf("line %d: a --- line after blank or invisible characters looks like front matter, which must start on the first line; the file is held back until the --- is on line 1 or removed", line)
-	case !nl && bytes.IndexByte(first, '\r') >= 0:
+	case bytes.IndexByte(bytes.TrimRight(first, "\r"), '\r') >= 0:
 		return "line 1: front matter with lines ended by a carriage return alone cannot be read; save the file with LF or CRLF line ends"
 	case bytes.HasPrefix(head, []byte("----")):
 		return "line 1: a line of four or more dashes opens no front matter; front matter opens with exactly ---"
 	}
-	return fmt.Sprintf("line 1: %q opens no front matter; front matter opens with a line of exactly ---", strings.TrimRight(string(head), "\r"))
+	// The line is not quoted: it may hold what the block was to hide.
+	return "line 1: --- followed by other text opens no front matter; front matter opens with a line of exactly ---"
 }
 
 // frontKeys maps each known key, in its normal form (see [normalKey]), to
@@ -235,7 +236,7 @@ func decodeKey(m *FrontMatter, k, v *yaml.Node, seen map[string]int) error {
 	if key == "source_of_truth" {
 		var b bool
 		if err := v.Decode(&b); err != nil {
-			return fmt.Errorf("malformed front matter: line %d: source_of_truth: expected true or false, not %q", v.Line+1, v.Value)
+			return fmt.Errorf("malformed front matter: line %d: source_of_truth: expected true or false", v.Line+1)
 		}
 		m.SourceOfTruth = &b
 		return nil
