@@ -87,5 +87,9 @@ func (m *Memory) Check(ctx context.Context) (checks.Report, error) {
 	r := checks.Run(mem, checks.Options{StaleAfter: m.cfg.Checks.StaleAfter, Now: m.o.Now, Drift: m.driftOptions()})
 	m.SaveCache()
 	r.Findings = append(r.Findings, policy.SecretFindings(mem.Main, mem.Latest, mem.Tasks, mem.Decisions, mem.Questions)...)
+	if bad := policy.UnreadableFindings(mem.Main, mem.Latest, mem.Tasks, mem.Decisions, mem.Questions); len(bad) > 0 {
+		r.Findings = append(r.Findings, bad...)
+		r.Announcement = checks.Announce(r)
+	}
 	return policy.RedactReport(r, policy.Held(mem.Main, mem.Latest, mem.Tasks, mem.Decisions, mem.Questions)), nil
 }

@@ -58,6 +58,14 @@ func (c *Context) check(o Options) {
 			r.Findings = append(r.Findings, sf)
 		}
 	}
+	var docs []tiers.Doc
+	for _, f := range c.Files() {
+		docs = append(docs, f.doc)
+	}
+	if bad := policy.UnreadableFindings(docs...); len(bad) > 0 {
+		r.Findings = append(r.Findings, bad...)
+		r.Announcement = checks.Announce(r)
+	}
 	r = policy.RedactReport(r, c.held())
 	c.Announcement, c.Findings = r.Announcement, r.Findings
 }

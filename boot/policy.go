@@ -48,7 +48,10 @@ func (c *Context) admitFile(f *File, counter budget.Counter) {
 func (c *Context) held() map[string]string {
 	out := map[string]string{}
 	for _, f := range c.Files() {
-		if f.Held != "" {
+		switch {
+		case f.Held != "" && f.doc.MetaErr != nil:
+			out[f.Path] = policy.Unreadable
+		case f.Held != "":
 			out[f.Path] = f.Held
 		}
 	}

@@ -73,6 +73,9 @@ func writeFile(b *strings.Builder, f *File) {
 	case f.Missing:
 		fmt.Fprintf(b, "\n### %s (missing)\n", f.Path)
 		return
+	case f.Held == tiers.Secret && f.doc.MetaErr != nil:
+		fmt.Fprintf(b, "\n### %s (held back: its front matter cannot be read, so its sensitivity is unknown)\n", f.Path)
+		return
 	case f.Held == tiers.Secret:
 		fmt.Fprintf(b, "\n### %s (held back: sensitivity secret)\n", f.Path)
 		return

@@ -40,7 +40,11 @@ func RedactReport(r checks.Report, held map[string]string) checks.Report {
 		for _, p := range append(quotes(check), also...) {
 			if lvl, ok := held[p]; ok && !seen[p] {
 				seen[p] = true
-				why = append(why, fmt.Sprintf("%s is %s", p, lvl))
+				if lvl == Unreadable {
+					why = append(why, fmt.Sprintf("%s's front matter cannot be read", p))
+				} else {
+					why = append(why, fmt.Sprintf("%s is %s", p, lvl))
+				}
 			}
 		}
 		sort.Strings(why)
@@ -49,8 +53,9 @@ func RedactReport(r checks.Report, held map[string]string) checks.Report {
 	out := r
 	out.Findings = make([]checks.Finding, len(r.Findings))
 	for i, f := range r.Findings {
-		// A drift finding quotes the document it is about.
-		if n := note(f.Check, f.Path); n != "" {
+		// A drift finding quotes the document it is about; the front
+		// matter's quotes none of it.
+		if n := note(f.Check, f.Path); n != "" && f.Check != CheckFrontMatter {
 			if f.Pass {
 				f.Message = "details held back (" + n + ")"
 			}

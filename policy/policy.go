@@ -90,7 +90,7 @@ func DocPath(p string) (string, bool) {
 }
 
 // Held maps each of docs, already read, that the policy holds back to its
-// level: for outputs that show what was found in documents (the checks'
+// level ([Unreadable] for front matter that cannot be read): for outputs that show what was found in documents (the checks'
 // findings) without building the boot context.
 func Held(docs ...tiers.Doc) map[string]string {
 	out := map[string]string{}
@@ -98,12 +98,18 @@ func Held(docs ...tiers.Doc) map[string]string {
 		if !d.Readable() {
 			continue
 		}
-		if lvl, _ := OfDoc(d); Withheld(lvl) {
+		if lvl, err := OfDoc(d); err != nil {
+			out[d.Path] = Unreadable
+		} else if Withheld(lvl) {
 			out[d.Path] = lvl
 		}
 	}
 	return out
 }
+
+// Unreadable stands in [Held] for the level of a document whose front
+// matter cannot be read: held back as secret, but not said to be secret.
+const Unreadable = "unreadable"
 
 // HeldBack counts the documents the sensitivity policy kept out.
 type HeldBack struct {

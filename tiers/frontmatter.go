@@ -184,7 +184,16 @@ func decodeFront(y []byte) (FrontMatter, error) {
 	var m FrontMatter
 	var doc yaml.Node
 	if err := yaml.Unmarshal(y, &doc); err != nil {
-		return m, fmt.Errorf("malformed front matter: %s", fileLines(err.Error()))
+		msg := fileLines(err.Error())
+		if !yamlLine().MatchString(msg) {
+			// Some YAML errors name no line: name the block's.
+			if n := bytes.Count(bytes.TrimSuffix(y, []byte("\n")), []byte("\n")) + 2; n > 2 {
+				msg = fmt.Sprintf("lines 2-%d: %s", n, msg)
+			} else {
+				msg = "line 2: " + msg
+			}
+		}
+		return m, fmt.Errorf("malformed front matter: %s", msg)
 	}
 	if len(doc.Content) == 0 {
 		return m, nil
