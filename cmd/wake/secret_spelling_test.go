@@ -47,8 +47,8 @@ func spelledSecret(sp struct{ name, open, key, value, close, eol string }, canar
 // a cold note and a note outside the tiers and cold/ (which only the
 // wake-up packet reads) secret, each with a canary of its own, and runs
 // every command that shows memory, the hook and the MCP server: no canary
-// may appear in any output, nor in boot.md, skill.md or the shared skill
-// file.
+// may appear in any output, nor in boot.md, skill.md, a capsule or the
+// shared skill file. The inbox is made secret likewise.
 func TestSecretSpellingsNeverLeave(t *testing.T) {
 	t.Parallel()
 	for _, sp := range frontSpellings {
@@ -76,6 +76,7 @@ func TestSecretSpellingsNeverLeave(t *testing.T) {
 				"warm/decisions.md": spelledSecret(sp, "CANARYlogzq", log),
 				"cold/plan.md":      spelledSecret(sp, "CANARYcoldzq", "A plan."),
 				"notes/pref.md":     spelledSecret(sp, "CANARYnotezq", "Tabs, not spaces."),
+				"warm/inbox.md":     spelledSecret(sp, "CANARYinboxzq", "- #1 [2026-11-20] CANARYinboxzq reminder"),
 			}
 			for rel, doc := range canaries {
 				name := filepath.Join(root, filepath.FromSlash(rel))
@@ -97,13 +98,20 @@ func TestSecretSpellingsNeverLeave(t *testing.T) {
 				a.run(args)
 				fmt.Fprintf(&seen, "$ wake %s\n%s%s", strings.Join(args, " "), out, errOut)
 			}
-			for _, f := range []string{"boot.md", "skill.md", "recent/latest.md", "main.md"} {
-				data, _ := os.ReadFile(filepath.Join(root, f))
+			capsules, _ := filepath.Glob(filepath.Join(root, "cold", "capsules", "*", "*.md"))
+			if len(capsules) == 0 {
+				t.Error("wake capsule wrote no capsule")
+			}
+			for _, f := range append([]string{"boot.md", "skill.md", "recent/latest.md", "main.md"}, capsules...) {
+				if !filepath.IsAbs(f) {
+					f = filepath.Join(root, f)
+				}
+				data, _ := os.ReadFile(f)
 				fmt.Fprintf(&seen, "== %s\n%s", f, data)
 			}
 			shared, _ := os.ReadFile(filepath.Join(dir, "home", ".claude", "agentchat.skill.md"))
 			fmt.Fprintf(&seen, "== shared skill\n%s", shared)
-			for _, c := range []string{"CANARYlogzq", "CANARYcoldzq", "CANARYnotezq"} {
+			for _, c := range []string{"CANARYlogzq", "CANARYcoldzq", "CANARYnotezq", "CANARYinboxzq"} {
 				if i := strings.Index(seen.String(), c); i >= 0 {
 					s := seen.String()
 					t.Errorf("%s leaks, near:\n%s", c, s[max(0, i-600):min(len(s), i+200)])
@@ -136,6 +144,7 @@ func spellingCommands() [][]string {
 		{"decisions"}, {"decisions", "--all", "--format", "json"},
 		{"wakeup", "--task", "tabs preference plan"}, {"wakeup", "--task", "tabs preference plan", "--format", "json"},
 		{"cold"}, {"cold", "plan.md"}, {"skill"}, {"log"},
+		{"remember", "--list"}, {"capsule", "--objective", "carry on"},
 		{"mcp"},
 		{"handoff", "--summary", "second session", "--next", "ship"},
 		{"load"},
