@@ -19,7 +19,9 @@ const ContradictionCacheFile = "contradictions.json"
 // contradictionVersion names the check that made the cached findings: a
 // change to what the check reports (its words, bounds or messages) must
 // raise it, and a cache of another version is rebuilt.
-const contradictionVersion = 1
+// Version 2 compares every active decision, where 1 compared the 300
+// newest.
+const contradictionVersion = 2
 
 // ContradictionCache keeps the contradiction check's findings for one
 // decision log, keyed by a hash of the log's bytes and the check's
@@ -33,10 +35,9 @@ type ContradictionCache struct {
 
 // contradictionFile is the cache as stored.
 type contradictionFile struct {
-	Version    int      `json:"version"`
-	Key        string   `json:"key"` // contradictionKey of the log
-	Findings   []string `json:"findings"`
-	Uncompared int      `json:"uncompared"`
+	Version  int      `json:"version"`
+	Key      string   `json:"key"` // contradictionKey of the log
+	Findings []string `json:"findings"`
 }
 
 // ReadContradictionCache reads the cache from the root's state directory.
@@ -84,7 +85,7 @@ func contradictionKey(log []byte) string {
 
 // contradictionsOf is [contradictions] of the log with bytes data, from
 // the cache when it holds them (c may be nil: no cache).
-func contradictionsOf(c *ContradictionCache, data []byte, log tiers.DecisionLog) ([]string, int) {
+func contradictionsOf(c *ContradictionCache, data []byte, log tiers.DecisionLog) []string {
 	if c == nil {
 		return contradictions(log)
 	}
@@ -93,13 +94,13 @@ func contradictionsOf(c *ContradictionCache, data []byte, log tiers.DecisionLog)
 	if c.saved.Key == key {
 		f := c.saved
 		c.mu.Unlock()
-		return append([]string(nil), f.Findings...), f.Uncompared
+		return append([]string(nil), f.Findings...)
 	}
 	c.mu.Unlock()
-	out, uncompared := contradictions(log)
+	out := contradictions(log)
 	c.mu.Lock()
-	c.saved = contradictionFile{Version: contradictionVersion, Key: key, Findings: append([]string(nil), out...), Uncompared: uncompared}
+	c.saved = contradictionFile{Version: contradictionVersion, Key: key, Findings: append([]string(nil), out...)}
 	c.dirty = true
 	c.mu.Unlock()
-	return out, uncompared
+	return out
 }

@@ -69,7 +69,7 @@ func TestContradictionCache(t *testing.T) {
 		if got := consistencyDetails(t, fsys, twoActive); !reflect.DeepEqual(got, want) {
 			t.Fatalf("cache %q: %q", bad, got)
 		}
-		if data, _ := afero.ReadFile(fsys, cachePath()); !strings.Contains(string(data), `"version":1`) {
+		if data, _ := afero.ReadFile(fsys, cachePath()); !strings.Contains(string(data), `"version":2`) {
 			t.Fatalf("cache %q was not rebuilt: %s", bad, data)
 		}
 	}

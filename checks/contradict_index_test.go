@@ -249,11 +249,8 @@ func memgenLog(tb testing.TB, n int) []byte {
 
 // contradictionsEveryPair is [contradictions] as it was before the index:
 // every pair compared.
-func contradictionsEveryPair(log tiers.DecisionLog) (out []string, uncompared int) {
+func contradictionsEveryPair(log tiers.DecisionLog) (out []string) {
 	act := active(log)
-	if len(act) > maxCompared {
-		uncompared, act = len(act)-maxCompared, act[len(act)-maxCompared:]
-	}
 	c := newComparer()
 	ps := make([]phrase, len(act))
 	topics := make([]string, len(act))
@@ -279,7 +276,7 @@ func contradictionsEveryPair(log tiers.DecisionLog) (out []string, uncompared in
 	if found > maxListed {
 		out = append(out, fmt.Sprintf("and %d more contradicting pairs", found-maxListed))
 	}
-	return out, uncompared
+	return out
 }
 
 // TestContradictionsAsEveryPair: the check's findings are those of every
@@ -289,17 +286,17 @@ func TestContradictionsAsEveryPair(t *testing.T) {
 	t.Parallel()
 	for _, n := range []int{2, 10, 60, 320, -320} {
 		// memgen's realistic log (n < 0) contradicts nowhere: the
-		// same findings are then the uncompared count and none.
+		// same findings are then none.
 		realistic := n < 0
 		data := variedLog(max(n, -n))
 		if realistic {
 			data, n = memgenLog(t, -n), -n
 		}
 		log := tiers.ParseDecisions(data)
-		got, gotUn := contradictions(log)
-		want, wantUn := contradictionsEveryPair(log)
-		if strings.Join(got, "\n") != strings.Join(want, "\n") || gotUn != wantUn {
-			t.Errorf("%d decisions: the index gives\n%s\n(%d uncompared); every pair\n%s\n(%d uncompared)", n, strings.Join(got, "\n"), gotUn, strings.Join(want, "\n"), wantUn)
+		got := contradictions(log)
+		want := contradictionsEveryPair(log)
+		if strings.Join(got, "\n") != strings.Join(want, "\n") {
+			t.Errorf("%d decisions: the index gives\n%s\nevery pair\n%s", n, strings.Join(got, "\n"), strings.Join(want, "\n"))
 		}
 		if n >= 60 && len(want) == 0 && !realistic {
 			t.Errorf("%d decisions: no contradiction to find", n)
@@ -311,9 +308,6 @@ func TestContradictionsAsEveryPair(t *testing.T) {
 // decision compared with every active entry.
 func conflictsEveryEntry(log tiers.DecisionLog, ds []handoff.NewDecision) []handoff.Conflict {
 	act := active(log)
-	if len(act) > maxCompared {
-		act = act[len(act)-maxCompared:]
-	}
 	c := newComparer()
 	ps := make([]phrase, len(act))
 	for i, e := range act {
@@ -374,4 +368,20 @@ func TestConflictsAsEveryEntry(t *testing.T) {
 		t.Errorf("only %d conflicts in all: the logs test nothing", found)
 	}
 	t.Logf("%d conflicts", found)
+}
+
+// TestConflictsWithTheOldest: the guard of rule 1 compares a new decision
+// with every active entry, so a decision that contradicts the oldest of a
+// long log is refused (it compared the 300 newest once).
+func TestConflictsWithTheOldest(t *testing.T) {
+	t.Parallel()
+	oldest := "[2026-01-01] DECISION: Store invoices in SQLite BECAUSE: one file\nSTATUS: active\n\n"
+	log := tiers.ParseDecisions(append([]byte(oldest), memgenLog(t, 400)...))
+	if n := len(active(log)); n < 400 {
+		t.Fatalf("%d active entries", n)
+	}
+	got := Conflicts(log, []handoff.NewDecision{{What: "Store invoices in Postgres", Why: "replicas"}})
+	if len(got) != 1 || got[0].With.Number != 1 {
+		t.Fatalf("conflicts %+v", got)
+	}
 }

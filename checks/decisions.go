@@ -13,8 +13,12 @@ import (
 const (
 	maxMalformedShown = 20  // malformed lines listed in one warning
 	maxListed         = 20  // contradicting pairs listed
-	maxCompared       = 300 // most recent active entries compared pairwise
 	maxTopicShown     = 5   // entries quoted for one shared TOPIC
+	// maxRecentCompared bounds the decisions a cold text is compared with
+	// (see [AgainstRecent]), which the consistency check and the guard of
+	// rule 1 never are: they compare every active decision, through the
+	// index, however many there are.
+	maxRecentCompared = 300
 )
 
 // CheckDecisions is check 4, deterministic and without a model: among the
@@ -34,7 +38,7 @@ func CheckDecisions(m Memory) []Finding {
 	log := tiers.SharedDecisions(d.Content)
 	var problems []string
 	problems = append(problems, sameTopic(log)...)
-	contra, uncompared := contradictionsOf(m.Contradictions, d.Content, log)
+	contra := contradictionsOf(m.Contradictions, d.Content, log)
 	problems = append(problems, contra...)
 	problems = append(problems, statusProblems(log)...)
 	problems = append(problems, duplicateIDs(log)...)
@@ -75,10 +79,6 @@ func CheckDecisions(m Memory) []Finding {
 	if m.WrittenSkipped != "" {
 		out = append(out, Finding{Check: Consistency, Pass: true, Severity: Warning, Path: tiers.DecisionsPath,
 			Message: "the ledger was not read, so entries wake wrote were not looked for by their IDs: " + m.WrittenSkipped})
-	}
-	if uncompared > 0 {
-		out = append(out, Finding{Check: Consistency, Pass: true, Severity: Warning, Path: tiers.DecisionsPath,
-			Message: fmt.Sprintf("contradictions were looked for among the %d most recent active decisions only; %d older active ones were not compared", maxCompared, uncompared)})
 	}
 	if len(log.Malformed) > 0 {
 		out = append(out, malformed(log.Malformed))
@@ -140,17 +140,13 @@ func sameTopic(log tiers.DecisionLog) []string {
 	return out
 }
 
-// contradictions compares the pairs of the most recent maxCompared active
-// entries that can contradict (the candidates the index finds: the same
-// findings as every pair), except pairs with a TOPIC each (the same TOPIC is
-// reported above, different ones are different subjects). It lists at
-// most maxListed pairs and says how many older active entries it did not
-// compare.
-func contradictions(log tiers.DecisionLog) (out []string, uncompared int) {
+// contradictions compares the pairs of active entries that can contradict
+// (the candidates the index finds: the same findings as every pair),
+// except pairs with a TOPIC each (the same TOPIC is reported above,
+// different ones are different subjects), however old. It lists at most
+// maxListed pairs.
+func contradictions(log tiers.DecisionLog) (out []string) {
 	act := active(log)
-	if len(act) > maxCompared {
-		uncompared, act = len(act)-maxCompared, act[len(act)-maxCompared:]
-	}
 	c := newComparer()
 	ps := make([]phrase, len(act))
 	topics := make([]string, len(act))
@@ -177,7 +173,7 @@ func contradictions(log tiers.DecisionLog) (out []string, uncompared int) {
 	if found > maxListed {
 		out = append(out, fmt.Sprintf("and %d more contradicting pairs", found-maxListed))
 	}
-	return out, uncompared
+	return out
 }
 
 func statusProblems(log tiers.DecisionLog) []string {
@@ -282,14 +278,11 @@ func andList(xs []string) string {
 // Conflicts finds, for decisions about to be appended, the active entries
 // of log each would contradict, as the consistency check would find them
 // once written: the same TOPIC, or (unless both have a TOPIC) a text that
-// contradicts. It compares with the most recent maxCompared active
-// entries, as the check does. It is the guard of rule 1 at write time
+// contradicts. It compares with every active entry, the oldest too, as
+// the check does. It is the guard of rule 1 at write time
 // ([handoff.Guard]).
 func Conflicts(log tiers.DecisionLog, ds []handoff.NewDecision) []handoff.Conflict {
 	act := active(log)
-	if len(act) > maxCompared {
-		act = act[len(act)-maxCompared:]
-	}
 	c := newComparer()
 	ps := make([]phrase, len(act))
 	index := map[keyHash][]int{}

@@ -44,8 +44,8 @@ func AgainstRecent(text string, r Recent) []Stale {
 	c := newComparer()
 	var ks []known
 	act := active(r.Log)
-	if len(act) > maxCompared {
-		act = act[len(act)-maxCompared:]
+	if len(act) > maxRecentCompared {
+		act = act[len(act)-maxRecentCompared:]
 	}
 	for _, e := range act {
 		ks = append(ks, known{fmt.Sprintf("decision %d", e.Number), tiers.OneLine(e.What), c.phrase(e.What)})
