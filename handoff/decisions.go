@@ -30,11 +30,18 @@ type NewDecision struct {
 	// hand-off's journal keeps it, so that a hand-off finished after a
 	// crash writes the ID its ledger line names.
 	ID string `json:",omitempty"`
+	// Ref, in a hand-off, names an entry already in the log (its ID or
+	// number) that the session made: it is listed, not appended.
+	Ref string `json:"-"`
 }
 
 // Validate checks that both texts are present and every field is one line
 // and holds no character that [CheckText] refuses.
 func (d NewDecision) Validate() error {
+	if d.Ref != "" {
+		_, err := ParseDecisionRef(d.Ref)
+		return err
+	}
 	switch {
 	case strings.TrimSpace(d.What) == "":
 		return errors.New("the decision text is empty")

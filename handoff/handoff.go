@@ -113,10 +113,14 @@ func (s *Store) plan(in Input) (*journal, []byte, error) {
 	at := s.Now().UTC().Truncate(time.Second)
 	sess := in.Session
 	sess.At = at
-	sess.Decisions.Items = decisionItems(in.Decisions)
+	fresh, items, err := s.sortDecisions(in.Decisions)
+	if err != nil {
+		return nil, nil, err
+	}
+	sess.Decisions.Items = items
 	summary := sess.Render()
 	j := &journal{Version: journalVersion, ID: at.Format("20060102T150405Z") + "-" + randSuffix(), At: at,
-		New: digest(summary), Decisions: in.Decisions}
+		New: digest(summary), Decisions: fresh}
 	j.Block = Block{Updated: at, SessionSummary: sess.Summary, NextPriority: sess.NextPriority,
 		OpenRisk: sess.OpenRisk, EmotionalRegister: sess.EmotionalRegister}
 	paths := []string{tiers.LatestPath}
@@ -148,7 +152,7 @@ func (s *Store) plan(in Input) (*journal, []byte, error) {
 		return nil, nil, err
 	}
 	paths = append(paths, tiers.MainPath)
-	if len(in.Decisions) > 0 {
+	if len(fresh) > 0 {
 		// The append is checked here, before anything is written: found
 		// failing after the commit point it would leave a hand-off that
 		// recovery could never finish.
@@ -159,7 +163,7 @@ func (s *Store) plan(in Input) (*journal, []byte, error) {
 		if err != nil {
 			return nil, nil, err
 		}
-		for _, d := range in.Decisions {
+		for _, d := range fresh {
 			if err := d.Validate(); err != nil {
 				return nil, nil, err
 			}
@@ -168,7 +172,7 @@ func (s *Store) plan(in Input) (*journal, []byte, error) {
 		// The IDs are planned against the log as the append will find it,
 		// its entries without one given theirs, and kept in the journal.
 		s.identify(&f)
-		j.Decisions = slices.Clone(in.Decisions)
+		j.Decisions = slices.Clone(fresh)
 		for i := range j.Decisions {
 			j.Decisions[i].ID = ""
 		}

@@ -205,13 +205,22 @@ func (in Input) texts() []inputText {
 
 // ParseDecision reads "WHAT because WHY", split at the first " because "
 // (any case): a decision is usually short and its reason is where a second
-// "because" belongs ("Use TOML because YAML broke because of tabs").
+// "because" belongs ("Use TOML because YAML broke because of tabs"). A
+// reason may end in "TOPIC: subject", the entry's TOPIC as `wake decide
+// --topic` gives it. A decision already in the log is named by its ID or
+// number alone ("d-7f3a", "#3").
 func ParseDecision(s string) (NewDecision, error) {
+	if _, err := ParseDecisionRef(s); err == nil {
+		return NewDecision{Ref: strings.TrimSpace(s)}, nil
+	}
 	i := strings.Index(asciiLower(s), " because ")
 	if i < 0 {
-		return NewDecision{}, errors.New(`want "WHAT because WHY"`)
+		return NewDecision{}, errors.New(`want "WHAT because WHY", or the id of a decision already in the log`)
 	}
 	d := NewDecision{What: strings.TrimSpace(s[:i]), Why: strings.TrimSpace(s[i+len(" because "):])}
+	if j := strings.LastIndex(d.Why, " "+tiers.KeyTopic+":"); j >= 0 {
+		d.Why, d.Topic = strings.TrimSpace(d.Why[:j]), strings.TrimSpace(d.Why[j+len(tiers.KeyTopic)+2:])
+	}
 	return d, d.Validate()
 }
 
