@@ -11,9 +11,9 @@ import (
 
 // Bounds that keep a huge decision log from making a huge or slow check.
 const (
-	maxMalformedShown = 20  // malformed lines listed in one warning
-	maxListed         = 20  // contradicting pairs listed
-	maxTopicShown     = 5   // entries quoted for one shared TOPIC
+	maxMalformedShown = 20 // malformed lines listed in one warning
+	maxListed         = 20 // contradicting pairs listed
+	maxTopicShown     = 5  // entries quoted for one shared TOPIC
 	// maxRecentCompared bounds the decisions a cold text is compared with
 	// (see [AgainstRecent]), which the consistency check and the guard of
 	// rule 1 never are: they compare every active decision, through the
