@@ -8,6 +8,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/wakeproto/wake/budget"
 	"github.com/wakeproto/wake/handoff"
 	"github.com/wakeproto/wake/policy"
 	"github.com/wakeproto/wake/tiers"
@@ -154,4 +155,23 @@ func trustState(m *Memory, r tiers.TrustedRoot) string {
 		return "trusted"
 	}
 	return "changed"
+}
+
+// ListingCounter is the token counter of the memory root at root, with
+// the encoding its wake.toml names (the default one when the file cannot
+// be read: a listing must not fail for it), for paging a listing of its
+// records ([report.Pager]).
+func ListingCounter(root string, o Options) (budget.Counter, error) {
+	m := bare(root, o)
+	enc := tiers.DefaultConfig().Encoding
+	if data, err := m.readConfig(); err == nil && data != nil {
+		if cfg, err := tiers.ParseConfig(m.path(tiers.ConfigPath), data); err == nil {
+			enc = cfg.Encoding
+		}
+	}
+	newEncoder := o.Encoder
+	if newEncoder == nil {
+		newEncoder = budget.NewEncoder
+	}
+	return newEncoder(enc)
 }

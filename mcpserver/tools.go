@@ -254,7 +254,13 @@ func (s *server) cold(ctx context.Context, m *wake.Memory, a coldArgs) (string, 
 			return "", err
 		}
 		var b strings.Builder
-		report.ColdText(&b, m.Root(), toc, cs.Pulled, m.Config().Budget.Cold)
+		c, err := wake.ListingCounter(m.Root(), s.lib)
+		if err != nil {
+			return "", err
+		}
+		if err := report.ColdText(&b, m.Root(), toc, cs.Pulled, m.Config().Budget.Cold, report.Pager{Counter: c}); err != nil {
+			return "", err
+		}
 		b.WriteString("\nHere `wake cold PATH` is wake_cold with path: the document's path under cold/, as listed.\n")
 		return b.String(), nil
 	}
@@ -385,7 +391,15 @@ func (s *server) log(_ context.Context, m *wake.Memory, a logArgs) (string, erro
 		data, err := report.LogJSON(l.Entries, l.HeldBack, l.Bad, l.Redacted)
 		return string(data), err
 	}
-	report.LogText(&b, l.Entries, l.HeldBack, l.Redacted, lf)
+	// The first page, as the command prints by default: a tool's answer
+	// goes into the agent's context.
+	c, err := wake.ListingCounter(m.Root(), s.lib)
+	if err != nil {
+		return "", err
+	}
+	if err := report.LogText(&b, l.Entries, l.HeldBack, l.Redacted, lf, report.Pager{Counter: c}); err != nil {
+		return "", err
+	}
 	return b.String(), nil
 }
 

@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/wakeproto/wake/policy"
@@ -93,37 +94,41 @@ func DecisionsJSON(log tiers.DecisionLog, planned map[int]string, held string, a
 	return marshal(out)
 }
 
-// DecisionsText writes the shown entries of log, each with its number,
-// status, ID and topic and its annotations, then the counts; an ID from
-// planned, not in the file yet, is marked "*" and explained. held is the
-// level holding the log back, whose text is then never written.
-func DecisionsText(w io.Writer, log tiers.DecisionLog, planned map[int]string, held string, all bool, redacted policy.Redactions) {
+// DecisionsText writes the shown entries of log, newest first, each with
+// its number, status, ID and topic and its annotations (the page of them
+// pg picks, with a line saying how to get the rest), then the counts; an
+// ID from planned, not in the file yet, is marked "*" and explained. held
+// is the level holding the log back, whose text is then never written.
+func DecisionsText(w io.Writer, log tiers.DecisionLog, planned map[int]string, held string, all bool, redacted policy.Redactions, pg Pager) error {
 	if held != "" {
-		fmt.Fprintf(w, "%s is %s: its %d decision(s) are held back; wake shows none of their text.\n", tiers.DecisionsPath, held, len(log.Entries))
-		return
+		_, err := fmt.Fprintf(w, "%s is %s: its %d decision(s) are held back; wake shows none of their text.\n", tiers.DecisionsPath, held, len(log.Entries))
+		return err
 	}
-	shown := Shown(log, all)
-	unwritten := false
-	for _, e := range shown {
-		topic := ""
-		if t := tiers.OneLine(e.Topic()); t != "" {
-			topic = "  (topic: " + t + ")"
-		}
-		id, written := entryID(e, planned)
-		if !written && id != "" {
-			id, unwritten = id+"*", true
-		}
-		fmt.Fprintf(w, "#%-3d %-9s %-7s %s%s\n", e.Number, entryStatus(e), id, e.Title(), topic)
-		fmt.Fprintf(w, "     because: %s\n", tiers.OneLine(e.Why))
-		for _, f := range []struct{ label, key string }{
-			{"reversed by", tiers.KeyReversedBy}, {"objection", tiers.KeyObjection},
-			{"proposed", tiers.KeyProposed}, {"upheld", tiers.KeyUpheld},
-		} {
-			for _, v := range e.Values(f.key) {
-				fmt.Fprintf(w, "     %s: %s\n", f.label, tiers.OneLine(v))
-			}
-		}
+	shown := slices.Clone(Shown(log, all))
+	slices.Reverse(shown)
+	blocks := make([]string, len(shown))
+	marked := make([]bool, len(shown))
+	for i, e := range shown {
+		var b strings.Builder
+		marked[i] = writeEntry(&b, e, planned)
+		blocks[i] = b.String()
 	}
+	p, err := pg.Cut(blocks)
+	if err != nil {
+		return err
+	}
+	unwritten := slices.Contains(marked[p.From:p.To], true)
+	for _, b := range blocks[p.From:p.To] {
+		io.WriteString(w, b)
+	}
+	if len(shown) > 0 {
+		fmt.Fprintln(w)
+	}
+	command := "wake decisions"
+	if all {
+		command += " --all"
+	}
+	io.WriteString(w, p.Footer("decisions, newest first,", command, "wake decisions ID"))
 	counts := map[string]int{}
 	for _, e := range log.Entries {
 		counts[entryStatus(e)]++
@@ -145,6 +150,31 @@ func DecisionsText(w io.Writer, log tiers.DecisionLog, planned map[int]string, h
 	if r := redacted.Line(); r != "" {
 		fmt.Fprintf(w, "%s: wake shows them so; take them out of %s.\n", strings.ToUpper(r[:1])+r[1:], tiers.DecisionsPath)
 	}
+	return nil
+}
+
+// writeEntry writes one entry as the listing shows it, and reports whether
+// its ID is a planned one, not in the file yet.
+func writeEntry(w io.Writer, e tiers.Decision, planned map[int]string) (unwritten bool) {
+	topic := ""
+	if t := tiers.OneLine(e.Topic()); t != "" {
+		topic = "  (topic: " + t + ")"
+	}
+	id, written := entryID(e, planned)
+	if !written && id != "" {
+		id, unwritten = id+"*", true
+	}
+	fmt.Fprintf(w, "#%-3d %-9s %-7s %s%s\n", e.Number, entryStatus(e), id, e.Title(), topic)
+	fmt.Fprintf(w, "     because: %s\n", tiers.OneLine(e.Why))
+	for _, f := range []struct{ label, key string }{
+		{"reversed by", tiers.KeyReversedBy}, {"objection", tiers.KeyObjection},
+		{"proposed", tiers.KeyProposed}, {"upheld", tiers.KeyUpheld},
+	} {
+		for _, v := range e.Values(f.key) {
+			fmt.Fprintf(w, "     %s: %s\n", f.label, tiers.OneLine(v))
+		}
+	}
+	return unwritten
 }
 
 // entryID is the entry's ID and whether it is in the file: else the one
@@ -162,4 +192,19 @@ func entryStatus(e tiers.Decision) string {
 		return tiers.StatusActive
 	}
 	return e.Status
+}
+
+// DecisionEntries writes the entries es whole, as the listing shows each
+// (the answer to `wake decisions ID`), whatever their status.
+func DecisionEntries(w io.Writer, es []tiers.Decision, planned map[int]string) error {
+	unwritten := false
+	for _, e := range es {
+		if writeEntry(w, e, planned) {
+			unwritten = true
+		}
+	}
+	if unwritten {
+		fmt.Fprintln(w, "* written by hand: wake writes this id into the entry at its next write of the log; reverse, contest and uphold take it already.")
+	}
+	return nil
 }

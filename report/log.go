@@ -38,11 +38,12 @@ func LogJSON(entries []handoff.Entry, held int, bad []handoff.BadLine, redacted 
 	return marshal(out)
 }
 
-// LogText writes one line an entry, then what was held back; f is the
+// LogText writes one line an entry, the page of them pg picks with a
+// line saying how to get the rest, then what was held back; f is the
 // selection, named when it left no entry.
 // The ledger can be edited by hand, so its text is made printable: no
 // terminal escape reaches the terminal (the JSON escapes them instead).
-func LogText(w io.Writer, entries []handoff.Entry, held int, redacted policy.Redactions, f wake.LogFilter) {
+func LogText(w io.Writer, entries []handoff.Entry, held int, redacted policy.Redactions, f wake.LogFilter, pg Pager) error {
 	var b strings.Builder
 	if len(entries) == 0 {
 		var parts []string
@@ -54,7 +55,8 @@ func LogText(w io.Writer, entries []handoff.Entry, held int, redacted policy.Red
 		}
 		b.WriteString("No ledger entries" + strings.Join(parts, "") + ".\n")
 	}
-	for _, e := range entries {
+	lines := make([]string, len(entries))
+	for i, e := range entries {
 		var l strings.Builder
 		fmt.Fprintf(&l, "%s  %-8s  %s", e.At.UTC().Format(time.RFC3339), e.Op, e.ChangeSummary)
 		if len(e.Paths) > 0 {
@@ -63,9 +65,16 @@ func LogText(w io.Writer, entries []handoff.Entry, held int, redacted policy.Red
 		if e.Summary != "" {
 			fmt.Fprintf(&l, "  summary: %s", e.Summary)
 		}
-		b.WriteString(tiers.Printable(l.String()))
-		b.WriteString("\n")
+		lines[i] = tiers.Printable(l.String()) + "\n"
 	}
+	p, err := pg.Cut(lines)
+	if err != nil {
+		return err
+	}
+	for _, l := range lines[p.From:p.To] {
+		b.WriteString(l)
+	}
+	b.WriteString(p.Footer("entries, newest first,", "wake log", "--since DURATION", "--op OP"))
 	if held > 0 {
 		what := "entries"
 		if held == 1 {
@@ -76,5 +85,6 @@ func LogText(w io.Writer, entries []handoff.Entry, held int, redacted policy.Red
 	if r := redacted.Line(); r != "" {
 		fmt.Fprintf(&b, "%s.\n", strings.ToUpper(r[:1])+r[1:])
 	}
-	io.WriteString(w, b.String())
+	_, err = io.WriteString(w, b.String())
+	return err
 }

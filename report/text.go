@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strings"
 
 	"github.com/wakeproto/wake"
 	"github.com/wakeproto/wake/boot"
@@ -97,11 +98,22 @@ func InitText(w io.Writer, dir string, res handoff.InitResult) {
 	}
 }
 
-// ColdText writes the cold tier's whole table of contents under a header
+// ColdText writes the cold tier's table of contents (the page of its
+// lines pg picks, with a line saying how to get the rest) under a header
 // saying how to pull a document and what this session has pulled of its
 // budget.cold.
-func ColdText(w io.Writer, root string, toc *cold.TOC, pulled, budgetCold int) {
+func ColdText(w io.Writer, root string, toc *cold.TOC, pulled, budgetCold int, pg Pager) error {
+	lines := strings.SplitAfter(toc.Text(), "\n")
+	if lines[len(lines)-1] == "" {
+		lines = lines[:len(lines)-1]
+	}
+	p, err := pg.Cut(lines)
+	if err != nil {
+		return err
+	}
 	fmt.Fprintf(w, "Cold tier of %s: pull a document with `wake cold PATH`.\n", root)
 	fmt.Fprintf(w, "This session has pulled %s of %s tokens (budget.cold).\n\n", budget.Thousands(pulled), budget.Thousands(budgetCold))
-	io.WriteString(w, toc.Text())
+	io.WriteString(w, strings.Join(lines[p.From:p.To], ""))
+	_, err = io.WriteString(w, p.Footer("lines", "wake cold"))
+	return err
 }

@@ -15,6 +15,7 @@ import (
 
 type coldOptions struct {
 	path string // root-relative, inside cold/; "" lists the tier
+	page int
 }
 
 func (a *app) coldCmd() *cobra.Command {
@@ -33,9 +34,13 @@ func (a *app) coldCmd() *cobra.Command {
 				}
 				o.path = rel
 			}
+			if o.page < 1 {
+				return usagef("--page %d: want a page number from 1", o.page)
+			}
 			return a.coldRun(cmd.Context(), o)
 		},
 	}
+	addPage(cmd, &o.page)
 	return cmd
 }
 
@@ -45,7 +50,7 @@ func (a *app) coldRun(ctx context.Context, o *coldOptions) error {
 		return err
 	}
 	if o.path == "" {
-		return a.coldList(m)
+		return a.coldList(m, o.page)
 	}
 	p, err := m.Pull(ctx, o.path)
 	if err != nil {
@@ -59,11 +64,14 @@ func (a *app) coldRun(ctx context.Context, o *coldOptions) error {
 	return nil
 }
 
-func (a *app) coldList(m *wake.Memory) error {
+func (a *app) coldList(m *wake.Memory, page int) error {
 	toc, cs, err := m.ColdTOC()
 	if err != nil {
 		return err
 	}
-	report.ColdText(a.out, m.Root(), toc, cs.Pulled, m.Config().Budget.Cold)
-	return nil
+	pg, err := a.pager(m.Root(), page)
+	if err != nil {
+		return err
+	}
+	return pageErr(report.ColdText(a.out, m.Root(), toc, cs.Pulled, m.Config().Budget.Cold, pg))
 }

@@ -6,6 +6,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/wakeproto/wake"
+	"github.com/wakeproto/wake/handoff"
 	"github.com/wakeproto/wake/report"
 	"github.com/wakeproto/wake/tiers"
 )
@@ -13,21 +14,33 @@ import (
 type decisionsOptions struct {
 	all    bool
 	format string
+	page   int
+	refs   []handoff.DecisionRef // entries to show whole; none: the listing
 }
 
 func (a *app) decisionsCmd() *cobra.Command {
 	o := &decisionsOptions{}
 	cmd := &cobra.Command{
-		Use:     "decisions [--all] [--format json]",
-		Short:   "List the decision log with numbers, IDs, status and topic",
+		Use:     "decisions [ID...] [--all] [--page N] [--format json]",
+		Short:   "List the decision log with numbers, IDs, status and topic, newest first, or show decisions by ID",
 		Long:    help("decisions"),
-		Example: "  wake decisions\n  wake decisions --all --format json",
-		Args:    noArgs,
+		Example: "  wake decisions\n  wake decisions --all --page 2\n  wake decisions d-7f3a\n  wake decisions --all --format json",
 		RunE: func(cmd *cobra.Command, args []string) error {
+			for _, arg := range args {
+				ref, err := handoff.ParseDecisionRef(arg)
+				if err != nil {
+					return usageError{err}
+				}
+				o.refs = append(o.refs, ref)
+			}
+			if o.page < 1 {
+				return usagef("--page %d: want a page number from 1", o.page)
+			}
 			return a.decisionsRun(o)
 		},
 	}
 	cmd.Flags().BoolVar(&o.all, "all", false, "list reversed decisions too")
+	addPage(cmd, &o.page)
 	addFormat(cmd, &o.format, "text or json", "text", "json")
 	return cmd
 }
@@ -46,9 +59,50 @@ func (a *app) decisionsRun(o *decisionsOptions) error {
 			a.warn([]string{fmt.Sprintf("%s:%d: %s: %s", tiers.DecisionsPath, m.Line, m.Reason, m.Text)})
 		}
 	}
+	if len(o.refs) > 0 {
+		return a.decisionEntries(d, o)
+	}
 	if o.format == "json" {
 		return a.writeJSON(report.DecisionsJSON(d.Log, d.Planned, d.Held, o.all, d.Redacted))
 	}
-	report.DecisionsText(a.out, d.Log, d.Planned, d.Held, o.all, d.Redacted)
-	return nil
+	pg, err := a.pager(root, o.page)
+	if err != nil {
+		return err
+	}
+	return pageErr(report.DecisionsText(a.out, d.Log, d.Planned, d.Held, o.all, d.Redacted, pg))
+}
+
+// decisionEntries shows the entries o names, whole, whatever their status.
+func (a *app) decisionEntries(d wake.Decisions, o *decisionsOptions) error {
+	if d.Held != "" {
+		return fmt.Errorf("%s is %s: wake shows none of its decisions", tiers.DecisionsPath, d.Held)
+	}
+	var es []tiers.Decision
+	for _, ref := range o.refs {
+		e, ok := findDecision(d, ref)
+		if !ok {
+			return hintError{fmt.Errorf("decision %s: no entry of %s has that %s", ref, tiers.DecisionsPath, map[bool]string{true: "id", false: "number"}[ref.ID != ""]),
+				"'wake decisions --all' lists every decision with its number and id"}
+		}
+		es = append(es, e)
+	}
+	if o.format == "json" {
+		log := tiers.DecisionLog{Entries: es}
+		return a.writeJSON(report.DecisionsJSON(log, d.Planned, "", true, d.Redacted))
+	}
+	return report.DecisionEntries(a.out, es, d.Planned)
+}
+
+// findDecision finds the entry ref names: by its ID, or the ID planned for
+// it, or by its number.
+func findDecision(d wake.Decisions, ref handoff.DecisionRef) (tiers.Decision, bool) {
+	if ref.ID == "" {
+		return d.Log.Entry(ref.Number)
+	}
+	for _, e := range d.Log.Entries {
+		if tiers.SameID(e.ID, ref.ID) || !e.HasIDLine() && tiers.SameID(d.Planned[e.Number], ref.ID) {
+			return e, true
+		}
+	}
+	return tiers.Decision{}, false
 }

@@ -15,6 +15,7 @@ type logOptions struct {
 	since  time.Duration // 0: the whole ledger
 	op     string
 	format string
+	page   int
 }
 
 func (a *app) logCmd() *cobra.Command {
@@ -34,6 +35,9 @@ func (a *app) logCmd() *cobra.Command {
 				}
 				o.since = d
 			}
+			if o.page < 1 {
+				return usagef("--page %d: want a page number from 1", o.page)
+			}
 			if cmd.Flags().Changed("op") && (o.op == "" || strings.ContainsAny(o.op, " \t")) {
 				return usagef("--op %q: want one op, such as handoff or decide", o.op)
 			}
@@ -42,6 +46,7 @@ func (a *app) logCmd() *cobra.Command {
 	}
 	cmd.Flags().StringVar(&since, "since", "", "only entries from the last `DURATION` (e.g. 24h)")
 	cmd.Flags().StringVar(&o.op, "op", "", "only entries of this `OP` (init, handoff, decide, ...)")
+	addPage(cmd, &o.page)
 	addFormat(cmd, &o.format, "text or json", "text", "json")
 	return cmd
 }
@@ -62,6 +67,9 @@ func (a *app) logRun(o *logOptions) error {
 	if o.format == "json" {
 		return a.writeJSON(report.LogJSON(l.Entries, l.HeldBack, l.Bad, l.Redacted))
 	}
-	report.LogText(a.out, l.Entries, l.HeldBack, l.Redacted, f)
-	return nil
+	pg, err := a.pager(root, o.page)
+	if err != nil {
+		return err
+	}
+	return pageErr(report.LogText(a.out, l.Entries, l.HeldBack, l.Redacted, f, pg))
 }
