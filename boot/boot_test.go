@@ -114,8 +114,17 @@ func TestLoadCompressesOversizedFile(t *testing.T) {
 	if !strings.HasPrefix(md, ctx.Announcement+"\n\n"+want+"\n") {
 		t.Fatalf("output does not start with %q:\n%.300s", want, md)
 	}
-	if !strings.Contains(md, "[wake: warm/decisions.md cut to fit") || enc.Count(dec.Content) != dec.ShownTokens {
-		t.Fatal("no marker, or shown count is not exact")
+	// The log is a view of what is in force: the newest whole, first; then
+	// the older ones one line each: all 1,200 appear.
+	newest := strings.Index(dec.Content, "DECISION: Adopt practice number 1199 ")
+	index := strings.Index(dec.Content, "In force, one line each")
+	if newest < 0 || index < newest || enc.Count(dec.Content) != dec.ShownTokens {
+		t.Fatalf("not a view of what is in force, or shown count is not exact:\n%.600s", dec.Content)
+	}
+	for i := range 1200 {
+		if !strings.Contains(dec.Content, fmt.Sprintf("Adopt practice number %d for the build", i)) {
+			t.Fatalf("decision %d in force does not appear", i+1)
+		}
 	}
 	if enc.Count(md) > cfg.Budget.MemoryMax {
 		t.Fatalf("output %d tokens over memory_max", enc.Count(md))

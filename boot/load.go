@@ -33,8 +33,13 @@ func Build(o Options) (*Context, error) {
 			// What the file may use: the tier's budget less what the other
 			// files take. For a file over its share that is the share itself.
 			f.Budget = p.Budget - (used - share)
-			if f.Tokens > share {
+			switch {
+			case f.Tokens > share:
 				fit(f, share, o.Counter)
+			case f.Path == tiers.DecisionsPath && f.doc.Readable():
+				// The log is shown as a view of what is in force
+				// whatever its size, within what the tier leaves it.
+				fit(f, f.Budget, o.Counter)
 			}
 		}
 	}
@@ -82,6 +87,20 @@ func keepHandoff(path string) func(string) bool {
 }
 
 func fit(f *File, share int, c budget.Counter) {
+	if f.Path == tiers.DecisionsPath {
+		if v, ok := decisionsView(f.full, share, c); ok {
+			f.Budget = share
+			f.Content, f.ShownTokens, f.Truncated = v.Text, v.Tokens, v.Truncated
+			f.Omitted, f.withheld, f.cuts = nil, false, v.Cuts
+			if v.Truncated {
+				f.Omitted = &Omit{Blocks: len(v.Cuts)}
+				for _, c := range v.Cuts {
+					f.Omitted.Tokens += c.Tokens
+				}
+			}
+			return
+		}
+	}
 	r := budget.Fit(f.full, share, c, f.Path, keepHandoff(f.Path))
 	f.Budget = share
 	f.Content, f.ShownTokens, f.Truncated = r.Text, r.Tokens, r.Truncated

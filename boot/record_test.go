@@ -64,6 +64,24 @@ func TestContextRecordIsComplete(t *testing.T) {
 					t.Fatalf("max %d: %s withheld, recorded in %d cuts, the first %+v", max, f.Path, len(cuts), cuts[:min(1, len(cuts))])
 				}
 				seen["withheld"]++
+			case f.Truncated && f.Path == tiers.DecisionsPath:
+				// The log's view shows what it leaves out whole as one line
+				// or a count: each entry left out is recorded as its block.
+				sum := 0
+				blocks := map[string]bool{}
+				for _, b := range budget.Blocks(f.full) {
+					blocks[fmt.Sprint(tiers.ShortLine(strings.SplitN(strings.TrimLeft(b.Text, "\n"), "\n", 2)[0]), words.Count(b.Text))] = true
+				}
+				for _, c := range cuts {
+					sum += c.Tokens
+					if !blocks[fmt.Sprint(c.What, c.Tokens)] {
+						t.Fatalf("max %d: %s: recorded %+v, which is no block of it", max, f.Path, c)
+					}
+				}
+				if len(cuts) != f.Omitted.Blocks || sum != f.Omitted.Tokens {
+					t.Fatalf("max %d: %s: %d entries, %d words left out; recorded %d, %d", max, f.Path, f.Omitted.Blocks, f.Omitted.Tokens, len(cuts), sum)
+				}
+				seen["entries"] += len(cuts)
 			case f.Truncated:
 				sum := 0
 				for _, c := range cuts {
