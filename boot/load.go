@@ -2,7 +2,6 @@ package boot
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/wakeproto/wake/budget"
 	"github.com/wakeproto/wake/tiers"
@@ -79,13 +78,6 @@ func (c *Context) Cuts() []budget.Cut {
 	return out
 }
 
-func keepHandoff(path string) func(string) bool {
-	if path != tiers.MainPath {
-		return nil
-	}
-	return func(section string) bool { return strings.EqualFold(section, tiers.SectionHandoff) }
-}
-
 func fit(f *File, share int, c budget.Counter) {
 	if f.Path == tiers.DecisionsPath {
 		if v, ok := decisionsView(f.full, share, c); ok {
@@ -101,7 +93,7 @@ func fit(f *File, share int, c budget.Counter) {
 			return
 		}
 	}
-	r := budget.Fit(f.full, share, c, f.Path, keepHandoff(f.Path))
+	r := budget.FitRanked(f.full, share, c, f.Path, rankFor(f.Path))
 	f.Budget = share
 	f.Content, f.ShownTokens, f.Truncated = r.Text, r.Tokens, r.Truncated
 	f.Omitted, f.withheld, f.cuts = nil, false, r.Cuts

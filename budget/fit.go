@@ -136,6 +136,22 @@ type Fitted struct {
 // markers, which say the text was cut to fit only when it does. A heading
 // left with nothing under it goes too.
 func Fit(text string, budget int, c Counter, name string, keep func(section string) bool) Fitted {
+	var rank func(Block) int
+	if keep != nil {
+		rank = func(b Block) int {
+			if keep(b.Section) {
+				return Keep
+			}
+			return 0
+		}
+	}
+	return FitRanked(text, budget, c, name, rank)
+}
+
+// FitRanked is [Fit] with the blocks cut in the order rank gives them: the
+// lowest rank first and, among equals, from the bottom up; a block ranked
+// [Keep] is never cut. A nil rank ranks every block alike.
+func FitRanked(text string, budget int, c Counter, name string, rank func(Block) int) Fitted {
 	total := c.Count(text)
 	f := Fitted{Text: text, Tokens: total, Original: total}
 	if total <= budget {
@@ -152,13 +168,16 @@ func Fit(text string, budget int, c Counter, name string, keep func(section stri
 			where = Where(name, b.Section)
 		}
 		fr.Pieces[i] = Piece{Text: b.Text, Size: counts[i], Where: where}
-		if keep != nil && keep(b.Section) {
-			fr.Pieces[i].Priority = Keep
+		if rank != nil {
+			fr.Pieces[i].Priority = rank(b)
 		}
 	}
-	kept := protectedSections(blocks, keep)
+	kept := protectedSections(blocks, fr.Pieces)
 	over := false
-	render := func() string { return joinKept(blocks, fr.IsCut, counts, markerFor(name, budget, over, kept)) }
+	quiet := func(i int) bool { return fr.Pieces[i].Priority < 0 }
+	render := func() string {
+		return joinKept(blocks, fr.IsCut, quiet, counts, markerFor(name, budget, over, kept), quietMarkerFor(name, budget, over))
+	}
 	// Cut on the blocks' counts until they leave room for a marker.
 	fr.Estimate = sum + c.Count(markerFor(name, budget, false, kept)(len(blocks), sum)) + 2
 	out := ""
@@ -210,31 +229,47 @@ func dropOrphanHeadings(blocks []Block, fr *Fitter) {
 
 // joinKept joins the kept blocks with a marker in each place where a run
 // of blocks was dropped, saying what that run held.
-func joinKept(blocks []Block, dropped func(int) bool, counts []int, mark func(blocks, tokens int) string) string {
+func joinKept(blocks []Block, dropped, quiet func(int) bool, counts []int, mark func(blocks, tokens int) string, markQuiet func(blocks, tokens int) string) string {
 	var b strings.Builder
+	qn, qtok := 0, 0
 	for i := 0; i < len(blocks); {
 		if !dropped(i) {
 			b.WriteString(blocks[i].Text)
 			i++
 			continue
 		}
-		n, tok := 0, 0
+		n, tok, loud := 0, 0, false
 		for ; i < len(blocks) && dropped(i); i++ {
 			n, tok = n+1, tok+counts[i]
+			loud = loud || !quiet(i)
+		}
+		if !loud {
+			// Blocks ranked below the rest (done items, what happened)
+			// are scattered through a text: one marker at its end
+			// counts them, rather than one between every kept line.
+			qn, qtok = qn+n, qtok+tok
+			continue
 		}
 		if b.Len() > 0 && !strings.HasSuffix(b.String(), "\n") {
 			b.WriteByte('\n')
 		}
 		b.WriteString(mark(n, tok))
 	}
+	if qn > 0 {
+		if b.Len() > 0 && !strings.HasSuffix(b.String(), "\n") {
+			b.WriteByte('\n')
+		}
+		b.WriteString(markQuiet(qn, qtok))
+	}
 	return b.String()
 }
 
-// protectedSections names the sections keep protects, in text order.
-func protectedSections(blocks []Block, keep func(string) bool) []string {
+// protectedSections names the sections whose blocks are never cut (ranked
+// Keep), in text order.
+func protectedSections(blocks []Block, pieces []Piece) []string {
 	var out []string
-	for _, b := range blocks {
-		if keep != nil && b.Section != "" && keep(b.Section) && !slices.Contains(out, b.Section) {
+	for i, b := range blocks {
+		if b.Section != "" && pieces[i].Priority == Keep && !slices.Contains(out, b.Section) {
 			out = append(out, b.Section)
 		}
 	}
@@ -259,6 +294,20 @@ func markerFor(name string, budget int, over bool, kept []string) func(blocks, t
 	}
 	return func(blocks, tokens int) string {
 		return fmt.Sprintf("[wake: %s: %d block(s) left out here, %s tokens; read the file itself for them]\n\n",
+			head, blocks, Thousands(tokens))
+	}
+}
+
+// quietMarkerFor returns the one marker that counts, at the end of the
+// text, the blocks ranked below the rest that were left out wherever they
+// stood.
+func quietMarkerFor(name string, budget int, over bool) func(blocks, tokens int) string {
+	head := fmt.Sprintf("%s cut to fit %s tokens", name, Thousands(budget))
+	if over {
+		head = fmt.Sprintf("%s cut, but still over its %s-token budget", name, Thousands(budget))
+	}
+	return func(blocks, tokens int) string {
+		return fmt.Sprintf("[wake: %s: %d finished or past block(s) (done items, what happened) left out here, %s tokens, from wherever they stood above; read the file itself for them]\n\n",
 			head, blocks, Thousands(tokens))
 	}
 }
