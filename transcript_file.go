@@ -33,7 +33,7 @@ func (m *Memory) openTranscript(name string) (r io.Reader, closer io.Closer, cut
 	var nr *tiers.NotRegularError
 	switch {
 	case errors.Is(err, os.ErrNotExist):
-		return nil, nil, false, hinted{fmt.Errorf("transcript %s: no such file", name), "give the session's transcript file, or --session-start without one"}
+		return nil, nil, false, hinted{fmt.Errorf("transcript %s: no such file", name), "give the path of the session's transcript file"}
 	case errors.As(err, &nr):
 		return nil, nil, false, hinted{fmt.Errorf("transcript %s", nr.Error()), "give the session's transcript, a regular file"}
 	case err != nil:

@@ -98,3 +98,31 @@ func TestTranscriptReadersRefuseNonRegular(t *testing.T) {
 		}
 	}
 }
+
+// TestInputFilesRefuseNonRegular: the other paths wake is given to read,
+// wake handoff --file and the capsule of wake capsule verify, are refused
+// at once, naming the path and what it is, when they are a named pipe (or
+// a link to one), a device or a directory.
+func TestInputFilesRefuseNonRegular(t *testing.T) {
+	t.Parallel()
+	dir := memoryWithSessions(t)
+	for kind, c := range stallingTranscripts(t, t.TempDir()) {
+		path, why := c[0], c[1]
+		code, _, errOut := runBoundedInput(t, dir, "", "handoff", "--file", path)
+		if code != 2 || !strings.Contains(errOut, "--file "+path+": "+why) {
+			t.Errorf("handoff --file, %s: exit %d, stderr %s", kind, code, errOut)
+		}
+	}
+	capsules := filepath.Join(dir, ".wake", "cold", "capsules")
+	if err := os.MkdirAll(capsules, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	fifo := filepath.Join(capsules, "pipe.md")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Skipf("mkfifo: %v", err)
+	}
+	code, _, errOut := runBoundedInput(t, dir, "", "capsule", "verify", fifo)
+	if code == 0 || !strings.Contains(errOut, "pipe.md") || !strings.Contains(errOut, "not a regular file (named pipe)") {
+		t.Errorf("capsule verify of a named pipe: exit %d, stderr %s", code, errOut)
+	}
+}
