@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -76,7 +75,7 @@ func (m *Memory) AutoHandoff(ctx context.Context, o AutoOptions) (AutoResult, er
 	}
 	res.Start, res.Since = mark.Start, mark.Since()
 	if o.Transcript != "" {
-		s, err := m.readTranscript(o.Transcript, func(r io.Reader) (*transcript.Summary, error) {
+		s, err := m.readTranscript(o.Transcript, true, func(r io.Reader) (*transcript.Summary, error) {
 			return transcript.Read(r, o.Format, transcript.DefaultLimits(), m.scope(mark))
 		})
 		if err != nil {
@@ -119,7 +118,7 @@ func (m *Memory) AutoHandoff(ctx context.Context, o AutoOptions) (AutoResult, er
 func (m *Memory) autoMark(o AutoOptions) (SessionMark, error) {
 	start, id := o.Start, o.SessionID
 	if o.Transcript != "" {
-		h, err := m.readTranscript(o.Transcript, func(r io.Reader) (*transcript.Summary, error) {
+		h, err := m.readTranscript(o.Transcript, false, func(r io.Reader) (*transcript.Summary, error) {
 			return transcript.Head(r, o.Format, 0)
 		})
 		if err != nil {
@@ -262,22 +261,21 @@ func (m *Memory) projectDir(cwd string) string {
 	}
 }
 
-// readTranscript opens a transcript file and reads it with read.
-func (m *Memory) readTranscript(name string, read func(io.Reader) (*transcript.Summary, error)) (*transcript.Summary, error) {
-	file, err := m.o.FS.Open(name)
+// readTranscript opens a transcript file and reads it with read, at most
+// its head and tail when it is long (see [transcriptHead]): a warning
+// says so when whole, a reading meant to go to its end.
+func (m *Memory) readTranscript(name string, whole bool, read func(io.Reader) (*transcript.Summary, error)) (*transcript.Summary, error) {
+	r, file, cut, err := m.openTranscript(name)
 	if err != nil {
-		if errors.Is(err, os.ErrNotExist) {
-			return nil, hinted{fmt.Errorf("transcript %s: no such file", name), "give the session's transcript file, or --session-start without one"}
-		}
-		return nil, fmt.Errorf("transcript %s: %w", name, err)
+		return nil, err
 	}
 	defer file.Close()
-	if fi, err := file.Stat(); err == nil && !fi.Mode().IsRegular() {
-		return nil, fmt.Errorf("transcript %s: not a regular file", name)
-	}
-	s, err := read(file)
+	s, err := read(r)
 	if err != nil {
 		return nil, fmt.Errorf("transcript %s: %w", name, err)
+	}
+	if cut && whole {
+		m.warn(cutNote(name))
 	}
 	return s, nil
 }
@@ -349,7 +347,7 @@ func (w SessionWork) DidWork() bool { return w.Edited != "" || w.Decisions > 0 }
 // is not handed off begins: the transcript's opening for its start (and
 // its id, when id is ""), the ledger for its last hand-off.
 func (m *Memory) SessionMark(name string, f transcript.Format, id string) (SessionMark, error) {
-	h, err := m.readTranscript(name, func(r io.Reader) (*transcript.Summary, error) {
+	h, err := m.readTranscript(name, false, func(r io.Reader) (*transcript.Summary, error) {
 		return transcript.Head(r, f, 0)
 	})
 	if err != nil {
@@ -369,7 +367,7 @@ func (m *Memory) SessionMark(name string, f transcript.Format, id string) (Sessi
 // edit or decision since. It runs at the end of every turn.
 func (m *Memory) SessionWork(name string, f transcript.Format, k SessionMark) (SessionWork, error) {
 	w := SessionWork{SessionMark: k}
-	s, err := m.readTranscript(name, func(r io.Reader) (*transcript.Summary, error) {
+	s, err := m.readTranscript(name, true, func(r io.Reader) (*transcript.Summary, error) {
 		return transcript.ReadWork(r, f, 0, m.scope(k))
 	})
 	if err != nil {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"path"
 	"path/filepath"
@@ -71,17 +72,33 @@ func (m *Memory) Branch(ctx context.Context) string {
 // with one ledger line (op capsule). It never replaces a file: a second
 // capsule of the same second gets "-2", and so on.
 func (m *Memory) Capsule(ctx context.Context, o CapsuleOptions) (capsule.Written, error) {
-	var hl []capsule.Highlight
-	if o.Transcript != "" {
-		var err error
-		if hl, err = m.highlights(o.Transcript, o.TranscriptFormat); err != nil {
-			if !o.TranscriptMayFail {
-				return capsule.Written{}, err
-			}
-			msg, _ := policy.Scrub(tiers.OneLine(err.Error()))
-			m.warn("the capsule has no transcript highlights: " + msg)
-		}
+	hl, err := m.capsuleHighlights(o)
+	if err != nil {
+		return capsule.Written{}, err
 	}
+	return m.capsuleWith(ctx, o, hl)
+}
+
+// capsuleHighlights are the highlights of o's transcript, if any; none,
+// with a warning, when it cannot be read and o allows it.
+func (m *Memory) capsuleHighlights(o CapsuleOptions) ([]capsule.Highlight, error) {
+	if o.Transcript == "" {
+		return nil, nil
+	}
+	hl, err := m.highlights(o.Transcript, o.TranscriptFormat)
+	if err != nil {
+		if !o.TranscriptMayFail {
+			return nil, err
+		}
+		msg, _ := policy.Scrub(tiers.OneLine(err.Error()))
+		m.warn("the capsule has no transcript highlights: " + msg)
+	}
+	return hl, nil
+}
+
+// capsuleWith builds and writes the capsule of [Memory.Capsule] with the
+// highlights hl, read beforehand.
+func (m *Memory) capsuleWith(ctx context.Context, o CapsuleOptions, hl []capsule.Highlight) (capsule.Written, error) {
 	branch := m.Branch(ctx)
 	now := m.o.Now().UTC().Truncate(time.Second)
 	var w capsule.Written
@@ -339,14 +356,11 @@ func (m *Memory) highlights(p, format string) ([]capsule.Highlight, error) {
 	if err != nil {
 		return nil, err
 	}
-	file, err := m.o.FS.Open(p)
+	s, err := m.readTranscript(p, true, func(r io.Reader) (*transcript.Summary, error) {
+		return transcript.Read(r, f, transcript.DefaultLimits(), transcript.Scope{})
+	})
 	if err != nil {
-		return nil, fmt.Errorf("reading the transcript: %w", err)
-	}
-	defer file.Close()
-	s, err := transcript.Read(file, f, transcript.DefaultLimits(), transcript.Scope{})
-	if err != nil {
-		return nil, fmt.Errorf("reading the transcript %s: %w", p, err)
+		return nil, err
 	}
 	var hl []capsule.Highlight
 	for i, t := range s.Prompts {

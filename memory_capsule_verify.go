@@ -16,8 +16,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/spf13/afero"
-
 	"github.com/wakeproto/wake/capsule"
 	"github.com/wakeproto/wake/handoff"
 	"github.com/wakeproto/wake/policy"
@@ -95,12 +93,9 @@ func (m *Memory) VerifyCapsule(ctx context.Context, file string) (CapsuleVerific
 	if err != nil {
 		return CapsuleVerification{}, err
 	}
-	if fi, err := m.o.FS.Stat(m.path(rel)); err == nil && fi.Size() > maxCapsuleBytes {
-		return CapsuleVerification{}, &CapsulePathError{file, fmt.Sprintf("%d bytes, too large for a capsule (at most %d)", fi.Size(), maxCapsuleBytes)}
-	}
-	data, err := afero.ReadFile(m.o.FS, m.path(rel))
+	data, err := m.readCapsuleFile(file, rel)
 	if err != nil {
-		return CapsuleVerification{}, fmt.Errorf("reading capsule %s: %w", rel, err)
+		return CapsuleVerification{}, err
 	}
 	s, err := capsule.Scan(data)
 	var me *capsule.MalformedError
@@ -258,7 +253,8 @@ func within(base, p string) bool {
 }
 
 func (m *Memory) sha256(name string) (string, error) {
-	f, err := m.o.FS.Open(name)
+	// Checked again as opened: the stat that judged the file came first.
+	f, _, err := tiers.OpenInput(m.o.FS, name)
 	if err != nil {
 		return "", err
 	}
@@ -305,9 +301,10 @@ func (m *Memory) checkCommits(ctx context.Context, s *capsule.Scanned, v *Capsul
 // provided the file is still what was verified.
 func (m *Memory) recordFiles(ctx context.Context, rel string, data []byte, s *capsule.Scanned, fresh []capsule.FileHash) error {
 	return m.Store().Mutate(ctx, func() (handoff.Entry, error) {
-		now, err := afero.ReadFile(m.o.FS, m.path(rel))
+		// Read as verify read it: the lock is held meanwhile.
+		now, err := m.readCapsuleFile(rel, rel)
 		if err != nil {
-			return handoff.Entry{}, fmt.Errorf("reading capsule %s: %w", rel, err)
+			return handoff.Entry{}, err
 		}
 		if !bytes.Equal(now, data) {
 			return handoff.Entry{}, fmt.Errorf("capsule %s changed while it was verified; run verify again", rel)
@@ -319,4 +316,29 @@ func (m *Memory) recordFiles(ctx context.Context, rel string, data []byte, s *ca
 		return handoff.Entry{Op: OpCapsuleVerify, Paths: []string{rel},
 			ChangeSummary: fmt.Sprintf("recorded the sha256 of %d file(s) capsule %s names", len(fresh), rel)}, nil
 	})
+}
+
+// readCapsuleFile reads the capsule a verify was given, a regular file
+// of at most maxCapsuleBytes only, opened without waiting on it.
+func (m *Memory) readCapsuleFile(file, rel string) ([]byte, error) {
+	f, fi, err := tiers.OpenInput(m.o.FS, m.path(rel))
+	var nr *tiers.NotRegularError
+	switch {
+	case errors.As(err, &nr):
+		return nil, &CapsulePathError{file, nr.Why}
+	case err != nil:
+		return nil, fmt.Errorf("reading capsule %s: %w", rel, err)
+	}
+	defer f.Close()
+	if fi.Size() > maxCapsuleBytes {
+		return nil, &CapsulePathError{file, fmt.Sprintf("%d bytes, too large for a capsule (at most %d)", fi.Size(), maxCapsuleBytes)}
+	}
+	data, err := io.ReadAll(io.LimitReader(f, maxCapsuleBytes+1))
+	if err == nil && len(data) > maxCapsuleBytes {
+		return nil, &CapsulePathError{file, fmt.Sprintf("over %d bytes, too large for a capsule", maxCapsuleBytes)}
+	}
+	if err != nil {
+		return nil, fmt.Errorf("reading capsule %s: %w", rel, err)
+	}
+	return data, nil
 }

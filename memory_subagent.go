@@ -99,30 +99,50 @@ const subagentLock = "subagent.lock"
 
 // subagentCapsule finds the capsule to give: the branch's newest, or one
 // built now when there is none or the memory changed since. built says
-// which.
+// which. The transcript is read with no lock held: a long one, or one
+// slow to read, must not keep the hooks of other subagents waiting.
 func (m *Memory) subagentCapsule(ctx context.Context, in SubagentStartInput) (f capsule.Found, built bool, err error) {
 	if _, err := handoff.MkdirAllIn(m.o.FS, m.root, tiers.StateDir); err != nil {
 		return f, false, err
 	}
-	unlock, err := m.o.Locker.LockIn(ctx, m.path(tiers.StateDir), subagentLock)
-	if err != nil {
-		return f, false, fmt.Errorf("waiting for another subagent's capsule: %w", err)
-	}
-	defer unlock()
-	m.recordTierEdits(ctx)
-	f, ok, err := m.NewestCapsule(ctx, m.Branch(ctx))
-	if err != nil || ok && !m.changedSince(f) {
-		return f, false, err
-	}
-	w, err := m.Capsule(ctx, CapsuleOptions{Session: in.Session, Transcript: in.Transcript, TranscriptFormat: transcriptFormat(in),
+	o := CapsuleOptions{Session: in.Session, Transcript: in.Transcript, TranscriptFormat: transcriptFormat(in),
 		// The client may not have written the session's transcript yet
 		// when its first request spawns the subagent.
-		TranscriptMayFail: true})
+		TranscriptMayFail: true}
+	var hl []capsule.Highlight
+	// At most twice round: the second time with the highlights read, in
+	// case another hook built a capsule meanwhile.
+	for read := o.Transcript == ""; ; read = true {
+		unlock, err := m.o.Locker.LockIn(ctx, m.path(tiers.StateDir), subagentLock)
+		if err != nil {
+			return f, false, fmt.Errorf("waiting for another subagent's capsule: %w", err)
+		}
+		m.recordTierEdits(ctx)
+		f, ok, err := m.NewestCapsule(ctx, m.Branch(ctx))
+		if err != nil || ok && !m.changedSince(f) {
+			unlock()
+			return f, false, err
+		}
+		if read {
+			f, err = m.builtCapsule(ctx, o, hl)
+			unlock()
+			return f, err == nil, err
+		}
+		unlock()
+		if hl, err = m.capsuleHighlights(o); err != nil {
+			return f, false, err
+		}
+	}
+}
+
+// builtCapsule writes a capsule for a subagent, with the highlights hl.
+func (m *Memory) builtCapsule(ctx context.Context, o CapsuleOptions, hl []capsule.Highlight) (capsule.Found, error) {
+	w, err := m.capsuleWith(ctx, o, hl)
 	if err != nil {
-		return f, false, fmt.Errorf("building a capsule: %w", err)
+		return capsule.Found{}, fmt.Errorf("building a capsule: %w", err)
 	}
 	body, _ := policy.Scrub(string(w.Data))
-	return capsule.Found{ID: w.ID, Path: w.Path, Created: w.Capsule.Front.CreatedAt, Capsule: w.Capsule, Body: body}, true, nil
+	return capsule.Found{ID: w.ID, Path: w.Path, Created: w.Capsule.Front.CreatedAt, Capsule: w.Capsule, Body: body}, nil
 }
 
 // recordTierEdits records the edits made to the tier files outside wake

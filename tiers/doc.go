@@ -97,29 +97,11 @@ func ReadDoc(fsys afero.Fs, root, rel string) (Doc, error) {
 // symlinks). Anything else comes back as a reason, unopened: a directory
 // ("is a directory"), and a named pipe, socket or device ("not a regular
 // file (named pipe)"), since opening a FIFO blocks until a writer comes
-// and reading a device need never end. (Not O_NONBLOCK: afero's MemMapFs
-// treats any flag but O_RDONLY as a write and stamps the file's mtime on
-// close.)
+// and reading a device need never end. On the real file system the open
+// itself does not wait (O_NONBLOCK) and what was opened is checked, so a
+// pipe swapped in after a stat is refused too.
 func OpenRegular(fsys afero.Fs, name string) (afero.File, fs.FileInfo, string, error) {
-	fi, err := fsys.Stat(name)
-	if err != nil {
-		return nil, nil, "", err
-	}
-	if why := NotRegular(fi); why != "" {
-		return nil, fi, why, nil
-	}
-	f, err := fsys.Open(name)
-	if err != nil {
-		return nil, nil, "", err
-	}
-	if fi, err = f.Stat(); err != nil || NotRegular(fi) != "" {
-		f.Close()
-		if err != nil {
-			return nil, nil, "", err
-		}
-		return nil, fi, NotRegular(fi), nil
-	}
-	return f, fi, "", nil
+	return openChecked(fsys, name)
 }
 
 // NotRegular says why a file of this kind is not read as a document, or ""

@@ -52,7 +52,7 @@ func (claudeParser) skim(line []byte, c *collector) bool {
 	// read back): it matters only when it settles a call that edited,
 	// and only a failure needs it parsed.
 	if bytes.Contains(line, []byte(`"tool_result"`)) {
-		if bytes.Contains(line, []byte(`"is_error":true`)) {
+		if isError.in(line) {
 			return c.waitingIn(line)
 		}
 		for _, id := range slices.Clone(c.order) {
@@ -72,11 +72,15 @@ func (claudeParser) skim(line []byte, c *collector) bool {
 		return bytes.Contains(line, []byte(`"tool_use"`)) || c.s.Cwd == "" && bytes.Contains(line, []byte(`"cwd"`)) ||
 			c.s.SessionID == "" && bytes.Contains(line, []byte(`"sessionId"`))
 	}
-	// Claude Code writes JSON without spaces; a line written otherwise is
-	// parsed whatever it holds.
-	return bytes.Contains(line, []byte(`"type":"user"`)) || bytes.Contains(line, []byte(`"type":"assistant"`)) ||
-		bytes.Contains(line, []byte(`": "`))
+	return typeUser.in(line) || typeAssistant.in(line)
 }
+
+// The members claudeParser.skim looks for.
+var (
+	isError       = newMember("is_error", "true")
+	typeUser      = newMember("type", `"user"`)
+	typeAssistant = newMember("type", `"assistant"`)
+)
 
 func (claudeParser) line(raw []byte, c *collector) bool {
 	var l claudeLine

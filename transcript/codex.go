@@ -87,7 +87,7 @@ func (codexParser) skim(line []byte, c *collector) bool {
 
 // codexOutputTypes are the payloads that carry a tool's output, the bulk
 // of a long rollout: read only for a call whose outcome is awaited.
-var codexOutputTypes = [][]byte{[]byte(`"type":"function_call_output"`), []byte(`"type":"custom_tool_call_output"`)}
+var codexOutputTypes = []member{newMember("type", `"function_call_output"`), newMember("type", `"custom_tool_call_output"`)}
 
 func (codexParser) line(raw []byte, c *collector) bool {
 	// The payload's type and call_id come before its output: a look at the
@@ -95,7 +95,7 @@ func (codexParser) line(raw []byte, c *collector) bool {
 	// unread, a malformed output line is not counted as malformed.)
 	head := raw[:min(len(raw), 512)]
 	for _, t := range codexOutputTypes {
-		if bytes.Contains(head, t) && !c.waitingIn(head) {
+		if t.in(head) && !c.waitingIn(head) {
 			return true
 		}
 	}

@@ -1,6 +1,9 @@
 package transcript
 
-import "bytes"
+import (
+	"bytes"
+	"unicode/utf8"
+)
 
 // topLevel returns the value of the string member key of the JSON object
 // line, at its top level only (a member of a nested object is not it),
@@ -48,7 +51,7 @@ func topLevel(line []byte, key string) (value string, ok bool) {
 			ok = len(v) >= 2 && v[0] == '"' && bytes.IndexByte(v, '\\') < 0
 			value = ""
 			if ok {
-				value = string(v[1 : len(v)-1])
+				value = decoded(v[1 : len(v)-1])
 			}
 		}
 		switch i = skipSpace(line, i); {
@@ -60,6 +63,16 @@ func topLevel(line []byte, key string) (value string, ok bool) {
 			return "", false
 		}
 	}
+}
+
+// decoded is an unescaped JSON string's text as encoding/json gives it:
+// each byte that is not valid UTF-8 becomes U+FFFD, as a range over the
+// string reads it.
+func decoded(b []byte) string {
+	if utf8.Valid(b) {
+		return string(b)
+	}
+	return string([]rune(string(b)))
 }
 
 func skipSpace(b []byte, i int) int {

@@ -28,6 +28,8 @@ func TestTopLevel(t *testing.T) {
 		{`{"timestamp":"a","TimeStamp":"b"}`, "b", true},
 		{`{"timestamp":"a","time\u0073tamp":"b"}`, "", false},
 		{`{"a":}`, "", false},
+		{"{\"timestAmp\":\"\x84\"}", "\uFFFD", true},
+		{"{\"timestamp\":\"a\xed\xa0\x80b\"}", "a\uFFFD\uFFFD\uFFFDb", true},
 	} {
 		got, ok := topLevel([]byte(c.line), "timestamp")
 		if got != c.want || ok != c.ok {

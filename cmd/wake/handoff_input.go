@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 
 	"github.com/wakeproto/wake/handoff"
+	"github.com/wakeproto/wake/tiers"
 )
 
 // readHandoffFile reads --file: a path, or "-" for standard input.
@@ -17,9 +18,15 @@ func (a *app) readHandoffFile(name string) ([]byte, error) {
 		if !filepath.IsAbs(p) {
 			p = filepath.Join(a.cwd, p)
 		}
-		f, err := a.fs.Open(p)
+		// Only a regular file, opened without waiting: a named pipe or a
+		// device would stall the command.
+		f, _, err := tiers.OpenInput(a.fs, p)
+		var nr *tiers.NotRegularError
 		if errors.Is(err, os.ErrNotExist) {
 			return nil, usagef("--file %s: no such file", name)
+		}
+		if errors.As(err, &nr) {
+			return nil, hintError{usagef("--file %s: %s", name, nr.Why), "give a regular file, or - for standard input"}
 		}
 		if err != nil {
 			return nil, fmt.Errorf("--file %s: %w", name, err)
