@@ -22,9 +22,10 @@ const (
 	SessionSuccessor = "For my successor"
 )
 
-// Front-matter keys a hand-off document may carry besides summary and
-// session: the HANDOFF block's fields. wake reads them from `wake handoff
-// --file`; it does not write them into summaries.
+// Front-matter keys a session summary carries besides summary and
+// session: the HANDOFF block's fields, so that the session's record holds
+// everything it handed on after the block is overwritten (DESIGN section
+// 11). wake reads them from `wake handoff --file` too.
 const (
 	FrontNextPriority      = "next_priority"
 	FrontOpenRisk          = "open_risk"
@@ -308,8 +309,13 @@ func (s Session) Render() []byte {
 	if !s.At.IsZero() {
 		fmt.Fprintf(&b, "session: %s\n", s.At.UTC().Format(SessionTimeLayout))
 	}
-	if s.Sensitivity != "" {
-		writeYAML(&b, "sensitivity", s.Sensitivity)
+	for _, f := range []struct{ key, value string }{
+		{FrontNextPriority, s.NextPriority}, {FrontOpenRisk, s.OpenRisk}, {FrontEmotionalRegister, s.EmotionalRegister},
+		{"sensitivity", s.Sensitivity},
+	} {
+		if f.value != "" {
+			writeYAML(&b, f.key, f.value)
+		}
 	}
 	b.WriteString("---\n# Session")
 	if !s.At.IsZero() {
