@@ -113,7 +113,10 @@ type Context struct {
 	// Reminders are the inbox's open reminders, by Build; nil when none
 	// is open or the inbox is secret.
 	Reminders *Reminders
-	Totals    Totals
+	// Trajectory is the last sessions' line each, by Build; nil when no
+	// session has been handed off.
+	Trajectory *Trajectory
+	Totals     Totals
 
 	// Announcement is what the instance says on waking and Findings what
 	// the coherence checks found (DESIGN section 4), by Build.

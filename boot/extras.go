@@ -27,7 +27,7 @@ func (c *Context) addColdAndDigest(o Options) error {
 }
 
 // extraTokens is what the table of contents, the digest and the open
-// reminders add to memory.
+// reminders and the trajectory add to memory.
 func (c *Context) extraTokens() int {
 	n := 0
 	if c.TOC != nil {
@@ -38,6 +38,9 @@ func (c *Context) extraTokens() int {
 	}
 	if c.Reminders != nil {
 		n += c.Reminders.Tokens
+	}
+	if c.Trajectory != nil {
+		n += c.Trajectory.Tokens
 	}
 	return n
 }
@@ -86,6 +89,13 @@ func (c *Context) squeeze(over int, counter budget.Counter) bool {
 		if big.ShownTokens >= before {
 			big.floor = true // as far as it goes: the next largest gives way
 		}
+		return true
+	}
+	// The trajectory says where the project is going: it gives way only
+	// when no file can be cut further.
+	if t := c.Trajectory; t != nil && t.Tokens > 0 {
+		t.Squeezed = true
+		t.fit(max(0, t.Tokens-over-8), counter)
 		return true
 	}
 	big := largest(false)

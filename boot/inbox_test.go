@@ -79,7 +79,7 @@ func TestLoadOpenRemindersGolden(t *testing.T) {
 	for _, s := range ctx.Sections() {
 		titles = append(titles, s.Title)
 	}
-	if !strings.Contains(strings.Join(titles, "|"), "|warm/open_questions.md|Open reminders|") {
+	if !strings.Contains(strings.Join(titles, "|"), "|warm/open_questions.md|Trajectory|Open reminders|") {
 		t.Fatalf("sections: %v", titles)
 	}
 }

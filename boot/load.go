@@ -48,6 +48,7 @@ func Build(o Options) (*Context, error) {
 	if err := ctx.addColdAndDigest(o); err != nil {
 		return nil, err
 	}
+	ctx.addTrajectory(o)
 	ctx.addReminders(o)
 	ctx.sum()
 	ctx.enforceMax(o)
@@ -74,6 +75,9 @@ func (c *Context) Cuts() []budget.Cut {
 	}
 	if c.Reminders != nil {
 		out = append(out, c.Reminders.cuts...)
+	}
+	if c.Trajectory != nil {
+		out = append(out, c.Trajectory.cuts...)
 	}
 	return out
 }

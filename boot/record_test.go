@@ -138,7 +138,17 @@ func TestContextRecordIsComplete(t *testing.T) {
 			t.Fatalf("max %d: %d of %d changes not listed, %d recorded", max, len(d.all)-len(d.Entries), len(d.all), len(digest))
 		}
 		seen["changes"] += len(digest)
-		if n += len(toc) + len(digest); n != len(ctx.Cuts()) {
+		traj := byWhere[tiers.SessionsDir+"/"]
+		if tr := ctx.Trajectory; tr != nil {
+			want := len(tr.all) - len(tr.Entries)
+			if tr.hidden {
+				want++
+			}
+			if len(traj) != want {
+				t.Fatalf("max %d: %d sessions not listed, %d recorded", max, want, len(traj))
+			}
+		}
+		if n += len(toc) + len(digest) + len(traj); n != len(ctx.Cuts()) {
 			t.Fatalf("max %d: %d cuts recorded, %d accounted for", max, len(ctx.Cuts()), n)
 		}
 	}

@@ -45,6 +45,10 @@ func markdownHead(c *Context) string {
 			writeFile(&b, f)
 		}
 	}
+	if c.Trajectory != nil {
+		mark(strings.TrimPrefix(TrajectoryTitle, "## "))
+		writeTrajectory(&b, c)
+	}
 	if c.Reminders != nil {
 		mark(strings.TrimPrefix(RemindersTitle, "## "))
 		writeReminders(&b, c)

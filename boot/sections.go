@@ -118,7 +118,7 @@ const announcement = "Announcement"
 
 // sectionStarts are how the renderer begins a section, after the first
 // two: a section of the earlier copy ends where one of these begins.
-var sectionStarts = []string{"\n## Coherence checks\n", "\n" + protocol.Title + "\n", "\n## Phase ", "\n### ", "\n" + RemindersTitle + "\n", "\nHeld back: ",
+var sectionStarts = []string{"\n## Coherence checks\n", "\n" + protocol.Title + "\n", "\n## Phase ", "\n### ", "\n" + TrajectoryTitle + "\n", "\n" + RemindersTitle + "\n", "\nHeld back: ",
 	"\n## Changes in the last ", "\n## Warnings\n", "\n## Budget\n"}
 
 // heldWhole reports whether before holds text as a whole section:
@@ -153,6 +153,7 @@ func goneSections(before string, secs []Section) []string {
 	for _, g := range []struct{ title, start string }{
 		{"Coherence checks", "\n## Coherence checks\n"},
 		{strings.TrimPrefix(protocol.Title, "## "), "\n" + protocol.Title + "\n"},
+		{strings.TrimPrefix(TrajectoryTitle, "## "), "\n" + TrajectoryTitle + "\n"},
 		{strings.TrimPrefix(RemindersTitle, "## "), "\n" + RemindersTitle + "\n"},
 		{"Held back", "\nHeld back: "},
 		{"Warnings", "\n## Warnings\n"},

@@ -27,9 +27,10 @@ const IndexFile = "cold-index.tsv"
 // v3 files unscrubbed summaries, v4 files lack the front matter the
 // wake-up packet routes by, and v5 files took front matter after a
 // byte-order mark, or with its keys spelled in capitals, for none (so
-// a secret document for an internal one), so they are not read: the
-// first start rebuilds the index.
-const coldIndexHeader = "wake cold index v6 "
+// a secret document for an internal one), and v6 files lack the session
+// records' next priority and risk the boot context's trajectory shows,
+// so they are not read: the first start rebuilds the index.
+const coldIndexHeader = "wake cold index v7 "
 
 // racyWindow: a file modified this close to the moment it was read may be
 // modified again without its size or modification time changing (coarse
@@ -75,12 +76,15 @@ type Entry struct {
 	MemoryType    string
 	ProjectID     string
 	SourceOfTruth bool
-	racy          bool
-	seen          bool
-	loaded        bool // read from the file, not learned in this run
-	fresh         bool // matches the file as this run found it
-	todo          bool // read in this run, not yet put in the index
-	version       bool // read whole in this run: see [Index.Version]
+	// Next and Risk are a session record's next priority and open risk,
+	// for the boot context's trajectory.
+	Next, Risk string
+	racy       bool
+	seen       bool
+	loaded     bool // read from the file, not learned in this run
+	fresh      bool // matches the file as this run found it
+	todo       bool // read in this run, not yet put in the index
+	version    bool // read whole in this run: see [Index.Version]
 }
 
 // NewIndex returns an index for counts in the named encoding, loaded
@@ -279,9 +283,12 @@ func (e Entry) kept() Entry {
 	if !e.secret() {
 		e.Summary, _ = policy.Scrub(e.Summary)
 		e.Heading, _ = policy.Scrub(e.Heading)
+		e.Next, _ = policy.Scrub(e.Next)
+		e.Risk, _ = policy.Scrub(e.Risk)
 		return e
 	}
 	e.Summary, e.Heading, e.Session, e.MemoryType, e.ProjectID, e.SourceOfTruth = "", "", "", "", "", false
+	e.Next, e.Risk = "", ""
 	if e.MetaErr != "" {
 		// Its level is secret whatever it declares ("secrte" is text too).
 		e.Sens, e.MetaErr = "", unquoted(e.MetaErr)
@@ -364,24 +371,24 @@ func (x *Index) Marshal() []byte {
 		if e.SourceOfTruth {
 			flags += "t"
 		}
-		fmt.Fprintf(&b, "%s\t%d\t%d\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", esc(p), e.Size, e.MTime, e.Tokens, fsrecord.WithChangeTime(flags, e.CTime),
-			esc(e.Sens), esc(e.Summary), esc(e.Heading), esc(e.MetaErr), esc(e.Session), esc(e.MemoryType), esc(e.ProjectID))
+		fmt.Fprintf(&b, "%s\t%d\t%d\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", esc(p), e.Size, e.MTime, e.Tokens, fsrecord.WithChangeTime(flags, e.CTime),
+			esc(e.Sens), esc(e.Summary), esc(e.Heading), esc(e.MetaErr), esc(e.Session), esc(e.MemoryType), esc(e.ProjectID), esc(e.Next), esc(e.Risk))
 	}
 	return b.Bytes()
 }
 
-// parseColdEntry reads a line of the index: twelve fields, the change
+// parseColdEntry reads a line of the index: fourteen fields, the change
 // time in the flags (see fsrecord.WithChangeTime; a line an older wake
 // wrote has none: 0).
 func parseColdEntry(line string, e *Entry) (string, *Entry, bool) {
-	var f [12]string
-	for i := range 11 {
+	var f [14]string
+	for i := range 13 {
 		var ok bool
 		if f[i], line, ok = strings.Cut(line, "\t"); !ok {
 			return "", nil, false
 		}
 	}
-	if f[11] = line; strings.Contains(line, "\t") {
+	if f[13] = line; strings.Contains(line, "\t") {
 		return "", nil, false
 	}
 	var err1, err2, err3 error
@@ -397,6 +404,7 @@ func parseColdEntry(line string, e *Entry) (string, *Entry, bool) {
 	e.SourceOfTruth = strings.Contains(flags, "t")
 	e.Sens, e.Summary, e.Heading, e.MetaErr = unesc(f[5]), unesc(f[6]), unesc(f[7]), unesc(f[8])
 	e.Session, e.MemoryType, e.ProjectID = unesc(f[9]), unesc(f[10]), unesc(f[11])
+	e.Next, e.Risk = unesc(f[12]), unesc(f[13])
 	*e = e.kept()
 	return unesc(f[0]), e, true
 }

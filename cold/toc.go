@@ -290,7 +290,8 @@ func readColdEntry(o Options, r *tiers.ColdReader, f tiers.ColdFile, indexKeeps 
 		Session:    tiers.ShortLine(h.Meta.Session),
 		MemoryType: tiers.ShortLine(h.Meta.MemoryType), ProjectID: tiers.ShortLine(h.Meta.ProjectID),
 		SourceOfTruth: h.Meta.SourceOfTruth != nil && *h.Meta.SourceOfTruth,
-		version:       version,
+		Next:          tiers.ShortLine(h.Meta.NextPriority), Risk: tiers.ShortLine(h.Meta.OpenRisk),
+		version: version,
 	}, buf, nil
 }
 

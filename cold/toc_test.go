@@ -182,9 +182,9 @@ func TestColdIndexFile(t *testing.T) {
 		file tiers.ColdFile
 	}{
 		"other encoding": {data, f},
-		"corrupt":        {append([]byte("wake cold index v6 o200k_base\n"), "x\ty\n"...), f},
+		"corrupt":        {append([]byte("wake cold index v7 o200k_base\n"), "x\ty\n"...), f},
 		// v5 read front matter after a byte-order mark as none.
-		"v5":           {bytes.Replace(data, []byte("index v6 "), []byte("index v5 "), 1), f},
+		"v5":           {bytes.Replace(data, []byte("index v7 "), []byte("index v6 "), 1), f},
 		"changed size": {data, tiers.ColdFile{Path: f.Path, Size: 11, ModTime: when}},
 		"changed time": {data, tiers.ColdFile{Path: f.Path, Size: 10, ModTime: when.Add(time.Nanosecond)}},
 	} {
@@ -216,8 +216,8 @@ func TestColdIndexChangeTime(t *testing.T) {
 	if _, ok := NewIndex("cl100k_base", data).lookup(touched); ok {
 		t.Error("a document rewritten with its size and time kept was trusted")
 	}
-	// An older wake's line: twelve fields, no change time.
-	old := []byte("wake cold index v6 cl100k_base\ncold/a.md\t10\t" + strconv.FormatInt(when.UnixNano(), 10) + "\t7\t\t\tAlpha\t\t\t\t\t\n")
+	// An older wake's line: no change time.
+	old := []byte("wake cold index v7 cl100k_base\ncold/a.md\t10\t" + strconv.FormatInt(when.UnixNano(), 10) + "\t7\t\t\tAlpha\t\t\t\t\t\t\t\n")
 	y := NewIndex("cl100k_base", old)
 	if y.Dirty() {
 		t.Fatal("an older index read as damaged")
@@ -240,10 +240,10 @@ func FuzzColdIndex(f *testing.F) {
 	x := NewIndex("cl100k_base", nil)
 	x.put(tiers.ColdFile{Path: "cold/a.md", Size: 3}, Entry{Tokens: 2, Summary: "s\tt"}, time.Now())
 	f.Add(x.Marshal())
-	f.Add([]byte("wake cold index v6 cl100k_base\ncold/a.md\t1\t2\t3\t\t\t\t\t\t\t\t\n"))
-	f.Add([]byte("wake cold index v6 cl100k_base\ncold/a.md\t1\t2\t3\tbt@42\t\t\t\t\t\t\t\n"))
-	f.Add([]byte("wake cold index v6 cl100k_base\ncold/s.md\t1\t2\t3\t\tsecret\tsum\thead\t\t2026\t\t\n" +
-		"cold/b.md\t1\t2\t3\t\tx\tsum\thead\tcannot unmarshal !!str `CAN`ARY` into bool\t\t\t\n"))
+	f.Add([]byte("wake cold index v7 cl100k_base\ncold/a.md\t1\t2\t3\t\t\t\t\t\t\t\t\t\t\n"))
+	f.Add([]byte("wake cold index v7 cl100k_base\ncold/a.md\t1\t2\t3\tbt@42\t\t\t\t\t\t\t\t\t\n"))
+	f.Add([]byte("wake cold index v7 cl100k_base\ncold/s.md\t1\t2\t3\t\tsecret\tsum\thead\t\t2026\t\t\tnext\trisk\n" +
+		"cold/b.md\t1\t2\t3\t\tx\tsum\thead\tcannot unmarshal !!str `CAN`ARY` into bool\t\t\t\t\t\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		y := NewIndex("cl100k_base", data)
 		again := NewIndex("cl100k_base", y.Marshal())

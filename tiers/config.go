@@ -91,6 +91,7 @@ type Budget struct {
 	TOC          int
 	Digest       int // the recent-changes digest of `wake load`
 	Inbox        int // the open reminders of warm/inbox.md in `wake load`
+	Trajectory   int // the trajectory of the last sessions in `wake load`
 }
 
 // Skill configures the skill.md boot file.
@@ -125,6 +126,9 @@ type Checks struct {
 	// OverBudgetSessions is how many sessions running a warm file may be
 	// cut to fit its budget before wake check warns.
 	OverBudgetSessions int
+	// RiskSessions is how many sessions a session's open risk stays in
+	// the boot context's trajectory, unless a later session resolves it.
+	RiskSessions int
 }
 
 // Digest configures the recent-changes digest of `wake load`: the ledger
@@ -141,12 +145,13 @@ func DefaultConfig() Config {
 		Budget: Budget{
 			MemoryMax: 60000, MemoryTarget: 40000, WorkMin: 140000,
 			Main: 2000, Recent: 12000, Warm: 25000, Cold: 20000, TOC: 1500, Digest: 1000, Inbox: 300,
+			Trajectory: 800,
 		},
 		Skill: Skill{
 			Path: "~/.claude/agentchat.skill.md", Budget: 4000,
 			Identity: 200, Active: 500, Protocols: 300, Recent: 1000, History: 2000,
 		},
-		Checks:   Checks{StaleAfter: 168 * time.Hour, OverBudgetSessions: 3},
+		Checks:   Checks{StaleAfter: 168 * time.Hour, OverBudgetSessions: 3, RiskSessions: 10},
 		Protocol: Protocol{Card: CardFull},
 		Digest:   Digest{Window: 24 * time.Hour},
 		Claude:   Claude{Boot: BootFull},

@@ -26,13 +26,14 @@ import (
 //	budget.work_min                 integer           0 .. 10000000         <= context_window - budget.main - 1000
 //	budget.main                     integer           0 .. 10000000         <= budget.memory_max - 1000
 //	budget.recent, warm, cold,      integer           0 .. 10000000         <= budget.memory_max
-//	  toc, digest, inbox
+//	  toc, digest, inbox, trajectory
 //	skill.path                      string            one line, 4096 chars; "" stops writing skill.md
 //	skill.budget                    integer           0 .. 10000000         <= budget.memory_max
 //	skill.identity, active,         integer           0 .. 10000000         <= skill.budget
 //	  protocols, recent, history
 //	checks.stale_after              duration string   1m .. 87600h
 //	checks.over_budget_sessions     integer           1 .. 1000
+//	checks.risk_sessions            integer           1 .. 1000
 //	digest.window                   duration string   1m .. 87600h
 //	claude.boot                     string            "full" or "skill"
 //	protocol.card                   string            "full", "short" or "off"
@@ -123,6 +124,7 @@ var configKeys = sync.OnceValue(func() []configKey {
 		tokenKey("budget.toc", 0, budgetCap, func(c *Config) *int { return &c.Budget.TOC }),
 		tokenKey("budget.digest", 0, budgetCap, func(c *Config) *int { return &c.Budget.Digest }),
 		tokenKey("budget.inbox", 0, budgetCap, func(c *Config) *int { return &c.Budget.Inbox }),
+		tokenKey("budget.trajectory", 0, budgetCap, func(c *Config) *int { return &c.Budget.Trajectory }),
 		tableKey("skill"),
 		textKey("skill.path", maxPathChars, true, func(c *Config) *string { return &c.Skill.Path }),
 		tokenKey("skill.budget", 0, budgetCap, func(c *Config) *int { return &c.Skill.Budget }),
@@ -134,6 +136,7 @@ var configKeys = sync.OnceValue(func() []configKey {
 		tableKey("checks"),
 		durationKey("checks.stale_after", "168h", func(c *Config) *time.Duration { return &c.Checks.StaleAfter }),
 		countKey("checks.over_budget_sessions", 1, maxSessions, func(c *Config) *int { return &c.Checks.OverBudgetSessions }),
+		countKey("checks.risk_sessions", 1, maxSessions, func(c *Config) *int { return &c.Checks.RiskSessions }),
 		tableKey("digest"),
 		durationKey("digest.window", "24h", func(c *Config) *time.Duration { return &c.Digest.Window }),
 		tableKey("claude"),

@@ -83,7 +83,7 @@ func (c *checker) rules() error {
 		return err
 	}
 	if err := c.atMost("budget.memory_max", "budget.memory_target", "budget.recent", "budget.warm",
-		"budget.cold", "budget.toc", "budget.digest", "budget.inbox", "skill.budget"); err != nil {
+		"budget.cold", "budget.toc", "budget.digest", "budget.inbox", "budget.trajectory", "skill.budget"); err != nil {
 		return err
 	}
 	if err := c.atMost("skill.budget", "skill.identity", "skill.active", "skill.protocols", "skill.recent", "skill.history"); err != nil {

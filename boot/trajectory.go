@@ -1,0 +1,271 @@
+package boot
+
+import (
+	"fmt"
+	"path"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/spf13/afero"
+
+	"github.com/wakeproto/wake/budget"
+	"github.com/wakeproto/wake/policy"
+	"github.com/wakeproto/wake/tiers"
+)
+
+// TrajectoryTitle is the heading of the trajectory's section.
+const TrajectoryTitle = "## Trajectory"
+
+// trajectoryRead is how many session records a start reads for the
+// trajectory beyond what checks.risk_sessions asks: enough for ten lines
+// when the budget allows, however old the memory.
+const trajectoryRead = 20
+
+// Trajectory is where the last sessions took the project (DESIGN section
+// 11): one line a session, newest first, with its next priority and open
+// risk, within budget.trajectory; and the open risks of the last
+// checks.risk_sessions sessions that no later session resolved. The
+// sessions are read from their records: recent/ and cold/sessions/.
+type Trajectory struct {
+	Budget   int
+	Tokens   int // exact count of Text()
+	Sessions int // the sessions read
+	Entries  []TrajectoryEntry
+	Unlisted int
+	Risks    []TrajectoryEntry // open risks, oldest first
+	Squeezed bool
+
+	all    []TrajectoryEntry // newest first
+	hidden bool
+	cuts   []budget.Cut
+}
+
+// TrajectoryEntry is one session as the trajectory shows it.
+type TrajectoryEntry struct {
+	At      time.Time
+	Path    string
+	Summary string
+	Next    string
+	Risk    string
+	Held    string // secret, confidential: the policy's; then only what it allows
+}
+
+// addTrajectory reads the newest session records and fits their lines to
+// budget.trajectory. Records that cannot be read are passed over: they
+// never stop a session start.
+func (c *Context) addTrajectory(o Options) {
+	var recs []TrajectoryEntry
+	for _, f := range c.Files() {
+		if f.Path == tiers.LatestPath || f.Path == tiers.PreviousPath {
+			if e, ok := trajectoryEntry(f.Path, f.doc); ok {
+				recs = append(recs, e)
+			}
+		}
+	}
+	recs = append(recs, c.coldSessions(o)...)
+	if len(recs) == 0 {
+		return
+	}
+	slices.SortStableFunc(recs, byNewest)
+	// A session is in recent/ or in cold/sessions/, never both but for a
+	// rotation a crash interrupted: once.
+	recs = slices.CompactFunc(recs, func(a, b TrajectoryEntry) bool { return a.At.Equal(b.At) && a.Summary == b.Summary })
+	t := &Trajectory{Budget: o.Config.Budget.Trajectory, Sessions: len(recs), all: recs}
+	t.Risks = openRisks(recs, o.Config.Checks.RiskSessions)
+	t.fit(t.Budget, o.Counter)
+	c.Trajectory = t
+}
+
+// coldSessions are the session records of cold/sessions/, newest first,
+// at most as many as the trajectory may show: from the cold index the
+// table of contents just brought up to date, so that a warm start opens
+// none of them; read from the files when there is no index.
+func (c *Context) coldSessions(o Options) []TrajectoryEntry {
+	read := max(trajectoryRead, o.Config.Checks.RiskSessions)
+	var out []TrajectoryEntry
+	if o.ColdIndex != nil {
+		for rel, e := range o.ColdIndex.Scanned(tiers.SessionsDir) {
+			at, err := time.Parse(time.RFC3339, e.Session)
+			if err != nil || e.Binary {
+				continue
+			}
+			te := TrajectoryEntry{At: at.UTC(), Path: rel, Summary: e.Summary, Next: e.Next, Risk: e.Risk}
+			if lvl, ok := o.ColdIndex.Level(rel); ok && lvl != tiers.Public && lvl != tiers.Internal {
+				te.Held, te.Next, te.Risk = lvl, "", ""
+				if lvl != tiers.Confidential {
+					te.Summary = ""
+				}
+			}
+			out = append(out, te)
+		}
+	} else {
+		names, _ := afero.ReadDir(o.FS, o.Root+"/"+tiers.SessionsDir)
+		for _, fi := range names {
+			if fi.IsDir() || path.Ext(fi.Name()) != ".md" {
+				continue
+			}
+			rel := tiers.SessionsDir + "/" + fi.Name()
+			if d, err := tiers.ReadDoc(o.FS, o.Root, rel); err == nil {
+				if e, ok := trajectoryEntry(rel, d); ok {
+					out = append(out, e)
+				}
+			}
+		}
+	}
+	slices.SortFunc(out, byNewest)
+	return out[:min(read, len(out))]
+}
+
+// byNewest orders sessions newest first: by time, then recent/latest.md,
+// recent/previous.md and the archive by name, newest name first, so that
+// sessions of one second keep one order.
+func byNewest(a, b TrajectoryEntry) int {
+	if c := b.At.Compare(a.At); c != 0 {
+		return c
+	}
+	rank := func(p string) int {
+		switch p {
+		case tiers.LatestPath:
+			return 0
+		case tiers.PreviousPath:
+			return 1
+		}
+		return 2
+	}
+	if c := rank(a.Path) - rank(b.Path); c != 0 {
+		return c
+	}
+	return strings.Compare(b.Path, a.Path)
+}
+
+// trajectoryEntry reads a session record's front matter, as the policy
+// lets it appear; ok is false for a document that is no session record.
+func trajectoryEntry(rel string, d tiers.Doc) (TrajectoryEntry, bool) {
+	if !d.Readable() {
+		return TrajectoryEntry{}, false
+	}
+	s, _ := tiers.ParseSession(d.Content)
+	at := s.At
+	if at.IsZero() {
+		return TrajectoryEntry{}, false
+	}
+	e := TrajectoryEntry{At: at, Path: rel}
+	lvl, _ := policy.OfDoc(d)
+	switch lvl {
+	case tiers.Secret:
+		e.Held = tiers.Secret
+		return e, true
+	case tiers.Confidential:
+		e.Held = tiers.Confidential
+	}
+	e.Summary, _ = policy.Scrub(tiers.OneLine(s.Summary))
+	if e.Held == "" {
+		e.Next, _ = policy.Scrub(tiers.OneLine(s.NextPriority))
+		e.Risk, _ = policy.Scrub(tiers.OneLine(s.OpenRisk))
+	}
+	return e, true
+}
+
+// openRisks are the risks of the newest window sessions still open,
+// oldest first: a later session that gives the same risk keeps it open
+// once, and one whose risk says it is settled ("none", "resolved")
+// closes every risk before it.
+func openRisks(newestFirst []TrajectoryEntry, window int) []TrajectoryEntry {
+	recs := newestFirst[:min(window, len(newestFirst))]
+	var open []TrajectoryEntry
+	for _, e := range slices.Backward(recs) {
+		r := strings.ToLower(strings.Trim(e.Risk, " .!"))
+		switch {
+		case e.Held != "" || r == "":
+			continue
+		case r == "none" || r == "no" || r == "n/a" || r == "-" || strings.HasPrefix(r, "resolved") || strings.HasPrefix(r, "none "):
+			open = nil
+			continue
+		}
+		open = slices.DeleteFunc(open, func(o TrajectoryEntry) bool { return strings.EqualFold(o.Risk, e.Risk) })
+		open = append(open, e)
+	}
+	return open
+}
+
+// fit lists as many sessions, newest first, as fit limit tokens with the
+// open risks and the line counting the rest; the oldest go first.
+func (t *Trajectory) fit(limit int, c budget.Counter) {
+	lines := make([]string, len(t.all))
+	for i, e := range t.all {
+		lines[i] = trajectoryLine(e)
+	}
+	t.Tokens, t.hidden, t.cuts = fitNewest(c, limit, tiers.SessionsDir+"/", lines, t.moreLine, func(n int) string {
+		t.Entries, t.Unlisted = t.all[:n], len(t.all)-n
+		return t.Text()
+	})
+}
+
+// Text renders the listed sessions, the count of the others and the open
+// risks. Empty when nothing fits.
+func (t *Trajectory) Text() string {
+	if t.hidden {
+		return ""
+	}
+	var b strings.Builder
+	for _, e := range t.Entries {
+		b.WriteString(trajectoryLine(e))
+	}
+	b.WriteString(t.moreLine(t.Unlisted))
+	if len(t.Risks) > 0 {
+		b.WriteString("\nOpen risks (until a later session resolves them with --risk none):\n")
+		for _, r := range t.Risks {
+			fmt.Fprintf(&b, "- %s: %s\n", r.At.Format("2006-01-02"), tiers.ShortLine(r.Risk))
+		}
+	}
+	return tiers.Printable(b.String())
+}
+
+func (t *Trajectory) moreLine(unlisted int) string {
+	if unlisted == 0 {
+		return ""
+	}
+	return fmt.Sprintf("- %s, not listed: `wake cold` lists cold/sessions/\n", budget.Plural(unlisted, "older session"))
+}
+
+// trajectoryLine is one session: "- DATE TIME: summary. Next: … Risk: …".
+func trajectoryLine(e TrajectoryEntry) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "- %s:", e.At.Format("2006-01-02 15:04Z"))
+	switch e.Held {
+	case tiers.Secret:
+		b.WriteString(" (held back: secret)\n")
+		return b.String()
+	case tiers.Confidential:
+		fmt.Fprintf(&b, " (confidential) %s\n", tiers.ShortLine(e.Summary))
+		return b.String()
+	}
+	fmt.Fprintf(&b, " %s", strings.TrimRight(tiers.ShortLine(e.Summary), "."))
+	if e.Next != "" {
+		fmt.Fprintf(&b, ". Next: %s", strings.TrimRight(tiers.ShortLine(e.Next), "."))
+	}
+	if e.Risk != "" {
+		fmt.Fprintf(&b, ". Risk: %s", strings.TrimRight(tiers.ShortLine(e.Risk), "."))
+	}
+	b.WriteString(".\n")
+	return b.String()
+}
+
+// writeTrajectory renders the trajectory's section.
+func writeTrajectory(b *strings.Builder, c *Context) {
+	t := c.Trajectory
+	if t == nil {
+		return
+	}
+	fmt.Fprintf(b, "\n%s\n\n", TrajectoryTitle)
+	if text := t.Text(); text != "" {
+		b.WriteString(text)
+		return
+	}
+	why := "do not fit budget.trajectory"
+	if t.Squeezed {
+		why = "left out to keep this context under budget.memory_max"
+	}
+	fmt.Fprintf(b, "%s, not listed (they %s): `wake cold` lists cold/sessions/.\n", budget.Plural(t.Sessions, "session"), why)
+}
