@@ -39,7 +39,7 @@ func CreateExclusiveIn(fsys afero.Fs, base, rel string, data []byte, perm os.Fil
 	if _, err := lstat(fsys, name); err == nil {
 		return &os.PathError{Op: "create", Path: name, Err: fs.ErrExist}
 	}
-	tmp, err := writeTemp(fsys, name, data, perm)
+	tmp, err := writeTemp(fsys, name, tempName(name), data, perm)
 	if err != nil {
 		return err
 	}
@@ -47,13 +47,16 @@ func CreateExclusiveIn(fsys afero.Fs, base, rel string, data []byte, perm os.Fil
 	return placeNew(fsys, tmp, name, data, perm)
 }
 
-// writeTemp writes data, synced, to a new temporary file beside name,
-// named as [WriteFile] names its own so the sweep knows it. It returns its
-// path; on error nothing is left.
-func writeTemp(fsys afero.Fs, name string, data []byte, perm os.FileMode) (tmp string, err error) {
-	dir := filepath.Dir(name)
-	sweepTemps(fsys, dir, filepath.Base(name), time.Now())
-	tmp = filepath.Join(dir, "."+filepath.Base(name)+".tmp-"+randSuffix())
+// tempName is a new temporary name beside name, of the form [WriteFile]
+// gives its own so that the sweep knows it.
+func tempName(name string) string {
+	return filepath.Join(filepath.Dir(name), "."+filepath.Base(name)+".tmp-"+randSuffix())
+}
+
+// writeTemp writes data, synced, to the new temporary file tmp beside
+// name. It returns tmp; on error nothing is left.
+func writeTemp(fsys afero.Fs, name, tmp string, data []byte, perm os.FileMode) (_ string, err error) {
+	sweepTemps(fsys, filepath.Dir(name), filepath.Base(name), time.Now())
 	f, err := fsys.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
 	if err != nil {
 		return "", fmt.Errorf("writing %s: %w", name, err)

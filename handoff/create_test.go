@@ -66,7 +66,8 @@ func TestCreateExclusiveLinksIntoPlace(t *testing.T) {
 		t.Fatalf("got %v, want ErrExist", err)
 	}
 	// The name taken between the check and the link.
-	tmp, err := writeTemp(fs, filepath.Join(dir, "a", "x.md"), []byte("third"), 0o600)
+	name := filepath.Join(dir, "a", "x.md")
+	tmp, err := writeTemp(fs, name, tempName(name), []byte("third"), 0o600)
 	if err != nil {
 		t.Fatal(err)
 	}
