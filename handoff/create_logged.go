@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/spf13/afero"
 
@@ -61,6 +62,8 @@ func (s *Store) CreateLogged(ctx context.Context, fn func() (NewFile, error)) er
 	if nf.Entry.At.IsZero() {
 		nf.Entry.At = s.Now()
 	}
+	// As the ledger stores it, so that recovery finds the line it wrote.
+	nf.Entry.At = nf.Entry.At.UTC().Truncate(time.Second)
 	if err := nf.Entry.Validate(); err != nil {
 		return err
 	}
