@@ -180,6 +180,9 @@ func (c *Config) Kill(ctx context.Context, sc Scenario, kills int) (Result, erro
 			res.Violations = append(res.Violations, s)
 			c.logf("VIOLATION %s", s)
 		}
+		if (n+1)%100 == 0 {
+			c.logf("%s: %d of %d runs", sc.Name, n+1, kills)
+		}
 		if len(v) > 0 && c.Keep {
 			c.logf("kept %s", r.Dir)
 		} else {

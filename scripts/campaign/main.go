@@ -7,10 +7,14 @@
 //	go run ./scripts/campaign                         # 50 kills of every scenario, a concurrency run
 //	go run ./scripts/campaign -run init=600,stub=200  # issue 23's counts
 //	go run ./scripts/campaign -bin ./wake -keep       # a binary built already; keep failing projects
+//
+// Run as root, it also fills a small tmpfs it mounts to see each command
+// fail for want of space (-diskfull); otherwise that run is skipped.
 package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"os"
@@ -29,18 +33,19 @@ func main() {
 	run := flag.String("run", "", "scenarios and kill counts, NAME=N,... (default: every scenario at -kills)")
 	kills := flag.Int("kills", 50, "kills of each scenario -run does not count")
 	conc := flag.Int("concurrent", 16, "processes of the concurrency run; 0 skips it")
+	full := flag.Int("diskfull", 10, "runs of each scenario on a nearly full tmpfs (needs root; skipped otherwise); 0 skips them")
 	seed := flag.Int64("seed", time.Now().UnixNano(), "seed of the kill delays")
 	keep := flag.Bool("keep", false, "keep the project of a run that failed a check")
 	flag.Parse()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	if err := campaignRun(ctx, *bin, *run, *kills, *conc, *seed, *keep); err != nil {
+	if err := campaignRun(ctx, *bin, *run, *kills, *conc, *full, *seed, *keep); err != nil {
 		fmt.Fprintf(os.Stderr, "campaign: error: %v\n", err)
 		os.Exit(1)
 	}
 }
 
-func campaignRun(ctx context.Context, bin, run string, kills, conc int, seed int64, keep bool) error {
+func campaignRun(ctx context.Context, bin, run string, kills, conc, full int, seed int64, keep bool) error {
 	work, err := os.MkdirTemp("", "wake-campaign-")
 	if err != nil {
 		return err
@@ -73,6 +78,17 @@ func campaignRun(ctx context.Context, bin, run string, kills, conc int, seed int
 			return err
 		}
 		failed += len(res.Violations)
+	}
+	if full > 0 {
+		res, err := c.DiskFull(ctx, full)
+		if errors.Is(err, campaign.ErrNoDiskFull) {
+			fmt.Println("wake campaign:", err)
+		} else if err != nil {
+			return err
+		}
+		for _, r := range res {
+			failed += len(r.Violations)
+		}
 	}
 	if failed > 0 {
 		return fmt.Errorf("%d invariant violations", failed)
