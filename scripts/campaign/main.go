@@ -34,18 +34,19 @@ func main() {
 	kills := flag.Int("kills", 50, "kills of each scenario -run does not count")
 	conc := flag.Int("concurrent", 16, "processes of the concurrency run; 0 skips it")
 	full := flag.Int("diskfull", 10, "runs of each scenario on a nearly full tmpfs (needs root; skipped otherwise); 0 skips them")
+	hostile := flag.Bool("hostile", true, "run the transcript readers and the everyday commands on hostile input (FIFO, device, directory, 64 MB, malformed files)")
 	seed := flag.Int64("seed", time.Now().UnixNano(), "seed of the kill delays")
 	keep := flag.Bool("keep", false, "keep the project of a run that failed a check")
 	flag.Parse()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	if err := campaignRun(ctx, *bin, *run, *kills, *conc, *full, *seed, *keep); err != nil {
+	if err := campaignRun(ctx, *bin, *run, *kills, *conc, *full, *hostile, *seed, *keep); err != nil {
 		fmt.Fprintf(os.Stderr, "campaign: error: %v\n", err)
 		os.Exit(1)
 	}
 }
 
-func campaignRun(ctx context.Context, bin, run string, kills, conc, full int, seed int64, keep bool) error {
+func campaignRun(ctx context.Context, bin, run string, kills, conc, full int, hostile bool, seed int64, keep bool) error {
 	work, err := os.MkdirTemp("", "wake-campaign-")
 	if err != nil {
 		return err
@@ -74,6 +75,13 @@ func campaignRun(ctx context.Context, bin, run string, kills, conc, full int, se
 	}
 	if conc > 0 {
 		res, err := c.Concurrent(ctx, conc)
+		if err != nil {
+			return err
+		}
+		failed += len(res.Violations)
+	}
+	if hostile {
+		res, err := c.Hostile(ctx)
 		if err != nil {
 			return err
 		}
