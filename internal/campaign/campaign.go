@@ -34,6 +34,9 @@ type Config struct {
 	// Keep keeps the project of a run that violated an invariant, for
 	// inspection, and names it in the violation.
 	Keep bool
+	// CountKills makes a scenario's count the runs killed before they
+	// exited, rather than the runs made (at most three times as many).
+	CountKills bool
 	// Calibrate is how many whole runs time the command before its kills;
 	// 0 is three.
 	Calibrate int
@@ -156,7 +159,10 @@ func (c *Config) Kill(ctx context.Context, sc Scenario, kills int) (Result, erro
 	}
 	res.Median = med
 	rng := rand.New(rand.NewSource(c.Seed))
-	for n := 0; n < kills && ctx.Err() == nil; n++ {
+	for n := 0; ctx.Err() == nil; n++ {
+		if !c.CountKills && n >= kills || c.CountKills && (res.Kills >= kills || n >= 3*kills) {
+			break
+		}
 		r, err := c.newRun(sc.Name, n)
 		if err != nil {
 			return res, err

@@ -5,7 +5,7 @@
 // invariant failed.
 //
 //	go run ./scripts/campaign                         # 50 kills of every scenario, a concurrency run
-//	go run ./scripts/campaign -run init=600,stub=200  # issue 23's counts
+//	go run ./scripts/campaign -run init=600,stub=200 -count-killed  # issue 23's counts
 //	go run ./scripts/campaign -bin ./wake -keep       # a binary built already; keep failing projects
 //
 // Run as root, it also fills a small tmpfs it mounts to see each command
@@ -36,17 +36,18 @@ func main() {
 	full := flag.Int("diskfull", 10, "runs of each scenario on a nearly full tmpfs (needs root; skipped otherwise); 0 skips them")
 	hostile := flag.Bool("hostile", true, "run the transcript readers and the everyday commands on hostile input (FIFO, device, directory, 64 MB, malformed files)")
 	seed := flag.Int64("seed", time.Now().UnixNano(), "seed of the kill delays")
+	killed := flag.Bool("count-killed", false, "count only the runs killed before they exited (at most three times as many runs)")
 	keep := flag.Bool("keep", false, "keep the project of a run that failed a check")
 	flag.Parse()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	if err := campaignRun(ctx, *bin, *run, *kills, *conc, *full, *hostile, *seed, *keep); err != nil {
+	if err := campaignRun(ctx, *bin, *run, *kills, *conc, *full, *hostile, *seed, *keep, *killed); err != nil {
 		fmt.Fprintf(os.Stderr, "campaign: error: %v\n", err)
 		os.Exit(1)
 	}
 }
 
-func campaignRun(ctx context.Context, bin, run string, kills, conc, full int, hostile bool, seed int64, keep bool) error {
+func campaignRun(ctx context.Context, bin, run string, kills, conc, full int, hostile bool, seed int64, keep, killed bool) error {
 	work, err := os.MkdirTemp("", "wake-campaign-")
 	if err != nil {
 		return err
@@ -63,7 +64,7 @@ func campaignRun(ctx context.Context, bin, run string, kills, conc, full int, ho
 	if err != nil {
 		return err
 	}
-	c := &campaign.Config{Bin: bin, Work: work, Seed: seed, Log: os.Stdout, Keep: keep}
+	c := &campaign.Config{Bin: bin, Work: work, Seed: seed, Log: os.Stdout, Keep: keep, CountKills: killed}
 	fmt.Printf("wake campaign: %s, seed %d, in %s\n", bin, seed, work)
 	failed := 0
 	for _, p := range plan {
