@@ -66,7 +66,7 @@ func initLogged(fsys afero.Fs, root string) map[string]bool {
 // InitLeftovers reports whether root holds nothing but what a wake init
 // with p, interrupted, leaves: the skeleton's directories, its files
 // empty or exactly as p renders them, init lines in the ledger, the state
-// directory's .gitignore and lock, and temporary files. Such a root is
+// directory, and temporary files. Such a root is
 // wake's own making, as an empty directory is, and an init finishing it
 // may record it as trusted; a root holding anything else (a cloned
 // repository's) is not.
@@ -97,13 +97,16 @@ func leftoverDir(fsys afero.Fs, root, rel string, want map[string][]byte) bool {
 		switch {
 		case err != nil:
 			return false
+		case fi.IsDir() && p == tiers.StateDir:
+			// wake's own state, which a load run since may have filled;
+			// its .gitignore keeps it out of any clone.
 		case fi.IsDir():
 			if _, ok := want[p+"/"]; !ok || !leftoverDir(fsys, root, p+"/", want) {
 				return false
 			}
 		case !fi.Mode().IsRegular():
 			return false
-		case isTempName(name), p == tiers.LedgerPath, rel == tiers.StateDir+"/" && (name == ".gitignore" || name == "lock"):
+		case isTempName(name), p == tiers.LedgerPath:
 		default:
 			data, ok := want[p]
 			if !ok || data == nil || fi.Size() != 0 && !sameContent(fsys, root, p, data) {
