@@ -187,7 +187,7 @@ func (c *Config) Kill(ctx context.Context, sc Scenario, kills int) (Result, erro
 			c.logf("VIOLATION %s", s)
 		}
 		if (n+1)%100 == 0 {
-			c.logf("%s: %d of %d runs", sc.Name, n+1, kills)
+			c.logf("%s: %d runs, %d killed (of %d asked)", sc.Name, n+1, res.Kills, kills)
 		}
 		if len(v) > 0 && c.Keep {
 			c.logf("kept %s", r.Dir)
