@@ -97,23 +97,22 @@ func (m *Memory) CapsulePrompt(ctx context.Context, o CapsulePromptOptions) (Cap
 }
 
 // writeStub writes the skeleton at p.Path (a free default path when
-// empty), exclusively, under the lock.
+// empty), exclusively, under the lock, with its ledger line as one change
+// (see [handoff.Store.CreateLogged]): a kill leaves no stub without its
+// line and no empty stub.
 func (m *Memory) writeStub(ctx context.Context, p *CapsulePrompt) error {
-	return m.Store().Mutate(ctx, func() (handoff.Entry, error) {
+	err := m.Store().CreateLogged(ctx, func() (handoff.NewFile, error) {
 		if p.Path == "" {
 			_, p.Path = m.freeCapsulePath(p.Front.Branch, p.Front.CreatedAt)
 		}
-		err := handoff.CreateExclusiveIn(m.o.FS, m.root, p.Path, capsule.Stub(p.Front), 0o644)
-		if errors.Is(err, fs.ErrExist) {
-			return handoff.Entry{}, &CapsulePathError{p.Path, "exists; wake never overwrites a capsule"}
-		}
-		if err != nil {
-			return handoff.Entry{}, err
-		}
-		p.Stubbed = true
-		return handoff.Entry{Op: OpCapsuleStub, Paths: []string{p.Path},
-			ChangeSummary: "wrote the skeleton of capsule " + p.Path + " for the agent to fill in"}, nil
+		return handoff.NewFile{Path: p.Path, Data: capsule.Stub(p.Front), Entry: handoff.Entry{Op: OpCapsuleStub, Paths: []string{p.Path},
+			ChangeSummary: "wrote the skeleton of capsule " + p.Path + " for the agent to fill in"}}, nil
 	})
+	if errors.Is(err, fs.ErrExist) {
+		return &CapsulePathError{p.Path, "exists; wake never overwrites a capsule"}
+	}
+	p.Stubbed = err == nil
+	return err
 }
 
 // capsuleRel checks a capsule path given as an absolute path: it must be

@@ -318,9 +318,10 @@ func Init(ctx context.Context, dir string, p skeleton.Params, o Options) (handof
 		p.Project = projectName(dir)
 	}
 	// Anything already in the directory (a cloned repository's summary,
-	// its cold notes) is not the user's making.
+	// its cold notes) is not the user's making; what an interrupted init
+	// left is, and this one finishes its trust step too.
 	names, _ := afero.ReadDir(m.o.FS, dir)
-	fresh := len(names) == 0
+	fresh := len(names) == 0 || handoff.InitLeftovers(m.o.FS, dir, p)
 	res, err := handoff.Init(ctx, m.Store(), p)
 	if err != nil || !fresh || tiers.UserDir(m.o.Env) == "" {
 		return res, err

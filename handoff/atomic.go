@@ -13,7 +13,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path"
 	"path/filepath"
 	"syscall"
 	"time"
@@ -123,33 +122,6 @@ func SyncDir(fsys afero.Fs, dir string) error {
 	defer d.Close()
 	if err := d.Sync(); err != nil && !errors.Is(err, os.ErrInvalid) && !isUnsupported(err) {
 		return fmt.Errorf("syncing directory %s: %w", dir, err)
-	}
-	return nil
-}
-
-// CreateExclusiveIn writes data to rel under base only if it does not
-// exist yet (O_EXCL, which also refuses a symlink, dangling or not),
-// syncing it; directories on the way are created and checked as
-// [WriteFileIn] does. It reports os.ErrExist when the file exists.
-func CreateExclusiveIn(fsys afero.Fs, base, rel string, data []byte, perm os.FileMode) (err error) {
-	if _, err := walkPath(fsys, base, path.Dir(filepath.ToSlash(rel)), mkdirAll); err != nil {
-		return err
-	}
-	name := filepath.Join(base, filepath.FromSlash(rel))
-	f, err := fsys.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
-	if err != nil {
-		return err
-	}
-	defer func() {
-		if cerr := f.Close(); err == nil && cerr != nil {
-			err = fmt.Errorf("closing %s: %w", name, cerr)
-		}
-	}()
-	if _, err := f.Write(data); err != nil {
-		return fmt.Errorf("writing %s: %w", name, err)
-	}
-	if err := f.Sync(); err != nil {
-		return fmt.Errorf("syncing %s: %w", name, err)
 	}
 	return nil
 }

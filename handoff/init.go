@@ -18,8 +18,11 @@ type InitResult struct {
 }
 
 // Init lays out a memory root with the skeleton, creating only what is
-// missing: an existing file is never opened for writing. The root itself is
-// created when needed.
+// missing: an existing file is never opened for writing, but for an empty
+// skeleton file, which only an interrupted init leaves, written whole. A
+// skeleton file an interrupted init created before its ledger line is
+// counted as created, so its line records it. The root itself is created
+// when needed.
 func Init(ctx context.Context, s *Store, p skeleton.Params) (InitResult, error) {
 	var res InitResult
 	if err := s.FS.MkdirAll(s.Root, 0o755); err != nil {
@@ -44,24 +47,22 @@ func Init(ctx context.Context, s *Store, p skeleton.Params) (InitResult, error) 
 			}
 			res.Created = append(res.Created, d+"/")
 		}
+		logged := initLogged(s.FS, s.Root)
 		for _, f := range files {
-			err := CreateExclusiveIn(s.FS, s.Root, f.Path, f.Data, 0o644)
-			switch {
-			case errors.Is(err, os.ErrExist):
-				res.Existed = append(res.Existed, f.Path)
-			case err != nil:
-				return Entry{}, fmt.Errorf("creating %s: %w", f.Path, err)
-			default:
+			created, err := s.initFile(f, logged)
+			if err != nil {
+				return Entry{}, err
+			}
+			if created {
 				res.Created = append(res.Created, f.Path)
-				if err := SyncDir(s.FS, filepath.Dir(s.Path(f.Path))); err != nil {
-					return Entry{}, err
-				}
+			} else {
+				res.Existed = append(res.Existed, f.Path)
 			}
 		}
 		if len(res.Created) == 0 {
 			return Entry{}, errNothingCreated
 		}
-		return Entry{Op: "init", Paths: res.Created, ChangeSummary: fmt.Sprintf("first wake: created %d of the memory root's files and directories", len(res.Created))}, nil
+		return Entry{Op: opInit, Paths: res.Created, ChangeSummary: fmt.Sprintf(initSummaryPrefix+"%d of the memory root's files and directories", len(res.Created))}, nil
 	})
 	if errors.Is(err, errNothingCreated) {
 		err = nil
@@ -71,3 +72,16 @@ func Init(ctx context.Context, s *Store, p skeleton.Params) (InitResult, error) 
 
 // errNothingCreated tells Mutate not to log an init that changed nothing.
 var errNothingCreated = errors.New("nothing created")
+
+// initFile creates one skeleton file, or settles the one there (see
+// [Store.settleSkeletonFile]), and reports whether it counts as created.
+func (s *Store) initFile(f skeleton.File, logged map[string]bool) (bool, error) {
+	err := CreateExclusiveIn(s.FS, s.Root, f.Path, f.Data, 0o644)
+	if errors.Is(err, os.ErrExist) {
+		return s.settleSkeletonFile(f, logged)
+	}
+	if err != nil {
+		return false, fmt.Errorf("creating %s: %w", f.Path, err)
+	}
+	return true, SyncDir(s.FS, filepath.Dir(s.Path(f.Path)))
+}

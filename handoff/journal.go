@@ -78,12 +78,18 @@ type Recovery struct {
 	// At and Summary are then its command's ledger line (zero and "" for
 	// the decisions of a hand-off).
 	Log bool
+	// Created is set for a file's creation with its ledger line (see
+	// [Store.CreateLogged]): the file's path, relative to the root.
+	Created string
 }
 
 // String describes the recovery in one line.
 func (r Recovery) String() string {
 	if r.Log {
 		return r.logString()
+	}
+	if r.Created != "" || strings.HasSuffix(r.ID, ".json") {
+		return r.createString()
 	}
 	if r.RolledBack {
 		return fmt.Sprintf("rolled back hand-off %s, interrupted before it changed anything", r.ID)
@@ -267,9 +273,12 @@ func Recover(ctx context.Context, s *Store) ([]Recovery, error) {
 		return nil, err
 	}
 	if !ok {
-		if ok, err = decisionsPending(s.FS, s.Root); err != nil || !ok {
+		if ok, err = decisionsPending(s.FS, s.Root); err != nil {
 			return nil, err
 		}
+	}
+	if !ok && !createsPending(s.FS, s.Root) {
+		return nil, nil
 	}
 	unlock, err := s.Locker.Lock(ctx, s.Root)
 	if err != nil {
@@ -290,6 +299,11 @@ func (s *Store) recoverLocked() ([]Recovery, error) {
 	}
 	if err != nil {
 		return out, fmt.Errorf("recovering an interrupted write of %s: %w", tiers.DecisionsPath, err)
+	}
+	created, err := s.settleCreatesLocked()
+	out = append(out, created...)
+	if err != nil {
+		return out, err
 	}
 	if err := CheckDir(s.FS, s.Root, tiers.StateDir+"/"+JournalDir); err != nil {
 		return out, err

@@ -3,6 +3,7 @@ package handoff
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -17,8 +18,25 @@ import (
 const StaleTempAge = 10 * time.Minute
 
 // tempDirs are the directories, relative to the root, whose files wake
-// writes atomically, and so where a crash can leave a temporary file.
-var tempDirs = []string{".", tiers.StateDir, "recent", "warm", tiers.SessionsDir}
+// writes atomically, and so where a crash can leave a temporary file: every
+// directory wake writes in but cold/ (the user's, where a capsule's next
+// write sweeps its own) and the journal directories of hand-offs in
+// progress, which [TempDirs] adds.
+var tempDirs = []string{".", tiers.StateDir, tiers.StateDir + "/" + SeenDir, tiers.StateDir + "/" + CreatesDir,
+	tiers.StateDir + "/" + JournalDir, tiers.RecentDir, tiers.WarmDir, tiers.SessionsDir}
+
+// TempDirs lists the directories, relative to the root, whose stale
+// temporary files [Recover] sweeps.
+func TempDirs(fsys afero.Fs, root string) []string {
+	dirs := slices.Clone(tempDirs)
+	if CheckDir(fsys, root, tiers.StateDir+"/"+JournalDir) != nil {
+		return dirs
+	}
+	for _, name := range dirNames(fsys, filepath.Join(root, tiers.StateDir, JournalDir)) {
+		dirs = append(dirs, tiers.StateDir+"/"+JournalDir+"/"+name)
+	}
+	return dirs
+}
 
 // removeStaleTemps removes, best effort, the temporary files [WriteFile]
 // left in the root's directories that are older than [StaleTempAge] at now.
@@ -26,7 +44,7 @@ var tempDirs = []string{".", tiers.StateDir, "recent", "warm", tiers.SessionsDir
 // touched: nothing else is wake's to delete.
 func removeStaleTemps(fsys afero.Fs, root string, now time.Time) []string {
 	var removed []string
-	for _, rel := range tempDirs {
+	for _, rel := range TempDirs(fsys, root) {
 		if CheckDir(fsys, root, rel) != nil {
 			continue // a directory linked elsewhere holds no temporary file of wake's
 		}

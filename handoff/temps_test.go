@@ -31,6 +31,11 @@ func TestRecoverRemovesStaleTemps(t *testing.T) {
 		{"warm/.decisions.md.tmp-0123456789ab", old, true},
 		{"cold/sessions/.2026-11-20T10-00-00Z.md.tmp-0123456789ab", old, true},
 		{".state/.decisions.pending.json.tmp-abcdefabcdef", old, true},
+		// issue 23: a killed wake's temporary files in .state/seen/ were
+		// never swept; nor were those of creation records.
+		{".state/seen/.3c.tmp-0123456789ab", old, true},
+		{".state/creates/.0123456789ab.json.tmp-0123456789ab", old, true},
+		{".state/seen/.3d.tmp-0123456789ab", fresh, false},
 		{".state/.tokens.json.tmp-0123456789ac", fresh, false},    // a writer may own it
 		{"warm/.notes.md.tmp-0123456789AB", old, false},           // not wake's hex
 		{"warm/notes.md.tmp-0123456789ab", old, false},            // no leading dot
