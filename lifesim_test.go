@@ -1,0 +1,243 @@
+package wake_test
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"path"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/spf13/afero"
+
+	"github.com/wakeproto/wake"
+	"github.com/wakeproto/wake/budget"
+	"github.com/wakeproto/wake/handoff"
+	"github.com/wakeproto/wake/internal/memlock"
+	"github.com/wakeproto/wake/skeleton"
+	"github.com/wakeproto/wake/tiers"
+)
+
+// life is one project's memory lived through the library, session by
+// session, with a clock of its own: what it planted, to look for later.
+type life struct {
+	t        *testing.T
+	ctx      context.Context
+	fsys     afero.Fs
+	o        wake.Options
+	now      time.Time
+	rng      *rand.Rand
+	root     string
+	decided  int
+	sessions []lifeSession
+}
+
+// lifeSession is what a session handed on.
+type lifeSession struct {
+	summary, next, risk, successor string
+}
+
+// TestLongLife lives 300 sessions of one project (DESIGN section 11, issue
+// 24 point 9): 0-3 decisions a session, a fifth of them later reversed,
+// reminders noted and closed, a cold note every few sessions, one long
+// summary in ten, the agent handing off every session. At sessions 150
+// and 300 the boot context must show every decision in force (whole or in
+// the index) and never a reversed one while one in force is left out,
+// list or count every open reminder, give each of the last ten sessions
+// its trajectory line, and stay within budget.memory_max; every session's
+// record must hold its next priority, risk and note to its successor.
+func TestLongLife(t *testing.T) {
+	t.Parallel()
+	l := newLife(t)
+	for s := 1; s <= 300; s++ {
+		l.session(s)
+		if s == 150 || s == 300 {
+			l.checkpoint(s)
+		}
+	}
+}
+
+func newLife(t *testing.T) *life {
+	l := &life{t: t, ctx: context.Background(), fsys: afero.NewMemMapFs(), root: "/p/.wake",
+		now: time.Date(2026, 1, 1, 9, 0, 0, 0, time.UTC), rng: rand.New(rand.NewPCG(24, 300))}
+	// One encoder for the whole life: each session opens the memory anew,
+	// as each process does, and building the tables is no part of what
+	// the test looks at.
+	enc, err := budget.NewEncoder(tiers.EncodingCL100K)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l.o = wake.Options{FS: l.fsys, Env: map[string]string{"HOME": "/home/ava"}, Now: func() time.Time { return l.now },
+		Locker: &memlock.Locker{}, Encoder: func(string) (*budget.Encoder, error) { return enc, nil }}
+	if _, err := wake.Init(l.ctx, l.root, skeleton.Params{Agent: "Ava", Project: "bakery"}, l.o); err != nil {
+		t.Fatal(err)
+	}
+	main, _ := afero.ReadFile(l.fsys, l.root+"/main.md")
+	afero.WriteFile(l.fsys, l.root+"/main.md", []byte(strings.Replace(string(main), "## Purpose\n", "## Purpose\nKeep the books of a bakery.\n", 1)), 0o644)
+	return l
+}
+
+func (l *life) open() *wake.Memory {
+	m, err := wake.Open(l.root, l.o)
+	if err != nil {
+		l.t.Fatal(err)
+	}
+	return m
+}
+
+// session lives session s: its decisions, reversals, reminders, cold
+// note and hand-off.
+func (l *life) session(s int) {
+	t := l.t
+	l.now = l.now.Add(24 * time.Hour)
+	m := l.open()
+	for range l.rng.IntN(4) {
+		l.decided++
+		d := handoff.NewDecision{What: fmt.Sprintf("Keep module m%d on plan p%d", l.decided, l.decided), Why: fmt.Sprintf("session %d needed it", s)}
+		if _, err := m.Decide(l.ctx, d); err != nil {
+			t.Fatalf("session %d: decide: %v", s, err)
+		}
+		if l.decided%5 == 0 {
+			l.reverseOne(m, s)
+		}
+	}
+	if s%3 == 0 {
+		if _, err := m.Remember(l.ctx, handoff.NewReminder{Text: fmt.Sprintf("check the oven log of week %d", s)}); err != nil {
+			t.Fatalf("session %d: remember: %v", s, err)
+		}
+	}
+	if s%7 == 0 {
+		if open := l.openReminders(m); len(open) > 0 {
+			if _, err := m.CloseReminder(l.ctx, open[0].N, "done"); err != nil {
+				t.Fatalf("session %d: close: %v", s, err)
+			}
+		}
+	}
+	if s%4 == 0 {
+		afero.WriteFile(l.fsys, fmt.Sprintf("%s/cold/notes/n%03d.md", l.root, s), []byte(fmt.Sprintf("---\nsummary: note of session %d\n---\n# Note %d\n", s, s)), 0o644)
+	}
+	ls := lifeSession{summary: fmt.Sprintf("Session %d moved the ledger import on", s), next: fmt.Sprintf("step %d of the import", s+1),
+		successor: fmt.Sprintf("successor note %d", s)}
+	if s%3 == 1 {
+		ls.risk = fmt.Sprintf("risk %d: the VAT sums may drift", s)
+	}
+	in := handoff.Input{Session: tiers.Session{Summary: ls.summary, NextPriority: ls.next, OpenRisk: ls.risk, Successor: ls.successor,
+		Happened: tiers.List{Items: []string{fmt.Sprintf("worked on part %d", s)}}, Threads: tiers.List{Items: []string{fmt.Sprintf("thread %d", s)}}}}
+	if s%10 == 0 {
+		for i := range 60 {
+			in.Session.Happened.Items = append(in.Session.Happened.Items, fmt.Sprintf("a long afternoon, step %d of session %d", i, s))
+		}
+	}
+	if _, err := m.Handoff(l.ctx, in, wake.BootFiles{NoSkill: true}); err != nil {
+		t.Fatalf("session %d: hand-off: %v", s, err)
+	}
+	l.sessions = append(l.sessions, ls)
+}
+
+// openReminders are the inbox's open reminders.
+func (l *life) openReminders(m *wake.Memory) []tiers.Reminder {
+	rs, err := m.Reminders(l.ctx)
+	if err != nil {
+		l.t.Fatal(err)
+	}
+	var open []tiers.Reminder
+	for _, r := range rs {
+		if r.Open() {
+			open = append(open, r)
+		}
+	}
+	return open
+}
+
+// reverseOne reverses a decision in force, chosen at random, by its ID.
+func (l *life) reverseOne(m *wake.Memory, s int) {
+	d, err := wake.ReadDecisions(l.root, l.o)
+	if err != nil {
+		l.t.Fatal(err)
+	}
+	var act []tiers.Decision
+	for _, e := range d.Log.Entries {
+		if e.Active() {
+			act = append(act, e)
+		}
+	}
+	e := act[l.rng.IntN(len(act))]
+	l.decided++
+	by := handoff.NewDecision{What: fmt.Sprintf("Keep module m%d on plan p%d", l.decided, l.decided), Why: fmt.Sprintf("session %d replaced %s", s, e.ID)}
+	if _, err := m.Reverse(l.ctx, handoff.DecisionRef{ID: e.ID}, by); err != nil {
+		l.t.Fatalf("session %d: reverse %s: %v", s, e.ID, err)
+	}
+}
+
+// checkpoint asserts what the boot context shows after session s.
+func (l *life) checkpoint(s int) {
+	t := l.t
+	m := l.open()
+	ctx, text, err := m.BootContext(false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if max := m.Config().Budget.MemoryMax; ctx.Totals.Output > max {
+		t.Errorf("session %d: the boot context is %d tokens, over budget.memory_max %d", s, ctx.Totals.Output, max)
+	}
+	d, err := wake.ReadDecisions(l.root, l.o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	active, reversed := 0, 0
+	for _, e := range d.Log.Entries {
+		if e.Status == tiers.StatusReversed {
+			reversed++
+			continue
+		}
+		active++
+		if !strings.Contains(text, e.What) {
+			t.Errorf("session %d: decision %s in force (%q) is not in the boot context", s, e.ID, e.What)
+		}
+	}
+	if active < 100 || reversed < 20 {
+		t.Fatalf("session %d: only %d active and %d reversed decisions lived", s, active, reversed)
+	}
+	for _, r := range l.openReminders(m) {
+		if !strings.Contains(text, fmt.Sprintf("- #%d ", r.N)) && !strings.Contains(text, "more open, not listed") {
+			t.Errorf("session %d: open reminder #%d neither listed nor counted", s, r.N)
+		}
+	}
+	traj := text[strings.Index(text, "## Trajectory"):]
+	traj = traj[:strings.Index(traj, "\n## ")]
+	for _, ls := range l.sessions[len(l.sessions)-10:] {
+		if !strings.Contains(traj, ls.summary+".") {
+			t.Errorf("session %d: %q has no trajectory line", s, ls.summary)
+		}
+	}
+	l.checkRecords(s)
+}
+
+// checkRecords finds every session's record, in recent/ or cold/sessions/,
+// holding its next priority, risk and note to its successor.
+func (l *life) checkRecords(s int) {
+	byS := map[string]tiers.Session{}
+	names, _ := afero.ReadDir(l.fsys, l.root+"/cold/sessions")
+	paths := []string{tiers.LatestPath, tiers.PreviousPath}
+	for _, fi := range names {
+		paths = append(paths, path.Join(tiers.SessionsDir, fi.Name()))
+	}
+	for _, p := range paths {
+		data, err := afero.ReadFile(l.fsys, l.root+"/"+p)
+		if err != nil {
+			continue
+		}
+		rec, err := tiers.ParseSession(data)
+		if err != nil {
+			l.t.Fatalf("%s: %v", p, err)
+		}
+		byS[rec.Summary] = rec
+	}
+	for i, ls := range l.sessions {
+		rec, ok := byS[ls.summary]
+		if !ok || rec.NextPriority != ls.next || rec.OpenRisk != ls.risk || rec.Successor != ls.successor {
+			l.t.Errorf("session %d, at %d: record %+v, want next %q risk %q successor %q", i+1, s, rec, ls.next, ls.risk, ls.successor)
+		}
+	}
+}
