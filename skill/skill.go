@@ -88,7 +88,8 @@ func (s *File) section(title string) *Section {
 // bottom up, what the spec excludes first, then the rest: History from
 // its oldest line, Last Session from its last bullet, How We Work from its
 // last line. A skill that fits is left as it is. Who I Am and Active Work
-// are never cut; over their budgets they only earn a warning.
+// are never cut; over their budgets they take History's room, and only a
+// file over its whole budget earns a warning.
 func (s *File) fit(counter budget.Counter) {
 	for i := range s.Sections {
 		s.Sections[i].exclude()
@@ -101,16 +102,12 @@ func (s *File) fit(counter budget.Counter) {
 		s.section(SkillProtocols), s.section(SkillRecent), s.section(SkillHistory))
 	hist := s.section(SkillHistory)
 	hist.Budget = max(0, s.Budget-(s.Tokens-counter.Count(renderSection(hist))))
+	// A section that is never cut may run over its own share: that only
+	// leaves History less room, which is what History's share is. Only
+	// what the file cannot hold is worth a warning at every start.
 	if s.Tokens > s.Budget {
 		s.Over = true
 		s.Warnings = append(s.Warnings, s.overWarning(counter))
-		return
-	}
-	for _, sec := range []*Section{s.section(SkillIdentity), s.section(SkillActive)} {
-		if n := counter.Count(renderSection(sec)); n > sec.Budget {
-			s.Warnings = append(s.Warnings, fmt.Sprintf("skill.md: %s is %s tokens, over its %s budget of %s; it is never cut, so it leaves less room for History; shorten %s",
-				sec.Title, budget.Thousands(n), budgetKey(sec.Title), budget.Thousands(sec.Budget), shortenWhat(sec.Title)))
-		}
 	}
 }
 
@@ -152,20 +149,6 @@ func (s *File) shrink(limit int, counter budget.Counter, count func() int, secs 
 
 // skillFile is where the cut record says skill.md's cuts were.
 const skillFile = "skill.md"
-
-func budgetKey(title string) string {
-	if title == SkillIdentity {
-		return "identity"
-	}
-	return "active"
-}
-
-func shortenWhat(title string) string {
-	if title == SkillIdentity {
-		return "main.md's Identity and Purpose"
-	}
-	return "the HANDOFF's next_priority and open_risk, or warm/active_tasks.md"
-}
 
 func (s *File) overWarning(counter budget.Counter) string {
 	id, act := s.section(SkillIdentity), s.section(SkillActive)
