@@ -1,0 +1,86 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// Fake credentials of three kinds, built from parts: no key sits in the
+// repository whole.
+var (
+	keyGitHub = "gh" + "p_" + "R7kQ2mZ9vX4pL8wN3b" + "T6yH1cJ5dF0sAqE2uV"
+	keyAWS    = "AKIA" + "Q3EGUTNZ4XK7WMPA"
+	keySlack  = "xo" + "xb-" + "123456789012-1234567890123-" + "AbCdEfGhIjKlMnOpQrStUvWx"
+	scrubKeys = []string{keyGitHub, keyAWS, keySlack}
+)
+
+// keysIn lists the fake credentials s shows; a key's first four bytes
+// are left out of the search, so a marker naming its kind is no match.
+func keysIn(s string) []string {
+	var out []string
+	for _, k := range scrubKeys {
+		if strings.Contains(s, k[4:]) {
+			out = append(out, k[:6]+"…")
+		}
+	}
+	return out
+}
+
+// runScrub runs wake with args in dir and returns its stdout and stderr.
+func runScrub(t *testing.T, dir string, args ...string) (int, string) {
+	t.Helper()
+	a, out, errOut := newTestApp(t, dir)
+	code := a.run(args)
+	return code, out.String() + errOut.String()
+}
+
+// TestPacketScrubsEveryDocument (issue 23, reproduction 2): a note outside
+// the tier files and cold/ with credentials in its title, summary and
+// body reaches the wake-up packet, in every format, with each redacted
+// and counted, as the same note under cold/ does.
+func TestPacketScrubsEveryDocument(t *testing.T) {
+	t.Parallel()
+	dir := memoryWithSessions(t)
+	keys := strings.Join(scrubKeys, " ")
+	for _, d := range []struct{ path, memType string }{
+		{"notes/pref.md", "preference"}, {"notes/project.md", "project"}, {"notes/rule.md", "constraint"},
+		{"notes/choice.md", "decision"}, {"notes/outage.md", "incident"}, {"notes/pattern.md", "pattern"},
+		{"cold/pref.md", "preference"},
+	} {
+		doc := "---\nsummary: Deploy with " + keys + "\nmemory_type: " + d.memType + "\n---\n# Deploy tokens " + keys + "\n\n" +
+			"Use " + keys + " to deploy.\n\nConsequence: " + keys + " leaked.\nPrevention: rotate " + keys + "\n"
+		name := filepath.Join(dir, ".wake", filepath.FromSlash(d.path))
+		os.MkdirAll(filepath.Dir(name), 0o755)
+		if err := os.WriteFile(name, []byte(doc), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, args := range [][]string{
+		{"wakeup", "--task", "deploy tokens"}, {"wakeup"}, {"wakeup", "--task", "deploy tokens", "--format", "markdown"},
+		{"wakeup", "--task", "deploy tokens", "--format", "prompt"}, {"wakeup", "--task", "deploy with " + keyGitHub},
+	} {
+		code, out := runScrub(t, dir, args...)
+		if code != 0 {
+			t.Fatalf("%v: exit %d:\n%s", args, code, out)
+		}
+		if leaks := keysIn(out); len(leaks) > 0 {
+			t.Errorf("%v shows %v:\n%s", args, leaks, out)
+		}
+		if !strings.Contains(out, "[redacted:github-token]") {
+			t.Errorf("%v shows nothing redacted:\n%s", args, out)
+		}
+		if len(args) == 3 || len(args) == 1 {
+			var p struct {
+				Policy struct {
+					Redactions int `json:"redactions_applied"`
+				}
+			}
+			if err := json.Unmarshal([]byte(out), &p); err != nil || p.Policy.Redactions < strings.Count(out, "[redacted:") {
+				t.Errorf("%v: redactions_applied %d for %d markers (%v)", args, p.Policy.Redactions, strings.Count(out, "[redacted:"), err)
+			}
+		}
+	}
+}
