@@ -358,8 +358,11 @@ func (s *Store) ensureLedger(want Entry) (bool, error) {
 	if err != nil {
 		return false, err
 	}
+	// The line went in sealed: as it reads now, or as it read when the
+	// documents' levels were what they are now.
+	seal := sealed(s.FS, s.Root, want)
 	for _, e := range entries {
-		if e.Op == want.Op && e.At.Equal(want.At) && e.ChangeSummary == want.ChangeSummary {
+		if e.Op == want.Op && e.At.Equal(want.At) && (e.ChangeSummary == want.ChangeSummary || e.ChangeSummary == seal.ChangeSummary) {
 			return false, nil
 		}
 	}

@@ -84,3 +84,67 @@ func TestPacketScrubsEveryDocument(t *testing.T) {
 		}
 	}
 }
+// TestLedgerHoldsNoSecretText (issue 23, reproduction 3): with the
+// decision log, or the inbox, made secret, every command that changes it
+// records in ledger.jsonl what it did and to which decision, never the
+// text; wake log still holds the lines back.
+func TestLedgerHoldsNoSecretText(t *testing.T) {
+	t.Parallel()
+	for _, level := range []string{"secret", "confidential", "[unreadable"} {
+		t.Run(strings.Trim(level, "["), func(t *testing.T) {
+			t.Parallel()
+			dir := memoryWithSessions(t)
+			const canary = "CANARYledger"
+			if code, out := runScrub(t, dir, "decide", "Use TOML "+canary, "--because", "it reads well "+canary); code != 0 {
+				t.Fatalf("decide: %s", out)
+			}
+			if code, out := runScrub(t, dir, "remember", "look at "+canary); code != 0 {
+				t.Fatalf("remember: %s", out)
+			}
+			front := "---\nsensitivity: " + level + "\n---\n"
+			for _, f := range []string{"warm/decisions.md", "warm/inbox.md"} {
+				name := filepath.Join(dir, ".wake", filepath.FromSlash(f))
+				data, err := os.ReadFile(name)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(name, append([]byte(front), data...), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			before, _ := os.ReadFile(filepath.Join(dir, ".wake", "ledger.jsonl"))
+			for _, args := range [][]string{
+				{"contest", "1", "--objection", "too slow " + canary, "--proposal", "cache it " + canary},
+				{"uphold", "1", "--because", "it stays " + canary},
+				{"contest", "1", "--objection", "still slow " + canary, "--proposal", "drop it"},
+				{"reverse", "1", "--by", "Use YAML " + canary, "--because", "anchors " + canary},
+				{"decide", "Use JSON for logs " + canary, "--because", "jq " + canary},
+				{"remember", "again " + canary, "--topic", canary},
+				{"remember", "--done", "1", "--because", "done " + canary},
+			} {
+				if code, out := runScrub(t, dir, args...); code != 0 || strings.Contains(out, canary) {
+					t.Errorf("wake %s: exit %d:\n%s", strings.Join(args, " "), code, out)
+				}
+			}
+			after, err := os.ReadFile(filepath.Join(dir, ".wake", "ledger.jsonl"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			added := strings.TrimPrefix(string(after), string(before))
+			if strings.Contains(added, canary) {
+				t.Errorf("ledger.jsonl holds the held-back text:\n%s", added)
+			}
+			for _, op := range []string{`"op":"contest"`, `"op":"uphold"`, `"op":"reverse"`, `"op":"decide"`, `"op":"remember"`} {
+				if !strings.Contains(added, op) {
+					t.Errorf("ledger.jsonl has no %s line:\n%s", op, added)
+				}
+			}
+			if !strings.Contains(added, `"decision_ids":["d-`) || !strings.Contains(added, "document: no details kept") {
+				t.Errorf("the lines do not name the decisions and what was held back:\n%s", added)
+			}
+			if _, out := runScrub(t, dir, "log"); strings.Contains(out, canary) {
+				t.Errorf("wake log shows the text:\n%s", out)
+			}
+		})
+	}
+}
