@@ -84,6 +84,50 @@ func TestPacketScrubsEveryDocument(t *testing.T) {
 		}
 	}
 }
+
+// TestConfirmationsScrubbed (issue 23, reproduction 10): every command
+// that takes text answers with it scrubbed, on success and on error, and
+// the ledger keeps it scrubbed too.
+func TestConfirmationsScrubbed(t *testing.T) {
+	t.Parallel()
+	dir := memoryWithSessions(t)
+	gh, aws, slack := keyGitHub, keyAWS, keySlack
+	for _, args := range [][]string{
+		{"decide", "Deploy with " + gh, "--because", "the CI holds " + aws, "--topic", "deploy " + slack},
+		{"decide", "Deploy by hand " + gh, "--because", "no CI " + aws, "--topic", "deploy " + slack},
+		{"decide", "Deploy by hand " + gh, "--because", "no CI " + aws, "--topic", "deploy " + slack, "--force"},
+		{"contest", "1", "--objection", "it leaks " + gh, "--proposal", "use " + aws},
+		{"uphold", "1", "--because", "we keep " + slack},
+		{"reverse", "1", "--by", "Deploy with a vault " + gh, "--because", "keys leak " + aws},
+		{"remember", "rotate " + gh, "--topic", "keys " + aws, "--next", "ask " + slack, "--tag", "ops"},
+		{"remember", "--done", "1", "--because", "rotated " + gh},
+		{"remember", "--list", "--all"},
+		{"handoff", "--summary", "rotated " + gh, "--next", "check " + aws, "--risk", "old " + slack, "--mood", "calm " + gh,
+			"--happened", "found " + aws, "--decision", "Keep keys in a vault " + gh + " because " + slack,
+			"--changed", "ci.yml: dropped " + gh, "--thread", "the " + aws + " audit", "--successor", "watch " + slack},
+		{"capsule", "--dry-run", "--objective", "ship " + gh},
+		{"capsule", "--objective", "ship " + gh},
+		{"capsule", "prompt", "--session", "s-" + gh, "--stub"},
+		{"cold", "notes/" + gh + ".md"},
+		{"decisions", "--all"}, {"log"}, {"log", "--format", "json"},
+	} {
+		_, out := runScrub(t, dir, args...)
+		if leaks := keysIn(out); len(leaks) > 0 {
+			t.Errorf("wake %s\nshows %v:\n%s", strings.Join(args, " "), leaks, out)
+		}
+	}
+	data, err := os.ReadFile(filepath.Join(dir, ".wake", "ledger.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if leaks := keysIn(string(data)); len(leaks) > 0 {
+		t.Errorf("ledger.jsonl holds %v:\n%s", leaks, data)
+	}
+	if !strings.Contains(string(data), "[redacted:github-token]") {
+		t.Errorf("ledger.jsonl shows nothing redacted:\n%s", data)
+	}
+}
+
 // TestLedgerHoldsNoSecretText (issue 23, reproduction 3): with the
 // decision log, or the inbox, made secret, every command that changes it
 // records in ledger.jsonl what it did and to which decision, never the
