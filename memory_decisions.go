@@ -11,10 +11,14 @@ import (
 	"github.com/wakeproto/wake/tiers"
 )
 
-// Decide appends a decision to the log (see [handoff.Store.Decide]).
+// Decide appends a decision to the log (see [handoff.Store.Decide]). The
+// change names the entry as the policy allows: see [Memory.Uphold].
 func (m *Memory) Decide(ctx context.Context, d handoff.NewDecision) (handoff.DecisionChange, error) {
 	ch, err := m.Store().Decide(ctx, d)
-	return ch, m.quotable(err)
+	if err != nil {
+		return ch, m.quotable(err)
+	}
+	return m.logged(ch, nil)
 }
 
 // quotable makes a refusal under rule 1 show of the entries it quotes only
@@ -53,16 +57,21 @@ func (m *Memory) Contest(ctx context.Context, ref handoff.DecisionRef, objection
 
 // Uphold records that the user kept the contested decision ref names.
 // When the sensitivity policy holds the decision log back, the change's
-// Title says so instead of quoting the entry: only texts the caller gave
-// come back as they are.
+// titles say so instead of quoting the entries, even one the caller just
+// wrote there: the log's text leaves wake by no way. Every title comes
+// back scrubbed of secret-looking strings.
 func (m *Memory) Uphold(ctx context.Context, ref handoff.DecisionRef, because string) (handoff.DecisionChange, error) {
 	return m.logged(m.Store().Uphold(ctx, ref, because))
 }
 
-// logged withholds the title of an entry already in a held-back log.
+// logged withholds the titles of the entries of a held-back log, and
+// scrubs them.
 func (m *Memory) logged(ch handoff.DecisionChange, err error) (handoff.DecisionChange, error) {
 	if lvl := policy.OfPath(m.o.FS, m.root, tiers.DecisionsPath); err == nil && policy.Withheld(lvl) {
 		ch.Title = fmt.Sprintf("(its text is held back: %s is %s)", tiers.DecisionsPath, lvl)
+		if ch.AddedTitle != "" {
+			ch.AddedTitle = ch.Title
+		}
 	}
 	ch.Title, _ = policy.Scrub(ch.Title)
 	ch.AddedTitle, _ = policy.Scrub(ch.AddedTitle)

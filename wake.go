@@ -28,6 +28,7 @@ import (
 	"github.com/wakeproto/wake/budget"
 	"github.com/wakeproto/wake/checks"
 	"github.com/wakeproto/wake/handoff"
+	"github.com/wakeproto/wake/policy"
 	"github.com/wakeproto/wake/skeleton"
 	"github.com/wakeproto/wake/tiers"
 )
@@ -238,8 +239,12 @@ func (m *Memory) warnAll(msgs []string) {
 	}
 }
 
+// notify hands n to the front end. A notice may quote a file's text or
+// what a caller gave (a recovered hand-off's summary): it leaves wake
+// scrubbed, as every output does.
 func (m *Memory) notify(n Notice) {
 	if m.o.Notify != nil {
+		n.Msg, _ = policy.Scrub(n.Msg)
 		m.o.Notify(n)
 	}
 }

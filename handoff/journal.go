@@ -351,7 +351,9 @@ func (s *Store) recoverOne(id string) (Recovery, error) {
 	if err := j.check(); err != nil {
 		return r, fmt.Errorf("%s/%s/%s/%s: %w; wake does not act on it", tiers.StateDir, JournalDir, id, journalName, err)
 	}
-	r.At, r.Summary = j.At, j.Block.SessionSummary
+	// The summary is said as its ledger line keeps it: nothing of a
+	// held-back main.md.
+	r.At, r.Summary = j.At, sealed(s.FS, s.Root, j.Entry).ChangeSummary
 	if r.Steps, err = s.rollForward(&j); err != nil {
 		return r, err
 	}
@@ -372,8 +374,11 @@ func (s *Store) ensureLedger(want Entry) (bool, error) {
 	if err != nil {
 		return false, err
 	}
+	// The line went in sealed (see [sealed]): it is found as it was
+	// written, or as an older wake wrote it, in clear.
+	seal := sealed(s.FS, s.Root, want)
 	for _, e := range entries {
-		if e.Op == want.Op && e.At.Equal(want.At) && e.ChangeSummary == want.ChangeSummary {
+		if e.Op == want.Op && e.At.Equal(want.At) && (e.ChangeSummary == want.ChangeSummary || e.ChangeSummary == seal.ChangeSummary) {
 			return false, nil
 		}
 	}

@@ -70,7 +70,9 @@ func (e Entry) Validate() error {
 
 // AppendLedger appends one entry to <root>/ledger.jsonl and syncs it. A
 // torn last line left by a crash is closed with a newline first, so it
-// stays one bad line rather than spoiling the new one.
+// stays one bad line rather than spoiling the new one. The line is the
+// entry as the ledger may keep it: no text of a held-back document, and
+// no secret-looking string (see [sealed]).
 //
 // The entry is wake's own account of a change, so wake's record of the
 // memory files it names ([SeenFile]) is then brought up to date: the next
@@ -87,6 +89,7 @@ func appendLedger(fsys afero.Fs, root string, e Entry) error {
 	if err := e.Validate(); err != nil {
 		return err
 	}
+	e = sealed(fsys, root, e)
 	e.At = e.At.UTC().Truncate(time.Second)
 	if e.Paths == nil {
 		e.Paths = []string{}

@@ -179,7 +179,7 @@ func (s *Store) settleDecisionsLocked() (r Recovery, ok bool, err error) {
 		return r, true, s.removePending()
 	}
 	if p.Entry != nil {
-		r.At, r.Summary = p.Entry.At, p.Entry.ChangeSummary
+		r.At, r.Summary = p.Entry.At, sealed(s.FS, s.Root, *p.Entry).ChangeSummary
 	}
 	cur, err := s.readOptional(tiers.DecisionsPath)
 	if err != nil {

@@ -13,6 +13,7 @@ import (
 	"github.com/wakeproto/wake/budget"
 	"github.com/wakeproto/wake/cold"
 	"github.com/wakeproto/wake/handoff"
+	"github.com/wakeproto/wake/policy"
 	"github.com/wakeproto/wake/report"
 	"github.com/wakeproto/wake/tiers"
 )
@@ -106,6 +107,7 @@ func (s *server) runText(ctx context.Context, name string, in any, p int, run fu
 		if text, err = run(ctx, m); err != nil {
 			return err
 		}
+		text = scrubResult(text)
 		// The notices end the result, counted in its pages.
 		if len(notes) > 0 {
 			text = strings.TrimRight(text, "\n") + "\n\n" + strings.Join(notes, "\n") + "\n"
@@ -118,6 +120,20 @@ func (s *server) runText(ctx context.Context, name string, in any, p int, run fu
 		return "", toolError(err, notes)
 	}
 	return text, nil
+}
+
+// scrubResult is a tool's text as it may leave wake: a confirmation
+// echoes the caller's text, which may hold a pasted credential, so every
+// text result is scrubbed here, at the one exit of the tools. A JSON
+// result is left as it is: its builders scrub what they take in (the
+// packet, the boot context, the ledger), and replacing inside its
+// encoding could cut an escape in two.
+func scrubResult(text string) string {
+	if json.Valid([]byte(text)) {
+		return text
+	}
+	out, _ := policy.Scrub(text)
+	return out
 }
 
 // resultKey names a call's result by its tool and arguments, less the
@@ -141,6 +157,8 @@ func toolError(err error, notes []string) error {
 	if len(notes) > 0 {
 		msg += "\n" + strings.Join(notes, "\n")
 	}
+	// An error may quote an argument: it leaves scrubbed, as results do.
+	msg, _ = policy.Scrub(msg)
 	return errors.New(cutError(msg))
 }
 

@@ -19,7 +19,7 @@
 // rewritten: scrubbing applies to what wake shows. The rules, one table of
 // them, follow gitleaks' and are tested against a corpus of true positives
 // and one of ordinary notes and code that must come out unchanged
-// (testdata/scrub).
+// (scrub/testdata/scrub).
 package policy
 
 import (

@@ -11,6 +11,7 @@ import (
 	"github.com/wakeproto/wake/budget"
 	"github.com/wakeproto/wake/cold"
 	"github.com/wakeproto/wake/handoff"
+	"github.com/wakeproto/wake/policy"
 	"github.com/wakeproto/wake/tiers"
 )
 
@@ -19,7 +20,9 @@ import (
 func HandoffText(w io.Writer, r wake.HandoffResult) {
 	res := r.Result
 	s, _ := tiers.ParseSession(res.Summary)
-	fmt.Fprintf(w, "Handed off session %s: %s\n\nWrote:\n", res.At.Format(tiers.SessionTimeLayout), s.Summary)
+	// The summary is the caller's, echoed: scrubbed like every output.
+	summary, _ := policy.Scrub(s.Summary)
+	fmt.Fprintf(w, "Handed off session %s: %s\n\nWrote:\n", res.At.Format(tiers.SessionTimeLayout), summary)
 	fmt.Fprintf(w, "  %-20s the session summary (%s bytes)\n", tiers.LatestPath, budget.Thousands(len(res.Summary)))
 	block := "the HANDOFF block"
 	if res.BlockAppended {

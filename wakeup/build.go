@@ -283,12 +283,18 @@ func Build(src Sources, q Query, lim Limits, now time.Time) Packet {
 	slices.SortFunc(p.Provenance.DerivedFrom, func(a, b Derived) int { return strings.Compare(a.Path, b.Path) })
 	p.Policy.MaxSensitivityIncluded = maxLevel(b.levels)
 	p.Policy.RedactionsApplied += redactions(p) + b.conf
+	// Sources scrub what they read, but not every source is wake's own
+	// (a note anywhere in the root, a developer root, the query): the
+	// packet is scrubbed whole once assembled, and what that finds counts
+	// too.
+	p.Policy.RedactionsApplied += scrubPacket(&p)
 	return p
 }
 
 // redactions counts what the policy cut from what the packet shows: the
-// secret-looking strings scrubbed, by their markers. (The confidential
-// items shown as their summary only are counted as they are taken.)
+// secret-looking strings the sources scrubbed, by their markers. (The
+// confidential items shown as their summary only are counted as they are
+// taken.)
 func redactions(p Packet) int {
 	data, _ := json.Marshal(p)
 	return strings.Count(string(data), "[redacted:")

@@ -324,6 +324,10 @@ func otherDocs(o GatherOptions, src *Sources, warns *[]string) []Doc {
 			d.Title = titleOf(rel, tiers.FirstHeading(string(bodyOf(doc.Content))))
 			d.Unread = d.MemoryType != TypeSession
 		}
+		// As the cold index scrubs what it learns: so that no query term
+		// is matched against a secret, and the reasons never quote one.
+		d.Title, _ = policy.Scrub(d.Title)
+		d.Summary, _ = policy.Scrub(d.Summary)
 		out = append(out, d)
 		return nil
 	})

@@ -18,6 +18,7 @@ import (
 
 	"github.com/wakeproto/wake/budget"
 	"github.com/wakeproto/wake/handoff"
+	"github.com/wakeproto/wake/policy"
 )
 
 // Exit statuses (DESIGN section 8).
@@ -111,11 +112,15 @@ func (a *app) report(err error) int {
 	if errors.As(err, &st) {
 		return int(st)
 	}
-	fmt.Fprintf(a.errOut, "wake: error: %v\n", err)
+	// An error may quote what the caller gave (a path, a decision's
+	// text): it leaves wake scrubbed, as every output does.
+	msg, _ := policy.Scrub(err.Error())
+	fmt.Fprintf(a.errOut, "wake: error: %s\n", msg)
 	var h hinter
 	hinted := errors.As(err, &h) && h.Hint() != ""
 	if hinted {
-		fmt.Fprintf(a.errOut, "wake: hint: %s\n", h.Hint())
+		hint, _ := policy.Scrub(h.Hint())
+		fmt.Fprintf(a.errOut, "wake: hint: %s\n", hint)
 	}
 	if ce := (*handoff.ConflictError)(nil); errors.As(err, &ce) {
 		return exitFailed // rule 1: a check that would fail, caught before the write

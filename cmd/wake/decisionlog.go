@@ -9,6 +9,7 @@ import (
 
 	"github.com/wakeproto/wake"
 	"github.com/wakeproto/wake/handoff"
+	"github.com/wakeproto/wake/policy"
 	"github.com/wakeproto/wake/tiers"
 )
 
@@ -91,6 +92,10 @@ func (a *app) runDecision(change func(*wake.Memory) (handoff.DecisionChange, err
 	return nil
 }
 
+// printChange says what a command changed. Its texts are the caller's
+// (a decision, a reminder), which may hold a pasted credential: the line
+// leaves wake scrubbed, as the listings of the same texts do.
 func (a *app) printChange(format string, args ...any) {
-	fmt.Fprintf(a.out, format+"\n", args...)
+	line, _ := policy.Scrub(fmt.Sprintf(format, args...))
+	fmt.Fprintln(a.out, line)
 }

@@ -116,7 +116,9 @@ func TestDecisionTextsQuotedSafely(t *testing.T) {
 }
 
 // TestRedactionsCounted: wake decisions and wake log say how many
-// secret-looking strings they scrubbed, in text and JSON.
+// secret-looking strings they scrubbed, in text and JSON. The ledger line
+// is written scrubbed; one an older wake wrote in clear is scrubbed when
+// shown.
 func TestRedactionsCounted(t *testing.T) {
 	t.Parallel()
 	dir := memoryWithSessions(t)
@@ -129,6 +131,15 @@ func TestRedactionsCounted(t *testing.T) {
 		return out.String()
 	}
 	run("decide", "Rotate the token "+key, "--because", "it leaked")
+	ledger := filepath.Join(dir, ".wake", "ledger.jsonl")
+	data, err := os.ReadFile(ledger)
+	if err != nil || strings.Contains(string(data), key[4:]) || !strings.Contains(string(data), "[redacted:github-token]") {
+		t.Fatalf("the ledger line is not scrubbed (%v):\n%s", err, data)
+	}
+	old := `{"at":"2026-11-22T03:00:00Z","op":"decide","paths":["warm/decisions.md"],"change_summary":"decided #0: Rotate ` + key + `"}` + "\n"
+	if err := os.WriteFile(ledger, append(data, old...), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	for _, c := range []struct {
 		args []string
 		want string

@@ -5,24 +5,28 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
 
 // secretTargets are the documents made secret in turn by
-// TestSecretsNeverLeave: each tier file, and a cold document whose very
+// TestSecretsNeverLeave: each tier file, a note outside the tiers and
+// cold/ (which the wake-up packet reads), and a cold document whose very
 // path is withheld too.
 var secretTargets = []string{
 	"main.md", "recent/latest.md", "recent/previous.md",
 	"warm/active_tasks.md", "warm/decisions.md", "warm/open_questions.md",
-	"cold/plans/acquisition-of-rival.md",
+	"notes/pref.md", "cold/plans/acquisition-of-rival.md",
 }
 
 // TestSecretsNeverLeave runs every command against a root in which one
 // document at a time is `sensitivity: secret` and holds a unique canary.
 // The canary (and the secret cold document's path) must appear on no
 // command's stdout or stderr, and in no file wake writes that an agent
-// reads; only wake's own .state/ and the ledger may name it.
+// reads, the ledger included (which may name the document, not quote
+// it); only wake's own .state/ may. The commands' texts carry a pasted
+// credential, which no output and no file shows either.
 func TestSecretsNeverLeave(t *testing.T) {
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("git is not installed")
@@ -46,6 +50,9 @@ func TestSecretsNeverLeave(t *testing.T) {
 				}
 				a.run(args)
 				fmt.Fprintf(&seen, "$ wake %s\n%s%s", strings.Join(args, " "), out, errOut)
+				if keys := keysIn(out.String() + errOut.String()); len(keys) > 0 {
+					t.Errorf("wake %s shows %v:\n%s%s", strings.Join(args, " "), keys, out, errOut)
+				}
 				for _, leak := range []string{canary, secretPathOf(target)} {
 					if leak == "" {
 						continue
@@ -102,7 +109,8 @@ func canaryRoot(t *testing.T, target, canary string) string {
 	os.MkdirAll(filepath.Join(root, "cold", "plans"), 0o755)
 	os.WriteFile(filepath.Join(root, "cold", "notes.md"), []byte("---\nsummary: Ordinary notes\n---\n# Notes\n\nNothing secret.\n"), 0o644)
 	name := filepath.Join(root, filepath.FromSlash(target))
-	if strings.HasPrefix(target, "cold/") {
+	if !strings.HasSuffix(filepath.Dir(name), ".wake") && !strings.Contains(target, "recent/") && !strings.Contains(target, "warm/") {
+		os.MkdirAll(filepath.Dir(name), 0o755)
 		os.WriteFile(name, []byte("---\nsummary: plan\nsensitivity: secret\n---\n# Plan\n"), 0o644)
 	}
 	git("add", "-A")
@@ -124,29 +132,32 @@ func makeSecret(doc, canary string) string {
 			body = after
 		}
 	}
-	return "---\nsummary: the " + canary + " summary\nsensitivity: secret\n---\n# " + canary + " heading\n\n" +
+	return "---\nsummary: the " + canary + " summary\nmemory_type: preference\nsensitivity: secret\n---\n# " + canary + " heading\n\n" +
 		"[2026-11-20] DECISION: Keep " + canary + " BECAUSE: " + canary + "\nSTATUS: active\n\n" +
 		"- [ ] " + canary + " task\n\n" + body + "\n" + canary + " body\n"
 }
 
 // canaryCommands lists every command, as an agent or a user would run
-// them on this root.
+// them on this root, the texts they take with a pasted credential.
 func canaryCommands(target string) [][]string {
 	return [][]string{
 		{"load"}, {"load", "--format", "json"}, {"<hook>", "load", "--hook", "claude"},
 		{"status"}, {"status", "--format", "json"},
 		{"check"}, {"check", "--format", "json"},
+		{"wakeup"}, {"wakeup", "--task", "plan the heading", "--format", "markdown"}, {"wakeup", "--format", "prompt"},
 		{"decisions"}, {"decisions", "--all", "--format", "json"},
-		{"decide", "Use JSON for logs", "--because", "jq reads it"},
-		{"contest", "1", "--objection", "too slow", "--proposal", "cache it"},
-		{"uphold", "1", "--because", "it stays"},
-		{"reverse", "1", "--by", "Use YAML", "--because", "anchors"},
+		{"decide", "Use JSON for logs " + keyGitHub, "--because", "jq reads it " + keyAWS},
+		{"contest", "1", "--objection", "too slow " + keySlack, "--proposal", "cache it " + keyGitHub},
+		{"uphold", "1", "--because", "it stays " + keyAWS},
+		{"reverse", "1", "--by", "Use YAML " + keyGitHub, "--because", "anchors " + keySlack},
+		{"remember", "rotate " + keyGitHub, "--topic", "keys " + keyAWS},
 		{"cold"}, {"cold", "notes.md"},
 		{"log"}, {"log", "--format", "json"},
 		{"skill"}, {"trust"},
 		{"install", "claude"},
-		{"handoff", "--summary", "third session", "--next", "ship"},
-		{"load"}, {"uninstall", "claude"},
+		{"handoff", "--summary", "third session " + keyGitHub, "--next", "ship " + keyAWS, "--happened", "found " + keySlack},
+		{"capsule", "--objective", "ship " + keyGitHub},
+		{"load"}, {"wakeup"}, {"uninstall", "claude"},
 	}
 }
 
@@ -158,12 +169,12 @@ func checkCanaryFiles(t *testing.T, dir, target, canary string) {
 	t.Helper()
 	root := filepath.Join(dir, ".wake")
 	files := []string{
-		filepath.Join(root, "boot.md"),
+		filepath.Join(root, "boot.md"), filepath.Join(root, "ledger.jsonl"),
 		filepath.Join(dir, "home", ".claude", "agentchat.skill.md"), filepath.Join(root, "skill.md"),
 		filepath.Join(root, "recent", "latest.md"),
 		filepath.Join(dir, "CLAUDE.md"), filepath.Join(dir, ".claude", "settings.json"),
 	}
-	for _, f := range secretTargets[:len(secretTargets)-1] {
+	for _, f := range secretTargets[:len(secretTargets)-2] {
 		if f != target && !strings.HasPrefix(f, "recent/") {
 			files = append(files, filepath.Join(root, filepath.FromSlash(f)))
 		}
@@ -173,10 +184,20 @@ func checkCanaryFiles(t *testing.T, dir, target, canary string) {
 		if err != nil {
 			continue
 		}
-		for _, leak := range []string{canary, secretPathOf(target)} {
+		leaks := []string{canary, secretPathOf(target)}
+		if filepath.Base(f) == "ledger.jsonl" {
+			leaks = leaks[:1] // the ledger names what changed
+		}
+		for _, leak := range leaks {
 			if leak != "" && strings.Contains(string(data), leak) {
 				t.Errorf("%s holds %q", f, leak)
 			}
+		}
+		// The memory files keep what they were given; what wake makes of
+		// them for an agent shows it scrubbed.
+		rel, _ := filepath.Rel(root, f)
+		if keys := keysIn(string(data)); len(keys) > 0 && !slices.Contains(secretTargets, filepath.ToSlash(rel)) {
+			t.Errorf("%s holds %v", f, keys)
 		}
 	}
 }

@@ -1,4 +1,4 @@
-package policy
+package scrub
 
 import (
 	"strings"
@@ -17,7 +17,7 @@ func TestPEMQuotedOrCommented(t *testing.T) {
 			b.WriteString(pre + l + "\n")
 		}
 		b.WriteString(pre + "-----END RSA " + "PRIVATE KEY-----\nafter\n")
-		out, r := Scrub(b.String())
+		out, r := Text(b.String())
 		if r.Total() != 1 || strings.Contains(out, "MIIEow") || !strings.HasSuffix(out, "after\n") || strings.Count(out, "\n") != strings.Count(b.String(), "\n") {
 			t.Errorf("prefix %q: %d redactions:\n%s", pre, r.Total(), out)
 		}

@@ -1,4 +1,4 @@
-package policy
+package scrub
 
 import (
 	"slices"
@@ -39,7 +39,7 @@ func benchScrub(b *testing.B, text string) {
 	b.ReportAllocs()
 	var red Redactions
 	for b.Loop() {
-		_, red = Scrub(text)
+		_, red = Text(text)
 	}
 	b.ReportMetric(float64(red.Total()), "secrets/op")
 }

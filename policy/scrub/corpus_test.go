@@ -1,4 +1,4 @@
-package policy
+package scrub
 
 import (
 	"encoding/base64"
@@ -93,7 +93,7 @@ func TestScrubPositives(t *testing.T) {
 	for _, p := range positives(t) {
 		kinds[p.kind] = true
 		t.Run(p.kind, func(t *testing.T) {
-			got, red := Scrub(p.text)
+			got, red := Text(p.text)
 			if got != p.want {
 				t.Errorf("Scrub:\n%s", lineDiff(p.want, got))
 			}
@@ -101,7 +101,7 @@ func TestScrubPositives(t *testing.T) {
 				t.Errorf("counted %v, want %d %s", red, len(p.wantLines), p.kind)
 			}
 			var lines []int
-			for _, h := range FindSecrets(p.text) {
+			for _, h := range Find(p.text) {
 				if h.Kind != p.kind {
 					t.Errorf("line %d: found %s, want %s", h.Line, h.Kind, p.kind)
 				}
@@ -110,7 +110,7 @@ func TestScrubPositives(t *testing.T) {
 			if !slices.Equal(lines, p.wantLines) {
 				t.Errorf("FindSecrets lines %v, want %v", lines, p.wantLines)
 			}
-			if again, red := Scrub(got); again != got || red.Total() != 0 {
+			if again, red := Text(got); again != got || red.Total() != 0 {
 				t.Errorf("scrubbing twice changed the text: %v", red)
 			}
 		})
@@ -127,10 +127,10 @@ func TestScrubClean(t *testing.T) {
 	files, lines, size := 0, 0, 0
 	for name, text := range cleanCorpus(t) {
 		files, lines, size = files+1, lines+strings.Count(text, "\n"), size+len(text)
-		for _, h := range FindSecrets(text) {
+		for _, h := range Find(text) {
 			t.Errorf("%s:%d: false positive %s: %q", name, h.Line, h.Kind, strings.Split(text, "\n")[h.Line-1])
 		}
-		if got, _ := Scrub(text); got != text {
+		if got, _ := Text(text); got != text {
 			t.Errorf("%s: Scrub changed a clean text", name)
 		}
 	}

@@ -1,4 +1,4 @@
-package policy
+package scrub
 
 // keywords finds, in one pass, where any of a set of ASCII keywords occurs,
 // ignoring case. A position is looked at further only when its first three

@@ -1,4 +1,4 @@
-package policy
+package scrub
 
 // SecretKinds lists the kinds of secret scrubbing knows, in the order its
 // rules are tried.

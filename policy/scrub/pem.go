@@ -1,4 +1,4 @@
-package policy
+package scrub
 
 import (
 	"strings"

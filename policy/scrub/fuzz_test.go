@@ -1,4 +1,4 @@
-package policy
+package scrub
 
 import (
 	"math/rand/v2"
@@ -52,17 +52,17 @@ func FuzzScrubPieces(f *testing.F) {
 // UTF-8 stays valid, the line count stays, FindSecrets counts what Scrub
 // replaces, and a second scrub changes nothing.
 func checkScrub(t *testing.T, text string) {
-	got, red := Scrub(text)
+	got, red := Text(text)
 	if utf8.ValidString(text) && !utf8.ValidString(got) {
 		t.Fatalf("Scrub made invalid UTF-8 of %q: %q", text, got)
 	}
 	if strings.Count(got, "\n") != strings.Count(text, "\n") {
 		t.Fatalf("Scrub changed the line count of %q: %q", text, got)
 	}
-	if n := len(FindSecrets(text)); n != red.Total() {
+	if n := len(Find(text)); n != red.Total() {
 		t.Fatalf("FindSecrets found %d, Scrub redacted %d in %q", n, red.Total(), text)
 	}
-	if again, _ := Scrub(got); again != got {
+	if again, _ := Text(got); again != got {
 		t.Fatalf("Scrub is not idempotent on %q:\nonce  %q\ntwice %q", text, got, again)
 	}
 }

@@ -1,4 +1,4 @@
-package policy
+package scrub
 
 import (
 	"slices"
@@ -18,30 +18,30 @@ func TestScrub(t *testing.T) {
 	t.Parallel()
 	for _, c := range []struct {
 		name, text, want string
-		hits             []SecretHit
+		hits             []Hit
 	}{
 		{"nothing", "token budget: 60k\n", "token budget: 60k\n", nil},
 		{"only the password of a URL",
 			"db: postgres://app:N7q2vLx9pR4s@db.internal:5432/app\n",
 			"db: postgres://app:[redacted:url-password]@db.internal:5432/app\n",
-			[]SecretHit{{1, kindURLPassword}}},
+			[]Hit{{1, kindURLPassword}}},
 		{"the specific rule wins", "x\nGITHUB_TOKEN=" + fakeGitHub,
-			"x\nGITHUB_TOKEN=[redacted:github-token]", []SecretHit{{2, kindGitHub}}},
+			"x\nGITHUB_TOKEN=[redacted:github-token]", []Hit{{2, kindGitHub}}},
 		{"a block keeps its line breaks", "key:\n" + fakeKey + "\nafter\n",
-			"key:\n[redacted:private-key]\n\n\n\nafter\n", []SecretHit{{2, kindPrivateKey}}},
+			"key:\n[redacted:private-key]\n\n\n\nafter\n", []Hit{{2, kindPrivateKey}}},
 		{"two on a line", "password = \"Tr0ub4dor&3xK\" # " + fakeGitHub,
 			"password = \"[redacted:generic-secret]\" # [redacted:github-token]",
-			[]SecretHit{{1, kindGeneric}, {1, kindGitHub}}},
+			[]Hit{{1, kindGeneric}, {1, kindGitHub}}},
 		{"a marker is no secret", "postgres://app:[redacted:url-password]@db/app password=\"[redacted:x]\"",
 			"postgres://app:[redacted:url-password]@db/app password=\"[redacted:x]\"", nil},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			got, red := Scrub(c.text)
+			got, red := Text(c.text)
 			if got != c.want {
 				t.Errorf("Scrub:\n got %q\nwant %q", got, c.want)
 			}
-			if hits := FindSecrets(c.text); !slices.Equal(hits, c.hits) {
-				t.Errorf("FindSecrets = %v, want %v", FindSecrets(c.text), c.hits)
+			if hits := Find(c.text); !slices.Equal(hits, c.hits) {
+				t.Errorf("FindSecrets = %v, want %v", Find(c.text), c.hits)
 			}
 			if red.Total() != len(c.hits) {
 				t.Errorf("counted %v, want %d", red, len(c.hits))
