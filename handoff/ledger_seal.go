@@ -14,8 +14,8 @@ import (
 // root and read by whoever clones it, so it holds no more than an output
 // may show: a change to a document that is secret or confidential, or
 // whose front matter cannot be read, is recorded by its operation, paths
-// and decision IDs only, with the level in Sensitivity so that every
-// output holds the line back as the document; and every text is scrubbed
+// and decision IDs only, a secret one with the level in Sensitivity so
+// that every output holds the whole line back; and every text is scrubbed
 // of secret-looking strings. The level is the strictest of the one the
 // entry carries and those read now from the heads of the files it names,
 // which a mutation has written by the time its line is appended. Sealing
@@ -30,9 +30,15 @@ func sealed(fsys afero.Fs, root string, e Entry) Entry {
 		}
 	}
 	if level == tiers.Secret || level == tiers.Confidential {
-		e.Sensitivity = level
 		e.ChangeSummary = heldSummary(e, level)
 		e.Summary = ""
+	}
+	// A secret document's line is held back whole whatever becomes of the
+	// file. A confidential one's paths are judged one by one when shown,
+	// so that the other documents of the change stay named; its texts are
+	// sealed already.
+	if level == tiers.Secret {
+		e.Sensitivity = level
 	}
 	e.ChangeSummary, _ = scrub.Text(e.ChangeSummary)
 	e.Summary, _ = scrub.Text(e.Summary)

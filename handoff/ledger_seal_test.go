@@ -34,8 +34,10 @@ func TestSealed(t *testing.T) {
 		{"public, scrubbed", Entry{Op: "decide", Paths: []string{"open.md"}, ChangeSummary: "decided #1: use " + key}, "decided #1: use [redacted:github-token]", ""},
 		{"secret", Entry{Op: "contest", Paths: []string{"secret.md"}, ChangeSummary: "contested #1 (the plan)", DecisionIDs: []string{"d-1a2b"}},
 			"contest d-1a2b (a secret document: no details kept)", tiers.Secret},
+		// A confidential document's paths are judged one by one when
+		// shown: the line carries no level, so open.md stays named.
 		{"confidential", Entry{Op: "handoff", Paths: []string{"open.md", "conf.md"}, ChangeSummary: "the plan", Summary: "the plan"},
-			"handoff (a confidential document: no details kept)", tiers.Confidential},
+			"handoff (a confidential document: no details kept)", ""},
 		{"unreadable front matter", Entry{Op: "remember", Paths: []string{"bad.md"}, ChangeSummary: "remembered #3: the plan"},
 			"remember (a secret document: no details kept)", tiers.Secret},
 		{"gone, level recorded", Entry{Op: "reverse", Paths: []string{"gone.md"}, ChangeSummary: "reversed the plan", Sensitivity: tiers.Secret},
@@ -46,7 +48,7 @@ func TestSealed(t *testing.T) {
 	} {
 		c.in.At = at
 		got := sealed(fsys, "/r", c.in)
-		if got.ChangeSummary != c.want || got.Sensitivity != c.sens || c.sens != "" && got.Summary != "" {
+		if got.ChangeSummary != c.want || got.Sensitivity != c.sens || c.want != c.in.ChangeSummary && got.Summary != "" {
 			t.Errorf("%s: %+v, want %q (%s)", c.name, got, c.want, c.sens)
 		}
 		if again := sealed(fsys, "/r", got); again.ChangeSummary != got.ChangeSummary || again.Sensitivity != got.Sensitivity {
