@@ -98,6 +98,9 @@ type Inbox struct {
 	// EOL is the file's line ending ("\r\n" when its first line ends so),
 	// which new lines take.
 	EOL string
+	// Partial says only a head of the file was read ([ParseInboxHead]):
+	// the entries past it are not here.
+	Partial bool
 }
 
 // Reminder returns the entry numbered n.
