@@ -240,6 +240,9 @@ func (m *Memory) capsuleSources(ctx context.Context, o CapsuleOptions, branch st
 	if in.Held == tiers.Confidential && in.Summary != "" {
 		src.Held = append(src.Held, fmt.Sprintf("%s is confidential; its summary: %s", tiers.InboxPath, in.Summary))
 	}
+	if in.Bytes > 0 {
+		src.Held = append(src.Held, fmt.Sprintf("%s is over the read limit (%d bytes): only the reminders of its first %d KiB are here", tiers.InboxPath, in.Bytes, tiers.HeadBytes>>10))
+	}
 	for _, r := range in.Reminders {
 		if r.Open() {
 			src.Reminders = append(src.Reminders, capsule.Reminder{N: r.N, At: r.At, Text: r.Text, Topic: r.Topic, Next: r.Next, Tags: r.Tags})

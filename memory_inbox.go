@@ -31,6 +31,10 @@ type Inbox struct {
 	Summary string
 	// Redacted counts what was scrubbed from the reminders shown.
 	Redacted policy.Redactions
+	// Bytes is the inbox's size when it is over the read limit
+	// ([tiers.MaxDocBytes]): only its head was read, and the reminders
+	// and counts are those of the head. 0 when it was read whole.
+	Bytes int64
 }
 
 // Inbox reads warm/inbox.md under the shared lock (best effort, like
@@ -130,17 +134,19 @@ func ReadInbox(fsys afero.Fs, root string) (Inbox, error) {
 		return Inbox{}, nil
 	case d.Skipped != "":
 		return Inbox{}, fmt.Errorf("%s: %s", tiers.InboxPath, d.Skipped)
-	case d.Huge:
-		if d.Content, err = tiers.ReadOwn(fsys, root, tiers.InboxPath); err != nil {
-			return Inbox{}, err
-		}
 	}
-	b, err := tiers.ParseInbox(d.Content)
+	// Over the read limit only the head is read, as for a tier file: what
+	// is shown stays in proportion to what can be shown.
+	parse, out := tiers.ParseInbox, Inbox{}
+	if d.Huge {
+		parse, out.Bytes = tiers.ParseInboxHead, d.Size
+	}
+	b, err := parse(d.Content)
 	var ie *tiers.InboxError
 	if err != nil && !errors.As(err, &ie) {
 		return Inbox{}, err
 	}
-	out := Inbox{Total: len(b.Reminders), Open: len(b.Open()), Problems: b.Problems}
+	out.Total, out.Open, out.Problems = len(b.Reminders), len(b.Open()), b.Problems
 	if lvl, _ := policy.OfDoc(d); policy.Withheld(lvl) {
 		out.Held = lvl
 		if lvl == tiers.Confidential {

@@ -129,6 +129,7 @@ type Context struct {
 	HeldBack policy.HeldBack
 
 	extraBudgets [2]int // budget.toc and budget.digest, for Status
+	inboxHuge    int64  // the inbox's size when only its head was read
 	text         string // the Markdown context, by Build
 	sections     []Section
 }

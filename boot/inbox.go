@@ -28,6 +28,9 @@ type Reminders struct {
 	Held     string
 	Summary  string
 	Squeezed bool // cut further to keep the context under memory_max
+	// Bytes is the inbox's size when it is over the read limit, and only
+	// the open reminders of its head are here; 0 when it was read whole.
+	Bytes int64
 
 	all    []tiers.Reminder // every open reminder, newest first
 	hidden bool             // not even the count of the reminders fits
@@ -49,14 +52,14 @@ func (c *Context) addReminders(o Options) {
 		c.Warnings = append(c.Warnings, fmt.Sprintf("%s: skipped: %s", tiers.InboxPath, d.Skipped))
 		return
 	}
-	content := d.Content
+	// Like a tier file over the read limit, a huge inbox is read by its
+	// head only, and the instance is told to compress it: a start's
+	// memory follows what it shows, not what a cloned root ships.
+	parse := tiers.ParseInbox
 	if d.Huge {
-		if content, err = tiers.ReadOwn(o.FS, o.Root, tiers.InboxPath); err != nil {
-			c.Warnings = append(c.Warnings, fmt.Sprintf("%s: unreadable: %s; no open reminders shown", tiers.InboxPath, tiers.Cause(err)))
-			return
-		}
+		parse, c.inboxHuge = tiers.ParseInboxHead, d.Size
 	}
-	in, err := tiers.ParseInbox(content)
+	in, err := parse(d.Content)
 	var ie *tiers.InboxError
 	switch {
 	case errors.As(err, &ie):
@@ -82,7 +85,7 @@ func (c *Context) addReminders(o Options) {
 		return
 	case tiers.Confidential:
 		c.HeldBack.Confidential++
-		r := &Reminders{Budget: o.Config.Budget.Inbox, Open: len(open), Held: tiers.Confidential}
+		r := &Reminders{Budget: o.Config.Budget.Inbox, Open: len(open), Held: tiers.Confidential, Bytes: c.inboxHuge}
 		var red policy.Redactions
 		r.Summary, red = policy.Scrub(tiers.OneLine(d.Meta.Summary))
 		c.HeldBack.Redacted = c.HeldBack.Redacted.Merge(red)
@@ -90,7 +93,7 @@ func (c *Context) addReminders(o Options) {
 		c.Reminders = r
 		return
 	}
-	r := &Reminders{Budget: o.Config.Budget.Inbox, Open: len(open)}
+	r := &Reminders{Budget: o.Config.Budget.Inbox, Open: len(open), Bytes: c.inboxHuge}
 	for _, rm := range open {
 		rm.Tags = slices.Clone(rm.Tags)
 		ptrs := []*string{&rm.Text, &rm.Topic, &rm.Next}
@@ -136,7 +139,7 @@ func (r *Reminders) Text() string {
 		if r.Summary != "" {
 			s += "Summary: " + r.Summary + "\n"
 		}
-		return s
+		return s + r.headLine()
 	}
 	var b strings.Builder
 	for _, rm := range r.Entries {
@@ -147,10 +150,21 @@ func (r *Reminders) Text() string {
 }
 
 func (r *Reminders) moreLine(unlisted int) string {
-	if unlisted == 0 {
+	s := ""
+	if unlisted > 0 {
+		s = fmt.Sprintf("- %d more open, not listed: `wake remember --list`\n", unlisted)
+	}
+	return s + r.headLine()
+}
+
+// headLine says that only the head of a huge inbox was read, "" when it
+// was read whole.
+func (r *Reminders) headLine() string {
+	if r.Bytes == 0 {
 		return ""
 	}
-	return fmt.Sprintf("- %d more open, not listed: `wake remember --list`\n", unlisted)
+	return fmt.Sprintf("- only the first %d KiB of %s (%s bytes) were read: reminders past them are not counted\n",
+		tiers.HeadBytes>>10, tiers.InboxPath, budget.Thousands(int(r.Bytes)))
 }
 
 // reminderLine is one open reminder: "- #N DATE [topic] TEXT (next: STEP)".

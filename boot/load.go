@@ -43,13 +43,13 @@ func Build(o Options) (*Context, error) {
 		}
 	}
 	ctx.check(o)
-	ctx.directives()
 	o.ledgerLevel = ctx.ledgerLevels(o)
 	if err := ctx.addColdAndDigest(o); err != nil {
 		return nil, err
 	}
 	ctx.addTrajectory(o)
 	ctx.addReminders(o)
+	ctx.directives()
 	ctx.sum()
 	ctx.enforceMax(o)
 	return ctx, nil
@@ -121,11 +121,20 @@ func (c *Context) directives() {
 		default:
 			continue
 		}
-		if len(c.Directives) == 0 {
-			c.Directives = append(c.Directives, "First task: "+what)
-		} else {
-			c.Directives = append(c.Directives, "Then: "+what)
-		}
+		c.directive(what)
+	}
+	if c.inboxHuge > 0 {
+		c.directive(fmt.Sprintf("compress %s (%s bytes, over the %d MiB read limit; only its head is read) before proceeding.",
+			tiers.InboxPath, budget.Thousands(int(c.inboxHuge)), tiers.MaxDocBytes>>20))
+	}
+}
+
+// directive adds what to the directives, the first as the first task.
+func (c *Context) directive(what string) {
+	if len(c.Directives) == 0 {
+		c.Directives = append(c.Directives, "First task: "+what)
+	} else {
+		c.Directives = append(c.Directives, "Then: "+what)
 	}
 }
 

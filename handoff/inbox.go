@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"slices"
 	"strings"
@@ -203,6 +204,9 @@ func (s *Store) Remember(ctx context.Context, r NewReminder) (tiers.Reminder, er
 		if err != nil {
 			return err
 		}
+		if f.inbox.Last == math.MaxInt {
+			return &InboxFullError{Line: f.inbox.LastLine}
+		}
 		n := f.inbox.Last + 1
 		at := s.Now().UTC().Truncate(time.Second)
 		eol := f.inbox.EOL
@@ -221,6 +225,22 @@ func (s *Store) Remember(ctx context.Context, r NewReminder) (tiers.Reminder, er
 		return s.writeInboxLocked(f, text, &e)
 	})
 	return got, err
+}
+
+// InboxFullError refuses a new entry when the inbox already uses the
+// largest number an entry can have (hand-written: wake counts up from 1),
+// naming that entry's line.
+type InboxFullError struct {
+	Line int // the line of the entry numbered math.MaxInt
+}
+
+func (e *InboxFullError) Error() string {
+	return fmt.Sprintf("%s:%d: entry number %d is the largest an entry can have, so no entry can follow it; nothing was written", tiers.InboxPath, e.Line, math.MaxInt)
+}
+
+// Hint says how to make room.
+func (e *InboxFullError) Hint() string {
+	return fmt.Sprintf("renumber that entry by hand to one past the inbox's other numbers (line %d of %s)", e.Line, tiers.InboxPath)
 }
 
 // CloseReminder closes the open reminder n by hand: it adds "- done: WHY

@@ -97,6 +97,15 @@ type session struct {
 	running   map[string]context.CancelFunc // the requests being served, by id
 	end       context.CancelCauseFunc       // ends the session, as a write that failed does
 	wg        sync.WaitGroup
+
+	// What the requests being served hold (held.go), under mu: their
+	// count and the bytes of the large ones, and the requests read but
+	// waiting to be let in. room is told when a request is answered.
+	limits  limits
+	calls   int
+	bytes   int
+	waiting []*waiter
+	room    chan struct{}
 }
 
 // Run serves one MCP session on in and out, newline-delimited JSON-RPC
@@ -119,7 +128,7 @@ func (srv *Server) Run(ctx context.Context, in io.Reader, out io.Writer) error {
 	// hand-off it sent before it went.
 	reqCtx, reqCancel := context.WithCancel(outer)
 	defer reqCancel()
-	ss := &session{srv: srv, out: out, running: map[string]context.CancelFunc{}, end: cancel}
+	ss := &session{srv: srv, out: out, running: map[string]context.CancelFunc{}, end: cancel, limits: srv.limits, room: make(chan struct{}, 1)}
 	lines := make(chan []byte)
 	readErr := make(chan error, 1)
 	go func() {
@@ -139,9 +148,18 @@ func (srv *Server) Run(ctx context.Context, in io.Reader, out io.Writer) error {
 			}
 		}
 	}()
+	stopped := false
 	for {
+		// Reading stops while too many requests wait to be let in, and
+		// goes on when one is answered: a client's lines wait in the
+		// pipe, not in the server's memory.
+		next := lines
+		if stopped = ss.blocked(stopped); stopped {
+			next = nil
+		}
 		select {
-		case line := <-lines:
+		case <-ss.room:
+		case line := <-next:
 			if err := ss.receive(reqCtx, line); errors.Is(err, errClientGone) {
 				ss.drain(drainWait) // what was read is finished, unanswered
 				return nil
@@ -310,22 +328,34 @@ func (ss *session) receive(ctx context.Context, line []byte) error {
 	rctx, cancel := context.WithCancel(ctx)
 	ss.running[key] = cancel
 	ss.wg.Add(1)
-	ss.mu.Unlock()
+	size := len(line)
 	serve := func() error {
 		defer ss.wg.Done()
 		result, err := ss.handle(rctx, m)
 		ss.mu.Lock()
 		delete(ss.running, key)
+		ss.release(size)
 		ss.mu.Unlock()
 		cancel()
 		return ss.answer(m.ID, result, err)
 	}
 	// initialize is answered before anything after it is read, as the SDK
-	// does; every other request runs while reading goes on.
+	// does; every other request runs while reading goes on, once there is
+	// room for it (held.go).
 	if m.Method == "initialize" {
+		ss.take(size)
+		ss.mu.Unlock()
 		return serve()
 	}
-	go serve()
+	unserved := func() {
+		defer ss.wg.Done()
+		ss.mu.Lock()
+		delete(ss.running, key)
+		ss.mu.Unlock()
+		cancel()
+		ss.answer(m.ID, nil, errCancelledWaiting)
+	}
+	ss.admit(rctx, size, func() { serve() }, unserved)
 	return nil
 }
 

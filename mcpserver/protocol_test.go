@@ -53,11 +53,17 @@ type rawSession struct {
 func startRaw(t *testing.T, srv *mcpserver.Server) *rawSession {
 	t.Helper()
 	inR, inW := io.Pipe()
+	return startRawOn(t, srv, inR, inW)
+}
+
+// startRawOn is startRaw on the input in, which inW writes.
+func startRawOn(t *testing.T, srv *mcpserver.Server, in io.Reader, inW *io.PipeWriter) *rawSession {
+	t.Helper()
 	outR, outW := io.Pipe()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	t.Cleanup(cancel)
 	r := &rawSession{t: t, in: inW, done: make(chan error, 1)}
-	go func() { r.done <- srv.Run(ctx, inR, outW); outW.Close() }()
+	go func() { r.done <- srv.Run(ctx, in, outW); outW.Close() }()
 	r.out = bufio.NewScanner(outR)
 	r.out.Buffer(nil, 1<<25)
 	return r

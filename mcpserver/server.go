@@ -81,6 +81,7 @@ type Server struct {
 	*server
 	info         implementation
 	instructions string
+	limits       limits // what a session holds at once (held.go)
 	// The lists answered, by name or URI as the SDK sorts them.
 	resourceList []resourceInfo
 	templateList []resourceInfo
@@ -110,7 +111,7 @@ func New(o Options) (*Server, error) {
 	s.addResources()
 	s.addWakeup()
 	slices.SortFunc(s.tools, func(a, b *tool) int { return strings.Compare(a.Name, b.Name) })
-	srv := &Server{server: s, instructions: instructions,
+	srv := &Server{server: s, instructions: instructions, limits: defaultLimits,
 		info: implementation{Name: "wake", Title: "wake: memory for coding agents", Version: o.Version}}
 	for _, r := range s.resources {
 		if r.URITemplate != "" {

@@ -30,6 +30,10 @@ type Reminders struct {
 	// Redacted counts by kind the secret-looking strings scrubbed from the
 	// reminders' texts.
 	Redacted map[string]int `json:"redacted,omitempty"`
+	// Huge says the inbox is over the read limit, Bytes long: only its
+	// head was read, and the reminders and counts are those of the head.
+	Huge  bool  `json:"huge,omitempty"`
+	Bytes int64 `json:"bytes,omitempty"`
 }
 
 // Reminder is one entry of the inbox.
@@ -110,7 +114,7 @@ func ShownReminders(in wake.Inbox, all bool) []tiers.Reminder {
 // RemindersJSON renders the shown reminders of in as JSON.
 func RemindersJSON(in wake.Inbox, all bool) ([]byte, error) {
 	out := Reminders{Version: Version, Path: tiers.InboxPath, Total: in.Total, Open: in.Open, Reminders: []Reminder{},
-		Malformed: []Malformed{}, HeldBack: in.Held, Summary: in.Summary, Redacted: in.Redacted}
+		Malformed: []Malformed{}, HeldBack: in.Held, Summary: in.Summary, Redacted: in.Redacted, Huge: in.Bytes > 0, Bytes: in.Bytes}
 	for _, p := range in.Problems {
 		out.Malformed = append(out.Malformed, Malformed{Line: p.Line, Text: p.Text, Reason: p.Reason})
 	}
@@ -141,6 +145,14 @@ func ReminderLine(r tiers.Reminder) string {
 // RemindersText writes the shown reminders of in, each on its line with
 // its tags and, with all, how it was closed; then the counts.
 func RemindersText(w io.Writer, in wake.Inbox, all bool) {
+	remindersText(w, in, all)
+	if in.Bytes > 0 {
+		fmt.Fprintf(w, "Only the first %d KiB of %s (%s bytes, over the %d MiB read limit) were read: reminders past them are not listed or counted; compress it.\n",
+			tiers.HeadBytes>>10, tiers.InboxPath, budget.Thousands(int(in.Bytes)), tiers.MaxDocBytes>>20)
+	}
+}
+
+func remindersText(w io.Writer, in wake.Inbox, all bool) {
 	switch {
 	case in.Held == tiers.Confidential:
 		fmt.Fprintf(w, "%s is confidential: its %d reminder(s), %d open, are held back; wake shows its summary only.\n", tiers.InboxPath, in.Total, in.Open)

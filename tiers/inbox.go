@@ -2,7 +2,9 @@ package tiers
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
+	"math"
 	"regexp"
 	"strconv"
 	"strings"
@@ -90,11 +92,15 @@ type Inbox struct {
 	Reminders []Reminder // in file order
 	Problems  []InboxProblem
 	// Last is the highest entry number the file uses, malformed entries'
-	// included, so that a new entry never takes a number already seen.
-	Last int
+	// included, so that a new entry never takes a number already seen;
+	// LastLine is the line of the first heading that uses it.
+	Last, LastLine int
 	// EOL is the file's line ending ("\r\n" when its first line ends so),
 	// which new lines take.
 	EOL string
+	// Partial says only a head of the file was read ([ParseInboxHead]):
+	// the entries past it are not here.
+	Partial bool
 }
 
 // Reminder returns the entry numbered n.
@@ -236,12 +242,17 @@ func (p *inboxParser) take(s string, end int) {
 
 func (p *inboxParser) start(s string, m []string) {
 	n, err := strconv.Atoi(m[1])
+	if errors.Is(err, strconv.ErrRange) {
+		// Wake never writes such a number, so no new entry can take it.
+		p.problem(p.line, s, fmt.Sprintf("entry number %s is too large: entries are numbered from 1 up to %d", m[1], math.MaxInt))
+		return
+	}
 	if err != nil || n < 1 {
 		p.problem(p.line, s, fmt.Sprintf("entry number %s is not a number from 1 up", m[1]))
 		return
 	}
 	if n > p.b.Last {
-		p.b.Last = n
+		p.b.Last, p.b.LastLine = n, p.line
 	}
 	p.cur = &Reminder{N: n, Line: p.line}
 	p.ok, p.field, p.had, p.head = true, "", map[string]bool{}, s

@@ -34,6 +34,9 @@ type Options struct {
 	// that the consistency check reports as contradicting. Without it
 	// every entry is the same sentence with other numbers and a TOPIC.
 	VariedDecisions bool
+	// Inbox, when above 0, is how many entries warm/inbox.md holds, every
+	// tenth closed (600,000 of them make an inbox of about 32 MB).
+	Inbox int
 }
 
 // Generate writes the root. It is deterministic: the same options give the
@@ -46,6 +49,9 @@ func Generate(fs afero.Fs, root string, o Options) error {
 		"warm/active_tasks.md":   tasks(245 * o.TierScale),
 		"warm/decisions.md":      decisionLog(o),
 		"warm/open_questions.md": questions(130 * o.TierScale),
+	}
+	if o.Inbox > 0 {
+		files["warm/inbox.md"] = inbox(o.Inbox)
 	}
 	for rel, data := range files {
 		if err := write(fs, root, rel, data); err != nil {
@@ -218,3 +224,18 @@ func variedDecisions(n int) string {
 // every subject.
 var decisionAreas = []string{"core", "internal", "public", "legacy", "regional", "experimental", "partner", "offline",
 	"batch", "realtime", "staging", "archival", "mobile", "desktop", "embedded", "hosted"}
+
+// inbox is a remember-later inbox of n entries, every tenth closed.
+func inbox(n int) string {
+	var b strings.Builder
+	b.Grow(n * 56)
+	b.WriteString("# Remember later\n\nReminders to pick up later.\n\n")
+	for i := 1; i <= n; i++ {
+		fmt.Fprintf(&b, "## %d · 2026-11-%02dT10:00:00Z\n- reminder: look at item %d\n", i, 1+i%28, i)
+		if i%10 == 0 {
+			b.WriteString("- done: checked at 2026-11-28T10:00:00Z\n")
+		}
+		b.WriteString("\n")
+	}
+	return b.String()
+}

@@ -1,8 +1,9 @@
 // Command memgen writes a generated memory root for the performance
-// scripts: memgen [-decisions N] [-varied] DIR [COLD_FILES [TIER_SCALE
+// scripts: memgen [-decisions N] [-varied] [-inbox N] DIR [COLD_FILES [TIER_SCALE
 // [TYPED_EVERY]]] (TYPED_EVERY: every n-th cold document gets memory_type
 // front matter; -decisions: how many decision entries, -varied: varied,
-// realistic active ones, see memgen.Options).
+// realistic active ones; -inbox: entries in warm/inbox.md, see
+// memgen.Options).
 package main
 
 import (
@@ -16,14 +17,15 @@ import (
 	"github.com/wakeproto/wake/internal/memgen"
 )
 
-const usage = "usage: memgen [-decisions N] [-varied] DIR [COLD_FILES [TIER_SCALE [TYPED_EVERY]]]"
+const usage = "usage: memgen [-decisions N] [-varied] [-inbox N] DIR [COLD_FILES [TIER_SCALE [TYPED_EVERY]]]"
 
 func main() {
 	o := memgen.Options{TierScale: 1, ColdFiles: 10000}
 	flags := flag.NewFlagSet("memgen", flag.ContinueOnError)
 	flags.IntVar(&o.Decisions, "decisions", 0, "decision entries (0: 270 a tier scale)")
 	flags.BoolVar(&o.VariedDecisions, "varied", false, "varied, realistic active decisions")
-	if err := flags.Parse(os.Args[1:]); err != nil || o.Decisions < 0 {
+	flags.IntVar(&o.Inbox, "inbox", 0, "entries in warm/inbox.md (0: no inbox)")
+	if err := flags.Parse(os.Args[1:]); err != nil || o.Decisions < 0 || o.Inbox < 0 {
 		fmt.Fprintln(os.Stderr, usage)
 		os.Exit(2)
 	}
