@@ -21,15 +21,23 @@ func (m *Memory) Decide(ctx context.Context, d handoff.NewDecision) (handoff.Dec
 	return m.logged(ch, nil)
 }
 
-// quotable makes a refusal under rule 1 show of the entries it quotes only
-// what the policy lets out: nothing of a held-back log, and a log's text
-// scrubbed of secret-looking strings.
+// quotable makes a refusal show of the entries it quotes only what the
+// policy lets out: nothing of a held-back log (a conflict under rule 1, a
+// number that moved, an ID on two entries), and a log's text scrubbed of
+// secret-looking strings (the command line scrubs every error too).
 func (m *Memory) quotable(err error) error {
+	if err == nil {
+		return nil
+	}
+	lvl := policy.OfPath(m.o.FS, m.root, tiers.DecisionsPath)
+	if policy.Withheld(lvl) {
+		withholdTitles(err, fmt.Sprintf("its text is held back: %s is %s", tiers.DecisionsPath, lvl))
+	}
 	var ce *handoff.ConflictError
 	if !errors.As(err, &ce) {
 		return err
 	}
-	if lvl := policy.OfPath(m.o.FS, m.root, tiers.DecisionsPath); policy.Withheld(lvl) {
+	if policy.Withheld(lvl) {
 		ce.Held = fmt.Sprintf("its text is held back: %s is %s", tiers.DecisionsPath, lvl)
 		return err
 	}
@@ -75,7 +83,26 @@ func (m *Memory) logged(ch handoff.DecisionChange, err error) (handoff.DecisionC
 	}
 	ch.Title, _ = policy.Scrub(ch.Title)
 	ch.AddedTitle, _ = policy.Scrub(ch.AddedTitle)
-	return ch, err
+	return ch, m.quotable(err)
+}
+
+// withholdTitles blanks the entries a refusal quotes when the log is held
+// back: the error names them by number and ID only.
+func withholdTitles(err error, held string) {
+	blank := func(d *tiers.Decision) {
+		d.Date, d.What = held, "…"
+	}
+	var me *handoff.MovedNumberError
+	if errors.As(err, &me) {
+		blank(&me.Now)
+		blank(&me.Was)
+	}
+	var de *handoff.DuplicateIDError
+	if errors.As(err, &de) {
+		for i := range de.Entries {
+			blank(&de.Entries[i])
+		}
+	}
 }
 
 // Check runs the four coherence checks on the root as it is, reading it

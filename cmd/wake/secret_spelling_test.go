@@ -47,8 +47,9 @@ func spelledSecret(sp struct{ name, open, key, value, close, eol string }, canar
 // a cold note and a note outside the tiers and cold/ (which only the
 // wake-up packet reads) secret, each with a canary of its own, and runs
 // every command that shows memory, the hook and the MCP server: no canary
-// may appear in any output, nor in boot.md, skill.md, a capsule or the
-// shared skill file. The inbox is made secret likewise.
+// may appear in any output, nor in boot.md, skill.md, a capsule, the
+// shared skill file or ledger.jsonl (contest, uphold and reverse of the
+// secret log's entries included). The inbox is made secret likewise.
 func TestSecretSpellingsNeverLeave(t *testing.T) {
 	t.Parallel()
 	for _, sp := range frontSpellings {
@@ -102,7 +103,7 @@ func TestSecretSpellingsNeverLeave(t *testing.T) {
 			if len(capsules) == 0 {
 				t.Error("wake capsule wrote no capsule")
 			}
-			for _, f := range append([]string{"boot.md", "skill.md", "recent/latest.md", "main.md"}, capsules...) {
+			for _, f := range append([]string{"boot.md", "skill.md", "recent/latest.md", "main.md", "ledger.jsonl"}, capsules...) {
 				if !filepath.IsAbs(f) {
 					f = filepath.Join(root, f)
 				}
@@ -142,6 +143,9 @@ func spellingCommands() [][]string {
 		{"load"}, {"load", "--format", "json"}, {"<hook>", "load", "--hook", "claude"},
 		{"status"}, {"check"}, {"check", "--format", "json"},
 		{"decisions"}, {"decisions", "--all", "--format", "json"},
+		{"contest", "1", "--objection", "too slow", "--proposal", "cache it"},
+		{"uphold", "1", "--because", "it stays"},
+		{"reverse", "1", "--by", "Use YAML", "--because", "anchors"},
 		{"wakeup", "--task", "tabs preference plan"}, {"wakeup", "--task", "tabs preference plan", "--format", "json"},
 		{"cold"}, {"cold", "plan.md"}, {"skill"}, {"log"},
 		{"remember", "--list"}, {"capsule", "--objective", "carry on"},
