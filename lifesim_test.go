@@ -199,19 +199,38 @@ func (l *life) checkpoint(s int) {
 	if active < 100 || reversed < 20 {
 		t.Fatalf("session %d: only %d active and %d reversed decisions lived", s, active, reversed)
 	}
-	for _, r := range l.openReminders(m) {
-		if !strings.Contains(text, fmt.Sprintf("- #%d ", r.N)) && !strings.Contains(text, "more open, not listed") {
-			t.Errorf("session %d: open reminder #%d neither listed nor counted", s, r.N)
+	open := l.openReminders(m)
+	rem := section(text, "## Open reminders")
+	listed := 0
+	for _, r := range open {
+		if strings.Contains(rem, fmt.Sprintf("- #%d ", r.N)) {
+			listed++
 		}
 	}
-	traj := text[strings.Index(text, "## Trajectory"):]
-	traj = traj[:strings.Index(traj, "\n## ")]
+	if unlisted := len(open) - listed; len(open) == 0 || unlisted > 0 && !strings.Contains(rem, fmt.Sprintf("- %d more open, not listed", unlisted)) {
+		t.Errorf("session %d: %d open reminders, %d listed, the rest not counted:\n%s", s, len(open), listed, rem)
+	}
+	traj := section(text, "## Trajectory")
 	for _, ls := range l.sessions[len(l.sessions)-10:] {
 		if !strings.Contains(traj, ls.summary+".") {
 			t.Errorf("session %d: %q has no trajectory line", s, ls.summary)
 		}
 	}
 	l.checkRecords(s)
+}
+
+// section is the part of text under heading, to the next H2; "" when
+// there is none.
+func section(text, heading string) string {
+	i := strings.Index(text, heading+"\n")
+	if i < 0 {
+		return ""
+	}
+	rest := text[i+len(heading):]
+	if j := strings.Index(rest, "\n## "); j >= 0 {
+		rest = rest[:j]
+	}
+	return rest
 }
 
 // checkRecords finds every session's record, in recent/ or cold/sessions/,

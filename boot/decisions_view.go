@@ -171,7 +171,7 @@ func (v *viewPlan) render() string {
 func (v *viewPlan) tail() string {
 	var parts []string
 	if n := len(v.inForce) - v.whole - v.indexed; n > 0 {
-		parts = append(parts, fmt.Sprintf("%d older decision(s) in force not listed here: `wake decisions --page 2` lists them", n))
+		parts = append(parts, fmt.Sprintf("%d older decision(s) in force not listed here: `wake decisions` lists every one, newest first", n))
 	}
 	if n := len(v.reversed) - v.revLines; n > 0 {
 		parts = append(parts, fmt.Sprintf("%d reversed decision(s) not listed: `wake decisions --all`", n))

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"path"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -37,6 +38,7 @@ type Trajectory struct {
 	Squeezed bool
 
 	all    []TrajectoryEntry // newest first
+	older  int               // sessions of cold/sessions/ not even read
 	hidden bool
 	cuts   []budget.Cut
 }
@@ -63,7 +65,8 @@ func (c *Context) addTrajectory(o Options) {
 			}
 		}
 	}
-	recs = append(recs, c.coldSessions(o)...)
+	cold, older := c.coldSessions(o)
+	recs = append(recs, cold...)
 	if len(recs) == 0 {
 		return
 	}
@@ -71,7 +74,7 @@ func (c *Context) addTrajectory(o Options) {
 	// A session is in recent/ or in cold/sessions/, never both but for a
 	// rotation a crash interrupted: once.
 	recs = slices.CompactFunc(recs, func(a, b TrajectoryEntry) bool { return a.At.Equal(b.At) && a.Summary == b.Summary })
-	t := &Trajectory{Budget: o.Config.Budget.Trajectory, Sessions: len(recs), all: recs}
+	t := &Trajectory{Budget: o.Config.Budget.Trajectory, Sessions: len(recs) + older, all: recs, older: older}
 	t.Risks = openRisks(recs, o.Config.Checks.RiskSessions)
 	t.fit(t.Budget, o.Counter)
 	c.Trajectory = t
@@ -81,8 +84,8 @@ func (c *Context) addTrajectory(o Options) {
 // at most as many as the trajectory may show: from the cold index the
 // table of contents just brought up to date, so that a warm start opens
 // none of them; read from the files when there is no index.
-func (c *Context) coldSessions(o Options) []TrajectoryEntry {
-	read := max(trajectoryRead, o.Config.Checks.RiskSessions)
+func (c *Context) coldSessions(o Options) (read []TrajectoryEntry, older int) {
+	most := max(trajectoryRead, o.Config.Checks.RiskSessions)
 	var out []TrajectoryEntry
 	if o.ColdIndex != nil {
 		for rel, e := range o.ColdIndex.Scanned(tiers.SessionsDir) {
@@ -114,7 +117,10 @@ func (c *Context) coldSessions(o Options) []TrajectoryEntry {
 		}
 	}
 	slices.SortFunc(out, byNewest)
-	return out[:min(read, len(out))]
+	if len(out) <= most {
+		return out, 0
+	}
+	return out[:most], len(out) - most
 }
 
 // byNewest orders sessions newest first: by time, then recent/latest.md,
@@ -136,7 +142,27 @@ func byNewest(a, b TrajectoryEntry) int {
 	if c := rank(a.Path) - rank(b.Path); c != 0 {
 		return c
 	}
+	// A name taken in that second gets -2, -3, …: the higher, the newer.
+	an, bn := nameNumber(a.Path), nameNumber(b.Path)
+	if an != bn {
+		return bn - an
+	}
 	return strings.Compare(b.Path, a.Path)
+}
+
+// nameNumber is the "-N" a hand-off adds to a session's name already
+// taken, 1 without one.
+func nameNumber(p string) int {
+	base := strings.TrimSuffix(path.Base(p), ".md")
+	i := strings.LastIndexByte(base, '-')
+	if i < 0 || !strings.HasSuffix(base[:i], "Z") {
+		return 1
+	}
+	n, err := strconv.Atoi(base[i+1:])
+	if err != nil || n < 2 {
+		return 1
+	}
+	return n
 }
 
 // trajectoryEntry reads a session record's front matter, as the policy
@@ -197,7 +223,7 @@ func (t *Trajectory) fit(limit int, c budget.Counter) {
 		lines[i] = trajectoryLine(e)
 	}
 	t.Tokens, t.hidden, t.cuts = fitNewest(c, limit, tiers.SessionsDir+"/", lines, t.moreLine, func(n int) string {
-		t.Entries, t.Unlisted = t.all[:n], len(t.all)-n
+		t.Entries, t.Unlisted = t.all[:n], len(t.all)-n+t.older
 		return t.Text()
 	})
 }

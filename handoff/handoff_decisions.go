@@ -5,6 +5,7 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/wakeproto/wake/policy/scrub"
 	"github.com/wakeproto/wake/tiers"
 )
 
@@ -29,6 +30,10 @@ func (s *Store) sortDecisions(ds []NewDecision) (fresh []NewDecision, items []st
 			inForce[sameText(e.What)] = e
 		}
 	}
+	// The summary is a record an agent reads: of a held-back log it names
+	// the entry, never its text.
+	h, _, _ := tiers.ReadHead(s.FS, s.Root, tiers.DecisionsPath)
+	held := h.MetaErr != "" || h.Meta.Level() == tiers.Secret || h.Meta.Level() == tiers.Confidential
 	for _, d := range ds {
 		if d.Ref != "" {
 			ref, err := ParseDecisionRef(d.Ref)
@@ -39,12 +44,15 @@ func (s *Store) sortDecisions(ds []NewDecision) (fresh []NewDecision, items []st
 			if err != nil {
 				return nil, nil, &FieldError{FieldDecision, err.Error()}
 			}
-			items = append(items, loggedItem(e))
+			if e.Status == tiers.StatusReversed {
+				return nil, nil, &FieldError{FieldDecision, fmt.Sprintf("decision %s is reversed: a hand-off lists the decisions in force the session made", d.Ref)}
+			}
+			items = append(items, loggedItem(e, held))
 			continue
 		}
 		key := sameText(d.What)
 		if e, ok := inForce[key]; ok {
-			items = append(items, loggedItem(e))
+			items = append(items, loggedItem(e, held))
 			continue
 		}
 		if given[key] {
@@ -57,9 +65,19 @@ func (s *Store) sortDecisions(ds []NewDecision) (fresh []NewDecision, items []st
 	return fresh, items, nil
 }
 
-// loggedItem is the "Decisions made" item of an entry already in the log.
-func loggedItem(e tiers.Decision) string {
-	return fmt.Sprintf("%s because %s (%s, in the log)", tiers.OneLine(e.What), tiers.OneLine(e.Why), e.Ref())
+// loggedItem is the "Decisions made" item of an entry already in the log:
+// its text scrubbed, or, of a held-back log, its reference alone.
+func loggedItem(e tiers.Decision, held bool) string {
+	ref := e.Ref()
+	if !tiers.ValidID(e.ID) {
+		ref = "#" + ref
+	}
+	if held {
+		return fmt.Sprintf("decision %s, in the log (its text is held back)", ref)
+	}
+	what, _ := scrub.Text(tiers.OneLine(e.What))
+	why, _ := scrub.Text(tiers.OneLine(e.Why))
+	return fmt.Sprintf("%s because %s (%s, in the log)", what, why, ref)
 }
 
 // sameText is a decision's text as two statements of one decision share

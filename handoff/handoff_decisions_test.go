@@ -53,6 +53,28 @@ func TestHandoffNamesLoggedDecisions(t *testing.T) {
 	if strings.Join(sess.Decisions.Items, "\n") != strings.Join(want, "\n") {
 		t.Errorf("decisions made:\n%s\nwant\n%s", strings.Join(sess.Decisions.Items, "\n"), strings.Join(want, "\n"))
 	}
+	// A reversed entry is no decision the session made.
+	if _, err := s.Reverse(ctx, DecisionRef{Number: 2}, NewDecision{What: "Ship two binaries", Why: "the daemon grew"}); err != nil {
+		t.Fatal(err)
+	}
+	in = hoInput("z")
+	in.Decisions = []NewDecision{{Ref: "#2"}}
+	if _, err := Handoff(ctx, s, in); err == nil || !strings.Contains(err.Error(), "decision #2 is reversed") {
+		t.Fatalf("a reversed reference: %v", err)
+	}
+	// Of a held-back log, the summary names the entry, never its text.
+	log2 := readLog(t, s)
+	afero.WriteFile(s.FS, s.Path(tiers.DecisionsPath), []byte("---\nsensitivity: secret\n---\n"+log2[strings.Index(log2, "["):]), 0o644)
+	s.Guard = nil
+	in = hoInput("w")
+	in.Decisions = []NewDecision{{Ref: ch.ID}}
+	if _, err := Handoff(ctx, s, in); err != nil {
+		t.Fatal(err)
+	}
+	latest, _ = afero.ReadFile(s.FS, s.Path(tiers.LatestPath))
+	if strings.Contains(string(latest), "TOML") || !strings.Contains(string(latest), "decision "+ch.ID+", in the log (its text is held back)") {
+		t.Fatalf("a held-back log's entry in the summary:\n%s", latest)
+	}
 	// A reference to no entry is refused, and nothing is written.
 	in = hoInput("y")
 	in.Decisions = []NewDecision{{Ref: "d-ffff"}}

@@ -130,7 +130,8 @@ func TestParseColdHead(t *testing.T) {
 		{"nothing", "plain text\n", true, "", "", "", "", false},
 		{"binary", "abc\x00", true, "", "", "", "", true},
 		{"bad yaml", "---\nsummary: [x\n---\n# T\n", true, "", "T", "", "malformed front matter", false},
-		{"bad sensitivity", "---\nsensitivity: top\n---\n", true, "", "", "", "sensitivity \"top\"", false},
+		{"bad sensitivity", "---\nsensitivity: top\n---\n", true, "", "", "", "sensitivity is not public", false},
+		{"misspelt sensitivity", "---\nsensitivity: secrte\n---\n", true, "", "", "", "sensitivity \"secrte\"", false},
 		{"front matter past the head", long, false, "", "", "", "runs past the first 16 KiB", false},
 		{"unclosed in a whole small file", "---\nsensitivity: secret\n# H\n", true, "", "H", "", "front matter opened at line 1 is never closed", false},
 	} {

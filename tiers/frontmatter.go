@@ -257,7 +257,14 @@ func decodeKey(m *FrontMatter, k, v *yaml.Node, seen map[string]int) error {
 	if key == "sensitivity" {
 		level, ok := normalLevel(s)
 		if !ok {
-			return fmt.Errorf("front matter: line %d: sensitivity %q is not public, internal, confidential or secret", v.Line+1, s)
+			// The value is quoted only when it is a misspelt level: any
+			// other text may be what the document holds back.
+			for _, l := range []string{Public, Internal, Confidential, Secret} {
+				if near(level, l) {
+					return fmt.Errorf("front matter: line %d: sensitivity %q is not public, internal, confidential or secret", v.Line+1, s)
+				}
+			}
+			return fmt.Errorf("front matter: line %d: sensitivity is not public, internal, confidential or secret", v.Line+1)
 		}
 		s = level
 	}

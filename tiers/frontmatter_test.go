@@ -104,7 +104,8 @@ func TestFrontMatterKeys(t *testing.T) {
 	}
 	for doc, want := range map[string]string{
 		"---\nsummary: x\nsummary: y\n---\n":       "line 3: key summary is given twice (first at line 2)",
-		"---\nsummary: x\nSensitivity: top\n---\n": "line 3: sensitivity \"top\"",
+		"---\nsummary: x\nSensitivity: top\n---\n": "line 3: sensitivity is not public",
+		"---\nSensitivity: Secrte\n---\n":          "line 2: sensitivity \"Secrte\" is not",
 		"\n\n---\nsensitivity: secret\n---\n":      "line 3: a --- line after blank",
 		"---\nsource_of_truth: often\n---\n":       "line 2: source_of_truth: expected true or false",
 		"---\n- a\n- b\n---\n":                     "line 2: not a mapping",

@@ -298,10 +298,10 @@ func endsInFence(text string) bool {
 }
 
 // Render formats the summary as wake writes it: front matter (summary,
-// session, and sensitivity when set), "# Session YYYY-MM-DD", any preamble,
-// the template's five sections in order, each saying "None." when empty,
-// then the extra sections. The HANDOFF fields are not written: they live in
-// main.md.
+// session, the HANDOFF fields and sensitivity when set, so that the
+// session's record keeps what it handed on), "# Session YYYY-MM-DD", any
+// preamble, the template's five sections in order, each saying "None."
+// when empty, then the extra sections.
 func (s Session) Render() []byte {
 	var b strings.Builder
 	b.WriteString("---\n")

@@ -27,6 +27,7 @@ var frontSpellings = []struct{ name, open, key, value, close, eol string }{
 	{"misspelt-key", "---", "sensitivty", "secret", "---", "\n"},
 	{"misspelt-value", "---", "sensitivity", "secrte", "---", "\n"},
 	{"unclosed", "---", "sensitivity", "secret", "", "\n"},
+	{"canary-in-value", "---", "sensitivity", "\"secret, the db password is CANARYvaluezq\"", "---", "\n"},
 }
 
 // spelledSecret is a document in the spelling's front matter with canary
@@ -112,7 +113,7 @@ func TestSecretSpellingsNeverLeave(t *testing.T) {
 			}
 			shared, _ := os.ReadFile(filepath.Join(dir, "home", ".claude", "agentchat.skill.md"))
 			fmt.Fprintf(&seen, "== shared skill\n%s", shared)
-			for _, c := range []string{"CANARYlogzq", "CANARYcoldzq", "CANARYnotezq", "CANARYinboxzq"} {
+			for _, c := range []string{"CANARYlogzq", "CANARYcoldzq", "CANARYnotezq", "CANARYinboxzq", "CANARYvaluezq"} {
 				if i := strings.Index(seen.String(), c); i >= 0 {
 					s := seen.String()
 					t.Errorf("%s leaks, near:\n%s", c, s[max(0, i-600):min(len(s), i+200)])
