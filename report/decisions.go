@@ -47,6 +47,9 @@ type Decision struct {
 	Objection  string   `json:"objection,omitempty"`
 	Proposed   string   `json:"proposed,omitempty"`
 	Upheld     []string `json:"upheld,omitempty"`
+	// Archived names the archive under cold/ that wake compact moved the
+	// entry to; Number and Line are then its place in that file.
+	Archived string `json:"archived,omitempty"`
 }
 
 // Malformed is a line of the decision log that is not part of a valid
@@ -72,7 +75,10 @@ func Shown(log tiers.DecisionLog, all bool) []tiers.Decision {
 // DecisionsJSON renders the shown entries of log as JSON; planned are the
 // IDs wake gives entries without one at its next write, by number
 // ([tiers.PlanIDs]); held is the level holding the log back, or "".
-func DecisionsJSON(log tiers.DecisionLog, planned map[int]string, held string, all bool, redacted map[string]int) ([]byte, error) {
+//
+// With all, archived (the entries wake compact moved to the decisions
+// archive) are listed after the log's own, marked archived.
+func DecisionsJSON(log tiers.DecisionLog, planned map[int]string, held string, all bool, archived []tiers.Decision, redacted map[string]int) ([]byte, error) {
 	out := Decisions{Version: Version, Path: tiers.DecisionsPath, Total: len(log.Entries), Entries: []Decision{}, Malformed: []Malformed{}, HeldBack: held}
 	if held == "" {
 		out.Redacted = redacted
@@ -85,13 +91,29 @@ func DecisionsJSON(log tiers.DecisionLog, planned map[int]string, held string, a
 	}
 	for _, e := range Shown(log, all) {
 		id, written := entryID(e, planned)
-		out.Entries = append(out.Entries, Decision{
-			Number: e.Number, ID: id, IDWritten: written, Line: e.Line, Date: e.Date, Decision: e.What, Because: e.Why,
-			Status: entryStatus(e), StatusLine: e.HasStatus(), Topic: e.Topic(), ReversedBy: e.ReversedBy(),
-			Objection: e.Value(tiers.KeyObjection), Proposed: e.Value(tiers.KeyProposed), Upheld: e.Values(tiers.KeyUpheld),
-		})
+		out.Entries = append(out.Entries, decisionJSON(e, id, written))
+	}
+	if all {
+		out.Total += len(archived)
+		for _, e := range archived {
+			d := decisionJSON(e, e.ID, true)
+			d.Archived = ArchivePath
+			out.Entries = append(out.Entries, d)
+		}
 	}
 	return marshal(out)
+}
+
+// ArchivePath is where wake compact moves reversed decisions (the same
+// path as handoff.DecisionsArchive, which report does not import).
+const ArchivePath = "cold/archive/decisions.md"
+
+func decisionJSON(e tiers.Decision, id string, written bool) Decision {
+	return Decision{
+		Number: e.Number, ID: id, IDWritten: written, Line: e.Line, Date: e.Date, Decision: e.What, Because: e.Why,
+		Status: entryStatus(e), StatusLine: e.HasStatus(), Topic: e.Topic(), ReversedBy: e.ReversedBy(),
+		Objection: e.Value(tiers.KeyObjection), Proposed: e.Value(tiers.KeyProposed), Upheld: e.Values(tiers.KeyUpheld),
+	}
 }
 
 // DecisionsText writes the shown entries of log, newest first, each with
@@ -99,7 +121,9 @@ func DecisionsJSON(log tiers.DecisionLog, planned map[int]string, held string, a
 // pg picks, with a line saying how to get the rest), then the counts; an
 // ID from planned, not in the file yet, is marked "*" and explained. held
 // is the level holding the log back, whose text is then never written.
-func DecisionsText(w io.Writer, log tiers.DecisionLog, planned map[int]string, held string, all bool, redacted policy.Redactions, pg Pager) error {
+// With all, archived (the entries wake compact moved to the decisions
+// archive) follow the log's own, newest first, marked archived.
+func DecisionsText(w io.Writer, log tiers.DecisionLog, planned map[int]string, held string, all bool, archived []tiers.Decision, redacted policy.Redactions, pg Pager) error {
 	if held != "" {
 		_, err := fmt.Fprintf(w, "%s is %s: its %d decision(s) are held back; wake shows none of their text.\n", tiers.DecisionsPath, held, len(log.Entries))
 		return err
@@ -113,6 +137,15 @@ func DecisionsText(w io.Writer, log tiers.DecisionLog, planned map[int]string, h
 		marked[i] = writeEntry(&b, e, planned)
 		blocks[i] = b.String()
 	}
+	if !all {
+		archived = nil
+	}
+	for i := len(archived) - 1; i >= 0; i-- {
+		var b strings.Builder
+		writeArchived(&b, archived[i])
+		blocks = append(blocks, b.String())
+		marked = append(marked, false)
+	}
 	p, err := pg.Cut(blocks)
 	if err != nil {
 		return err
@@ -121,7 +154,7 @@ func DecisionsText(w io.Writer, log tiers.DecisionLog, planned map[int]string, h
 	for _, b := range blocks[p.From:p.To] {
 		io.WriteString(w, b)
 	}
-	if len(shown) > 0 {
+	if len(blocks) > 0 {
 		fmt.Fprintln(w)
 	}
 	command := "wake decisions"
@@ -133,12 +166,15 @@ func DecisionsText(w io.Writer, log tiers.DecisionLog, planned map[int]string, h
 	for _, e := range log.Entries {
 		counts[entryStatus(e)]++
 	}
-	if len(shown) > 0 {
+	if len(blocks) > 0 {
 		fmt.Fprintln(w)
 	}
 	fmt.Fprintf(w, "%d decisions: %d active, %d contested, %d reversed", len(log.Entries), counts[tiers.StatusActive], counts[tiers.StatusContested], counts[tiers.StatusReversed])
 	if other := len(log.Entries) - counts[tiers.StatusActive] - counts[tiers.StatusContested] - counts[tiers.StatusReversed]; other > 0 {
 		fmt.Fprintf(w, ", %d with an unknown status", other)
+	}
+	if len(archived) > 0 {
+		fmt.Fprintf(w, "; %d archived in %s", len(archived), ArchivePath)
 	}
 	if !all && len(shown) < len(log.Entries) {
 		fmt.Fprintf(w, " (--all lists every one)")
@@ -175,6 +211,16 @@ func writeEntry(w io.Writer, e tiers.Decision, planned map[int]string) (unwritte
 		}
 	}
 	return unwritten
+}
+
+// writeArchived writes an archived entry as the listing shows it: no
+// number, since it has none in the log, and where it is.
+func writeArchived(w io.Writer, e tiers.Decision) {
+	var b strings.Builder
+	writeEntry(&b, e, nil)
+	first, rest, _ := strings.Cut(b.String(), "\n")
+	first = "#-  " + first[4:] + "  (archived in " + ArchivePath + ")"
+	io.WriteString(w, first+"\n"+rest)
 }
 
 // entryID is the entry's ID and whether it is in the file: else the one
