@@ -113,13 +113,20 @@ func (c *Context) directives() {
 		var what string
 		switch {
 		case f.Huge:
-			what = fmt.Sprintf("compress %s (%s bytes, over the %d MiB read limit; only its head is shown) before proceeding.",
+			what = fmt.Sprintf("%s (%s bytes, over the %d MiB read limit; only its head is shown)",
 				f.Path, budget.Thousands(int(f.Bytes)), tiers.MaxDocBytes>>20)
 		case f.Truncated:
-			what = fmt.Sprintf("compress %s (%s tokens; budget %s) before proceeding.",
+			what = fmt.Sprintf("%s (%s tokens; budget %s)",
 				f.Path, budget.Thousands(f.Tokens), budget.Thousands(f.Budget))
 		default:
 			continue
+		}
+		// A warm file wake compact archives from is shrunk by the command
+		// first: moving finished entries by hand would read as deleting them.
+		if compactable(f.Path) {
+			what += ": run `wake compact`, then compress what is left by hand."
+		} else {
+			what = "compress " + what + " before proceeding."
 		}
 		if len(c.Directives) == 0 {
 			c.Directives = append(c.Directives, "First task: "+what)
@@ -127,6 +134,16 @@ func (c *Context) directives() {
 			c.Directives = append(c.Directives, "Then: "+what)
 		}
 	}
+}
+
+// compactable reports whether wake compact moves finished entries out of
+// the file at rel.
+func compactable(rel string) bool {
+	switch rel {
+	case tiers.DecisionsPath, tiers.TasksPath, tiers.QuestionsPath:
+		return true
+	}
+	return false
 }
 
 // limit is the most the context may hold: the memory maximum, and never so
