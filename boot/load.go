@@ -140,7 +140,7 @@ func (c *Context) directives() {
 // the file at rel.
 func compactable(rel string) bool {
 	switch rel {
-	case tiers.DecisionsPath, tiers.TasksPath, tiers.QuestionsPath:
+	case tiers.DecisionsPath, tiers.TasksPath, tiers.QuestionsPath, tiers.InboxPath:
 		return true
 	}
 	return false

@@ -68,8 +68,8 @@ type compactPlan struct {
 	changeAr bool   // the archive changes (not when it holds the entries already)
 }
 
-// Compact moves reversed decisions, done tasks and resolved questions out
-// of warm/ into their archives under cold/ (see [ArchiveDir]), every byte
+// Compact moves reversed decisions, done tasks, resolved questions and
+// closed reminders out of warm/ into their archives under cold/ (see [ArchiveDir]), every byte
 // and every ID kept, with one "compact" ledger line. The archives are
 // written first, then the warm files, then the decision log with its
 // snapshot and the ledger line: a crash in between leaves entries in both
@@ -107,6 +107,13 @@ func (s *Store) Compact(ctx context.Context, dryRun bool) (Compaction, error) {
 			if p != nil {
 				plans = append(plans, *p)
 			}
+		}
+		ip, err := s.planInbox()
+		if err != nil {
+			return err
+		}
+		if ip != nil {
+			plans = append(plans, *ip)
 		}
 		if dp != nil {
 			plans = append(plans, *dp)

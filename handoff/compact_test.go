@@ -71,6 +71,14 @@ func compactRoot(t *testing.T) afero.Fs {
 	if err := s.Write(tiers.TasksPath, []byte(compactTasks)); err != nil {
 		t.Fatal(err)
 	}
+	for _, text := range []string{"Open one", "Closed one", "Open two"} {
+		if _, err := s.Remember(context.Background(), NewReminder{Text: text}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := s.CloseReminder(context.Background(), 2, "shipped"); err != nil {
+		t.Fatal(err)
+	}
 	return fs
 }
 
@@ -81,7 +89,7 @@ func TestCompactKeepsEveryByte(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c.Total() != 3 || len(c.Files) != 2 || strings.Join(c.Files[0].IDs, ",") != "d-a001,d-a004" {
+	if c.Total() != 4 || len(c.Files) != 3 || strings.Join(c.Files[0].IDs, ",") != "d-a001,d-a004" {
 		t.Fatalf("compaction %+v", c)
 	}
 	log, archive := hoRead(t, s, tiers.DecisionsPath), hoRead(t, s, DecisionsArchive)
@@ -105,6 +113,19 @@ func TestCompactKeepsEveryByte(t *testing.T) {
 	}
 	if n := countOps(t, s, OpCompact); n != 1 {
 		t.Fatalf("%d compact ledger lines", n)
+	}
+	inbox, inArchive := hoRead(t, s, tiers.InboxPath), hoRead(t, s, InboxArchive)
+	if strings.Contains(inbox, "Closed one") || !strings.Contains(inbox, "Open two") ||
+		!strings.Contains(inArchive, "\n\n## 2 · ") || !strings.Contains(inArchive, "- done: shipped at ") {
+		t.Fatalf("inbox:\n%s\narchive:\n%s", inbox, inArchive)
+	}
+	// The numbers of archived reminders stay taken, and closing one again
+	// names the archive.
+	if r, err := s.Remember(context.Background(), NewReminder{Text: "Fourth"}); err != nil || r.N != 4 {
+		t.Fatalf("remember after compaction: %+v %v", r, err)
+	}
+	if _, err := s.CloseReminder(context.Background(), 2, "again"); err == nil || !strings.Contains(err.Error(), "archived in "+InboxArchive) {
+		t.Fatalf("closing an archived reminder: %v", err)
 	}
 	checkCompacted(t, s)
 	// Idempotent: nothing more to move, nothing written, no ledger line.
@@ -136,7 +157,7 @@ func TestCompactDryRunWritesNothing(t *testing.T) {
 	t.Parallel()
 	s := storeOn(compactRoot(t), faultAt)
 	c, err := s.Compact(context.Background(), true)
-	if err != nil || c.Total() != 3 {
+	if err != nil || c.Total() != 4 {
 		t.Fatalf("%+v %v", c, err)
 	}
 	if hoRead(t, s, tiers.DecisionsPath) != compactLog || s.exists(DecisionsArchive) || countOps(t, s, OpCompact) != 0 {
@@ -171,7 +192,7 @@ func TestCompactSurvivesEveryFault(t *testing.T) {
 	if _, err := storeOn(count, faultAt).Compact(context.Background(), false); err != nil {
 		t.Fatal(err)
 	}
-	files := []string{tiers.DecisionsPath, DecisionsArchive, tiers.TasksPath, TasksArchive}
+	files := []string{tiers.DecisionsPath, DecisionsArchive, tiers.TasksPath, TasksArchive, tiers.InboxPath, InboxArchive}
 	want := map[string]string{}
 	for _, rel := range files {
 		want[rel] = hoRead(t, storeOn(fs, faultAt), rel)

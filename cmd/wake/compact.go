@@ -20,7 +20,7 @@ func (a *app) compactCmd() *cobra.Command {
 	o := &compactOptions{}
 	cmd := &cobra.Command{
 		Use:     "compact [--dry-run]",
-		Short:   "Archive reversed decisions and finished items from warm/ to cold/archive/",
+		Short:   "Archive reversed decisions, finished items and closed reminders to cold/archive/",
 		Long:    help("compact"),
 		Example: "  wake compact --dry-run\n  wake compact\n  wake compact --format json",
 		Args:    cobra.NoArgs,
