@@ -184,7 +184,7 @@ func (c Compaction) summary() string {
 // already, byte for byte under the same ID, is a move a crash cut short:
 // it leaves the log without being archived twice.
 func (s *Store) planDecisions(f *decisionFile) (*compactPlan, error) {
-	old, err := s.readArchive(DecisionsArchive, decisionsArchiveSum)
+	old, err := s.readArchive(DecisionsArchive, decisionsArchiveSum, f.text)
 	if err != nil {
 		return nil, err
 	}
@@ -261,7 +261,7 @@ func (s *Store) planList(warm, archive, summary string, heads []string) (*compac
 	if len(moved) == 0 {
 		return nil, nil
 	}
-	old, err := s.readArchive(archive, summary)
+	old, err := s.readArchive(archive, summary, string(cur))
 	if err != nil {
 		return nil, err
 	}
@@ -277,12 +277,22 @@ func (s *Store) planList(warm, archive, summary string, heads []string) (*compac
 	return &p, nil
 }
 
-// readArchive reads an archive, or gives a new one's front matter.
-func (s *Store) readArchive(rel, summary string) (string, error) {
+// readArchive reads an archive, or gives a new one's front matter: its
+// summary, and the sensitivity of warm, the file its entries come from,
+// when that holds them back, so that the archive does not show them.
+func (s *Store) readArchive(rel, summary, warm string) (string, error) {
 	data, err := tiers.ReadOwn(s.FS, s.Root, rel)
 	switch {
 	case errors.Is(err, os.ErrNotExist):
-		return "---\nsummary: " + summary + "\n---\n", nil
+		fm := "---\nsummary: " + summary + "\n"
+		meta, _, ferr := tiers.ParseFrontMatter([]byte(warm))
+		switch {
+		case ferr != nil:
+			fm += "sensitivity: " + tiers.Secret + "\n" // keys unknown: the strictest
+		case meta.Level() == tiers.Confidential, meta.Level() == tiers.Secret:
+			fm += "sensitivity: " + meta.Level() + "\n"
+		}
+		return fm + "---\n", nil
 	case err != nil:
 		return "", fmt.Errorf("reading %s: %w", rel, err)
 	}

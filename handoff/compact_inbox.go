@@ -34,18 +34,13 @@ func readInboxArchive(s *Store) (tiers.Inbox, error) {
 // archive; nil when there are none. An inbox with entries wake cannot
 // read is left alone: where such an entry ends is not known. A reminder
 // the archive holds already, byte for byte under its number, is a move a
-// crash cut short: it leaves the inbox without being archived twice. The
-// archive takes the inbox's sensitivity, since it holds its text.
+// crash cut short: it leaves the inbox without being archived twice.
 func (s *Store) planInbox() (*compactPlan, error) {
 	f, err := s.readInboxLocked()
 	if err != nil || !f.exists || f.problem != nil {
 		return nil, err
 	}
-	sum := inboxArchiveSum
-	if f.level != "" {
-		sum += "\nsensitivity: " + f.level
-	}
-	old, err := s.readArchive(InboxArchive, sum)
+	old, err := s.readArchive(InboxArchive, inboxArchiveSum, f.text)
 	if err != nil {
 		return nil, err
 	}

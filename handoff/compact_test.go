@@ -226,3 +226,23 @@ func TestCompactSurvivesEveryFault(t *testing.T) {
 		}
 	}
 }
+
+// An archive takes the sensitivity of the file its entries come from, so
+// that what the policy held back in warm/ stays held back in cold/.
+func TestCompactArchiveKeepsSensitivity(t *testing.T) {
+	t.Parallel()
+	s := storeOn(compactRoot(t), faultAt)
+	tasks := "---\nsummary: tasks\nsensitivity: confidential\n---\n- [x] secret plan\n"
+	if err := s.Write(tiers.TasksPath, []byte(tasks)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Compact(context.Background(), false); err != nil {
+		t.Fatal(err)
+	}
+	if got := hoRead(t, s, TasksArchive); !strings.HasPrefix(got, "---\nsummary: done tasks") || !strings.Contains(got, "\nsensitivity: confidential\n---\n- [x] secret plan\n") {
+		t.Fatalf("archive:\n%s", got)
+	}
+	if got := hoRead(t, s, DecisionsArchive); strings.Contains(got, "sensitivity:") {
+		t.Fatalf("the decisions archive took a level its log does not have:\n%s", got)
+	}
+}

@@ -14,7 +14,7 @@ import (
 
 // DecisionRef names an entry of the decision log: by its ID, which does
 // not move, or by its number, which moves when an entry is added by hand
-// before it.
+// before it, or when wake compact archives one before it.
 type DecisionRef struct {
 	ID     string // when set, Number is not used
 	Number int
