@@ -48,7 +48,8 @@ type Decision struct {
 	Proposed   string   `json:"proposed,omitempty"`
 	Upheld     []string `json:"upheld,omitempty"`
 	// Archived names the archive under cold/ that wake compact moved the
-	// entry to; Number and Line are then its place in that file.
+	// entry to; Number is then 0, the entry having none in the log, and
+	// Line is its line in the archive.
 	Archived string `json:"archived,omitempty"`
 }
 
@@ -96,9 +97,8 @@ func DecisionsJSON(log tiers.DecisionLog, planned map[int]string, held string, a
 	if all {
 		out.Total += len(archived)
 		for _, e := range archived {
-			d := decisionJSON(e, e.ID, true)
-			d.Archived = ArchivePath
-			out.Entries = append(out.Entries, d)
+			e.Number = 0
+			out.Entries = append(out.Entries, decisionJSON(e, e.ID, true))
 		}
 	}
 	return marshal(out)
@@ -108,12 +108,18 @@ func DecisionsJSON(log tiers.DecisionLog, planned map[int]string, held string, a
 // path as handoff.DecisionsArchive, which report does not import).
 const ArchivePath = "cold/archive/decisions.md"
 
+// decisionJSON is entry e as JSON; an entry numbered 0 is an archived one
+// (see [Decision.Archived]).
 func decisionJSON(e tiers.Decision, id string, written bool) Decision {
-	return Decision{
+	d := Decision{
 		Number: e.Number, ID: id, IDWritten: written, Line: e.Line, Date: e.Date, Decision: e.What, Because: e.Why,
 		Status: entryStatus(e), StatusLine: e.HasStatus(), Topic: e.Topic(), ReversedBy: e.ReversedBy(),
 		Objection: e.Value(tiers.KeyObjection), Proposed: e.Value(tiers.KeyProposed), Upheld: e.Values(tiers.KeyUpheld),
 	}
+	if e.Number == 0 {
+		d.Archived = ArchivePath
+	}
+	return d
 }
 
 // DecisionsText writes the shown entries of log, newest first, each with
@@ -142,7 +148,9 @@ func DecisionsText(w io.Writer, log tiers.DecisionLog, planned map[int]string, h
 	}
 	for i := len(archived) - 1; i >= 0; i-- {
 		var b strings.Builder
-		writeArchived(&b, archived[i])
+		e := archived[i]
+		e.Number = 0
+		writeEntry(&b, e, nil)
 		blocks = append(blocks, b.String())
 		marked = append(marked, false)
 	}
@@ -190,7 +198,8 @@ func DecisionsText(w io.Writer, log tiers.DecisionLog, planned map[int]string, h
 }
 
 // writeEntry writes one entry as the listing shows it, and reports whether
-// its ID is a planned one, not in the file yet.
+// its ID is a planned one, not in the file yet. An entry numbered 0 is an
+// archived one: it has no number in the log, and the line says where it is.
 func writeEntry(w io.Writer, e tiers.Decision, planned map[int]string) (unwritten bool) {
 	topic := ""
 	if t := tiers.OneLine(e.Topic()); t != "" {
@@ -200,7 +209,11 @@ func writeEntry(w io.Writer, e tiers.Decision, planned map[int]string) (unwritte
 	if !written && id != "" {
 		id, unwritten = id+"*", true
 	}
-	fmt.Fprintf(w, "#%-3d %-9s %-7s %s%s\n", e.Number, entryStatus(e), id, e.Title(), topic)
+	num := fmt.Sprintf("#%-3d", e.Number)
+	if e.Number == 0 {
+		num, topic = "#-  ", topic+"  (archived in "+ArchivePath+")"
+	}
+	fmt.Fprintf(w, "%s %-9s %-7s %s%s\n", num, entryStatus(e), id, e.Title(), topic)
 	fmt.Fprintf(w, "     because: %s\n", tiers.OneLine(e.Why))
 	for _, f := range []struct{ label, key string }{
 		{"reversed by", tiers.KeyReversedBy}, {"objection", tiers.KeyObjection},
@@ -211,16 +224,6 @@ func writeEntry(w io.Writer, e tiers.Decision, planned map[int]string) (unwritte
 		}
 	}
 	return unwritten
-}
-
-// writeArchived writes an archived entry as the listing shows it: no
-// number, since it has none in the log, and where it is.
-func writeArchived(w io.Writer, e tiers.Decision) {
-	var b strings.Builder
-	writeEntry(&b, e, nil)
-	first, rest, _ := strings.Cut(b.String(), "\n")
-	first = "#-  " + first[4:] + "  (archived in " + ArchivePath + ")"
-	io.WriteString(w, first+"\n"+rest)
 }
 
 // entryID is the entry's ID and whether it is in the file: else the one

@@ -105,7 +105,10 @@ func findDecision(d wake.Decisions, ref handoff.DecisionRef) (tiers.Decision, bo
 		}
 	}
 	if es := d.Archived.ByID(ref.ID); len(es) > 0 {
-		return es[0], true
+		// Numbered 0: it has no number in the log, and is shown archived.
+		e := es[0]
+		e.Number = 0
+		return e, true
 	}
 	return tiers.Decision{}, false
 }
