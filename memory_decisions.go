@@ -129,3 +129,10 @@ func (m *Memory) Check(ctx context.Context) (checks.Report, error) {
 	}
 	return policy.RedactReport(r, policy.Held(mem.Main, mem.Latest, mem.Tasks, mem.Decisions, mem.Questions)), nil
 }
+
+// Compact moves reversed decisions, done tasks, resolved questions and
+// closed reminders to their archives under cold/ (see [handoff.Store.Compact]); with dryRun it
+// only says what it would move.
+func (m *Memory) Compact(ctx context.Context, dryRun bool) (handoff.Compaction, error) {
+	return m.Store().Compact(ctx, dryRun)
+}

@@ -31,6 +31,9 @@ type Decisions struct {
 	Planned map[int]string
 	// Redacted counts the secret-looking strings scrubbed from Log's texts.
 	Redacted policy.Redactions
+	// Archived are the reversed entries wake compact moved to the
+	// decisions archive; none when the log is held back.
+	Archived tiers.DecisionLog
 }
 
 // ReadDecisions reads the decision log of the memory root at root, after
@@ -71,6 +74,20 @@ func ReadDecisions(root string, o Options) (Decisions, error) {
 	// What is shown is scrubbed of pasted credentials; the IDs were
 	// planned from the log as it is.
 	out.Log, out.Redacted = policy.ScrubDecisions(out.Log)
+	if out.Held == "" {
+		ar, err := handoff.ReadDecisionsArchive(m.o.FS, root)
+		if err != nil {
+			return Decisions{}, err
+		}
+		var red policy.Redactions
+		out.Archived, red = policy.ScrubDecisions(ar)
+		for k, n := range red {
+			if out.Redacted == nil {
+				out.Redacted = policy.Redactions{}
+			}
+			out.Redacted[k] += n
+		}
+	}
 	return out, nil
 }
 

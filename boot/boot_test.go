@@ -109,7 +109,7 @@ func TestLoadCompressesOversizedFile(t *testing.T) {
 	if dec.Tokens != full || !dec.Truncated || dec.ShownTokens > dec.Budget || dec.Budget > cfg.Budget.Warm-others+1000 {
 		t.Fatalf("decisions: %+v", *dec)
 	}
-	want := fmt.Sprintf("First task: compress warm/decisions.md (%s tokens; budget %s) before proceeding.", budget.Thousands(full), budget.Thousands(dec.Budget))
+	want := fmt.Sprintf("First task: warm/decisions.md (%s tokens; budget %s): run `wake compact`, then compress what is left by hand.", budget.Thousands(full), budget.Thousands(dec.Budget))
 	// The announcement of the coherence checks comes first, then the directive.
 	if !strings.HasPrefix(md, ctx.Announcement+"\n\n"+want+"\n") {
 		t.Fatalf("output does not start with %q:\n%.300s", want, md)
@@ -188,7 +188,7 @@ func TestLoadBadFiles(t *testing.T) {
 		"### recent/previous.md (missing)",
 		"### warm/open_questions.md (not shown: binary file (NUL byte at offset 3))",
 		"- [ ] caf\xe9\n",
-		"First task: compress warm/decisions.md (" + budget.Thousands(len(huge)) + " bytes, over the 4 MiB read limit; only its head is shown) before proceeding.",
+		"First task: warm/decisions.md (" + budget.Thousands(len(huge)) + " bytes, over the 4 MiB read limit; only its head is shown): run `wake compact`, then compress what is left by hand.",
 	} {
 		if !strings.Contains(md, want) {
 			t.Errorf("output lacks %q", want)

@@ -87,7 +87,7 @@ func TestLoadReadsHeadOfHugeInbox(t *testing.T) {
 	if !strings.Contains(md, "- only the first 64 KiB of warm/inbox.md (") {
 		t.Errorf("the reminders do not say only the head was read:\n%s", md)
 	}
-	want := "compress warm/inbox.md (" + budget.Thousands(len(inbox)) + " bytes, over the 4 MiB read limit; only its head is read) before proceeding."
+	want := "warm/inbox.md (" + budget.Thousands(len(inbox)) + " bytes, over the 4 MiB read limit; only its head is read): run `wake compact`, then compress what is left by hand."
 	if len(ctx.Directives) != 1 || ctx.Directives[0] != "First task: "+want || !strings.Contains(md, want) {
 		t.Fatalf("directives %q", ctx.Directives)
 	}

@@ -113,18 +113,25 @@ func (c *Context) directives() {
 		var what string
 		switch {
 		case f.Huge:
-			what = fmt.Sprintf("compress %s (%s bytes, over the %d MiB read limit; only its head is shown) before proceeding.",
+			what = fmt.Sprintf("%s (%s bytes, over the %d MiB read limit; only its head is shown)",
 				f.Path, budget.Thousands(int(f.Bytes)), tiers.MaxDocBytes>>20)
 		case f.Truncated:
-			what = fmt.Sprintf("compress %s (%s tokens; budget %s) before proceeding.",
+			what = fmt.Sprintf("%s (%s tokens; budget %s)",
 				f.Path, budget.Thousands(f.Tokens), budget.Thousands(f.Budget))
 		default:
 			continue
 		}
+		// A warm file wake compact archives from is shrunk by the command
+		// first: moving finished entries by hand would read as deleting them.
+		if compactable(f.Path) {
+			what += ": run `wake compact`, then compress what is left by hand."
+		} else {
+			what = "compress " + what + " before proceeding."
+		}
 		c.directive(what)
 	}
 	if c.inboxHuge > 0 {
-		c.directive(fmt.Sprintf("compress %s (%s bytes, over the %d MiB read limit; only its head is read) before proceeding.",
+		c.directive(fmt.Sprintf("%s (%s bytes, over the %d MiB read limit; only its head is read): run `wake compact`, then compress what is left by hand.",
 			tiers.InboxPath, budget.Thousands(int(c.inboxHuge)), tiers.MaxDocBytes>>20))
 	}
 }
@@ -136,6 +143,16 @@ func (c *Context) directive(what string) {
 	} else {
 		c.Directives = append(c.Directives, "Then: "+what)
 	}
+}
+
+// compactable reports whether wake compact moves finished entries out of
+// the file at rel.
+func compactable(rel string) bool {
+	switch rel {
+	case tiers.DecisionsPath, tiers.TasksPath, tiers.QuestionsPath, tiers.InboxPath:
+		return true
+	}
+	return false
 }
 
 // limit is the most the context may hold: the memory maximum, and never so

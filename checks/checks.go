@@ -139,7 +139,20 @@ func ReadWritten(fsys afero.Fs, root string) ([]handoff.WrittenID, string) {
 	if err != nil {
 		return nil, err.Error()
 	}
-	return ws, ""
+	// Entries wake compact moved to the archive were not deleted: they are
+	// not looked for in the log.
+	ar, err := handoff.ReadDecisionsArchive(fsys, root)
+	if err != nil {
+		return nil, err.Error()
+	}
+	ids := ar.IDs()
+	kept := ws[:0]
+	for _, w := range ws {
+		if !ids.Has(w.ID) {
+			kept = append(kept, w)
+		}
+	}
+	return kept, ""
 }
 
 // ReadLastWrite reads wake's snapshot of the decision log, nil when absent

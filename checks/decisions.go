@@ -51,7 +51,7 @@ func CheckDecisions(m Memory) []Finding {
 		problems = append(problems, handEdits(edits)...)
 	}
 	if !d.Huge {
-		problems = append(problems, vanished(handoff.Vanished(log, m.Written, edits))...)
+		problems = append(problems, vanished(handoff.Vanished(log, m.Written, edits, nil))...)
 	}
 	var out []Finding
 	if len(problems) > 0 {

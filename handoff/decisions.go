@@ -195,6 +195,9 @@ type decisionFile struct {
 	given tiers.IDSet // the IDs this write gives entries that had none
 	// openComment is the line of a comment left open in the log as read.
 	openComment int
+	// archive is the decisions archive: the reversed entries compaction
+	// moved out of the log, which keep their IDs there.
+	archive tiers.DecisionLog
 }
 
 // readDecisionsLocked reads the log, wake's snapshot of it and the IDs the
@@ -221,7 +224,10 @@ func (s *Store) readDecisionsLocked() (decisionFile, error) {
 	if err != nil {
 		return decisionFile{}, err
 	}
-	f.gone = Vanished(f.log, written, f.edits)
+	if f.archive, err = ReadDecisionsArchive(s.FS, s.Root); err != nil {
+		return decisionFile{}, err
+	}
+	f.gone = Vanished(f.log, written, f.edits, f.archive.IDs())
 	for _, w := range written {
 		f.known.Add(w.ID)
 	}
@@ -231,9 +237,13 @@ func (s *Store) readDecisionsLocked() (decisionFile, error) {
 // Vanished returns the IDs of written, those the ledger records wake
 // writing, that no entry of log has: their entries were deleted by hand,
 // or their ID lines edited. Those of entries an edit in edits already
-// reports are left out.
-func Vanished(log tiers.DecisionLog, written []WrittenID, edits []tiers.HandEdit) []WrittenID {
+// reports are left out, and so are those in archived, the IDs of the
+// entries compaction moved to the decisions archive.
+func Vanished(log tiers.DecisionLog, written []WrittenID, edits []tiers.HandEdit, archived tiers.IDSet) []WrittenID {
 	have := log.IDs()
+	for id := range archived {
+		have.Add(id)
+	}
 	for _, h := range edits {
 		have.Add(h.ID)
 	}

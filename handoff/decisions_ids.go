@@ -14,7 +14,7 @@ import (
 
 // DecisionRef names an entry of the decision log: by its ID, which does
 // not move, or by its number, which moves when an entry is added by hand
-// before it.
+// before it, or when wake compact archives one before it.
 type DecisionRef struct {
 	ID     string // when set, Number is not used
 	Number int
@@ -136,6 +136,9 @@ func (f *decisionFile) resolve(ref DecisionRef) (tiers.Decision, error) {
 	es := f.log.ByID(ref.ID)
 	switch len(es) {
 	case 0:
+		if es := f.archive.ByID(ref.ID); len(es) > 0 {
+			return tiers.Decision{}, &ArchivedError{Entry: es[0]}
+		}
 		return tiers.Decision{}, fmt.Errorf("decision %s: %w (no entry of %s has that id)", ref.ID, ErrNoSuchDecision, tiers.DecisionsPath)
 	case 1:
 		return es[0], nil

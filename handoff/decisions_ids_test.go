@@ -189,7 +189,7 @@ func TestDeletionFoundWithoutState(t *testing.T) {
 		t.Errorf("error %q hint %q", err, he.Hint())
 	}
 	written, _ := WrittenDecisionIDs(s.FS, s.Root)
-	if gone := Vanished(tiers.ParseDecisions([]byte(readLog(t, s))), written, nil); len(gone) != 1 || gone[0].ID != ids[1] {
+	if gone := Vanished(tiers.ParseDecisions([]byte(readLog(t, s))), written, nil, nil); len(gone) != 1 || gone[0].ID != ids[1] {
 		t.Errorf("vanished %+v", gone)
 	}
 	// Put back with its ID line, even reworded, the entry is no longer gone.

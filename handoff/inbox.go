@@ -95,6 +95,9 @@ type inboxFile struct {
 	inbox   tiers.Inbox
 	problem error // the *tiers.InboxError of malformed entries, if any
 	level   string
+	// archived are the closed reminders wake compact moved to the inbox
+	// archive: their numbers stay taken.
+	archived tiers.Inbox
 }
 
 // readInboxLocked reads the inbox. A missing one is empty. One that is not
@@ -103,7 +106,8 @@ func (s *Store) readInboxLocked() (inboxFile, error) {
 	data, err := tiers.ReadOwn(s.FS, s.Root, tiers.InboxPath)
 	switch {
 	case errors.Is(err, os.ErrNotExist):
-		return inboxFile{inbox: tiers.Inbox{EOL: "\n"}}, nil
+		ar, err := readInboxArchive(s)
+		return inboxFile{inbox: tiers.Inbox{EOL: "\n"}, archived: ar}, err
 	case err != nil:
 		return inboxFile{}, fmt.Errorf("reading %s: %w", tiers.InboxPath, err)
 	}
@@ -113,6 +117,9 @@ func (s *Store) readInboxLocked() (inboxFile, error) {
 		return inboxFile{}, err
 	}
 	f := inboxFile{text: string(data), exists: true, inbox: b, problem: err}
+	if f.archived, err = readInboxArchive(s); err != nil {
+		return inboxFile{}, err
+	}
 	meta, _, ferr := tiers.ParseFrontMatter(data)
 	switch {
 	case ferr != nil:
@@ -204,10 +211,11 @@ func (s *Store) Remember(ctx context.Context, r NewReminder) (tiers.Reminder, er
 		if err != nil {
 			return err
 		}
-		if f.inbox.Last == math.MaxInt {
+		// Numbers go on from the last ever given, an archived one's too.
+		if f.inbox.Last == math.MaxInt || f.archived.Last == math.MaxInt {
 			return &InboxFullError{Line: f.inbox.LastLine}
 		}
-		n := f.inbox.Last + 1
+		n := max(f.inbox.Last, f.archived.Last) + 1
 		at := s.Now().UTC().Truncate(time.Second)
 		eol := f.inbox.EOL
 		text := f.text
@@ -283,6 +291,9 @@ func closeReminders(f inboxFile, ns []int, key, value string, at time.Time) (str
 		}
 		seen[n] = true
 		r, ok := f.inbox.Reminder(n)
+		if a, archived := f.archived.Reminder(n); !ok && archived {
+			return "", &ReminderClosedError{Reminder: a, Archived: true}
+		}
 		switch {
 		case !ok && f.inbox.Last == 0:
 			return "", inputHint(fmt.Sprintf("there is no reminder %d: %s has none", n, tiers.InboxPath), `add one with: wake remember "TEXT"`)
@@ -329,10 +340,15 @@ func closeReminders(f inboxFile, ns []int, key, value string, at time.Time) (str
 // how and when it was: the user's mistake, an [InputError].
 type ReminderClosedError struct {
 	Reminder tiers.Reminder
+	Archived bool // wake compact moved it to the inbox archive
 }
 
 func (e *ReminderClosedError) Error() string {
-	return fmt.Sprintf("reminder %d is already closed: %s", e.Reminder.N, e.Reminder.Closure())
+	where := ""
+	if e.Archived {
+		where = ", archived in " + InboxArchive + " by wake compact"
+	}
+	return fmt.Sprintf("reminder %d is already closed%s: %s", e.Reminder.N, where, e.Reminder.Closure())
 }
 
 // Hint says where to see the reminders.

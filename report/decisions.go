@@ -47,6 +47,10 @@ type Decision struct {
 	Objection  string   `json:"objection,omitempty"`
 	Proposed   string   `json:"proposed,omitempty"`
 	Upheld     []string `json:"upheld,omitempty"`
+	// Archived names the archive under cold/ that wake compact moved the
+	// entry to; Number is then 0, the entry having none in the log, and
+	// Line is its line in the archive.
+	Archived string `json:"archived,omitempty"`
 }
 
 // Malformed is a line of the decision log that is not part of a valid
@@ -72,7 +76,10 @@ func Shown(log tiers.DecisionLog, all bool) []tiers.Decision {
 // DecisionsJSON renders the shown entries of log as JSON; planned are the
 // IDs wake gives entries without one at its next write, by number
 // ([tiers.PlanIDs]); held is the level holding the log back, or "".
-func DecisionsJSON(log tiers.DecisionLog, planned map[int]string, held string, all bool, redacted map[string]int) ([]byte, error) {
+//
+// With all, archived (the entries wake compact moved to the decisions
+// archive) are listed after the log's own, marked archived.
+func DecisionsJSON(log tiers.DecisionLog, planned map[int]string, held string, all bool, archived []tiers.Decision, redacted map[string]int) ([]byte, error) {
 	out := Decisions{Version: Version, Path: tiers.DecisionsPath, Total: len(log.Entries), Entries: []Decision{}, Malformed: []Malformed{}, HeldBack: held}
 	if held == "" {
 		out.Redacted = redacted
@@ -85,13 +92,34 @@ func DecisionsJSON(log tiers.DecisionLog, planned map[int]string, held string, a
 	}
 	for _, e := range Shown(log, all) {
 		id, written := entryID(e, planned)
-		out.Entries = append(out.Entries, Decision{
-			Number: e.Number, ID: id, IDWritten: written, Line: e.Line, Date: e.Date, Decision: e.What, Because: e.Why,
-			Status: entryStatus(e), StatusLine: e.HasStatus(), Topic: e.Topic(), ReversedBy: e.ReversedBy(),
-			Objection: e.Value(tiers.KeyObjection), Proposed: e.Value(tiers.KeyProposed), Upheld: e.Values(tiers.KeyUpheld),
-		})
+		out.Entries = append(out.Entries, decisionJSON(e, id, written))
+	}
+	if all {
+		out.Total += len(archived)
+		for _, e := range archived {
+			e.Number = 0
+			out.Entries = append(out.Entries, decisionJSON(e, e.ID, true))
+		}
 	}
 	return marshal(out)
+}
+
+// ArchivePath is where wake compact moves reversed decisions (the same
+// path as handoff.DecisionsArchive, which report does not import).
+const ArchivePath = "cold/archive/decisions.md"
+
+// decisionJSON is entry e as JSON; an entry numbered 0 is an archived one
+// (see [Decision.Archived]).
+func decisionJSON(e tiers.Decision, id string, written bool) Decision {
+	d := Decision{
+		Number: e.Number, ID: id, IDWritten: written, Line: e.Line, Date: e.Date, Decision: e.What, Because: e.Why,
+		Status: entryStatus(e), StatusLine: e.HasStatus(), Topic: e.Topic(), ReversedBy: e.ReversedBy(),
+		Objection: e.Value(tiers.KeyObjection), Proposed: e.Value(tiers.KeyProposed), Upheld: e.Values(tiers.KeyUpheld),
+	}
+	if e.Number == 0 {
+		d.Archived = ArchivePath
+	}
+	return d
 }
 
 // DecisionsText writes the shown entries of log, newest first, each with
@@ -99,7 +127,9 @@ func DecisionsJSON(log tiers.DecisionLog, planned map[int]string, held string, a
 // pg picks, with a line saying how to get the rest), then the counts; an
 // ID from planned, not in the file yet, is marked "*" and explained. held
 // is the level holding the log back, whose text is then never written.
-func DecisionsText(w io.Writer, log tiers.DecisionLog, planned map[int]string, held string, all bool, redacted policy.Redactions, pg Pager) error {
+// With all, archived (the entries wake compact moved to the decisions
+// archive) follow the log's own, newest first, marked archived.
+func DecisionsText(w io.Writer, log tiers.DecisionLog, planned map[int]string, held string, all bool, archived []tiers.Decision, redacted policy.Redactions, pg Pager) error {
 	if held != "" {
 		_, err := fmt.Fprintf(w, "%s is %s: its %d decision(s) are held back; wake shows none of their text.\n", tiers.DecisionsPath, held, len(log.Entries))
 		return err
@@ -113,6 +143,17 @@ func DecisionsText(w io.Writer, log tiers.DecisionLog, planned map[int]string, h
 		marked[i] = writeEntry(&b, e, planned)
 		blocks[i] = b.String()
 	}
+	if !all {
+		archived = nil
+	}
+	for i := len(archived) - 1; i >= 0; i-- {
+		var b strings.Builder
+		e := archived[i]
+		e.Number = 0
+		writeEntry(&b, e, nil)
+		blocks = append(blocks, b.String())
+		marked = append(marked, false)
+	}
 	p, err := pg.Cut(blocks)
 	if err != nil {
 		return err
@@ -121,7 +162,7 @@ func DecisionsText(w io.Writer, log tiers.DecisionLog, planned map[int]string, h
 	for _, b := range blocks[p.From:p.To] {
 		io.WriteString(w, b)
 	}
-	if len(shown) > 0 {
+	if len(blocks) > 0 {
 		fmt.Fprintln(w)
 	}
 	command := "wake decisions"
@@ -133,12 +174,15 @@ func DecisionsText(w io.Writer, log tiers.DecisionLog, planned map[int]string, h
 	for _, e := range log.Entries {
 		counts[entryStatus(e)]++
 	}
-	if len(shown) > 0 {
+	if len(blocks) > 0 {
 		fmt.Fprintln(w)
 	}
 	fmt.Fprintf(w, "%d decisions: %d active, %d contested, %d reversed", len(log.Entries), counts[tiers.StatusActive], counts[tiers.StatusContested], counts[tiers.StatusReversed])
 	if other := len(log.Entries) - counts[tiers.StatusActive] - counts[tiers.StatusContested] - counts[tiers.StatusReversed]; other > 0 {
 		fmt.Fprintf(w, ", %d with an unknown status", other)
+	}
+	if len(archived) > 0 {
+		fmt.Fprintf(w, "; %d archived in %s", len(archived), ArchivePath)
 	}
 	if !all && len(shown) < len(log.Entries) {
 		fmt.Fprintf(w, " (--all lists every one)")
@@ -154,7 +198,8 @@ func DecisionsText(w io.Writer, log tiers.DecisionLog, planned map[int]string, h
 }
 
 // writeEntry writes one entry as the listing shows it, and reports whether
-// its ID is a planned one, not in the file yet.
+// its ID is a planned one, not in the file yet. An entry numbered 0 is an
+// archived one: it has no number in the log, and the line says where it is.
 func writeEntry(w io.Writer, e tiers.Decision, planned map[int]string) (unwritten bool) {
 	topic := ""
 	if t := tiers.OneLine(e.Topic()); t != "" {
@@ -164,7 +209,11 @@ func writeEntry(w io.Writer, e tiers.Decision, planned map[int]string) (unwritte
 	if !written && id != "" {
 		id, unwritten = id+"*", true
 	}
-	fmt.Fprintf(w, "#%-3d %-9s %-7s %s%s\n", e.Number, entryStatus(e), id, e.Title(), topic)
+	num := fmt.Sprintf("#%-3d", e.Number)
+	if e.Number == 0 {
+		num, topic = "#-  ", topic+"  (archived in "+ArchivePath+")"
+	}
+	fmt.Fprintf(w, "%s %-9s %-7s %s%s\n", num, entryStatus(e), id, e.Title(), topic)
 	fmt.Fprintf(w, "     because: %s\n", tiers.OneLine(e.Why))
 	for _, f := range []struct{ label, key string }{
 		{"reversed by", tiers.KeyReversedBy}, {"objection", tiers.KeyObjection},

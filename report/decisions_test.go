@@ -17,7 +17,7 @@ func TestDecisionsShowIDs(t *testing.T) {
 		"[2026-01-02] DECISION: B BECAUSE: y\nSTATUS: active\nTOPIC: t\n"))
 	planned := map[int]string{2: "d-0b0b"}
 	var b bytes.Buffer
-	DecisionsText(&b, log, planned, "", false, nil, Pager{})
+	DecisionsText(&b, log, planned, "", false, nil, nil, Pager{})
 	for _, want := range []string{
 		"#1   active    d-0001  [2026-01-01] A\n",
 		"#2   active    d-0b0b* [2026-01-02] B  (topic: t)\n",
@@ -27,7 +27,7 @@ func TestDecisionsShowIDs(t *testing.T) {
 			t.Errorf("text lacks %q:\n%s", want, b.String())
 		}
 	}
-	data, err := DecisionsJSON(log, planned, "", false, nil)
+	data, err := DecisionsJSON(log, planned, "", false, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -39,7 +39,7 @@ func TestDecisionsShowIDs(t *testing.T) {
 		t.Errorf("JSON entries %+v", e)
 	}
 	b.Reset()
-	DecisionsText(&b, log, nil, "", false, nil, Pager{})
+	DecisionsText(&b, log, nil, "", false, nil, nil, Pager{})
 	if strings.Contains(b.String(), "*") {
 		t.Errorf("nothing planned, nothing marked:\n%s", b.String())
 	}

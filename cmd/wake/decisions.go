@@ -63,13 +63,13 @@ func (a *app) decisionsRun(o *decisionsOptions) error {
 		return a.decisionEntries(d, o)
 	}
 	if o.format == "json" {
-		return a.writeJSON(report.DecisionsJSON(d.Log, d.Planned, d.Held, o.all, d.Redacted))
+		return a.writeJSON(report.DecisionsJSON(d.Log, d.Planned, d.Held, o.all, d.Archived.Entries, d.Redacted))
 	}
 	pg, err := a.pager(root, o.page)
 	if err != nil {
 		return err
 	}
-	return pageErr(report.DecisionsText(a.out, d.Log, d.Planned, d.Held, o.all, d.Redacted, pg))
+	return pageErr(report.DecisionsText(a.out, d.Log, d.Planned, d.Held, o.all, d.Archived.Entries, d.Redacted, pg))
 }
 
 // decisionEntries shows the entries o names, whole, whatever their status.
@@ -88,13 +88,13 @@ func (a *app) decisionEntries(d wake.Decisions, o *decisionsOptions) error {
 	}
 	if o.format == "json" {
 		log := tiers.DecisionLog{Entries: es}
-		return a.writeJSON(report.DecisionsJSON(log, d.Planned, "", true, d.Redacted))
+		return a.writeJSON(report.DecisionsJSON(log, d.Planned, "", true, nil, d.Redacted))
 	}
 	return report.DecisionEntries(a.out, es, d.Planned)
 }
 
 // findDecision finds the entry ref names: by its ID, or the ID planned for
-// it, or by its number.
+// it, or by its number; by its ID also in the decisions archive.
 func findDecision(d wake.Decisions, ref handoff.DecisionRef) (tiers.Decision, bool) {
 	if ref.ID == "" {
 		return d.Log.Entry(ref.Number)
@@ -103,6 +103,12 @@ func findDecision(d wake.Decisions, ref handoff.DecisionRef) (tiers.Decision, bo
 		if tiers.SameID(e.ID, ref.ID) || !e.HasIDLine() && tiers.SameID(d.Planned[e.Number], ref.ID) {
 			return e, true
 		}
+	}
+	if es := d.Archived.ByID(ref.ID); len(es) > 0 {
+		// Numbered 0: it has no number in the log, and is shown archived.
+		e := es[0]
+		e.Number = 0
+		return e, true
 	}
 	return tiers.Decision{}, false
 }
