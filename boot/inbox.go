@@ -192,14 +192,20 @@ func writeReminders(b *strings.Builder, c *Context) {
 	if r == nil {
 		return
 	}
-	fmt.Fprintf(b, "\n%s\n\n", RemindersTitle)
-	if text := r.Text(); text != "" {
+	writeListSection(b, RemindersTitle, r.Text(), r.Squeezed, budget.Plural(r.Open, "open reminder"), "budget.inbox", "`wake remember --list`")
+}
+
+// writeListSection renders a section of listed lines under title: text,
+// or, when none fits, what was not listed (what), why and where to read it.
+func writeListSection(b *strings.Builder, title, text string, squeezed bool, what, budgetKey, where string) {
+	fmt.Fprintf(b, "\n%s\n\n", title)
+	if text != "" {
 		b.WriteString(text)
 		return
 	}
-	why := "do not fit budget.inbox"
-	if r.Squeezed {
+	why := "do not fit " + budgetKey
+	if squeezed {
 		why = "left out to keep this context under budget.memory_max"
 	}
-	fmt.Fprintf(b, "%s, not listed (they %s): `wake remember --list`.\n", budget.Plural(r.Open, "open reminder"), why)
+	fmt.Fprintf(b, "%s, not listed (they %s): %s.\n", what, why, where)
 }

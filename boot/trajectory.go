@@ -278,20 +278,16 @@ func trajectoryLine(e TrajectoryEntry) string {
 	return b.String()
 }
 
-// writeTrajectory renders the trajectory's section.
+// writeTrajectory renders the trajectory's section. Listed or not, its
+// open risks are never left out unsaid.
 func writeTrajectory(b *strings.Builder, c *Context) {
 	t := c.Trajectory
 	if t == nil {
 		return
 	}
-	fmt.Fprintf(b, "\n%s\n\n", TrajectoryTitle)
-	if text := t.Text(); text != "" {
-		b.WriteString(text)
-		return
+	what := budget.Plural(t.Sessions, "session")
+	if len(t.Risks) > 0 {
+		what += " and " + budget.Plural(len(t.Risks), "open risk")
 	}
-	why := "do not fit budget.trajectory"
-	if t.Squeezed {
-		why = "left out to keep this context under budget.memory_max"
-	}
-	fmt.Fprintf(b, "%s, not listed (they %s): `wake cold` lists cold/sessions/.\n", budget.Plural(t.Sessions, "session"), why)
+	writeListSection(b, TrajectoryTitle, t.Text(), t.Squeezed, what, "budget.trajectory", "`wake cold` lists cold/sessions/")
 }
