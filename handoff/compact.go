@@ -191,30 +191,66 @@ func (s *Store) planDecisions(f *decisionFile) (*compactPlan, error) {
 	have := tiers.ParseDecisions([]byte(old))
 	eol := eolOf(f.text)
 	p := compactPlan{file: CompactedFile{Path: tiers.DecisionsPath, Archive: DecisionsArchive}, archive: old}
-	warm, from := "", 0
+	m := mover{text: f.text, eol: eol}
 	for _, e := range f.log.Entries {
 		if e.Status != tiers.StatusReversed {
 			continue
 		}
-		warm += f.text[from:e.Bytes.Start]
-		from = skipBlankLines(f.text, e.Bytes.End)
+		m.take(e.Bytes.Start, e.Bytes.End)
 		p.file.Entries++
 		p.file.IDs = append(p.file.IDs, e.ID)
-		if archived(have, e) {
-			continue
+		if !archived(have, e) {
+			m.archive(e.Raw)
 		}
-		raw := e.Raw
-		if !strings.HasSuffix(raw, "\n") {
-			raw += eol
-		}
-		p.archive = appendEntry(p.archive, raw, eol)
-		p.changeAr = true
 	}
 	if p.file.Entries == 0 {
 		return nil, nil
 	}
-	p.warm = warm + f.text[from:]
+	m.finish(&p)
 	return &p, nil
+}
+
+// mover cuts entries out of a warm file's text, each with the blank lines
+// after it, and gathers those its archive does not hold yet: built up
+// once, so that moving many entries out of a long file costs the file's
+// length, not that times the entries.
+type mover struct {
+	text, eol string
+	kept      strings.Builder
+	from      int
+	added     []string
+}
+
+// take cuts text[start:end] out of the warm text.
+func (m *mover) take(start, end int) {
+	m.kept.WriteString(m.text[m.from:start])
+	m.from = skipBlankLines(m.text, end)
+}
+
+// archive adds an entry taken to what the archive gains.
+func (m *mover) archive(raw string) {
+	if !strings.HasSuffix(raw, "\n") {
+		raw += m.eol
+	}
+	m.added = append(m.added, raw)
+}
+
+// finish puts the warm file's new text and the archive's into p.
+func (m *mover) finish(p *compactPlan) {
+	p.warm = m.kept.String() + m.text[m.from:]
+	if len(m.added) == 0 {
+		return
+	}
+	var b strings.Builder
+	b.WriteString(p.archive)
+	tail := p.archive[max(0, len(p.archive)-3):]
+	for _, raw := range m.added {
+		// The separator appendEntry would put after what precedes.
+		b.WriteString(appendEntry(tail, "", m.eol)[len(tail):])
+		b.WriteString(raw)
+		tail = raw[max(0, len(raw)-3):]
+	}
+	p.archive, p.changeAr = b.String(), true
 }
 
 // archived reports whether the archive log holds entry e byte for byte.

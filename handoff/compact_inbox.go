@@ -47,29 +47,23 @@ func (s *Store) planInbox() (*compactPlan, error) {
 	eol := f.inbox.EOL
 	p := compactPlan{file: CompactedFile{Path: tiers.InboxPath, Archive: InboxArchive}, archive: old}
 	starts := lineStarts(f.text)
-	warm, from := "", 0
+	m := mover{text: f.text, eol: eol}
 	for _, r := range f.inbox.Reminders {
 		if r.Open() || r.Line < 1 || r.Line > len(starts) {
 			continue
 		}
 		start := starts[r.Line-1]
 		raw := f.text[start:r.End]
-		warm += f.text[from:start]
-		from = skipBlankLines(f.text, r.End)
+		m.take(start, r.End)
 		p.file.Entries++
-		if a, ok := f.archived.Reminder(r.N); ok && archivedRaw(old, a, raw) {
-			continue
+		if a, ok := f.archived.Reminder(r.N); !ok || !archivedRaw(old, a, raw) {
+			m.archive(raw)
 		}
-		if !strings.HasSuffix(raw, "\n") {
-			raw += eol
-		}
-		p.archive = appendEntry(p.archive, raw, eol)
-		p.changeAr = true
 	}
 	if p.file.Entries == 0 {
 		return nil, nil
 	}
-	p.warm = warm + f.text[from:]
+	m.finish(&p)
 	return &p, nil
 }
 
