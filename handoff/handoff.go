@@ -26,6 +26,12 @@ type Result struct {
 	// modification time named it.
 	Archived          string
 	ArchivedByModTime bool
+	// Record is the session's record in cold/sessions/, written whole once;
+	// recent/latest.md is a copy of it. LatestRecord is where the old
+	// recent/latest.md was copied, being no copy of a record yet (written
+	// by an older wake, or edited by hand); "" when it was one.
+	Record       string
+	LatestRecord string
 	BlockAppended     bool     // main.md had no HANDOFF block; one was appended
 	Decisions         int      // entries appended to warm/decisions.md
 	Paths             []string // the files changed, as the ledger line lists them
@@ -50,10 +56,14 @@ func (e *InterruptedError) Unwrap() error { return e.Err }
 
 // Handoff ends a session (DESIGN section 2, Wake Protocol section 4). Under
 // the root's lock it first finishes any interrupted hand-off, then writes
-// the summary, rotates recent/previous.md to cold/sessions/,
-// recent/latest.md to recent/previous.md and the summary to
-// recent/latest.md, replaces main.md's HANDOFF block, appends the decisions
-// to the log and appends one ledger line. A journal in the state directory,
+// the session's record whole, once, in cold/sessions/ (DESIGN section 11),
+// and rebuilds the views of the newest records: recent/latest.md becomes
+// recent/previous.md and a copy of the record recent/latest.md, main.md's
+// HANDOFF block is set from it; it appends the decisions to the log and
+// one ledger line. A summary of recent/ that is no copy of a record (an
+// older wake's, or one edited by hand) is made a record first: copied,
+// for recent/latest.md, moved under its session time, for
+// recent/previous.md. A journal in the state directory,
 // committed before the first rename and removed last, lets any later call
 // of [Recover] finish the hand-off after a crash.
 func Handoff(ctx context.Context, s *Store, in Input) (Result, error) {
@@ -102,6 +112,7 @@ func (r *Result) fill(j *journal, summary []byte) {
 	r.ID, r.At, r.Summary = j.ID, j.At, summary
 	r.Demoted = j.Latest != ""
 	r.Archived, r.ArchivedByModTime = j.Archive, j.ArchiveByModTime
+	r.Record, r.LatestRecord = j.Record, j.LatestRecord
 	r.BlockAppended = j.BlockAppended
 	r.Decisions = len(j.Decisions)
 	r.Paths = j.Entry.Paths
@@ -123,7 +134,10 @@ func (s *Store) plan(in Input) (*journal, []byte, error) {
 		New: digest(summary), Decisions: fresh}
 	j.Block = Block{Updated: at, SessionSummary: sess.Summary, NextPriority: sess.NextPriority,
 		OpenRisk: sess.OpenRisk, EmotionalRegister: sess.EmotionalRegister}
-	paths := []string{tiers.LatestPath}
+	if j.Record, err = s.freeSessionName(sessionBase(at)); err != nil {
+		return nil, nil, err
+	}
+	paths := []string{tiers.LatestPath, j.Record}
 	latest, err := s.readOptional(tiers.LatestPath)
 	if err != nil {
 		return nil, nil, err
@@ -131,6 +145,12 @@ func (s *Store) plan(in Input) (*journal, []byte, error) {
 	if latest != nil {
 		j.Latest = digest(latest)
 		paths = append(paths, tiers.PreviousPath)
+		if err := s.planLatestRecord(j, latest); err != nil {
+			return nil, nil, err
+		}
+		if j.LatestRecord != "" {
+			paths = append(paths, j.LatestRecord)
+		}
 	}
 	if err := s.planArchive(j); err != nil {
 		return nil, nil, err
@@ -201,8 +221,10 @@ func (s *Store) plan(in Input) (*journal, []byte, error) {
 func (s *Store) preflight(j *journal) error {
 	rels := []string{tiers.LatestPath, tiers.PreviousPath, stagedRel(j.ID), tiers.MainPath,
 		tiers.StateDir + "/" + JournalDir + "/" + j.ID + "/" + journalName}
-	if j.Archive != "" {
-		rels = append(rels, j.Archive)
+	for _, rel := range []string{j.Archive, j.Record, j.LatestRecord} {
+		if rel != "" {
+			rels = append(rels, rel)
+		}
 	}
 	if err := s.CheckWritable(rels...); err != nil {
 		return err
@@ -210,38 +232,119 @@ func (s *Store) preflight(j *journal) error {
 	return CheckLedgerWritable(s.FS, s.Root)
 }
 
-// planArchive names the file recent/previous.md is archived to: its session
-// time made safe for file names (its modification time when it has none),
-// with -2, -3, ... when that name is taken.
+// planArchive decides what becomes of recent/previous.md: a copy of a
+// session record (a view) is replaced by the rotation; anything else, a
+// summary an older wake wrote or one edited by hand, is archived to
+// cold/sessions/ under its session time as a record of its own.
 func (s *Store) planArchive(j *journal) error {
 	prev, err := s.readOptional(tiers.PreviousPath)
 	if err != nil || prev == nil {
 		return err
 	}
 	j.Previous = digest(prev)
-	sess, _ := tiers.ParseSession(prev)
-	at := sess.At
-	if at.IsZero() {
-		fi, err := s.FS.Stat(s.Path(tiers.PreviousPath))
-		if err != nil {
-			return fmt.Errorf("reading %s: %w", tiers.PreviousPath, err)
-		}
-		at, j.ArchiveByModTime = fi.ModTime().UTC(), true
+	if j.PreviousView, err = s.isView(prev); err != nil || j.PreviousView {
+		return err
 	}
-	base := at.UTC().Format("2006-01-02T15-04-05Z")
-	for n := 1; n <= 1000; n++ {
-		name := path.Join(tiers.SessionsDir, base+".md")
-		if n > 1 {
-			name = path.Join(tiers.SessionsDir, fmt.Sprintf("%s-%d.md", base, n))
+	base, byModTime, err := s.sessionBaseOf(tiers.PreviousPath, prev)
+	if err != nil {
+		return err
+	}
+	j.Archive, err = s.freeSessionName(base, j.Record, j.LatestRecord)
+	j.ArchiveByModTime = byModTime
+	return err
+}
+
+// planLatestRecord names the record a copy of recent/latest.md goes to
+// when it is no view of one: a summary an older wake wrote, or one edited
+// by hand. Its bytes are kept whole, as they stand.
+func (s *Store) planLatestRecord(j *journal, latest []byte) error {
+	view, err := s.isView(latest)
+	if err != nil || view {
+		return err
+	}
+	base, _, err := s.sessionBaseOf(tiers.LatestPath, latest)
+	if err != nil {
+		return err
+	}
+	j.LatestRecord, err = s.freeSessionName(base, j.Record)
+	return err
+}
+
+// sessionBase is the name a session of time at has in cold/sessions/,
+// before the "-N" that a name already taken gets.
+func sessionBase(at time.Time) string { return at.UTC().Format("2006-01-02T15-04-05Z") }
+
+// sessionBaseOf is the name base of the summary data at rel: its session
+// time, else its modification time (byModTime).
+func (s *Store) sessionBaseOf(rel string, data []byte) (base string, byModTime bool, err error) {
+	sess, _ := tiers.ParseSession(data)
+	if !sess.At.IsZero() {
+		return sessionBase(sess.At), false, nil
+	}
+	fi, err := s.FS.Stat(s.Path(rel))
+	if err != nil {
+		return "", false, fmt.Errorf("reading %s: %w", rel, err)
+	}
+	return sessionBase(fi.ModTime()), true, nil
+}
+
+// sessionNames are the names a session of base may have in
+// cold/sessions/, in order: base.md, base-2.md, … base-1000.md.
+func sessionNames(base string) func(yield func(string) bool) {
+	return func(yield func(string) bool) {
+		for n := 1; n <= maxSessionNames; n++ {
+			name := path.Join(tiers.SessionsDir, base+".md")
+			if n > 1 {
+				name = path.Join(tiers.SessionsDir, fmt.Sprintf("%s-%d.md", base, n))
+			}
+			if !yield(name) {
+				return
+			}
 		}
-		if _, err := s.FS.Stat(s.Path(name)); errors.Is(err, os.ErrNotExist) {
-			j.Archive = name
-			return nil
+	}
+}
+
+const maxSessionNames = 1000
+
+// freeSessionName is the first name of base in cold/sessions/ that no file
+// has and that is none of taken (names this hand-off already planned).
+func (s *Store) freeSessionName(base string, taken ...string) (string, error) {
+	for name := range sessionNames(base) {
+		if slices.Contains(taken, name) {
+			continue
+		}
+		if _, err := lstat(s.FS, s.Path(name)); errors.Is(err, os.ErrNotExist) {
+			return name, nil
 		} else if err != nil {
-			return fmt.Errorf("checking %s: %w", name, err)
+			return "", fmt.Errorf("checking %s: %w", name, err)
 		}
 	}
-	return fmt.Errorf("%s: a thousand sessions are archived as %s; not archiving another", tiers.SessionsDir, base)
+	return "", fmt.Errorf("%s: a thousand sessions are named %s; not naming another", tiers.SessionsDir, base)
+}
+
+// isView reports whether data, a summary of recent/, is a copy of a
+// session record: a file of cold/sessions/ named by its session time that
+// holds the same bytes. Only such a copy may be replaced, since what it
+// holds is kept elsewhere.
+func (s *Store) isView(data []byte) (bool, error) {
+	sess, _ := tiers.ParseSession(data)
+	if sess.At.IsZero() {
+		return false, nil
+	}
+	want := digest(data)
+	for name := range sessionNames(sessionBase(sess.At)) {
+		rec, err := s.readOptional(name)
+		if err != nil {
+			return false, err
+		}
+		if rec == nil {
+			return false, nil
+		}
+		if digest(rec) == want {
+			return true, nil
+		}
+	}
+	return false, nil
 }
 
 // readOptional reads rel under the root; a missing file gives nil.

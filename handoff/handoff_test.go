@@ -74,6 +74,11 @@ func TestFirstHandoff(t *testing.T) {
 		t.Fatalf("result %+v", res)
 	}
 	latest := hoRead(t, s, tiers.LatestPath)
+	// The record is written whole, once, in cold/sessions/; latest.md is
+	// its copy.
+	if res.Record != "cold/sessions/2026-11-22T03-24-20Z.md" || hoRead(t, s, res.Record) != latest || res.LatestRecord != "" {
+		t.Fatalf("record %q, latest record %q", res.Record, res.LatestRecord)
+	}
 	// The summary is the session's record: the HANDOFF fields too.
 	if latest != string(res.Summary) || !strings.Contains(latest, "session: 2026-11-22T03:24:20Z\nnext_priority: next after first\nopen_risk: risk\nemotional_register: calm\n---\n# Session 2026-11-22\n") ||
 		!strings.Contains(latest, "## Decisions made\n- Use TOML because YAML indentation broke parsing\n") {
@@ -97,7 +102,7 @@ func TestFirstHandoff(t *testing.T) {
 	entries, bad, _ := ReadLedger(s.FS, s.Root)
 	last := entries[len(entries)-1]
 	if len(bad) != 0 || last.Op != "handoff" || last.ChangeSummary != "first" || last.Summary != "first" ||
-		strings.Join(last.Paths, " ") != "recent/latest.md main.md warm/decisions.md" || strings.Join(last.DecisionIDs, " ") != "d-7111" {
+		strings.Join(last.Paths, " ") != "recent/latest.md cold/sessions/2026-11-22T03-24-20Z.md main.md warm/decisions.md" || strings.Join(last.DecisionIDs, " ") != "d-7111" {
 		t.Fatalf("ledger %+v, bad %v", entries, bad)
 	}
 	if ok, _ := Pending(s.FS, s.Root); ok {
@@ -123,27 +128,33 @@ func TestThreeHandoffsRotate(t *testing.T) {
 	}
 }
 
-func TestSameSecondArchivesGetSuffixes(t *testing.T) {
+func TestSameSecondRecordsGetSuffixes(t *testing.T) {
 	t.Parallel()
 	s, _ := newHandoffStore(t, afero.NewMemMapFs())
-	var archived []string
+	var records []string
 	for i := range 6 {
 		res, err := Handoff(context.Background(), s, hoInput(string(rune('a'+i))))
 		if err != nil {
 			t.Fatal(err)
 		}
-		if res.Archived != "" {
-			archived = append(archived, res.Archived)
+		// recent/ holds copies of records: nothing is archived, nothing
+		// copied again.
+		if res.Archived != "" || res.LatestRecord != "" {
+			t.Fatalf("hand-off %d: archived %q, copied latest to %q", i, res.Archived, res.LatestRecord)
 		}
+		records = append(records, res.Record)
 	}
-	want := "cold/sessions/2026-11-22T03-24-20Z.md cold/sessions/2026-11-22T03-24-20Z-2.md cold/sessions/2026-11-22T03-24-20Z-3.md cold/sessions/2026-11-22T03-24-20Z-4.md"
-	if strings.Join(archived, " ") != want {
-		t.Fatalf("archived %v", archived)
+	want := "cold/sessions/2026-11-22T03-24-20Z.md cold/sessions/2026-11-22T03-24-20Z-2.md cold/sessions/2026-11-22T03-24-20Z-3.md cold/sessions/2026-11-22T03-24-20Z-4.md cold/sessions/2026-11-22T03-24-20Z-5.md cold/sessions/2026-11-22T03-24-20Z-6.md"
+	if strings.Join(records, " ") != want {
+		t.Fatalf("records %v", records)
 	}
 	for i, p := range strings.Fields(want) {
 		if got := hoSummary(t, s, p); got != string(rune('a'+i)) {
 			t.Fatalf("%s holds %q", p, got)
 		}
+	}
+	if hoSummary(t, s, tiers.LatestPath) != "f" || hoSummary(t, s, tiers.PreviousPath) != "e" {
+		t.Fatal("recent/ is not the two newest records")
 	}
 }
 
@@ -308,5 +319,72 @@ func TestHandoffRefusesAnOpenCommentInTheLog(t *testing.T) {
 	}
 	if _, err := Handoff(context.Background(), s, hoInput("third")); err != nil {
 		t.Fatalf("a hand-off without decisions: %v", err)
+	}
+}
+
+// TestOlderRootsSummariesBecomeRecords: a root an older wake wrote keeps
+// its summaries only in recent/. The first hand-off makes each a record
+// before rotating it (latest.md copied, previous.md moved), and from then
+// on recent/ holds copies of records, replaced without archiving.
+func TestOlderRootsSummariesBecomeRecords(t *testing.T) {
+	t.Parallel()
+	fs := afero.NewMemMapFs()
+	s, c := newHandoffStore(t, fs)
+	old := func(summary, at string) string {
+		return "---\nsummary: " + summary + "\nsession: " + at + "\n---\n# Session\n"
+	}
+	afero.WriteFile(fs, s.Path(tiers.PreviousPath), []byte(old("older", "2026-11-20T10:00:00Z")), 0o644)
+	afero.WriteFile(fs, s.Path(tiers.LatestPath), []byte(old("old", "2026-11-21T10:00:00Z")), 0o644)
+	res, err := Handoff(context.Background(), s, hoInput("new"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Archived != "cold/sessions/2026-11-20T10-00-00Z.md" || res.LatestRecord != "cold/sessions/2026-11-21T10-00-00Z.md" || res.Record != "cold/sessions/2026-11-22T03-24-20Z.md" {
+		t.Fatalf("archived %q, latest copied to %q, record %q", res.Archived, res.LatestRecord, res.Record)
+	}
+	for rel, want := range map[string]string{res.Archived: "older", res.LatestRecord: "old", res.Record: "new", tiers.PreviousPath: "old", tiers.LatestPath: "new"} {
+		if got := hoSummary(t, s, rel); got != want {
+			t.Fatalf("%s holds %q, want %q", rel, got, want)
+		}
+	}
+	c.t = c.t.Add(time.Hour)
+	res, err = Handoff(context.Background(), s, hoInput("newer"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Archived != "" || res.LatestRecord != "" || !res.Demoted {
+		t.Fatalf("second hand-off: archived %q, latest copied to %q", res.Archived, res.LatestRecord)
+	}
+	names, _ := afero.ReadDir(fs, s.Path(tiers.SessionsDir))
+	if len(names) != 4 {
+		t.Fatalf("%d records, want 4 (one a session)", len(names))
+	}
+}
+
+// TestEditedViewIsKept: a copy of a record edited by hand is no view any
+// more; the rotation keeps the edit as a record of its own.
+func TestEditedViewIsKept(t *testing.T) {
+	t.Parallel()
+	fs := afero.NewMemMapFs()
+	s, c := newHandoffStore(t, fs)
+	for _, name := range []string{"one", "two"} {
+		c.t = c.t.Add(time.Hour)
+		if _, err := Handoff(context.Background(), s, hoInput(name)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	prev := hoRead(t, s, tiers.PreviousPath)
+	edited := strings.Replace(prev, "# Session", "# Session (fixed a typo by hand)", 1)
+	afero.WriteFile(fs, s.Path(tiers.PreviousPath), []byte(edited), 0o644)
+	c.t = c.t.Add(time.Hour)
+	res, err := Handoff(context.Background(), s, hoInput("three"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Archived != "cold/sessions/2026-11-22T04-24-20Z-2.md" || hoRead(t, s, res.Archived) != edited {
+		t.Fatalf("the edited previous.md went to %q", res.Archived)
+	}
+	if hoRead(t, s, "cold/sessions/2026-11-22T04-24-20Z.md") != prev {
+		t.Fatal("the record itself changed")
 	}
 }

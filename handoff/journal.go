@@ -26,8 +26,10 @@ const (
 	journalName = "journal.json"
 	// stagedName is where journals of version 1 staged the summary, in the
 	// hand-off's own directory; version 2 stages it beside its target.
-	stagedName     = "latest.md"
-	journalVersion = 2
+	stagedName = "latest.md"
+	// journalVersion 3 writes the session's record in cold/sessions/ and
+	// treats recent/ as views of the records (DESIGN section 11).
+	journalVersion = 3
 )
 
 // stagedRel is where a hand-off stages its summary: beside
@@ -58,6 +60,15 @@ type journal struct {
 	New              string        `json:"new_sha256"`
 	Archive          string        `json:"archive,omitempty"` // where recent/previous.md goes
 	ArchiveByModTime bool          `json:"archive_by_mod_time,omitempty"`
+	// Record is the new session's record in cold/sessions/, written whole
+	// once (version 3). LatestRecord is where a copy of recent/latest.md
+	// goes when it is no view of a record yet (written by an older wake,
+	// or edited by hand), so that what it holds is a record before it is
+	// rotated. PreviousView says recent/previous.md is a copy of a record:
+	// it is replaced, not archived.
+	Record       string `json:"record,omitempty"`
+	LatestRecord string `json:"latest_record,omitempty"`
+	PreviousView bool   `json:"previous_view,omitempty"`
 	Block            Block         `json:"block"`
 	BlockAppended    bool          `json:"block_appended,omitempty"`
 	Decisions        []NewDecision `json:"decisions,omitempty"`
@@ -207,10 +218,13 @@ func (s *Store) removeStaged(id string) error {
 // files where the journal says, and a journal can come with a cloned
 // repository, so its archive must be a plain name in cold/sessions/.
 func (j *journal) check() error {
-	if j.Archive != "" {
-		dir, base := path.Split(j.Archive)
+	for _, rel := range []string{j.Archive, j.Record, j.LatestRecord} {
+		if rel == "" {
+			continue
+		}
+		dir, base := path.Split(rel)
 		if dir != tiers.SessionsDir+"/" || base != path.Clean(base) || !strings.HasSuffix(base, ".md") || strings.HasPrefix(base, ".") || strings.ContainsAny(base, "\\\x00") {
-			return fmt.Errorf("archive %q is not a file in %s", j.Archive, tiers.SessionsDir)
+			return fmt.Errorf("session file %q is not a file in %s", rel, tiers.SessionsDir)
 		}
 	}
 	return j.Entry.Validate()

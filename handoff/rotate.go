@@ -1,6 +1,7 @@
 package handoff
 
 import (
+	"bytes"
 	"fmt"
 	"path"
 	"path/filepath"
@@ -21,6 +22,8 @@ type step struct {
 
 func (s *Store) steps(j *journal) []step {
 	return []step{
+		{fmt.Sprintf("wrote the session record %s", j.Record), s.writeRecord},
+		{fmt.Sprintf("copied %s to %s", tiers.LatestPath, j.LatestRecord), s.copyLatest},
 		{fmt.Sprintf("archived %s to %s", tiers.PreviousPath, j.Archive), s.archivePrevious},
 		{fmt.Sprintf("moved %s to %s", tiers.LatestPath, tiers.PreviousPath), s.demoteLatest},
 		{fmt.Sprintf("installed the new %s", tiers.LatestPath), s.installLatest},
@@ -60,14 +63,104 @@ func (s *Store) archivePrevious(j *journal) (bool, error) {
 	return true, s.move(tiers.PreviousPath, j.Archive)
 }
 
-// demoteLatest moves recent/latest.md to recent/previous.md, which the
-// archive step emptied: previous.md existing means done.
-func (s *Store) demoteLatest(j *journal) (bool, error) {
-	if j.Latest == "" || s.exists(tiers.PreviousPath) {
+// writeRecord creates the session's record from the staged summary (or
+// from recent/latest.md, once that is installed): the record existing
+// with the summary's bytes means done. It never replaces a file.
+func (s *Store) writeRecord(j *journal) (bool, error) {
+	if j.Record == "" {
 		return false, nil
 	}
-	if !s.exists(tiers.LatestPath) {
-		return false, fmt.Errorf("%s is missing and was not moved to %s", tiers.LatestPath, tiers.PreviousPath)
+	return s.createCopy(j.Record, j.New, j.stagedPath(), tiers.LatestPath)
+}
+
+// copyLatest copies recent/latest.md, no view of a record, to its own
+// record before the rotation moves it; done once the copy exists.
+func (s *Store) copyLatest(j *journal) (bool, error) {
+	if j.LatestRecord == "" {
+		return false, nil
+	}
+	return s.createCopy(j.LatestRecord, j.Latest, tiers.LatestPath, tiers.PreviousPath)
+}
+
+// createCopy creates dst with the bytes of digest sum, read from the
+// first of from that holds them. dst holding them means done. dst was
+// free when the hand-off was planned and only the hand-off, under the
+// lock, writes it: a dst holding the start of those bytes is what a crash
+// left of a create written in place (on a file system without links), and
+// is completed; anything else is refused.
+func (s *Store) createCopy(dst, sum string, from ...string) (done bool, err error) {
+	// Only this hand-off, under the lock, writes dst: a temporary file
+	// beside it is one a crash, or a failed removal, left of its create.
+	defer func() {
+		if rerr := s.removeTempsOf(dst); err == nil {
+			err = rerr
+		}
+	}()
+	cur, err := s.readOptional(dst)
+	if err != nil {
+		return false, err
+	}
+	if cur != nil && digest(cur) == sum {
+		return false, nil
+	}
+	var data []byte
+	for _, src := range from {
+		d, err := s.readOptional(src)
+		if err != nil {
+			return false, err
+		}
+		if d != nil && digest(d) == sum {
+			data = d
+			break
+		}
+	}
+	switch {
+	case data == nil:
+		return false, fmt.Errorf("the summary for %s is in none of %s any more", dst, strings.Join(from, ", "))
+	case cur != nil && !bytes.HasPrefix(data, cur):
+		return false, fmt.Errorf("%s was written while the hand-off was interrupted; move it aside and the hand-off is finished", dst)
+	case cur != nil:
+		return true, s.Write(dst, data)
+	}
+	if err := s.CheckWritable(dst); err != nil {
+		return false, err
+	}
+	return true, CreateExclusiveIn(s.FS, s.Root, dst, data, 0o644)
+}
+
+// demoteLatest moves recent/latest.md to recent/previous.md. Before
+// version 3 the archive step emptied previous.md, so its existing meant
+// done; since, previous.md may be a view that the move replaces, and done
+// is recent/latest.md gone or already the new summary.
+func (s *Store) demoteLatest(j *journal) (bool, error) {
+	if j.Latest == "" {
+		return false, nil
+	}
+	if j.Version < 3 {
+		if s.exists(tiers.PreviousPath) {
+			return false, nil
+		}
+		if !s.exists(tiers.LatestPath) {
+			return false, fmt.Errorf("%s is missing and was not moved to %s", tiers.LatestPath, tiers.PreviousPath)
+		}
+		return true, s.move(tiers.LatestPath, tiers.PreviousPath)
+	}
+	cur, err := s.readOptional(tiers.LatestPath)
+	if err != nil {
+		return false, err
+	}
+	if cur == nil || digest(cur) == j.New {
+		return false, nil
+	}
+	if digest(cur) != j.Latest {
+		return false, fmt.Errorf("%s changed while the hand-off was interrupted; move it aside and the hand-off is finished", tiers.LatestPath)
+	}
+	prev, err := s.readOptional(tiers.PreviousPath)
+	if err != nil {
+		return false, err
+	}
+	if prev != nil && !(j.PreviousView && digest(prev) == j.Previous) && digest(prev) != j.Latest {
+		return false, fmt.Errorf("%s changed while the hand-off was interrupted; move it aside and the hand-off is finished", tiers.PreviousPath)
 	}
 	return true, s.move(tiers.LatestPath, tiers.PreviousPath)
 }
@@ -156,4 +249,20 @@ func (s *Store) move(src, dst string) error {
 		return nil
 	}
 	return SyncDir(s.FS, filepath.Dir(s.Path(src)))
+}
+
+// removeTempsOf removes the temporary files of rel's writes beside it.
+func (s *Store) removeTempsOf(rel string) error {
+	if CheckDir(s.FS, s.Root, path.Dir(rel)) != nil {
+		return nil // a directory linked elsewhere holds no temporary file of wake's
+	}
+	dir, base := filepath.Split(s.Path(rel))
+	for _, name := range dirNames(s.FS, dir) {
+		if isTemp(name, base) {
+			if err := s.FS.Remove(filepath.Join(dir, name)); err != nil {
+				return fmt.Errorf("removing %s: %w", name, err)
+			}
+		}
+	}
+	return nil
 }

@@ -23,7 +23,12 @@ func HandoffText(w io.Writer, r wake.HandoffResult) {
 	// The summary is the caller's, echoed: scrubbed like every output.
 	summary, _ := policy.Scrub(s.Summary)
 	fmt.Fprintf(w, "Handed off session %s: %s\n\nWrote:\n", res.At.Format(tiers.SessionTimeLayout), summary)
-	fmt.Fprintf(w, "  %-20s the session summary (%s bytes)\n", tiers.LatestPath, budget.Thousands(len(res.Summary)))
+	if res.Record != "" {
+		fmt.Fprintf(w, "  %s the session's record (%s bytes), once\n", res.Record, budget.Thousands(len(res.Summary)))
+		fmt.Fprintf(w, "  %-20s its copy, as the next session reads it\n", tiers.LatestPath)
+	} else {
+		fmt.Fprintf(w, "  %-20s the session summary (%s bytes)\n", tiers.LatestPath, budget.Thousands(len(res.Summary)))
+	}
 	block := "the HANDOFF block"
 	if res.BlockAppended {
 		block += " (appended: main.md had none)"
@@ -36,6 +41,9 @@ func HandoffText(w io.Writer, r wake.HandoffResult) {
 	fmt.Fprintln(w, "\nOld summaries:")
 	if !res.Demoted && res.Archived == "" {
 		fmt.Fprintln(w, "  none: this is the first hand-off")
+	}
+	if res.LatestRecord != "" {
+		fmt.Fprintf(w, "  %s copied to %s (it was no record yet)\n", tiers.LatestPath, res.LatestRecord)
 	}
 	if res.Demoted {
 		fmt.Fprintf(w, "  %s -> %s\n", tiers.LatestPath, tiers.PreviousPath)

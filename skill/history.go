@@ -27,7 +27,10 @@ import (
 // the lines past the budget count as left out, and go into the cut record
 // with their counts, or with none for a session without a summary, whose
 // line is never read.
-func (b *skillBuilder) history(previous boot.Admitted, x *cold.Index) (Section, error) {
+//
+// The records of the sessions recent/ shows (recent/latest.md and
+// recent/previous.md are copies of them) are not listed again.
+func (b *skillBuilder) history(previous, latest boot.Admitted, x *cold.Index) (Section, error) {
 	sec := Section{Title: SkillHistory, Source: tiers.PreviousPath + " and " + tiers.SessionsDir + "/"}
 	used := 0
 	add := func(line string) {
@@ -37,7 +40,12 @@ func (b *skillBuilder) history(previous boot.Admitted, x *cold.Index) (Section, 
 	if line, ok := historyLine(previous); ok {
 		add(line)
 	}
+	inRecent := recentSessions(previous, latest)
 	for _, se := range sessionEntries(x) {
+		if inRecent[se.at] > 0 {
+			inRecent[se.at]--
+			continue
+		}
 		text, ok := b.admitSession(se)
 		switch {
 		case !ok:
@@ -58,6 +66,20 @@ func (b *skillBuilder) history(previous boot.Admitted, x *cold.Index) (Section, 
 		add("- " + se.date() + ": " + orNone(text))
 	}
 	return sec, nil
+}
+
+// recentSessions counts, by session time, the sessions recent/ holds:
+// their records in cold/sessions/ History does not list again. Sessions
+// of one second are listed newest name first, so the records skipped are
+// the newest of that second, the ones recent/ holds.
+func recentSessions(docs ...boot.Admitted) map[time.Time]int {
+	out := map[time.Time]int{}
+	for _, a := range docs {
+		if ss, _ := tiers.ParseSession(a.Doc.Content); !ss.At.IsZero() {
+			out[ss.At.UTC().Truncate(time.Second)]++
+		}
+	}
+	return out
 }
 
 // unread records a session History left out before fitting, past the

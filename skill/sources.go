@@ -37,7 +37,7 @@ func Build(o boot.Options, c *boot.Context) (*File, error) {
 	b := &skillBuilder{s: s, o: o}
 	main, tasks := c.Admitted(tiers.MainPath), c.Admitted(tiers.TasksPath)
 	decisions, latest := c.Admitted(tiers.DecisionsPath), c.Admitted(tiers.LatestPath)
-	hist, err := b.history(c.Admitted(tiers.PreviousPath), toc.Index())
+	hist, err := b.history(c.Admitted(tiers.PreviousPath), latest, toc.Index())
 	if err != nil {
 		return nil, err
 	}

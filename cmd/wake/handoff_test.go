@@ -57,20 +57,25 @@ func TestConcurrentHandoffs(t *testing.T) {
 			t.Errorf("hand-off %d: %v\n%s", i, err, outs[i])
 		}
 	}
+	// Every session is a record in cold/sessions/, once; recent/ holds
+	// copies of the two newest.
 	fs := afero.NewOsFs()
 	var got []string
-	files := []string{tiers.LatestPath, tiers.PreviousPath}
+	records := map[string]bool{}
 	cold, _ := afero.ReadDir(fs, filepath.Join(root, tiers.SessionsDir))
 	for _, fi := range cold {
-		files = append(files, tiers.SessionsDir+"/"+fi.Name())
-	}
-	for _, f := range files {
-		data, err := os.ReadFile(filepath.Join(root, f))
+		data, err := os.ReadFile(filepath.Join(root, tiers.SessionsDir, fi.Name()))
 		if err != nil {
 			t.Fatal(err)
 		}
+		records[string(data)] = true
 		s, _ := tiers.ParseSession(data)
 		got = append(got, s.Summary)
+	}
+	for _, f := range []string{tiers.LatestPath, tiers.PreviousPath} {
+		if data, err := os.ReadFile(filepath.Join(root, f)); err != nil || !records[string(data)] {
+			t.Errorf("%s is no copy of a record (%v)", f, err)
+		}
 	}
 	sort.Strings(got)
 	var want []string
