@@ -30,11 +30,11 @@ type Result struct {
 	// recent/latest.md is a copy of it. LatestRecord is where the old
 	// recent/latest.md was copied, being no copy of a record yet (written
 	// by an older wake, or edited by hand); "" when it was one.
-	Record       string
-	LatestRecord string
-	BlockAppended     bool     // main.md had no HANDOFF block; one was appended
-	Decisions         int      // entries appended to warm/decisions.md
-	Paths             []string // the files changed, as the ledger line lists them
+	Record        string
+	LatestRecord  string
+	BlockAppended bool     // main.md had no HANDOFF block; one was appended
+	Decisions     int      // entries appended to warm/decisions.md
+	Paths         []string // the files changed, as the ledger line lists them
 	// Recovered lists interrupted hand-offs and decision-log writes
 	// finished or rolled back first.
 	Recovered []Recovery

@@ -55,25 +55,25 @@ type journal struct {
 	At      time.Time `json:"at"`
 	// Digests (SHA-256, hex) of the summaries being moved: recent/previous.md
 	// and recent/latest.md as they were ("" when absent), and the new one.
-	Previous         string        `json:"previous_sha256,omitempty"`
-	Latest           string        `json:"latest_sha256,omitempty"`
-	New              string        `json:"new_sha256"`
-	Archive          string        `json:"archive,omitempty"` // where recent/previous.md goes
-	ArchiveByModTime bool          `json:"archive_by_mod_time,omitempty"`
+	Previous         string `json:"previous_sha256,omitempty"`
+	Latest           string `json:"latest_sha256,omitempty"`
+	New              string `json:"new_sha256"`
+	Archive          string `json:"archive,omitempty"` // where recent/previous.md goes
+	ArchiveByModTime bool   `json:"archive_by_mod_time,omitempty"`
 	// Record is the new session's record in cold/sessions/, written whole
 	// once (version 3). LatestRecord is where a copy of recent/latest.md
 	// goes when it is no view of a record yet (written by an older wake,
 	// or edited by hand), so that what it holds is a record before it is
 	// rotated. PreviousView says recent/previous.md is a copy of a record:
 	// it is replaced, not archived.
-	Record       string `json:"record,omitempty"`
-	LatestRecord string `json:"latest_record,omitempty"`
-	PreviousView bool   `json:"previous_view,omitempty"`
-	Block            Block         `json:"block"`
-	BlockAppended    bool          `json:"block_appended,omitempty"`
-	Decisions        []NewDecision `json:"decisions,omitempty"`
-	DecisionsBefore  string        `json:"decisions_before_sha256,omitempty"` // the log as it was
-	Entry            Entry         `json:"ledger"`
+	Record          string        `json:"record,omitempty"`
+	LatestRecord    string        `json:"latest_record,omitempty"`
+	PreviousView    bool          `json:"previous_view,omitempty"`
+	Block           Block         `json:"block"`
+	BlockAppended   bool          `json:"block_appended,omitempty"`
+	Decisions       []NewDecision `json:"decisions,omitempty"`
+	DecisionsBefore string        `json:"decisions_before_sha256,omitempty"` // the log as it was
+	Entry           Entry         `json:"ledger"`
 }
 
 // Recovery says what became of one interrupted hand-off.
