@@ -233,14 +233,25 @@ func section(text, heading string) string {
 	return rest
 }
 
-// checkRecords finds every session's record, in recent/ or cold/sessions/,
-// holding its next priority, risk and note to its successor.
+// checkRecords finds every session's record in cold/sessions/, once,
+// holding its next priority, risk and note to its successor; recent/ holds
+// copies of the two newest.
 func (l *life) checkRecords(s int) {
 	byS := map[string]tiers.Session{}
 	names, _ := afero.ReadDir(l.fsys, l.root+"/cold/sessions")
-	paths := []string{tiers.LatestPath, tiers.PreviousPath}
+	var paths []string
 	for _, fi := range names {
 		paths = append(paths, path.Join(tiers.SessionsDir, fi.Name()))
+	}
+	if len(paths) != len(l.sessions) {
+		l.t.Errorf("at %d: %d records for %d sessions", s, len(paths), len(l.sessions))
+	}
+	for i, p := range []string{tiers.LatestPath, tiers.PreviousPath} {
+		data, _ := afero.ReadFile(l.fsys, l.root+"/"+p)
+		want, _ := afero.ReadFile(l.fsys, l.root+"/"+paths[len(paths)-1-i])
+		if len(l.sessions) > i && string(data) != string(want) {
+			l.t.Errorf("at %d: %s is no copy of the record %s", s, p, paths[len(paths)-1-i])
+		}
 	}
 	for _, p := range paths {
 		data, err := afero.ReadFile(l.fsys, l.root+"/"+p)
