@@ -216,6 +216,13 @@ func (l *life) checkpoint(s int) {
 			t.Errorf("session %d: %q has no trajectory line", s, ls.summary)
 		}
 	}
+	// The cold table of contents lists the newest session records, one by
+	// one, first under cold/sessions/; older months fold into counts.
+	names, _ := afero.ReadDir(l.fsys, l.root+"/"+tiers.SessionsDir)
+	toc := section(text, "## Phase 4: cold (not loaded)")
+	if newest := names[len(names)-1].Name(); !strings.Contains(toc, "- "+newest+" — ") {
+		t.Errorf("session %d: the table of contents does not list the newest record %s:\n%s", s, newest, toc)
+	}
 	l.checkRecords(s)
 }
 

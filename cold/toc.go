@@ -1,11 +1,13 @@
 package cold
 
 import (
+	"cmp"
 	"fmt"
 	"path"
 	"regexp"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -71,7 +73,8 @@ type TOCLine struct {
 }
 
 type tocDir struct {
-	path    string // "cold/2025/"
+	month   string // a month of session records folded as one: "2026-09"
+	path    string // "cold/2025/"; "cold/sessions/2026-09-*" for a month
 	depth   int
 	parent  *tocDir
 	dirs    []*tocDir
@@ -360,18 +363,97 @@ func docTitle(name string, e Entry) string {
 	return ""
 }
 
+// groupMonths gives the session records of cold/sessions/ older than its
+// newest month a line of their own a month, which folding turns into a
+// count: the newest records stay listed one by one (DESIGN section 11),
+// the oldest months fold first. Files not named as a hand-off names its
+// records stay with the newest.
+func (t *TOC) groupMonths() {
+	d := t.dirs[tiers.SessionsDir+"/"]
+	if d == nil {
+		return
+	}
+	newest := ""
+	for _, doc := range d.docs {
+		newest = max(newest, sessionMonth(doc.path))
+	}
+	months := map[string]*tocDir{}
+	keep := d.docs[:0]
+	for _, doc := range d.docs {
+		m := sessionMonth(doc.path)
+		if m == "" || m == newest {
+			keep = append(keep, doc)
+			continue
+		}
+		md := months[m]
+		if md == nil {
+			md = &tocDir{month: m, path: d.path + m + "-*", depth: d.depth + 1, parent: d}
+			months[m] = md
+			d.dirs = append(d.dirs, md)
+		}
+		md.docs = append(md.docs, doc)
+	}
+	d.docs = keep
+}
+
+// sessionRecord matches the names a hand-off gives session records: the
+// session's time, with "-N" when the name was taken.
+var sessionRecord = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^(\d{4}-\d{2})-\d{2}T\d{2}-\d{2}-\d{2}Z(?:-(\d{1,9}))?\.md$`)
+})
+
+// sessionMonth is the month of a session record's name, "" for another
+// name.
+func sessionMonth(p string) string {
+	if m := sessionRecord().FindStringSubmatch(path.Base(p)); m != nil {
+		return m[1]
+	}
+	return ""
+}
+
+// compareRecords orders session records newest first by their names
+// (their session times, then the "-N" of a name taken in that second);
+// ok is false unless both are named as records.
+func compareRecords(a, b string) (c int, ok bool) {
+	ma, mb := sessionRecord().FindStringSubmatch(path.Base(a)), sessionRecord().FindStringSubmatch(path.Base(b))
+	if ma == nil || mb == nil {
+		return 0, false
+	}
+	ta, tb := path.Base(a)[:20], path.Base(b)[:20]
+	if c := strings.Compare(tb, ta); c != 0 {
+		return c, true
+	}
+	na, _ := strconv.Atoi(cmp.Or(ma[2], "1"))
+	nb, _ := strconv.Atoi(cmp.Or(mb[2], "1"))
+	return cmp.Compare(nb, na), true
+}
+
 // prepare sorts the tree, sums each directory and fixes the fold order.
 func (t *TOC) prepare() {
+	t.groupMonths()
 	var all []*tocDir
 	var walk func(d *tocDir)
 	walk = func(d *tocDir) {
 		slices.SortFunc(d.docs, func(a, b *tocDoc) int {
+			// Records by their names: a checkout sets every time alike.
+			if c, ok := compareRecords(a.path, b.path); ok {
+				return c
+			}
 			if c := b.mtime.Compare(a.mtime); c != 0 {
 				return c
 			}
 			return strings.Compare(a.path, b.path)
 		})
-		slices.SortFunc(d.dirs, func(a, b *tocDir) int { return strings.Compare(a.path, b.path) })
+		// Directories by name; months of records after them, newest first.
+		slices.SortFunc(d.dirs, func(a, b *tocDir) int {
+			if (a.month == "") != (b.month == "") {
+				return cmp.Compare(a.month, b.month)
+			}
+			if a.month != "" {
+				return strings.Compare(b.month, a.month)
+			}
+			return strings.Compare(a.path, b.path)
+		})
 		d.ndocs, d.tokens = len(d.docs), 0
 		for _, doc := range d.docs {
 			d.tokens += doc.tokens
@@ -392,10 +474,25 @@ func (t *TOC) prepare() {
 		}
 	}
 	walk(t.root)
-	// Deepest first, then the most documents; among equals the directory
+	// Months of session records first, the oldest first; cold/sessions/
+	// itself last, so that its newest records are the last listed. Then
+	// deepest first, then the most documents; among equals the directory
 	// whose newest document is oldest, so that recent work stays listed.
+	sessions := tiers.SessionsDir + "/"
 	slices.SortStableFunc(all, func(a, b *tocDir) int {
 		switch {
+		case (a.month == "") != (b.month == ""):
+			if a.month != "" {
+				return -1
+			}
+			return 1
+		case a.month != "":
+			return strings.Compare(a.month, b.month)
+		case (a.path == sessions) != (b.path == sessions):
+			if a.path == sessions {
+				return 1
+			}
+			return -1
 		case a.depth != b.depth:
 			return b.depth - a.depth
 		case a.ndocs != b.ndocs:

@@ -2,6 +2,8 @@ package cold
 
 import (
 	"bytes"
+	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -295,5 +297,65 @@ func TestColdCountsStayOutOfTheContentCache(t *testing.T) {
 		if grew := misses > 1; grew != tc.grows {
 			t.Errorf("%s: the content cache learned %d texts", tc.name, misses)
 		}
+	}
+}
+
+// TestTOCSessionMonths: of a long cold/sessions/, the newest month's
+// records are listed one by one, newest first, and each older month is a
+// line that folding turns into a count, the oldest month first; the
+// newest records are the last thing folding takes, after every other
+// directory.
+func TestTOCSessionMonths(t *testing.T) {
+	t.Parallel()
+	enc := encoder(t)
+	files := coldtree.Large()
+	for m := 6; m <= 11; m++ {
+		for d := 1; d <= 25; d += 3 {
+			name := fmt.Sprintf("cold/sessions/2026-%02d-%02dT10-00-00Z.md", m, d)
+			files = append(files, coldtree.File{Path: name, Data: fmt.Sprintf("---\nsummary: Session of 2026-%02d-%02d\n---\n", m, d), Age: 0})
+		}
+	}
+	// Two records of one second: the "-2" is the newer.
+	files = append(files, coldtree.File{Path: "cold/sessions/2026-11-25T10-00-00Z-2.md", Data: "---\nsummary: The newest\n---\n"})
+	full, _ := buildTOC(t, tocOptions(coldtree.FS(t, files), enc), NoFold)
+	text := full.Text()
+	newest := strings.Index(text, "2026-11-25T10-00-00Z-2.md")
+	if newest < 0 || newest > strings.Index(text, "2026-11-25T10-00-00Z.md") || newest > strings.Index(text, "2026-11-01T10-00-00Z.md") {
+		t.Fatalf("the newest record is not listed first:\n%s", text)
+	}
+	oct, jun := strings.Index(text, "cold/sessions/2026-10-* — 9 documents"), strings.Index(text, "cold/sessions/2026-06-* — 9 documents")
+	if oct < 0 || jun < oct || newest > oct {
+		t.Fatalf("older months are not lines of their own, newest first:\n%s", text)
+	}
+	// A budget that folds some of the months: the oldest fold first, and
+	// the newest month stays listed one by one.
+	var sawPartial bool
+	for limit := 2000; limit >= 200; limit -= 50 {
+		toc, _ := buildTOC(t, tocOptions(coldtree.FS(t, files), enc), limit)
+		var folded []string
+		for _, l := range toc.Lines {
+			if l.Folded && strings.HasPrefix(l.Path, "cold/sessions/2026-") {
+				folded = append(folded, l.Path)
+			}
+		}
+		slices.Sort(folded)
+		for i, p := range folded {
+			if want := fmt.Sprintf("cold/sessions/2026-%02d-*", 6+i); p != want {
+				t.Fatalf("limit %d: folded months %v: not the oldest first", limit, folded)
+			}
+		}
+		listed := strings.Contains(toc.Text(), "2026-11-25T10-00-00Z-2.md")
+		if !listed && !strings.Contains(toc.Text(), "- cold/sessions/ — 57 documents, 779 tokens (folded)") {
+			t.Fatalf("limit %d: the newest record is folded away while a month is not:\n%s", limit, toc.Text())
+		}
+		for _, l := range toc.Lines {
+			if l.Dir && !l.Folded && l.Path != "cold/" && l.Path != "cold/sessions/" && !strings.HasPrefix(l.Path, "cold/sessions/2026-") && !listed {
+				t.Fatalf("limit %d: %s is listed while the newest records are folded:\n%s", limit, l.Path, toc.Text())
+			}
+		}
+		sawPartial = sawPartial || len(folded) > 0 && len(folded) < 6 && listed
+	}
+	if !sawPartial {
+		t.Fatal("no budget folded some months and kept the newest listed")
 	}
 }
