@@ -201,7 +201,14 @@ func (s *server) addTools() {
 		func(a checkArgs) int { return a.Page }, s.check)
 	textTool(s, toolInfo{Name: "wake_cold", Title: "Read the cold tier",
 		Description: "Without a path: list the cold tier (archived sessions and notes) with each document's size in tokens and what is left of the session's pull budget. With a path: return that cold document, within the session's caps (a confidential one as its summary only; a secret one never). Pull only what the task needs. Same as `wake cold [PATH]`."},
-		func(a coldArgs) int { return a.Page }, s.cold)
+		// The listing's pages are the command's (--page); a pull's are the
+		// tool's own, cut from the pull already made.
+		func(a coldArgs) int {
+			if a.Path == "" && a.Page >= 0 {
+				return 1
+			}
+			return a.Page
+		}, s.cold)
 	textTool(s, toolInfo{Name: "wake_decide", Title: "Record a decision",
 		Description: "Append a decision to the decision log as you make it, with why. One that contradicts a decision in force is refused unless force is set, and then recorded contested for the user to settle. Same as `wake decide \"WHAT\" --because \"WHY\"`."},
 		func(decideArgs) int { return 1 }, s.decide)
@@ -216,7 +223,14 @@ func (s *server) addTools() {
 		func(rememberArgs) int { return 1 }, s.remember)
 	textTool(s, toolInfo{Name: "wake_log", Title: "Read the audit ledger",
 		Description: "Return the audit ledger, newest first: every write wake made (init, hand-offs, decisions, pulls, edits made outside wake), optionally only the recent ones or one op. Same as `wake log`."},
-		func(a logArgs) int { return a.Page }, s.log)
+		// The text's pages are the command's (--page); JSON, complete, is
+		// cut into the tool's own.
+		func(a logArgs) int {
+			if a.Format == "json" || a.Page < 0 {
+				return a.Page
+			}
+			return 1
+		}, s.log)
 }
 
 // format checks a format argument: "" is text.
@@ -276,10 +290,13 @@ func (s *server) cold(ctx context.Context, m *wake.Memory, a coldArgs) (string, 
 		if err != nil {
 			return "", err
 		}
-		if err := report.ColdText(&b, m.Root(), toc, cs.Pulled, m.Config().Budget.Cold, report.Pager{Counter: c}); err != nil {
-			return "", err
+		if err := report.ColdText(&b, m.Root(), toc, cs.Pulled, m.Config().Budget.Cold, report.Pager{Counter: c, Page: a.Page}); err != nil {
+			return "", pageError(err)
 		}
 		b.WriteString("\nHere `wake cold PATH` is wake_cold with path: the document's path under cold/, as listed.\n")
+		if strings.Contains(b.String(), "Next: wake cold --page ") {
+			b.WriteString("And `wake cold --page N` is wake_cold with page: N.\n")
+		}
 		return b.String(), nil
 	}
 	rel, err := cold.ColdPath(a.Path)
@@ -409,16 +426,28 @@ func (s *server) log(_ context.Context, m *wake.Memory, a logArgs) (string, erro
 		data, err := report.LogJSON(l.Entries, l.HeldBack, l.Bad, l.Redacted)
 		return string(data), err
 	}
-	// The first page, as the command prints by default: a tool's answer
-	// goes into the agent's context.
+	// A page, the first by default, as the command prints it: a tool's
+	// answer goes into the agent's context.
 	c, err := wake.ListingCounter(m.Root(), s.lib)
 	if err != nil {
 		return "", err
 	}
-	if err := report.LogText(&b, l.Entries, l.HeldBack, l.Redacted, lf, report.Pager{Counter: c}); err != nil {
-		return "", err
+	if err := report.LogText(&b, l.Entries, l.HeldBack, l.Redacted, lf, report.Pager{Counter: c, Page: a.Page}); err != nil {
+		return "", pageError(err)
+	}
+	if strings.Contains(b.String(), "Next: wake log --page ") {
+		b.WriteString("\nHere `wake log --page N` is wake_log with page: N (and the same since and op).\n")
 	}
 	return b.String(), nil
+}
+
+// pageError says a page past the last in the tool's words.
+func pageError(err error) error {
+	var pe *report.PageError
+	if errors.As(err, &pe) {
+		return fmt.Errorf("page %d: the listing has %d page(s)", pe.Page, pe.Pages)
+	}
+	return err
 }
 
 // required refuses an empty or blank argument of the pairs name, value.
