@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -88,7 +89,12 @@ func TestSecretSpellingsNeverLeave(t *testing.T) {
 				}
 			}
 			var seen strings.Builder
-			for _, args := range spellingCommands() {
+			// The last ID: the template's comment shows one too.
+			ids := regexp.MustCompile(`(?m)^ID: (d-[0-9a-f]+)$`).FindAllStringSubmatch(log, -1)
+			if ids == nil {
+				t.Fatalf("no ID in the log:\n%s", log)
+			}
+			for _, args := range spellingCommands(ids[len(ids)-1][1]) {
 				a, out, errOut := newTestApp(t, dir)
 				switch args[0] {
 				case "<hook>":
@@ -97,8 +103,15 @@ func TestSecretSpellingsNeverLeave(t *testing.T) {
 				case "mcp":
 					a.in = strings.NewReader(mcpReads)
 				}
-				a.run(args)
-				fmt.Fprintf(&seen, "$ wake %s\n%s%s", strings.Join(args, " "), out, errOut)
+				code := a.run(args)
+				// A command that stopped on a usage or internal error showed
+				// nothing, and so leaked nothing: the canary would prove
+				// nothing of it.
+				refused := args[0] == "cold" && len(args) == 2 // the secret note itself
+				if code == 2 || code == 1 && !refused || refused && code != 1 {
+					t.Errorf("wake %s: exit %d\n%s", strings.Join(args, " "), code, errOut)
+				}
+				fmt.Fprintf(&seen, "$ wake %s (exit %d)\n%s%s", strings.Join(args, " "), code, out, errOut)
 			}
 			capsules, _ := filepath.Glob(filepath.Join(root, "cold", "capsules", "*", "*.md"))
 			if len(capsules) == 0 {
@@ -138,15 +151,15 @@ const mcpReads = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"proto
 `
 
 // spellingCommands are the commands that show memory, as an agent or a
-// user runs them.
-func spellingCommands() [][]string {
+// user runs them; id is the decision they contest, uphold and reverse.
+func spellingCommands(id string) [][]string {
 	return [][]string{
 		{"load"}, {"load", "--format", "json"}, {"<hook>", "load", "--hook", "claude"},
 		{"status"}, {"check"}, {"check", "--format", "json"},
 		{"decisions"}, {"decisions", "--all", "--format", "json"},
-		{"contest", "1", "--objection", "too slow", "--proposal", "cache it"},
-		{"uphold", "1", "--because", "it stays"},
-		{"reverse", "1", "--by", "Use YAML", "--because", "anchors"},
+		{"contest", id, "--objection", "too slow", "--proposal", "cache it"},
+		{"uphold", id, "--because", "it stays"},
+		{"reverse", id, "--by", "Use YAML", "--because", "anchors"},
 		{"wakeup", "--task", "tabs preference plan"}, {"wakeup", "--task", "tabs preference plan", "--format", "json"},
 		{"cold"}, {"cold", "plan.md"}, {"skill"}, {"log"},
 		{"remember", "--list"}, {"capsule", "--objective", "carry on"},
