@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/wakeproto/wake/capsule"
+	"github.com/wakeproto/wake/gitwork"
 	"github.com/wakeproto/wake/handoff"
 	"github.com/wakeproto/wake/policy"
 	"github.com/wakeproto/wake/tiers"
@@ -202,7 +203,7 @@ func (m *Memory) promptGit(ctx context.Context) capsule.GitState {
 		return capsule.GitState{Note: fmt.Sprintf("git status failed (%v)", err)}
 	}
 	g := capsule.GitState{Branch: m.Branch(ctx)}
-	entries := splitNUL(out)
+	entries := gitwork.SplitNUL(out)
 	for i := 0; i < len(entries); i++ {
 		e := entries[i]
 		switch {
