@@ -96,4 +96,3 @@ func FuzzGitOutput(f *testing.F) {
 		}
 	})
 }
-

@@ -1,4 +1,4 @@
-package wake
+package transcript
 
 import (
 	"fmt"
@@ -25,7 +25,7 @@ func TestHeadAndTail(t *testing.T) {
 	defer f.Close()
 	size := int64(len(text))
 	for _, c := range []struct{ head, tail int64 }{{100, 200}, {1, 1}, {0, 0}, {size / 2, size / 2}, {size, 0}, {37, size - 100}} {
-		r, cut, err := headAndTail(f, size, c.head, c.tail)
+		r, cut, err := HeadAndTail(f, size, c.head, c.tail)
 		if err != nil {
 			t.Fatal(err)
 		}
