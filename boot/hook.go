@@ -120,9 +120,9 @@ type hookBlock struct {
 }
 
 // Hook renders the text a Claude Code SessionStart hook prints: the
-// announcement, the directives, the coherence checks' findings, the recent
-// changes and the warnings of the context, then where the whole context
-// is. It is never longer than limit characters counted as
+// announcement, the directives, the coherence checks' findings, the last
+// sessions' trajectory, the recent changes and the warnings of the
+// context, then where the whole context is. It is never longer than limit characters counted as
 // [HookLen] counts them: lines are left out from the bottom up, with a line
 // saying how many, and the pointer to the whole context always stays.
 func Hook(c *Context, t HookTarget, limit int) string {
@@ -160,6 +160,11 @@ func blocksOf(c *Context) []hookBlock {
 		var b strings.Builder
 		WriteFindings(&b, c.Findings)
 		out = append(out, hookBlock{"Coherence checks", splitLines(b.String())})
+	}
+	// What the last sessions handed on (their next priorities, the risks
+	// still open): cut after the changes, the reminders and the warnings.
+	if t := c.Trajectory; t != nil && t.Text() != "" {
+		out = append(out, hookBlock{strings.TrimPrefix(TrajectoryTitle, "## "), splitLines(t.Text())})
 	}
 	if d := c.Digest; d != nil && d.Total > 0 {
 		b := hookBlock{title: "Changes in the last " + d.Window}

@@ -1,6 +1,7 @@
 package boot
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -22,5 +23,32 @@ func TestTrajectoryHiddenNamesRisks(t *testing.T) {
 	writeTrajectory(&b, &Context{Trajectory: tr})
 	if !strings.Contains(b.String(), "2 sessions and 2 open risks, not listed") {
 		t.Fatalf("hidden trajectory:\n%s", b.String())
+	}
+}
+
+// TestHookSummaryKeepsTrajectory: a hook too small for the whole context
+// still carries what the last sessions handed on, their next priorities
+// and the open risks, before the warnings.
+func TestHookSummaryKeepsTrajectory(t *testing.T) {
+	t.Parallel()
+	at := time.Date(2026, 11, 22, 3, 0, 0, 0, time.UTC)
+	all := []TrajectoryEntry{
+		{At: at, Path: "recent/latest.md", Summary: "second", Next: "ship the importer", Risk: "the VAT sums drift"},
+		{At: at.Add(-time.Hour), Path: "recent/previous.md", Summary: "first", Next: "write the importer"},
+	}
+	tr := &Trajectory{Sessions: 2, all: all, Risks: openRisks(all, 10)}
+	tr.fit(500, encoder(t))
+	c := &Context{Root: "/p/.wake", Trajectory: tr}
+	for i := range 40 {
+		c.Warnings = append(c.Warnings, fmt.Sprintf("w%02d %s", i, strings.Repeat("x", 100)))
+	}
+	out := Hook(c, HookTarget{BootPath: "/p/.wake/boot.md"}, 3000)
+	for _, want := range []string{"## Trajectory", "Next: ship the importer.", "- 2026-11-22: the VAT sums drift"} {
+		if !strings.Contains(out, want) {
+			t.Fatalf("the hook summary lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "w39 ") {
+		t.Fatalf("a warning was kept while the limit cut:\n%s", out)
 	}
 }
