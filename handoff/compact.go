@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
@@ -78,6 +79,15 @@ type compactPlan struct {
 // log with entries edited or deleted by hand is refused, as every
 // annotation is: the user settles it first.
 func (s *Store) Compact(ctx context.Context, dryRun bool) (Compaction, error) {
+	return s.CompactFiles(ctx, dryRun, nil)
+}
+
+// CompactFiles is [Store.Compact] for the warm files named in only (their
+// paths under the root, such as [tiers.DecisionsPath]); nil names them all.
+// What a hand-off compacts of its own accord is a file over its share,
+// not every file with something finished in it.
+func (s *Store) CompactFiles(ctx context.Context, dryRun bool, only []string) (Compaction, error) {
+	want := func(warm string) bool { return only == nil || slices.Contains(only, warm) }
 	var out Compaction
 	err := s.decisionsLocked(ctx, func() error {
 		f, err := s.readDecisionsLocked()
@@ -88,9 +98,11 @@ func (s *Store) Compact(ctx context.Context, dryRun bool) (Compaction, error) {
 			return &HandEditError{Edits: f.edits, Gone: f.gone}
 		}
 		given := s.identify(&f)
-		dp, err := s.planDecisions(&f)
-		if err != nil {
-			return err
+		var dp *compactPlan
+		if want(tiers.DecisionsPath) {
+			if dp, err = s.planDecisions(&f); err != nil {
+				return err
+			}
 		}
 		var plans []compactPlan
 		for _, l := range []struct {
@@ -100,6 +112,9 @@ func (s *Store) Compact(ctx context.Context, dryRun bool) (Compaction, error) {
 			{tiers.TasksPath, TasksArchive, tasksArchiveSum, doneTaskHeads},
 			{tiers.QuestionsPath, QuestionsArchive, questionsArchiveSum, resolvedQuestions},
 		} {
+			if !want(l.warm) {
+				continue
+			}
 			p, err := s.planList(l.warm, l.archive, l.summary, l.heads)
 			if err != nil {
 				return err
@@ -108,12 +123,14 @@ func (s *Store) Compact(ctx context.Context, dryRun bool) (Compaction, error) {
 				plans = append(plans, *p)
 			}
 		}
-		ip, err := s.planInbox()
-		if err != nil {
-			return err
-		}
-		if ip != nil {
-			plans = append(plans, *ip)
+		if want(tiers.InboxPath) {
+			ip, err := s.planInbox()
+			if err != nil {
+				return err
+			}
+			if ip != nil {
+				plans = append(plans, *ip)
+			}
 		}
 		if dp != nil {
 			plans = append(plans, *dp)
