@@ -38,7 +38,7 @@ var (
 
 // Compaction says what [Store.Compact] moved, or would move.
 type Compaction struct {
-	Files []CompactedFile
+	Files []CompactedFile `json:"files,omitempty"`
 }
 
 // CompactedFile is what one warm file gave its archive.
@@ -47,6 +47,29 @@ type CompactedFile struct {
 	Archive string   `json:"archive"`       // where its entries went
 	Entries int      `json:"entries"`       // how many entries left the warm file
 	IDs     []string `json:"ids,omitempty"` // the decision IDs moved, for the decision log
+}
+
+// entryKinds name what each warm file gives its archive, in the singular.
+var entryKinds = map[string]string{
+	tiers.DecisionsPath: "reversed decision",
+	tiers.TasksPath:     "done task",
+	tiers.QuestionsPath: "resolved question",
+	tiers.InboxPath:     "closed reminder",
+}
+
+// What says in words what left the warm file: "12 reversed decisions".
+func (f CompactedFile) What() string {
+	kind, ok := entryKinds[f.Path]
+	if !ok {
+		kind = "entry"
+	}
+	if f.Entries != 1 {
+		kind += "s"
+		if !ok {
+			kind = "entries"
+		}
+	}
+	return fmt.Sprintf("%d %s", f.Entries, kind)
 }
 
 // Empty reports whether nothing was, or would be, moved.
