@@ -224,6 +224,11 @@ func (c Compaction) summary() string {
 // already, byte for byte under the same ID, is a move a crash cut short:
 // it leaves the log without being archived twice.
 func (s *Store) planDecisions(f *decisionFile) (*compactPlan, error) {
+	// The archive, which only grows, is read only for a move: a hand-off
+	// looks for one each time the log is over its share.
+	if !slices.ContainsFunc(f.log.Entries, func(e tiers.Decision) bool { return e.Status == tiers.StatusReversed }) {
+		return nil, nil
+	}
 	old, err := s.readArchive(DecisionsArchive, decisionsArchiveSum, f.text)
 	if err != nil {
 		return nil, err
