@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -117,5 +118,43 @@ func TestHandoffCompactFailureIsAWarning(t *testing.T) {
 	}
 	if !strings.Contains(strings.Join(*warnings, "\n"), res.Compacted.Problem) {
 		t.Fatalf("warnings %q", *warnings)
+	}
+}
+
+// TestHandoffCompactsTasksOverTheirShare: done tasks leave a task list
+// over its share; the questions, under theirs, keep their resolved one.
+func TestHandoffCompactsTasksOverTheirShare(t *testing.T) {
+	t.Parallel()
+	fsys := afero.NewMemMapFs()
+	now := time.Date(2026, 11, 22, 9, 0, 0, 0, time.UTC)
+	o := wake.Options{FS: fsys, Env: map[string]string{}, Now: func() time.Time { return now }, Locker: &memlock.Locker{}}
+	ctx := context.Background()
+	if _, err := wake.Init(ctx, "/p/.wake", skeleton.Params{Agent: "Ava", Project: "bakery"}, o); err != nil {
+		t.Fatal(err)
+	}
+	var tasks strings.Builder
+	tasks.WriteString("# Active tasks\n\n- [ ] Import the bank CSV\n")
+	for i := range 40 {
+		fmt.Fprintf(&tasks, "- [x] Port report number %d to the new ledger format\n", i)
+	}
+	const questions = "# Open questions\n\n- [ ] Which banks first?\n- [x] Is CSV enough? Yes.\n"
+	for name, text := range map[string]string{"wake.toml": "[budget]\nwarm = 600\n", tiers.TasksPath: tasks.String(), tiers.QuestionsPath: questions} {
+		if err := afero.WriteFile(fsys, "/p/.wake/"+name, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	m, err := wake.Open("/p/.wake", o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := compactHandoff(t, m).Compacted
+	if len(c.Files) != 1 || c.Files[0].Path != tiers.TasksPath || c.Files[0].What() != "40 done tasks" || slices.Contains(c.Over, tiers.QuestionsPath) {
+		t.Fatalf("compacted %+v", c)
+	}
+	if got := readMem(t, fsys, "/p/.wake/"+tiers.TasksPath); got != "# Active tasks\n\n- [ ] Import the bank CSV\n" {
+		t.Fatalf("tasks:\n%s", got)
+	}
+	if got := readMem(t, fsys, "/p/.wake/"+tiers.QuestionsPath); got != questions {
+		t.Fatalf("the questions, under their share, were compacted:\n%s", got)
 	}
 }
