@@ -127,33 +127,9 @@ func (s *Store) CompactFiles(ctx context.Context, dryRun bool, only []string) (C
 				return err
 			}
 		}
-		var plans []compactPlan
-		for _, l := range []struct {
-			warm, archive, summary string
-			heads                  []string
-		}{
-			{tiers.TasksPath, TasksArchive, tasksArchiveSum, doneTaskHeads},
-			{tiers.QuestionsPath, QuestionsArchive, questionsArchiveSum, resolvedQuestions},
-		} {
-			if !want(l.warm) {
-				continue
-			}
-			p, err := s.planList(l.warm, l.archive, l.summary, l.heads)
-			if err != nil {
-				return err
-			}
-			if p != nil {
-				plans = append(plans, *p)
-			}
-		}
-		if want(tiers.InboxPath) {
-			ip, err := s.planInbox()
-			if err != nil {
-				return err
-			}
-			if ip != nil {
-				plans = append(plans, *ip)
-			}
+		plans, err := s.planOthers(want)
+		if err != nil {
+			return err
 		}
 		if dp != nil {
 			plans = append(plans, *dp)
@@ -169,6 +145,38 @@ func (s *Store) CompactFiles(ctx context.Context, dryRun bool, only []string) (C
 		return s.writeCompaction(plans, dp != nil, f, given, out)
 	})
 	return out, err
+}
+
+// planOthers plans the moves out of the warm files wanted but the
+// decision log: the task and question lists, then the inbox.
+func (s *Store) planOthers(want func(warm string) bool) ([]compactPlan, error) {
+	var plans []compactPlan
+	for _, l := range []struct {
+		warm, archive, summary string
+		heads                  []string
+	}{
+		{tiers.TasksPath, TasksArchive, tasksArchiveSum, doneTaskHeads},
+		{tiers.QuestionsPath, QuestionsArchive, questionsArchiveSum, resolvedQuestions},
+	} {
+		if !want(l.warm) {
+			continue
+		}
+		p, err := s.planList(l.warm, l.archive, l.summary, l.heads)
+		if err != nil {
+			return nil, err
+		}
+		if p != nil {
+			plans = append(plans, *p)
+		}
+	}
+	if !want(tiers.InboxPath) {
+		return plans, nil
+	}
+	p, err := s.planInbox()
+	if p != nil {
+		plans = append(plans, *p)
+	}
+	return plans, err
 }
 
 // writeCompaction writes the archives, then the warm task and question
