@@ -16,6 +16,9 @@ import (
 type HandoffResult struct {
 	handoff.Result
 	Boot boot.HookTarget
+	// Compacted is what the hand-off then compacted of its own accord:
+	// see [AutoCompaction].
+	Compacted AutoCompaction
 }
 
 // Handoff ends a session (DESIGN section 2): see [handoff.Handoff]. When
@@ -24,7 +27,8 @@ type HandoffResult struct {
 // memory root's own files and what the policy holds back left out). Once
 // the hand-off is durable, the session's cold accounting is closed and the
 // boot files are rewritten from the new summary, so that the next session's
-// imports already show it; failing at that is only a warning.
+// imports already show it; failing at that is only a warning. Before
+// that, a warm file over its share is compacted (see [AutoCompaction]).
 func (m *Memory) Handoff(ctx context.Context, in handoff.Input, w BootFiles) (HandoffResult, error) {
 	if in.Session.Changed.Empty() {
 		in.Session.Changed = m.gitChanges(ctx, m.lastHandoff())
@@ -36,7 +40,9 @@ func (m *Memory) Handoff(ctx context.Context, in handoff.Input, w BootFiles) (Ha
 		return out, m.quotable(err)
 	}
 	m.warnLargeSummary(res.Summary)
-	out.Boot = m.afterHandoff(ctx, w)
+	var counted bool
+	out.Compacted, counted = m.autoCompact(ctx)
+	out.Boot = m.afterHandoff(ctx, w, counted)
 	return out, nil
 }
 
@@ -44,9 +50,11 @@ func (m *Memory) Handoff(ctx context.Context, in handoff.Input, w BootFiles) (Ha
 // the whole cold budget, records the edits made outside wake during the
 // session, and regenerates the boot files; under the root's lock, so that
 // a concurrent hand-off, pull or session start cannot interleave. It
-// counts first, unlocked.
-func (m *Memory) afterHandoff(ctx context.Context, w BootFiles) boot.HookTarget {
-	m.precount()
+// counts first, unlocked, unless counted says that was done.
+func (m *Memory) afterHandoff(ctx context.Context, w BootFiles, counted bool) boot.HookTarget {
+	if !counted {
+		m.precount()
+	}
 	unlock, err := m.o.Locker.Lock(ctx, m.root)
 	if err != nil {
 		m.warn(fmt.Sprintf("the cold session and boot files were not updated: %v", err))

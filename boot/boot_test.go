@@ -194,6 +194,9 @@ func TestLoadBadFiles(t *testing.T) {
 			t.Errorf("output lacks %q", want)
 		}
 	}
+	if got := ctx.OverShare(); len(got) != 1 || got[0] != tiers.DecisionsPath {
+		t.Errorf("over their share: %q, want the huge decision log alone", got)
+	}
 	joined := strings.Join(ctx.Warnings, "\n")
 	for _, want := range []string{"warm/open_questions.md: skipped: binary", "warm/active_tasks.md:1: invalid UTF-8"} {
 		if !strings.Contains(joined, want) {

@@ -2,6 +2,7 @@ package boot
 
 import (
 	"os"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -78,6 +79,10 @@ func TestLoadReadsHeadOfHugeInbox(t *testing.T) {
 	r := ctx.Reminders
 	if r == nil || r.Open != 2 || len(r.Entries) != 2 || r.Entries[0].N != 3 || r.Entries[1].N != 1 || r.Bytes != int64(len(inbox)) {
 		t.Fatalf("%+v", r)
+	}
+	// A hand-off compacts it, as the directive asks.
+	if got := ctx.OverShare(); !slices.Contains(got, tiers.InboxPath) {
+		t.Errorf("over their share: %q", got)
 	}
 	for _, s := range []string{"Past the head", "Closed past the head"} {
 		if strings.Contains(md, s) {

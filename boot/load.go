@@ -147,6 +147,22 @@ func (c *Context) directive(what string) {
 
 // compactable reports whether wake compact moves finished entries out of
 // the file at rel.
+// OverShare lists the warm files wake compact archives from that the
+// context had to cut to fit their share, or could read only the head of:
+// those its directives send to `wake compact`.
+func (c *Context) OverShare() []string {
+	var out []string
+	for _, f := range c.Files() {
+		if (f.Truncated || f.Huge) && compactable(f.Path) {
+			out = append(out, f.Path)
+		}
+	}
+	if c.inboxHuge > 0 {
+		out = append(out, tiers.InboxPath)
+	}
+	return out
+}
+
 func compactable(rel string) bool {
 	switch rel {
 	case tiers.DecisionsPath, tiers.TasksPath, tiers.QuestionsPath, tiers.InboxPath:

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
@@ -37,7 +38,7 @@ var (
 
 // Compaction says what [Store.Compact] moved, or would move.
 type Compaction struct {
-	Files []CompactedFile
+	Files []CompactedFile `json:"files,omitempty"`
 }
 
 // CompactedFile is what one warm file gave its archive.
@@ -46,6 +47,29 @@ type CompactedFile struct {
 	Archive string   `json:"archive"`       // where its entries went
 	Entries int      `json:"entries"`       // how many entries left the warm file
 	IDs     []string `json:"ids,omitempty"` // the decision IDs moved, for the decision log
+}
+
+// entryKinds name what each warm file gives its archive, in the singular.
+var entryKinds = map[string]string{
+	tiers.DecisionsPath: "reversed decision",
+	tiers.TasksPath:     "done task",
+	tiers.QuestionsPath: "resolved question",
+	tiers.InboxPath:     "closed reminder",
+}
+
+// What says in words what left the warm file: "12 reversed decisions".
+func (f CompactedFile) What() string {
+	kind, ok := entryKinds[f.Path]
+	if !ok {
+		kind = "entry"
+	}
+	if f.Entries != 1 {
+		kind += "s"
+		if !ok {
+			kind = "entries"
+		}
+	}
+	return fmt.Sprintf("%d %s", f.Entries, kind)
 }
 
 // Empty reports whether nothing was, or would be, moved.
@@ -78,6 +102,15 @@ type compactPlan struct {
 // log with entries edited or deleted by hand is refused, as every
 // annotation is: the user settles it first.
 func (s *Store) Compact(ctx context.Context, dryRun bool) (Compaction, error) {
+	return s.CompactFiles(ctx, dryRun, nil)
+}
+
+// CompactFiles is [Store.Compact] for the warm files named in only (their
+// paths under the root, such as [tiers.DecisionsPath]); nil names them all.
+// What a hand-off compacts of its own accord is a file over its share,
+// not every file with something finished in it.
+func (s *Store) CompactFiles(ctx context.Context, dryRun bool, only []string) (Compaction, error) {
+	want := func(warm string) bool { return only == nil || slices.Contains(only, warm) }
 	var out Compaction
 	err := s.decisionsLocked(ctx, func() error {
 		f, err := s.readDecisionsLocked()
@@ -88,32 +121,15 @@ func (s *Store) Compact(ctx context.Context, dryRun bool) (Compaction, error) {
 			return &HandEditError{Edits: f.edits, Gone: f.gone}
 		}
 		given := s.identify(&f)
-		dp, err := s.planDecisions(&f)
-		if err != nil {
-			return err
-		}
-		var plans []compactPlan
-		for _, l := range []struct {
-			warm, archive, summary string
-			heads                  []string
-		}{
-			{tiers.TasksPath, TasksArchive, tasksArchiveSum, doneTaskHeads},
-			{tiers.QuestionsPath, QuestionsArchive, questionsArchiveSum, resolvedQuestions},
-		} {
-			p, err := s.planList(l.warm, l.archive, l.summary, l.heads)
-			if err != nil {
+		var dp *compactPlan
+		if want(tiers.DecisionsPath) {
+			if dp, err = s.planDecisions(&f); err != nil {
 				return err
 			}
-			if p != nil {
-				plans = append(plans, *p)
-			}
 		}
-		ip, err := s.planInbox()
+		plans, err := s.planOthers(want)
 		if err != nil {
 			return err
-		}
-		if ip != nil {
-			plans = append(plans, *ip)
 		}
 		if dp != nil {
 			plans = append(plans, *dp)
@@ -129,6 +145,38 @@ func (s *Store) Compact(ctx context.Context, dryRun bool) (Compaction, error) {
 		return s.writeCompaction(plans, dp != nil, f, given, out)
 	})
 	return out, err
+}
+
+// planOthers plans the moves out of the warm files wanted but the
+// decision log: the task and question lists, then the inbox.
+func (s *Store) planOthers(want func(warm string) bool) ([]compactPlan, error) {
+	var plans []compactPlan
+	for _, l := range []struct {
+		warm, archive, summary string
+		heads                  []string
+	}{
+		{tiers.TasksPath, TasksArchive, tasksArchiveSum, doneTaskHeads},
+		{tiers.QuestionsPath, QuestionsArchive, questionsArchiveSum, resolvedQuestions},
+	} {
+		if !want(l.warm) {
+			continue
+		}
+		p, err := s.planList(l.warm, l.archive, l.summary, l.heads)
+		if err != nil {
+			return nil, err
+		}
+		if p != nil {
+			plans = append(plans, *p)
+		}
+	}
+	if !want(tiers.InboxPath) {
+		return plans, nil
+	}
+	p, err := s.planInbox()
+	if p != nil {
+		plans = append(plans, *p)
+	}
+	return plans, err
 }
 
 // writeCompaction writes the archives, then the warm task and question
@@ -184,6 +232,11 @@ func (c Compaction) summary() string {
 // already, byte for byte under the same ID, is a move a crash cut short:
 // it leaves the log without being archived twice.
 func (s *Store) planDecisions(f *decisionFile) (*compactPlan, error) {
+	// The archive, which only grows, is read only for a move: a hand-off
+	// looks for one each time the log is over its share.
+	if !slices.ContainsFunc(f.log.Entries, func(e tiers.Decision) bool { return e.Status == tiers.StatusReversed }) {
+		return nil, nil
+	}
 	old, err := s.readArchive(DecisionsArchive, decisionsArchiveSum, f.text)
 	if err != nil {
 		return nil, err

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/wakeproto/wake/tiers"
@@ -39,6 +40,9 @@ func (s *Store) planInbox() (*compactPlan, error) {
 	f, err := s.readInboxLocked()
 	if err != nil || !f.exists || f.problem != nil {
 		return nil, err
+	}
+	if !slices.ContainsFunc(f.inbox.Reminders, func(r tiers.Reminder) bool { return !r.Open() }) {
+		return nil, nil // the archive is read only for a move
 	}
 	old, err := s.readArchive(InboxArchive, inboxArchiveSum, f.text)
 	if err != nil {

@@ -246,3 +246,29 @@ func TestCompactArchiveKeepsSensitivity(t *testing.T) {
 		t.Fatalf("the decisions archive took a level its log does not have:\n%s", got)
 	}
 }
+
+// TestCompactFilesMovesOnlyThoseNamed proves a compaction of some warm
+// files leaves what is finished in the others where it is.
+func TestCompactFilesMovesOnlyThoseNamed(t *testing.T) {
+	t.Parallel()
+	s := storeOn(compactRoot(t), faultAt)
+	c, err := s.CompactFiles(context.Background(), false, []string{tiers.DecisionsPath})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(c.Files) != 1 || c.Files[0].Path != tiers.DecisionsPath || c.Total() != 2 {
+		t.Fatalf("compaction %+v", c)
+	}
+	if got := hoRead(t, s, tiers.TasksPath); got != compactTasks {
+		t.Fatalf("tasks moved:\n%s", got)
+	}
+	if !strings.Contains(hoRead(t, s, tiers.InboxPath), "Closed one") {
+		t.Fatal("the closed reminder moved")
+	}
+	if c, err := s.CompactFiles(context.Background(), false, []string{tiers.DecisionsPath}); err != nil || !c.Empty() || countOps(t, s, OpCompact) != 1 {
+		t.Fatalf("second compaction: %+v %v", c, err)
+	}
+	if c, err := s.CompactFiles(context.Background(), false, []string{}); err != nil || !c.Empty() {
+		t.Fatalf("naming no file: %+v %v", c, err)
+	}
+}

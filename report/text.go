@@ -55,6 +55,9 @@ func HandoffText(w io.Writer, r wake.HandoffResult) {
 		}
 		fmt.Fprintf(w, "  %s -> %s%s\n", tiers.PreviousPath, res.Archived, how)
 	}
+	if line := CompactedLine(r.Compacted); line != "" {
+		fmt.Fprintf(w, "\n%s\n", line)
+	}
 	fmt.Fprintln(w, "\nThe next session starts with 'wake load'.")
 	t := r.Boot
 	var files []string
@@ -75,6 +78,26 @@ func HandoffText(w io.Writer, r wake.HandoffResult) {
 			fmt.Fprintf(w, "  %s\n", f)
 		}
 	}
+}
+
+// CompactedLine says in one line what a hand-off compacted of its own
+// accord; "" when it moved nothing.
+func CompactedLine(c wake.AutoCompaction) string {
+	if c.Empty() {
+		return ""
+	}
+	paths := make([]string, len(c.Files))
+	moved := make([]string, len(c.Files))
+	for i, f := range c.Files {
+		paths[i] = f.Path
+		moved[i] = f.What() + " to " + f.Archive
+	}
+	share := "its share"
+	if len(paths) > 1 {
+		share = "their share"
+	}
+	return fmt.Sprintf("Compacted %s (over %s): moved %s; every byte and ID kept (turn off with handoff.auto_compact = false).",
+		strings.Join(paths, ", "), share, strings.Join(moved, ", "))
 }
 
 // InitText says what `wake init` laid out in dir and, on a first wake,

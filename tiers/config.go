@@ -21,6 +21,7 @@ type Config struct {
 	Budget        Budget
 	Skill         Skill
 	Checks        Checks
+	Handoff       HandoffConfig
 	Digest        Digest
 	Claude        Claude
 	Protocol      Protocol
@@ -131,6 +132,15 @@ type Checks struct {
 	RiskSessions int
 }
 
+// HandoffConfig configures what a hand-off does beyond writing the session
+// (wake.toml [handoff]).
+type HandoffConfig struct {
+	// AutoCompact lets a hand-off run wake compact on each warm file the
+	// boot context had to cut to fit its share, when the compaction would
+	// move something: every byte and ID kept, one ledger line.
+	AutoCompact bool
+}
+
 // Digest configures the recent-changes digest of `wake load`: the ledger
 // entries of the last Window.
 type Digest struct {
@@ -152,6 +162,7 @@ func DefaultConfig() Config {
 			Identity: 200, Active: 500, Protocols: 300, Recent: 1000, History: 2000,
 		},
 		Checks:   Checks{StaleAfter: 168 * time.Hour, OverBudgetSessions: 3, RiskSessions: 10},
+		Handoff:  HandoffConfig{AutoCompact: true},
 		Protocol: Protocol{Card: CardFull},
 		Digest:   Digest{Window: 24 * time.Hour},
 		Claude:   Claude{Boot: BootFull},

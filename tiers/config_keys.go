@@ -34,6 +34,7 @@ import (
 //	checks.stale_after              duration string   1m .. 87600h
 //	checks.over_budget_sessions     integer           1 .. 1000
 //	checks.risk_sessions            integer           1 .. 1000
+//	handoff.auto_compact            boolean           true or false
 //	digest.window                   duration string   1m .. 87600h
 //	claude.boot                     string            "full" or "skill"
 //	protocol.card                   string            "full", "short" or "off"
@@ -137,6 +138,8 @@ var configKeys = sync.OnceValue(func() []configKey {
 		durationKey("checks.stale_after", "168h", func(c *Config) *time.Duration { return &c.Checks.StaleAfter }),
 		countKey("checks.over_budget_sessions", 1, maxSessions, func(c *Config) *int { return &c.Checks.OverBudgetSessions }),
 		countKey("checks.risk_sessions", 1, maxSessions, func(c *Config) *int { return &c.Checks.RiskSessions }),
+		tableKey("handoff"),
+		boolKey("handoff.auto_compact", func(c *Config) *bool { return &c.Handoff.AutoCompact }),
 		tableKey("digest"),
 		durationKey("digest.window", "24h", func(c *Config) *time.Duration { return &c.Digest.Window }),
 		tableKey("claude"),
@@ -245,6 +248,18 @@ func countKey(name string, lo, hi int, field func(*Config) *int) configKey {
 		return ""
 	}
 	return configKey{name: name, allowed: fmt.Sprintf("an integer from %d to %d", lo, hi), decode: decode}
+}
+
+func boolKey(name string, field func(*Config) *bool) configKey {
+	decode := func(c *Config, v any) string {
+		b, ok := v.(bool)
+		if !ok {
+			return "expected true or false, got " + kindOf(v)
+		}
+		*field(c) = b
+		return ""
+	}
+	return configKey{name: name, allowed: "true or false", decode: decode}
 }
 
 func durationKey(name, example string, field func(*Config) *time.Duration) configKey {

@@ -22,6 +22,7 @@ type handoffOptions struct {
 	force  bool
 	skill  wake.BootFiles
 	auto   autoOptions
+	format string
 }
 
 // autoOptions are the flags of `wake handoff --auto`.
@@ -59,7 +60,7 @@ func (a *app) handoffCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			return a.handoffRun(cmd.Context(), in, o.skill)
+			return a.handoffRun(cmd.Context(), in, o)
 		},
 	}
 	f := cmd.Flags()
@@ -81,6 +82,7 @@ func (a *app) handoffCmd() *cobra.Command {
 	f.StringVar(&o.auto.format, "transcript-format", "", "with --auto: the transcript's `FORMAT`, claude, codex or wake (default: told from the file)")
 	f.StringVar(&o.auto.start, "session-start", "", "with --auto: when the session started, RFC 3339 `TIME` (default: the transcript's first time)")
 	addSkillFlags(cmd, &o.skill)
+	addFormat(cmd, &o.format, "text or json", "text", "json")
 	return cmd
 }
 
@@ -135,6 +137,9 @@ func (a *app) autoRun(ctx context.Context, o *handoffOptions) error {
 	}
 	if res.Written != nil {
 		a.primeStarts(ctx, m)
+	}
+	if o.format == "json" {
+		return a.writeJSON(report.AutoHandoffJSON(res))
 	}
 	a.autoReport(a.out, res)
 	return nil
@@ -212,12 +217,12 @@ func fieldUsage(fe *handoff.FieldError, file string) error {
 	return hintError{usagef("%s", msg), hint}
 }
 
-func (a *app) handoffRun(ctx context.Context, in handoff.Input, bf wake.BootFiles) error {
+func (a *app) handoffRun(ctx context.Context, in handoff.Input, o *handoffOptions) error {
 	m, err := a.open()
 	if err != nil {
 		return err
 	}
-	res, err := m.Handoff(ctx, in, bf)
+	res, err := m.Handoff(ctx, in, o.skill)
 	if errors.Is(err, handoff.ErrLockTimeout) {
 		return hintError{err, "another wake command holds the memory root's lock; run the hand-off again when it is done"}
 	}
@@ -225,6 +230,9 @@ func (a *app) handoffRun(ctx context.Context, in handoff.Input, bf wake.BootFile
 		return err
 	}
 	a.primeStarts(ctx, m)
+	if o.format == "json" {
+		return a.writeJSON(report.HandoffJSON(res))
+	}
 	report.HandoffText(a.out, res)
 	return nil
 }

@@ -32,6 +32,8 @@ func TestJSONGolden(t *testing.T) {
 		{"capsule.json", []string{"capsule", "--dry-run", "--format", "json"}},
 		{"capsule-list.json", []string{"capsule", "list", "--archived", "--format", "json"}},
 		{"capsule-prune.json", []string{"capsule", "prune", "--older-than", "30d", "--dry-run", "--format", "json"}},
+		// Last: it writes a session.
+		{"handoff.json", []string{"handoff", "--summary", "fourth session", "--next", "more", "--format", "json"}},
 	} {
 		a, out, errOut := newTestApp(t, dir)
 		if code := a.run(tc.args); code != 0 && code != exitFailed {
