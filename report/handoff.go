@@ -10,15 +10,19 @@ import (
 // hand-off wrote, the files it changed, the boot files it rewrote, and
 // what it compacted of its own accord.
 type Handoff struct {
-	Version   int       `json:"version"`
-	Session   string    `json:"session"` // its time, as recent/latest.md names it
-	Summary   string    `json:"summary"`
-	Paths     []string  `json:"paths"` // the files changed, as the ledger line lists them
-	Decisions int       `json:"decisions"`
-	Demoted   bool      `json:"demoted"`            // recent/latest.md became recent/previous.md
-	Archived  string    `json:"archived,omitempty"` // where recent/previous.md went
-	BootFiles []string  `json:"boot_files"`
-	Compacted Compacted `json:"compacted"`
+	Version   int      `json:"version"`
+	Session   string   `json:"session"` // its time, as recent/latest.md names it
+	Summary   string   `json:"summary"`
+	Paths     []string `json:"paths"` // the files changed, as the ledger line lists them
+	Decisions int      `json:"decisions"`
+	// Record is the session's record in cold/sessions/, written once;
+	// recent/latest.md is its copy.
+	Record       string    `json:"record"`
+	Demoted      bool      `json:"demoted"`                 // recent/latest.md became recent/previous.md
+	LatestRecord string    `json:"latest_record,omitempty"` // where recent/latest.md, no record yet, was copied
+	Archived     string    `json:"archived,omitempty"`      // where recent/previous.md, no record's copy, went
+	BootFiles    []string  `json:"boot_files"`
+	Compacted    Compacted `json:"compacted"`
 }
 
 // Compacted is what a hand-off compacted of its own accord: the warm
@@ -53,7 +57,7 @@ func NewHandoff(r wake.HandoffResult) Handoff {
 	// The summary is the caller's, echoed: scrubbed like every output.
 	summary, _ := policy.Scrub(s.Summary)
 	h := Handoff{Version: Version, Session: r.At.Format(tiers.SessionTimeLayout), Summary: summary,
-		Paths: strs(r.Paths), Decisions: r.Decisions, Demoted: r.Demoted, Archived: r.Archived,
+		Paths: strs(r.Paths), Decisions: r.Decisions, Record: r.Record, Demoted: r.Demoted, LatestRecord: r.LatestRecord, Archived: r.Archived,
 		BootFiles: []string{}}
 	for _, p := range []string{r.Boot.BootPath, r.Boot.SkillPath} {
 		if p != "" {
