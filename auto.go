@@ -11,6 +11,7 @@ import (
 	"unicode"
 
 	"github.com/wakeproto/wake/handoff"
+	"github.com/wakeproto/wake/store"
 	"github.com/wakeproto/wake/tiers"
 	"github.com/wakeproto/wake/transcript"
 )
@@ -97,11 +98,11 @@ func (m *Memory) AutoHandoff(ctx context.Context, o AutoOptions) (AutoResult, er
 		res.Skipped = mark.noWork()
 		return res, nil
 	}
-	in := autoInput(autoFacts{session: res.Session, path: o.Transcript, start: res.Start, after: mark.after(),
-		decisions: decisions, changed: changed, carried: m.previousNext()})
+	in := handoff.Auto(handoff.Facts{Session: res.Session, Transcript: o.Transcript, Start: res.Start, After: mark.after(),
+		Decisions: decisions, Changed: changed, Carried: m.previousNext()})
 	in.Auto, in.SessionID, in.NoneSince, in.Seen = true, mark.SessionID, res.Start, mark.seen
 	out, err := m.Handoff(ctx, in, o.Boot)
-	var he *handoff.HandedOffError
+	var he *store.HandedOffError
 	if errors.As(err, &he) {
 		res.Skipped = fmt.Sprintf("%s was written for this session meanwhile (%s); it is kept", handoffKind(he.Auto), stamp(he.At))
 		return res, nil
@@ -183,7 +184,7 @@ func (k SessionMark) noWork() string {
 // sessionMark finds the last hand-off of session id at or after start.
 func (m *Memory) sessionMark(start time.Time, id string) (SessionMark, error) {
 	k := SessionMark{Start: start, SessionID: sessionID(id)}
-	es, err := handoff.SessionHandoffs(m.o.FS, m.root, start, k.SessionID)
+	es, err := store.SessionHandoffs(m.o.FS, m.root, start, k.SessionID)
 	if err != nil {
 		return k, err
 	}
@@ -297,7 +298,7 @@ var decisionOps = map[string]bool{"decide": true, "reverse": true, "contest": tr
 // decisionsSince counts the decision-log changes the ledger records since
 // start: a session's, when no transcript tells which are.
 func (m *Memory) decisionsSince(start time.Time) (int, error) {
-	entries, _, err := handoff.ReadLedgerSince(m.o.FS, m.root, start.UTC().Truncate(time.Second))
+	entries, _, err := store.ReadLedgerSince(m.o.FS, m.root, start.UTC().Truncate(time.Second))
 	if err != nil {
 		return 0, err
 	}
@@ -316,7 +317,7 @@ func (m *Memory) decisionsSince(start time.Time) (int, error) {
 // made in a terminal as the session opened), and is not counted, whereas
 // a hand-off of that second is taken for the session's, so that it is
 // never overwritten.
-func inSession(e handoff.Entry, start time.Time) bool {
+func inSession(e store.Entry, start time.Time) bool {
 	return decisionOps[e.Op] && !e.At.Before(start)
 }
 

@@ -10,6 +10,7 @@ import (
 
 	"github.com/wakeproto/wake"
 	"github.com/wakeproto/wake/handoff"
+	"github.com/wakeproto/wake/store"
 	"github.com/wakeproto/wake/tiers"
 	"github.com/wakeproto/wake/transcript"
 )
@@ -73,7 +74,7 @@ func TestAutoHandoffAfterHandoff(t *testing.T) {
 	if prev := readMem(t, fsys, "/p/.wake/recent/previous.md"); !strings.Contains(prev, "summary: Wrote a\n") {
 		t.Errorf("previous.md is not the agent's hand-off:\n%s", prev)
 	}
-	if main := readMem(t, fsys, "/p/.wake/main.md"); !strings.Contains(main, "next_priority: "+wake.CarriedPrefix+"Write b\n") {
+	if main := readMem(t, fsys, "/p/.wake/main.md"); !strings.Contains(main, "next_priority: "+handoff.CarriedPrefix+"Write b\n") {
 		t.Errorf("main.md does not carry the agent's next priority over:\n%s", main)
 	}
 	// Its own automatic hand-off covers that work: once only.
@@ -145,7 +146,7 @@ func TestOthersDecisionIsNotWork(t *testing.T) {
 {"type":"assistant","message":{"role":"assistant","content":[{"type":"text","text":"A tax."}]},"timestamp":"` + start.Add(time.Second).Format(time.RFC3339) + `"}
 `
 	afero.WriteFile(fsys, "/t/talk.jsonl", []byte(talk), 0o644)
-	if _, err := m.Decide(ctx, handoff.NewDecision{What: "Use cents", Why: "floats round"}); err != nil {
+	if _, err := m.Decide(ctx, store.NewDecision{What: "Use cents", Why: "floats round"}); err != nil {
 		t.Fatal(err)
 	}
 	if w, err := sessionWork(m, "/t/talk.jsonl", transcript.Claude); err != nil || w.DidWork() {
@@ -222,7 +223,7 @@ func TestAutoHandoffSameSecond(t *testing.T) {
 		t.Fatalf("%+v %v", w, err)
 	}
 	res, err := m.AutoHandoff(context.Background(), wake.AutoOptions{Transcript: "/t/s.jsonl"})
-	if err != nil || res.Written == nil || !strings.Contains(string(res.Written.Summary), "summary: '"+wake.AutoPrefix) {
+	if err != nil || res.Written == nil || !strings.Contains(string(res.Written.Summary), "summary: '"+handoff.AutoPrefix) {
 		t.Fatalf("%+v %v", res, err)
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/wakeproto/wake/handoff"
 	"github.com/wakeproto/wake/internal/memlock"
 	"github.com/wakeproto/wake/skeleton"
+	"github.com/wakeproto/wake/store"
 	"github.com/wakeproto/wake/tiers"
 	"github.com/wakeproto/wake/transcript"
 )
@@ -97,7 +98,7 @@ func TestAutoHandoff(t *testing.T) {
 		}
 	}
 	main := readMem(t, fsys, "/p/.wake/main.md")
-	if !strings.Contains(main, "next_priority: "+wake.CarriedPrefix+"Import the bank CSV\n") {
+	if !strings.Contains(main, "next_priority: "+handoff.CarriedPrefix+"Import the bank CSV\n") {
 		t.Errorf("main.md does not carry the next priority over:\n%s", main)
 	}
 	for name, text := range map[string]string{"latest.md": latest, "main.md": main, "ledger": readMem(t, fsys, "/p/.wake/ledger.jsonl")} {
@@ -105,8 +106,8 @@ func TestAutoHandoff(t *testing.T) {
 			t.Errorf("%s holds the secret", name)
 		}
 	}
-	es, err := handoff.SessionHandoffs(fsys, "/p/.wake", start, "s1")
-	if err != nil || len(es) != 1 || !es[0].Auto || es[0].Session != "s1" || !strings.HasPrefix(es[0].Summary, wake.AutoPrefix) {
+	es, err := store.SessionHandoffs(fsys, "/p/.wake", start, "s1")
+	if err != nil || len(es) != 1 || !es[0].Auto || es[0].Session != "s1" || !strings.HasPrefix(es[0].Summary, handoff.AutoPrefix) {
 		t.Fatalf("ledger: %+v %v", es, err)
 	}
 

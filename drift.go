@@ -8,7 +8,7 @@ import (
 
 	"github.com/wakeproto/wake/boot"
 	"github.com/wakeproto/wake/checks"
-	"github.com/wakeproto/wake/handoff"
+	"github.com/wakeproto/wake/store"
 	"github.com/wakeproto/wake/tiers"
 )
 
@@ -64,7 +64,7 @@ func (m *Memory) recordOverBudget(c *boot.Context) {
 		return
 	}
 	data, _ := json.Marshal(next)
-	if err := handoff.WriteState(m.o.FS, m.root, overBudgetFile, data); err != nil {
+	if err := store.WriteState(m.o.FS, m.root, overBudgetFile, data); err != nil {
 		m.warn(fmt.Sprintf("recording which warm files were cut to fit: %v", err))
 	}
 }

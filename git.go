@@ -9,8 +9,8 @@ import (
 	"time"
 
 	"github.com/wakeproto/wake/gitwork"
-	"github.com/wakeproto/wake/handoff"
 	"github.com/wakeproto/wake/policy"
+	"github.com/wakeproto/wake/store"
 	"github.com/wakeproto/wake/tiers"
 )
 
@@ -67,7 +67,7 @@ func (m *Memory) wakeOwned(top string) []string {
 	if rel != "." {
 		out = append(out, rel+"/")
 	} else {
-		for _, p := range []string{tiers.StateDir + "/", tiers.LedgerPath, handoff.SubagentsPath, tiers.BootPath, tiers.RootSkillPath, tiers.RecentDir + "/", tiers.SessionsDir + "/"} {
+		for _, p := range []string{tiers.StateDir + "/", tiers.LedgerPath, store.SubagentsPath, tiers.BootPath, tiers.RootSkillPath, tiers.RecentDir + "/", tiers.SessionsDir + "/"} {
 			out = append(out, p)
 		}
 	}
@@ -77,8 +77,8 @@ func (m *Memory) wakeOwned(top string) []string {
 	}
 	// The ledger keeps times to the second: a file modified within the
 	// second after wake's write is still taken for wake's.
-	last := map[string]handoff.Entry{}
-	entries, _, _ := handoff.ReadLedger(m.o.FS, m.root)
+	last := map[string]store.Entry{}
+	entries, _, _ := store.ReadLedger(m.o.FS, m.root)
 	for _, e := range entries {
 		for _, p := range e.Paths {
 			if abs := filepath.FromSlash(p); filepath.IsAbs(abs) && !e.At.Before(last[abs].At) {

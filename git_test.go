@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/spf13/afero"
-	"github.com/wakeproto/wake/handoff"
+	"github.com/wakeproto/wake/store"
 	"github.com/wakeproto/wake/tiers"
 )
 
@@ -25,7 +25,7 @@ func TestWakeOwned(t *testing.T) {
 		fsys.Chtimes(f.path, f.mod, f.mod)
 	}
 	m := bare("/top/.wake", o)
-	if err := handoff.AppendLedger(fsys, m.root, handoff.Entry{At: at, Op: "install", ChangeSummary: "wake install claude", Paths: []string{"/top/.claude/settings.json", "/top/CLAUDE.md", "main.md"}}); err != nil {
+	if err := store.AppendLedger(fsys, m.root, store.Entry{At: at, Op: "install", ChangeSummary: "wake install claude", Paths: []string{"/top/.claude/settings.json", "/top/CLAUDE.md", "main.md"}}); err != nil {
 		t.Fatal(err)
 	}
 	got := m.wakeOwned("/top")
@@ -38,7 +38,7 @@ func TestWakeOwned(t *testing.T) {
 	if got := m.wakeOwned("/top"); slices.Contains(got, ".claude/settings.json") {
 		t.Errorf("a file deleted since wake wrote it is left out: %q", got)
 	}
-	handoff.AppendLedger(fsys, m.root, handoff.Entry{At: at.Add(time.Minute), Op: "uninstall", ChangeSummary: "wake uninstall claude", Paths: []string{"/top/.claude/settings.json"}})
+	store.AppendLedger(fsys, m.root, store.Entry{At: at.Add(time.Minute), Op: "uninstall", ChangeSummary: "wake uninstall claude", Paths: []string{"/top/.claude/settings.json"}})
 	if got := m.wakeOwned("/top"); !slices.Contains(got, ".claude/settings.json") {
 		t.Errorf("a file wake's uninstall deleted is listed as the session's: %q", got)
 	}

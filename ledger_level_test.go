@@ -8,7 +8,7 @@ import (
 	"github.com/spf13/afero"
 
 	"github.com/wakeproto/wake"
-	"github.com/wakeproto/wake/handoff"
+	"github.com/wakeproto/wake/store"
 )
 
 // TestLedgerRecordedLevel proves the level an entry recorded for its
@@ -20,13 +20,13 @@ func TestLedgerRecordedLevel(t *testing.T) {
 	fsys := afero.NewMemMapFs()
 	now := time.Date(2026, 11, 22, 9, 0, 0, 0, time.UTC)
 	afero.WriteFile(fsys, "/r/cold/keys.md", []byte("---\nsensitivity: secret\n---\nsk-live-1\n"), 0o644)
-	for _, e := range []handoff.Entry{
+	for _, e := range []store.Entry{
 		{At: now, Op: "edit", Paths: []string{"cold/gone-keys.md"}, ChangeSummary: "deleted by hand", Sensitivity: "secret"},
 		{At: now, Op: "edit", Paths: []string{"cold/gone-pay.md"}, ChangeSummary: "deleted by hand: 3 lines", Sensitivity: "confidential"},
 		{At: now, Op: "edit", Paths: []string{"cold/keys.md"}, ChangeSummary: "edited by hand", Sensitivity: "confidential"},
 		{At: now, Op: "edit", Paths: []string{"cold/notes.md"}, ChangeSummary: "added by hand: 2 lines"},
 	} {
-		if err := handoff.AppendLedger(fsys, "/r", e); err != nil {
+		if err := store.AppendLedger(fsys, "/r", e); err != nil {
 			t.Fatal(err)
 		}
 	}

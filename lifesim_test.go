@@ -16,6 +16,7 @@ import (
 	"github.com/wakeproto/wake/handoff"
 	"github.com/wakeproto/wake/internal/memlock"
 	"github.com/wakeproto/wake/skeleton"
+	"github.com/wakeproto/wake/store"
 	"github.com/wakeproto/wake/tiers"
 )
 
@@ -94,7 +95,7 @@ func (l *life) session(s int) {
 	m := l.open()
 	for range l.rng.IntN(4) {
 		l.decided++
-		d := handoff.NewDecision{What: fmt.Sprintf("Keep module m%d on plan p%d", l.decided, l.decided), Why: fmt.Sprintf("session %d needed it", s)}
+		d := store.NewDecision{What: fmt.Sprintf("Keep module m%d on plan p%d", l.decided, l.decided), Why: fmt.Sprintf("session %d needed it", s)}
 		if _, err := m.Decide(l.ctx, d); err != nil {
 			t.Fatalf("session %d: decide: %v", s, err)
 		}
@@ -103,7 +104,7 @@ func (l *life) session(s int) {
 		}
 	}
 	if s%3 == 0 {
-		if _, err := m.Remember(l.ctx, handoff.NewReminder{Text: fmt.Sprintf("check the oven log of week %d", s)}); err != nil {
+		if _, err := m.Remember(l.ctx, store.NewReminder{Text: fmt.Sprintf("check the oven log of week %d", s)}); err != nil {
 			t.Fatalf("session %d: remember: %v", s, err)
 		}
 	}
@@ -164,8 +165,8 @@ func (l *life) reverseOne(m *wake.Memory, s int) {
 	}
 	e := act[l.rng.IntN(len(act))]
 	l.decided++
-	by := handoff.NewDecision{What: fmt.Sprintf("Keep module m%d on plan p%d", l.decided, l.decided), Why: fmt.Sprintf("session %d replaced %s", s, e.ID)}
-	if _, err := m.Reverse(l.ctx, handoff.DecisionRef{ID: e.ID}, by); err != nil {
+	by := store.NewDecision{What: fmt.Sprintf("Keep module m%d on plan p%d", l.decided, l.decided), Why: fmt.Sprintf("session %d replaced %s", s, e.ID)}
+	if _, err := m.Reverse(l.ctx, store.DecisionRef{ID: e.ID}, by); err != nil {
 		l.t.Fatalf("session %d: reverse %s: %v", s, e.ID, err)
 	}
 }

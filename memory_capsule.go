@@ -17,8 +17,8 @@ import (
 	"github.com/wakeproto/wake/boot"
 	"github.com/wakeproto/wake/budget"
 	"github.com/wakeproto/wake/capsule"
-	"github.com/wakeproto/wake/handoff"
 	"github.com/wakeproto/wake/policy"
+	"github.com/wakeproto/wake/store"
 	"github.com/wakeproto/wake/tiers"
 	"github.com/wakeproto/wake/transcript"
 )
@@ -141,7 +141,7 @@ func (m *Memory) capsuleWith(ctx context.Context, o CapsuleOptions, hl []capsule
 		// The capsule, its reminders consumed and its ledger line are one
 		// change: a failure before the line is on disk undoes the rest.
 		return s.WriteCapsuleLocked(w.Path, w.Data, w.Consumed, w.ID, now,
-			handoff.Entry{At: now, Op: "capsule", Paths: paths, ChangeSummary: sum})
+			store.Entry{At: now, Op: "capsule", Paths: paths, ChangeSummary: sum})
 	}()
 	m.SaveCache()
 	if err != nil {
@@ -269,7 +269,7 @@ func (m *Memory) capsuleSources(ctx context.Context, o CapsuleOptions, branch st
 // lastSession is the last hand-off's session: the client's id an
 // automatic hand-off recorded, else the time of the last summary.
 func (m *Memory) lastSession(latestAt time.Time) string {
-	entries, _, err := handoff.ReadLedger(m.o.FS, m.root)
+	entries, _, err := store.ReadLedger(m.o.FS, m.root)
 	if err == nil {
 		for i := len(entries) - 1; i >= 0; i-- {
 			if e := entries[i]; e.Op == "handoff" {
@@ -560,21 +560,21 @@ func (m *Memory) PruneCapsules(ctx context.Context, olderThan time.Duration, dry
 	}
 	s := m.Store()
 	var failed error
-	err = s.Mutate(ctx, func() (handoff.Entry, error) {
+	err = s.Mutate(ctx, func() (store.Entry, error) {
 		// Again under the lock: another process may have pruned or
 		// written since.
 		if moves, err = plan(); err != nil {
-			return handoff.Entry{}, err
+			return store.Entry{}, err
 		}
 		if len(moves) == 0 {
 			// Another prune moved them meanwhile: nothing to record.
-			return handoff.Entry{}, errNothingPruned
+			return store.Entry{}, errNothingPruned
 		}
 		var paths []string
 		for i, mv := range moves {
 			if err := s.MoveLocked(mv.From, mv.To); err != nil {
 				if i == 0 {
-					return handoff.Entry{}, err
+					return store.Entry{}, err
 				}
 				// The moves made are recorded all the same.
 				failed = fmt.Errorf("after moving %d capsule(s): %w", i, err)
@@ -584,7 +584,7 @@ func (m *Memory) PruneCapsules(ctx context.Context, olderThan time.Duration, dry
 			p.Moves = append(p.Moves, mv)
 		}
 		moves = p.Moves
-		return handoff.Entry{At: now, Op: "capsule-prune", Paths: paths,
+		return store.Entry{At: now, Op: "capsule-prune", Paths: paths,
 			ChangeSummary: fmt.Sprintf("moved %d capsule(s) created before %s to %s", len(moves), p.Before.Format(time.RFC3339), capsule.ArchiveDir)}, nil
 	})
 	switch {

@@ -12,9 +12,9 @@ import (
 	"github.com/spf13/afero"
 
 	"github.com/wakeproto/wake"
-	"github.com/wakeproto/wake/handoff"
 	"github.com/wakeproto/wake/internal/memlock"
 	"github.com/wakeproto/wake/skeleton"
+	"github.com/wakeproto/wake/store"
 )
 
 // A kill at any point of `wake capsule prompt --stub` leaves, once the
@@ -53,7 +53,7 @@ func TestCapsuleStubCrashLeavesNoUnrecordedStub(t *testing.T) {
 		}
 		// and one past StaleTempAge sweeps a temporary file the kill left.
 		later := o
-		later.Now = func() time.Time { return time.Now().Add(handoff.StaleTempAge + time.Minute) }
+		later.Now = func() time.Time { return time.Now().Add(store.StaleTempAge + time.Minute) }
 		wake.Recover(root, later)
 		checkStubs(t, root, o, at, -1)
 	}
@@ -65,7 +65,7 @@ func TestCapsuleStubCrashLeavesNoUnrecordedStub(t *testing.T) {
 // file.
 func checkStubs(t *testing.T, root string, o wake.Options, at, want int) {
 	t.Helper()
-	es, _, err := handoff.ReadLedger(o.FS, root)
+	es, _, err := store.ReadLedger(o.FS, root)
 	if err != nil {
 		t.Fatal(err)
 	}

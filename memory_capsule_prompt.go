@@ -11,8 +11,8 @@ import (
 
 	"github.com/wakeproto/wake/capsule"
 	"github.com/wakeproto/wake/gitwork"
-	"github.com/wakeproto/wake/handoff"
 	"github.com/wakeproto/wake/policy"
+	"github.com/wakeproto/wake/store"
 	"github.com/wakeproto/wake/tiers"
 )
 
@@ -79,7 +79,7 @@ func (m *Memory) CapsulePrompt(ctx context.Context, o CapsulePromptOptions) (Cap
 		err = m.writeStub(ctx, &p)
 	} else if p.Path == "" {
 		_, p.Path = m.freeCapsulePath(p.Front.Branch, p.Front.CreatedAt)
-		err = handoff.CheckWritable(m.o.FS, m.root, p.Path)
+		err = store.CheckWritable(m.o.FS, m.root, p.Path)
 	}
 	if err != nil {
 		return p, err
@@ -99,14 +99,14 @@ func (m *Memory) CapsulePrompt(ctx context.Context, o CapsulePromptOptions) (Cap
 
 // writeStub writes the skeleton at p.Path (a free default path when
 // empty), exclusively, under the lock, with its ledger line as one change
-// (see [handoff.Store.CreateLogged]): a kill leaves no stub without its
+// (see [store.Store.CreateLogged]): a kill leaves no stub without its
 // line and no empty stub.
 func (m *Memory) writeStub(ctx context.Context, p *CapsulePrompt) error {
-	err := m.Store().CreateLogged(ctx, func() (handoff.NewFile, error) {
+	err := m.Store().CreateLogged(ctx, func() (store.NewFile, error) {
 		if p.Path == "" {
 			_, p.Path = m.freeCapsulePath(p.Front.Branch, p.Front.CreatedAt)
 		}
-		return handoff.NewFile{Path: p.Path, Data: capsule.Stub(p.Front), Entry: handoff.Entry{Op: OpCapsuleStub, Paths: []string{p.Path},
+		return store.NewFile{Path: p.Path, Data: capsule.Stub(p.Front), Entry: store.Entry{Op: OpCapsuleStub, Paths: []string{p.Path},
 			ChangeSummary: "wrote the skeleton of capsule " + p.Path + " for the agent to fill in"}}, nil
 	})
 	if errors.Is(err, fs.ErrExist) {
@@ -130,7 +130,7 @@ func (m *Memory) capsuleRel(file string) (string, error) {
 	if !strings.HasPrefix(rel, tiers.ColdDir+"/") {
 		return "", &CapsulePathError{file, "not under cold/: a capsule is a cold document, never one of the memory's own files"}
 	}
-	if err := handoff.CheckWritable(m.o.FS, m.root, rel); err != nil {
+	if err := store.CheckWritable(m.o.FS, m.root, rel); err != nil {
 		return "", &CapsulePathError{file, err.Error()}
 	}
 	return rel, nil

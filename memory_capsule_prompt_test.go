@@ -15,8 +15,8 @@ import (
 
 	"github.com/wakeproto/wake"
 	"github.com/wakeproto/wake/capsule"
-	"github.com/wakeproto/wake/handoff"
 	"github.com/wakeproto/wake/skeleton"
+	"github.com/wakeproto/wake/store"
 )
 
 // capsuleProject is a git work tree with a committed src/app.go and a
@@ -58,7 +58,7 @@ func capsuleProject(t *testing.T) (string, *wake.Memory, func(args ...string) st
 
 func ledgerOps(t *testing.T, root string) []string {
 	t.Helper()
-	es, _, err := handoff.ReadLedger(afero.NewOsFs(), root)
+	es, _, err := store.ReadLedger(afero.NewOsFs(), root)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -256,7 +256,7 @@ func TestCapsulePromptScrubbed(t *testing.T) {
 func TestVerifyBuiltCapsule(t *testing.T) {
 	dir, m, git := capsuleProject(t)
 	ctx := context.Background()
-	if _, err := m.Decide(ctx, handoff.NewDecision{What: "Use YAML front matter", Why: "it is what the format reads"}); err != nil {
+	if _, err := m.Decide(ctx, store.NewDecision{What: "Use YAML front matter", Why: "it is what the format reads"}); err != nil {
 		t.Fatal(err)
 	}
 	os.WriteFile(filepath.Join(dir, "src", "app.go"), []byte("package app // 2\n"), 0o644)
@@ -375,7 +375,7 @@ func TestCapsuleLedgerFailsLeavesNothing(t *testing.T) {
 	_, m, _ := capsuleProject(t)
 	ctx := context.Background()
 	root := m.Root()
-	if _, err := m.Remember(ctx, handoff.NewReminder{Text: "an open one"}); err != nil {
+	if _, err := m.Remember(ctx, store.NewReminder{Text: "an open one"}); err != nil {
 		t.Fatal(err)
 	}
 	inbox, _ := os.ReadFile(filepath.Join(root, "warm", "inbox.md"))

@@ -12,10 +12,10 @@ import (
 	"github.com/wakeproto/wake"
 	"github.com/wakeproto/wake/budget"
 	"github.com/wakeproto/wake/capsule"
-	"github.com/wakeproto/wake/handoff"
 	"github.com/wakeproto/wake/internal/demo"
 	"github.com/wakeproto/wake/internal/golden"
 	"github.com/wakeproto/wake/internal/memlock"
+	"github.com/wakeproto/wake/store"
 	"github.com/wakeproto/wake/tiers"
 )
 
@@ -60,7 +60,7 @@ func TestCapsuleDemo(t *testing.T) {
 	now := capsuleClock
 	fsys, m, _ := capsuleRoot(t, "", &now)
 	ctx := context.Background()
-	if _, err := m.Remember(ctx, handoff.NewReminder{Text: "Outline onboarding UX spike", Topic: "ux", Next: "Review mockups", Tags: []string{"ux", "spike"}}); err != nil {
+	if _, err := m.Remember(ctx, store.NewReminder{Text: "Outline onboarding UX spike", Topic: "ux", Next: "Review mockups", Tags: []string{"ux", "spike"}}); err != nil {
 		t.Fatal(err)
 	}
 	tr, err := os.ReadFile("transcript/testdata/claude.jsonl")
@@ -101,7 +101,7 @@ func TestCapsuleDemo(t *testing.T) {
 	if err != nil || len(rs) != 1 || rs[0].Open() || !strings.HasPrefix(rs[0].Consumed, wantID) {
 		t.Errorf("reminders after the capsule: %+v, %v", rs, err)
 	}
-	entries, _, err := handoff.ReadLedger(fsys, "/demo")
+	entries, _, err := store.ReadLedger(fsys, "/demo")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -138,7 +138,7 @@ func TestCapsuleFits(t *testing.T) {
 	_, m, _ := capsuleRoot(t, "\n[capsule]\nmax_tokens = 400\nprompt_ceiling = 450\n", &now)
 	ctx := context.Background()
 	for _, txt := range []string{"an older reminder that is long enough to weigh something in the capsule", "the newest reminder"} {
-		if _, err := m.Remember(ctx, handoff.NewReminder{Text: txt}); err != nil {
+		if _, err := m.Remember(ctx, store.NewReminder{Text: txt}); err != nil {
 			t.Fatal(err)
 		}
 		now = now.Add(time.Minute)
@@ -219,10 +219,10 @@ func TestCapsuleDryRun(t *testing.T) {
 	now := capsuleClock
 	fsys, m, _ := capsuleRoot(t, "", &now)
 	ctx := context.Background()
-	if _, err := m.Remember(ctx, handoff.NewReminder{Text: "keep me open"}); err != nil {
+	if _, err := m.Remember(ctx, store.NewReminder{Text: "keep me open"}); err != nil {
 		t.Fatal(err)
 	}
-	before, _, _ := handoff.ReadLedger(fsys, "/demo")
+	before, _, _ := store.ReadLedger(fsys, "/demo")
 	w, err := m.Capsule(ctx, wake.CapsuleOptions{DryRun: true})
 	if err != nil || !w.DryRun || !strings.Contains(string(w.Data), "keep me open") || len(w.Consumed) != 0 {
 		t.Fatalf("dry run: %+v, %v", w, err)
@@ -230,7 +230,7 @@ func TestCapsuleDryRun(t *testing.T) {
 	if ok, _ := afero.Exists(fsys, "/demo/"+w.Path); ok {
 		t.Errorf("a dry run wrote %s", w.Path)
 	}
-	after, _, _ := handoff.ReadLedger(fsys, "/demo")
+	after, _, _ := store.ReadLedger(fsys, "/demo")
 	rs, _ := m.Reminders(ctx)
 	if len(after) != len(before) || !rs[0].Open() {
 		t.Errorf("a dry run wrote the ledger (%d → %d lines) or consumed a reminder (%+v)", len(before), len(after), rs)
@@ -296,14 +296,14 @@ func TestCapsuleListPruneTOC(t *testing.T) {
 	if ok, _ := afero.Exists(fsys, "/demo/"+fresh.Path); !ok {
 		t.Errorf("prune moved the fresh capsule")
 	}
-	entries, _, _ := handoff.ReadLedger(fsys, "/demo")
+	entries, _, _ := store.ReadLedger(fsys, "/demo")
 	if last := entries[len(entries)-1]; last.Op != "capsule-prune" || len(last.Paths) != 4 {
 		t.Errorf("last ledger entry %+v", last)
 	}
 	if again, err := m.PruneCapsules(ctx, 30*24*time.Hour, false); err != nil || len(again.Moves) != 0 {
 		t.Errorf("a second prune: %+v, %v", again, err)
 	}
-	if e2, _, _ := handoff.ReadLedger(fsys, "/demo"); len(e2) != len(entries) {
+	if e2, _, _ := store.ReadLedger(fsys, "/demo"); len(e2) != len(entries) {
 		t.Errorf("a prune with nothing to move wrote the ledger")
 	}
 	withArchive, _ := m.Capsules(ctx, "", true)
@@ -404,12 +404,12 @@ func TestPruneRaceWritesNothing(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	var before []handoff.Entry
+	var before []store.Entry
 	p, err := m.PruneCapsules(ctx, 30*24*time.Hour, false)
 	if err != nil || len(p.Moves) != 0 {
 		t.Fatalf("the prune that lost the race: %+v, %v", p, err)
 	}
-	entries, _, _ := handoff.ReadLedger(fsys, "/demo")
+	entries, _, _ := store.ReadLedger(fsys, "/demo")
 	for _, e := range entries {
 		if e.Op == "capsule-prune" {
 			before = append(before, e)

@@ -17,8 +17,8 @@ import (
 	"strings"
 
 	"github.com/wakeproto/wake/capsule"
-	"github.com/wakeproto/wake/handoff"
 	"github.com/wakeproto/wake/policy"
+	"github.com/wakeproto/wake/store"
 	"github.com/wakeproto/wake/tiers"
 )
 
@@ -300,20 +300,20 @@ func (m *Memory) checkCommits(ctx context.Context, s *capsule.Scanned, v *Capsul
 // recordFiles adds fresh to the capsule's files: record, under the lock,
 // provided the file is still what was verified.
 func (m *Memory) recordFiles(ctx context.Context, rel string, data []byte, s *capsule.Scanned, fresh []capsule.FileHash) error {
-	return m.Store().Mutate(ctx, func() (handoff.Entry, error) {
+	return m.Store().Mutate(ctx, func() (store.Entry, error) {
 		// Read as verify read it: the lock is held meanwhile.
 		now, err := m.readCapsuleFile(rel, rel)
 		if err != nil {
-			return handoff.Entry{}, err
+			return store.Entry{}, err
 		}
 		if !bytes.Equal(now, data) {
-			return handoff.Entry{}, fmt.Errorf("capsule %s changed while it was verified; run verify again", rel)
+			return store.Entry{}, fmt.Errorf("capsule %s changed while it was verified; run verify again", rel)
 		}
 		all := append(append([]capsule.FileHash(nil), s.Capsule.Front.Files...), fresh...)
 		if err := m.Store().Write(rel, capsule.WithFiles(data, s, all)); err != nil {
-			return handoff.Entry{}, err
+			return store.Entry{}, err
 		}
-		return handoff.Entry{Op: OpCapsuleVerify, Paths: []string{rel},
+		return store.Entry{Op: OpCapsuleVerify, Paths: []string{rel},
 			ChangeSummary: fmt.Sprintf("recorded the sha256 of %d file(s) capsule %s names", len(fresh), rel)}, nil
 	})
 }

@@ -8,8 +8,8 @@ import (
 
 	"github.com/wakeproto/wake/checks"
 	"github.com/wakeproto/wake/cold"
-	"github.com/wakeproto/wake/handoff"
 	"github.com/wakeproto/wake/policy"
+	"github.com/wakeproto/wake/store"
 	"github.com/wakeproto/wake/tiers"
 )
 
@@ -29,12 +29,12 @@ func (m *Memory) Pull(ctx context.Context, path string) (cold.Pull, error) {
 		return cold.Pull{}, fmt.Errorf("%w: %w", ErrBadPath, err)
 	}
 	o := m.coldOptions(nil)
-	cold.PullCold(o, rel, handoff.ColdSession{})
+	cold.PullCold(o, rel, store.ColdSession{})
 	var p cold.Pull
-	err = m.Store().PullCold(ctx, func(cs handoff.ColdSession) (handoff.ColdPull, error) {
+	err = m.Store().PullCold(ctx, func(cs store.ColdSession) (store.ColdPull, error) {
 		var err error
 		if p, err = cold.PullCold(o, rel, cs); err != nil {
-			return handoff.ColdPull{}, err
+			return store.ColdPull{}, err
 		}
 		// Pasted credentials never leave: the text is scrubbed, says so,
 		// and is counted as printed.
@@ -50,7 +50,7 @@ func (m *Memory) Pull(ctx context.Context, path string) (cold.Pull, error) {
 			p.Tokens += n
 			p.Left = max(0, p.Left-n)
 		}
-		return handoff.ColdPull{Path: p.Path, Tokens: p.Tokens, Whole: p.Whole}, nil
+		return store.ColdPull{Path: p.Path, Tokens: p.Tokens, Whole: p.Whole}, nil
 	})
 	m.SaveCache()
 	return p, err
@@ -93,16 +93,16 @@ func (m *Memory) recentNote(text string) string {
 
 // ColdTOC is the whole table of contents of cold/, nothing folded, with
 // the session's cold accounting as it stands.
-func (m *Memory) ColdTOC() (*cold.TOC, handoff.ColdSession, error) {
+func (m *Memory) ColdTOC() (*cold.TOC, store.ColdSession, error) {
 	idx := cold.OpenIndex(m.o.FS, m.root, m.cfg.Encoding)
 	toc, warns, err := cold.BuildTOC(m.coldOptions(idx), cold.NoFold)
 	if err != nil {
-		return nil, handoff.ColdSession{}, err
+		return nil, store.ColdSession{}, err
 	}
 	m.SaveCache()
 	m.saveIndex(idx)
 	m.warnAll(warns)
-	cs, err := handoff.ReadColdSession(m.o.FS, m.root)
+	cs, err := store.ReadColdSession(m.o.FS, m.root)
 	return toc, cs, err
 }
 

@@ -6,14 +6,14 @@ import (
 	"fmt"
 
 	"github.com/wakeproto/wake/checks"
-	"github.com/wakeproto/wake/handoff"
 	"github.com/wakeproto/wake/policy"
+	"github.com/wakeproto/wake/store"
 	"github.com/wakeproto/wake/tiers"
 )
 
-// Decide appends a decision to the log (see [handoff.Store.Decide]). The
+// Decide appends a decision to the log (see [store.Store.Decide]). The
 // change names the entry as the policy allows: see [Memory.Uphold].
-func (m *Memory) Decide(ctx context.Context, d handoff.NewDecision) (handoff.DecisionChange, error) {
+func (m *Memory) Decide(ctx context.Context, d store.NewDecision) (store.DecisionChange, error) {
 	ch, err := m.Store().Decide(ctx, d)
 	if err != nil {
 		return ch, m.quotable(err)
@@ -33,7 +33,7 @@ func (m *Memory) quotable(err error) error {
 	if policy.Withheld(lvl) {
 		withholdTitles(err, fmt.Sprintf("its text is held back: %s is %s", tiers.DecisionsPath, lvl))
 	}
-	var ce *handoff.ConflictError
+	var ce *store.ConflictError
 	if !errors.As(err, &ce) {
 		return err
 	}
@@ -52,14 +52,14 @@ func (m *Memory) quotable(err error) error {
 
 // Reverse reverses the decision ref names by the new decision d. The
 // change names that entry as the policy allows: see [Memory.Uphold].
-func (m *Memory) Reverse(ctx context.Context, ref handoff.DecisionRef, d handoff.NewDecision) (handoff.DecisionChange, error) {
+func (m *Memory) Reverse(ctx context.Context, ref store.DecisionRef, d store.NewDecision) (store.DecisionChange, error) {
 	return m.logged(m.Store().Reverse(ctx, ref, d))
 }
 
 // Contest records an objection to the decision ref names and a proposal,
 // for the user to settle. The change names that entry as the policy
 // allows: see [Memory.Uphold].
-func (m *Memory) Contest(ctx context.Context, ref handoff.DecisionRef, objection, proposal string) (handoff.DecisionChange, error) {
+func (m *Memory) Contest(ctx context.Context, ref store.DecisionRef, objection, proposal string) (store.DecisionChange, error) {
 	return m.logged(m.Store().Contest(ctx, ref, objection, proposal))
 }
 
@@ -68,13 +68,13 @@ func (m *Memory) Contest(ctx context.Context, ref handoff.DecisionRef, objection
 // titles say so instead of quoting the entries, even one the caller just
 // wrote there: the log's text leaves wake by no way. Every title comes
 // back scrubbed of secret-looking strings.
-func (m *Memory) Uphold(ctx context.Context, ref handoff.DecisionRef, because string) (handoff.DecisionChange, error) {
+func (m *Memory) Uphold(ctx context.Context, ref store.DecisionRef, because string) (store.DecisionChange, error) {
 	return m.logged(m.Store().Uphold(ctx, ref, because))
 }
 
 // logged withholds the titles of the entries of a held-back log, and
 // scrubs them.
-func (m *Memory) logged(ch handoff.DecisionChange, err error) (handoff.DecisionChange, error) {
+func (m *Memory) logged(ch store.DecisionChange, err error) (store.DecisionChange, error) {
 	if lvl := policy.OfPath(m.o.FS, m.root, tiers.DecisionsPath); err == nil && policy.Withheld(lvl) {
 		ch.Title = fmt.Sprintf("(its text is held back: %s is %s)", tiers.DecisionsPath, lvl)
 		if ch.AddedTitle != "" {
@@ -92,12 +92,12 @@ func withholdTitles(err error, held string) {
 	blank := func(d *tiers.Decision) {
 		d.Date, d.What = held, "…"
 	}
-	var me *handoff.MovedNumberError
+	var me *store.MovedNumberError
 	if errors.As(err, &me) {
 		blank(&me.Now)
 		blank(&me.Was)
 	}
-	var de *handoff.DuplicateIDError
+	var de *store.DuplicateIDError
 	if errors.As(err, &de) {
 		for i := range de.Entries {
 			blank(&de.Entries[i])
@@ -131,8 +131,8 @@ func (m *Memory) Check(ctx context.Context) (checks.Report, error) {
 }
 
 // Compact moves reversed decisions, done tasks, resolved questions and
-// closed reminders to their archives under cold/ (see [handoff.Store.Compact]); with dryRun it
+// closed reminders to their archives under cold/ (see [store.Store.Compact]); with dryRun it
 // only says what it would move.
-func (m *Memory) Compact(ctx context.Context, dryRun bool) (handoff.Compaction, error) {
+func (m *Memory) Compact(ctx context.Context, dryRun bool) (store.Compaction, error) {
 	return m.Store().Compact(ctx, dryRun)
 }

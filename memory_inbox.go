@@ -7,8 +7,8 @@ import (
 
 	"github.com/spf13/afero"
 
-	"github.com/wakeproto/wake/handoff"
 	"github.com/wakeproto/wake/policy"
+	"github.com/wakeproto/wake/store"
 	"github.com/wakeproto/wake/tiers"
 )
 
@@ -57,21 +57,21 @@ func (m *Memory) Reminders(ctx context.Context) ([]tiers.Reminder, error) {
 	return in.Reminders, err
 }
 
-// Remember appends a reminder to the inbox (see [handoff.Store.Remember]).
+// Remember appends a reminder to the inbox (see [store.Store.Remember]).
 // The entry comes back scrubbed, or with its texts held back as the
 // inbox's sensitivity says.
-func (m *Memory) Remember(ctx context.Context, r handoff.NewReminder) (tiers.Reminder, error) {
+func (m *Memory) Remember(ctx context.Context, r store.NewReminder) (tiers.Reminder, error) {
 	got, err := m.Store().Remember(ctx, r)
 	return m.shownReminder(got), err
 }
 
 // CloseReminder closes the open reminder n by hand, saying why (see
-// [handoff.Store.CloseReminder]). The entry, and a refusal quoting one
+// [store.Store.CloseReminder]). The entry, and a refusal quoting one
 // already closed, come back scrubbed or held back as the inbox's
 // sensitivity says.
 func (m *Memory) CloseReminder(ctx context.Context, n int, why string) (tiers.Reminder, error) {
 	got, err := m.Store().CloseReminder(ctx, n, why)
-	var ce *handoff.ReminderClosedError
+	var ce *store.ReminderClosedError
 	if errors.As(err, &ce) {
 		ce.Reminder = m.shownReminder(ce.Reminder)
 	}

@@ -10,9 +10,9 @@ import (
 	"github.com/spf13/afero"
 
 	"github.com/wakeproto/wake"
-	"github.com/wakeproto/wake/handoff"
 	"github.com/wakeproto/wake/internal/memlock"
 	"github.com/wakeproto/wake/skeleton"
+	"github.com/wakeproto/wake/store"
 	"github.com/wakeproto/wake/tiers"
 )
 
@@ -38,19 +38,19 @@ func inboxMemory(t *testing.T) (*wake.Memory, afero.Fs) {
 func TestRemindersAreScrubbed(t *testing.T) {
 	m, fsys := inboxMemory(t)
 	ctx := context.Background()
-	r, err := m.Remember(ctx, handoff.NewReminder{Text: "rotate " + inboxToken, Tags: []string{"ops"}})
+	r, err := m.Remember(ctx, store.NewReminder{Text: "rotate " + inboxToken, Tags: []string{"ops"}})
 	if err != nil || strings.Contains(r.Text, "ghp_") || !strings.HasPrefix(r.Text, "rotate [redacted") {
 		t.Fatalf("%+v %v", r, err)
 	}
-	if _, err := m.Remember(ctx, handoff.NewReminder{Text: "second", Next: "use " + inboxToken}); err != nil {
+	if _, err := m.Remember(ctx, store.NewReminder{Text: "second", Next: "use " + inboxToken}); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := m.CloseReminder(ctx, 1, "done with "+inboxToken); err != nil {
 		t.Fatal(err)
 	}
 	_, err = m.CloseReminder(ctx, 1, "again")
-	var ce *handoff.ReminderClosedError
-	var ie *handoff.InputError
+	var ce *store.ReminderClosedError
+	var ie *store.InputError
 	if !errors.As(err, &ce) || !errors.As(err, &ie) || strings.Contains(err.Error(), "ghp_") || !strings.Contains(err.Error(), "reminder 1 is already closed: done at 2026-11-22T22:24:46Z: done with [redacted") {
 		t.Fatalf("%v", err)
 	}
@@ -86,7 +86,7 @@ func TestHeldBackInbox(t *testing.T) {
 		if want := map[string]string{tiers.Secret: "", tiers.Confidential: "ops chores"}[lvl]; in.Summary != want {
 			t.Fatalf("%s: summary %q", lvl, in.Summary)
 		}
-		r, err := m.Remember(ctx, handoff.NewReminder{Text: "NEW-CANARY"})
+		r, err := m.Remember(ctx, store.NewReminder{Text: "NEW-CANARY"})
 		if err != nil || r.N != 3 || strings.Contains(r.Text, "CANARY") {
 			t.Fatalf("%s: %+v %v", lvl, r, err)
 		}

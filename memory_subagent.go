@@ -9,8 +9,8 @@ import (
 
 	"github.com/wakeproto/wake/budget"
 	"github.com/wakeproto/wake/capsule"
-	"github.com/wakeproto/wake/handoff"
 	"github.com/wakeproto/wake/policy"
+	"github.com/wakeproto/wake/store"
 	"github.com/wakeproto/wake/tiers"
 )
 
@@ -84,7 +84,7 @@ func (m *Memory) SubagentStart(ctx context.Context, in SubagentStartInput) (Inje
 	}
 	inj.Capsule, inj.Built = found, built
 	inj.Text, inj.Cut, inj.Cuts = m.injectionText(found, inj.Limit)
-	err = m.Store().RecordSubagent(ctx, handoff.SubagentRecord{At: m.o.Now(), Capsule: found.ID, AgentID: in.AgentID,
+	err = m.Store().RecordSubagent(ctx, store.SubagentRecord{At: m.o.Now(), Capsule: found.ID, AgentID: in.AgentID,
 		AgentType: in.AgentType, Client: in.Client, Session: in.Session, Bytes: len(inj.Text), Cut: inj.Cut})
 	if err != nil {
 		return inj, fmt.Errorf("capsule %s: recording its injection: %w", found.ID, err)
@@ -102,7 +102,7 @@ const subagentLock = "subagent.lock"
 // which. The transcript is read with no lock held: a long one, or one
 // slow to read, must not keep the hooks of other subagents waiting.
 func (m *Memory) subagentCapsule(ctx context.Context, in SubagentStartInput) (f capsule.Found, built bool, err error) {
-	if _, err := handoff.MkdirAllIn(m.o.FS, m.root, tiers.StateDir); err != nil {
+	if _, err := store.MkdirAllIn(m.o.FS, m.root, tiers.StateDir); err != nil {
 		return f, false, err
 	}
 	o := CapsuleOptions{Session: in.Session, Transcript: in.Transcript, TranscriptFormat: transcriptFormat(in),
@@ -177,7 +177,7 @@ func transcriptFormat(in SubagentStartInput) string {
 // nonChanges are the ledger ops that leave the memory's content as it
 // was: a capsule written, a capsule given to a subagent, a client wired
 // in or out.
-var nonChanges = []string{"capsule", handoff.OpSubagent, "install", "uninstall"}
+var nonChanges = []string{"capsule", store.OpSubagent, "install", "uninstall"}
 
 // changedSince reports whether the memory changed after capsule f was
 // written: a ledger line after the capsule's own (op capsule naming its
@@ -186,7 +186,7 @@ var nonChanges = []string{"capsule", handoff.OpSubagent, "install", "uninstall"}
 // the ledger's lines from created_at on are read. A ledger wake cannot
 // read counts as a change.
 func (m *Memory) changedSince(f capsule.Found) bool {
-	entries, _, err := handoff.ReadLedgerSince(m.o.FS, m.root, f.Created)
+	entries, _, err := store.ReadLedgerSince(m.o.FS, m.root, f.Created)
 	if err != nil {
 		return true
 	}

@@ -11,14 +11,14 @@ import (
 
 	"github.com/wakeproto/wake"
 	"github.com/wakeproto/wake/budget"
-	"github.com/wakeproto/wake/handoff"
 	"github.com/wakeproto/wake/internal/demo"
 	"github.com/wakeproto/wake/internal/memlock"
+	"github.com/wakeproto/wake/store"
 )
 
 // countingLocker counts the locks held, of every kind.
 type countingLocker struct {
-	handoff.Locker
+	store.Locker
 	held int
 }
 

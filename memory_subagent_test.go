@@ -12,15 +12,15 @@ import (
 	"github.com/wakeproto/wake"
 	"github.com/wakeproto/wake/budget"
 	"github.com/wakeproto/wake/capsule"
-	"github.com/wakeproto/wake/handoff"
 	"github.com/wakeproto/wake/internal/demo"
 	"github.com/wakeproto/wake/internal/memlock"
+	"github.com/wakeproto/wake/store"
 )
 
 // subagents reads the registry, failing on a bad line.
-func subagents(t *testing.T, fsys afero.Fs) []handoff.SubagentRecord {
+func subagents(t *testing.T, fsys afero.Fs) []store.SubagentRecord {
 	t.Helper()
-	rs, bad, err := handoff.ReadSubagents(fsys, "/demo")
+	rs, bad, err := store.ReadSubagents(fsys, "/demo")
 	if err != nil || len(bad) > 0 {
 		t.Fatalf("reading subagents.jsonl: %v %v", err, bad)
 	}
@@ -28,9 +28,9 @@ func subagents(t *testing.T, fsys afero.Fs) []handoff.SubagentRecord {
 }
 
 // lastEntry is the ledger's last line.
-func lastEntry(t *testing.T, fsys afero.Fs) handoff.Entry {
+func lastEntry(t *testing.T, fsys afero.Fs) store.Entry {
 	t.Helper()
-	es, _, err := handoff.ReadLedger(fsys, "/demo")
+	es, _, err := store.ReadLedger(fsys, "/demo")
 	if err != nil || len(es) == 0 {
 		t.Fatalf("ledger: %d entries, %v", len(es), err)
 	}
@@ -77,7 +77,7 @@ func TestSubagentStartBuildsThenReuses(t *testing.T) {
 		t.Errorf("%d bytes, or the consumption prompt is not last:\n%s", len(text), text)
 	}
 	rs := subagents(t, fsys)
-	want := handoff.SubagentRecord{At: now.UTC(), Capsule: inj.Capsule.ID, AgentID: "a1b2c3", AgentType: "general-purpose",
+	want := store.SubagentRecord{At: now.UTC(), Capsule: inj.Capsule.ID, AgentID: "a1b2c3", AgentType: "general-purpose",
 		Client: "claude", Session: "sess-1", Bytes: len(text), Cut: inj.Cut}
 	if len(rs) != 1 || rs[0] != want {
 		t.Fatalf("registry %+v, want %+v", rs, want)
@@ -103,7 +103,7 @@ func TestSubagentStartBuildsThenReuses(t *testing.T) {
 
 	// A reminder changes the memory: a new capsule, which takes it in.
 	now = now.Add(time.Minute)
-	if _, err := m.Remember(ctx, handoff.NewReminder{Text: "Ask about the bakery's VAT rules"}); err != nil {
+	if _, err := m.Remember(ctx, store.NewReminder{Text: "Ask about the bakery's VAT rules"}); err != nil {
 		t.Fatal(err)
 	}
 	now = now.Add(time.Minute)
@@ -124,7 +124,7 @@ func TestSubagentStartLimits(t *testing.T) {
 	now := capsuleClock
 	fsys, m, _ := capsuleRoot(t, "\n[capsule]\nhook_bytes = 4096\n\n[capsule.agents]\nExplore = 0\nPlan = 1200\nTiny = 150\n", &now)
 	ctx := context.Background()
-	ledgerBefore, _, _ := handoff.ReadLedger(fsys, "/demo")
+	ledgerBefore, _, _ := store.ReadLedger(fsys, "/demo")
 	none, err := m.SubagentStart(ctx, wake.SubagentStartInput{Client: "claude", AgentID: "e1", AgentType: "Explore"})
 	if err != nil || none.Text != "" || none.Limit != 0 {
 		t.Fatalf("Explore: %q, limit %d, %v", none.Text, none.Limit, err)
@@ -132,7 +132,7 @@ func TestSubagentStartLimits(t *testing.T) {
 	if _, err := fsys.Stat("/demo/subagents.jsonl"); !os.IsNotExist(err) {
 		t.Errorf("an agent type given nothing was recorded: %v", err)
 	}
-	if es, _, _ := handoff.ReadLedger(fsys, "/demo"); len(es) != len(ledgerBefore) {
+	if es, _, _ := store.ReadLedger(fsys, "/demo"); len(es) != len(ledgerBefore) {
 		t.Errorf("an agent type given nothing left a ledger line: %+v", es[len(es)-1])
 	}
 	whole, err := m.SubagentStart(ctx, wake.SubagentStartInput{Client: "claude", AgentID: "g1", AgentType: "general-purpose"})
@@ -238,7 +238,7 @@ func TestSubagentStartHandWrittenCapsule(t *testing.T) {
 	if inj.Built || inj.Capsule.ID != id || !strings.Contains(inj.Text, "hand-marker-91c2") {
 		t.Fatalf("built %v, capsule %q:\n%s", inj.Built, inj.Capsule.ID, inj.Text)
 	}
-	if _, err := m.Remember(ctx, handoff.NewReminder{Text: "Check the till rolls"}); err != nil {
+	if _, err := m.Remember(ctx, store.NewReminder{Text: "Check the till rolls"}); err != nil {
 		t.Fatal(err)
 	}
 	now = now.Add(time.Minute)

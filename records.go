@@ -9,8 +9,8 @@ import (
 	"time"
 
 	"github.com/wakeproto/wake/budget"
-	"github.com/wakeproto/wake/handoff"
 	"github.com/wakeproto/wake/policy"
+	"github.com/wakeproto/wake/store"
 	"github.com/wakeproto/wake/tiers"
 )
 
@@ -60,7 +60,7 @@ func ReadDecisions(root string, o Options) (Decisions, error) {
 	out := Decisions{Log: tiers.ParseDecisions(content), Planned: map[int]string{}}
 	// The plan avoids the IDs the ledger records, as the write's does; an
 	// unreadable ledger stops that write anyway.
-	written, _ := handoff.WrittenDecisionIDs(m.o.FS, root)
+	written, _ := store.WrittenDecisionIDs(m.o.FS, root)
 	known := tiers.IDSet{}
 	for _, w := range written {
 		known.Add(w.ID)
@@ -75,7 +75,7 @@ func ReadDecisions(root string, o Options) (Decisions, error) {
 	// planned from the log as it is.
 	out.Log, out.Redacted = policy.ScrubDecisions(out.Log)
 	if out.Held == "" {
-		ar, err := handoff.ReadDecisionsArchive(m.o.FS, root)
+		ar, err := store.ReadDecisionsArchive(m.o.FS, root)
 		if err != nil {
 			return Decisions{}, err
 		}
@@ -100,9 +100,9 @@ type LogFilter struct {
 // Ledger is the ledger as wake shows it: newest first, with what the
 // sensitivity policy holds back counted, never shown.
 type Ledger struct {
-	Entries  []handoff.Entry
+	Entries  []store.Entry
 	HeldBack int               // entries touching a secret document
-	Bad      []handoff.BadLine // lines that could not be read, skipped
+	Bad      []store.BadLine   // lines that could not be read, skipped
 	Redacted policy.Redactions // secret-looking strings scrubbed from Entries
 }
 
@@ -111,12 +111,12 @@ type Ledger struct {
 func ReadLedger(root string, o Options, f LogFilter) (Ledger, error) {
 	m := bare(root, o)
 	m.recover(context.Background())
-	entries, bad, err := handoff.ReadLedger(m.o.FS, root)
+	entries, bad, err := store.ReadLedger(m.o.FS, root)
 	if err != nil {
 		return Ledger{}, err
 	}
 	now := m.o.Now()
-	kept := []handoff.Entry{}
+	kept := []store.Entry{}
 	for _, e := range entries {
 		if f.Since > 0 && e.At.Before(now.Add(-f.Since)) || f.Op != "" && e.Op != f.Op {
 			continue
@@ -124,7 +124,7 @@ func ReadLedger(root string, o Options, f LogFilter) (Ledger, error) {
 		kept = append(kept, e)
 	}
 	slices.Reverse(kept)
-	slices.SortStableFunc(kept, func(a, b handoff.Entry) int { return b.At.Compare(a.At) })
+	slices.SortStableFunc(kept, func(a, b store.Entry) int { return b.At.Compare(a.At) })
 	kept, held, red := policy.RedactLedger(kept, func(p string) string { return policy.OfPath(m.o.FS, root, p) })
 	return Ledger{Entries: kept, HeldBack: held, Bad: bad, Redacted: red}, nil
 }

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/wakeproto/wake/handoff"
+	"github.com/wakeproto/wake/store"
 )
 
 // AutoCompaction is what a hand-off compacted of its own accord
@@ -15,7 +15,7 @@ type AutoCompaction struct {
 	// Over lists the warm files over their share that wake compact
 	// archives from, moved from or not.
 	Over []string `json:"over,omitempty"`
-	handoff.Compaction
+	store.Compaction
 	// Problem says why the compaction failed; "" when it did not. The
 	// hand-off is written all the same.
 	Problem string `json:"problem,omitempty"`
@@ -44,7 +44,7 @@ func (m *Memory) autoCompact(ctx context.Context) (ac AutoCompaction, counted bo
 	}
 	ac.Compaction, err = m.Store().CompactFiles(ctx, false, ac.Over)
 	if err != nil {
-		ac.Compaction = handoff.Compaction{}
+		ac.Compaction = store.Compaction{}
 		ac.Problem = fmt.Sprintf("compacting %s, over %s share, failed: %v; the hand-off is written, and `wake compact` moves what is finished once that is settled",
 			strings.Join(ac.Over, ", "), their(len(ac.Over)), m.quotable(err))
 		m.warn(ac.Problem)

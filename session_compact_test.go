@@ -15,6 +15,7 @@ import (
 	"github.com/wakeproto/wake/handoff"
 	"github.com/wakeproto/wake/internal/memlock"
 	"github.com/wakeproto/wake/skeleton"
+	"github.com/wakeproto/wake/store"
 	"github.com/wakeproto/wake/tiers"
 )
 
@@ -40,13 +41,13 @@ func compactMemory(t *testing.T, toml string) (*wake.Memory, afero.Fs, *[]string
 		t.Fatal(err)
 	}
 	for i := 1; i <= 6; i++ {
-		d := handoff.NewDecision{What: fmt.Sprintf("Keep ledger part %d in its own file", i), Why: "one file a part is easy to review and to copy"}
+		d := store.NewDecision{What: fmt.Sprintf("Keep ledger part %d in its own file", i), Why: "one file a part is easy to review and to copy"}
 		if _, err := m.Decide(ctx, d); err != nil {
 			t.Fatal(err)
 		}
 	}
 	for _, n := range []int{1, 2} {
-		if _, err := m.Reverse(ctx, handoff.DecisionRef{Number: n}, handoff.NewDecision{What: fmt.Sprintf("Merge part %d into the main ledger", n), Why: "too many files"}); err != nil {
+		if _, err := m.Reverse(ctx, store.DecisionRef{Number: n}, store.NewDecision{What: fmt.Sprintf("Merge part %d into the main ledger", n), Why: "too many files"}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -70,10 +71,10 @@ func TestHandoffCompacts(t *testing.T) {
 	m, fsys, _ := compactMemory(t, "")
 	res := compactHandoff(t, m)
 	c := res.Compacted
-	if c.Problem != "" || len(c.Files) != 1 || c.Files[0].Path != tiers.DecisionsPath || c.Files[0].Entries != 2 || c.Files[0].Archive != handoff.DecisionsArchive {
+	if c.Problem != "" || len(c.Files) != 1 || c.Files[0].Path != tiers.DecisionsPath || c.Files[0].Entries != 2 || c.Files[0].Archive != store.DecisionsArchive {
 		t.Fatalf("compacted %+v", c)
 	}
-	archive := readMem(t, fsys, "/p/.wake/"+handoff.DecisionsArchive)
+	archive := readMem(t, fsys, "/p/.wake/"+store.DecisionsArchive)
 	for _, id := range c.Files[0].IDs {
 		if !strings.Contains(archive, "ID: "+id+"\n") || strings.Contains(readMem(t, fsys, "/p/.wake/"+tiers.DecisionsPath), id) {
 			t.Errorf("%s is not moved to the archive", id)
@@ -95,7 +96,7 @@ func TestHandoffCompactOff(t *testing.T) {
 	if res := compactHandoff(t, m); !res.Compacted.Empty() || len(res.Compacted.Over) != 0 {
 		t.Fatalf("compacted %+v", res.Compacted)
 	}
-	if ok, _ := afero.Exists(fsys, "/p/.wake/"+handoff.DecisionsArchive); ok {
+	if ok, _ := afero.Exists(fsys, "/p/.wake/"+store.DecisionsArchive); ok {
 		t.Fatal("the archive was written")
 	}
 }
@@ -106,7 +107,7 @@ func TestHandoffCompactFailureIsAWarning(t *testing.T) {
 	t.Parallel()
 	m, fsys, warnings := compactMemory(t, "")
 	// The archive cannot be read: a directory stands in its place.
-	if err := fsys.MkdirAll("/p/.wake/"+handoff.DecisionsArchive, 0o755); err != nil {
+	if err := fsys.MkdirAll("/p/.wake/"+store.DecisionsArchive, 0o755); err != nil {
 		t.Fatal(err)
 	}
 	res := compactHandoff(t, m)

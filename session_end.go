@@ -8,13 +8,14 @@ import (
 	"github.com/wakeproto/wake/boot"
 	"github.com/wakeproto/wake/budget"
 	"github.com/wakeproto/wake/handoff"
+	"github.com/wakeproto/wake/store"
 	"github.com/wakeproto/wake/tiers"
 )
 
 // HandoffResult is what a hand-off wrote, and the boot files it rewrote
 // for the next session.
 type HandoffResult struct {
-	handoff.Result
+	store.Result
 	Boot boot.HookTarget
 	// Compacted is what the hand-off then compacted of its own accord:
 	// see [AutoCompaction].
@@ -61,7 +62,7 @@ func (m *Memory) afterHandoff(ctx context.Context, w BootFiles, counted bool) bo
 		return boot.HookTarget{}
 	}
 	defer unlock()
-	if err := handoff.EndColdSession(m.o.FS, m.root); err != nil {
+	if err := store.EndColdSession(m.o.FS, m.root); err != nil {
 		m.warn(fmt.Sprintf("ending the cold session: %v", err))
 	}
 	// Looking for edits here, the build having saved the cold index with

@@ -12,8 +12,8 @@ import (
 	"github.com/spf13/afero"
 
 	"github.com/wakeproto/wake/boot"
-	"github.com/wakeproto/wake/handoff"
 	"github.com/wakeproto/wake/skill"
+	"github.com/wakeproto/wake/store"
 	"github.com/wakeproto/wake/tiers"
 )
 
@@ -82,14 +82,14 @@ func (m *Memory) writeOwnSkill(data []byte, problems *[]string) (string, bool) {
 		*problems = append(*problems, "skill.md was not written: "+err.Error())
 		return "", false
 	}
-	if err := handoff.CheckWritable(m.o.FS, m.root, tiers.RootSkillPath); err != nil {
+	if err := store.CheckWritable(m.o.FS, m.root, tiers.RootSkillPath); err != nil {
 		return fail(err)
 	}
 	old, err := tiers.ReadOwn(m.o.FS, m.root, tiers.RootSkillPath)
 	if err == nil && bytes.Equal(old, data) {
 		return m.path(tiers.RootSkillPath), false
 	}
-	if err := handoff.WriteFileIn(m.o.FS, m.root, tiers.RootSkillPath, data, 0o644); err != nil {
+	if err := store.WriteFileIn(m.o.FS, m.root, tiers.RootSkillPath, data, 0o644); err != nil {
 		return fail(err)
 	}
 	return m.path(tiers.RootSkillPath), true
@@ -119,7 +119,7 @@ func (m *Memory) writeSharedSkill(path string, data []byte, force bool, problems
 		*problems = append(*problems, "skill.md was not written to "+path+" (skill.path): this memory root is not trusted")
 		return f
 	}
-	if err := handoff.CheckWritable(m.o.FS, base, rel); err != nil {
+	if err := store.CheckWritable(m.o.FS, base, rel); err != nil {
 		return fail(err)
 	}
 	old, err := afero.ReadFile(m.o.FS, path)
@@ -144,7 +144,7 @@ func (m *Memory) writeSharedSkill(path string, data []byte, force bool, problems
 		m.sayShared(f)
 		return f
 	}
-	if err := handoff.WriteFileMode(m.o.FS, path, data, 0o600); err != nil {
+	if err := store.WriteFileMode(m.o.FS, path, data, 0o600); err != nil {
 		return fail(err)
 	}
 	m.forgetSharedNotice()
@@ -197,7 +197,7 @@ func (m *Memory) sayShared(f boot.SkillFile) {
 			f.Path, f.Owner, m.path(tiers.RootSkillPath)),
 		Hint: "to make the shared file this root's, run 'wake skill --write --force-skill' here; to stop writing it, set [skill] path = \"\" in wake.toml"})
 	data, _ := json.Marshal(rec)
-	if err := handoff.WriteState(m.o.FS, m.root, sharedNoticeFile, append(data, '\n')); err != nil {
+	if err := store.WriteState(m.o.FS, m.root, sharedNoticeFile, append(data, '\n')); err != nil {
 		m.writeFailed(fmt.Sprintf("recording that it was said: %v", err))
 	}
 }

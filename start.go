@@ -12,8 +12,8 @@ import (
 
 	"github.com/wakeproto/wake/boot"
 	"github.com/wakeproto/wake/cold"
-	"github.com/wakeproto/wake/handoff"
 	"github.com/wakeproto/wake/skill"
+	"github.com/wakeproto/wake/store"
 	"github.com/wakeproto/wake/tiers"
 )
 
@@ -52,7 +52,7 @@ type Start struct {
 // written: boot files from a state that may be moving are worse than none.
 //
 // It first records the edits made outside wake since it last looked, as
-// ledger entries the context's digest lists (see [handoff.EditScan]);
+// ledger entries the context's digest lists (see [store.EditScan]);
 // when there are any it trades the shared lock for the exclusive one,
 // which every ledger line is written under.
 func (m *Memory) Start(ctx context.Context, w BootFiles) (*Start, error) {
@@ -66,7 +66,7 @@ func (m *Memory) Start(ctx context.Context, w BootFiles) (*Start, error) {
 // from the cache returns no *Start.
 func (m *Memory) start(ctx context.Context, w BootFiles, v *View) (*Start, string, error) {
 	unlock, err := m.o.Locker.RLock(ctx, m.root)
-	if errors.Is(err, handoff.ErrLockTimeout) {
+	if errors.Is(err, store.ErrLockTimeout) {
 		return nil, "", err
 	}
 	locked := err == nil
@@ -215,7 +215,7 @@ func (m *Memory) writeBootFiles(c *boot.Context, text string, w BootFiles) boot.
 // writeBootMD refreshes boot.md, or creates it with always.
 func (m *Memory) writeBootMD(t *boot.HookTarget, text string, always bool) {
 	name := m.path(tiers.BootPath)
-	if err := handoff.CheckWritable(m.o.FS, m.root, tiers.BootPath); err != nil {
+	if err := store.CheckWritable(m.o.FS, m.root, tiers.BootPath); err != nil {
 		t.Problems = append(t.Problems, fmt.Sprintf("boot.md was not written (%v); run `wake load` for the whole context", err))
 		m.writeFailed(err.Error())
 		return
@@ -231,7 +231,7 @@ func (m *Memory) writeBootMD(t *boot.HookTarget, text string, always bool) {
 	case exists && bytes.Equal(old, data):
 		t.BootPath = name
 	default:
-		if err := handoff.WriteFileIn(m.o.FS, m.root, tiers.BootPath, data, 0o644); err != nil {
+		if err := store.WriteFileIn(m.o.FS, m.root, tiers.BootPath, data, 0o644); err != nil {
 			t.Problems = append(t.Problems, fmt.Sprintf("boot.md could not be written (%v); run `wake load` for the whole context", err))
 			m.writeFailed(err.Error())
 			return
@@ -308,7 +308,7 @@ func (m *Memory) WriteSkillTo(path string, force bool) error {
 	case err != nil && !errors.Is(err, fs.ErrNotExist):
 		return err
 	}
-	return handoff.WriteFileMode(m.o.FS, path, data, 0o600)
+	return store.WriteFileMode(m.o.FS, path, data, 0o600)
 }
 
 // Status reads the root for `wake status`: every tier file counted whole,

@@ -5,11 +5,11 @@ import (
 	"fmt"
 
 	"github.com/wakeproto/wake/cold"
-	"github.com/wakeproto/wake/handoff"
+	"github.com/wakeproto/wake/store"
 )
 
 // startEdits records the changes made outside wake to the memory files
-// since it last saw them, as ledger entries (see [handoff.EditScan]), for
+// since it last saw them, as ledger entries (see [store.EditScan]), for
 // an operation holding the root's lock: a session start, or the end of a
 // hand-off. The tier files are looked at before the context is built, so
 // that its digest lists their edits; the cold documents after, through
@@ -25,7 +25,7 @@ import (
 // recorded them in between).
 type startEdits struct {
 	m      *Memory
-	sc     *handoff.EditScan
+	sc     *store.EditScan
 	unlock func() error // releases the lock held
 	// exclusive: the lock held is the exclusive one; held: one is;
 	// gaveUp: the exclusive one could not be had, so nothing is recorded.
@@ -43,7 +43,7 @@ func (e *startEdits) warn(msg string) {
 // startEdits begins for a caller holding the lock unlock releases.
 //
 // The records the looks set are written once, by the last look that
-// records nothing or by [startEdits.done] (see [handoff.EditScan.SaveLater]).
+// records nothing or by [startEdits.done] (see [store.EditScan.SaveLater]).
 func (m *Memory) startEdits(unlock func() error, exclusive bool) *startEdits {
 	e := &startEdits{m: m, unlock: unlock, exclusive: exclusive, held: true}
 	e.open()
@@ -52,7 +52,7 @@ func (m *Memory) startEdits(unlock func() error, exclusive bool) *startEdits {
 
 // open opens the record afresh.
 func (e *startEdits) open() {
-	e.sc = handoff.OpenEditScan(e.m.o.FS, e.m.root, e.m.o.Now())
+	e.sc = store.OpenEditScan(e.m.o.FS, e.m.root, e.m.o.Now())
 	e.sc.SaveLater()
 }
 
@@ -89,7 +89,7 @@ func (e *startEdits) cold(ctx context.Context, idx *cold.Index) bool {
 	if !idx.HasScan() {
 		return e.record(ctx)
 	}
-	look := handoff.ColdLook{Index: idx.Sum(), Unchanged: idx.Unchanged(), Found: idx.Found, Read: idx.Version}
+	look := store.ColdLook{Index: idx.Sum(), Unchanged: idx.Unchanged(), Found: idx.Found, Read: idx.Version}
 	if err := e.sc.LookAtCold(look); err != nil {
 		e.warn(fmt.Sprintf("looking for edits made outside wake: %v", err))
 	}
@@ -115,7 +115,7 @@ func (e *startEdits) record(ctx context.Context) bool {
 			return false
 		}
 		for _, p := range changed {
-			if o, err := handoff.ObservePath(e.m.o.FS, e.m.root, p); err == nil {
+			if o, err := store.ObservePath(e.m.o.FS, e.m.root, p); err == nil {
 				e.sc.Look(o)
 			}
 		}

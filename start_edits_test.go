@@ -15,6 +15,7 @@ import (
 	"github.com/wakeproto/wake/internal/memlock"
 	"github.com/wakeproto/wake/internal/touchfs"
 	"github.com/wakeproto/wake/skeleton"
+	"github.com/wakeproto/wake/store"
 	"github.com/wakeproto/wake/tiers"
 )
 
@@ -47,9 +48,9 @@ func editsMemory(t *testing.T) (wake.Options, func() *wake.Start) {
 	return o, start
 }
 
-func editEntries(t *testing.T, o wake.Options) []handoff.Entry {
+func editEntries(t *testing.T, o wake.Options) []store.Entry {
 	t.Helper()
-	l, err := wake.ReadLedger(editsRoot, o, wake.LogFilter{Op: handoff.OpEdit})
+	l, err := wake.ReadLedger(editsRoot, o, wake.LogFilter{Op: store.OpEdit})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -92,7 +93,7 @@ func TestStartHandoffIsNoEdit(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := m.Decide(ctx, handoff.NewDecision{What: "Bake at night", Why: "the oven is free"}); err != nil {
+	if _, err := m.Decide(ctx, store.NewDecision{What: "Bake at night", Why: "the oven is free"}); err != nil {
 		t.Fatal(err)
 	}
 	for _, s := range []string{"first", "second", "third"} {
@@ -123,7 +124,7 @@ type togetherFS struct {
 }
 
 func (f *togetherFS) Open(name string) (afero.File, error) {
-	if strings.HasSuffix(name, "/"+tiers.StateDir+"/"+handoff.SeenFile) {
+	if strings.HasSuffix(name, "/"+tiers.StateDir+"/"+store.SeenFile) {
 		f.mu.Lock()
 		f.arrived++
 		if f.arrived == f.n {
@@ -215,9 +216,9 @@ func TestWarmStartEditsCost(t *testing.T) {
 		for name, n := range fsys.Opens() {
 			rel := strings.TrimPrefix(name, editsRoot+"/")
 			switch {
-			case strings.HasPrefix(rel, tiers.StateDir+"/"+handoff.SeenDir+"/"):
+			case strings.HasPrefix(rel, tiers.StateDir+"/"+store.SeenDir+"/"):
 				t.Errorf("after a hand-off %v: a start opened the signatures %s", afterHandoff, rel)
-			case rel == tiers.StateDir+"/"+handoff.SeenColdFile:
+			case rel == tiers.StateDir+"/"+store.SeenColdFile:
 				t.Errorf("after a hand-off %v: a start opened the record of the cold documents", afterHandoff)
 			case !afterHandoff && strings.HasPrefix(rel, tiers.ColdDir+"/") && strings.HasSuffix(rel, ".md"):
 				t.Errorf("a warm start opened the cold document %s", rel)
@@ -227,7 +228,7 @@ func TestWarmStartEditsCost(t *testing.T) {
 				t.Errorf("a warm start opened %s %d times", rel, n)
 			}
 		}
-		if n := fsys.Opens()[editsRoot+"/"+tiers.StateDir+"/"+handoff.SeenFile]; n != 1 {
+		if n := fsys.Opens()[editsRoot+"/"+tiers.StateDir+"/"+store.SeenFile]; n != 1 {
 			t.Errorf("after a hand-off %v: the record of the tier files was opened %d times", afterHandoff, n)
 		}
 	}
@@ -261,7 +262,7 @@ func TestFirstStartWritesStateOnce(t *testing.T) {
 			renamed[strings.TrimPrefix(f[2], editsRoot+"/")]++
 		}
 	}
-	for _, want := range []string{handoff.SeenFile, handoff.SeenColdFile, budget.CacheFile} {
+	for _, want := range []string{store.SeenFile, store.SeenColdFile, budget.CacheFile} {
 		if n := renamed[tiers.StateDir+"/"+want]; n != 1 {
 			t.Errorf("%s written %d times, want once", want, n)
 		}

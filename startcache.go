@@ -22,8 +22,8 @@ import (
 	"github.com/wakeproto/wake/budget"
 	"github.com/wakeproto/wake/checks"
 	"github.com/wakeproto/wake/cold"
-	"github.com/wakeproto/wake/handoff"
 	"github.com/wakeproto/wake/internal/fsrecord"
+	"github.com/wakeproto/wake/store"
 	"github.com/wakeproto/wake/tiers"
 )
 
@@ -255,10 +255,10 @@ func (m *Memory) notKeyed(name string) bool {
 		return false
 	}
 	switch state {
-	case budget.CacheFile, checks.ContradictionCacheFile, cold.IndexFile, handoff.ColdSessionFile, handoff.LockFile, startCacheFile, handoff.SeenFile:
+	case budget.CacheFile, checks.ContradictionCacheFile, cold.IndexFile, store.ColdSessionFile, store.LockFile, startCacheFile, store.SeenFile:
 		return true
 	}
-	return strings.HasPrefix(state, handoff.SeenDir+"/")
+	return strings.HasPrefix(state, store.SeenDir+"/")
 }
 
 // startEnv is everything besides the files and the clock a view's output
@@ -369,7 +369,7 @@ func (m *Memory) keepStart(w BootFiles, v *View, st *Start, out string, r *cache
 	}
 	// The cold documents' edits are settled against this record; a start
 	// served from the cache does not look at them again.
-	seen, err := fsrecord.Take(m.o.FS, m.path(tiers.StateDir+"/"+handoff.SeenColdFile), false, now)
+	seen, err := fsrecord.Take(m.o.FS, m.path(tiers.StateDir+"/"+store.SeenColdFile), false, now)
 	if err != nil {
 		return
 	}
@@ -439,7 +439,7 @@ func (m *Memory) writeStartCache(keep []startView, part func(i int) (key, out []
 	}
 	data := make([]byte, 0, len(startCacheMagic)+len(head)+1+body.Len())
 	data = append(append(append(append(data, startCacheMagic...), head...), '\n'), body.Bytes()...)
-	return handoff.WriteState(m.o.FS, m.root, startCacheFile, data)
+	return store.WriteState(m.o.FS, m.root, startCacheFile, data)
 }
 
 // outputCRC is the CRC-32 of a kept output: the IEEE polynomial, whose

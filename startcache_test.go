@@ -16,6 +16,7 @@ import (
 	"github.com/wakeproto/wake/internal/memgen"
 	"github.com/wakeproto/wake/internal/memlock"
 	"github.com/wakeproto/wake/internal/touchfs"
+	"github.com/wakeproto/wake/store"
 	"github.com/wakeproto/wake/tiers"
 )
 
@@ -182,8 +183,8 @@ func TestStartCacheMatchesFreshBuild(t *testing.T) {
 				}
 			})
 			b.changed("a ledger line", func() {
-				e := handoff.Entry{At: b.now.Add(-23*time.Hour - 58*time.Minute), Op: "remember", Paths: []string{tiers.TasksPath}, ChangeSummary: "reshuffled the tasks"}
-				if err := handoff.AppendLedger(b.fs, cacheRoot, e); err != nil {
+				e := store.Entry{At: b.now.Add(-23*time.Hour - 58*time.Minute), Op: "remember", Paths: []string{tiers.TasksPath}, ChangeSummary: "reshuffled the tasks"}
+				if err := store.AppendLedger(b.fs, cacheRoot, e); err != nil {
 					t.Fatal(err)
 				}
 			})
@@ -210,7 +211,7 @@ func TestStartCacheMatchesFreshBuild(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				if _, err := m.Remember(context.Background(), handoff.NewReminder{Text: "Check the oven thermostat"}); err != nil {
+				if _, err := m.Remember(context.Background(), store.NewReminder{Text: "Check the oven thermostat"}); err != nil {
 					t.Fatal(err)
 				}
 			})

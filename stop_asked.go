@@ -7,7 +7,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/wakeproto/wake/handoff"
+	"github.com/wakeproto/wake/store"
 	"github.com/wakeproto/wake/tiers"
 )
 
@@ -67,7 +67,7 @@ func (m *Memory) NoteStopAsked(ctx context.Context, session string, since time.T
 	if n := len(lines); n > stopAskedKeep {
 		lines = lines[n-stopAskedKeep:]
 	}
-	return handoff.WriteFileIn(m.o.FS, m.root, stopAskedPath, []byte(strings.Join(lines, "\n")+"\n"), 0o644)
+	return store.WriteFileIn(m.o.FS, m.root, stopAskedPath, []byte(strings.Join(lines, "\n")+"\n"), 0o644)
 }
 
 func (m *Memory) stopAskedLines() []string {

@@ -15,6 +15,7 @@ import (
 	"github.com/wakeproto/wake/internal/memlock"
 	"github.com/wakeproto/wake/internal/touchfs"
 	"github.com/wakeproto/wake/skeleton"
+	"github.com/wakeproto/wake/store"
 	"github.com/wakeproto/wake/tiers"
 )
 
@@ -42,10 +43,10 @@ func TestSweepCoversEveryDirectoryWritten(t *testing.T) {
 	steps := []func() error{
 		func() error { _, err := m.Start(ctx, wake.BootFiles{NoSkill: true}); return err },
 		func() error {
-			_, err := m.Decide(ctx, handoff.NewDecision{What: "Bake at night", Why: "the oven is free"})
+			_, err := m.Decide(ctx, store.NewDecision{What: "Bake at night", Why: "the oven is free"})
 			return err
 		},
-		func() error { _, err := m.Remember(ctx, handoff.NewReminder{Text: "order flour"}); return err },
+		func() error { _, err := m.Remember(ctx, store.NewReminder{Text: "order flour"}); return err },
 		func() error {
 			_, err := m.Handoff(ctx, handoff.Input{Session: tiers.Session{Summary: "Baked", NextPriority: "Sell"}}, wake.BootFiles{NoSkill: true})
 			return err
@@ -65,7 +66,7 @@ func TestSweepCoversEveryDirectoryWritten(t *testing.T) {
 			t.Fatalf("step %d: %v", i, err)
 		}
 	}
-	swept := handoff.TempDirs(fs, editsRoot)
+	swept := store.TempDirs(fs, editsRoot)
 	seen := map[string]bool{}
 	for _, w := range fs.Writes() {
 		p, ok := strings.CutPrefix(w, "open for writing "+editsRoot+"/")
@@ -74,14 +75,14 @@ func TestSweepCoversEveryDirectoryWritten(t *testing.T) {
 		}
 		dir := path.Dir(p)
 		seen[dir] = true
-		if strings.HasPrefix(dir, tiers.StateDir+"/"+handoff.JournalDir+"/") {
-			dir = tiers.StateDir + "/" + handoff.JournalDir // a journal's own, gone with it
+		if strings.HasPrefix(dir, tiers.StateDir+"/"+store.JournalDir+"/") {
+			dir = tiers.StateDir + "/" + store.JournalDir // a journal's own, gone with it
 		}
 		if !slices.Contains(swept, dir) && (dir == tiers.ColdDir || strings.HasPrefix(dir, tiers.ColdDir+"/")) == (dir == tiers.SessionsDir) {
 			t.Errorf("a temporary file was made in %s, which Recover does not sweep (%v)", dir, swept)
 		}
 	}
-	if !seen[tiers.StateDir+"/"+handoff.SeenDir] {
+	if !seen[tiers.StateDir+"/"+store.SeenDir] {
 		t.Errorf("the steps wrote no temporary file in .state/seen (they wrote in %v): the test lost its point", seen)
 	}
 }

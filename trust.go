@@ -10,7 +10,7 @@ import (
 
 	"github.com/spf13/afero"
 
-	"github.com/wakeproto/wake/handoff"
+	"github.com/wakeproto/wake/store"
 	"github.com/wakeproto/wake/tiers"
 )
 
@@ -78,7 +78,7 @@ func SetTrust(ctx context.Context, root string, o Options, revoke bool) (TrustCh
 	}
 	ch := TrustChange{Trust: tr, Store: filepath.Join(dir, tiers.TrustFile), NoFile: tr.SHA256 == ""}
 	rec := tiers.TrustedRoot{Root: tr.Root, SHA256: tr.SHA256, At: m.o.Now()}
-	ch.Changed, err = handoff.SetTrust(ctx, m.o.FS, m.o.Locker, dir, rec, revoke)
+	ch.Changed, err = store.SetTrust(ctx, m.o.FS, m.o.Locker, dir, rec, revoke)
 	return ch, err
 }
 

@@ -27,9 +27,9 @@ import (
 	"github.com/wakeproto/wake/boot"
 	"github.com/wakeproto/wake/budget"
 	"github.com/wakeproto/wake/checks"
-	"github.com/wakeproto/wake/handoff"
 	"github.com/wakeproto/wake/policy"
 	"github.com/wakeproto/wake/skeleton"
+	"github.com/wakeproto/wake/store"
 	"github.com/wakeproto/wake/tiers"
 )
 
@@ -46,7 +46,7 @@ type Options struct {
 	// PATH and the rest for git.
 	Env    map[string]string
 	Now    func() time.Time // nil: time.Now
-	Locker handoff.Locker   // nil: an OS file lock waiting LockTimeout
+	Locker store.Locker     // nil: an OS file lock waiting LockTimeout
 	// Notify receives what the user should hear of that is not an error:
 	// warnings, and interrupted writes finished or rolled back. nil drops
 	// them.
@@ -176,7 +176,7 @@ func bare(root string, o Options) *Memory {
 		o.Now = time.Now
 	}
 	if o.Locker == nil {
-		o.Locker = handoff.FileLocker{Timeout: LockTimeout}
+		o.Locker = store.FileLocker{Timeout: LockTimeout}
 	}
 	return &Memory{o: o, root: root, caches: &lazyCaches{}}
 }
@@ -199,8 +199,8 @@ func (m *Memory) Trust() tiers.Trust { return m.trust }
 
 // Store is the root's one place of writes, for the operations this
 // package does not wrap.
-func (m *Memory) Store() *handoff.Store {
-	return &handoff.Store{FS: m.o.FS, Root: m.root, Now: m.o.Now, Locker: m.o.Locker, Guard: checks.Conflicts}
+func (m *Memory) Store() *store.Store {
+	return &store.Store{FS: m.o.FS, Root: m.root, Now: m.o.Now, Locker: m.o.Locker, Guard: checks.Conflicts}
 }
 
 // bootOptions is what the boot pipeline reads with.
@@ -284,14 +284,14 @@ func (m *Memory) writeFailed(msg string) {
 // reachable, and a session start must still deliver its context; a
 // hand-off itself refuses to go on.
 func (m *Memory) recover(ctx context.Context) {
-	rec, err := handoff.Recover(ctx, m.Store())
+	rec, err := store.Recover(ctx, m.Store())
 	m.reportRecovered(rec)
 	if err != nil {
 		m.warn(fmt.Sprintf("%v; wake's record of the interrupted write is under %s/ in the memory root", err, tiers.StateDir))
 	}
 }
 
-func (m *Memory) reportRecovered(rec []handoff.Recovery) {
+func (m *Memory) reportRecovered(rec []store.Recovery) {
 	for _, r := range rec {
 		m.notify(Notice{Kind: "recovered", Msg: r.String()})
 	}
@@ -299,7 +299,7 @@ func (m *Memory) reportRecovered(rec []handoff.Recovery) {
 
 // ErrLocked is returned, wrapped, when another wake process held the
 // memory root's lock for longer than the operation waits.
-var ErrLocked = handoff.ErrLockTimeout
+var ErrLocked = store.ErrLockTimeout
 
 // home is the user's home directory as the environment gives it.
 func (m *Memory) home() string { return m.o.Env["HOME"] }
@@ -308,7 +308,7 @@ func (m *Memory) home() string { return m.o.Env["HOME"] }
 func (m *Memory) path(rel string) string { return filepath.Join(m.root, filepath.FromSlash(rel)) }
 
 // Init lays out a memory root at dir (the first wake): the skeleton files,
-// each created only when missing, never overwriting; see [handoff.Init].
+// each created only when missing, never overwriting; see [store.Init].
 //
 // A root this call lays out whole, every file its own, is the user's, so
 // it is trusted as made (see [SetTrust]): its skill.md reaches the user's
@@ -317,7 +317,7 @@ func (m *Memory) path(rel string) string { return filepath.Join(m.root, filepath
 //
 // An empty p.Project is named after the directory holding the root (dir
 // itself when it is not the usual .wake).
-func Init(ctx context.Context, dir string, p skeleton.Params, o Options) (handoff.InitResult, error) {
+func Init(ctx context.Context, dir string, p skeleton.Params, o Options) (store.InitResult, error) {
 	m := bare(dir, o)
 	if p.Project == "" {
 		p.Project = projectName(dir)
@@ -326,8 +326,8 @@ func Init(ctx context.Context, dir string, p skeleton.Params, o Options) (handof
 	// its cold notes) is not the user's making; what an interrupted init
 	// left is, and this one finishes its trust step too.
 	names, _ := afero.ReadDir(m.o.FS, dir)
-	fresh := len(names) == 0 || handoff.InitLeftovers(m.o.FS, dir, p)
-	res, err := handoff.Init(ctx, m.Store(), p)
+	fresh := len(names) == 0 || store.InitLeftovers(m.o.FS, dir, p)
+	res, err := store.Init(ctx, m.Store(), p)
 	if err != nil || !fresh || tiers.UserDir(m.o.Env) == "" {
 		return res, err
 	}
@@ -345,7 +345,7 @@ func projectName(dir string) string {
 	if name == tiers.DefaultDirName {
 		name = filepath.Base(filepath.Dir(dir))
 	}
-	if handoff.CheckText(name, false) != nil || !utf8.ValidString(name) {
+	if store.CheckText(name, false) != nil || !utf8.ValidString(name) {
 		q := strconv.Quote(name)
 		name = q[1 : len(q)-1]
 	}

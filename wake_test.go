@@ -14,6 +14,7 @@ import (
 	"github.com/wakeproto/wake"
 	"github.com/wakeproto/wake/handoff"
 	"github.com/wakeproto/wake/skeleton"
+	"github.com/wakeproto/wake/store"
 	"github.com/wakeproto/wake/tiers"
 )
 
@@ -51,7 +52,7 @@ func TestSessionThroughTheAPI(t *testing.T) {
 	if !strings.HasPrefix(st.Text, "First session. No prior context. Starting fresh.") || st.Target.SkillPath != "/p/.wake/skill.md" || st.Target.Shared.Path != "/home/ava/.claude/agentchat.skill.md" {
 		t.Fatalf("first start:\n%.300s\n%+v", st.Text, st.Target)
 	}
-	if _, err := m.Decide(ctx, handoff.NewDecision{What: "Round VAT per line", Why: "the tax office does", Topic: "vat"}); err != nil {
+	if _, err := m.Decide(ctx, store.NewDecision{What: "Round VAT per line", Why: "the tax office does", Topic: "vat"}); err != nil {
 		t.Fatal(err)
 	}
 	p, err := m.Pull(ctx, "notes/vat.md")

@@ -9,8 +9,8 @@ import (
 
 	"github.com/wakeproto/wake/budget"
 	"github.com/wakeproto/wake/cold"
-	"github.com/wakeproto/wake/handoff"
 	"github.com/wakeproto/wake/internal/memgen"
+	"github.com/wakeproto/wake/store"
 	"github.com/wakeproto/wake/tiers"
 )
 
@@ -24,9 +24,9 @@ func benchRoot(b *testing.B) afero.Fs {
 		b.Fatal(err)
 	}
 	for i := range 300 {
-		e := handoff.Entry{At: tocT0.Add(-time.Duration(i) * 4 * time.Minute), Op: "remember",
+		e := store.Entry{At: tocT0.Add(-time.Duration(i) * 4 * time.Minute), Op: "remember",
 			Paths: []string{fmt.Sprintf("cold/2024/%02d/note-%06d.md", 1+i%12, i)}, ChangeSummary: fmt.Sprintf("filed note %d about the importer", i)}
-		if err := handoff.AppendLedger(fsys, "/r", e); err != nil {
+		if err := store.AppendLedger(fsys, "/r", e); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -15,9 +15,9 @@ import (
 	"github.com/wakeproto/wake/budget"
 	"github.com/wakeproto/wake/checks"
 	"github.com/wakeproto/wake/cold"
-	"github.com/wakeproto/wake/handoff"
 	"github.com/wakeproto/wake/policy"
 	"github.com/wakeproto/wake/protocol"
+	"github.com/wakeproto/wake/store"
 	"github.com/wakeproto/wake/tiers"
 )
 
@@ -220,7 +220,7 @@ func SaveCache(fsys afero.Fs, root string, c *budget.Cache) error {
 	if !c.Dirty() {
 		return nil
 	}
-	if err := handoff.WriteState(fsys, root, budget.CacheFile, c.Marshal()); err != nil {
+	if err := store.WriteState(fsys, root, budget.CacheFile, c.Marshal()); err != nil {
 		return err
 	}
 	c.Saved()

@@ -7,8 +7,8 @@ import (
 	"time"
 
 	"github.com/wakeproto/wake/budget"
-	"github.com/wakeproto/wake/handoff"
 	"github.com/wakeproto/wake/policy"
+	"github.com/wakeproto/wake/store"
 	"github.com/wakeproto/wake/tiers"
 )
 
@@ -22,9 +22,9 @@ type Digest struct {
 	Window   string // "24h"
 	Since    time.Time
 	Budget   int
-	Tokens   int             // exact count of Text()
-	Total    int             // entries in the window
-	Entries  []handoff.Entry // listed, newest first
+	Tokens   int           // exact count of Text()
+	Total    int           // entries in the window
+	Entries  []store.Entry // listed, newest first
 	Unlisted int
 	HeldBack int  // touching secret documents: counted only
 	Squeezed bool // cut further to keep the context under memory_max
@@ -32,10 +32,10 @@ type Digest struct {
 	// entries in the window.
 	Redacted policy.Redactions
 
-	all    []handoff.Entry // every entry in the window, newest first
-	oldest time.Time       // the oldest entry read, held back or not
-	hidden bool            // not even the count of the entries fits
-	cuts   []budget.Cut    // the entries left out, and the count when hidden
+	all    []store.Entry // every entry in the window, newest first
+	oldest time.Time     // the oldest entry read, held back or not
+	hidden bool          // not even the count of the entries fits
+	cuts   []budget.Cut  // the entries left out, and the count when hidden
 }
 
 // BuildDigest reads the ledger's entries since now minus the configured
@@ -49,7 +49,7 @@ func BuildDigest(o Options) (*Digest, []string, error) {
 	}
 	w := o.Config.Digest.Window
 	d := &Digest{Window: shortDuration(w), Since: now().Add(-w).UTC().Truncate(time.Second), Budget: o.Config.Budget.Digest}
-	entries, bad, err := handoff.ReadLedgerSince(o.FS, o.Root, d.Since)
+	entries, bad, err := store.ReadLedgerSince(o.FS, o.Root, d.Since)
 	var warns []string
 	if err != nil {
 		// An unreadable ledger costs the digest, never the session start.
@@ -72,9 +72,9 @@ func BuildDigest(o Options) (*Digest, []string, error) {
 	// Appended in time order, so newest first is the file reversed; the
 	// stable sort only matters for entries stamped out of order.
 	slices.Reverse(entries)
-	slices.SortStableFunc(entries, func(a, b handoff.Entry) int { return b.At.Compare(a.At) })
+	slices.SortStableFunc(entries, func(a, b store.Entry) int { return b.At.Compare(a.At) })
 	if entries == nil {
-		entries = []handoff.Entry{}
+		entries = []store.Entry{}
 	}
 	d.all, d.Total = entries, len(entries)
 	d.fit(d.Budget, o.Counter)
@@ -121,7 +121,7 @@ func (d *Digest) moreLine(unlisted int) string {
 	return b.String()
 }
 
-func digestLine(e handoff.Entry) string {
+func digestLine(e store.Entry) string {
 	paths := e.Paths
 	more := ""
 	if len(paths) > maxDigestPaths {

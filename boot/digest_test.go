@@ -8,8 +8,8 @@ import (
 
 	"github.com/spf13/afero"
 
-	"github.com/wakeproto/wake/handoff"
 	"github.com/wakeproto/wake/internal/coldtree"
+	"github.com/wakeproto/wake/store"
 )
 
 // ledgerFS holds a ledger with one entry an hour for the 48 hours before
@@ -18,11 +18,11 @@ func ledgerFS(t *testing.T) afero.Fs {
 	t.Helper()
 	fsys := afero.NewMemMapFs()
 	for h := 48; h >= 1; h-- {
-		e := handoff.Entry{At: tocT0.Add(-time.Duration(h) * time.Hour), Op: "decide", Paths: []string{"warm/decisions.md"}, ChangeSummary: fmt.Sprintf("decision made %dh ago", h)}
+		e := store.Entry{At: tocT0.Add(-time.Duration(h) * time.Hour), Op: "decide", Paths: []string{"warm/decisions.md"}, ChangeSummary: fmt.Sprintf("decision made %dh ago", h)}
 		if h%12 == 0 {
 			e.Op, e.Paths = "handoff", []string{"main.md", "recent/latest.md", "recent/previous.md", "cold/sessions/x.md", "ledger.jsonl"}
 		}
-		if err := handoff.AppendLedger(fsys, "/r", e); err != nil {
+		if err := store.AppendLedger(fsys, "/r", e); err != nil {
 			t.Fatal(err)
 		}
 	}

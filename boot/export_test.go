@@ -2,8 +2,8 @@ package boot
 
 import (
 	"github.com/spf13/afero"
-	"github.com/wakeproto/wake/handoff"
 	"github.com/wakeproto/wake/policy"
+	"github.com/wakeproto/wake/store"
 )
 
 // Markdown renders the boot context as the agent reads it.
@@ -14,7 +14,7 @@ func Markdown(c *Context) string {
 // RedactLedger applies the sensitivity policy (DESIGN section 7) to ledger
 // entries an agent will see, reading each document's sensitivity from the
 // head of the file as it is now: see [policy.RedactLedger].
-func RedactLedger(fsys afero.Fs, root string, entries []handoff.Entry) ([]handoff.Entry, int) {
+func RedactLedger(fsys afero.Fs, root string, entries []store.Entry) ([]store.Entry, int) {
 	out, held, _ := policy.RedactLedger(entries, func(p string) string { return policy.OfPath(fsys, root, p) })
 	return out, held
 }

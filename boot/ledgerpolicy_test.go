@@ -7,8 +7,8 @@ import (
 
 	"github.com/spf13/afero"
 
-	"github.com/wakeproto/wake/handoff"
 	"github.com/wakeproto/wake/internal/coldtree"
+	"github.com/wakeproto/wake/store"
 )
 
 func TestRedactLedger(t *testing.T) {
@@ -23,10 +23,10 @@ func TestRedactLedger(t *testing.T) {
 	// A secret file outside the root that a hand-edited ledger points at:
 	// were it read, the entry naming it would be held back.
 	afero.WriteFile(fsys, "/outside/x.md", []byte("---\nsensitivity: secret\n---\n"), 0o644)
-	e := func(sum, summary string, paths ...string) handoff.Entry {
-		return handoff.Entry{At: tocT0, Op: "remember", Paths: paths, ChangeSummary: sum, Summary: summary}
+	e := func(sum, summary string, paths ...string) store.Entry {
+		return store.Entry{At: tocT0, Op: "remember", Paths: paths, ChangeSummary: sum, Summary: summary}
 	}
-	in := []handoff.Entry{
+	in := []store.Entry{
 		e("stored the keys", "", "cold/keys.md"),
 		e("moved keys and notes", "", "cold/open.md", "cold/keys.md"),
 		e("raised Ben's band", "Salary bands", "cold/pay.md", "warm/decisions.md"),
@@ -59,7 +59,7 @@ func TestDigestHoldsBackSecret(t *testing.T) {
 	enc := encoder(t)
 	fsys := coldtree.FS(t, []coldtree.File{{Path: "cold/keys.md", Data: "---\nsensitivity: secret\n---\nsk-1\n", Age: time.Hour}})
 	for i, p := range []string{"cold/keys.md", "warm/decisions.md"} {
-		handoff.AppendLedger(fsys, "/r", handoff.Entry{At: tocT0.Add(-time.Duration(i+1) * time.Hour), Op: "remember", Paths: []string{p}, ChangeSummary: "changed " + p})
+		store.AppendLedger(fsys, "/r", store.Entry{At: tocT0.Add(-time.Duration(i+1) * time.Hour), Op: "remember", Paths: []string{p}, ChangeSummary: "changed " + p})
 	}
 	d, _, err := BuildDigest(tocOptions(fsys, enc))
 	if err != nil {

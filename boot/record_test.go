@@ -10,10 +10,10 @@ import (
 	"github.com/spf13/afero"
 
 	"github.com/wakeproto/wake/budget"
-	"github.com/wakeproto/wake/handoff"
 	"github.com/wakeproto/wake/internal/coldtree"
 	"github.com/wakeproto/wake/internal/countfn"
 	"github.com/wakeproto/wake/internal/memgen"
+	"github.com/wakeproto/wake/store"
 	"github.com/wakeproto/wake/tiers"
 )
 
@@ -36,8 +36,8 @@ func TestContextRecordIsComplete(t *testing.T) {
 		afero.WriteFile(fsys, "/r/"+f.Path, []byte(f.Data), 0o644)
 	}
 	for h := range 30 {
-		e := handoff.Entry{At: tocT0.Add(-time.Duration(h) * 40 * time.Minute), Op: "remember", Paths: []string{tiers.TasksPath}, ChangeSummary: fmt.Sprintf("noted task %d", h)}
-		if err := handoff.AppendLedger(fsys, "/r", e); err != nil {
+		e := store.Entry{At: tocT0.Add(-time.Duration(h) * 40 * time.Minute), Op: "remember", Paths: []string{tiers.TasksPath}, ChangeSummary: fmt.Sprintf("noted task %d", h)}
+		if err := store.AppendLedger(fsys, "/r", e); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -14,10 +14,10 @@ import (
 
 	"github.com/wakeproto/wake/budget"
 	"github.com/wakeproto/wake/cold"
-	"github.com/wakeproto/wake/handoff"
 	"github.com/wakeproto/wake/internal/coldtree"
 	"github.com/wakeproto/wake/internal/touchfs"
 	"github.com/wakeproto/wake/policy"
+	"github.com/wakeproto/wake/store"
 	"github.com/wakeproto/wake/tiers"
 )
 
@@ -46,8 +46,8 @@ func warmRoot(t *testing.T) afero.Fs {
 	put("cold/sessions/pay.md", "---\nsummary: Salary bands\nsensitivity: confidential\n---\nBen earns a lot.\n")
 	put(tiers.QuestionsPath, "---\nsensitivity: secret\n---\nWho holds the keys?\n")
 	entry := func(ago time.Duration, summary string, paths ...string) {
-		e := handoff.Entry{At: demoTime.Add(-ago), Op: "remember", Paths: paths, ChangeSummary: summary}
-		if err := handoff.AppendLedger(mem, "/demo", e); err != nil {
+		e := store.Entry{At: demoTime.Add(-ago), Op: "remember", Paths: paths, ChangeSummary: summary}
+		if err := store.AppendLedger(mem, "/demo", e); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -6,7 +6,7 @@ import (
 
 	"github.com/spf13/afero"
 
-	"github.com/wakeproto/wake/handoff"
+	"github.com/wakeproto/wake/store"
 )
 
 // An entry wake compact moved to the decisions archive was not deleted:
@@ -22,7 +22,7 @@ func TestCheckDecisionsArchivedIDsNotVanished(t *testing.T) {
 	}
 	log := "[2026-01-01] DECISION: Use TOML BECAUSE: fewer parse errors\nID: d-0001\nSTATUS: active\n"
 	archive := "---\nsummary: archive\n---\n\n[2026-01-02] DECISION: Use YAML BECAUSE: readable\nID: d-0002\nSTATUS: reversed\nREVERSED_BY: [2026-01-03] Use TOML BECAUSE: fewer parse errors\n"
-	for rel, data := range map[string]string{"ledger.jsonl": ledger.String(), handoff.DecisionsArchive: archive} {
+	for rel, data := range map[string]string{"ledger.jsonl": ledger.String(), store.DecisionsArchive: archive} {
 		if err := afero.WriteFile(fs, root+"/"+rel, []byte(data), 0o644); err != nil {
 			t.Fatal(err)
 		}

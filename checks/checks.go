@@ -15,7 +15,7 @@ import (
 
 	"github.com/spf13/afero"
 
-	"github.com/wakeproto/wake/handoff"
+	"github.com/wakeproto/wake/store"
 	"github.com/wakeproto/wake/tiers"
 )
 
@@ -96,7 +96,7 @@ type Memory struct {
 	LastWrite []byte
 	// Written are the decision IDs the ledger records wake writing: an
 	// entry deleted by hand is found by its ID even without LastWrite.
-	Written []handoff.WrittenID
+	Written []store.WrittenID
 	// WrittenSkipped says why the ledger was not read for them; "" when
 	// it was (or there is none).
 	WrittenSkipped string
@@ -134,14 +134,14 @@ func ReadMemory(fsys afero.Fs, root string) (Memory, error) {
 // ReadWritten reads the decision IDs the ledger records wake writing. A
 // ledger that cannot be read gives none, and the reason: the checks then
 // say that they could not look for entries deleted by hand that way.
-func ReadWritten(fsys afero.Fs, root string) ([]handoff.WrittenID, string) {
-	ws, err := handoff.WrittenDecisionIDs(fsys, root)
+func ReadWritten(fsys afero.Fs, root string) ([]store.WrittenID, string) {
+	ws, err := store.WrittenDecisionIDs(fsys, root)
 	if err != nil {
 		return nil, err.Error()
 	}
 	// Entries wake compact moved to the archive were not deleted: they are
 	// not looked for in the log.
-	ar, err := handoff.ReadDecisionsArchive(fsys, root)
+	ar, err := store.ReadDecisionsArchive(fsys, root)
 	if err != nil {
 		return nil, err.Error()
 	}
@@ -160,15 +160,15 @@ func ReadWritten(fsys afero.Fs, root string) ([]handoff.WrittenID, string) {
 // directory): the snapshot is replaced just after the log, and comparing
 // the two in between would report wake's own change as a hand edit.
 func ReadLastWrite(fsys afero.Fs, root string) ([]byte, error) {
-	if _, err := fsys.Stat(filepath.Join(root, tiers.StateDir, handoff.DecisionsPending)); err == nil {
+	if _, err := fsys.Stat(filepath.Join(root, tiers.StateDir, store.DecisionsPending)); err == nil {
 		return nil, nil
 	}
-	data, err := tiers.ReadOwn(fsys, root, tiers.StateDir+"/"+handoff.DecisionsSnapshot)
+	data, err := tiers.ReadOwn(fsys, root, tiers.StateDir+"/"+store.DecisionsSnapshot)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, nil
 	}
 	if err != nil {
-		return nil, fmt.Errorf("reading %s/%s: %w", tiers.StateDir, handoff.DecisionsSnapshot, err)
+		return nil, fmt.Errorf("reading %s/%s: %w", tiers.StateDir, store.DecisionsSnapshot, err)
 	}
 	return data, nil
 }

@@ -14,8 +14,8 @@ import (
 
 	"github.com/spf13/afero"
 
-	"github.com/wakeproto/wake/handoff"
 	"github.com/wakeproto/wake/skeleton"
+	"github.com/wakeproto/wake/store"
 	"github.com/wakeproto/wake/tiers"
 )
 
@@ -200,8 +200,8 @@ func TestStaleness(t *testing.T) {
 func TestFirstWake(t *testing.T) {
 	t.Parallel()
 	fsys := afero.NewMemMapFs()
-	s := &handoff.Store{FS: fsys, Root: root, Now: clock, Locker: &memlock.Locker{}}
-	if _, err := handoff.Init(context.Background(), s, skeleton.Params{Project: "billing"}); err != nil {
+	s := &store.Store{FS: fsys, Root: root, Now: clock, Locker: &memlock.Locker{}}
+	if _, err := store.Init(context.Background(), s, skeleton.Params{Project: "billing"}); err != nil {
 		t.Fatal(err)
 	}
 	r := run(t, fsys)
@@ -227,21 +227,21 @@ func TestNotFirstWakeWithDecisionsOrTasks(t *testing.T) {
 	t.Parallel()
 	for _, tt := range []struct {
 		name  string
-		setup func(*testing.T, *handoff.Store)
+		setup func(*testing.T, *store.Store)
 	}{
-		{"a decision", func(t *testing.T, s *handoff.Store) {
-			if _, err := s.Decide(context.Background(), handoff.NewDecision{What: "Use TOML", Why: "YAML broke"}); err != nil {
+		{"a decision", func(t *testing.T, s *store.Store) {
+			if _, err := s.Decide(context.Background(), store.NewDecision{What: "Use TOML", Why: "YAML broke"}); err != nil {
 				t.Fatal(err)
 			}
 		}},
-		{"an open task", func(t *testing.T, s *handoff.Store) {
+		{"an open task", func(t *testing.T, s *store.Store) {
 			edit(t, s.FS, tiers.TasksPath, func(x string) string { return x + "\n- [ ] Port the CLI flags\n" })
 		}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			fsys := afero.NewMemMapFs()
-			s := &handoff.Store{FS: fsys, Root: root, Now: clock, Locker: &memlock.Locker{}}
-			if _, err := handoff.Init(context.Background(), s, skeleton.Params{Project: "billing"}); err != nil {
+			s := &store.Store{FS: fsys, Root: root, Now: clock, Locker: &memlock.Locker{}}
+			if _, err := store.Init(context.Background(), s, skeleton.Params{Project: "billing"}); err != nil {
 				t.Fatal(err)
 			}
 			tt.setup(t, s)
@@ -292,11 +292,11 @@ summary: tasks
 func TestNoHandEditWhileAWriteIsPending(t *testing.T) {
 	t.Parallel()
 	fsys := afero.NewMemMapFs()
-	s := &handoff.Store{FS: fsys, Root: root, Now: clock, Locker: &memlock.Locker{}}
-	if _, err := handoff.Init(context.Background(), s, skeleton.Params{Project: "billing"}); err != nil {
+	s := &store.Store{FS: fsys, Root: root, Now: clock, Locker: &memlock.Locker{}}
+	if _, err := store.Init(context.Background(), s, skeleton.Params{Project: "billing"}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.Decide(context.Background(), handoff.NewDecision{What: "Use TOML", Why: "YAML broke"}); err != nil {
+	if _, err := s.Decide(context.Background(), store.NewDecision{What: "Use TOML", Why: "YAML broke"}); err != nil {
 		t.Fatal(err)
 	}
 	// The log as a contest in progress left it: entry 1 annotated, the
@@ -308,7 +308,7 @@ func TestNoHandEditWhileAWriteIsPending(t *testing.T) {
 	if r := run(t, fsys); !reportsHandEdit(r) {
 		t.Fatalf("without a pending record the edit must be reported: %+v", r.Findings)
 	}
-	afero.WriteFile(fsys, root+"/"+tiers.StateDir+"/"+handoff.DecisionsPending, []byte("{}"), 0o644)
+	afero.WriteFile(fsys, root+"/"+tiers.StateDir+"/"+store.DecisionsPending, []byte("{}"), 0o644)
 	if r := run(t, fsys); reportsHandEdit(r) {
 		t.Fatalf("a pending write is reported as a hand edit: %+v", r.Findings)
 	}

@@ -8,7 +8,7 @@ import (
 
 	"github.com/spf13/afero"
 
-	"github.com/wakeproto/wake/handoff"
+	"github.com/wakeproto/wake/store"
 	"github.com/wakeproto/wake/tiers"
 )
 
@@ -68,7 +68,7 @@ func (c *ContradictionCache) Save(fsys afero.Fs, root string) error {
 	if err != nil {
 		return err
 	}
-	if err := handoff.WriteState(fsys, root, ContradictionCacheFile, data); err != nil {
+	if err := store.WriteState(fsys, root, ContradictionCacheFile, data); err != nil {
 		return err
 	}
 	c.dirty = false

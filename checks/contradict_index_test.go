@@ -8,8 +8,8 @@ import (
 	"testing"
 
 	"github.com/spf13/afero"
-	"github.com/wakeproto/wake/handoff"
 	"github.com/wakeproto/wake/internal/memgen"
+	"github.com/wakeproto/wake/store"
 	"github.com/wakeproto/wake/tiers"
 )
 
@@ -306,14 +306,14 @@ func TestContradictionsAsEveryPair(t *testing.T) {
 
 // conflictsEveryEntry is [Conflicts] as it was before the index: each new
 // decision compared with every active entry.
-func conflictsEveryEntry(log tiers.DecisionLog, ds []handoff.NewDecision) []handoff.Conflict {
+func conflictsEveryEntry(log tiers.DecisionLog, ds []store.NewDecision) []store.Conflict {
 	act := active(log)
 	c := newComparer()
 	ps := make([]phrase, len(act))
 	for i, e := range act {
 		ps[i] = c.phrase(e.What)
 	}
-	var out []handoff.Conflict
+	var out []store.Conflict
 	for i, d := range ds {
 		topic := strings.ToLower(tiers.OneLine(d.Topic))
 		p := c.phrase(d.What)
@@ -321,11 +321,11 @@ func conflictsEveryEntry(log tiers.DecisionLog, ds []handoff.NewDecision) []hand
 			other := strings.ToLower(tiers.OneLine(e.Topic()))
 			switch {
 			case topic != "" && topic == other:
-				out = append(out, handoff.Conflict{New: i, With: e, Why: fmt.Sprintf("both have TOPIC %q", tiers.OneLine(e.Topic()))})
+				out = append(out, store.Conflict{New: i, With: e, Why: fmt.Sprintf("both have TOPIC %q", tiers.OneLine(e.Topic()))})
 			case topic != "" && other != "":
 			default:
 				if why, ok := c.contradicts(p, ps[j]); ok {
-					out = append(out, handoff.Conflict{New: i, With: e, Why: why})
+					out = append(out, store.Conflict{New: i, With: e, Why: why})
 				}
 			}
 		}
@@ -350,9 +350,9 @@ func TestConflictsAsEveryEntry(t *testing.T) {
 			b.WriteString("\n")
 		}
 		log := tiers.ParseDecisions([]byte(b.String()))
-		var ds []handoff.NewDecision
+		var ds []store.NewDecision
 		for i, s := range texts[100:] {
-			d := handoff.NewDecision{What: s, Why: "w"}
+			d := store.NewDecision{What: s, Why: "w"}
 			if i%4 == 0 {
 				d.Topic = fmt.Sprintf("t%d", i%15)
 			}
@@ -380,7 +380,7 @@ func TestConflictsWithTheOldest(t *testing.T) {
 	if n := len(active(log)); n < 400 {
 		t.Fatalf("%d active entries", n)
 	}
-	got := Conflicts(log, []handoff.NewDecision{{What: "Store invoices in Postgres", Why: "replicas"}})
+	got := Conflicts(log, []store.NewDecision{{What: "Store invoices in Postgres", Why: "replicas"}})
 	if len(got) != 1 || got[0].With.Number != 1 {
 		t.Fatalf("conflicts %+v", got)
 	}

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/wakeproto/wake/handoff"
+	"github.com/wakeproto/wake/store"
 	"github.com/wakeproto/wake/tiers"
 )
 
@@ -51,7 +51,7 @@ func CheckDecisions(m Memory) []Finding {
 		problems = append(problems, handEdits(edits)...)
 	}
 	if !d.Huge {
-		problems = append(problems, vanished(handoff.Vanished(log, m.Written, edits, nil))...)
+		problems = append(problems, vanished(store.Vanished(log, m.Written, edits, nil))...)
 	}
 	var out []Finding
 	if len(problems) > 0 {
@@ -222,7 +222,7 @@ func handEdits(edits []tiers.HandEdit) []string {
 // vanished describes IDs the ledger records wake writing that no entry
 // has: found without wake's snapshot, so by ID and the ledger line alone.
 // It lists at most maxListed.
-func vanished(gone []handoff.WrittenID) []string {
+func vanished(gone []store.WrittenID) []string {
 	var out []string
 	for i, g := range gone {
 		if i == maxListed {
@@ -280,8 +280,8 @@ func andList(xs []string) string {
 // once written: the same TOPIC, or (unless both have a TOPIC) a text that
 // contradicts. It compares with every active entry, the oldest too, as
 // the check does. It is the guard of rule 1 at write time
-// ([handoff.Guard]).
-func Conflicts(log tiers.DecisionLog, ds []handoff.NewDecision) []handoff.Conflict {
+// ([store.Guard]).
+func Conflicts(log tiers.DecisionLog, ds []store.NewDecision) []store.Conflict {
 	act := active(log)
 	c := newComparer()
 	ps := make([]phrase, len(act))
@@ -294,7 +294,7 @@ func Conflicts(log tiers.DecisionLog, ds []handoff.NewDecision) []handoff.Confli
 			}
 		}
 	}
-	var out []handoff.Conflict
+	var out []store.Conflict
 	for i, d := range ds {
 		topic := strings.ToLower(tiers.OneLine(d.Topic))
 		p := c.phrase(d.What)
@@ -310,12 +310,12 @@ func Conflicts(log tiers.DecisionLog, ds []handoff.NewDecision) []handoff.Confli
 			other := strings.ToLower(tiers.OneLine(e.Topic()))
 			switch {
 			case topic != "" && topic == other:
-				out = append(out, handoff.Conflict{New: i, With: e, Why: fmt.Sprintf("both have TOPIC %q", tiers.OneLine(e.Topic()))})
+				out = append(out, store.Conflict{New: i, With: e, Why: fmt.Sprintf("both have TOPIC %q", tiers.OneLine(e.Topic()))})
 			case topic != "" && other != "":
 			case !candidate[j]:
 			default:
 				if why, ok := c.contradicts(p, ps[j]); ok {
-					out = append(out, handoff.Conflict{New: i, With: e, Why: why})
+					out = append(out, store.Conflict{New: i, With: e, Why: why})
 				}
 			}
 		}

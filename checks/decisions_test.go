@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/wakeproto/wake/handoff"
+	"github.com/wakeproto/wake/store"
 	"github.com/wakeproto/wake/tiers"
 )
 
@@ -115,7 +115,7 @@ func TestCheckDecisionsDuplicateIDs(t *testing.T) {
 func TestCheckDecisionsVanishedIDs(t *testing.T) {
 	t.Parallel()
 	at := time.Date(2026, 1, 3, 9, 0, 0, 0, time.UTC)
-	written := []handoff.WrittenID{{ID: "d-0001", At: at, Op: "identify", ChangeSummary: "gave ids"},
+	written := []store.WrittenID{{ID: "d-0001", At: at, Op: "identify", ChangeSummary: "gave ids"},
 		{ID: "d-0002", At: at, Op: "decide", ChangeSummary: "decided #2 (id d-0002): Money in cents"}}
 	first := strings.SplitAfter(withIDs, "\n\n")[0]
 	m := decisionsMemory(strings.Replace(first, "STATUS: contested", "STATUS: active", 1), "")
@@ -134,9 +134,9 @@ func TestCheckDecisionsVanishedIDs(t *testing.T) {
 	if fs := CheckDecisions(m); !fs[0].Pass || !strings.HasSuffix(fs[0].Message, ", none the ledger records wake writing is missing") {
 		t.Errorf("all there: %+v", fs)
 	}
-	many := make([]handoff.WrittenID, 3*maxListed)
+	many := make([]store.WrittenID, 3*maxListed)
 	for i := range many {
-		many[i] = handoff.WrittenID{ID: fmt.Sprintf("d-%04x", 100+i), At: at, Op: "decide", ChangeSummary: "x"}
+		many[i] = store.WrittenID{ID: fmt.Sprintf("d-%04x", 100+i), At: at, Op: "decide", ChangeSummary: "x"}
 	}
 	if d := CheckDecisions(Memory{Decisions: m.Decisions, Written: many})[0].Details; len(d) != maxListed+1 || d[maxListed] != fmt.Sprintf("and %d more ids the ledger records wake writing are no longer in the log", 2*maxListed) {
 		t.Errorf("a log emptied by hand: %d details, last %q", len(d), d[len(d)-1])
@@ -231,17 +231,17 @@ func TestConflicts(t *testing.T) {
 		"[2026-02-02] DECISION: Keep invoices ten years BECAUSE: law\nSTATUS: active\nTOPIC: Retention\n\n" +
 		"[2026-02-03] DECISION: Use cgo BECAUSE: driver\nSTATUS: reversed\nREVERSED_BY: [2026-02-04] no\n"))
 	for _, c := range []struct {
-		d    handoff.NewDecision
+		d    store.NewDecision
 		with int // 0: no conflict
 	}{
-		{handoff.NewDecision{What: "Use TOML for config"}, 1},
-		{handoff.NewDecision{What: "Delete invoices after seven years", Topic: "retention"}, 2},
-		{handoff.NewDecision{What: "Use TOML for config", Topic: "format"}, 1}, // entry 1 has no TOPIC
-		{handoff.NewDecision{What: "Do not use cgo"}, 0},                       // entry 3 is reversed
-		{handoff.NewDecision{What: "Write the loader in Go"}, 0},
-		{handoff.NewDecision{What: "Keep invoices ten years", Topic: "other"}, 0}, // different TOPICs
+		{store.NewDecision{What: "Use TOML for config"}, 1},
+		{store.NewDecision{What: "Delete invoices after seven years", Topic: "retention"}, 2},
+		{store.NewDecision{What: "Use TOML for config", Topic: "format"}, 1}, // entry 1 has no TOPIC
+		{store.NewDecision{What: "Do not use cgo"}, 0},                       // entry 3 is reversed
+		{store.NewDecision{What: "Write the loader in Go"}, 0},
+		{store.NewDecision{What: "Keep invoices ten years", Topic: "other"}, 0}, // different TOPICs
 	} {
-		got := Conflicts(log, []handoff.NewDecision{c.d})
+		got := Conflicts(log, []store.NewDecision{c.d})
 		switch {
 		case c.with == 0 && len(got) != 0:
 			t.Errorf("%+v: conflicts %+v, want none", c.d, got)

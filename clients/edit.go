@@ -9,7 +9,7 @@ import (
 
 	"github.com/spf13/afero"
 
-	"github.com/wakeproto/wake/handoff"
+	"github.com/wakeproto/wake/store"
 )
 
 // FileEdit is one file install or uninstall changes.
@@ -36,7 +36,7 @@ func (e Env) Read(path string) (FileEdit, error) {
 	if r, err := filepath.Rel(e.Project, path); err == nil && filepath.IsLocal(r) {
 		ed.Base, base, rel = e.Project, e.Project, r
 	}
-	if err := handoff.CheckWritable(e.FS, base, rel); err != nil {
+	if err := store.CheckWritable(e.FS, base, rel); err != nil {
 		return ed, err
 	}
 	data, err := afero.ReadFile(e.FS, path)
@@ -102,9 +102,9 @@ func apply(fsys afero.Fs, edits []FileEdit) error {
 		var err error
 		if e.Base != "" {
 			rel, _ := filepath.Rel(e.Base, e.Path)
-			err = handoff.WriteFileIn(fsys, e.Base, rel, e.New, 0o644)
+			err = store.WriteFileIn(fsys, e.Base, rel, e.New, 0o644)
 		} else {
-			err = handoff.WriteFile(fsys, e.Path, e.New, 0o644)
+			err = store.WriteFile(fsys, e.Path, e.New, 0o644)
 		}
 		if err != nil {
 			return err

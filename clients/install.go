@@ -12,7 +12,7 @@ import (
 	"github.com/spf13/afero"
 
 	"github.com/wakeproto/wake"
-	"github.com/wakeproto/wake/handoff"
+	"github.com/wakeproto/wake/store"
 	"github.com/wakeproto/wake/tiers"
 )
 
@@ -80,7 +80,7 @@ func (o *Options) defaults() {
 		o.Wake.Now = time.Now
 	}
 	if o.Wake.Locker == nil {
-		o.Wake.Locker = handoff.FileLocker{Timeout: wake.LockTimeout}
+		o.Wake.Locker = store.FileLocker{Timeout: wake.LockTimeout}
 	}
 }
 
@@ -135,24 +135,24 @@ func Install(ctx context.Context, c Client, o Options) (*Report, error) {
 	var plan InstallPlan
 	var then []string
 	m.Precount()
-	err = m.Store().MutateThen(ctx, func() (handoff.Entry, error) {
+	err = m.Store().MutateThen(ctx, func() (store.Entry, error) {
 		files := writeBootFiles(m, env, o.BootFiles)
 		if err := checkBoot(env, b, files); err != nil {
-			return handoff.Entry{}, err
+			return store.Entry{}, err
 		}
 		var err error
 		if plan, err = w.PlanInstall(); err != nil {
-			return handoff.Entry{}, err
+			return store.Entry{}, err
 		}
 		r.Edits, r.Files = plan.Edits, files.lines
 		if err := applyRecorded(env, about, plan); err != nil {
-			return handoff.Entry{}, err
+			return store.Entry{}, err
 		}
 		if plan.Then != nil {
 			f, err := plan.Then(ctx, func(add func(*Record) error) error { return addRecord(env, about, add) })
 			r.Edits, r.Warnings, then = append(r.Edits, f.Edits...), f.Warnings, f.Notes
 			if err != nil {
-				return handoff.Entry{}, err
+				return store.Entry{}, err
 			}
 		}
 		return changeEntry(r, m.Root(), files.changes)
@@ -254,8 +254,8 @@ func ledgerPath(root, path string) string {
 // them at every start without a ledger line, and boot.md shows the
 // ledger's digest, so logging its refresh would change it again at every
 // run.
-func changeEntry(r *Report, root string, also changes) (handoff.Entry, error) {
-	e := handoff.Entry{Op: r.Op}
+func changeEntry(r *Report, root string, also changes) (store.Entry, error) {
+	e := store.Entry{Op: r.Op}
 	var what []string
 	for _, ed := range r.Edits {
 		if ed.Changed {

@@ -12,7 +12,7 @@ import (
 
 	"github.com/spf13/afero"
 
-	"github.com/wakeproto/wake/handoff"
+	"github.com/wakeproto/wake/store"
 	"github.com/wakeproto/wake/tiers"
 )
 
@@ -205,7 +205,7 @@ func (m manifest) write(fsys afero.Fs, root, client string) error {
 	if err != nil {
 		return err
 	}
-	return handoff.WriteState(fsys, root, ManifestFile(client), append(data, '\n'))
+	return store.WriteState(fsys, root, ManifestFile(client), append(data, '\n'))
 }
 
 // find returns the index of the project's record, or -1.

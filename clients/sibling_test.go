@@ -17,10 +17,10 @@ import (
 	"github.com/wakeproto/wake"
 	"github.com/wakeproto/wake/budget"
 	"github.com/wakeproto/wake/clients"
-	"github.com/wakeproto/wake/handoff"
 	"github.com/wakeproto/wake/internal/memlock"
 	"github.com/wakeproto/wake/internal/splice"
 	"github.com/wakeproto/wake/skeleton"
+	"github.com/wakeproto/wake/store"
 	"github.com/wakeproto/wake/tiers"
 )
 
@@ -138,7 +138,7 @@ func TestSiblingClient(t *testing.T) {
 			t.Errorf("%s left: %v", p, err)
 		}
 	}
-	entries, _, _ := handoff.ReadLedger(fsys, "/p/.wake")
+	entries, _, _ := store.ReadLedger(fsys, "/p/.wake")
 	var ops []string
 	for _, e := range entries {
 		ops = append(ops, e.Op+": "+e.ChangeSummary)

@@ -10,7 +10,7 @@ import (
 	"github.com/spf13/afero"
 
 	"github.com/wakeproto/wake"
-	"github.com/wakeproto/wake/handoff"
+	"github.com/wakeproto/wake/store"
 	"github.com/wakeproto/wake/tiers"
 )
 
@@ -42,18 +42,18 @@ func Uninstall(ctx context.Context, c Client, o Options) (*Report, error) {
 	r := &Report{Op: "uninstall", Client: about.Name, Project: o.Project}
 	w := c.Wire(env)
 	var notes []string
-	run := func() (handoff.Entry, error) {
+	run := func() (store.Entry, error) {
 		plan, removed, err := uninstall(env, about, w, haveRoot)
 		r.Edits, notes = plan.Edits, plan.Notes
 		dirs := removedDirs(env, removed)
 		r.Files = dirs.lines
 		if err != nil {
-			return handoff.Entry{}, err
+			return store.Entry{}, err
 		}
 		return changeEntry(r, root, dirs)
 	}
 	if haveRoot {
-		store := &handoff.Store{FS: o.Wake.FS, Root: root, Now: o.Wake.Now, Locker: o.Wake.Locker}
+		store := &store.Store{FS: o.Wake.FS, Root: root, Now: o.Wake.Now, Locker: o.Wake.Locker}
 		err = store.Mutate(ctx, run)
 	} else {
 		_, err = run()

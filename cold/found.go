@@ -8,11 +8,11 @@ import (
 	"strings"
 	"time"
 
-	"github.com/wakeproto/wake/handoff"
+	"github.com/wakeproto/wake/store"
 )
 
 // What the index learnt of the cold documents in this run, for
-// [handoff.EditScan], which records the changes made to them outside wake.
+// [store.EditScan], which records the changes made to them outside wake.
 
 // HasScan reports whether a scan of cold/ went through the index in this
 // run: without one, nothing can be taken as gone.
@@ -29,14 +29,14 @@ func (x *Index) Unchanged() bool {
 // are now (size and modification time); those the index knew unchanged
 // were not opened. A document the scan found but could not read is left
 // out.
-func (x *Index) Found() map[string]handoff.Observed {
-	found := map[string]handoff.Observed{}
+func (x *Index) Found() map[string]store.Observed {
+	found := map[string]store.Observed{}
 	if !x.HasScan() {
 		return found
 	}
 	for p, e := range x.entries {
 		if e.seen && e.fresh {
-			found[p] = handoff.Observed{Path: p, Exists: true, Size: e.Size, ModTime: time.Unix(0, e.MTime), CTime: e.CTime}
+			found[p] = store.Observed{Path: p, Exists: true, Size: e.Size, ModTime: time.Unix(0, e.MTime), CTime: e.CTime}
 		}
 	}
 	return found

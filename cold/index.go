@@ -13,9 +13,9 @@ import (
 
 	"github.com/spf13/afero"
 
-	"github.com/wakeproto/wake/handoff"
 	"github.com/wakeproto/wake/internal/fsrecord"
 	"github.com/wakeproto/wake/policy"
+	"github.com/wakeproto/wake/store"
 	"github.com/wakeproto/wake/tiers"
 )
 
@@ -52,7 +52,7 @@ type Index struct {
 	sum      string // of the file as loaded, or as last saved: see [Index.Sum]
 	// versions are those of the documents read whole in this run, kept
 	// when asked for: see [Index.KeepVersions].
-	versions map[string]handoff.DocVersion
+	versions map[string]store.DocVersion
 }
 
 type Entry struct {
@@ -184,7 +184,7 @@ func SaveIndex(fsys afero.Fs, root string, x *Index) error {
 		return nil
 	}
 	data := x.Marshal()
-	if err := handoff.WriteState(fsys, root, IndexFile, data); err != nil {
+	if err := store.WriteState(fsys, root, IndexFile, data); err != nil {
 		return err
 	}
 	x.sum = indexSum(data)
@@ -192,20 +192,20 @@ func SaveIndex(fsys afero.Fs, root string, x *Index) error {
 }
 
 // KeepVersions has the scans that follow keep the version of each
-// document they read whole (see [handoff.VersionOf]), for a look at the
+// document they read whole (see [store.VersionOf]), for a look at the
 // edits made outside wake that follows them in the same run (a session
 // start's): on a first start, that look then reads no cold document
 // again.
 func (x *Index) KeepVersions() {
 	if x.versions == nil {
-		x.versions = map[string]handoff.DocVersion{}
+		x.versions = map[string]store.DocVersion{}
 	}
 }
 
 // Version returns the version of the document at p as a scan in this run
 // read it whole, when [Index.KeepVersions] asked for it; false for any
 // other document. It is safe for concurrent use, the scans done.
-func (x *Index) Version(p string) (handoff.DocVersion, bool) {
+func (x *Index) Version(p string) (store.DocVersion, bool) {
 	v, ok := x.versions[p]
 	return v, ok
 }

@@ -7,8 +7,8 @@ import (
 	"strings"
 
 	"github.com/wakeproto/wake/budget"
-	"github.com/wakeproto/wake/handoff"
 	"github.com/wakeproto/wake/policy"
+	"github.com/wakeproto/wake/store"
 	"github.com/wakeproto/wake/tiers"
 )
 
@@ -65,7 +65,7 @@ func (e *PullError) Hint() string { return e.Advice }
 // when it fits both caps: budget.cold for the session's pulls, and the
 // memory maximum for the last load plus the pulls. Otherwise an extractive
 // summary cut to what is left, which says so; never the whole file.
-func PullCold(o Options, rel string, s handoff.ColdSession) (Pull, error) {
+func PullCold(o Options, rel string, s store.ColdSession) (Pull, error) {
 	o.Counter = budget.Whole(o.Counter)
 	p := Pull{Path: rel}
 	p.Left, p.Cap = pullRoom(o.Config, s)
@@ -95,7 +95,7 @@ func PullCold(o Options, rel string, s handoff.ColdSession) (Pull, error) {
 }
 
 // pullRoom is what a pull may spend, and the cap that sets it.
-func pullRoom(cfg tiers.Config, s handoff.ColdSession) (int, string) {
+func pullRoom(cfg tiers.Config, s store.ColdSession) (int, string) {
 	cold := cfg.Budget.Cold - s.Pulled
 	limit := min(cfg.Budget.MemoryMax, cfg.ContextWindow-cfg.Budget.WorkMin)
 	mem := limit - s.LoadTokens - s.Pulled

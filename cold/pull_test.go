@@ -11,8 +11,8 @@ import (
 	"github.com/spf13/afero"
 
 	"github.com/wakeproto/wake/budget"
-	"github.com/wakeproto/wake/handoff"
 	"github.com/wakeproto/wake/internal/coldtree"
+	"github.com/wakeproto/wake/store"
 	"github.com/wakeproto/wake/tiers"
 )
 
@@ -70,7 +70,7 @@ func TestPullWholeThenSummaryThenRefused(t *testing.T) {
 	fsys := coldtree.FS(t, []coldtree.File{{Path: "cold/importer.md", Data: longDoc(), Age: 0}, {Path: "cold/small.md", Data: "# Small\n\nShort.\n", Age: 0}})
 	docTokens := enc.Count(longDoc())
 	o := pullOptions(fsys, enc, docTokens+100)
-	var s handoff.ColdSession
+	var s store.ColdSession
 
 	p, err := PullCold(o, "cold/importer.md", s)
 	if err != nil || !p.Whole || p.Text != longDoc() || p.Tokens != docTokens || p.Left != 100 || p.Cap != "budget.cold" {
@@ -98,7 +98,7 @@ func TestPullWholeThenSummaryThenRefused(t *testing.T) {
 	// With room for more of it, the summary keeps every heading and first
 	// sentence, and still never the whole file.
 	roomy := pullOptions(fsys, enc, docTokens-1)
-	p, err = PullCold(roomy, "cold/importer.md", handoff.ColdSession{})
+	p, err = PullCold(roomy, "cold/importer.md", store.ColdSession{})
 	if err != nil || p.Whole {
 		t.Fatalf("over the cap by one token: %+v, %v", p, err)
 	}
@@ -128,7 +128,7 @@ func TestPullMemoryMax(t *testing.T) {
 	enc := encoder(t)
 	fsys := coldtree.FS(t, []coldtree.File{{Path: "cold/importer.md", Data: longDoc(), Age: 0}})
 	o := pullOptions(fsys, enc, 20000)
-	s := handoff.ColdSession{LoadTokens: o.Config.Budget.MemoryMax - 300, Pulled: 100}
+	s := store.ColdSession{LoadTokens: o.Config.Budget.MemoryMax - 300, Pulled: 100}
 	p, err := PullCold(o, "cold/importer.md", s)
 	if err != nil || p.Whole || p.Cap != "budget.memory_max" || p.Tokens > 200 || !strings.Contains(p.Text, "tokens left (budget.memory_max)") {
 		t.Fatalf("pull under memory_max: %+v, %v", p, err)
@@ -157,16 +157,16 @@ func TestPullSensitivity(t *testing.T) {
 		"cold/missing.md": "no such cold document",
 		"cold":            "a directory",
 	} {
-		p, err := PullCold(o, path, handoff.ColdSession{})
+		p, err := PullCold(o, path, store.ColdSession{})
 		if err == nil || !strings.Contains(err.Error(), want) || p.Text != "" {
 			t.Errorf("%s: %+v, %v; want %q", path, p, err, want)
 		}
 	}
-	p, err := PullCold(o, "cold/pay.md", handoff.ColdSession{})
+	p, err := PullCold(o, "cold/pay.md", store.ColdSession{})
 	if err != nil || !p.Confidential || p.Whole || !strings.Contains(p.Text, "Summary: Salary bands for 2026") || strings.Contains(p.Text, "Ben") || p.Tokens != enc.Count(p.Text) {
 		t.Fatalf("confidential: %+v, %v", p, err)
 	}
-	if p, err := PullCold(o, "cold/bare.md", handoff.ColdSession{}); err != nil || strings.Contains(p.Text, "Ben") || !strings.Contains(p.Text, "(it has none)") {
+	if p, err := PullCold(o, "cold/bare.md", store.ColdSession{}); err != nil || strings.Contains(p.Text, "Ben") || !strings.Contains(p.Text, "(it has none)") {
 		t.Fatalf("confidential without a summary: %+v, %v", p, err)
 	}
 }
@@ -186,7 +186,7 @@ func TestPullSymlinkOut(t *testing.T) {
 	os.Symlink(outside, filepath.Join(root, "cold", "out"))
 	o := Options{FS: afero.NewOsFs(), Root: root, Config: tiers.DefaultConfig(), Counter: encoder(t)}
 	for _, rel := range []string{"cold/pw.md", "cold/out/passwords.md"} {
-		p, err := PullCold(o, rel, handoff.ColdSession{})
+		p, err := PullCold(o, rel, store.ColdSession{})
 		if err == nil || !strings.Contains(err.Error(), "leads outside the memory root") || strings.Contains(p.Text, "hunter2") {
 			t.Errorf("%s: %+v, %v", rel, p, err)
 		}
@@ -198,7 +198,7 @@ func TestPullHugeIsSummarised(t *testing.T) {
 	line := "Filler line that goes on. " + strings.Repeat("x", 60) + "\n"
 	huge := "---\nsummary: A runaway export\n---\n# Export\n\nFirst sentence of the export. More.\n\n" + strings.Repeat(line, tiers.MaxDocBytes/len(line)+10)
 	fsys := coldtree.FS(t, []coldtree.File{{Path: "cold/export.md", Data: huge, Age: 0}})
-	p, err := PullCold(pullOptions(fsys, encoder(t), 10_000_000), "cold/export.md", handoff.ColdSession{})
+	p, err := PullCold(pullOptions(fsys, encoder(t), 10_000_000), "cold/export.md", store.ColdSession{})
 	if err != nil || p.Whole || !p.Huge || !strings.Contains(p.Text, "is over 4 MiB") || !strings.Contains(p.Text, "First sentence of the export.") {
 		t.Fatalf("huge: %v %+v", err, p)
 	}
@@ -220,7 +220,7 @@ func TestColdDocumentsKeepNoLines(t *testing.T) {
 		name string
 		run  func(o Options) error
 	}{
-		{"pull", func(o Options) error { _, err := PullCold(o, "cold/notes.md", handoff.ColdSession{}); return err }},
+		{"pull", func(o Options) error { _, err := PullCold(o, "cold/notes.md", store.ColdSession{}); return err }},
 		{"listing, just written", func(o Options) error { _, _, err := BuildTOC(o, NoFold); return err }},
 	} {
 		fsys := coldtree.FS(t, []coldtree.File{{Path: "cold/notes.md", Data: b.String(), Age: 0}})

@@ -14,8 +14,8 @@ import (
 	"time"
 
 	"github.com/wakeproto/wake/budget"
-	"github.com/wakeproto/wake/handoff"
 	"github.com/wakeproto/wake/policy"
+	"github.com/wakeproto/wake/store"
 	"github.com/wakeproto/wake/tiers"
 )
 
@@ -166,9 +166,9 @@ func scan(o Options, idx *Index, found func(tiers.ColdFile, Entry) string) []str
 			todo = append(todo, i)
 		}
 	}
-	var versions []handoff.DocVersion
+	var versions []store.DocVersion
 	if idx.versions != nil {
-		versions = make([]handoff.DocVersion, len(files))
+		versions = make([]store.DocVersion, len(files))
 	}
 	errs := readEntries(o, files, todo, entries, versions, now)
 	for i, f := range files {
@@ -198,7 +198,7 @@ var readWorkers = func() int { return runtime.GOMAXPROCS(0) }
 // entries[i], and their versions into versions[i] when versions is not
 // nil, on up to [readWorkers] goroutines, and returns the error of each
 // document that could not be read, by the same index.
-func readEntries(o Options, files []tiers.ColdFile, todo []int, entries []Entry, versions []handoff.DocVersion, now func() time.Time) map[int]error {
+func readEntries(o Options, files []tiers.ColdFile, todo []int, entries []Entry, versions []store.DocVersion, now func() time.Time) map[int]error {
 	errs := map[int]error{}
 	if len(todo) == 0 {
 		return errs
@@ -230,7 +230,7 @@ func readEntries(o Options, files []tiers.ColdFile, todo []int, entries []Entry,
 				f := files[i]
 				// Only a count the index will keep may skip the content cache.
 				keep := o.Index != nil && !isRacy(f, t)
-				var v *handoff.DocVersion
+				var v *store.DocVersion
 				if versions != nil {
 					v = &versions[i]
 				}
@@ -260,7 +260,7 @@ func readEntries(o Options, files []tiers.ColdFile, todo []int, entries []Entry,
 // The document is read into buf, which nothing read from it keeps (every
 // text taken from it is copied); it returns the buffer to read the next
 // document into.
-func readColdEntry(o Options, r *tiers.ColdReader, f tiers.ColdFile, indexKeeps bool, v *handoff.DocVersion, buf []byte) (Entry, []byte, error) {
+func readColdEntry(o Options, r *tiers.ColdReader, f tiers.ColdFile, indexKeeps bool, v *store.DocVersion, buf []byte) (Entry, []byte, error) {
 	d, buf, err := r.ReadInto(f.Path, buf)
 	switch {
 	case err != nil:
@@ -279,7 +279,7 @@ func readColdEntry(o Options, r *tiers.ColdReader, f tiers.ColdFile, indexKeeps 
 		if len(d.Content) > tiers.ColdHeadBytes {
 			head = nil // parsed from its head only
 		}
-		*v = handoff.VersionOf(d.Content, head)
+		*v = store.VersionOf(d.Content, head)
 	}
 	// Titles are kept as single lines, so that listing a known document
 	// needs no more work.

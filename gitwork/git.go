@@ -18,7 +18,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/wakeproto/wake/handoff"
+	"github.com/wakeproto/wake/store"
 	"github.com/wakeproto/wake/tiers"
 )
 
@@ -277,7 +277,7 @@ func statusWord(c byte) string {
 // or starts with a quote, so that a quoted name always reads as one. quoted
 // reports the first case, which deserves a warning.
 func shownName(name string) (shown string, quoted bool) {
-	if handoff.CheckText(name, false) != nil || strings.Contains(name, "\t") {
+	if store.CheckText(name, false) != nil || strings.Contains(name, "\t") {
 		return strconv.Quote(name), true
 	}
 	if strings.HasPrefix(name, `"`) {

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/wakeproto/wake/handoff"
+	"github.com/wakeproto/wake/store"
 )
 
 // Output as git gives it, NUL-separated (captured from git 2.x).
@@ -90,7 +90,7 @@ func FuzzGitOutput(f *testing.F) {
 		}
 		items, _ := items(files, nil)
 		for _, it := range items {
-			if err := handoff.CheckText(it, false); err != nil || strings.Contains(it, "\t") {
+			if err := store.CheckText(it, false); err != nil || strings.Contains(it, "\t") {
 				t.Fatalf("item %q: %v", it, err)
 			}
 		}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/wakeproto/wake/store"
 	"io"
 	"reflect"
 	"strings"
@@ -48,17 +49,17 @@ func (s *strOrArr) UnmarshalJSON(b []byte) error {
 // with "{", else Markdown in the session-summary shape. A byte-order mark,
 // which editors on Windows add, is dropped. Any other JSON value ([1],
 // null) is a usage error rather than Markdown with no summary in it. Every
-// text is checked as [TextCheck] does; the warnings come back for the
+// text is checked as [store.TextCheck] does; the warnings come back for the
 // caller to print.
 func ParseDocument(label string, data []byte) (Input, []string, error) {
-	var c TextCheck
+	var c store.TextCheck
 	data = c.FixDocument(bytes.TrimPrefix(data, []byte("\ufeff")))
 	in, err := parseHandoffDoc(&c, label, data)
 	c.Finish(label)
 	return in, c.Warnings, err
 }
 
-func parseHandoffDoc(c *TextCheck, label string, data []byte) (Input, error) {
+func parseHandoffDoc(c *store.TextCheck, label string, data []byte) (Input, error) {
 	trimmed := bytes.TrimSpace(data)
 	if bytes.HasPrefix(trimmed, []byte("{")) {
 		return parseHandoffJSON(c, label, data)
@@ -91,7 +92,7 @@ func parseHandoffDoc(c *TextCheck, label string, data []byte) (Input, error) {
 	return in, nil
 }
 
-func parseHandoffJSON(c *TextCheck, label string, data []byte) (Input, error) {
+func parseHandoffJSON(c *store.TextCheck, label string, data []byte) (Input, error) {
 	var f handoffFile
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
@@ -128,8 +129,8 @@ func parseHandoffJSON(c *TextCheck, label string, data []byte) (Input, error) {
 }
 
 // ParseDecisions reads "WHAT because WHY" texts.
-func ParseDecisions(texts []string) ([]NewDecision, error) {
-	var out []NewDecision
+func ParseDecisions(texts []string) ([]store.NewDecision, error) {
+	var out []store.NewDecision
 	for _, t := range texts {
 		d, err := ParseDecision(t)
 		if err != nil {
@@ -143,7 +144,7 @@ func ParseDecisions(texts []string) ([]NewDecision, error) {
 // ReadDocument reads a hand-off document from r, named label in errors
 // ("--file summary.md"): one over [tiers.MaxDocBytes], which a session
 // summary never nears, or with nothing but white space is an
-// [*InputError].
+// [*store.InputError].
 func ReadDocument(r io.Reader, label string) ([]byte, error) {
 	data, err := io.ReadAll(io.LimitReader(r, tiers.MaxDocBytes+1))
 	switch {

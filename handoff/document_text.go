@@ -2,6 +2,7 @@ package handoff
 
 import (
 	"fmt"
+	"github.com/wakeproto/wake/store"
 	"regexp"
 	"strconv"
 	"strings"
@@ -18,7 +19,7 @@ import (
 
 // checkSession checks every text of a Markdown document that a hand-off
 // writes; file prefixes each name ("--file notes.md: ").
-func checkSession(c *TextCheck, file string, s *tiers.Session) error {
+func checkSession(c *store.TextCheck, file string, s *tiers.Session) error {
 	for _, f := range []struct {
 		key string
 		v   *string
@@ -60,13 +61,13 @@ func checkSession(c *TextCheck, file string, s *tiers.Session) error {
 }
 
 // checkJSON checks every text of a JSON document.
-func checkJSON(c *TextCheck, file string, f *handoffFile) error {
+func checkJSON(c *store.TextCheck, file string, f *handoffFile) error {
 	for _, t := range []struct {
 		key       string
 		v         *string
 		multiline bool
-	}{{FieldSummary, &f.Summary, false}, {FieldNext, &f.Next, false}, {FieldRisk, &f.Risk, false},
-		{FieldMood, &f.Mood, false}, {FieldSuccessor, &f.Successor, true}} {
+	}{{store.FieldSummary, &f.Summary, false}, {store.FieldNext, &f.Next, false}, {store.FieldRisk, &f.Risk, false},
+		{store.FieldMood, &f.Mood, false}, {store.FieldSuccessor, &f.Successor, true}} {
 		if err := c.Text(file+"field "+t.key, t.v, t.multiline); err != nil {
 			return err
 		}
@@ -74,7 +75,7 @@ func checkJSON(c *TextCheck, file string, f *handoffFile) error {
 	for _, l := range []struct {
 		key   string
 		items strOrArr
-	}{{FieldHappened, f.Happened}, {FieldDecision, f.Decision}, {FieldChanged, f.Changed}, {FieldThread, f.Thread}} {
+	}{{store.FieldHappened, f.Happened}, {store.FieldDecision, f.Decision}, {store.FieldChanged, f.Changed}, {store.FieldThread, f.Thread}} {
 		for i := range l.items {
 			if err := c.Text(fmt.Sprintf("%sfield %s, item %d", file, l.key, i+1), &l.items[i], false); err != nil {
 				return err
@@ -115,7 +116,7 @@ var frontKey = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(
 // matter y.
 func rawControls(name string, y []byte) error {
 	for i, line := range strings.Split(string(y), "\n") {
-		err := CheckText(strings.ReplaceAll(line, "\r", " "), false)
+		err := store.CheckText(strings.ReplaceAll(line, "\r", " "), false)
 		if err == nil {
 			continue
 		}
@@ -123,7 +124,7 @@ func rawControls(name string, y []byte) error {
 		if m := frontKey().FindStringSubmatch(line); m != nil {
 			where = "field " + m[1]
 		}
-		return inputHint(fmt.Sprintf("%s: %s: %v", name, where, err), textHint)
+		return inputHint(fmt.Sprintf("%s: %s: %v", name, where, err), store.TextHint)
 	}
 	return nil
 }
@@ -157,7 +158,7 @@ func yamlDecodes(n *yaml.Node, field string) (string, string) {
 // shown is s as an error may show it: quoted when it holds a character
 // wake refuses to write.
 func shown(s string) string {
-	if CheckText(s, false) != nil {
+	if store.CheckText(s, false) != nil {
 		return strconv.Quote(s)
 	}
 	return s

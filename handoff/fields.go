@@ -2,6 +2,7 @@ package handoff
 
 import (
 	"fmt"
+	"github.com/wakeproto/wake/store"
 	"strings"
 
 	"github.com/wakeproto/wake/tiers"
@@ -15,21 +16,21 @@ type Fields struct {
 	Summary, Next, Risk, Mood, Successor  *string
 	Happened, Decisions, Changed, Threads []string
 
-	parsed []NewDecision // Decisions, by Check
+	parsed []store.NewDecision // Decisions, by Check
 }
 
 // Check refuses a line break in a one-line part and, in any part, a
 // character wake does not write, naming the part as prefix+its field name
 // ("--summary"), and reads each decision as "WHAT because WHY". Invalid
-// UTF-8 is replaced, with a warning. Errors are [*InputError]s.
+// UTF-8 is replaced, with a warning. Errors are [*store.InputError]s.
 func (f *Fields) Check(prefix string) (warnings []string, err error) {
-	var c TextCheck
+	var c store.TextCheck
 	defer func() { warnings = c.Warnings }()
 	for _, p := range []struct {
 		name      string
 		v         *string
 		multiline bool
-	}{{FieldSummary, f.Summary, false}, {FieldNext, f.Next, false}, {FieldRisk, f.Risk, false}, {FieldMood, f.Mood, false}, {FieldSuccessor, f.Successor, true}} {
+	}{{store.FieldSummary, f.Summary, false}, {store.FieldNext, f.Next, false}, {store.FieldRisk, f.Risk, false}, {store.FieldMood, f.Mood, false}, {store.FieldSuccessor, f.Successor, true}} {
 		if p.v == nil {
 			continue
 		}
@@ -43,7 +44,7 @@ func (f *Fields) Check(prefix string) (warnings []string, err error) {
 	for _, l := range []struct {
 		name  string
 		items []string
-	}{{FieldHappened, f.Happened}, {FieldDecision, f.Decisions}, {FieldChanged, f.Changed}, {FieldThread, f.Threads}} {
+	}{{store.FieldHappened, f.Happened}, {store.FieldDecision, f.Decisions}, {store.FieldChanged, f.Changed}, {store.FieldThread, f.Threads}} {
 		for i, it := range l.items {
 			if strings.ContainsAny(it, "\r\n") {
 				return nil, inputErrorf("%s%s %q must be one line", prefix, l.name, it)
@@ -54,14 +55,14 @@ func (f *Fields) Check(prefix string) (warnings []string, err error) {
 		}
 	}
 	if f.parsed, err = ParseDecisions(f.Decisions); err != nil {
-		return nil, inputHint(fmt.Sprintf("%s%s %v", prefix, FieldDecision, err), fmt.Sprintf(`write it as %s%s "Use TOML because YAML indentation broke parsing"`, prefix, FieldDecision))
+		return nil, inputHint(fmt.Sprintf("%s%s %v", prefix, store.FieldDecision, err), fmt.Sprintf(`write it as %s%s "Use TOML because YAML indentation broke parsing"`, prefix, store.FieldDecision))
 	}
 	return nil, nil
 }
 
 // Over lays the given parts over doc (the zero Input when there is no
 // document), after [Fields.Check], and returns the input normalized and
-// validated: a part that leaves it unusable is a [*FieldError].
+// validated: a part that leaves it unusable is a [*store.FieldError].
 func (f *Fields) Over(doc Input) (Input, error) {
 	in := doc
 	s := &in.Session

@@ -2,6 +2,7 @@ package handoff
 
 import (
 	"errors"
+	"github.com/wakeproto/wake/store"
 	"strings"
 	"testing"
 
@@ -36,8 +37,8 @@ func TestFieldsOver(t *testing.T) {
 	// A required part left empty names its field.
 	f = Fields{Summary: str("only a summary")}
 	f.Check("--")
-	var fe *FieldError
-	if _, err := f.Over(Input{}); !errors.As(err, &fe) || fe.Field != FieldNext {
+	var fe *store.FieldError
+	if _, err := f.Over(Input{}); !errors.As(err, &fe) || fe.Field != store.FieldNext {
 		t.Errorf("missing next: %v", err)
 	}
 }
@@ -55,9 +56,9 @@ func TestFieldsCheck(t *testing.T) {
 		{Fields{Decisions: []string{"no reason here"}}, `--decision "no reason here"`},
 	} {
 		_, err := c.f.Check("--")
-		var ie *InputError
+		var ie *store.InputError
 		if !errors.As(err, &ie) || !strings.Contains(err.Error(), c.want) {
-			t.Errorf("%+v: error %v, want an InputError with %q", c.f, err, c.want)
+			t.Errorf("%+v: error %v, want an store.InputError with %q", c.f, err, c.want)
 		}
 	}
 	f := Fields{Successor: str("ok\xffok")}

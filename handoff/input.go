@@ -6,98 +6,38 @@ import (
 	"strings"
 	"time"
 
-	"github.com/spf13/afero"
-
+	"github.com/wakeproto/wake/store"
 	"github.com/wakeproto/wake/tiers"
 )
 
-// Input is what one hand-off records. Session carries the summary and its
-// sections and, in Summary, NextPriority, OpenRisk and EmotionalRegister,
-// the HANDOFF block's values; the hand-off sets its time and fills its
-// "Decisions made" items from Decisions.
+// Input is what one hand-off records, as a front end gives it. Session
+// carries the summary and its sections and, in Summary, NextPriority,
+// OpenRisk and EmotionalRegister, the HANDOFF block's values; the hand-off
+// sets its time and fills its "Decisions made" items from Decisions, each
+// a new decision or one already in the log named by its ID.
 type Input struct {
 	Session   tiers.Session
-	Decisions []NewDecision
+	Decisions []store.NewDecision
 	// Auto marks the hand-off as wake's own, written because the session
-	// ended without one: its ledger line says so ([Entry.Auto]).
+	// ended without one: its ledger line says so.
 	Auto bool
 	// SessionID is the client's id of the session an automatic hand-off
-	// is written for: its ledger line names it ([Entry.Session]), and
-	// NoneSince counts that session's hand-offs only.
+	// is written for: its ledger line names it, and NoneSince counts that
+	// session's hand-offs only.
 	SessionID string
 	// NoneSince, when set, makes the hand-off write nothing if the ledger
-	// holds more than Seen hand-offs of the session ([SessionHandoffs])
-	// at or after it: one written meanwhile, since the caller looked
-	// (see [HandedOffError]). It is checked under the root's lock, after
-	// an interrupted hand-off is finished.
+	// holds more than Seen hand-offs of the session ([store.SessionHandoffs])
+	// at or after it: one written meanwhile, since the caller looked (see
+	// [store.HandedOffError]).
 	NoneSince time.Time
 	Seen      int
 }
 
-// ErrHandedOff is what a hand-off given [Input.NoneSince] returns,
-// wrapped in a [*HandedOffError], when one was written since.
-var ErrHandedOff = errors.New("a hand-off was already written")
-
-// HandedOffError is a hand-off not written because one was written at
-// or after [Input.NoneSince].
-type HandedOffError struct {
-	At   time.Time // the earlier hand-off's
-	Auto bool      // it was an automatic one
+// write is the input as the store records it.
+func (in Input) write() store.SessionWrite {
+	return store.SessionWrite{Session: in.Session, Decisions: in.Decisions, Auto: in.Auto,
+		SessionID: in.SessionID, NoneSince: in.NoneSince, Seen: in.Seen}
 }
-
-func (e *HandedOffError) Error() string {
-	return fmt.Sprintf("%v at %s", ErrHandedOff, e.At.UTC().Format(time.RFC3339))
-}
-
-func (e *HandedOffError) Unwrap() error { return ErrHandedOff }
-
-// SessionHandoffs lists, in order, the hand-offs the ledger records at or
-// after since (compared to the second, as the ledger keeps times) that
-// count for session: every hand-off but the automatic ones of other
-// sessions. A manual hand-off names no session and counts for every one;
-// so does an automatic one that names none.
-func SessionHandoffs(fsys afero.Fs, root string, since time.Time, session string) ([]Entry, error) {
-	entries, _, err := ReadLedgerSince(fsys, root, since.UTC().Truncate(time.Second))
-	if err != nil {
-		return nil, err
-	}
-	var out []Entry
-	for _, e := range entries {
-		if e.Op == "handoff" && (!e.Auto || e.Session == "" || e.Session == session) {
-			out = append(out, e)
-		}
-	}
-	return out, nil
-}
-
-// Input field names, as `wake handoff --file` spells them in JSON.
-const (
-	FieldSummary   = "summary"
-	FieldNext      = "next"
-	FieldRisk      = "risk"
-	FieldMood      = "mood"
-	FieldHappened  = "happened"
-	FieldDecision  = "decision"
-	FieldChanged   = "changed"
-	FieldThread    = "thread"
-	FieldSuccessor = "successor"
-)
-
-// The parts of a Markdown hand-off document that have no JSON field.
-const (
-	FieldSensitivity = "sensitivity" // the front matter's
-	FieldPreamble    = "preamble"    // the text between the title and the first section
-	FieldSection     = "section"     // a section beyond the template's
-)
-
-// FieldError is a hand-off input that cannot be used. Field is one of the
-// Field* names.
-type FieldError struct {
-	Field string
-	Msg   string
-}
-
-func (e *FieldError) Error() string { return e.Field + ": " + e.Msg }
 
 // Normalize trims the one-line values, drops empty list items and ends
 // the lines of the multi-line texts with "\n" alone.
@@ -131,42 +71,42 @@ func trimItems(items []string) []string {
 // Validate checks the input after [Input.Normalize]: a session_summary and a
 // next_priority are required, the HANDOFF values and every list item are one
 // line, each decision has a reason, and no text holds a character that
-// [CheckText] refuses.
+// [store.CheckText] refuses.
 func (in Input) Validate() error {
 	s := in.Session
 	for _, f := range []struct {
 		name, v  string
 		required bool
-	}{{FieldSummary, s.Summary, true}, {FieldNext, s.NextPriority, true}, {FieldRisk, s.OpenRisk, false}, {FieldMood, s.EmotionalRegister, false}} {
+	}{{store.FieldSummary, s.Summary, true}, {store.FieldNext, s.NextPriority, true}, {store.FieldRisk, s.OpenRisk, false}, {store.FieldMood, s.EmotionalRegister, false}} {
 		switch {
 		case f.required && f.v == "":
-			return &FieldError{f.name, "is required"}
+			return &store.FieldError{Field: f.name, Msg: "is required"}
 		case strings.ContainsAny(f.v, "\r\n"):
-			return &FieldError{f.name, "must be one line"}
+			return &store.FieldError{Field: f.name, Msg: "must be one line"}
 		}
 	}
 	for _, l := range []struct {
 		name  string
 		items []string
-	}{{FieldHappened, s.Happened.Items}, {FieldChanged, s.Changed.Items}, {FieldThread, s.Threads.Items}} {
+	}{{store.FieldHappened, s.Happened.Items}, {store.FieldChanged, s.Changed.Items}, {store.FieldThread, s.Threads.Items}} {
 		for i, it := range l.items {
 			if strings.ContainsAny(it, "\r\n") {
-				return &FieldError{l.name, fmt.Sprintf("item %d must be one line", i+1)}
+				return &store.FieldError{Field: l.name, Msg: fmt.Sprintf("item %d must be one line", i+1)}
 			}
 		}
 	}
 	for i, d := range in.Decisions {
 		if err := d.Validate(); err != nil {
-			return &FieldError{FieldDecision, fmt.Sprintf("item %d (%q): %v", i+1, d.What, err)}
+			return &store.FieldError{Field: store.FieldDecision, Msg: fmt.Sprintf("item %d (%q): %v", i+1, d.What, err)}
 		}
 	}
 	for _, t := range in.texts() {
-		if err := CheckText(t.v, t.multiline); err != nil {
+		if err := store.CheckText(t.v, t.multiline); err != nil {
 			msg := err.Error()
 			if t.part != "" {
 				msg = t.part + ": " + msg
 			}
-			return &FieldError{t.field, msg}
+			return &store.FieldError{Field: t.field, Msg: msg}
 		}
 	}
 	return nil
@@ -180,25 +120,25 @@ type inputText struct {
 }
 
 // texts lists the texts of the input that a hand-off writes, but for the
-// decisions, which [NewDecision.Validate] checks. The title is not written.
+// decisions, which [store.NewDecision.Validate] checks. The title is not written.
 func (in Input) texts() []inputText {
 	s := in.Session
-	out := []inputText{{FieldSummary, "", false, s.Summary}, {FieldNext, "", false, s.NextPriority},
-		{FieldRisk, "", false, s.OpenRisk}, {FieldMood, "", false, s.EmotionalRegister},
-		{FieldSensitivity, "", false, s.Sensitivity}, {FieldPreamble, "", true, s.Preamble},
-		{FieldSuccessor, "", true, s.Successor}, {FieldDecision, "the text after the items", true, s.Decisions.Note}}
+	out := []inputText{{store.FieldSummary, "", false, s.Summary}, {store.FieldNext, "", false, s.NextPriority},
+		{store.FieldRisk, "", false, s.OpenRisk}, {store.FieldMood, "", false, s.EmotionalRegister},
+		{store.FieldSensitivity, "", false, s.Sensitivity}, {store.FieldPreamble, "", true, s.Preamble},
+		{store.FieldSuccessor, "", true, s.Successor}, {store.FieldDecision, "the text after the items", true, s.Decisions.Note}}
 	for _, l := range []struct {
 		field string
 		list  tiers.List
-	}{{FieldHappened, s.Happened}, {FieldChanged, s.Changed}, {FieldThread, s.Threads}} {
+	}{{store.FieldHappened, s.Happened}, {store.FieldChanged, s.Changed}, {store.FieldThread, s.Threads}} {
 		for i, it := range l.list.Items {
 			out = append(out, inputText{l.field, fmt.Sprintf("item %d", i+1), false, it})
 		}
 		out = append(out, inputText{l.field, "the text after the items", true, l.list.Note})
 	}
 	for _, x := range s.Extra {
-		out = append(out, inputText{FieldSection, "title", false, x.Title},
-			inputText{FieldSection, fmt.Sprintf("%q", x.Title), true, x.Body})
+		out = append(out, inputText{store.FieldSection, "title", false, x.Title},
+			inputText{store.FieldSection, fmt.Sprintf("%q", x.Title), true, x.Body})
 	}
 	return out
 }
@@ -209,15 +149,15 @@ func (in Input) texts() []inputText {
 // reason may end in "TOPIC: subject", the entry's TOPIC as `wake decide
 // --topic` gives it. A decision already in the log is named by its ID or
 // number alone ("d-7f3a", "#3").
-func ParseDecision(s string) (NewDecision, error) {
-	if _, err := ParseDecisionRef(s); err == nil {
-		return NewDecision{Ref: strings.TrimSpace(s)}, nil
+func ParseDecision(s string) (store.NewDecision, error) {
+	if _, err := store.ParseDecisionRef(s); err == nil {
+		return store.NewDecision{Ref: strings.TrimSpace(s)}, nil
 	}
 	i := strings.Index(asciiLower(s), " because ")
 	if i < 0 {
-		return NewDecision{}, errors.New(`want "WHAT because WHY", or the id of a decision already in the log`)
+		return store.NewDecision{}, errors.New(`want "WHAT because WHY", or the id of a decision already in the log`)
 	}
-	d := NewDecision{What: strings.TrimSpace(s[:i]), Why: strings.TrimSpace(s[i+len(" because "):])}
+	d := store.NewDecision{What: strings.TrimSpace(s[:i]), Why: strings.TrimSpace(s[i+len(" because "):])}
 	if j := strings.LastIndex(d.Why, " "+tiers.KeyTopic+":"); j >= 0 {
 		d.Why, d.Topic = strings.TrimSpace(d.Why[:j]), strings.TrimSpace(d.Why[j+len(tiers.KeyTopic)+2:])
 	}
@@ -235,11 +175,8 @@ func asciiLower(s string) string {
 	return string(b)
 }
 
-// decisionItems renders decisions as the summary lists them.
-func decisionItems(ds []NewDecision) []string {
-	var out []string
-	for _, d := range ds {
-		out = append(out, strings.TrimSpace(d.What)+" because "+strings.TrimSpace(d.Why))
-	}
-	return out
+func inputErrorf(format string, args ...any) error {
+	return store.NewInputError(fmt.Sprintf(format, args...), "")
 }
+
+func inputHint(msg, hint string) error { return store.NewInputError(msg, hint) }

@@ -9,8 +9,8 @@ import (
 	"github.com/spf13/afero"
 
 	"github.com/wakeproto/wake"
-	"github.com/wakeproto/wake/handoff"
 	"github.com/wakeproto/wake/mcpserver"
+	"github.com/wakeproto/wake/store"
 )
 
 // TestLogPages: a ledger longer than a page answers wake_log page by
@@ -23,7 +23,7 @@ func TestLogPages(t *testing.T) {
 		t.Fatal(err)
 	}
 	for i := range 120 {
-		if _, err := m.Remember(context.Background(), handoff.NewReminder{Text: fmt.Sprintf("reminder %03d with enough words to fill a page of the ledger quickly", i)}); err != nil {
+		if _, err := m.Remember(context.Background(), store.NewReminder{Text: fmt.Sprintf("reminder %03d with enough words to fill a page of the ledger quickly", i)}); err != nil {
 			t.Fatal(err)
 		}
 	}

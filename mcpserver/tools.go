@@ -15,6 +15,7 @@ import (
 	"github.com/wakeproto/wake/handoff"
 	"github.com/wakeproto/wake/policy"
 	"github.com/wakeproto/wake/report"
+	"github.com/wakeproto/wake/store"
 	"github.com/wakeproto/wake/tiers"
 )
 
@@ -321,7 +322,7 @@ func (s *server) decide(ctx context.Context, m *wake.Memory, a decideArgs) (stri
 	if err := required("what", a.What, "because", a.Because); err != nil {
 		return "", err
 	}
-	ch, err := m.Decide(ctx, handoff.NewDecision{What: a.What, Why: a.Because, Topic: a.Topic, Force: a.Force})
+	ch, err := m.Decide(ctx, store.NewDecision{What: a.What, Why: a.Because, Topic: a.Topic, Force: a.Force})
 	if err != nil {
 		return "", listHint(err)
 	}
@@ -335,7 +336,7 @@ func (s *server) contest(ctx context.Context, m *wake.Memory, a contestArgs) (st
 	if err := required("decision", a.Decision, "objection", a.Objection, "proposal", a.Proposal); err != nil {
 		return "", err
 	}
-	ref, err := handoff.ParseDecisionRef(a.Decision)
+	ref, err := store.ParseDecisionRef(a.Decision)
 	if err != nil {
 		return "", hinted{fmt.Errorf("decision: %w", err), "give the decision's number (7) or ID (d-7f3a) as wake_load shows it"}
 	}
@@ -390,7 +391,7 @@ func (s *server) remember(ctx context.Context, m *wake.Memory, a rememberArgs) (
 	if err := required("text", a.Text); err != nil {
 		return "", err
 	}
-	r, err := m.Remember(ctx, handoff.NewReminder{Text: a.Text, Topic: a.Topic, Next: a.Next, Tags: a.Tags})
+	r, err := m.Remember(ctx, store.NewReminder{Text: a.Text, Topic: a.Topic, Next: a.Next, Tags: a.Tags})
 	if err != nil {
 		return "", err
 	}
@@ -471,7 +472,7 @@ func (h hinted) Hint() string  { return h.hint }
 
 // listHint adds, to a decision the log lacks, where to find the right one.
 func listHint(err error) error {
-	if errors.Is(err, handoff.ErrNoSuchDecision) {
+	if errors.Is(err, store.ErrNoSuchDecision) {
 		return hinted{err, "wake_load lists the decisions in force with their numbers and IDs"}
 	}
 	return err

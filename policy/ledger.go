@@ -1,6 +1,6 @@
 package policy
 
-import "github.com/wakeproto/wake/handoff"
+import "github.com/wakeproto/wake/store"
 
 // confidentialPath stands in a ledger entry for a confidential document's
 // path.
@@ -12,13 +12,13 @@ const confidentialPath = "(confidential)"
 // cannot be read, is held back and only counted; a confidential document's
 // path is replaced, and so is the change summary, by the document's
 // one-line summary when the entry carries one. The level an entry
-// recorded for its documents ([handoff.Entry.Sensitivity]) counts when it
+// recorded for its documents ([store.Entry.Sensitivity]) counts when it
 // is stricter than the level read now: a secret document deleted since
 // has no head left to say so.
 //
 // It also scrubs the summaries of the entries it shows of secret-looking
 // strings, and counts them.
-func RedactLedger(entries []handoff.Entry, level func(path string) string) ([]handoff.Entry, int, Redactions) {
+func RedactLedger(entries []store.Entry, level func(path string) string) ([]store.Entry, int, Redactions) {
 	var red Redactions
 	levels := map[string]string{}
 	known := func(p string) string {
@@ -29,7 +29,7 @@ func RedactLedger(entries []handoff.Entry, level func(path string) string) ([]ha
 		}
 		return l
 	}
-	out := make([]handoff.Entry, 0, len(entries))
+	out := make([]store.Entry, 0, len(entries))
 	held := 0
 	for _, e := range entries {
 		shown, secret := e, false

@@ -105,7 +105,7 @@ func DecisionsJSON(log tiers.DecisionLog, planned map[int]string, held string, a
 }
 
 // ArchivePath is where wake compact moves reversed decisions (the same
-// path as handoff.DecisionsArchive, which report does not import).
+// path as store.DecisionsArchive, which report does not import).
 const ArchivePath = "cold/archive/decisions.md"
 
 // decisionJSON is entry e as JSON; an entry numbered 0 is an archived one

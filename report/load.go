@@ -6,8 +6,8 @@ import (
 	"github.com/wakeproto/wake/boot"
 	"github.com/wakeproto/wake/checks"
 	"github.com/wakeproto/wake/cold"
-	"github.com/wakeproto/wake/handoff"
 	"github.com/wakeproto/wake/policy"
+	"github.com/wakeproto/wake/store"
 )
 
 // Load is the JSON of `wake load --format json`: the boot context, with
@@ -227,7 +227,7 @@ func newLoadReminders(r *boot.Reminders) *LoadReminders {
 	return out
 }
 
-func newEntries(es []handoff.Entry) []LedgerEntry {
+func newEntries(es []store.Entry) []LedgerEntry {
 	out := []LedgerEntry{}
 	for _, e := range es {
 		out = append(out, LedgerEntry{At: e.At, Op: e.Op, Paths: strs(e.Paths), ChangeSummary: e.ChangeSummary, Summary: e.Summary})

@@ -7,8 +7,8 @@ import (
 	"time"
 
 	"github.com/wakeproto/wake"
-	"github.com/wakeproto/wake/handoff"
 	"github.com/wakeproto/wake/policy"
+	"github.com/wakeproto/wake/store"
 	"github.com/wakeproto/wake/tiers"
 )
 
@@ -30,7 +30,7 @@ type BadLine struct {
 }
 
 // LogJSON renders ledger entries as JSON.
-func LogJSON(entries []handoff.Entry, held int, bad []handoff.BadLine, redacted map[string]int) ([]byte, error) {
+func LogJSON(entries []store.Entry, held int, bad []store.BadLine, redacted map[string]int) ([]byte, error) {
 	out := Log{Version: Version, Entries: newEntries(entries), HeldBack: held, Skipped: []BadLine{}, Redacted: redacted}
 	for _, b := range bad {
 		out.Skipped = append(out.Skipped, BadLine{Line: b.Line, Err: b.Err})
@@ -43,7 +43,7 @@ func LogJSON(entries []handoff.Entry, held int, bad []handoff.BadLine, redacted 
 // selection, named when it left no entry.
 // The ledger can be edited by hand, so its text is made printable: no
 // terminal escape reaches the terminal (the JSON escapes them instead).
-func LogText(w io.Writer, entries []handoff.Entry, held int, redacted policy.Redactions, f wake.LogFilter, pg Pager) error {
+func LogText(w io.Writer, entries []store.Entry, held int, redacted policy.Redactions, f wake.LogFilter, pg Pager) error {
 	var b strings.Builder
 	if len(entries) == 0 {
 		var parts []string

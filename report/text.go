@@ -10,8 +10,8 @@ import (
 	"github.com/wakeproto/wake/boot"
 	"github.com/wakeproto/wake/budget"
 	"github.com/wakeproto/wake/cold"
-	"github.com/wakeproto/wake/handoff"
 	"github.com/wakeproto/wake/policy"
+	"github.com/wakeproto/wake/store"
 	"github.com/wakeproto/wake/tiers"
 )
 
@@ -102,7 +102,7 @@ func CompactedLine(c wake.AutoCompaction) string {
 
 // InitText says what `wake init` laid out in dir and, on a first wake,
 // what to fill in first.
-func InitText(w io.Writer, dir string, res handoff.InitResult) {
+func InitText(w io.Writer, dir string, res store.InitResult) {
 	fresh := slices.Contains(res.Created, tiers.MainPath)
 	if fresh {
 		fmt.Fprintln(w, "First session. No prior context. Starting fresh.")

@@ -3,7 +3,7 @@
 // documents are read and parsed (front matter, main.md and its HANDOFF block,
 // session summaries, the decision log).
 //
-// It never writes; every write lives in package handoff.
+// It never writes; every write lives in package store.
 package tiers
 
 // Paths of the memory root's files, relative to the root, slash-separated.

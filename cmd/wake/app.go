@@ -17,8 +17,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/wakeproto/wake/budget"
-	"github.com/wakeproto/wake/handoff"
 	"github.com/wakeproto/wake/policy"
+	"github.com/wakeproto/wake/store"
 )
 
 // Exit statuses (DESIGN section 8).
@@ -40,7 +40,7 @@ type app struct {
 	errOut io.Writer
 	now    func() time.Time
 	cwd    string // the process's working directory; never changed
-	locker handoff.Locker
+	locker store.Locker
 
 	rootFlag string
 	// newEncoder makes a session's encoder; nil means budget.NewEncoder.
@@ -92,7 +92,7 @@ func run(args, environ []string, stdin io.Reader, stdout, stderr io.Writer) int 
 	}
 	a := &app{
 		fs: afero.NewOsFs(), env: env, in: stdin, out: stdout, errOut: stderr,
-		now: time.Now, cwd: cwd, locker: handoff.FileLocker{Timeout: wake.LockTimeout},
+		now: time.Now, cwd: cwd, locker: store.FileLocker{Timeout: wake.LockTimeout},
 	}
 	return a.run(args)
 }
@@ -122,11 +122,11 @@ func (a *app) report(err error) int {
 		hint, _ := policy.Scrub(h.Hint())
 		fmt.Fprintf(a.errOut, "wake: hint: %s\n", hint)
 	}
-	if ce := (*handoff.ConflictError)(nil); errors.As(err, &ce) {
+	if ce := (*store.ConflictError)(nil); errors.As(err, &ce) {
 		return exitFailed // rule 1: a check that would fail, caught before the write
 	}
 	var u usageError
-	var ie *handoff.InputError
+	var ie *store.InputError
 	if errors.As(err, &u) || errors.As(err, &ie) || isCobraUsage(err) {
 		if !hinted {
 			fmt.Fprintf(a.errOut, "wake: hint: run 'wake help' for usage\n")

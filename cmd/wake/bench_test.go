@@ -12,8 +12,8 @@ import (
 	"github.com/spf13/afero"
 
 	"github.com/wakeproto/wake/cold"
-	"github.com/wakeproto/wake/handoff"
 	"github.com/wakeproto/wake/internal/memgen"
+	"github.com/wakeproto/wake/store"
 	"github.com/wakeproto/wake/tiers"
 )
 
@@ -33,7 +33,7 @@ func benchLoad(b *testing.B, root string) {
 	a := &app{
 		fs: afero.NewOsFs(), env: map[string]string{"HOME": filepath.Dir(root)}, in: strings.NewReader(""),
 		out: io.Discard, errOut: io.Discard, now: time.Now, cwd: filepath.Dir(root),
-		locker: handoff.FileLocker{Timeout: time.Second},
+		locker: store.FileLocker{Timeout: time.Second},
 	}
 	if code := a.run([]string{"load", "--root", root}); code != 0 {
 		b.Fatalf("load: exit %d", code)
@@ -96,7 +96,7 @@ func BenchmarkWakeup(b *testing.B) {
 			a := &app{
 				fs: afero.NewOsFs(), env: map[string]string{"HOME": filepath.Dir(root)}, in: strings.NewReader(""),
 				out: io.Discard, errOut: io.Discard, now: time.Now, cwd: filepath.Dir(root),
-				locker: handoff.FileLocker{Timeout: time.Second},
+				locker: store.FileLocker{Timeout: time.Second},
 			}
 			args := []string{"wakeup", "--root", root, "--task", "rework component 42 batch", "--files", "src/component42.go", "--format", format}
 			if code := a.run(args); code != 0 { // the cold start builds the caches
@@ -181,7 +181,7 @@ func loadAfter(b *testing.B, root string, args func(root string, n int) []string
 		a := &app{
 			fs: afero.NewOsFs(), env: map[string]string{"HOME": filepath.Dir(root)}, in: strings.NewReader(""),
 			out: io.Discard, errOut: io.Discard, now: time.Now, cwd: filepath.Dir(root),
-			locker: handoff.FileLocker{Timeout: time.Second},
+			locker: store.FileLocker{Timeout: time.Second},
 		}
 		if code := a.run(args(root, n)); code != 0 {
 			b.Fatalf("%s: exit %d", args(root, n)[0], code)

@@ -9,8 +9,8 @@ import (
 
 	"github.com/wakeproto/wake"
 	"github.com/wakeproto/wake/capsule"
-	"github.com/wakeproto/wake/handoff"
 	"github.com/wakeproto/wake/report"
+	"github.com/wakeproto/wake/store"
 	"github.com/wakeproto/wake/transcript"
 )
 
@@ -32,7 +32,7 @@ func (a *app) capsuleCmd() *cobra.Command {
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			for _, f := range []struct{ name, v string }{{"--objective", o.objective}, {"--session", o.session}} {
-				if err := handoff.CheckText(f.v, false); err != nil {
+				if err := store.CheckText(f.v, false); err != nil {
 					return usagef("%s: %v", f.name, err)
 				}
 			}

@@ -13,8 +13,8 @@ import (
 
 	"github.com/wakeproto/wake"
 	"github.com/wakeproto/wake/clients"
-	"github.com/wakeproto/wake/handoff"
 	"github.com/wakeproto/wake/policy"
+	"github.com/wakeproto/wake/store"
 	"github.com/wakeproto/wake/tiers"
 )
 
@@ -94,7 +94,7 @@ func (a *app) capsuleHookRun(ctx context.Context, client string) error {
 		return a.subagentFailed(err, "")
 	}
 	o := a.options()
-	o.Locker = handoff.FileLocker{Timeout: subagentLockTimeout}
+	o.Locker = store.FileLocker{Timeout: subagentLockTimeout}
 	m, err := wake.Open(root, o)
 	if err != nil {
 		return a.subagentFailed(err, root)

@@ -12,7 +12,7 @@ import (
 	"github.com/spf13/afero"
 
 	"github.com/wakeproto/wake/budget"
-	"github.com/wakeproto/wake/handoff"
+	"github.com/wakeproto/wake/store"
 )
 
 // capsuleHook runs `wake capsule --hook CLIENT` in dir with input on
@@ -162,8 +162,8 @@ func TestCapsuleHookFails(t *testing.T) {
 	}
 }
 
-func readRegistry(root string) ([]handoff.SubagentRecord, []handoff.BadLine, error) {
-	return handoff.ReadSubagents(afero.NewOsFs(), root)
+func readRegistry(root string) ([]store.SubagentRecord, []store.BadLine, error) {
+	return store.ReadSubagents(afero.NewOsFs(), root)
 }
 
 // TestCapsuleHookTogether: subagents that start together, after the

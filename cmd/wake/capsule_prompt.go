@@ -10,8 +10,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/wakeproto/wake"
-	"github.com/wakeproto/wake/handoff"
 	"github.com/wakeproto/wake/report"
+	"github.com/wakeproto/wake/store"
 )
 
 type capsulePromptOptions struct {
@@ -28,7 +28,7 @@ func (a *app) capsulePromptCmd() *cobra.Command {
 		Example: "  wake capsule prompt --session \"$SESSION_ID\" --stub\n  wake capsule prompt --format json | jq -r .prompt",
 		Args:    noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := handoff.CheckText(o.session, false); err != nil {
+			if err := store.CheckText(o.session, false); err != nil {
 				return usagef("--session: %v", err)
 			}
 			return a.capsulePromptRun(cmd.Context(), o)

@@ -11,7 +11,7 @@ import (
 
 	"github.com/wakeproto/wake/clients/claude"
 
-	"github.com/wakeproto/wake/handoff"
+	"github.com/wakeproto/wake/store"
 )
 
 // installProject makes a project with a memory root in a temp directory,
@@ -39,10 +39,10 @@ func wakeIn(t *testing.T, dir string, args ...string) (string, string) {
 	return out.String(), errOut.String()
 }
 
-func ledgerOps(t *testing.T, dir string) []handoff.Entry {
+func ledgerOps(t *testing.T, dir string) []store.Entry {
 	t.Helper()
 	a, _, _ := newTestApp(t, dir)
-	entries, _, err := handoff.ReadLedger(a.fs, filepath.Join(dir, ".wake"))
+	entries, _, err := store.ReadLedger(a.fs, filepath.Join(dir, ".wake"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -90,15 +90,15 @@ func TestInstallLedger(t *testing.T) {
 type refusingLocker struct{}
 
 func (refusingLocker) Lock(context.Context, string) (func() error, error) {
-	return nil, handoff.ErrLockTimeout
+	return nil, store.ErrLockTimeout
 }
 
 func (refusingLocker) RLock(context.Context, string) (func() error, error) {
-	return nil, handoff.ErrLockTimeout
+	return nil, store.ErrLockTimeout
 }
 
 func (refusingLocker) LockIn(context.Context, string, string) (func() error, error) {
-	return nil, handoff.ErrLockTimeout
+	return nil, store.ErrLockTimeout
 }
 
 // TestInstallTakesTheLock: while another wake holds the root's lock,

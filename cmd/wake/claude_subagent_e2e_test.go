@@ -16,7 +16,7 @@ import (
 	"github.com/spf13/afero"
 
 	"github.com/wakeproto/wake/capsule"
-	"github.com/wakeproto/wake/handoff"
+	"github.com/wakeproto/wake/store"
 )
 
 // subagentPrompt is the task the stubbed main agent gives its subagent:
@@ -58,7 +58,7 @@ func TestClaudeCodeSubagentCapsule(t *testing.T) {
 		t.Fatal("no request of the subagent reached the stub")
 	}
 	root := filepath.Join(proj, ".wake")
-	rs, bad, err := handoff.ReadSubagents(afero.NewOsFs(), root)
+	rs, bad, err := store.ReadSubagents(afero.NewOsFs(), root)
 	if err != nil || len(bad) > 0 || len(rs) != 1 {
 		// The subagent's request says why the hook gave no capsule.
 		t.Fatalf("subagents.jsonl: %+v %v %v; the subagent's first request:\n%.8000s", rs, bad, err, strings.Join(first, "\n"))

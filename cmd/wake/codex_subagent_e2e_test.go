@@ -18,7 +18,7 @@ import (
 	"github.com/spf13/afero"
 
 	"github.com/wakeproto/wake/capsule"
-	"github.com/wakeproto/wake/handoff"
+	"github.com/wakeproto/wake/store"
 )
 
 // TestCodexSubagentCapsule runs the real Codex CLI with wake installed
@@ -57,7 +57,7 @@ func TestCodexSubagentCapsule(t *testing.T) {
 		t.Fatal("no request of the subagent reached the stub")
 	}
 	root := filepath.Join(p.dir, ".wake")
-	rs, bad, err := handoff.ReadSubagents(afero.NewOsFs(), root)
+	rs, bad, err := store.ReadSubagents(afero.NewOsFs(), root)
 	if err != nil || len(bad) > 0 || len(rs) != 1 {
 		t.Fatalf("subagents.jsonl: %+v %v %v", rs, bad, err)
 	}

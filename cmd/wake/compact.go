@@ -8,7 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/wakeproto/wake/handoff"
+	"github.com/wakeproto/wake/store"
 )
 
 type compactOptions struct {
@@ -35,9 +35,9 @@ func (a *app) compactCmd() *cobra.Command {
 
 // compactJSON is what --format json prints.
 type compactJSON struct {
-	DryRun bool                    `json:"dry_run"`
-	Moved  int                     `json:"moved"`
-	Files  []handoff.CompactedFile `json:"files"`
+	DryRun bool                  `json:"dry_run"`
+	Moved  int                   `json:"moved"`
+	Files  []store.CompactedFile `json:"files"`
 }
 
 func (a *app) compactRun(ctx context.Context, o *compactOptions) error {
@@ -52,7 +52,7 @@ func (a *app) compactRun(ctx context.Context, o *compactOptions) error {
 	if o.format == "json" {
 		files := c.Files
 		if files == nil {
-			files = []handoff.CompactedFile{}
+			files = []store.CompactedFile{}
 		}
 		data, err := json.MarshalIndent(compactJSON{DryRun: o.dryRun, Moved: c.Total(), Files: files}, "", "  ")
 		return a.writeJSON(append(data, '\n'), err)

@@ -5,11 +5,11 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/wakeproto/wake"
-	"github.com/wakeproto/wake/handoff"
+	"github.com/wakeproto/wake/store"
 )
 
 type contestOptions struct {
-	ref                 handoff.DecisionRef
+	ref                 store.DecisionRef
 	objection, proposal string
 }
 
@@ -39,9 +39,9 @@ func (a *app) contestCmd() *cobra.Command {
 }
 
 func (a *app) contestRun(ctx context.Context, o *contestOptions) error {
-	return a.runDecision(func(m *wake.Memory) (handoff.DecisionChange, error) {
+	return a.runDecision(func(m *wake.Memory) (store.DecisionChange, error) {
 		return m.Contest(ctx, o.ref, o.objection, o.proposal)
-	}, func(ch handoff.DecisionChange) {
+	}, func(ch store.DecisionChange) {
 		ref := ch.Ref()
 		a.printChange("Contested #%s: %s (now contested).", ch.Name(), ch.Title)
 		a.printChange("The user settles it: wake reverse %s --by \"…\" --because \"…\", or wake uphold %s --because \"…\".", ref, ref)

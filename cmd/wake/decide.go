@@ -6,7 +6,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/wakeproto/wake"
-	"github.com/wakeproto/wake/handoff"
+	"github.com/wakeproto/wake/store"
 	"github.com/wakeproto/wake/tiers"
 )
 
@@ -44,9 +44,9 @@ func (a *app) decideCmd() *cobra.Command {
 }
 
 func (a *app) decideRun(ctx context.Context, o *decideOptions) error {
-	return a.runDecision(func(m *wake.Memory) (handoff.DecisionChange, error) {
-		return m.Decide(ctx, handoff.NewDecision{What: o.what, Why: o.because, Topic: o.topic, Force: o.force})
-	}, func(ch handoff.DecisionChange) {
+	return a.runDecision(func(m *wake.Memory) (store.DecisionChange, error) {
+		return m.Decide(ctx, store.NewDecision{What: o.what, Why: o.because, Topic: o.topic, Force: o.force})
+	}, func(ch store.DecisionChange) {
 		if ch.Status == tiers.StatusContested {
 			a.printChange("Decided #%s: %s (contested: it contradicts a decision in force; the user settles it with 'wake uphold %s' or 'wake reverse').", ch.Name(), ch.Title, ch.Ref())
 			return

@@ -8,8 +8,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/wakeproto/wake"
-	"github.com/wakeproto/wake/handoff"
 	"github.com/wakeproto/wake/policy"
+	"github.com/wakeproto/wake/store"
 	"github.com/wakeproto/wake/tiers"
 )
 
@@ -18,11 +18,11 @@ import (
 
 // decisionRef takes the one positional argument of reverse, contest and
 // uphold: the decision's number N or its ID.
-func decisionRef(cmd *cobra.Command, args []string) (handoff.DecisionRef, error) {
+func decisionRef(cmd *cobra.Command, args []string) (store.DecisionRef, error) {
 	if len(args) != 1 {
-		return handoff.DecisionRef{}, hintError{usagef("%s takes one argument, the decision's number N or its id; got %d", cmd.CommandPath(), len(args)), listHint}
+		return store.DecisionRef{}, hintError{usagef("%s takes one argument, the decision's number N or its id; got %d", cmd.CommandPath(), len(args)), listHint}
 	}
-	ref, err := handoff.ParseDecisionRef(args[0])
+	ref, err := store.ParseDecisionRef(args[0])
 	if err != nil {
 		return ref, hintError{usageError{err}, listHint}
 	}
@@ -43,7 +43,7 @@ type text struct {
 // and free of the characters wake does not write; invalid UTF-8 is
 // replaced, with a warning.
 func (a *app) requireTexts(ts ...text) error {
-	var c handoff.TextCheck
+	var c store.TextCheck
 	defer func() { a.warn(c.Warnings) }()
 	for _, t := range ts {
 		if t.what != "" && strings.TrimSpace(*t.value) == "" {
@@ -75,13 +75,13 @@ func misread(name, what, because string) error {
 // runDecision is what decide, reverse, contest and uphold share: open the
 // root (finishing any write a crash interrupted), make the change, which
 // takes the lock and logs its ledger line, and say what changed.
-func (a *app) runDecision(change func(*wake.Memory) (handoff.DecisionChange, error), say func(ch handoff.DecisionChange)) error {
+func (a *app) runDecision(change func(*wake.Memory) (store.DecisionChange, error), say func(ch store.DecisionChange)) error {
 	m, err := a.open()
 	if err != nil {
 		return err
 	}
 	ch, err := change(m)
-	if errors.Is(err, handoff.ErrNoSuchDecision) {
+	if errors.Is(err, store.ErrNoSuchDecision) {
 		// A number the log lacks is the user's mistake.
 		return hintError{usageError{err}, listHint}
 	}

@@ -6,8 +6,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/wakeproto/wake"
-	"github.com/wakeproto/wake/handoff"
 	"github.com/wakeproto/wake/report"
+	"github.com/wakeproto/wake/store"
 	"github.com/wakeproto/wake/tiers"
 )
 
@@ -15,7 +15,7 @@ type decisionsOptions struct {
 	all    bool
 	format string
 	page   int
-	refs   []handoff.DecisionRef // entries to show whole; none: the listing
+	refs   []store.DecisionRef // entries to show whole; none: the listing
 }
 
 func (a *app) decisionsCmd() *cobra.Command {
@@ -27,7 +27,7 @@ func (a *app) decisionsCmd() *cobra.Command {
 		Example: "  wake decisions\n  wake decisions --all --page 2\n  wake decisions d-7f3a\n  wake decisions --all --format json",
 		RunE: func(cmd *cobra.Command, args []string) error {
 			for _, arg := range args {
-				ref, err := handoff.ParseDecisionRef(arg)
+				ref, err := store.ParseDecisionRef(arg)
 				if err != nil {
 					return usageError{err}
 				}
@@ -95,7 +95,7 @@ func (a *app) decisionEntries(d wake.Decisions, o *decisionsOptions) error {
 
 // findDecision finds the entry ref names: by its ID, or the ID planned for
 // it, or by its number; by its ID also in the decisions archive.
-func findDecision(d wake.Decisions, ref handoff.DecisionRef) (tiers.Decision, bool) {
+func findDecision(d wake.Decisions, ref store.DecisionRef) (tiers.Decision, bool) {
 	if ref.ID == "" {
 		return d.Log.Entry(ref.Number)
 	}

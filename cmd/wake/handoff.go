@@ -13,6 +13,7 @@ import (
 	"github.com/wakeproto/wake"
 	"github.com/wakeproto/wake/handoff"
 	"github.com/wakeproto/wake/report"
+	"github.com/wakeproto/wake/store"
 	"github.com/wakeproto/wake/transcript"
 )
 
@@ -129,7 +130,7 @@ func (a *app) autoRun(ctx context.Context, o *handoffOptions) error {
 		return err
 	}
 	res, err := m.AutoHandoff(ctx, wake.AutoOptions{Transcript: name, Format: format, Start: start, Boot: o.skill})
-	if errors.Is(err, handoff.ErrLockTimeout) {
+	if errors.Is(err, store.ErrLockTimeout) {
 		return hintError{err, "another wake command holds the memory root's lock; run the hand-off again when it is done"}
 	}
 	if err != nil {
@@ -185,7 +186,7 @@ func (a *app) handoffInput(o *handoffOptions) (handoff.Input, error) {
 	for i := range in.Decisions {
 		in.Decisions[i].Force = o.force
 	}
-	var fe *handoff.FieldError
+	var fe *store.FieldError
 	if errors.As(err, &fe) {
 		return in, fieldUsage(fe, o.file)
 	}
@@ -195,13 +196,13 @@ func (a *app) handoffInput(o *handoffOptions) (handoff.Input, error) {
 // fieldKeys says how each input field is named in main.md and in a --file
 // Markdown document's front matter.
 var fieldKeys = map[string][2]string{
-	handoff.FieldSummary: {"session_summary, one line on what happened", "summary"},
-	handoff.FieldNext:    {"next_priority, the single most important thing to do next", "next_priority"},
-	handoff.FieldRisk:    {"open_risk", "open_risk"},
-	handoff.FieldMood:    {"emotional_register", "emotional_register"},
+	store.FieldSummary: {"session_summary, one line on what happened", "summary"},
+	store.FieldNext:    {"next_priority, the single most important thing to do next", "next_priority"},
+	store.FieldRisk:    {"open_risk", "open_risk"},
+	store.FieldMood:    {"emotional_register", "emotional_register"},
 }
 
-func fieldUsage(fe *handoff.FieldError, file string) error {
+func fieldUsage(fe *store.FieldError, file string) error {
 	msg := fmt.Sprintf("--%s %s", fe.Field, fe.Msg)
 	k, ok := fieldKeys[fe.Field]
 	if ok {
@@ -223,7 +224,7 @@ func (a *app) handoffRun(ctx context.Context, in handoff.Input, o *handoffOption
 		return err
 	}
 	res, err := m.Handoff(ctx, in, o.skill)
-	if errors.Is(err, handoff.ErrLockTimeout) {
+	if errors.Is(err, store.ErrLockTimeout) {
 		return hintError{err, "another wake command holds the memory root's lock; run the hand-off again when it is done"}
 	}
 	if err != nil {

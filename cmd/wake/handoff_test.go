@@ -19,6 +19,7 @@ import (
 	"github.com/spf13/afero"
 
 	"github.com/wakeproto/wake/handoff"
+	"github.com/wakeproto/wake/store"
 	"github.com/wakeproto/wake/tiers"
 )
 
@@ -104,7 +105,7 @@ func checkLedgerLines(t *testing.T, root string, n int) {
 	}
 	seen := map[string]bool{}
 	for i, line := range strings.Split(strings.TrimSuffix(string(data), "\n"), "\n") {
-		var e handoff.Entry
+		var e store.Entry
 		if err := json.Unmarshal([]byte(line), &e); err != nil {
 			t.Fatalf("ledger line %d is torn: %q", i+1, line)
 		}
@@ -148,7 +149,7 @@ func TestAnyCommandFinishesAnInterruptedHandoff(t *testing.T) {
 			}
 			root := filepath.Join(dir, ".wake")
 			os.WriteFile(filepath.Join(root, tiers.LatestPath), []byte("---\nsummary: before\n---\n"), 0o644)
-			s := &handoff.Store{FS: &crashFs{Fs: afero.NewOsFs(), allow: 3}, Root: root, Now: a.now, Locker: &memlock.Locker{}}
+			s := &store.Store{FS: &crashFs{Fs: afero.NewOsFs(), allow: 3}, Root: root, Now: a.now, Locker: &memlock.Locker{}}
 			in := handoff.Input{Session: tiers.Session{Summary: "interrupted", NextPriority: "resume"}}
 			if _, err := handoff.Handoff(context.Background(), s, in); err == nil || !strings.Contains(err.Error(), "next wake command finishes it") {
 				t.Fatalf("the crash was not reported as an interruption: %v", err)
@@ -165,7 +166,7 @@ func TestAnyCommandFinishesAnInterruptedHandoff(t *testing.T) {
 			if args[0] != "handoff" && !strings.Contains(string(prev), "summary: before") {
 				t.Fatalf("previous.md: %q", prev)
 			}
-			if ok, _ := handoff.Pending(afero.NewOsFs(), root); ok {
+			if ok, _ := store.Pending(afero.NewOsFs(), root); ok {
 				t.Fatal("still pending")
 			}
 		})
@@ -207,13 +208,13 @@ func TestHandoffWaitsForTheLock(t *testing.T) {
 		t.Fatalf("init: %s", errOut)
 	}
 	root := filepath.Join(dir, ".wake")
-	unlock, err := handoff.FileLocker{}.Lock(context.Background(), root)
+	unlock, err := store.FileLocker{}.Lock(context.Background(), root)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer unlock()
 	b, _, errOut := newTestApp(t, dir)
-	b.locker = handoff.FileLocker{Timeout: 200 * time.Millisecond}
+	b.locker = store.FileLocker{Timeout: 200 * time.Millisecond}
 	code := b.run([]string{"handoff", "--summary", "s", "--next", "n"})
 	if code != exitError || !strings.Contains(errOut.String(), "timed out waiting for the memory root's lock") ||
 		!strings.Contains(errOut.String(), "wake: hint: another wake command holds the memory root's lock") {
@@ -278,7 +279,7 @@ func TestUnrecoverableHandoffWarnsButLoads(t *testing.T) {
 	root := filepath.Join(dir, ".wake")
 	latest := filepath.Join(root, tiers.LatestPath)
 	os.WriteFile(latest, []byte("---\nsummary: before\n---\n"), 0o644)
-	s := &handoff.Store{FS: &crashFs{Fs: afero.NewOsFs(), allow: 3}, Root: root, Now: a.now, Locker: &memlock.Locker{}}
+	s := &store.Store{FS: &crashFs{Fs: afero.NewOsFs(), allow: 3}, Root: root, Now: a.now, Locker: &memlock.Locker{}}
 	in := handoff.Input{Session: tiers.Session{Summary: "interrupted", NextPriority: "resume"}}
 	if _, err := handoff.Handoff(context.Background(), s, in); err == nil {
 		t.Fatal("no interruption")

@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/wakeproto/wake/handoff"
+	"github.com/wakeproto/wake/store"
 	"github.com/wakeproto/wake/tiers"
 )
 
@@ -143,7 +144,7 @@ func TestParseHandoffFileTexts(t *testing.T) {
 // status 2: its own usage errors and the input the library refuses.
 func isUsage(err error) bool {
 	var u usageError
-	var ie *handoff.InputError
+	var ie *store.InputError
 	return errors.As(err, &u) || errors.As(err, &ie)
 }
 
@@ -219,7 +220,7 @@ func FuzzParseHandoffFile(f *testing.F) {
 			return
 		}
 		for _, v := range inputTexts(in) {
-			if !utf8.ValidString(v) || handoff.CheckText(v, true) != nil {
+			if !utf8.ValidString(v) || store.CheckText(v, true) != nil {
 				t.Fatalf("%q kept from %q", v, data)
 			}
 		}

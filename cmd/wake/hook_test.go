@@ -11,8 +11,8 @@ import (
 
 	"github.com/wakeproto/wake"
 	"github.com/wakeproto/wake/boot"
-	"github.com/wakeproto/wake/handoff"
 	"github.com/wakeproto/wake/internal/memgen"
+	"github.com/wakeproto/wake/store"
 	"github.com/wakeproto/wake/tiers"
 )
 
@@ -146,8 +146,8 @@ func TestHookHugeMemory(t *testing.T) {
 		t.Fatal(err)
 	}
 	for i := range 3000 {
-		e := handoff.Entry{At: a.now().Add(-1), Op: "remember", Paths: []string{"warm/decisions.md"}, ChangeSummary: strings.Repeat("a long change 😀 ", 20) + fmt.Sprint(i)}
-		if err := handoff.AppendLedger(mem, root, e); err != nil {
+		e := store.Entry{At: a.now().Add(-1), Op: "remember", Paths: []string{"warm/decisions.md"}, ChangeSummary: strings.Repeat("a long change 😀 ", 20) + fmt.Sprint(i)}
+		if err := store.AppendLedger(mem, root, e); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -13,7 +13,7 @@ import (
 
 	"github.com/wakeproto/wake"
 	"github.com/wakeproto/wake/clients"
-	"github.com/wakeproto/wake/handoff"
+	"github.com/wakeproto/wake/store"
 	"github.com/wakeproto/wake/tiers"
 	"github.com/wakeproto/wake/transcript"
 )
@@ -89,7 +89,7 @@ func (a *app) hookMemory(client string, lockTimeout time.Duration) (clients.Hook
 	}
 	o := a.options()
 	if lockTimeout > 0 {
-		o.Locker = handoff.FileLocker{Timeout: lockTimeout}
+		o.Locker = store.FileLocker{Timeout: lockTimeout}
 	}
 	m, err := wake.Open(root, o)
 	return in, m, err

@@ -8,8 +8,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/wakeproto/wake/handoff"
 	"github.com/wakeproto/wake/report"
+	"github.com/wakeproto/wake/store"
 	"github.com/wakeproto/wake/tiers"
 )
 
@@ -107,7 +107,7 @@ func (a *app) rememberAdd(ctx context.Context, o *rememberOptions, text string) 
 	if err != nil {
 		return err
 	}
-	r, err := m.Remember(ctx, handoff.NewReminder{Text: text, Topic: o.topic, Next: o.next, Tags: o.tags})
+	r, err := m.Remember(ctx, store.NewReminder{Text: text, Topic: o.topic, Next: o.next, Tags: o.tags})
 	if err != nil {
 		return err
 	}

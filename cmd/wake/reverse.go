@@ -6,11 +6,11 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/wakeproto/wake"
-	"github.com/wakeproto/wake/handoff"
+	"github.com/wakeproto/wake/store"
 )
 
 type reverseOptions struct {
-	ref                handoff.DecisionRef
+	ref                store.DecisionRef
 	by, because, topic string
 }
 
@@ -45,9 +45,9 @@ func (a *app) reverseCmd() *cobra.Command {
 }
 
 func (a *app) reverseRun(ctx context.Context, o *reverseOptions) error {
-	return a.runDecision(func(m *wake.Memory) (handoff.DecisionChange, error) {
-		return m.Reverse(ctx, o.ref, handoff.NewDecision{What: o.by, Why: o.because, Topic: o.topic})
-	}, func(ch handoff.DecisionChange) {
+	return a.runDecision(func(m *wake.Memory) (store.DecisionChange, error) {
+		return m.Reverse(ctx, o.ref, store.NewDecision{What: o.by, Why: o.because, Topic: o.topic})
+	}, func(ch store.DecisionChange) {
 		a.printChange("Reversed #%s: %s (now reversed).", ch.Name(), ch.Title)
 		a.printChange("Decided #%s: %s (active), replacing #%s.", ch.AddedName(), ch.AddedTitle, ch.Name())
 	})

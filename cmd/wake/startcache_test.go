@@ -13,8 +13,8 @@ import (
 
 	"github.com/spf13/afero"
 
-	"github.com/wakeproto/wake/handoff"
 	"github.com/wakeproto/wake/skill"
+	"github.com/wakeproto/wake/store"
 )
 
 // starts are the Claude Code hook's start and `wake load` in dir, each
@@ -225,14 +225,14 @@ func TestHandoffLeavesTheSharedNoticeToAStart(t *testing.T) {
 // exclusive lock first, as another wake command would, and keeps it
 // until the test ends.
 type holdingLocker struct {
-	handoff.FileLocker
+	store.FileLocker
 	t    *testing.T
 	once sync.Once
 }
 
 func (l *holdingLocker) RLock(ctx context.Context, root string) (func() error, error) {
 	l.once.Do(func() {
-		unlock, err := handoff.FileLocker{Timeout: time.Second}.Lock(ctx, root)
+		unlock, err := store.FileLocker{Timeout: time.Second}.Lock(ctx, root)
 		if err != nil {
 			l.t.Fatal(err)
 		}
@@ -259,7 +259,7 @@ func TestHandoffWaitsForTheLockOnce(t *testing.T) {
 	}
 	a, out, errOut := newTestApp(t, dir)
 	const timeout = 700 * time.Millisecond
-	a.locker = &holdingLocker{FileLocker: handoff.FileLocker{Timeout: timeout}, t: t}
+	a.locker = &holdingLocker{FileLocker: store.FileLocker{Timeout: timeout}, t: t}
 	start := time.Now()
 	if code := a.run([]string{"handoff", "--summary", "Waited once", "--next", "n"}); code != 0 {
 		t.Fatalf("handoff: exit %d: %s", code, errOut)

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/wakeproto/wake/handoff"
+	"github.com/wakeproto/wake/store"
 )
 
 // The temporary files a killed install or load left beside the client
@@ -22,7 +22,7 @@ func TestClientTempFilesAreSwept(t *testing.T) {
 		t.Fatalf("init: %s", errOut)
 	}
 	home := filepath.Join(dir, "home")
-	old := time.Now().Add(-handoff.StaleTempAge - time.Minute)
+	old := time.Now().Add(-store.StaleTempAge - time.Minute)
 	stale := []string{
 		filepath.Join(home, ".claude", ".agentchat.skill.md.tmp-0123456789ab"),
 		filepath.Join(dir, ".claude", ".settings.json.tmp-0123456789ab"),

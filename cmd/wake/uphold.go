@@ -5,11 +5,11 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/wakeproto/wake"
-	"github.com/wakeproto/wake/handoff"
+	"github.com/wakeproto/wake/store"
 )
 
 type upholdOptions struct {
-	ref     handoff.DecisionRef
+	ref     store.DecisionRef
 	because string
 }
 
@@ -37,9 +37,9 @@ func (a *app) upholdCmd() *cobra.Command {
 }
 
 func (a *app) upholdRun(ctx context.Context, o *upholdOptions) error {
-	return a.runDecision(func(m *wake.Memory) (handoff.DecisionChange, error) {
+	return a.runDecision(func(m *wake.Memory) (store.DecisionChange, error) {
 		return m.Uphold(ctx, o.ref, o.because)
-	}, func(ch handoff.DecisionChange) {
+	}, func(ch store.DecisionChange) {
 		a.printChange("Upheld #%s: %s (active again).", ch.Name(), ch.Title)
 	})
 }

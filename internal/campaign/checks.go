@@ -10,7 +10,7 @@ import (
 
 	"github.com/spf13/afero"
 
-	"github.com/wakeproto/wake/handoff"
+	"github.com/wakeproto/wake/store"
 	"github.com/wakeproto/wake/tiers"
 )
 
@@ -18,7 +18,7 @@ import (
 var emptyOK = map[string]bool{tiers.StateDir + "/lock": true}
 
 // checkRoot checks what every root must hold once the next command has
-// run: after its files are made older than [handoff.StaleTempAge] and a
+// run: after its files are made older than [store.StaleTempAge] and a
 // load has swept, no empty file, no temporary file, no record of an
 // unfinished write, no torn ledger line; and wake check exits as it does
 // on a root no kill touched.
@@ -27,7 +27,7 @@ func (r *Run) checkRoot() []string {
 		return nil // the kill came before the root: nothing to check
 	}
 	var v []string
-	backdate(r.Root, handoff.StaleTempAge+time.Minute)
+	backdate(r.Root, store.StaleTempAge+time.Minute)
 	if _, err := r.MustWake("load"); err != nil {
 		v = append(v, "the sweeping load: "+firstLine(err.Error()))
 	}
@@ -41,7 +41,7 @@ func (r *Run) checkRoot() []string {
 		v = append(v, leftover(rel, d)...)
 		return nil
 	})
-	if _, bad, err := handoff.ReadLedger(afero.NewOsFs(), r.Root); err != nil {
+	if _, bad, err := store.ReadLedger(afero.NewOsFs(), r.Root); err != nil {
 		v = append(v, "reading the ledger: "+err.Error())
 	} else {
 		for _, b := range bad {
@@ -57,13 +57,13 @@ func leftover(rel string, d fs.DirEntry) []string {
 	switch {
 	case strings.HasPrefix(name, ".") && strings.Contains(name, ".tmp-"):
 		return []string{"temporary file left after the sweep: " + rel}
-	case d.IsDir() && strings.HasPrefix(rel, tiers.StateDir+"/"+handoff.JournalDir+"/"):
+	case d.IsDir() && strings.HasPrefix(rel, tiers.StateDir+"/"+store.JournalDir+"/"):
 		return []string{"hand-off journal left: " + rel}
 	case d.IsDir():
 		return nil
-	case strings.HasPrefix(rel, tiers.StateDir+"/"+handoff.CreatesDir+"/"):
+	case strings.HasPrefix(rel, tiers.StateDir+"/"+store.CreatesDir+"/"):
 		return []string{"creation record left: " + rel}
-	case rel == tiers.StateDir+"/"+handoff.DecisionsPending:
+	case rel == tiers.StateDir+"/"+store.DecisionsPending:
 		return []string{"decision-log write left pending: " + rel}
 	}
 	if fi, err := d.Info(); err == nil && fi.Mode().IsRegular() && fi.Size() == 0 && !emptyOK[rel] {
@@ -84,8 +84,8 @@ func backdate(dir string, age time.Duration) {
 }
 
 // Ledger reads the run's ledger.
-func (r *Run) Ledger() ([]handoff.Entry, error) {
-	es, _, err := handoff.ReadLedger(afero.NewOsFs(), r.Root)
+func (r *Run) Ledger() ([]store.Entry, error) {
+	es, _, err := store.ReadLedger(afero.NewOsFs(), r.Root)
 	return es, err
 }
 

@@ -8,8 +8,8 @@ import (
 	"sync"
 )
 
-// Locker implements handoff.Locker with a read-write mutex for each lock
-// file, as the OS locks of handoff.FileLocker are: the root's lock
+// Locker implements store.Locker with a read-write mutex for each lock
+// file, as the OS locks of store.FileLocker are: the root's lock
 // (<root>/.state/lock) and each file LockIn names are distinct, so that
 // one may be taken while another is held.
 type Locker struct {
@@ -30,7 +30,7 @@ func (m *Locker) file(name string) *sync.RWMutex {
 	return m.files[name]
 }
 
-// rootLock is the file of the root's lock (handoff.LockFile in the state
+// rootLock is the file of the root's lock (store.LockFile in the state
 // directory).
 func rootLock(root string) string { return filepath.Join(root, ".state", "lock") }
 

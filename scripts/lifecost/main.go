@@ -26,6 +26,7 @@ import (
 	"github.com/wakeproto/wake"
 	"github.com/wakeproto/wake/handoff"
 	"github.com/wakeproto/wake/skeleton"
+	"github.com/wakeproto/wake/store"
 )
 
 func main() {
@@ -112,9 +113,9 @@ func (l *life) live(measured bool) (costs, error) {
 	}
 	for range 2 {
 		l.decided++
-		d := handoff.NewDecision{What: fmt.Sprintf("Keep module m%d on plan p%d", l.decided, l.decided), Why: fmt.Sprintf("session %d needed it", l.session)}
+		d := store.NewDecision{What: fmt.Sprintf("Keep module m%d on plan p%d", l.decided, l.decided), Why: fmt.Sprintf("session %d needed it", l.session)}
 		if l.decided%5 == 0 && l.decided > 5 {
-			ref := handoff.DecisionRef{Number: l.decided - 4}
+			ref := store.DecisionRef{Number: l.decided - 4}
 			if c.decide, err = cpu(func() error { _, err := m.Reverse(l.ctx, ref, d); return err }); err != nil {
 				// The entry may be reversed already: decide instead.
 				c.decide, err = cpu(func() error { _, err := m.Decide(l.ctx, d); return err })
@@ -127,7 +128,7 @@ func (l *life) live(measured bool) (costs, error) {
 		}
 	}
 	if l.session%3 == 0 {
-		if _, err := m.Remember(l.ctx, handoff.NewReminder{Text: fmt.Sprintf("check the oven log of week %d", l.session)}); err != nil {
+		if _, err := m.Remember(l.ctx, store.NewReminder{Text: fmt.Sprintf("check the oven log of week %d", l.session)}); err != nil {
 			return c, err
 		}
 	}

@@ -1,0 +1,324 @@
+package store
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/spf13/afero"
+
+	"github.com/wakeproto/wake/tiers"
+)
+
+// Entry is one line of ledger.jsonl (DESIGN section 5).
+type Entry struct {
+	At            time.Time `json:"at"`
+	Op            string    `json:"op"`
+	Paths         []string  `json:"paths"`
+	ChangeSummary string    `json:"change_summary"`
+	Summary       string    `json:"summary,omitempty"`
+	// DecisionIDs are the IDs of the decision-log entries the mutation
+	// wrote: those it added, annotated or gave an ID. Together they are
+	// every entry wake ever wrote, so that one missing from the log can be
+	// found without wake's state directory ([WrittenDecisionIDs]).
+	DecisionIDs []string `json:"decision_ids,omitempty"`
+	// Sensitivity is the level the entry's documents had when it was
+	// written, when that is confidential or secret: for a document that
+	// may be gone by the time the entry is shown, so that its level can no
+	// longer be read from its head (an edit entry of a deleted secret
+	// document). Outputs take the stricter of it and the level read now.
+	Sensitivity string `json:"sensitivity,omitempty"`
+	// Auto marks a hand-off wake wrote itself, from the session's
+	// transcript, because the session ended without one (wake handoff
+	// --auto). Older wakes read the line as any hand-off's.
+	Auto bool `json:"auto,omitempty"`
+	// Session is the client's id of the session an automatic hand-off was
+	// written for, so that it is told from another session's
+	// ([SessionHandoffs]).
+	Session string `json:"session,omitempty"`
+}
+
+// Validate checks that the entry can be written: an op of one word, a
+// one-line change_summary, and a summary, when present, of one line.
+func (e Entry) Validate() error {
+	switch {
+	case e.Op == "":
+		return errors.New("ledger entry: op is required")
+	case strings.ContainsAny(e.Op, " \t\r\n"):
+		return fmt.Errorf("ledger entry: op %q must be one word", e.Op)
+	case strings.TrimSpace(e.ChangeSummary) == "":
+		return errors.New("ledger entry: change_summary is required")
+	case strings.ContainsAny(e.ChangeSummary, "\r\n"):
+		return errors.New("ledger entry: change_summary must be one line")
+	case strings.ContainsAny(e.Summary, "\r\n"):
+		return errors.New("ledger entry: summary must be one line")
+	case strings.ContainsAny(e.Session, "\r\n"):
+		return errors.New("ledger entry: session must be one line")
+	case e.Sensitivity != "" && e.Sensitivity != tiers.Confidential && e.Sensitivity != tiers.Secret:
+		return fmt.Errorf("ledger entry: sensitivity %q is neither %s nor %s", e.Sensitivity, tiers.Confidential, tiers.Secret)
+	}
+	return nil
+}
+
+// AppendLedger appends one entry to <root>/ledger.jsonl and syncs it. A
+// torn last line left by a crash is closed with a newline first, so it
+// stays one bad line rather than spoiling the new one. The line is the
+// entry as the ledger may keep it: no text of a held-back document, and
+// no secret-looking string (see [sealed]).
+//
+// The entry is wake's own account of a change, so wake's record of the
+// memory files it names ([SeenFile]) is then brought up to date: the next
+// session start does not take the change for an edit by hand.
+func AppendLedger(fsys afero.Fs, root string, e Entry) error {
+	if err := appendLedger(fsys, root, e); err != nil {
+		return err
+	}
+	noteOwnWrite(fsys, root, e)
+	return nil
+}
+
+func appendLedger(fsys afero.Fs, root string, e Entry) error {
+	if err := e.Validate(); err != nil {
+		return err
+	}
+	e = sealed(fsys, root, e)
+	e.At = e.At.UTC().Truncate(time.Second)
+	if e.Paths == nil {
+		e.Paths = []string{}
+	}
+	line, err := json.Marshal(e)
+	if err != nil {
+		return err
+	}
+	return appendLine(fsys, root, tiers.LedgerPath, line)
+}
+
+// appendLine appends line and a newline to the JSON-lines file rel under
+// the root (the ledger, the subagent registry), creating it, and syncs
+// it. A torn last line left by a crash is closed with a newline first.
+// Only a regular file inside the root is appended to (see [openJSONL]).
+func appendLine(fsys afero.Fs, root, rel string, line []byte) error {
+	f, err := openJSONL(fsys, root, rel, true)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return fmt.Errorf("opening %s: %w", rel, err)
+	}
+	if fi.Size() > 0 {
+		last := make([]byte, 1)
+		if _, err := f.ReadAt(last, fi.Size()-1); err != nil && err != io.EOF {
+			return fmt.Errorf("reading %s: %w", rel, err)
+		}
+		if last[0] != '\n' {
+			line = append([]byte{'\n'}, line...)
+		}
+	}
+	line = append(line, '\n')
+	if _, err := f.Write(line); err != nil {
+		return fmt.Errorf("appending to %s: %w", rel, err)
+	}
+	if err := f.Sync(); err != nil {
+		return fmt.Errorf("syncing %s: %w", rel, err)
+	}
+	return f.Close()
+}
+
+// BadLine is a ledger line that could not be parsed: torn by a crash
+// mid-append or edited by hand.
+type BadLine struct {
+	Line int    `json:"line"`
+	Err  string `json:"error"`
+}
+
+// String describes the line for a warning.
+func (b BadLine) String() string {
+	return fmt.Sprintf("%s:%d: skipped an unreadable ledger line (torn or edited by hand): %s", tiers.LedgerPath, b.Line, b.Err)
+}
+
+// ReadLedger parses <root>/ledger.jsonl in file order. Unparseable lines are
+// returned as BadLines, never as an error; a missing ledger is empty.
+func ReadLedger(fsys afero.Fs, root string) ([]Entry, []BadLine, error) {
+	data, err := readLedgerFile(fsys, root)
+	if err != nil || data == nil {
+		return nil, nil, err
+	}
+	var out []Entry
+	var bad []BadLine
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	sc.Buffer(nil, len(data)+1)
+	for n := 1; sc.Scan(); n++ {
+		e, ok, b := parseLine(sc.Bytes(), n)
+		switch {
+		case b != nil:
+			bad = append(bad, *b)
+		case ok:
+			out = append(out, e)
+		}
+	}
+	return out, bad, nil
+}
+
+// ReadLedgerSince returns the entries stamped at or after since, in file
+// order, with the bad lines met among them. It parses the ledger from its
+// end and stops at the first readable entry older than since, so the cost
+// of a start-up digest depends on the window, not on the ledger's age.
+// Lines are appended in time order; an entry stamped out of order before
+// that point (a clock set back) is not returned. Bad lines older than the
+// window are left to [ReadLedger].
+func ReadLedgerSince(fsys afero.Fs, root string, since time.Time) ([]Entry, []BadLine, error) {
+	data, err := readLedgerFile(fsys, root)
+	if err != nil || data == nil {
+		return nil, nil, err
+	}
+	var out []Entry
+	var bad []BadLine
+	end := len(data)
+	lineNo := bytes.Count(data, []byte{'\n'}) + 1
+	if len(data) > 0 && data[len(data)-1] == '\n' {
+		lineNo--
+		end--
+	}
+	for end >= 0 {
+		start := bytes.LastIndexByte(data[:end], '\n') + 1
+		e, ok, b := parseLine(data[start:end], lineNo)
+		if b != nil {
+			bad = append(bad, *b)
+		} else if ok {
+			if e.At.Before(since) {
+				break
+			}
+			out = append(out, e)
+		}
+		end, lineNo = start-1, lineNo-1
+	}
+	slices.Reverse(out)
+	slices.Reverse(bad)
+	return out, bad, nil
+}
+
+// readLedgerFile reads the ledger whole; a missing ledger is nil. A ledger
+// that is a symlink out of the root, or not a regular file (a directory, a
+// FIFO that would block the read), is an error naming it.
+func readLedgerFile(fsys afero.Fs, root string) ([]byte, error) {
+	f, err := openLedger(fsys, root, false)
+	if err != nil || f == nil {
+		return nil, err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(f)
+	if err != nil {
+		return nil, &ledgerError{tiers.LedgerPath, "not read", err}
+	}
+	return data, nil
+}
+
+// openLedger opens the ledger for reading, or for appending (creating it)
+// when write is set. Only a regular file inside the root is opened: a
+// symlink out of the root is refused both ways, so wake neither shows an
+// outside file as its history nor appends to one. A missing ledger opened
+// for reading is nil, without an error.
+func openLedger(fsys afero.Fs, root string, write bool) (afero.File, error) {
+	return openJSONL(fsys, root, tiers.LedgerPath, write)
+}
+
+// openJSONL is [openLedger] for the JSON-lines file rel under the root.
+func openJSONL(fsys afero.Fs, root, rel string, write bool) (afero.File, error) {
+	verb := "not read"
+	if write {
+		verb = "not appended to"
+	}
+	fail := func(why string) error { return &ledgerError{rel, verb, errors.New(why)} }
+	name := filepath.Join(root, filepath.FromSlash(rel))
+	var ue *UnsafePathError
+	if err := CheckWritable(fsys, root, rel); write && errors.As(err, &ue) && ue.Target != "" {
+		return nil, fail(fmt.Sprintf("%s is a symlink (to %s); wake does not write through symlinks", ue.Rel, ue.Target))
+	}
+	reason, err := tiers.Inside(fsys, root, rel)
+	switch {
+	case err != nil && !errors.Is(err, os.ErrNotExist):
+		return nil, &ledgerError{rel, verb, err}
+	case reason != "":
+		return nil, fail(reason)
+	}
+	fi, err := fsys.Stat(name)
+	switch {
+	case errors.Is(err, os.ErrNotExist) && !write:
+		return nil, nil
+	case err == nil && tiers.NotRegular(fi) != "":
+		return nil, fail(tiers.NotRegular(fi))
+	case err != nil && !errors.Is(err, os.ErrNotExist):
+		return nil, &ledgerError{rel, verb, err}
+	}
+	var f afero.File
+	if write {
+		f, err = fsys.OpenFile(name, os.O_RDWR|os.O_CREATE|os.O_APPEND, 0o644)
+	} else {
+		f, err = fsys.Open(name)
+	}
+	if errors.Is(err, os.ErrNotExist) && !write {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, &ledgerError{rel, verb, err}
+	}
+	return f, nil
+}
+
+// CheckLedgerWritable reports whether a line could be appended to the
+// ledger now: it is a regular file in the root, not a symlink, that opens
+// for appending, or it is missing and would be created. A mutation checks
+// it before its commit point.
+func CheckLedgerWritable(fsys afero.Fs, root string) error {
+	if _, err := fsys.Stat(filepath.Join(root, tiers.LedgerPath)); errors.Is(err, os.ErrNotExist) {
+		return CheckWritable(fsys, root, tiers.LedgerPath)
+	}
+	f, err := openLedger(fsys, root, true)
+	if err != nil {
+		return err
+	}
+	return f.Close()
+}
+
+// ledgerError names the ledger and what was not done, with the cause
+// shorn of its absolute path; the cause stays reachable with errors.Is.
+type ledgerError struct {
+	rel  string // the file: tiers.LedgerPath, or another JSON-lines file
+	verb string
+	err  error
+}
+
+func (e *ledgerError) Error() string {
+	return fmt.Sprintf("%s: %s: %s", e.rel, e.verb, tiers.Cause(e.err))
+}
+
+func (e *ledgerError) Unwrap() error { return e.err }
+
+// parseLine parses line n. ok is false for a blank line; bad is set for a
+// line that is not a valid entry.
+func parseLine(raw []byte, n int) (e Entry, ok bool, bad *BadLine) {
+	line := bytes.TrimSpace(raw)
+	if len(line) == 0 {
+		return e, false, nil
+	}
+	if err := json.Unmarshal(line, &e); err != nil {
+		return e, false, &BadLine{Line: n, Err: err.Error()}
+	}
+	if e.At.IsZero() {
+		return e, false, &BadLine{Line: n, Err: "no \"at\" time"}
+	}
+	if err := e.Validate(); err != nil {
+		return e, false, &BadLine{Line: n, Err: strings.TrimPrefix(err.Error(), "ledger entry: ")}
+	}
+	return e, true, nil
+}

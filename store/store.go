@@ -1,0 +1,78 @@
+package store
+
+import (
+	"context"
+	"path/filepath"
+	"time"
+
+	"github.com/spf13/afero"
+)
+
+// Store is the one place wake writes a memory root through: every mutation
+// runs under the root's lock, writes atomically and ends with one ledger
+// line.
+type Store struct {
+	FS     afero.Fs
+	Root   string
+	Now    func() time.Time
+	Locker Locker
+	// Guard, when set, refuses new decisions that contradict decisions in
+	// force (see [ConflictError]).
+	Guard Guard
+}
+
+// Path returns the file-system path of rel under the root.
+func (s *Store) Path(rel string) string { return filepath.Join(s.Root, filepath.FromSlash(rel)) }
+
+// Write atomically replaces rel under the root with data. A symlink on
+// the way, the file's own or a directory's, is refused (see
+// [UnsafePathError]): wake writes its memory, never what a link points at.
+// An edit by hand the file holds is recorded first (see [EditScan]).
+func (s *Store) Write(rel string, data []byte) error {
+	s.noteHandEdit(rel)
+	return WriteFileIn(s.FS, s.Root, rel, data, 0o644)
+}
+
+// CheckWritable returns an error naming the component at fault when rel
+// under the root could not be written by [Store.Write]: for the checks a
+// mutation makes before its commit point.
+func (s *Store) CheckWritable(rels ...string) error {
+	for _, rel := range rels {
+		if err := CheckWritable(s.FS, s.Root, rel); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Mutate runs fn under the root's lock and appends the ledger entry it
+// returns, stamped with the current time. When fn fails nothing is
+// appended.
+func (s *Store) Mutate(ctx context.Context, fn func() (Entry, error)) error {
+	return s.MutateThen(ctx, fn, nil)
+}
+
+// MutateThen is [Store.Mutate] followed by then, still under the lock, once
+// the ledger line is on disk: for a mutation that keeps a journal until its
+// ledger line is written (the hand-off). then may be nil.
+func (s *Store) MutateThen(ctx context.Context, fn func() (Entry, error), then func() error) error {
+	unlock, err := s.Locker.Lock(ctx, s.Root)
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	e, err := fn()
+	if err != nil {
+		return err
+	}
+	if e.At.IsZero() {
+		e.At = s.Now()
+	}
+	if err := AppendLedger(s.FS, s.Root, e); err != nil {
+		return err
+	}
+	if then == nil {
+		return nil
+	}
+	return then()
+}
