@@ -1,17 +1,13 @@
 package wake
 
 import (
-	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"fmt"
-	"hash/crc32"
 	"os"
 	"path/filepath"
 	"runtime/debug"
-	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -23,6 +19,7 @@ import (
 	"github.com/wakeproto/wake/checks"
 	"github.com/wakeproto/wake/cold"
 	"github.com/wakeproto/wake/internal/fsrecord"
+	"github.com/wakeproto/wake/internal/startcache"
 	"github.com/wakeproto/wake/store"
 	"github.com/wakeproto/wake/tiers"
 )
@@ -74,7 +71,7 @@ func (m *Memory) PrimeStart(ctx context.Context, v View) (bool, error) {
 	// files its flags asked for); one whose environment has changed
 	// since (program, home, configuration) could serve no start.
 	e, ok := m.startEntry(v.Name)
-	w := e.Boot.files()
+	w := bootFlags(e.Boot).files()
 	if !ok || e.Env != m.startEnv(w, &v) {
 		return false, nil
 	}
@@ -95,75 +92,22 @@ func (m *Memory) PrimeStart(ctx context.Context, v View) (bool, error) {
 const primeLockWait = 2 * time.Second
 
 // startEntry is the start cache's entry for the view named name.
-func (m *Memory) startEntry(name string) (startView, bool) {
-	data, err := tiers.ReadOwn(m.o.FS, m.root, tiers.StateDir+"/"+startCacheFile)
-	if err != nil {
-		return startView{}, false
+func (m *Memory) startEntry(name string) (startcache.Entry, bool) {
+	c, _ := startcache.Read(m.o.FS, m.root)
+	if e := c.Lookup(name); e != nil {
+		return *e, true
 	}
-	sc, _, ok := parseStartCache(data)
-	if !ok {
-		return startView{}, false
-	}
-	for _, e := range sc.Views {
-		if e.Name == name {
-			return e, true
-		}
-	}
-	return startView{}, false
+	return startcache.Entry{}, false
 }
 
 // StartViews names the views the start cache holds an output of, the
 // most recent last: the ways this root's sessions have started.
 func (m *Memory) StartViews() []string {
-	data, err := tiers.ReadOwn(m.o.FS, m.root, tiers.StateDir+"/"+startCacheFile)
-	if err != nil {
-		return nil
-	}
-	sc, _, ok := parseStartCache(data)
+	c, ok := startcache.Read(m.o.FS, m.root)
 	if !ok {
 		return nil
 	}
-	names := make([]string, 0, len(sc.Views))
-	for _, e := range sc.Views {
-		names = append(names, e.Name)
-	}
-	return names
-}
-
-// startCacheFile, in the state directory, keeps the output of the last
-// start of each view with its key.
-const startCacheFile = "start-cache"
-
-const startCacheMagic = "wake start cache 3\n"
-
-// startCacheViews is how many views the cache keeps (load, the hooks).
-const startCacheViews = 6
-
-type startCache struct {
-	Views []startView `json:"views"`
-}
-
-type startView struct {
-	Name   string    `json:"name"`
-	Env    string    `json:"env"`            // configuration and environment, hashed
-	Boot   bootFlags `json:"boot,omitempty"` // the boot files the start wrote, for a priming
-	Built  int64     `json:"built"`          // the clock at the build, Unix ns
-	Until  int64     `json:"until"`          // 0: no moment the output changes by itself
-	Tokens int       `json:"tokens"`
-	// The key's files (see [fsrecord.AppendKey]) and the output are in
-	// the file's body, at these offsets.
-	KeyOff int           `json:"key_off"`
-	KeyLen int           `json:"key_len"`
-	Pre    []startNotice `json:"pre,omitempty"`  // notices before the cold accounting
-	Post   []startNotice `json:"post,omitempty"` // and after
-	Off    int           `json:"off"`
-	Len    int           `json:"len"`
-	// CRC is the output's CRC-32: the file is written whole (atomic
-	// rename) and the offsets are checked, so what is left to catch is
-	// damage from outside, which a CRC catches as surely as a
-	// cryptographic hash (neither stops a deliberate edit: the file is
-	// the user's), at a tenth of the cost on a warm start.
-	CRC uint32 `json:"crc"`
+	return c.Names()
 }
 
 // bootFlags are [BootFiles] as a start cache entry keeps them.
@@ -191,12 +135,6 @@ func flagsOf(w BootFiles) bootFlags {
 
 func (f bootFlags) files() BootFiles {
 	return BootFiles{NoSkill: f&bootNoSkill != 0, ForceSkill: f&bootForceSkill != 0, BootAlways: f&bootAlways != 0}
-}
-
-type startNotice struct {
-	Kind string `json:"kind"`
-	Msg  string `json:"msg"`
-	Hint string `json:"hint,omitempty"`
 }
 
 // cachedRun is a start being recorded for the cache: it runs on a copy
@@ -255,7 +193,7 @@ func (m *Memory) notKeyed(name string) bool {
 		return false
 	}
 	switch state {
-	case budget.CacheFile, checks.ContradictionCacheFile, cold.IndexFile, store.ColdSessionFile, store.LockFile, startCacheFile, store.SeenFile:
+	case budget.CacheFile, checks.ContradictionCacheFile, cold.IndexFile, store.ColdSessionFile, store.LockFile, startcache.File, store.SeenFile:
 		return true
 	}
 	return strings.HasPrefix(state, store.SeenDir+"/")
@@ -296,41 +234,29 @@ var programIdentity = sync.OnceValue(func() string {
 // still holds: the notices it gave, the cold accounting, the edit scan
 // settled. A missing, damaged or stale cache is a miss.
 func (m *Memory) startFromCache(ctx context.Context, w BootFiles, v *View, edits *startEdits) (string, bool) {
-	data, err := tiers.ReadOwn(m.o.FS, m.root, tiers.StateDir+"/"+startCacheFile)
-	if err != nil {
-		return "", false
-	}
-	sc, payload, ok := parseStartCache(data)
+	c, ok := startcache.Read(m.o.FS, m.root)
 	if !ok {
 		return "", false
 	}
-	var e *startView
-	for i := range sc.Views {
-		if sc.Views[i].Name == v.Name {
-			e = &sc.Views[i]
-		}
-	}
+	e := c.Lookup(v.Name)
 	now := m.o.Now().UnixNano()
 	switch {
-	case e == nil, !inside(e.Off, e.Len, payload), !inside(e.KeyOff, e.KeyLen, payload),
-		now < e.Built, e.Until != 0 && now >= e.Until, e.Env != m.startEnv(w, v):
+	case e == nil, now < e.Built, e.Until != 0 && now >= e.Until, e.Env != m.startEnv(w, v):
 		return "", false
 	}
-	files, err := fsrecord.ParseKey(payload[e.KeyOff : e.KeyOff+e.KeyLen])
+	files, err := fsrecord.ParseKey(e.Key())
 	checked := time.Now()
-	if err != nil || !fsrecord.Unchanged(m.o.FS, files) {
+	if err != nil || !fsrecord.Unchanged(m.o.FS, files) || !e.Intact() {
 		return "", false
 	}
-	out := payload[e.Off : e.Off+e.Len]
-	if outputCRC(out) != e.CRC {
-		return "", false
-	}
+	out := e.Output()
 	if settled, ok := fsrecord.Settle(files, checked); ok {
 		// Files this entry keeps by content (written just before the
 		// start that kept it) were past their racy window when they
 		// matched: keep the entry without reading them at every start.
 		// Should the write fail, the next start reads them again.
-		_ = m.saveStartCache(sc.Views, payload, e.Name, fsrecord.AppendKey(nil, settled))
+		e.Set(fsrecord.AppendKey(nil, settled), out)
+		_ = startcache.Write(m.o.FS, m.root, c)
 	}
 	if m.prime != nil {
 		m.prime.kept = true
@@ -343,13 +269,13 @@ func (m *Memory) startFromCache(ctx context.Context, w BootFiles, v *View, edits
 	}
 	m.replay(e.Post)
 	edits.none(ctx)
-	// data is this call's own and nothing writes to it: the output is
-	// given as a string without a copy of its hundred kilobytes or so
-	// (pages a warm start would fault in for nothing).
+	// The cache's bytes are this call's own and nothing writes to them:
+	// the output is given as a string without a copy of its hundred
+	// kilobytes or so (pages a warm start would fault in for nothing).
 	return unsafe.String(unsafe.SliceData(out), len(out)), true
 }
 
-func (m *Memory) replay(ns []startNotice) {
+func (m *Memory) replay(ns []startcache.Notice) {
 	for _, n := range ns {
 		m.notify(Notice{Kind: n.Kind, Msg: n.Msg, Hint: n.Hint})
 	}
@@ -375,95 +301,20 @@ func (m *Memory) keepStart(w BootFiles, v *View, st *Start, out string, r *cache
 	}
 	files = append(files, seen)
 	until := st.Context.ValidUntil(m.cfg, r.now)
-	e := startView{Name: v.Name, Env: m.startEnv(w, v), Boot: flagsOf(w), Built: r.now.UnixNano(), Tokens: st.Context.Totals.Output}
+	e := startcache.Entry{Name: v.Name, Env: m.startEnv(w, v), Boot: uint8(flagsOf(w)), Built: r.now.UnixNano(), Tokens: st.Context.Totals.Output}
 	if !until.IsZero() {
 		e.Until = until.UnixNano()
 	}
 	for _, n := range r.notices {
-		e.Post = append(e.Post, startNotice{n.Kind, n.Msg, n.Hint})
+		e.Post = append(e.Post, startcache.Notice{Kind: n.Kind, Msg: n.Msg, Hint: n.Hint})
 	}
 	e.Pre, e.Post = e.Post[:r.pre:r.pre], e.Post[r.pre:]
-	e.CRC = outputCRC([]byte(out))
-
+	e.Set(fsrecord.AppendKey(nil, files), []byte(out))
 	// Keep the other views whose output is still at hand.
-	type part struct{ key, out []byte }
-	var keep []startView
-	var parts []part
-	if data, err := tiers.ReadOwn(m.o.FS, m.root, tiers.StateDir+"/"+startCacheFile); err == nil {
-		if old, payload, ok := parseStartCache(data); ok {
-			for _, o := range old.Views {
-				if o.Name == v.Name || len(keep) == startCacheViews-1 || !inside(o.Off, o.Len, payload) || !inside(o.KeyOff, o.KeyLen, payload) {
-					continue
-				}
-				keep = append(keep, o)
-				parts = append(parts, part{payload[o.KeyOff : o.KeyOff+o.KeyLen], payload[o.Off : o.Off+o.Len]})
-			}
-		}
-	}
-	keep, parts = append(keep, e), append(parts, part{fsrecord.AppendKey(nil, files), []byte(out)})
-	if err := m.writeStartCache(keep, func(i int) ([]byte, []byte) { return parts[i].key, parts[i].out }); err != nil {
+	old, _ := startcache.Read(m.o.FS, m.root)
+	if err := startcache.Write(m.o.FS, m.root, old.With(e)); err != nil {
 		m.warn(fmt.Sprintf("saving the start cache: %v", err))
 	} else if m.prime != nil {
 		m.prime.kept = true
 	}
-}
-
-// saveStartCache writes the cache read as views and payload again, the
-// key of the view named name replaced by key.
-func (m *Memory) saveStartCache(views []startView, payload []byte, name string, key []byte) error {
-	keep := slices.Clone(views)
-	return m.writeStartCache(keep, func(i int) ([]byte, []byte) {
-		o := views[i]
-		k := payload[o.KeyOff : o.KeyOff+o.KeyLen]
-		if o.Name == name {
-			k = key
-		}
-		return k, payload[o.Off : o.Off+o.Len]
-	})
-}
-
-// writeStartCache writes views, each with the key and output part gives
-// for its index, setting their offsets.
-func (m *Memory) writeStartCache(keep []startView, part func(i int) (key, out []byte)) error {
-	var body bytes.Buffer
-	for i := range keep {
-		key, out := part(i)
-		keep[i].KeyOff, keep[i].KeyLen = body.Len(), len(key)
-		body.Write(key)
-		keep[i].Off, keep[i].Len = body.Len(), len(out)
-		body.Write(out)
-	}
-	head, err := json.Marshal(startCache{Views: keep})
-	if err != nil {
-		return err
-	}
-	data := make([]byte, 0, len(startCacheMagic)+len(head)+1+body.Len())
-	data = append(append(append(append(data, startCacheMagic...), head...), '\n'), body.Bytes()...)
-	return store.WriteState(m.o.FS, m.root, startCacheFile, data)
-}
-
-// outputCRC is the CRC-32 of a kept output: the IEEE polynomial, whose
-// tables cost next to nothing to make (the Castagnoli one's hardware
-// tables take longer to build than a warm start's whole check).
-func outputCRC(out []byte) uint32 {
-	return crc32.ChecksumIEEE(out)
-}
-
-// parseStartCache splits the cache file into its header and the outputs.
-func parseStartCache(data []byte) (startCache, []byte, bool) {
-	var sc startCache
-	rest, ok := bytes.CutPrefix(data, []byte(startCacheMagic))
-	if !ok {
-		return sc, nil, false
-	}
-	head, payload, ok := bytes.Cut(rest, []byte{'\n'})
-	if !ok || json.Unmarshal(head, &sc) != nil {
-		return sc, nil, false
-	}
-	return sc, payload, true
-}
-
-// inside reports whether off and n name a part of payload.
-func inside(off, n int, payload []byte) bool {
-	return off >= 0 && n >= 0 && off <= len(payload) && n <= len(payload)-off
 }
