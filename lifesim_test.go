@@ -2,6 +2,7 @@ package wake_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"path"
@@ -13,8 +14,10 @@ import (
 
 	"github.com/wakeproto/wake"
 	"github.com/wakeproto/wake/budget"
+	"github.com/wakeproto/wake/checks"
 	"github.com/wakeproto/wake/handoff"
 	"github.com/wakeproto/wake/internal/memlock"
+	"github.com/wakeproto/wake/report"
 	"github.com/wakeproto/wake/skeleton"
 	"github.com/wakeproto/wake/store"
 	"github.com/wakeproto/wake/tiers"
@@ -57,6 +60,115 @@ func TestLongLife(t *testing.T) {
 			l.checkpoint(s)
 		}
 	}
+	l.afterCompaction()
+	l.bounded()
+}
+
+// afterCompaction runs wake compact on the lived root, then: no entry is
+// found deleted or edited by hand, every decision ever made is listed
+// (in the log or its archive), the oldest decision still in force can be
+// reversed, a hand-off naming one adds no second entry, and a decision
+// contradicting the oldest in force is refused.
+func (l *life) afterCompaction() {
+	t := l.t
+	l.now = l.now.Add(time.Hour)
+	m := l.open()
+	if _, err := m.Compact(l.ctx, false); err != nil {
+		t.Fatalf("compact: %v", err)
+	}
+	rep, err := m.Check(l.ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range rep.Findings {
+		if f.Check == checks.Consistency && (!f.Pass || strings.Contains(strings.Join(f.Details, "\n"), "by hand")) {
+			t.Fatalf("after compaction: %+v", f)
+		}
+	}
+	d, err := wake.ReadDecisions(l.root, l.o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := len(d.Log.Entries) + len(d.Archived.Entries); n != l.decided {
+		t.Fatalf("after compaction %d entries are listed (%d in the log, %d archived), %d were made", n, len(d.Log.Entries), len(d.Archived.Entries), l.decided)
+	}
+	if len(d.Archived.Entries) == 0 {
+		t.Fatal("compaction archived nothing")
+	}
+	var oldest, second tiers.Decision
+	for _, e := range d.Log.Entries {
+		if e.Active() {
+			if oldest.ID == "" {
+				oldest = e
+			} else if second.ID == "" {
+				second = e
+			}
+		}
+	}
+	// A contradiction with the oldest decision in force is refused.
+	var ce *store.ConflictError
+	if _, err := m.Decide(l.ctx, store.NewDecision{What: "Never keep module " + strings.TrimPrefix(oldest.What, "Keep module "), Why: "it is slow"}); !errors.As(err, &ce) {
+		t.Fatalf("a decision contradicting the oldest in force (%s %q): %v", oldest.ID, oldest.What, err)
+	}
+	// A hand-off naming a decision in the log adds no entry.
+	in := handoff.Input{Session: tiers.Session{Summary: "named an old decision", NextPriority: "go on"},
+		Decisions: []store.NewDecision{{Ref: second.ID}, {What: second.What, Why: "said again"}}}
+	if _, err := m.Handoff(l.ctx, in, wake.BootFiles{NoSkill: true}); err != nil {
+		t.Fatal(err)
+	}
+	if after, _ := wake.ReadDecisions(l.root, l.o); len(after.Log.Entries) != len(d.Log.Entries) {
+		t.Fatalf("a hand-off naming %s added %d entries", second.ID, len(after.Log.Entries)-len(d.Log.Entries))
+	}
+	// The oldest decision in force, of the era compaction archived around,
+	// is reversed by its ID.
+	l.decided++
+	if _, err := m.Reverse(l.ctx, store.DecisionRef{ID: oldest.ID}, store.NewDecision{What: "Keep module m0 on plan q", Why: "the last check"}); err != nil {
+		t.Fatalf("reverse %s after compaction: %v", oldest.ID, err)
+	}
+}
+
+// bounded: at the end of the life, the default answers of wake log,
+// wake decisions --all and the cold listing each fit their page.
+func (l *life) bounded() {
+	t := l.t
+	m := l.open()
+	c, err := wake.ListingCounter(l.root, l.o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	page := func(what string, write func(*strings.Builder) error) {
+		var b strings.Builder
+		if err := write(&b); err != nil {
+			t.Fatalf("%s: %v", what, err)
+		}
+		text := b.String()
+		// The page's items are within report.PageTokens; its heading and
+		// footer lines come on top.
+		if n := c.Count(text); n > report.PageTokens+200 || !strings.Contains(text, "Page 1 of ") {
+			t.Errorf("%s: %d tokens, over a page of %d:\n%.600s", what, n, report.PageTokens, text)
+		}
+	}
+	lg, err := wake.ReadLedger(l.root, l.o, wake.LogFilter{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	page("wake log", func(b *strings.Builder) error {
+		return report.LogText(b, lg.Entries, lg.HeldBack, lg.Redacted, wake.LogFilter{}, report.Pager{Counter: c})
+	})
+	d, err := wake.ReadDecisions(l.root, l.o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	page("wake decisions --all", func(b *strings.Builder) error {
+		return report.DecisionsText(b, d.Log, nil, "", true, d.Archived.Entries, nil, report.Pager{Counter: c})
+	})
+	toc, cs, err := m.ColdTOC()
+	if err != nil {
+		t.Fatal(err)
+	}
+	page("wake cold", func(b *strings.Builder) error {
+		return report.ColdText(b, l.root, toc, cs.Pulled, m.Config().Budget.Cold, report.Pager{Counter: c})
+	})
 }
 
 func newLife(t *testing.T) *life {
