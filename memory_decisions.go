@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/wakeproto/wake/checks"
 	"github.com/wakeproto/wake/policy"
@@ -123,7 +124,17 @@ func (m *Memory) Check(ctx context.Context) (checks.Report, error) {
 	r := checks.Run(mem, checks.Options{StaleAfter: m.cfg.Checks.StaleAfter, Now: m.o.Now, Drift: m.driftOptions()})
 	m.SaveCache()
 	r.Findings = append(r.Findings, policy.SecretFindings(mem.Main, mem.Latest, mem.Tasks, mem.Decisions, mem.Questions)...)
-	if bad := policy.UnreadableFindings(mem.Main, mem.Latest, mem.Tasks, mem.Decisions, mem.Questions); len(bad) > 0 {
+	// A conflict a merge left in any file wake structures is a HALT,
+	// recent/previous.md and the inbox included.
+	marked := []tiers.Doc{mem.Main, mem.Latest, mem.Tasks, mem.Decisions, mem.Questions}
+	for _, rel := range []string{tiers.PreviousPath, tiers.InboxPath} {
+		if d, err := tiers.ReadDoc(m.o.FS, m.root, rel); err == nil {
+			marked = append(marked, d)
+		}
+	}
+	bad := append(checks.MarkerFindings(marked...), policy.UnreadableFindings(mem.Main, mem.Latest, mem.Tasks, mem.Decisions, mem.Questions)...)
+	bad = append(bad, inboxFindings(marked[len(marked)-1])...)
+	if len(bad) > 0 {
 		r.Findings = append(r.Findings, bad...)
 		r.Announcement = checks.Announce(r)
 	}
@@ -135,4 +146,29 @@ func (m *Memory) Check(ctx context.Context) (checks.Report, error) {
 // only says what it would move.
 func (m *Memory) Compact(ctx context.Context, dryRun bool) (store.Compaction, error) {
 	return m.Store().Compact(ctx, dryRun)
+}
+
+// inboxFindings are the problems of the inbox's entries: a number two
+// entries share fails (an entry must be closed by its own number, and a
+// merge of branches that each added one is the likely cause); the others
+// warn, as at a session start.
+func inboxFindings(d tiers.Doc) []checks.Finding {
+	if d.Path != tiers.InboxPath || !d.Readable() || d.Huge || tiers.ConflictMarkers(d.Content) != nil {
+		return nil
+	}
+	_, err := tiers.ParseInbox(d.Content)
+	var ie *tiers.InboxError
+	if !errors.As(err, &ie) {
+		return nil
+	}
+	var out []checks.Finding
+	for _, p := range ie.Problems {
+		f := checks.Finding{Check: checks.Inbox, Pass: true, Severity: checks.Warning, Path: tiers.InboxPath,
+			Message: fmt.Sprintf("%s:%d: %s", tiers.InboxPath, p.Line, p.Reason)}
+		if strings.Contains(p.Reason, "is already the entry on line") {
+			f.Pass, f.Severity = false, checks.Fail
+		}
+		out = append(out, f)
+	}
+	return out
 }

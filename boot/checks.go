@@ -62,7 +62,8 @@ func (c *Context) check(o Options) {
 	for _, f := range c.Files() {
 		docs = append(docs, f.doc)
 	}
-	if bad := policy.UnreadableFindings(docs...); len(bad) > 0 {
+	bad := append(checks.MarkerFindings(docs...), policy.UnreadableFindings(docs...)...)
+	if len(bad) > 0 {
 		r.Findings = append(r.Findings, bad...)
 		r.Announcement = checks.Announce(r)
 	}

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/wakeproto/wake/budget"
+	"github.com/wakeproto/wake/checks"
 	"github.com/wakeproto/wake/policy"
 	"github.com/wakeproto/wake/tiers"
 )
@@ -37,6 +38,28 @@ type Reminders struct {
 	cuts   []budget.Cut     // the reminders left out, and the count when hidden
 }
 
+// addFindings adds findings found after the checks ran (the inbox is read
+// after them) and says their failures in the announcement, in place of
+// the "Resumed. …" line of a start whose checks all passed.
+func (c *Context) addFindings(fs []checks.Finding) {
+	var msgs []string
+	for _, f := range fs {
+		if f.Severity == checks.Halt || f.Severity == checks.Fail {
+			msgs = append(msgs, f.Message)
+		}
+	}
+	c.Findings = append(c.Findings, fs...)
+	if len(msgs) == 0 {
+		return
+	}
+	lines := strings.Split(c.Announcement, "\n")
+	if n := len(lines); n > 0 && strings.HasPrefix(lines[n-1], "Resumed.") {
+		lines = lines[:n-1]
+	}
+	c.Announcement = strings.Join(append(lines, msgs...), "\n")
+	c.Announcement = strings.TrimPrefix(c.Announcement, "\n")
+}
+
 // addReminders reads the inbox and fits its open reminders to
 // budget.inbox. Problems reading it are warnings: they never stop a
 // session start.
@@ -52,6 +75,7 @@ func (c *Context) addReminders(o Options) {
 		c.Warnings = append(c.Warnings, fmt.Sprintf("%s: skipped: %s", tiers.InboxPath, d.Skipped))
 		return
 	}
+	c.addFindings(checks.MarkerFindings(d))
 	// Like a tier file over the read limit, a huge inbox is read by its
 	// head only, and the instance is told to compress it: a start's
 	// memory follows what it shows, not what a cloned root ships.

@@ -27,6 +27,10 @@ const (
 	Consistency = "decision_consistency"
 )
 
+// Inbox names the findings on the entries of warm/inbox.md that wake check
+// reports besides the four checks (a number two entries share).
+const Inbox = "inbox"
+
 // Severities of a finding. OK and Warning pass; Fail and Halt do not.
 const (
 	OK      = "ok"

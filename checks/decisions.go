@@ -248,7 +248,7 @@ func duplicateIDs(log tiers.DecisionLog) []string {
 		if len(g) == 2 {
 			all = "both"
 		}
-		out = append(out, fmt.Sprintf("entries %s %s have ID %s, which must name one entry: remove the ID line of the copy made by hand, and wake gives it an ID of its own at its next write",
+		out = append(out, fmt.Sprintf("entries %s %s have ID %s, which must name one entry: likely a copy made by hand, or a merge of branches that each wrote an entry with that ID without wake's merge driver ('wake init' sets it up); remove the ID line of the later entry, and wake gives it an ID of its own at its next write",
 			andList(which), all, g[0].ID))
 	}
 	return out

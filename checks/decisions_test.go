@@ -103,7 +103,7 @@ func TestCheckDecisionsDuplicateIDs(t *testing.T) {
 	t.Parallel()
 	second := strings.SplitAfter(withIDs, "\n\n")[1]
 	fs := CheckDecisions(decisionsMemory(second+"\n"+strings.Replace(second, "2026-01-03", "2026-01-09", 1), ""))
-	want := []string{"entries 1 ([2026-01-03] Money in cents) and 2 ([2026-01-09] Money in cents) both have ID d-0002, which must name one entry: remove the ID line of the copy made by hand, and wake gives it an ID of its own at its next write"}
+	want := []string{"entries 1 ([2026-01-03] Money in cents) and 2 ([2026-01-09] Money in cents) both have ID d-0002, which must name one entry: likely a copy made by hand, or a merge of branches that each wrote an entry with that ID without wake's merge driver ('wake init' sets it up); remove the ID line of the later entry, and wake gives it an ID of its own at its next write"}
 	if fs[0].Pass || !reflect.DeepEqual(fs[0].Details, want) {
 		t.Errorf("findings %+v", fs)
 	}

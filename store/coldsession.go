@@ -104,7 +104,7 @@ func EndColdSession(fsys afero.Fs, root string) error {
 // nothing; a pull of zero tokens is not recorded. The lock makes the cold
 // cap hold against concurrent pulls.
 func (s *Store) PullCold(ctx context.Context, decide func(ColdSession) (ColdPull, error)) error {
-	unlock, err := s.Locker.Lock(ctx, s.Root)
+	unlock, err := s.lockForWrite(ctx)
 	if err != nil {
 		return err
 	}

@@ -50,7 +50,7 @@ type pendingCreate struct {
 // either nothing, once the next wake command has rolled back, or the
 // whole file with its line, once it has rolled forward.
 func (s *Store) CreateLogged(ctx context.Context, fn func() (NewFile, error)) error {
-	unlock, err := s.Locker.Lock(ctx, s.Root)
+	unlock, err := s.lockForWrite(ctx)
 	if err != nil {
 		return err
 	}

@@ -210,6 +210,11 @@ func (s *Store) readDecisionsLocked() (decisionFile, error) {
 	if err != nil && !errors.Is(err, os.ErrNotExist) {
 		return decisionFile{}, fmt.Errorf("reading %s: %w", tiers.DecisionsPath, err)
 	}
+	// Every write of the log reads it here first: one a merge left marked
+	// is written to by no command.
+	if lines := tiers.ConflictMarkers(cur); lines != nil {
+		return decisionFile{}, &MarkedError{Path: tiers.DecisionsPath, Lines: lines}
+	}
 	f := decisionFile{text: string(cur), log: tiers.ParseDecisions(cur), last: cur, known: tiers.IDSet{}, given: tiers.IDSet{}}
 	f.openComment = f.log.OpenComment
 	last, err := tiers.ReadOwn(s.FS, s.Root, tiers.StateDir+"/"+DecisionsSnapshot)

@@ -166,6 +166,11 @@ func (s *Store) plan(in SessionWrite) (*journal, []byte, error) {
 	if err := s.preflight(j); err != nil {
 		return nil, nil, err
 	}
+	// A summary or main.md that a merge left marked is neither rotated nor
+	// written into; checked now, before the commit point.
+	if err := s.refuseMarked(tiers.LatestPath, tiers.PreviousPath, tiers.MainPath); err != nil {
+		return nil, nil, err
+	}
 	main, err := s.readOptional(tiers.MainPath)
 	if err != nil {
 		return nil, nil, err

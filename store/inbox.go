@@ -101,7 +101,8 @@ type inboxFile struct {
 }
 
 // readInboxLocked reads the inbox. A missing one is empty. One that is not
-// text is an error naming it: wake does not write to it.
+// text, or that a merge left marked, is an error naming it: wake does not
+// write to it.
 func (s *Store) readInboxLocked() (inboxFile, error) {
 	data, err := tiers.ReadOwn(s.FS, s.Root, tiers.InboxPath)
 	switch {
@@ -110,6 +111,9 @@ func (s *Store) readInboxLocked() (inboxFile, error) {
 		return inboxFile{inbox: tiers.Inbox{EOL: "\n"}, archived: ar}, err
 	case err != nil:
 		return inboxFile{}, fmt.Errorf("reading %s: %w", tiers.InboxPath, err)
+	}
+	if lines := tiers.ConflictMarkers(data); lines != nil {
+		return inboxFile{}, &MarkedError{Path: tiers.InboxPath, Lines: lines}
 	}
 	b, err := tiers.ParseInbox(data)
 	var ie *tiers.InboxError
@@ -375,7 +379,7 @@ func malformedNote(f inboxFile, n int) string {
 
 // lockedInbox runs fn under the root's lock.
 func (s *Store) lockedInbox(ctx context.Context, fn func() error) error {
-	unlock, err := s.Locker.Lock(ctx, s.Root)
+	unlock, err := s.lockForWrite(ctx)
 	if err != nil {
 		return err
 	}

@@ -209,7 +209,7 @@ func (s *Store) removePending() error {
 // decisionsLocked runs fn under the root's lock, after settling a decision
 // write a crash interrupted, so fn reads a log and a snapshot that agree.
 func (s *Store) decisionsLocked(ctx context.Context, fn func() error) error {
-	unlock, err := s.Locker.Lock(ctx, s.Root)
+	unlock, err := s.lockForWrite(ctx)
 	if err != nil {
 		return err
 	}

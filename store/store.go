@@ -24,11 +24,15 @@ type Store struct {
 // Path returns the file-system path of rel under the root.
 func (s *Store) Path(rel string) string { return filepath.Join(s.Root, filepath.FromSlash(rel)) }
 
-// Write atomically replaces rel under the root with data. A symlink on
+// Write atomically replaces rel under the root with data, unless rel holds
+// git conflict markers (see [MarkedError]). A symlink on
 // the way, the file's own or a directory's, is refused (see
 // [UnsafePathError]): wake writes its memory, never what a link points at.
 // An edit by hand the file holds is recorded first (see [EditScan]).
 func (s *Store) Write(rel string, data []byte) error {
+	if err := s.refuseMarked(rel); err != nil {
+		return err
+	}
 	s.noteHandEdit(rel)
 	return WriteFileIn(s.FS, s.Root, rel, data, 0o644)
 }
@@ -56,7 +60,7 @@ func (s *Store) Mutate(ctx context.Context, fn func() (Entry, error)) error {
 // the ledger line is on disk: for a mutation that keeps a journal until its
 // ledger line is written (the hand-off). then may be nil.
 func (s *Store) MutateThen(ctx context.Context, fn func() (Entry, error), then func() error) error {
-	unlock, err := s.Locker.Lock(ctx, s.Root)
+	unlock, err := s.lockForWrite(ctx)
 	if err != nil {
 		return err
 	}
@@ -75,4 +79,19 @@ func (s *Store) MutateThen(ctx context.Context, fn func() (Entry, error), then f
 		return nil
 	}
 	return then()
+}
+
+// lockForWrite takes the root's lock for a mutation. Every mutation ends
+// with a ledger line: a ledger whose end a merge left marked is refused
+// here, before anything is written.
+func (s *Store) lockForWrite(ctx context.Context) (func() error, error) {
+	unlock, err := s.Locker.Lock(ctx, s.Root)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.refuseMarkedLedger(); err != nil {
+		unlock()
+		return nil, err
+	}
+	return unlock, nil
 }

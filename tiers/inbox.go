@@ -257,7 +257,7 @@ func (p *inboxParser) start(s string, m []string) {
 	p.cur = &Reminder{N: n, Line: p.line}
 	p.ok, p.field, p.had, p.head = true, "", map[string]bool{}, s
 	if prev, dup := p.seen[n]; dup {
-		p.problem(p.line, s, fmt.Sprintf("entry number %d is already the entry on line %d; renumber this one by hand to a number no entry uses", n, prev))
+		p.problem(p.line, s, fmt.Sprintf("entry number %d is already the entry on line %d (likely a merge of branches that each added a reminder, without wake's merge driver: 'wake init' sets it up); renumber this one by hand to a number no entry uses", n, prev))
 		p.ok = false
 	} else {
 		p.seen[n] = p.line
