@@ -177,7 +177,7 @@ func (l *life) live(measured bool) (costs, error) {
 		decide = func() (err error) { ch, err = m.Reverse(l.ctx, ref, d); return err }
 		l.Reversed++
 	}
-	if c.decide, err = cpu(decide); err != nil {
+	if c.decide, err = cpu("decide", decide); err != nil {
 		return c, err
 	}
 	id := ch.ID
@@ -186,7 +186,7 @@ func (l *life) live(measured bool) (costs, error) {
 	}
 	l.IDs = append(l.IDs, id)
 	if measured {
-		if c.afterDecide, err = l.start(); err != nil {
+		if c.afterDecide, err = l.start("start after decide"); err != nil {
 			return c, err
 		}
 	}
@@ -194,7 +194,7 @@ func (l *life) live(measured bool) (costs, error) {
 	in := handoff.Input{}
 	in.Session.Summary, in.Session.NextPriority = s, fmt.Sprintf("step %d", l.Session+1)
 	in.Session.Happened.Items = []string{fmt.Sprintf("worked on part %d", l.Session)}
-	if c.handoff, err = cpu(func() error { _, err := m.Handoff(l.ctx, in, wake.BootFiles{NoSkill: true}); return err }); err != nil {
+	if c.handoff, err = cpu("hand-off", func() error { _, err := m.Handoff(l.ctx, in, wake.BootFiles{NoSkill: true}); return err }); err != nil {
 		return c, err
 	}
 	if l.Session%25 == 0 {
@@ -205,10 +205,10 @@ func (l *life) live(measured bool) (costs, error) {
 	if !measured {
 		return c, nil
 	}
-	if c.afterHandoff, err = l.start(); err != nil {
+	if c.afterHandoff, err = l.start("start after hand-off"); err != nil {
 		return c, err
 	}
-	if c.check, err = cpu(func() error {
+	if c.check, err = cpu("wake check", func() error {
 		m, err := wake.Open(l.root, l.o)
 		if err == nil {
 			_, err = m.Check(l.ctx)
@@ -220,7 +220,7 @@ func (l *life) live(measured bool) (costs, error) {
 	if err := os.RemoveAll(filepath.Join(l.root, ".state")); err != nil {
 		return c, err
 	}
-	c.first, err = l.start()
+	c.first, err = l.start("first load")
 	return c, err
 }
 
@@ -259,8 +259,8 @@ func (l *life) chores(m *wake.Memory) error {
 }
 
 // start times a session start as `wake load` makes it.
-func (l *life) start() (time.Duration, error) {
-	return cpu(func() error {
+func (l *life) start(op string) (time.Duration, error) {
+	return cpu(op, func() error {
 		m, err := wake.Open(l.root, l.o)
 		if err == nil {
 			_, err = m.Start(l.ctx, wake.BootFiles{NoSkill: true})
@@ -309,10 +309,13 @@ func (l *life) entries(rel string) int {
 	return n
 }
 
-// cpu runs f and returns the CPU time (user + system) it took.
-func cpu(f func() error) (time.Duration, error) {
+// cpu runs f and returns the CPU time (user + system) it took. A CPU
+// profile's samples in f carry the label op (go tool pprof -tagfocus
+// op=decide).
+func cpu(op string, f func() error) (time.Duration, error) {
+	var err error
 	before := usage()
-	err := f()
+	pprof.Do(context.Background(), pprof.Labels("op", op), func(context.Context) { err = f() })
 	return usage() - before, err
 }
 
