@@ -28,6 +28,9 @@ const (
 	writtenIDsVersion = 1
 	// writtenIDsTail is how many bytes before the record's end it checks.
 	writtenIDsTail = 4 << 10
+	// writtenIDsSlack is how far the ledger may grow past the record
+	// before a write of the decision log writes it again.
+	writtenIDsSlack = 64 << 10
 )
 
 // writtenIDs is the record of [WrittenIDsFile], after the line that holds
@@ -76,7 +79,9 @@ func writtenDecisionIDs(fsys afero.Fs, root string) ([]WrittenID, *writtenIDs, e
 	out = scanWrittenIDs(data[:whole], out, seen)
 	end := from + int64(whole)
 	var rec *writtenIDs
-	if old == nil || from != old.Size || end != old.Size {
+	// The record is written again once what it misses is worth more than
+	// its own writing: not at every decision, for it holds every ID.
+	if old == nil || from != old.Size || end-old.Size > writtenIDsSlack {
 		rec = &writtenIDs{Version: writtenIDsVersion, Ino: ino, Dev: dev, Size: end, Tail: ledgerTail(f, end), IDs: slices.Clone(out)}
 	}
 	return scanWrittenIDs(data[whole:], out, seen), rec, nil
