@@ -18,6 +18,7 @@ import (
 	"log"
 	"os"
 	"path/filepath"
+	"runtime"
 	"runtime/pprof"
 	"slices"
 	"strconv"
@@ -311,9 +312,12 @@ func (l *life) entries(rel string) int {
 
 // cpu runs f and returns the CPU time (user + system) it took. A CPU
 // profile's samples in f carry the label op (go tool pprof -tagfocus
-// op=decide).
+// op=decide). The garbage the operations before f left is collected
+// first, outside the time: a command runs in a process of its own, and
+// should not pay for the collection of another's.
 func cpu(op string, f func() error) (time.Duration, error) {
 	var err error
+	runtime.GC()
 	before := usage()
 	pprof.Do(context.Background(), pprof.Labels("op", op), func(context.Context) { err = f() })
 	return usage() - before, err
