@@ -218,11 +218,19 @@ func (l *life) live(measured bool) (costs, error) {
 	}); err != nil {
 		return c, err
 	}
-	if err := os.RemoveAll(filepath.Join(l.root, ".state")); err != nil {
+	// A first load finds no .state/ (a fresh clone); the project's own is
+	// put back after it, as the next session would find it.
+	state := filepath.Join(l.root, ".state")
+	if err := os.Rename(state, state+".kept"); err != nil {
 		return c, err
 	}
-	c.first, err = l.start("first load")
-	return c, err
+	if c.first, err = l.start("first load"); err != nil {
+		return c, err
+	}
+	if err := os.RemoveAll(state); err != nil {
+		return c, err
+	}
+	return c, os.Rename(state+".kept", state)
 }
 
 // chores are the session's unmeasured ledger lines: reminders added and
