@@ -4,8 +4,11 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
+	"fmt"
 	"slices"
+	"strconv"
+	"strings"
+	"time"
 
 	"github.com/spf13/afero"
 
@@ -22,7 +25,7 @@ import (
 // read there; anything else (a ledger cut, replaced, or edited by hand
 // there) has the ledger read whole again. A mutation of the decision log
 // writes it, under the root's lock; a reader only reads it.
-const WrittenIDsFile = "written-ids.json"
+const WrittenIDsFile = "written-ids.tsv"
 
 const (
 	writtenIDsVersion = 1
@@ -33,16 +36,19 @@ const (
 	writtenIDsSlack = 64 << 10
 )
 
-// writtenIDs is the record of [WrittenIDsFile], after the line that holds
-// the SHA-256 of the rest.
+// writtenIDs is the record of [WrittenIDsFile]. On disk: a line with
+// the SHA-256 of the rest, a head line ("wake-written-ids 1", inode,
+// device, size, tail, tab-separated), then a line an ID (ID, time, op,
+// change summary, tab-separated): a plain format, quick to read back.
 type writtenIDs struct {
-	Version int         `json:"version"`
-	Ino     uint64      `json:"ino"`
-	Dev     uint64      `json:"dev"`
-	Size    int64       `json:"size"` // the ledger's bytes read, whole lines
-	Tail    string      `json:"tail"` // the SHA-256 of the last writtenIDsTail of them
-	IDs     []WrittenID `json:"ids"`
+	Ino  uint64
+	Dev  uint64
+	Size int64  // the ledger's bytes read, whole lines
+	Tail string // the SHA-256 of the last writtenIDsTail of them
+	IDs  []WrittenID
 }
+
+const writtenIDsHead = "wake-written-ids"
 
 // writtenDecisionIDs is [WrittenDecisionIDs] with the record of its
 // answer, nil when the record read was already that.
@@ -82,7 +88,7 @@ func writtenDecisionIDs(fsys afero.Fs, root string) ([]WrittenID, *writtenIDs, e
 	// The record is written again once what it misses is worth more than
 	// its own writing: not at every decision, for it holds every ID.
 	if old == nil || from != old.Size || end-old.Size > writtenIDsSlack {
-		rec = &writtenIDs{Version: writtenIDsVersion, Ino: ino, Dev: dev, Size: end, Tail: ledgerTail(f, end), IDs: slices.Clone(out)}
+		rec = &writtenIDs{Ino: ino, Dev: dev, Size: end, Tail: ledgerTail(f, end), IDs: slices.Clone(out)}
 	}
 	return scanWrittenIDs(data[whole:], out, seen), rec, nil
 }
@@ -110,23 +116,50 @@ func readWrittenIDs(fsys afero.Fs, root string) *writtenIDs {
 	if !ok || string(sum) != hex.EncodeToString(got[:]) {
 		return nil
 	}
-	var r writtenIDs
-	if json.Unmarshal(body, &r) != nil || r.Version != writtenIDsVersion || r.Size < 0 || r.Tail == "" {
+	head, body, _ := bytes.Cut(body, []byte{'\n'})
+	f := strings.Split(string(head), "\t")
+	if len(f) != 6 || f[0] != writtenIDsHead || f[1] != strconv.Itoa(writtenIDsVersion) || f[5] == "" {
 		return nil
+	}
+	var r writtenIDs
+	var e1, e2, e3 error
+	r.Ino, e1 = strconv.ParseUint(f[2], 10, 64)
+	r.Dev, e2 = strconv.ParseUint(f[3], 10, 64)
+	r.Size, e3 = strconv.ParseInt(f[4], 10, 64)
+	if e1 != nil || e2 != nil || e3 != nil || r.Size < 0 {
+		return nil
+	}
+	r.Tail = f[5]
+	for line := range bytes.Lines(body) {
+		f := strings.SplitN(strings.TrimSuffix(string(line), "\n"), "\t", 4)
+		if len(f) != 4 {
+			return nil
+		}
+		at, err := time.Parse(time.RFC3339Nano, f[1])
+		if err != nil {
+			return nil
+		}
+		r.IDs = append(r.IDs, WrittenID{ID: f[0], At: at, Op: f[2], ChangeSummary: f[3]})
 	}
 	return &r
 }
 
 // saveWrittenIDs writes r to [WrittenIDsFile]: a cache, so unsynced, and
-// an error only costs the next reader the whole ledger.
+// an error only costs the next reader the whole ledger. A record whose
+// IDs or ops hold a tab or a line break, or whose summaries a line break
+// (a ledger edited by hand), is not written.
 func saveWrittenIDs(fsys afero.Fs, root string, r *writtenIDs) {
 	if r == nil || r.Tail == "" {
 		return
 	}
-	body, err := json.Marshal(r)
-	if err != nil {
-		return
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s\t%d\t%d\t%d\t%d\t%s\n", writtenIDsHead, writtenIDsVersion, r.Ino, r.Dev, r.Size, r.Tail)
+	for _, w := range r.IDs {
+		if strings.ContainsAny(w.ID, "\t\r\n") || strings.ContainsAny(w.Op, "\t\r\n") || strings.ContainsAny(w.ChangeSummary, "\r\n") {
+			return
+		}
+		b.WriteString(w.ID + "\t" + w.At.Format(time.RFC3339Nano) + "\t" + w.Op + "\t" + w.ChangeSummary + "\n")
 	}
-	sum := sha256.Sum256(body)
-	_ = WriteStateUnsynced(fsys, root, WrittenIDsFile, append([]byte(hex.EncodeToString(sum[:])+"\n"), body...))
+	sum := sha256.Sum256([]byte(b.String()))
+	_ = WriteStateUnsynced(fsys, root, WrittenIDsFile, append([]byte(hex.EncodeToString(sum[:])+"\n"), b.String()...))
 }
