@@ -109,6 +109,7 @@ func (s *Store) readInboxLocked(archive bool) (inboxFile, error) {
 	switch {
 	case errors.Is(err, os.ErrNotExist):
 		f := inboxFile{inbox: tiers.Inbox{EOL: "\n"}}
+		var err error
 		if archive {
 			f.archived, err = readInboxArchive(s)
 		}
@@ -214,15 +215,19 @@ func (s *Store) Remember(ctx context.Context, r NewReminder) (tiers.Reminder, er
 	}
 	var got tiers.Reminder
 	err := s.lockedInbox(ctx, func() error {
-		f, err := s.readInboxLocked(true)
+		f, err := s.readInboxLocked(false)
+		if err != nil {
+			return err
+		}
+		archived, err := s.archivedLast()
 		if err != nil {
 			return err
 		}
 		// Numbers go on from the last ever given, an archived one's too.
-		if f.inbox.Last == math.MaxInt || f.archived.Last == math.MaxInt {
+		if f.inbox.Last == math.MaxInt || archived == math.MaxInt {
 			return &InboxFullError{Line: f.inbox.LastLine}
 		}
-		n := max(f.inbox.Last, f.archived.Last) + 1
+		n := max(f.inbox.Last, archived) + 1
 		at := s.Now().UTC().Truncate(time.Second)
 		eol := f.inbox.EOL
 		text := f.text
