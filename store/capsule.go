@@ -57,7 +57,10 @@ func (s *Store) WriteCapsuleLocked(rel string, data []byte, ns []int, id string,
 			return s.unwriteCapsule(rel, err)
 		}
 		var err error
-		if f, err = s.readInboxLocked(); err != nil {
+		if f, err = s.readInboxLocked(false); err == nil {
+			err = s.archiveFor(&f, ns)
+		}
+		if err != nil {
 			return s.unwriteCapsule(rel, err)
 		}
 		text, err := closeReminders(f, ns, tiers.InboxKeyConsumed, id, at)

@@ -37,7 +37,7 @@ func readInboxArchive(s *Store) (tiers.Inbox, error) {
 // the archive holds already, byte for byte under its number, is a move a
 // crash cut short: it leaves the inbox without being archived twice.
 func (s *Store) planInbox() (*compactPlan, error) {
-	f, err := s.readInboxLocked()
+	f, err := s.readInboxLocked(true)
 	if err != nil || !f.exists || f.problem != nil {
 		return nil, err
 	}

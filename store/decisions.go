@@ -225,10 +225,11 @@ func (s *Store) readDecisionsLocked() (decisionFile, error) {
 	default:
 		f.last, f.hasLast, f.edits = last, true, tiers.FindHandEdits(last, cur)
 	}
-	written, err := WrittenDecisionIDs(s.FS, s.Root)
+	written, rec, err := writtenDecisionIDs(s.FS, s.Root)
 	if err != nil {
 		return decisionFile{}, err
 	}
+	s.writtenIDs = rec
 	if f.archive, err = ReadDecisionsArchive(s.FS, s.Root); err != nil {
 		return decisionFile{}, err
 	}

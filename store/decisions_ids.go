@@ -55,14 +55,16 @@ type WrittenID struct {
 // WrittenDecisionIDs returns every ID the ledger records wake writing into
 // the decision log ([Entry.DecisionIDs]), each once, in the order they
 // first appear. Lines that cannot be read are skipped; [ReadLedger] reports
-// them. Only the lines that name IDs are decoded.
+// them. Only the lines that name IDs are decoded, and only those past what
+// the record of a last answer ([WrittenIDsFile]) covers, when the ledger
+// has only grown since.
 func WrittenDecisionIDs(fsys afero.Fs, root string) ([]WrittenID, error) {
-	data, err := readLedgerFile(fsys, root)
-	if err != nil || data == nil {
-		return nil, err
-	}
-	var out []WrittenID
-	seen := tiers.IDSet{}
+	out, _, err := writtenDecisionIDs(fsys, root)
+	return out, err
+}
+
+// scanWrittenIDs adds to out, and seen, the IDs the lines of data name.
+func scanWrittenIDs(data []byte, out []WrittenID, seen tiers.IDSet) []WrittenID {
 	for n := 1; len(data) > 0; n++ {
 		line := data
 		if i := bytes.IndexByte(data, '\n'); i >= 0 {
@@ -84,7 +86,7 @@ func WrittenDecisionIDs(fsys afero.Fs, root string) ([]WrittenID, error) {
 			}
 		}
 	}
-	return out, nil
+	return out
 }
 
 // identify gives every entry of f without an ID line the ID

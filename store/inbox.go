@@ -96,19 +96,25 @@ type inboxFile struct {
 	problem error // the *tiers.InboxError of malformed entries, if any
 	level   string
 	// archived are the closed reminders wake compact moved to the inbox
-	// archive: their numbers stay taken.
+	// archive: their numbers stay taken. Read only when asked for (see
+	// [Store.readInboxLocked]); empty otherwise.
 	archived tiers.Inbox
 }
 
-// readInboxLocked reads the inbox. A missing one is empty. One that is not
-// text, or that a merge left marked, is an error naming it: wake does not
-// write to it.
-func (s *Store) readInboxLocked() (inboxFile, error) {
+// readInboxLocked reads the inbox, and its archive when archive is set
+// (see [Store.archiveFor] otherwise). A missing one is empty. One that is
+// not text, or that a merge left marked, is an error naming it: wake does
+// not write to it.
+func (s *Store) readInboxLocked(archive bool) (inboxFile, error) {
 	data, err := tiers.ReadOwn(s.FS, s.Root, tiers.InboxPath)
 	switch {
 	case errors.Is(err, os.ErrNotExist):
-		ar, err := readInboxArchive(s)
-		return inboxFile{inbox: tiers.Inbox{EOL: "\n"}, archived: ar}, err
+		f := inboxFile{inbox: tiers.Inbox{EOL: "\n"}}
+		var err error
+		if archive {
+			f.archived, err = readInboxArchive(s)
+		}
+		return f, err
 	case err != nil:
 		return inboxFile{}, fmt.Errorf("reading %s: %w", tiers.InboxPath, err)
 	}
@@ -121,8 +127,10 @@ func (s *Store) readInboxLocked() (inboxFile, error) {
 		return inboxFile{}, err
 	}
 	f := inboxFile{text: string(data), exists: true, inbox: b, problem: err}
-	if f.archived, err = readInboxArchive(s); err != nil {
-		return inboxFile{}, err
+	if archive {
+		if f.archived, err = readInboxArchive(s); err != nil {
+			return inboxFile{}, err
+		}
 	}
 	meta, _, ferr := tiers.ParseFrontMatter(data)
 	switch {
@@ -211,15 +219,19 @@ func (s *Store) Remember(ctx context.Context, r NewReminder) (tiers.Reminder, er
 	}
 	var got tiers.Reminder
 	err := s.lockedInbox(ctx, func() error {
-		f, err := s.readInboxLocked()
+		f, err := s.readInboxLocked(false)
+		if err != nil {
+			return err
+		}
+		archived, err := s.archivedLast()
 		if err != nil {
 			return err
 		}
 		// Numbers go on from the last ever given, an archived one's too.
-		if f.inbox.Last == math.MaxInt || f.archived.Last == math.MaxInt {
+		if f.inbox.Last == math.MaxInt || archived == math.MaxInt {
 			return &InboxFullError{Line: f.inbox.LastLine}
 		}
-		n := max(f.inbox.Last, f.archived.Last) + 1
+		n := max(f.inbox.Last, archived) + 1
 		at := s.Now().UTC().Truncate(time.Second)
 		eol := f.inbox.EOL
 		text := f.text
@@ -266,7 +278,10 @@ func (s *Store) CloseReminder(ctx context.Context, n int, why string) (tiers.Rem
 	}
 	var got tiers.Reminder
 	err := s.lockedInbox(ctx, func() error {
-		f, err := s.readInboxLocked()
+		f, err := s.readInboxLocked(false)
+		if err == nil {
+			err = s.archiveFor(&f, []int{n})
+		}
 		if err != nil {
 			return err
 		}
@@ -281,6 +296,20 @@ func (s *Store) CloseReminder(ctx context.Context, n int, why string) (tiers.Rem
 		return s.writeInboxLocked(f, text, &e)
 	})
 	return got, err
+}
+
+// archiveFor reads the inbox archive into f when one of ns is not in the
+// inbox: only then may it be an archived reminder, so closing reminders of
+// the inbox costs the inbox, not the archive's length.
+func (s *Store) archiveFor(f *inboxFile, ns []int) error {
+	for _, n := range ns {
+		if _, ok := f.inbox.Reminder(n); !ok {
+			var err error
+			f.archived, err = readInboxArchive(s)
+			return err
+		}
+	}
+	return nil
 }
 
 // closeReminders adds "- KEY: VALUE at TIME" to each entry of ns and

@@ -172,15 +172,101 @@ func ReadLedger(fsys afero.Fs, root string) ([]Entry, []BadLine, error) {
 // ReadLedgerSince returns the entries stamped at or after since, in file
 // order, with the bad lines met among them. It parses the ledger from its
 // end and stops at the first readable entry older than since, so the cost
-// of a start-up digest depends on the window, not on the ledger's age.
+// of a start-up digest depends on the window, not on the ledger's age:
+// only the ledger's tail is read, a growing block at a time from its end.
 // Lines are appended in time order; an entry stamped out of order before
 // that point (a clock set back) is not returned. Bad lines older than the
-// window are left to [ReadLedger].
+// window are left to [ReadLedger]; a bad line within it, whose number
+// counts the lines before the tail, has the whole ledger read.
 func ReadLedgerSince(fsys afero.Fs, root string, since time.Time) ([]Entry, []BadLine, error) {
+	out, whole, err := readLedgerTail(fsys, root, since)
+	if err != nil || !whole {
+		return out, nil, err
+	}
 	data, err := readLedgerFile(fsys, root)
 	if err != nil || data == nil {
 		return nil, nil, err
 	}
+	return ledgerSince(data, since)
+}
+
+// ledgerTailBlock is the first block [readLedgerTail] reads: about a day
+// of a busy ledger. Each further block doubles it.
+const ledgerTailBlock = 32 << 10
+
+// readLedgerTail is [ReadLedgerSince] reading the ledger from its end. It
+// reports whole when the window holds a bad line, or when the file did
+// not read as it stated its size (cut while read): then it returns no
+// entries and the caller reads the ledger whole.
+func readLedgerTail(fsys afero.Fs, root string, since time.Time) (out []Entry, whole bool, err error) {
+	f, err := openLedger(fsys, root, false)
+	if err != nil || f == nil {
+		return nil, false, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, false, &ledgerError{tiers.LedgerPath, "not read", err}
+	}
+	// buf holds the file from off to its stated end; end is where in buf
+	// the lines not yet parsed end.
+	off := fi.Size()
+	var buf []byte
+	end := len(buf)
+	block := int64(ledgerTailBlock)
+	if off > 0 {
+		if buf, err = readBlock(f, off-min(block, off), off); err != nil {
+			return nil, true, nil
+		}
+		off -= int64(len(buf))
+		end = len(buf)
+		if buf[end-1] == '\n' {
+			end--
+		}
+	}
+	for {
+		i := bytes.LastIndexByte(buf[:end], '\n')
+		if i < 0 && off > 0 {
+			block *= 2
+			more, err := readBlock(f, off-min(block, off), off)
+			if err != nil {
+				return nil, true, nil
+			}
+			off -= int64(len(more))
+			buf = append(more, buf...)
+			end += len(more)
+			continue
+		}
+		e, ok, b := parseLine(buf[i+1:end], 0)
+		if b != nil {
+			return nil, true, nil
+		}
+		if ok {
+			if e.At.Before(since) {
+				break
+			}
+			out = append(out, e)
+		}
+		if i < 0 {
+			break
+		}
+		end = i
+	}
+	slices.Reverse(out)
+	return out, false, nil
+}
+
+// readBlock reads the bytes of f from from to to, all of them or an error.
+func readBlock(f afero.File, from, to int64) ([]byte, error) {
+	b := make([]byte, to-from)
+	if _, err := f.ReadAt(b, from); err != nil {
+		return nil, err
+	}
+	return b, nil
+}
+
+// ledgerSince is [ReadLedgerSince] on the ledger's whole text.
+func ledgerSince(data []byte, since time.Time) ([]Entry, []BadLine, error) {
 	var out []Entry
 	var bad []BadLine
 	end := len(data)

@@ -95,6 +95,10 @@ func (s *Store) writeDecisions(data, snapshot []byte, identify, e *Entry) error 
 	if err := WriteState(s.FS, s.Root, DecisionsPending, append(rec, '\n')); err != nil {
 		return err
 	}
+	// Written while the pending record stands, so that a crash in its
+	// write has the recovery remove what it left.
+	saveWrittenIDs(s.FS, s.Root, s.writtenIDs)
+	s.writtenIDs = nil
 	if err := s.Write(tiers.DecisionsPath, data); err != nil {
 		return s.abandonDecisions(p, err)
 	}

@@ -19,6 +19,10 @@ type Store struct {
 	// Guard, when set, refuses new decisions that contradict decisions in
 	// force (see [ConflictError]).
 	Guard Guard
+	// writtenIDs is the record of [WrittenIDsFile] the last read of the
+	// decision log under the lock made, for its write to keep (see
+	// [Store.writeDecisions]); nil when there is none to write.
+	writtenIDs *writtenIDs
 }
 
 // Path returns the file-system path of rel under the root.

@@ -1,6 +1,7 @@
 package tiers
 
 import (
+	"bytes"
 	"strings"
 
 	"github.com/sergi/go-diff/diffmatchpatch"
@@ -37,6 +38,9 @@ type RemovedLine struct {
 // headings). Trailing white space and line endings are ignored, so an
 // editor that strips them does not count as an edit.
 func FindHandEdits(last, current []byte) []HandEdit {
+	if bytes.Equal(last, current) {
+		return nil // the log as wake last wrote it: nothing to diff
+	}
 	removed := removedLines(string(last), string(current))
 	if len(removed) == 0 {
 		return nil

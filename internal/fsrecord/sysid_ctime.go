@@ -26,3 +26,9 @@ func ChangeTime(fi os.FileInfo) int64 {
 	_, _, c := sysIdentity(fi)
 	return c
 }
+
+// FileID is fi's inode and device: 0, 0 where its stat has none.
+func FileID(fi os.FileInfo) (ino, dev uint64) {
+	ino, dev, _ = sysIdentity(fi)
+	return ino, dev
+}

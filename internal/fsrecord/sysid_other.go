@@ -15,3 +15,6 @@ func sysIdentity(os.FileInfo) (ino, dev uint64, ctimeNs int64) { return 0, 0, 0 
 
 // ChangeTime is 0 here: no stat has a change time.
 func ChangeTime(os.FileInfo) int64 { return 0 }
+
+// FileID is 0, 0 here: no stat has an inode.
+func FileID(os.FileInfo) (ino, dev uint64) { return 0, 0 }

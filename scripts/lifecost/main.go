@@ -7,16 +7,19 @@
 // stays whole as it grows" asks for 1,000 sessions within 1.5x of 50 (a
 // first load within 2x).
 //
-//	go run ./scripts/lifecost [-at 50,1000] [-samples 5] [-dir DIR]
+//	go run ./scripts/lifecost [-at 50,1000] [-samples 5] [-dir DIR] [-cpuprofile FILE]
 package main
 
 import (
 	"context"
+	"encoding/json"
 	"flag"
 	"fmt"
 	"log"
 	"os"
 	"path/filepath"
+	"runtime"
+	"runtime/pprof"
 	"slices"
 	"strconv"
 	"strings"
@@ -27,12 +30,14 @@ import (
 	"github.com/wakeproto/wake/handoff"
 	"github.com/wakeproto/wake/skeleton"
 	"github.com/wakeproto/wake/store"
+	"github.com/wakeproto/wake/tiers"
 )
 
 func main() {
 	at := flag.String("at", "50,1000", "the sessions after which to measure, comma-separated")
 	samples := flag.Int("samples", 5, "samples of each operation at each point")
-	dir := flag.String("dir", "", "where to keep the memory (a temporary directory if empty)")
+	dir := flag.String("dir", "", "where to keep the memory (a temporary directory if empty); a later run with the same one goes on living it")
+	prof := flag.String("cpuprofile", "", "write a CPU profile of the measured sessions at the last point to this file")
 	flag.Parse()
 	var points []int
 	for _, s := range strings.Split(*at, ",") {
@@ -57,12 +62,32 @@ func main() {
 	}
 	var rows [][]string
 	for _, p := range points {
-		for l.session < p {
+		for l.Session < p {
 			if _, err := l.live(false); err != nil {
-				log.Fatalf("session %d: %v", l.session+1, err)
+				log.Fatalf("session %d: %v", l.Session+1, err)
 			}
 		}
+		if err := l.save(); err != nil {
+			log.Fatal(err)
+		}
+		var stop func()
+		if *prof != "" && p == points[len(points)-1] {
+			f, err := os.Create(*prof)
+			if err != nil {
+				log.Fatal(err)
+			}
+			if err := pprof.StartCPUProfile(f); err != nil {
+				log.Fatal(err)
+			}
+			stop = func() { pprof.StopCPUProfile(); f.Close() }
+		}
 		row, err := l.measure(*samples)
+		if stop != nil {
+			stop()
+		}
+		if err == nil {
+			err = l.save()
+		}
 		if err != nil {
 			log.Fatal(err)
 		}
@@ -71,19 +96,36 @@ func main() {
 	print(rows)
 }
 
-// life is the project: its memory root, its clock, what it decided.
+// life is the project: its memory root, its clock, what it decided,
+// which reminders are open, whether a decision stands contested. It is
+// saved beside the memory (lifeFile) so a later run with the same -dir
+// goes on from where the last one stopped.
 type life struct {
-	root    string
-	o       wake.Options
-	now     time.Time
-	session int
-	decided int
-	ctx     context.Context
+	root      string
+	o         wake.Options
+	now       time.Time
+	ctx       context.Context
+	Session   int       `json:"session"`
+	Decided   int       `json:"decided"`
+	Reversed  int       `json:"reversed"`
+	Now       time.Time `json:"now"`
+	Open      []int     `json:"open"`      // open reminders, oldest first
+	IDs       []string  `json:"ids"`       // every decision's ID, in order
+	Contested string    `json:"contested"` // the ID of the decision contested, "" if none
 }
+
+const lifeFile = "lifecost.json"
 
 func newLife(dir string) (*life, error) {
 	l := &life{root: filepath.Join(dir, ".wake"), now: time.Date(2026, 1, 1, 9, 0, 0, 0, time.UTC), ctx: context.Background()}
 	l.o = wake.Options{Env: map[string]string{"HOME": filepath.Join(dir, "home")}, Now: func() time.Time { return l.now }}
+	if b, err := os.ReadFile(filepath.Join(dir, lifeFile)); err == nil {
+		if err := json.Unmarshal(b, l); err != nil {
+			return nil, fmt.Errorf("%s: %w", lifeFile, err)
+		}
+		l.now = l.Now
+		return l, nil
+	}
 	if _, err := wake.Init(l.ctx, l.root, skeleton.Params{Agent: "Ava", Project: "bakery"}, l.o); err != nil {
 		return nil, err
 	}
@@ -94,63 +136,81 @@ func newLife(dir string) (*life, error) {
 	return l, os.WriteFile(filepath.Join(l.root, "main.md"), []byte(strings.Replace(string(main), "## Purpose\n", "## Purpose\nKeep the books of a bakery.\n", 1)), 0o644)
 }
 
+// save writes the life's state beside the memory.
+func (l *life) save() error {
+	l.Now = l.now
+	b, err := json.Marshal(l)
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(filepath.Join(filepath.Dir(l.root), lifeFile), b, 0o644)
+}
+
 // costs are one session's operations, in CPU time.
 type costs struct {
 	decide, afterDecide, handoff, afterHandoff, check, first time.Duration
 }
 
-// live lives the next session: two decisions (every fifth reverses an
-// earlier one), a reminder every third, a hand-off. Measured, it times
-// the last decision, the start after it, the hand-off, the start after
-// it, wake check and a first load.
+// live lives the next session, about ten ledger lines of it: a decision
+// (every second reverses the one of the session before last: over a long
+// life an agent reverses perhaps a fifth to a half), three or four
+// reminders and as many closed, a decision contested one session and
+// upheld the next, a hand-off; every 25th session runs wake compact, as
+// an agent obeying the directive to compress would. Measured, it times
+// the decision, the start after it, the hand-off, the start after it,
+// wake check and a first load.
 func (l *life) live(measured bool) (costs, error) {
 	var c costs
-	l.session++
+	l.Session++
 	l.now = l.now.Add(24 * time.Hour)
 	m, err := wake.Open(l.root, l.o)
 	if err != nil {
 		return c, err
 	}
-	for range 2 {
-		l.decided++
-		d := store.NewDecision{What: fmt.Sprintf("Keep module m%d on plan p%d", l.decided, l.decided), Why: fmt.Sprintf("session %d needed it", l.session)}
-		if l.decided%5 == 0 && l.decided > 5 {
-			ref := store.DecisionRef{Number: l.decided - 4}
-			if c.decide, err = cpu(func() error { _, err := m.Reverse(l.ctx, ref, d); return err }); err != nil {
-				// The entry may be reversed already: decide instead.
-				c.decide, err = cpu(func() error { _, err := m.Decide(l.ctx, d); return err })
-			}
-		} else {
-			c.decide, err = cpu(func() error { _, err := m.Decide(l.ctx, d); return err })
-		}
-		if err != nil {
-			return c, err
-		}
-	}
-	if l.session%3 == 0 {
-		if _, err := m.Remember(l.ctx, store.NewReminder{Text: fmt.Sprintf("check the oven log of week %d", l.session)}); err != nil {
-			return c, err
-		}
-	}
-	if measured {
-		if c.afterDecide, err = l.start(); err != nil {
-			return c, err
-		}
-	}
-	s := fmt.Sprintf("Session %d moved the import on", l.session)
-	in := handoff.Input{}
-	in.Session.Summary, in.Session.NextPriority = s, fmt.Sprintf("step %d", l.session+1)
-	in.Session.Happened.Items = []string{fmt.Sprintf("worked on part %d", l.session)}
-	if c.handoff, err = cpu(func() error { _, err := m.Handoff(l.ctx, in, wake.BootFiles{NoSkill: true}); return err }); err != nil {
+	if err := l.chores(m); err != nil {
 		return c, err
+	}
+	l.Decided++
+	d := store.NewDecision{What: fmt.Sprintf("Keep module m%d on plan p%d", l.Decided, l.Decided), Why: fmt.Sprintf("session %d needed it", l.Session)}
+	var ch store.DecisionChange
+	decide := func() (err error) { ch, err = m.Decide(l.ctx, d); return err }
+	if l.Session%2 == 0 && l.Decided > 3 {
+		ref := store.DecisionRef{ID: l.IDs[l.Decided-3]}
+		decide = func() (err error) { ch, err = m.Reverse(l.ctx, ref, d); return err }
+		l.Reversed++
+	}
+	if c.decide, err = cpu("decide", decide); err != nil {
+		return c, err
+	}
+	id := ch.ID
+	if ch.AddedID != "" {
+		id = ch.AddedID
+	}
+	l.IDs = append(l.IDs, id)
+	if measured {
+		if c.afterDecide, err = l.start("start after decide"); err != nil {
+			return c, err
+		}
+	}
+	s := fmt.Sprintf("Session %d moved the import on", l.Session)
+	in := handoff.Input{}
+	in.Session.Summary, in.Session.NextPriority = s, fmt.Sprintf("step %d", l.Session+1)
+	in.Session.Happened.Items = []string{fmt.Sprintf("worked on part %d", l.Session)}
+	if c.handoff, err = cpu("hand-off", func() error { _, err := m.Handoff(l.ctx, in, wake.BootFiles{NoSkill: true}); return err }); err != nil {
+		return c, err
+	}
+	if l.Session%25 == 0 {
+		if _, err := m.Compact(l.ctx, false); err != nil {
+			return c, err
+		}
 	}
 	if !measured {
 		return c, nil
 	}
-	if c.afterHandoff, err = l.start(); err != nil {
+	if c.afterHandoff, err = l.start("start after hand-off"); err != nil {
 		return c, err
 	}
-	if c.check, err = cpu(func() error {
+	if c.check, err = cpu("wake check", func() error {
 		m, err := wake.Open(l.root, l.o)
 		if err == nil {
 			_, err = m.Check(l.ctx)
@@ -159,16 +219,58 @@ func (l *life) live(measured bool) (costs, error) {
 	}); err != nil {
 		return c, err
 	}
-	if err := os.RemoveAll(filepath.Join(l.root, ".state")); err != nil {
+	// A first load finds no .state/ (a fresh clone); the project's own is
+	// put back after it, as the next session would find it.
+	state := filepath.Join(l.root, ".state")
+	if err := os.Rename(state, state+".kept"); err != nil {
 		return c, err
 	}
-	c.first, err = l.start()
-	return c, err
+	if c.first, err = l.start("first load"); err != nil {
+		return c, err
+	}
+	if err := os.RemoveAll(state); err != nil {
+		return c, err
+	}
+	return c, os.Rename(state+".kept", state)
+}
+
+// chores are the session's unmeasured ledger lines: reminders added and
+// closed (about ten stay open), a decision contested or upheld.
+func (l *life) chores(m *wake.Memory) error {
+	n := 3 + l.Session%2
+	for i := range n {
+		r, err := m.Remember(l.ctx, store.NewReminder{Text: fmt.Sprintf("check the oven log of week %d, part %d", l.Session, i)})
+		if err != nil {
+			return err
+		}
+		l.Open = append(l.Open, r.N)
+	}
+	for range n {
+		if len(l.Open) <= 10 {
+			break
+		}
+		if _, err := m.CloseReminder(l.ctx, l.Open[0], "checked"); err != nil {
+			return err
+		}
+		l.Open = l.Open[1:]
+	}
+	if l.Contested != "" {
+		if _, err := m.Uphold(l.ctx, store.DecisionRef{ID: l.Contested}, "the user kept it"); err != nil {
+			return err
+		}
+		l.Contested = ""
+	} else if l.Decided > 0 {
+		if _, err := m.Contest(l.ctx, store.DecisionRef{ID: l.IDs[l.Decided-1]}, "it costs too much", "drop it"); err != nil {
+			return err
+		}
+		l.Contested = l.IDs[l.Decided-1]
+	}
+	return nil
 }
 
 // start times a session start as `wake load` makes it.
-func (l *life) start() (time.Duration, error) {
-	return cpu(func() error {
+func (l *life) start(op string) (time.Duration, error) {
+	return cpu(op, func() error {
 		m, err := wake.Open(l.root, l.o)
 		if err == nil {
 			_, err = m.Start(l.ctx, wake.BootFiles{NoSkill: true})
@@ -197,16 +299,36 @@ func (l *life) measure(samples int) ([]string, error) {
 		return fmt.Sprintf("%.1f", float64(ds[len(ds)/2].Microseconds())/1000)
 	}
 	ledger, _ := os.ReadFile(filepath.Join(l.root, "ledger.jsonl"))
-	return []string{strconv.Itoa(l.session), strconv.Itoa(l.decided), strconv.Itoa(strings.Count(string(ledger), "\n")),
+	return []string{strconv.Itoa(l.Session), strconv.Itoa(l.Decided), strconv.Itoa(l.Reversed),
+		strconv.Itoa(l.entries(tiers.DecisionsPath)), strconv.Itoa(l.entries(store.DecisionsArchive)),
+		strconv.Itoa(strings.Count(string(ledger), "\n")),
 		med(func(c costs) time.Duration { return c.handoff }), med(func(c costs) time.Duration { return c.decide }),
 		med(func(c costs) time.Duration { return c.afterHandoff }), med(func(c costs) time.Duration { return c.afterDecide }),
 		med(func(c costs) time.Duration { return c.check }), med(func(c costs) time.Duration { return c.first })}, nil
 }
 
-// cpu runs f and returns the CPU time (user + system) it took.
-func cpu(f func() error) (time.Duration, error) {
+// entries counts the decision entries of a decision log or its archive.
+func (l *life) entries(rel string) int {
+	b, _ := os.ReadFile(filepath.Join(l.root, filepath.FromSlash(rel)))
+	n := 0
+	for _, line := range strings.Split(string(b), "\n") {
+		if strings.HasPrefix(line, "[") && strings.Contains(line, "] DECISION: ") {
+			n++
+		}
+	}
+	return n
+}
+
+// cpu runs f and returns the CPU time (user + system) it took. A CPU
+// profile's samples in f carry the label op (go tool pprof -tagfocus
+// op=decide). The garbage the operations before f left is collected
+// first, outside the time: a command runs in a process of its own, and
+// should not pay for the collection of another's.
+func cpu(op string, f func() error) (time.Duration, error) {
+	var err error
+	runtime.GC()
 	before := usage()
-	err := f()
+	pprof.Do(context.Background(), pprof.Labels("op", op), func(context.Context) { err = f() })
 	return usage() - before, err
 }
 
@@ -219,7 +341,7 @@ func usage() time.Duration {
 func print(rows [][]string) {
 	host, _ := os.Hostname()
 	fmt.Printf("lifecost on %s, %s; CPU ms (user + system), median\n\n", host, time.Now().UTC().Format(time.RFC3339))
-	head := []string{"sessions", "decisions", "ledger lines", "hand-off", "decide", "start after hand-off", "start after decide", "wake check", "first load"}
+	head := []string{"sessions", "decisions", "reversed", "warm", "archived", "ledger lines", "hand-off", "decide", "start after hand-off", "start after decide", "wake check", "first load"}
 	fmt.Println("| " + strings.Join(head, " | ") + " |")
 	fmt.Println("|" + strings.Repeat("---:|", len(head)))
 	for _, r := range rows {
@@ -227,8 +349,8 @@ func print(rows [][]string) {
 	}
 	if len(rows) > 1 {
 		first, last := rows[0], rows[len(rows)-1]
-		ratio := []string{"ratio", "", ""}
-		for i := 3; i < len(head); i++ {
+		ratio := []string{"ratio", "", "", "", "", ""}
+		for i := 6; i < len(head); i++ {
 			a, _ := strconv.ParseFloat(first[i], 64)
 			b, _ := strconv.ParseFloat(last[i], 64)
 			if a > 0 {
