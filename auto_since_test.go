@@ -10,6 +10,7 @@ import (
 
 	"github.com/wakeproto/wake"
 	"github.com/wakeproto/wake/handoff"
+	"github.com/wakeproto/wake/internal/memlock"
 	"github.com/wakeproto/wake/store"
 	"github.com/wakeproto/wake/tiers"
 	"github.com/wakeproto/wake/transcript"
@@ -300,4 +301,44 @@ func mustMark(t *testing.T, m *wake.Memory, name string) wake.SessionMark {
 		t.Fatal(err)
 	}
 	return k
+}
+
+// TestManualHandoffOfOneSessionIsNotAnothers: with two sessions on one
+// root, the manual hand-off one makes (its client naming the session in
+// the environment, as Claude Code and Codex do for their shell commands)
+// counts for that session only: the other's Stop hook still asks for its
+// hand-off and its SessionEnd still writes one (DESIGN section 12).
+func TestManualHandoffOfOneSessionIsNotAnothers(t *testing.T) {
+	t.Parallel()
+	m, fsys, now := autoMemory(t)
+	ctx := context.Background()
+	afero.WriteFile(fsys, "/t/a.jsonl", []byte(claudeTurn("A", now.Add(-20*time.Minute), "write a", "a.txt")), 0o644)
+	afero.WriteFile(fsys, "/t/b.jsonl", []byte(claudeTurn("B", now.Add(-10*time.Minute), "write b", "b.txt")), 0o644)
+	// Session A's agent runs `wake handoff` in its shell.
+	ma, err := wake.Open("/p/.wake", wake.Options{FS: fsys, Env: map[string]string{"CLAUDE_CODE_SESSION_ID": "A"},
+		Now: func() time.Time { return *now }, Locker: &memlock.Locker{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := handoff.Input{Session: tiers.Session{Summary: "A wrote a", NextPriority: "review a"}}
+	if _, err := ma.Handoff(ctx, in, wake.BootFiles{NoSkill: true}); err != nil {
+		t.Fatal(err)
+	}
+	if ledger := readMem(t, fsys, "/p/.wake/ledger.jsonl"); !strings.Contains(ledger, `"summary":"A wrote a","session":"A"}`) {
+		t.Fatalf("the manual hand-off does not name its session:\n%s", ledger)
+	}
+	if w, err := sessionWork(m, "/t/b.jsonl", transcript.Claude); err != nil || !w.DidWork() || !w.HandedOff.IsZero() {
+		t.Fatalf("B's Stop hook, after A's manual hand-off: %+v %v", w, err)
+	}
+	if w, err := sessionWork(m, "/t/a.jsonl", transcript.Claude); err != nil || w.HandedOff.IsZero() {
+		t.Fatalf("A's Stop hook, after its own hand-off: %+v %v", w, err)
+	}
+	*now = now.Add(time.Minute)
+	res, err := m.AutoHandoff(ctx, wake.AutoOptions{Transcript: "/t/b.jsonl"})
+	if err != nil || res.Written == nil {
+		t.Fatalf("B's SessionEnd, after A's manual hand-off: %+v %v", res, err)
+	}
+	if res, err = m.AutoHandoff(ctx, wake.AutoOptions{Transcript: "/t/a.jsonl"}); err != nil || res.Written != nil {
+		t.Fatalf("A's SessionEnd, after its own hand-off: %+v %v", res, err)
+	}
 }

@@ -3,6 +3,7 @@ package wake
 import (
 	"context"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/wakeproto/wake/boot"
@@ -22,7 +23,11 @@ type HandoffResult struct {
 	Compacted AutoCompaction
 }
 
-// Handoff ends a session (DESIGN section 2): see [handoff.Handoff]. When
+// Handoff ends a session (DESIGN section 2): see [handoff.Handoff]. A
+// hand-off given no session id takes the one its client put in the
+// environment ([SessionFromEnv]), so that its ledger line names the
+// session it ends and another session's Stop and SessionEnd hooks do not
+// count it as theirs (DESIGN section 12). When
 // the input lists no changed files and the root is in a git work tree, the
 // files changed since the previous hand-off are listed from git (the
 // memory root's own files and what the policy holds back left out). Once
@@ -31,6 +36,9 @@ type HandoffResult struct {
 // imports already show it; failing at that is only a warning. Before
 // that, a warm file over its share is compacted (see [AutoCompaction]).
 func (m *Memory) Handoff(ctx context.Context, in handoff.Input, w BootFiles) (HandoffResult, error) {
+	if in.SessionID == "" {
+		in.SessionID = SessionFromEnv(m.o.Env)
+	}
 	if in.Session.Changed.Empty() {
 		in.Session.Changed = m.gitChanges(ctx, m.lastHandoff())
 	}
@@ -111,4 +119,25 @@ func (m *Memory) warnLargeSummary(summary []byte) {
 		m.warn(fmt.Sprintf("%s is %s tokens, over its share of the recent budget (%s = budget.recent / 2); 'wake load' will show it compressed and ask for it to be compressed",
 			tiers.LatestPath, budget.Thousands(n), budget.Thousands(share)))
 	}
+}
+
+// SessionEnvVars are the environment variables that name the client
+// session a command runs in, first found first: wake's own, for any
+// client or script; Claude Code's (given to every Bash tool command since
+// 2.1.132, the session_id its hooks receive); Codex's thread id (given to
+// every shell command).
+var SessionEnvVars = []string{"WAKE_SESSION_ID", "CLAUDE_CODE_SESSION_ID", "CODEX_THREAD_ID"}
+
+// SessionFromEnv is the client session id env names, "" when none: one
+// line, at most 200 bytes, or it is not taken.
+func SessionFromEnv(env map[string]string) string {
+	for _, k := range SessionEnvVars {
+		if v := strings.TrimSpace(env[k]); v != "" {
+			if len(v) > 200 || strings.ContainsAny(v, "\r\n") || store.CheckText(v, false) != nil {
+				return ""
+			}
+			return v
+		}
+	}
+	return ""
 }

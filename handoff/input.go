@@ -21,7 +21,7 @@ type Input struct {
 	// Auto marks the hand-off as wake's own, written because the session
 	// ended without one: its ledger line says so.
 	Auto bool
-	// SessionID is the client's id of the session an automatic hand-off
+	// SessionID is the client's id of the session the hand-off
 	// is written for: its ledger line names it, and NoneSince counts that
 	// session's hand-offs only.
 	SessionID string

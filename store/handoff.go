@@ -212,9 +212,7 @@ func (s *Store) plan(in SessionWrite) (*journal, []byte, error) {
 		paths = append(paths, tiers.DecisionsPath)
 	}
 	j.Entry = Entry{At: at, Op: "handoff", Paths: paths, ChangeSummary: sess.Summary, Summary: sess.Summary, Auto: in.Auto}
-	if in.Auto {
-		j.Entry.Session = in.SessionID
-	}
+	j.Entry.Session = in.SessionID
 	for _, d := range j.Decisions {
 		j.Entry.DecisionIDs = append(j.Entry.DecisionIDs, d.ID)
 	}

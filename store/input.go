@@ -22,7 +22,7 @@ type SessionWrite struct {
 	// Auto marks the hand-off as wake's own, written because the session
 	// ended without one: its ledger line says so ([Entry.Auto]).
 	Auto bool
-	// SessionID is the client's id of the session an automatic hand-off
+	// SessionID is the client's id of the session the hand-off
 	// is written for: its ledger line names it ([Entry.Session]), and
 	// NoneSince counts that session's hand-offs only.
 	SessionID string
@@ -54,9 +54,11 @@ func (e *HandedOffError) Unwrap() error { return ErrHandedOff }
 
 // SessionHandoffs lists, in order, the hand-offs the ledger records at or
 // after since (compared to the second, as the ledger keeps times) that
-// count for session: every hand-off but the automatic ones of other
-// sessions. A manual hand-off names no session and counts for every one;
-// so does an automatic one that names none.
+// count for session: its own, and those that name no session (written by
+// a wake or a client that did not say, which count for every one). A
+// hand-off of another session, manual or automatic, does not count: with
+// several sessions on one root, one's hand-off must not silence another's
+// Stop and SessionEnd hooks (DESIGN section 12).
 func SessionHandoffs(fsys afero.Fs, root string, since time.Time, session string) ([]Entry, error) {
 	entries, _, err := ReadLedgerSince(fsys, root, since.UTC().Truncate(time.Second))
 	if err != nil {
@@ -64,7 +66,7 @@ func SessionHandoffs(fsys afero.Fs, root string, since time.Time, session string
 	}
 	var out []Entry
 	for _, e := range entries {
-		if e.Op == "handoff" && (!e.Auto || e.Session == "" || e.Session == session) {
+		if e.Op == "handoff" && (e.Session == "" || session == "" || e.Session == session) {
 			out = append(out, e)
 		}
 	}

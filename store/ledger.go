@@ -40,9 +40,9 @@ type Entry struct {
 	// transcript, because the session ended without one (wake handoff
 	// --auto). Older wakes read the line as any hand-off's.
 	Auto bool `json:"auto,omitempty"`
-	// Session is the client's id of the session an automatic hand-off was
-	// written for, so that it is told from another session's
-	// ([SessionHandoffs]).
+	// Session is the client's id of the session a hand-off was written for
+	// (the hook's, or the one its client put in the environment), so that
+	// it is told from another session's ([SessionHandoffs]).
 	Session string `json:"session,omitempty"`
 }
 
