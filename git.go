@@ -20,11 +20,29 @@ import (
 // policy holds back (see [gitwork.Git.Changes]). It never fails.
 func (m *Memory) gitChanges(ctx context.Context, since time.Time) tiers.List {
 	l, quoted := m.gitw().Changes(ctx, gitwork.ChangesOptions{
-		Root: m.root, Since: since, Owned: m.wakeOwned,
+		Root: m.root, Dir: m.sessionDir(), Since: since, Owned: m.wakeOwned,
 		Withheld: func(rel string) bool { return policy.Withheld(policy.OfPath(m.o.FS, m.root, rel)) },
 	})
 	m.warnQuoted(quoted)
 	return l
+}
+
+// sessionDir is where the session's changes are looked for when that is
+// not the root's work tree: a linked worktree (`git worktree add`) whose
+// main checkout holds the memory root, shared by the worktree's sessions.
+// "" otherwise: the root's own work tree.
+func (m *Memory) sessionDir() string {
+	if m.o.WorkDir == "" {
+		return ""
+	}
+	wt, ok := tiers.FindWorktree(m.o.FS, m.o.WorkDir)
+	if !ok || !wt.Linked || wt.Main == "" {
+		return ""
+	}
+	if rel, err := filepath.Rel(wt.Main, m.root); err != nil || !filepath.IsLocal(rel) {
+		return ""
+	}
+	return m.o.WorkDir
 }
 
 // gitw is git as the library runs it, with the environment it was given.

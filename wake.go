@@ -54,6 +54,11 @@ type Options struct {
 	// Encoder makes the token counter of an encoding; nil means
 	// budget.NewEncoder. A process that opens many roots may share one.
 	Encoder func(name string) (*budget.Encoder, error)
+	// WorkDir is the directory the session works in (the command's, or the
+	// cwd a client's hook gives): a hand-off lists the changes of the git
+	// work tree holding it, which in a linked worktree sharing the main
+	// checkout's memory is not the root's. "" means the root's.
+	WorkDir string
 }
 
 // A Notice is something an operation tells its user besides its result.

@@ -73,7 +73,11 @@ func (g Git) Run(ctx context.Context, dir string, args ...string) ([]byte, error
 
 // ChangesOptions say whose changes [Git.Changes] lists.
 type ChangesOptions struct {
-	Root  string    // the memory root
+	Root string // the memory root
+	// Dir is where the session works: the changes of the git work tree
+	// holding it are listed. "" means Root's: they differ in a linked
+	// worktree that shares the main checkout's memory.
+	Dir   string
 	Since time.Time // the commits after it are listed too; zero: none
 	// Withheld reports whether the document at rel (slash-separated,
 	// relative to Root) is held back by the sensitivity policy: even its
@@ -93,10 +97,14 @@ func (g Git) Changes(ctx context.Context, o ChangesOptions) (l tiers.List, quote
 	if !Found() {
 		return tiers.List{Note: "git was not found, so no files were listed."}, nil
 	}
-	out, err := g.Run(ctx, o.Root, "rev-parse", "--show-toplevel")
+	dir, where := o.Root, "the memory root is"
+	if o.Dir != "" {
+		dir, where = o.Dir, "the session's directory is"
+	}
+	out, err := g.Run(ctx, dir, "rev-parse", "--show-toplevel")
 	if err != nil {
 		if strings.Contains(err.Error(), "not a git repository") {
-			return tiers.List{Note: "Outside git: the memory root is not in a git work tree, so no files were listed."}, nil
+			return tiers.List{Note: "Outside git: " + where + " not in a git work tree, so no files were listed."}, nil
 		}
 		return tiers.List{Note: fmt.Sprintf("git failed (%v), so no files were listed.", err)}, nil
 	}

@@ -22,6 +22,7 @@ type Config struct {
 	Skill         Skill
 	Checks        Checks
 	Handoff       HandoffConfig
+	Git           Git
 	Digest        Digest
 	Claude        Claude
 	Protocol      Protocol
@@ -139,6 +140,15 @@ type HandoffConfig struct {
 	// boot context had to cut to fit its share, when the compaction would
 	// move something: every byte and ID kept, one ledger line.
 	AutoCompact bool
+}
+
+// Git configures how wake meets git (wake.toml [git]).
+type Git struct {
+	// Worktrees is where a session in a linked worktree keeps its memory:
+	// WorktreesShared or WorktreesSeparate; "" is the default, the
+	// worktree's own copy of a committed .wake/ when it has one, else the
+	// main checkout's (see [FindRoot]).
+	Worktrees string
 }
 
 // Digest configures the recent-changes digest of `wake load`: the ledger

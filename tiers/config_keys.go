@@ -35,6 +35,7 @@ import (
 //	checks.over_budget_sessions     integer           1 .. 1000
 //	checks.risk_sessions            integer           1 .. 1000
 //	handoff.auto_compact            boolean           true or false
+//	git.worktrees                   string            "shared" or "separate"
 //	digest.window                   duration string   1m .. 87600h
 //	claude.boot                     string            "full" or "skill"
 //	protocol.card                   string            "full", "short" or "off"
@@ -140,6 +141,8 @@ var configKeys = sync.OnceValue(func() []configKey {
 		countKey("checks.risk_sessions", 1, maxSessions, func(c *Config) *int { return &c.Checks.RiskSessions }),
 		tableKey("handoff"),
 		boolKey("handoff.auto_compact", func(c *Config) *bool { return &c.Handoff.AutoCompact }),
+		tableKey("git"),
+		enumKey("git.worktrees", func(c *Config) *string { return &c.Git.Worktrees }, WorktreesShared, WorktreesSeparate),
 		tableKey("digest"),
 		durationKey("digest.window", "24h", func(c *Config) *time.Duration { return &c.Digest.Window }),
 		tableKey("claude"),

@@ -35,7 +35,11 @@ func (e *NotRootError) Hint() string {
 }
 
 // FindRoot locates the memory root: flagRoot if set, else envRoot
-// ($WAKE_ROOT), else the nearest .wake directory walking up from cwd. An
+// ($WAKE_ROOT), else the nearest .wake directory walking up from cwd. In
+// a linked git worktree (`git worktree add`) that has no .wake of its
+// own, or whose wake.toml sets [git] worktrees = "shared", it is the main
+// checkout's (see [Worktree]); a worktree's own copy of a committed .wake
+// is its memory otherwise. An
 // explicitly named root must exist, be a directory and hold at least one
 // of a root's entries (main.md, wake.toml, recent/, warm/, cold/,
 // ledger.jsonl, .state/). A root whose wake.toml leads out of it or is not
@@ -74,17 +78,53 @@ func locateRoot(fs afero.Fs, flagRoot, envRoot, cwd string) (string, error) {
 		return dir, nil
 	}
 	dir := filepath.Clean(cwd)
+	var wt *Worktree // the git work tree cwd lies in, once met
 	for {
+		if wt == nil {
+			if w, ok := worktreeAt(fs, dir); ok {
+				wt = &w
+			}
+		}
 		cand := filepath.Join(dir, DefaultDirName)
 		if fi, err := fs.Stat(cand); err == nil && fi.IsDir() {
-			return cand, checkFoundLink(fs, dir, cand)
+			if err := checkFoundLink(fs, dir, cand); err != nil {
+				return "", err
+			}
+			// A linked worktree's own copy of a committed .wake/ is its
+			// memory, unless the setting shares the main checkout's.
+			if wt != nil && wt.Linked && wt.Main != "" && dir == wt.Top && worktreesSetting(fs, cand) == WorktreesShared {
+				if main, ok := mainRoot(fs, *wt); ok {
+					return main, nil
+				}
+			}
+			return cand, nil
 		}
 		parent := filepath.Dir(dir)
 		if parent == dir {
+			// A linked worktree outside the repository, whose .wake/ is not
+			// committed: the main checkout's memory.
+			if wt != nil && wt.Linked {
+				if main, ok := mainRoot(fs, *wt); ok {
+					return main, nil
+				}
+			}
 			return "", ErrNoRoot
 		}
 		dir = parent
 	}
+}
+
+// mainRoot is the memory root of a linked worktree's main checkout, when
+// it has one.
+func mainRoot(fs afero.Fs, wt Worktree) (string, bool) {
+	if wt.Main == "" {
+		return "", false
+	}
+	cand := filepath.Join(wt.Main, DefaultDirName)
+	if fi, err := fs.Stat(cand); err != nil || !fi.IsDir() || checkFoundLink(fs, wt.Main, cand) != nil {
+		return "", false
+	}
+	return cand, true
 }
 
 // LinkedRootError is a .wake found by walking up that is a symlink leading

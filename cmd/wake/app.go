@@ -239,7 +239,7 @@ func (a *app) locate(dir string) (string, error) {
 
 // options are the library's options for this invocation.
 func (a *app) options() wake.Options {
-	return wake.Options{FS: a.fs, Env: a.env, Now: a.now, Locker: a.locker, Notify: a.notice, Encoder: a.newEncoder}
+	return wake.Options{FS: a.fs, Env: a.env, Now: a.now, Locker: a.locker, Notify: a.notice, Encoder: a.newEncoder, WorkDir: a.cwd}
 }
 
 // notice prints what the library tells the user.
@@ -260,7 +260,9 @@ func (a *app) openFrom(dir string) (*wake.Memory, error) {
 	if err != nil {
 		return nil, err
 	}
-	return wake.Open(root, a.options())
+	o := a.options()
+	o.WorkDir = dir
+	return wake.Open(root, o)
 }
 
 // addFormat adds --format to cmd, taking one of allowed (the first is
