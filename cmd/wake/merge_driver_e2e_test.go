@@ -91,7 +91,8 @@ func nextSecond() {
 // .wake/ each decide, reverse the same decision differently, remember,
 // close a reminder and hand off, a commit after each; git merges them
 // through the driver 'wake init' configured: no conflict, no marker, every
-// decision and ledger line of both sides, the double reversal contested.
+// decision and ledger line of both sides, the double reversal contested;
+// then the same by git pull --rebase.
 // A clone without the driver is told so once.
 func TestMergeDriverTwoClones(t *testing.T) {
 	t.Parallel()
@@ -159,11 +160,14 @@ func TestMergeDriverTwoClones(t *testing.T) {
 		t.Errorf("recent/latest.md is not the newer session")
 	}
 
-	// The same two branches rebased instead: no stop at any commit.
-	g.run("b", "git", "branch", "merged")
+	// The same two branches rebased instead, by git pull --rebase: no
+	// stop at any of the four commits replayed.
 	g.run("b", "git", "reset", "-q", "--hard", "HEAD^1")
-	g.run("b", "git", "rebase", "-q", "origin/main")
+	g.run("b", "git", "pull", "-q", "--rebase", "origin", "main")
 	g.checkMerged("b", ledgers, id, decisionsA, decisionsB)
+	if n, _ := g.run("b", "git", "rev-list", "--count", "origin/main..HEAD"); strings.TrimSpace(n) != "4" {
+		t.Errorf("%s commits replayed, want 4", strings.TrimSpace(n))
+	}
 }
 
 // checkMerged checks the clone's memory after a merge.
