@@ -117,8 +117,47 @@ func MergeDecisions(o Options, base, ours, theirs []byte) (Result, error) {
 		}
 		appendEntry(&out, t.Raw, eol)
 	}
+	if lines := newLooseLines(b, us, them); len(lines) > 0 {
+		appendEntry(&out, strings.Join(lines, "\n"), eol)
+	}
 	res.Data = []byte(out.String())
 	return res, nil
+}
+
+// looseLines are a side's non-blank lines after its first entry that are
+// in no entry: a heading, a note, a malformed line, written by hand.
+func (s side) looseLines() []string {
+	var out []string
+	es := s.log.Entries
+	for i, e := range es {
+		end := len(s.text)
+		if i+1 < len(es) {
+			end = es[i+1].Bytes.Start
+		}
+		for _, l := range strings.Split(s.text[e.Bytes.End:end], "\n") {
+			if l = strings.TrimRight(l, " \t\r"); strings.TrimSpace(l) != "" {
+				out = append(out, l)
+			}
+		}
+	}
+	return out
+}
+
+// newLooseLines are the loose lines theirs added since base that ours
+// does not have: kept, at the end, as nothing is lost in a merge.
+func newLooseLines(base, ours, theirs side) []string {
+	known := map[string]bool{}
+	for _, l := range append(base.looseLines(), ours.looseLines()...) {
+		known[l] = true
+	}
+	var out []string
+	for _, l := range theirs.looseLines() {
+		if !known[l] {
+			known[l] = true
+			out = append(out, l)
+		}
+	}
+	return out
 }
 
 type keyed struct {

@@ -161,3 +161,18 @@ func TestDecisionsPreambleThreeWay(t *testing.T) {
 		t.Errorf("got\n%s", got)
 	}
 }
+
+// TestDecisionsLooseLinesKept: a heading or note theirs wrote between
+// entries is not lost.
+func TestDecisionsLooseLinesKept(t *testing.T) {
+	base := logHead + goEntry
+	ours := base + "\n" + entry("Use SQLite", "d-0002")
+	theirs := base + "\n## Storage\n\nnot sure yet\n\n" + entry("Use TOML", "d-0003")
+	got, _ := mergeLog(t, base, ours, theirs)
+	if !strings.Contains(got, "## Storage") || !strings.Contains(got, "not sure yet") || !strings.Contains(got, "d-0003") {
+		t.Errorf("got\n%s", got)
+	}
+	if again, _ := mergeLog(t, base, got, theirs); again != got {
+		t.Errorf("a second merge changed it:\n%s", again)
+	}
+}
