@@ -1,6 +1,7 @@
 package merge
 
 import (
+	"errors"
 	"fmt"
 	"regexp"
 	"strings"
@@ -55,6 +56,14 @@ func readInbox(data []byte) inboxSide {
 	return s
 }
 
+// inboxText reports whether data is an inbox wake reads: text, whatever
+// problems its entries have.
+func inboxText(data []byte) bool {
+	_, err := tiers.ParseInbox(data)
+	var ie *tiers.InboxError
+	return err == nil || errors.As(err, &ie)
+}
+
 func lineStarts(text string) []int {
 	out := []int{0}
 	for i := 0; i < len(text); i++ {
@@ -90,6 +99,9 @@ func MergeInbox(o Options, base, ours, theirs []byte) (Result, error) {
 	}
 	if string(ours) == string(base) {
 		return Result{Data: theirs}, nil
+	}
+	if !inboxText(ours) || !inboxText(theirs) {
+		return prose(o, base, ours, theirs) // wake writes no inbox that is not text: a person looks
 	}
 	b, us, them := readInbox(base), readInbox(ours), readInbox(theirs)
 	var res Result
