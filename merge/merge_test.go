@@ -131,3 +131,17 @@ func TestProseFallback(t *testing.T) {
 		t.Errorf("got %v %v:\n%s", r.Conflict, err, r.Data)
 	}
 }
+
+// TestMainCRLFAgainstLF: ours in CRLF, theirs in LF with the newer
+// hand-off: the newer block, once, and no mark left.
+func TestMainCRLFAgainstLF(t *testing.T) {
+	lf := "# p\n\n## HANDOFF\nupdated: 2026-11-28T09:00:00Z\nnext_priority: a\n\n## Goals\n- one\n"
+	newer := strings.Replace(lf, "09:00:00Z\nnext_priority: a", "09:30:00Z\nnext_priority: b", 1)
+	crlf := strings.ReplaceAll(lf, "\n", "\r\n")
+	o := opts(t, ".wake/main.md")
+	o.Prose = gitMerge(t)
+	r, err := File(o, []byte(crlf), []byte(crlf), []byte(newer))
+	if err != nil || strings.Contains(string(r.Data), handoffMark) || !strings.Contains(string(r.Data), "next_priority: b") {
+		t.Errorf("%v %q", err, r.Data)
+	}
+}

@@ -58,10 +58,15 @@ func MergeMain(o Options, base, ours, theirs []byte) (Result, error) {
 		return r, err
 	}
 	text := string(r.Data)
-	if strings.Contains(text, handoffMark) {
-		eol := eolOf(string(ours))
-		text = strings.Replace(text, handoffMark+eol, block, 1)
-		text = strings.ReplaceAll(text, handoffMark+eol, "")
+	if i := strings.Index(text, handoffMark); i >= 0 {
+		// The mark's line, in whichever line ending its side gave it.
+		end := i + len(handoffMark)
+		if strings.HasPrefix(text[end:], "\r\n") {
+			end += 2
+		} else if strings.HasPrefix(text[end:], "\n") {
+			end++
+		}
+		text = text[:i] + block + strings.ReplaceAll(text[end:], handoffMark, "")
 	}
 	r.Data = []byte(text)
 	return r, nil
