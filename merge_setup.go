@@ -66,11 +66,11 @@ func NoticeMergeDriver(ctx context.Context, root string, o Options) {
 		return
 	}
 	g := m.gitw()
-	if !g.InWorkTree(ctx, m.root) {
-		return
-	}
 	mark := "configured"
-	if d := g.Driver(ctx, m.root); !driverRuns(d) {
+	switch {
+	case !g.InWorkTree(ctx, m.root):
+		mark = "not in a git work tree" // a copied root: nothing to merge
+	case !driverRuns(g.Driver(ctx, m.root)):
 		mark = "warned"
 		m.notify(Notice{Kind: "warning",
 			Msg:  "this clone has no wake merge driver configured: git will merge .wake/ as plain text, with conflicts and lost records, until 'wake init' is run here (it only adds what is missing)",
