@@ -1,6 +1,7 @@
-// Package gitwork runs git for wake, read-only: the files a session
-// changed in the work tree that holds the memory root, the branch and the
-// commits. wake uses git itself, never a reimplementation of it, and every
+// Package gitwork runs git for wake: the files a session changed in the
+// work tree that holds the memory root, the branch and the commits, read
+// only; git's three-way merge of text for the merge driver; and the one
+// write, the driver's entry in a clone's local configuration. wake uses git itself, never a reimplementation of it, and every
 // command it runs is bounded in time, takes no index lock and lets no
 // repository configuration run a program.
 package gitwork

@@ -151,3 +151,18 @@ func ColdText(w io.Writer, root string, toc *cold.TOC, pulled, budgetCold int, p
 	_, err = io.WriteString(w, p.Footer("lines", "wake cold"))
 	return err
 }
+
+// MergeSetupText says what 'wake init' did for git's merges.
+func MergeSetupText(w io.Writer, m wake.MergeSetup) {
+	if !m.InGit {
+		return
+	}
+	if m.Attributes {
+		fmt.Fprintln(w, "\nGit: .gitattributes names the files the wake merge driver merges; commit it with the memory.")
+	}
+	if m.Configured {
+		fmt.Fprintf(w, "Git merge driver configured for this clone (git config merge.wake.driver):\n  %s\n", m.Driver)
+	} else {
+		fmt.Fprintln(w, "Git merge driver: already configured for this clone.")
+	}
+}

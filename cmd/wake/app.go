@@ -160,7 +160,7 @@ func (a *app) commands() []struct {
 		{"handoff", a.handoffCmd}, {"install", a.installCmd}, {"uninstall", a.uninstallCmd}, {"skill", a.skillCmd},
 		{"check", a.checkCmd}, {"trust", a.trustCmd}, {"decide", a.decideCmd}, {"decisions", a.decisionsCmd},
 		{"reverse", a.reverseCmd}, {"contest", a.contestCmd}, {"uphold", a.upholdCmd}, {"compact", a.compactCmd},
-		{"hook", a.hookCmd},
+		{"hook", a.hookCmd}, {"merge-driver", a.mergeDriverCmd},
 		{"wakeup", a.wakeupCmd}, {"mcp", a.mcpCmd}, {"remember", a.rememberCmd}, {"capsule", a.capsuleCmd},
 	}
 }
@@ -233,8 +233,14 @@ func maxArgs(n int) cobra.PositionalArgs {
 
 // locate resolves the memory root, searching up from dir when neither
 // --root nor $WAKE_ROOT names it, with a hint when there is none.
+// Every command finds its root here: in a clone whose .wake/ asks for
+// wake's merge driver and has none, the first says so (once a clone).
 func (a *app) locate(dir string) (string, error) {
-	return wake.Find(a.fs, a.rootFlag, a.env["WAKE_ROOT"], dir)
+	root, err := wake.Find(a.fs, a.rootFlag, a.env["WAKE_ROOT"], dir)
+	if err == nil {
+		wake.NoticeMergeDriver(context.Background(), root, a.options())
+	}
+	return root, err
 }
 
 // options are the library's options for this invocation.

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"os"
 	"path/filepath"
 
 	"github.com/spf13/cobra"
@@ -65,5 +66,24 @@ func (a *app) initRun(cmd *cobra.Command, o *initOptions) error {
 		return err
 	}
 	report.InitText(a.out, dir, res)
+	return a.initMerge(cmd, dir)
+}
+
+// initMerge sets the root up for git's merges when it is in a git work
+// tree (see [wake.SetupMerge]). The driver runs this very binary, by its
+// absolute path: git runs drivers from editors and agents whose PATH may
+// not hold wake, and a clone configured with one wake should not merge
+// with another found first on PATH. A later 'wake init' updates the path
+// when the binary moves; other commands say when it is gone.
+func (a *app) initMerge(cmd *cobra.Command, dir string) error {
+	exe, err := os.Executable()
+	if err != nil {
+		exe = "wake"
+	}
+	m, err := wake.SetupMerge(cmd.Context(), dir, exe, a.options())
+	if err != nil {
+		return err
+	}
+	report.MergeSetupText(a.out, m)
 	return nil
 }

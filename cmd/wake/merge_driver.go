@@ -1,0 +1,69 @@
+package main
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/spf13/afero"
+	"github.com/spf13/cobra"
+
+	"github.com/wakeproto/wake/gitwork"
+	"github.com/wakeproto/wake/merge"
+	"github.com/wakeproto/wake/store"
+)
+
+// mergeDriverOptions are the four files git gives a merge driver: the
+// common ancestor (%O), ours (%A, where the result goes), theirs (%B) and
+// the path in the repository (%P).
+type mergeDriverOptions struct {
+	base, ours, theirs, path string
+}
+
+func (a *app) mergeDriverCmd() *cobra.Command {
+	o := &mergeDriverOptions{}
+	return &cobra.Command{
+		Use:     "merge-driver BASE OURS THEIRS PATH",
+		Short:   "The git merge driver for .wake/ (git runs it; 'wake init' configures it)",
+		Long:    help("merge-driver"),
+		Example: "  git config merge.wake.driver 'wake merge-driver %O %A %B %P'",
+		// git runs it, not a person: wake's help lists what people run.
+		Hidden: true,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if len(args) != 4 {
+				return usagef("merge-driver takes the four files git names, %%O %%A %%B %%P; got %d argument(s)", len(args))
+			}
+			o.base, o.ours, o.theirs, o.path = args[0], args[1], args[2], args[3]
+			return a.mergeDriverRun(cmd.Context(), o)
+		},
+	}
+}
+
+func (a *app) mergeDriverRun(ctx context.Context, o *mergeDriverOptions) error {
+	var data [3][]byte
+	for i, name := range []string{o.base, o.ours, o.theirs} {
+		b, err := afero.ReadFile(a.fs, name)
+		if err != nil {
+			return fmt.Errorf("merging %s: %w", o.path, err)
+		}
+		data[i] = b
+	}
+	g := gitwork.Git{Env: a.env}
+	res, err := merge.File(merge.Options{
+		Path: o.path, Now: a.now,
+		Prose: func(base, ours, theirs []byte) ([]byte, bool, error) { return g.MergeFile(ctx, base, ours, theirs) },
+	}, data[0], data[1], data[2])
+	if err != nil {
+		return fmt.Errorf("merging %s: %w", o.path, err)
+	}
+	if err := store.WriteFile(a.fs, o.ours, res.Data, 0o644); err != nil {
+		return fmt.Errorf("merging %s: %w", o.path, err)
+	}
+	for _, n := range res.Notes {
+		fmt.Fprintf(a.errOut, "wake: merge: %s: %s\n", o.path, n)
+	}
+	if res.Conflict {
+		fmt.Fprintf(a.errOut, "wake: merge: %s: both branches changed the same lines of your text; settle the conflict markers, then commit\n", o.path)
+		return exitStatus(exitError)
+	}
+	return nil
+}

@@ -1,0 +1,82 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"os"
+
+	"github.com/wakeproto/wake/tiers"
+)
+
+// GitAttributesPath is the root's .gitattributes, committed with the
+// memory: it names the files git merges with wake's driver.
+const GitAttributesPath = ".gitattributes"
+
+// MergeDriverMark is the file under .state/ that says this clone was
+// told, or found, whether the merge driver is configured: the notice is
+// given once a clone.
+const MergeDriverMark = "merge-driver"
+
+// GitAttributes maps the files of the root that wake structures to its
+// merge driver (DESIGN section 12). Patterns are relative to the root.
+const GitAttributes = `# wake: how git merges this memory root (DESIGN section 12).
+# The driver is configured per clone by 'wake init' (git config merge.wake.*):
+# git runs no program a repository names by itself. Without it, git merges
+# these files as text and conflicts where wake would not.
+#
+# grow-only log: union of lines, ordered by time
+*.jsonl merge=wake
+# records by key: every decision and reminder of both sides, annotations
+# and closings united, a decision reversed differently on two branches
+# left contested for the user
+/warm/decisions.md merge=wake
+/warm/inbox.md merge=wake
+# views of the session records: the newer session's; main.md outside its
+# HANDOFF block is the user's prose, merged three-way
+/recent/latest.md merge=wake
+/recent/previous.md merge=wake
+/main.md merge=wake
+# derived: rebuilt by the next wake command, never a conflict
+/boot.md merge=wake
+/skill.md merge=wake
+# cold/sessions/* and capsules are added, never changed, under unique
+# names: git keeps both sides' files without a driver. Tasks, questions
+# and wake.toml are the user's prose: git's own three-way merge.
+`
+
+// WriteGitAttributes creates the root's .gitattributes with
+// [GitAttributes], under the lock and with a ledger line; one already
+// there is left as it is. It reports whether it created it.
+func (s *Store) WriteGitAttributes(ctx context.Context) (bool, error) {
+	created := false
+	err := s.Mutate(ctx, func() (Entry, error) {
+		err := CreateExclusiveIn(s.FS, s.Root, GitAttributesPath, []byte(GitAttributes), 0o644)
+		if errors.Is(err, os.ErrExist) {
+			return Entry{}, errNothingCreated
+		}
+		if err != nil {
+			return Entry{}, err
+		}
+		created = true
+		return Entry{Op: opInit, Paths: []string{GitAttributesPath}, ChangeSummary: "git merge rules: .gitattributes names the files the wake merge driver merges"}, nil
+	})
+	if errors.Is(err, errNothingCreated) {
+		err = nil
+	}
+	return created, err
+}
+
+// MarkMergeDriver records in .state/ that this clone's merge driver was
+// checked (what, in a word): wake says so once.
+func (s *Store) MarkMergeDriver(what string) error {
+	if err := s.FS.MkdirAll(s.Path(tiers.StateDir), 0o755); err != nil {
+		return err
+	}
+	return WriteFile(s.FS, s.Path(tiers.StateDir+"/"+MergeDriverMark), []byte(what+"\n"), 0o644)
+}
+
+// MergeDriverMarked reports whether the mark is there.
+func (s *Store) MergeDriverMarked() bool {
+	_, err := s.FS.Stat(s.Path(tiers.StateDir + "/" + MergeDriverMark))
+	return err == nil
+}
