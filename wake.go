@@ -17,6 +17,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"strings"
 	"strconv"
 	"sync"
 	"time"
@@ -293,6 +294,18 @@ func (m *Memory) recover(ctx context.Context) {
 	m.reportRecovered(rec)
 	if err != nil {
 		m.warn(fmt.Sprintf("%v; wake's record of the interrupted write is under %s/ in the memory root", err, tiers.StateDir))
+		return
+	}
+	// A merge the driver noted is settled before anything looks at the
+	// files: otherwise the other branch's work reads as edits by hand.
+	if store.MergePending(m.o.FS, m.root) {
+		mg, err := m.Store().SettleMerge(ctx)
+		switch {
+		case err != nil:
+			m.warn(fmt.Sprintf("settling the merge of the memory: %v; the next wake command tries again", err))
+		case mg != nil:
+			m.notify(Notice{Kind: "merged", Msg: fmt.Sprintf("settled the merge of %s from another branch: views rebuilt, %d session(s) arrived", strings.Join(mg.Paths, ", "), len(mg.Arrived))})
+		}
 	}
 }
 

@@ -12,6 +12,7 @@ import (
 
 	"github.com/wakeproto/wake/budget"
 	"github.com/wakeproto/wake/policy"
+	"github.com/wakeproto/wake/store"
 	"github.com/wakeproto/wake/tiers"
 )
 
@@ -35,6 +36,9 @@ type Trajectory struct {
 	Entries  []TrajectoryEntry
 	Unlisted int
 	Risks    []TrajectoryEntry // open risks, oldest first
+	// Arrived are the sessions a merge of another branch brought since the
+	// last hand-off, oldest first: named whether or not their lines fit.
+	Arrived  []store.Arrived
 	Squeezed bool
 
 	all    []TrajectoryEntry // newest first
@@ -67,14 +71,15 @@ func (c *Context) addTrajectory(o Options) {
 	}
 	cold, older := c.coldSessions(o)
 	recs = append(recs, cold...)
-	if len(recs) == 0 {
+	arrived := store.ReadArrived(o.FS, o.Root)
+	if len(recs) == 0 && len(arrived) == 0 {
 		return
 	}
 	slices.SortStableFunc(recs, byNewest)
 	// A session is in recent/ or in cold/sessions/, never both but for a
 	// rotation a crash interrupted: once.
 	recs = slices.CompactFunc(recs, func(a, b TrajectoryEntry) bool { return a.At.Equal(b.At) && a.Summary == b.Summary })
-	t := &Trajectory{Budget: o.Config.Budget.Trajectory, Sessions: len(recs) + older, all: recs, older: older}
+	t := &Trajectory{Budget: o.Config.Budget.Trajectory, Sessions: len(recs) + older, all: recs, older: older, Arrived: arrived}
 	t.Risks = openRisks(recs, o.Config.Checks.RiskSessions)
 	t.fit(t.Budget, o.Counter)
 	c.Trajectory = t
@@ -239,6 +244,12 @@ func (t *Trajectory) Text() string {
 		b.WriteString(trajectoryLine(e))
 	}
 	b.WriteString(t.moreLine(t.Unlisted))
+	if len(t.Arrived) > 0 {
+		b.WriteString("\nArrived with a merge of another branch (since the last hand-off):\n")
+		for _, a := range t.Arrived {
+			fmt.Fprintf(&b, "- %s: %s\n", a.At.UTC().Format("2006-01-02 15:04Z"), tiers.ShortLine(scrubbed(a.Summary)))
+		}
+	}
 	if len(t.Risks) > 0 {
 		b.WriteString("\nOpen risks (until a later session resolves them with --risk none):\n")
 		for _, r := range t.Risks {
@@ -290,4 +301,10 @@ func writeTrajectory(b *strings.Builder, c *Context) {
 		what += " and " + budget.Plural(len(t.Risks), "open risk")
 	}
 	writeListSection(b, TrajectoryTitle, t.Text(), t.Squeezed, what, "budget.trajectory", "`wake cold` lists cold/sessions/")
+}
+
+// scrubbed is a text as the policy lets it appear.
+func scrubbed(s string) string {
+	out, _ := policy.Scrub(s)
+	return out
 }

@@ -98,7 +98,11 @@ func WriteSession(ctx context.Context, s *Store, in SessionWrite) (Result, error
 		}
 		res.fill(j, summary)
 		return j.Entry, nil
-	}, func() error { return s.finish(j.ID) })
+	}, func() error {
+		// The session that was shown what a merge brought has handed off.
+		s.forgetArrived()
+		return s.finish(j.ID)
+	})
 	if err != nil && j != nil && s.committed(j.ID) {
 		return res, &InterruptedError{ID: j.ID, Err: err}
 	}

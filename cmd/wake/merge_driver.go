@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"path/filepath"
 
 	"github.com/spf13/afero"
 	"github.com/spf13/cobra"
@@ -10,6 +11,7 @@ import (
 	"github.com/wakeproto/wake/gitwork"
 	"github.com/wakeproto/wake/merge"
 	"github.com/wakeproto/wake/store"
+	"github.com/wakeproto/wake/tiers"
 )
 
 // mergeDriverOptions are the four files git gives a merge driver: the
@@ -58,6 +60,7 @@ func (a *app) mergeDriverRun(ctx context.Context, o *mergeDriverOptions) error {
 	if err := store.WriteFile(a.fs, o.ours, res.Data, 0o644); err != nil {
 		return fmt.Errorf("merging %s: %w", o.path, err)
 	}
+	a.noteMerged(o, data[1], data[2])
 	for _, n := range res.Notes {
 		fmt.Fprintf(a.errOut, "wake: merge: %s: %s\n", o.path, n)
 	}
@@ -66,4 +69,28 @@ func (a *app) mergeDriverRun(ctx context.Context, o *mergeDriverOptions) error {
 		return exitStatus(exitError)
 	}
 	return nil
+}
+
+// noteMerged leaves the memory root holding the merged file a note, so
+// that the next wake command settles the merge (views rebuilt, one merge
+// ledger line, the sessions that arrived named): git runs the driver from
+// the repository's top, with the file's path relative to it. Best effort:
+// without the note the merge stands, and only its settling waits.
+func (a *app) noteMerged(o *mergeDriverOptions, ours, theirs []byte) {
+	abs := filepath.Join(a.cwd, filepath.FromSlash(o.path))
+	root, err := tiers.FindRoot(a.fs, "", "", filepath.Dir(abs))
+	if err != nil {
+		return
+	}
+	rel, err := filepath.Rel(root, abs)
+	if err != nil || !filepath.IsLocal(rel) {
+		return
+	}
+	var arrived []store.Arrived
+	if merge.KindOf(o.path) == merge.Ledger {
+		arrived = store.ArrivedHandoffs(ours, theirs)
+	}
+	if err := store.NoteMerged(a.fs, root, filepath.ToSlash(rel), arrived); err != nil {
+		fmt.Fprintf(a.errOut, "wake: merge: %s: the merge stands, but the note for its settling was not written: %v\n", o.path, err)
+	}
 }

@@ -159,6 +159,7 @@ func TestMergeDriverTwoClones(t *testing.T) {
 	if !strings.Contains(g.read("b", tiers.LatestPath), "summary: b side") {
 		t.Errorf("recent/latest.md is not the newer session")
 	}
+	g.checkSettled("b", "a side")
 
 	// The same two branches rebased instead, by git pull --rebase: no
 	// stop at any of the four commits replayed.
@@ -167,6 +168,30 @@ func TestMergeDriverTwoClones(t *testing.T) {
 	g.checkMerged("b", ledgers, id, decisionsA, decisionsB)
 	if n, _ := g.run("b", "git", "rev-list", "--count", "origin/main..HEAD"); strings.TrimSpace(n) != "4" {
 		t.Errorf("%s commits replayed, want 4", strings.TrimSpace(n))
+	}
+}
+
+// checkSettled checks the first wake command after a merge: it settles
+// it (one merge ledger line, nothing taken for an edit by hand), the boot
+// context names the session that arrived, and wake check finds nothing
+// deleted or edited by hand.
+func (g *gitTeam) checkSettled(dir, arrived string) {
+	t := g.t
+	t.Helper()
+	out, errOut := g.run(dir, "wake", "load")
+	if !strings.Contains(errOut, "settled the merge of") {
+		t.Errorf("the first start after the merge did not settle it:\n%s", errOut)
+	}
+	if !strings.Contains(out, "Arrived with a merge of another branch") || !strings.Contains(out, ": "+arrived+"\n") {
+		t.Errorf("the boot context does not name the session that arrived (%q):\n%s", arrived, out)
+	}
+	ledger := g.read(dir, "ledger.jsonl")
+	if strings.Count(ledger, `"op":"merge"`) != 1 || strings.Contains(ledger, `"op":"edit"`) {
+		t.Errorf("want one merge line and no edit line:\n%s", ledger)
+	}
+	check, _, _ := g.try(dir, "wake", "check")
+	if strings.Contains(check, "by hand") {
+		t.Errorf("wake check after the merge:\n%s", check)
 	}
 }
 

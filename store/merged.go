@@ -1,0 +1,281 @@
+package store
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/spf13/afero"
+
+	"github.com/wakeproto/wake/tiers"
+)
+
+// MergedFile, in the state directory, is the note wake's merge driver
+// leaves when it merged a file of the memory: the next wake command
+// settles the merge ([Store.SettleMerge]) before anything else looks at
+// the files.
+const MergedFile = "merged.json"
+
+// ArrivedFile keeps the sessions a settled merge brought from the other
+// branch until a session start has shown them.
+const ArrivedFile = "arrived.json"
+
+// Merged is what the merge driver noted.
+type Merged struct {
+	Version int       `json:"version"`
+	Paths   []string  `json:"paths"`             // the memory's files merged, relative to the root
+	Arrived []Arrived `json:"arrived,omitempty"` // the other branch's hand-offs
+}
+
+// Arrived is a hand-off a merge brought from the other branch.
+type Arrived struct {
+	At      time.Time `json:"at"`
+	Summary string    `json:"summary"`
+	Record  string    `json:"record,omitempty"` // its session record, when its ledger line names one
+}
+
+// ArrivedHandoffs are the hand-offs of theirs, a ledger's bytes, that ours
+// does not hold: what a merge of the ledger brings from the other branch.
+func ArrivedHandoffs(ours, theirs []byte) []Arrived {
+	have := map[string]bool{}
+	for _, line := range bytes.Split(ours, []byte("\n")) {
+		have[string(bytes.TrimSpace(line))] = true
+	}
+	var out []Arrived
+	for i, line := range bytes.Split(theirs, []byte("\n")) {
+		line = bytes.TrimSpace(line)
+		if len(line) == 0 || have[string(line)] {
+			continue
+		}
+		e, ok, _ := parseLine(line, i+1)
+		if !ok || e.Op != "handoff" {
+			continue
+		}
+		a := Arrived{At: e.At, Summary: e.Summary}
+		for _, p := range e.Paths {
+			if path.Dir(p) == tiers.SessionsDir {
+				a.Record = p
+			}
+		}
+		out = append(out, a)
+	}
+	return out
+}
+
+// NoteMerged adds rel, a file of the memory root the merge driver merged,
+// and the hand-offs it brought, to the root's merge note. Git runs the
+// driver once a file, and a rebase once a commit: the note gathers them
+// all for the next wake command.
+func NoteMerged(fsys afero.Fs, root, rel string, arrived []Arrived) error {
+	m := readMerged(fsys, root)
+	if !slices.Contains(m.Paths, rel) {
+		m.Paths = append(m.Paths, rel)
+	}
+	for _, a := range arrived {
+		if !slices.ContainsFunc(m.Arrived, func(b Arrived) bool { return b.At.Equal(a.At) && b.Summary == a.Summary }) {
+			m.Arrived = append(m.Arrived, a)
+		}
+	}
+	return writeMerged(fsys, root, MergedFile, m)
+}
+
+func readMerged(fsys afero.Fs, root string) Merged {
+	return readMergedFile(fsys, root, MergedFile)
+}
+
+func readMergedFile(fsys afero.Fs, root, name string) Merged {
+	var m Merged
+	data, err := tiers.ReadOwn(fsys, root, tiers.StateDir+"/"+name)
+	if err != nil || json.Unmarshal(data, &m) != nil || m.Version != 1 {
+		return Merged{Version: 1}
+	}
+	return m
+}
+
+func writeMerged(fsys afero.Fs, root, name string, m Merged) error {
+	m.Version = 1
+	data, err := json.MarshalIndent(m, "", "  ")
+	if err != nil {
+		return err
+	}
+	return WriteState(fsys, root, name, append(data, '\n'))
+}
+
+// MergePending reports whether the merge driver left a note to settle.
+func MergePending(fsys afero.Fs, root string) bool {
+	_, err := fsys.Stat(root + "/" + tiers.StateDir + "/" + MergedFile)
+	return err == nil
+}
+
+// SettleMerge settles a merge the driver noted (DESIGN section 12), under
+// the root's lock: recent/ and main.md's HANDOFF block are rebuilt from
+// the newest session records, wherever they hold copies of records; the
+// decision log as merged becomes the one wake last wrote, and one "merge"
+// ledger line names the files merged and the sessions that arrived, so
+// that neither the checks nor the edit detection take the other branch's
+// work for edits by hand. The sessions that arrived are kept for the next
+// session start to name. It returns nil when no merge was noted.
+func (s *Store) SettleMerge(ctx context.Context) (*Merged, error) {
+	if !MergePending(s.FS, s.Root) {
+		return nil, nil
+	}
+	var m Merged
+	err := s.Mutate(ctx, func() (Entry, error) {
+		m = readMerged(s.FS, s.Root)
+		paths := slices.Clone(m.Paths)
+		views, err := s.rebuildViews()
+		if err != nil {
+			return Entry{}, err
+		}
+		for _, v := range views {
+			if !slices.Contains(paths, v) {
+				paths = append(paths, v)
+			}
+		}
+		// The records of the sessions that arrived came with the merge:
+		// wake's own files, not additions by hand.
+		for _, a := range m.Arrived {
+			if a.Record != "" && !slices.Contains(paths, a.Record) {
+				paths = append(paths, a.Record)
+			}
+		}
+		if slices.Contains(m.Paths, tiers.DecisionsPath) {
+			cur, err := tiers.ReadOwn(s.FS, s.Root, tiers.DecisionsPath)
+			if err != nil && !errors.Is(err, os.ErrNotExist) {
+				return Entry{}, err
+			}
+			if cur != nil && tiers.ConflictMarkers(cur) == nil {
+				if err := WriteState(s.FS, s.Root, DecisionsSnapshot, cur); err != nil {
+					return Entry{}, err
+				}
+			}
+		}
+		if len(m.Arrived) > 0 {
+			prev := readMergedFile(s.FS, s.Root, ArrivedFile)
+			prev.Arrived = append(prev.Arrived, m.Arrived...)
+			if err := writeMerged(s.FS, s.Root, ArrivedFile, prev); err != nil {
+				return Entry{}, err
+			}
+		}
+		slices.Sort(paths)
+		what := "merged another branch's memory"
+		if n := len(m.Arrived); n > 0 {
+			what += fmt.Sprintf(": %d session(s) arrived", n)
+		}
+		return Entry{Op: OpMerge, Paths: paths, ChangeSummary: what}, nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	if err := s.FS.Remove(s.Path(tiers.StateDir + "/" + MergedFile)); err != nil && !errors.Is(err, os.ErrNotExist) {
+		return &m, err
+	}
+	return &m, nil
+}
+
+// OpMerge is the ledger op of a settled merge.
+const OpMerge = "merge"
+
+// ReadArrived returns the sessions settled merges brought since the last
+// hand-off, oldest first: the session starts until then name them.
+func ReadArrived(fsys afero.Fs, root string) []Arrived {
+	m := readMergedFile(fsys, root, ArrivedFile)
+	slices.SortFunc(m.Arrived, func(a, b Arrived) int { return a.At.Compare(b.At) })
+	return m.Arrived
+}
+
+// forgetArrived removes the list of arrived sessions: a hand-off, which
+// follows a session that was shown them.
+func (s *Store) forgetArrived() {
+	s.FS.Remove(s.Path(tiers.StateDir + "/" + ArrivedFile))
+}
+
+// rebuildViews makes recent/latest.md and recent/previous.md copies of the
+// two newest session records, and main.md's HANDOFF block the newest's
+// values, where they are views (copies of records, or absent): a summary
+// that is no copy of a record stays as it is. It returns the paths it
+// wrote.
+func (s *Store) rebuildViews() ([]string, error) {
+	names := dirNames(s.FS, s.Path(tiers.SessionsDir))
+	var recs []string
+	for _, n := range names {
+		if strings.HasSuffix(n, ".md") && !strings.HasPrefix(n, ".") {
+			recs = append(recs, path.Join(tiers.SessionsDir, n))
+		}
+	}
+	type rec struct {
+		rel  string
+		at   time.Time
+		data []byte
+	}
+	var sorted []rec
+	for _, r := range recs {
+		data, err := s.readOptional(r)
+		if err != nil || data == nil {
+			continue
+		}
+		sess, _ := tiers.ParseSession(data)
+		if sess.At.IsZero() {
+			continue
+		}
+		sorted = append(sorted, rec{r, sess.At, data})
+	}
+	slices.SortStableFunc(sorted, func(a, b rec) int {
+		if c := b.at.Compare(a.at); c != 0 {
+			return c
+		}
+		return strings.Compare(b.rel, a.rel)
+	})
+	var wrote []string
+	for i, view := range []string{tiers.LatestPath, tiers.PreviousPath} {
+		if i >= len(sorted) {
+			break
+		}
+		cur, err := s.readOptional(view)
+		if err != nil {
+			return wrote, err
+		}
+		if bytes.Equal(cur, sorted[i].data) {
+			continue
+		}
+		if cur != nil {
+			if ok, err := s.isView(cur); err != nil || !ok {
+				continue // no copy of a record: the user's, kept
+			}
+		}
+		if err := s.Write(view, sorted[i].data); err != nil {
+			return wrote, err
+		}
+		wrote = append(wrote, view)
+	}
+	if len(sorted) > 0 {
+		sess, _ := tiers.ParseSession(sorted[0].data)
+		b := Block{Updated: sess.At, SessionSummary: sess.Summary, NextPriority: sess.NextPriority,
+			OpenRisk: sess.OpenRisk, EmotionalRegister: sess.EmotionalRegister}
+		main, err := s.readOptional(tiers.MainPath)
+		if err != nil {
+			return wrote, err
+		}
+		if main != nil && !b.In(main) {
+			old := tiers.ParseMain(main).Handoff
+			if t, err := time.Parse(time.RFC3339, strings.TrimSpace(old.Get(tiers.KeyUpdated))); err != nil || !t.After(sess.At) {
+				out, _, err := ReplaceBlock(main, b)
+				if err != nil {
+					return wrote, err
+				}
+				if err := s.Write(tiers.MainPath, out); err != nil {
+					return wrote, err
+				}
+				wrote = append(wrote, tiers.MainPath)
+			}
+		}
+	}
+	return wrote, nil
+}
