@@ -39,7 +39,7 @@ type inboxSide struct {
 func readInbox(data []byte) inboxSide {
 	s := inboxSide{text: string(data), keys: map[string]reminder{}, nums: map[int]bool{}, start: len(data)}
 	b, _ := tiers.ParseInbox(data) // a malformed entry is not read: it stays in ours as it is
-	starts := lineStarts(s.text)
+	starts := tiers.LineStarts(s.text)
 	for _, r := range b.Reminders {
 		if r.Line < 1 || r.Line > len(starts) || r.End < starts[r.Line-1] {
 			continue
@@ -62,16 +62,6 @@ func inboxText(data []byte) bool {
 	_, err := tiers.ParseInbox(data)
 	var ie *tiers.InboxError
 	return err == nil || errors.As(err, &ie)
-}
-
-func lineStarts(text string) []int {
-	out := []int{0}
-	for i := 0; i < len(text); i++ {
-		if text[i] == '\n' && i+1 < len(text) {
-			out = append(out, i+1)
-		}
-	}
-	return out
 }
 
 // reminderKey names a reminder across branches: its id when it has one,

@@ -204,14 +204,10 @@ func (s *Store) Uphold(ctx context.Context, ref DecisionRef, why string) (Decisi
 func (s *Store) annotate(ctx context.Context, ref DecisionRef, op string, edit func(*decisionFile, tiers.Decision) (DecisionChange, string, error)) (DecisionChange, error) {
 	var ch DecisionChange
 	err := s.decisionsLocked(ctx, func() error {
-		f, err := s.readDecisionsLocked()
+		f, given, err := s.readDecisionsForEdit()
 		if err != nil {
 			return err
 		}
-		if len(f.edits) > 0 || len(f.gone) > 0 {
-			return &HandEditError{Edits: f.edits, Gone: f.gone}
-		}
-		given := s.identify(&f)
 		e, err := f.resolve(ref)
 		if err != nil {
 			return err
@@ -318,4 +314,19 @@ func topicHeld(log tiers.DecisionLog, e tiers.Decision) bool {
 		}
 	}
 	return false
+}
+
+// readDecisionsForEdit reads the log for a change to its entries, under
+// the lock: a log whose entries wake wrote were edited or deleted by hand
+// is refused (see [HandEditError]), and entries without an ID are given
+// one, the "identify" ledger line returned for the caller to write first.
+func (s *Store) readDecisionsForEdit() (decisionFile, *Entry, error) {
+	f, err := s.readDecisionsLocked()
+	if err != nil {
+		return f, nil, err
+	}
+	if len(f.edits) > 0 || len(f.gone) > 0 {
+		return f, nil, &HandEditError{Edits: f.edits, Gone: f.gone}
+	}
+	return f, s.identify(&f), nil
 }

@@ -113,14 +113,10 @@ func (s *Store) CompactFiles(ctx context.Context, dryRun bool, only []string) (C
 	want := func(warm string) bool { return only == nil || slices.Contains(only, warm) }
 	var out Compaction
 	err := s.decisionsLocked(ctx, func() error {
-		f, err := s.readDecisionsLocked()
+		f, given, err := s.readDecisionsForEdit()
 		if err != nil {
 			return err
 		}
-		if len(f.edits) > 0 || len(f.gone) > 0 {
-			return &HandEditError{Edits: f.edits, Gone: f.gone}
-		}
-		given := s.identify(&f)
 		var dp *compactPlan
 		if want(tiers.DecisionsPath) {
 			if dp, err = s.planDecisions(&f); err != nil {

@@ -50,7 +50,7 @@ func (s *Store) planInbox() (*compactPlan, error) {
 	}
 	eol := f.inbox.EOL
 	p := compactPlan{file: CompactedFile{Path: tiers.InboxPath, Archive: InboxArchive}, archive: old}
-	starts := lineStarts(f.text)
+	starts := tiers.LineStarts(f.text)
 	m := mover{text: f.text, eol: eol}
 	for _, r := range f.inbox.Reminders {
 		if r.Open() || r.Line < 1 || r.Line > len(starts) {
@@ -73,20 +73,9 @@ func (s *Store) planInbox() (*compactPlan, error) {
 
 // archivedRaw reports whether the archive text holds reminder a as raw.
 func archivedRaw(archive string, a tiers.Reminder, raw string) bool {
-	starts := lineStarts(archive)
+	starts := tiers.LineStarts(archive)
 	if a.Line < 1 || a.Line > len(starts) {
 		return false
 	}
 	return strings.TrimRight(archive[starts[a.Line-1]:a.End], "\r\n") == strings.TrimRight(raw, "\r\n")
-}
-
-// lineStarts returns the offset of each line of text.
-func lineStarts(text string) []int {
-	out := []int{0}
-	for i := 0; i < len(text); i++ {
-		if text[i] == '\n' && i+1 < len(text) {
-			out = append(out, i+1)
-		}
-	}
-	return out
 }
