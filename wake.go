@@ -54,6 +54,11 @@ type Options struct {
 	// Encoder makes the token counter of an encoding; nil means
 	// budget.NewEncoder. A process that opens many roots may share one.
 	Encoder func(name string) (*budget.Encoder, error)
+	// Writer is the writer id a root is given when it has none yet (see
+	// [store.WriterID]); empty means a random one, as it should be but
+	// for tests, which set it to make session names and ledger lines
+	// repeatable. A root that has one keeps it.
+	Writer string
 }
 
 // A Notice is something an operation tells its user besides its result.
@@ -200,7 +205,7 @@ func (m *Memory) Trust() tiers.Trust { return m.trust }
 // Store is the root's one place of writes, for the operations this
 // package does not wrap.
 func (m *Memory) Store() *store.Store {
-	return &store.Store{FS: m.o.FS, Root: m.root, Now: m.o.Now, Locker: m.o.Locker, Guard: checks.Conflicts}
+	return &store.Store{FS: m.o.FS, Root: m.root, Now: m.o.Now, Locker: m.o.Locker, Guard: checks.Conflicts, Writer: m.o.Writer}
 }
 
 // bootOptions is what the boot pipeline reads with.

@@ -28,7 +28,7 @@ func newDecisionStore(t *testing.T, log string) (*Store, func()) {
 		}
 	}
 	now := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
-	s := &Store{FS: fs, Root: testRoot, Now: func() time.Time { return now }, Locker: &memlock.Locker{}}
+	s := &Store{FS: fs, Root: testRoot, Now: func() time.Time { return now }, Locker: &memlock.Locker{}, Writer: "wtest"}
 	return s, func() { now = now.AddDate(0, 0, 1) }
 }
 

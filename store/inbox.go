@@ -146,7 +146,7 @@ func (s *Store) writeInboxLocked(f inboxFile, text string, e *Entry) error {
 		e.At = s.Now()
 	}
 	from, serr := ledgerSize(s.FS, s.Root)
-	err := AppendLedger(s.FS, s.Root, *e)
+	err := s.appendLedger(*e)
 	if err == nil {
 		return nil
 	}

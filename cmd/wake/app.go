@@ -46,6 +46,9 @@ type app struct {
 	// newEncoder makes a session's encoder; nil means budget.NewEncoder.
 	// Tests share one, since building it costs more than most of them.
 	newEncoder func(name string) (*budget.Encoder, error)
+	// writer is the writer id a root is given when it has none yet;
+	// empty (always, but in tests) means a random one.
+	writer string
 }
 
 // usageError marks a command-line mistake (exit 2).
@@ -239,7 +242,7 @@ func (a *app) locate(dir string) (string, error) {
 
 // options are the library's options for this invocation.
 func (a *app) options() wake.Options {
-	return wake.Options{FS: a.fs, Env: a.env, Now: a.now, Locker: a.locker, Notify: a.notice, Encoder: a.newEncoder}
+	return wake.Options{FS: a.fs, Env: a.env, Now: a.now, Locker: a.locker, Notify: a.notice, Encoder: a.newEncoder, Writer: a.writer}
 }
 
 // notice prints what the library tells the user.
