@@ -96,13 +96,13 @@ func TestFirstHandoff(t *testing.T) {
 	if main != head+wantBlock+tail {
 		t.Fatalf("main.md:\n%s", main)
 	}
-	if log := hoRead(t, s, tiers.DecisionsPath); !strings.HasSuffix(log, "[2026-11-22] DECISION: Use TOML BECAUSE: YAML indentation broke parsing\nID: d-7111\nSTATUS: active\n") {
+	if log := hoRead(t, s, tiers.DecisionsPath); !strings.HasSuffix(log, "[2026-11-22] DECISION: Use TOML BECAUSE: YAML indentation broke parsing\nID: d-7c71f2-wtest\nSTATUS: active\n") {
 		t.Fatalf("decisions.md:\n%s", log)
 	}
 	entries, bad, _ := ReadLedger(s.FS, s.Root)
 	last := entries[len(entries)-1]
 	if len(bad) != 0 || last.Op != "handoff" || last.ChangeSummary != "first" || last.Summary != "first" ||
-		strings.Join(last.Paths, " ") != "recent/latest.md cold/sessions/2026-11-22T03-24-20Z-wtest.md main.md warm/decisions.md" || strings.Join(last.DecisionIDs, " ") != "d-7111" {
+		strings.Join(last.Paths, " ") != "recent/latest.md cold/sessions/2026-11-22T03-24-20Z-wtest.md main.md warm/decisions.md" || strings.Join(last.DecisionIDs, " ") != "d-7c71f2-wtest" {
 		t.Fatalf("ledger %+v, bad %v", entries, bad)
 	}
 	if ok, _ := Pending(s.FS, s.Root); ok {

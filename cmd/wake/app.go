@@ -82,6 +82,12 @@ type exitStatus int
 func (e exitStatus) Error() string { return fmt.Sprintf("exit status %d", int(e)) }
 
 func run(args, environ []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	return runAs("", args, environ, stdin, stdout, stderr)
+}
+
+// runAs is run with the writer id a root is given when it has none yet;
+// "" gives a random one, as it should be but in tests.
+func runAs(writer string, args, environ []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	env := map[string]string{}
 	for _, kv := range environ {
 		if k, v, ok := strings.Cut(kv, "="); ok {
@@ -95,7 +101,7 @@ func run(args, environ []string, stdin io.Reader, stdout, stderr io.Writer) int 
 	}
 	a := &app{
 		fs: afero.NewOsFs(), env: env, in: stdin, out: stdout, errOut: stderr,
-		now: time.Now, cwd: cwd, locker: store.FileLocker{Timeout: wake.LockTimeout},
+		now: time.Now, cwd: cwd, locker: store.FileLocker{Timeout: wake.LockTimeout}, writer: writer,
 	}
 	return a.run(args)
 }
