@@ -108,7 +108,7 @@ func TestAutoHandoffOverlappingSessions(t *testing.T) {
 		t.Fatalf("B, after A's automatic hand-off: %+v %v", res, err)
 	}
 	ledger := readMem(t, fsys, "/p/.wake/ledger.jsonl")
-	if !strings.Contains(ledger, `"auto":true,"session":"A"}`) || !strings.Contains(ledger, `"auto":true,"session":"B"}`) {
+	if !strings.Contains(ledger, `"auto":true,"session":"A",`) || !strings.Contains(ledger, `"auto":true,"session":"B",`) {
 		t.Errorf("the ledger lines do not name their sessions:\n%s", ledger)
 	}
 	// A's session is covered; a manual hand-off covers every session.

@@ -181,7 +181,7 @@ func newLife(t *testing.T) *life {
 	if err != nil {
 		t.Fatal(err)
 	}
-	l.o = wake.Options{FS: l.fsys, Env: map[string]string{"HOME": "/home/ava"}, Now: func() time.Time { return l.now },
+	l.o = wake.Options{FS: l.fsys, Env: map[string]string{"HOME": "/home/ava"}, Now: func() time.Time { return l.now }, Writer: "wtest",
 		Locker: &memlock.Locker{}, Encoder: func(string) (*budget.Encoder, error) { return enc, nil }}
 	if _, err := wake.Init(l.ctx, l.root, skeleton.Params{Agent: "Ava", Project: "bakery"}, l.o); err != nil {
 		t.Fatal(err)
@@ -309,6 +309,10 @@ func (l *life) checkpoint(s int) {
 			t.Errorf("session %d: decision %s in force (%q) is not in the boot context", s, e.ID, e.What)
 		}
 	}
+	// Reversed entries compaction moved to the archive lived too: how
+	// many are still in the log depends on the log's size, which the
+	// length of the IDs changes.
+	reversed += len(d.Archived.Entries)
 	if active < 100 || reversed < 20 {
 		t.Fatalf("session %d: only %d active and %d reversed decisions lived", s, active, reversed)
 	}

@@ -65,7 +65,11 @@ func ReadDecisions(root string, o Options) (Decisions, error) {
 	for _, w := range written {
 		known.Add(w.ID)
 	}
-	for _, a := range tiers.PlanIDs(out.Log, known) {
+	writer, err := m.Store().WriterID()
+	if err != nil {
+		return Decisions{}, err
+	}
+	for _, a := range tiers.PlanIDs(out.Log, known, writer) {
 		out.Planned[a.Number] = a.ID
 	}
 	if lvl, _ := policy.OfDoc(d); !d.Missing && policy.Withheld(lvl) {

@@ -60,6 +60,11 @@ type Options struct {
 	// work tree holding it, which in a linked worktree sharing the main
 	// checkout's memory is not the root's. "" means the root's.
 	WorkDir string
+	// Writer is the writer id a root is given when it has none yet (see
+	// [store.WriterID]); empty means a random one, as it should be but
+	// for tests, which set it to make session names and ledger lines
+	// repeatable. A root that has one keeps it.
+	Writer string
 }
 
 // A Notice is something an operation tells its user besides its result.
@@ -206,7 +211,7 @@ func (m *Memory) Trust() tiers.Trust { return m.trust }
 // Store is the root's one place of writes, for the operations this
 // package does not wrap.
 func (m *Memory) Store() *store.Store {
-	return &store.Store{FS: m.o.FS, Root: m.root, Now: m.o.Now, Locker: m.o.Locker, Guard: checks.Conflicts}
+	return &store.Store{FS: m.o.FS, Root: m.root, Now: m.o.Now, Locker: m.o.Locker, Guard: checks.Conflicts, Writer: m.o.Writer}
 }
 
 // bootOptions is what the boot pipeline reads with.

@@ -3,9 +3,11 @@ package boot
 import (
 	"fmt"
 	"path"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/spf13/afero"
@@ -156,19 +158,24 @@ func byNewest(a, b TrajectoryEntry) int {
 }
 
 // nameNumber is the "-N" a hand-off adds to a session's name already
-// taken, 1 without one.
+// taken ("<time>Z-<writer>-N", or "<time>Z-N" as older wakes named
+// them), 1 without one.
 func nameNumber(p string) int {
-	base := strings.TrimSuffix(path.Base(p), ".md")
-	i := strings.LastIndexByte(base, '-')
-	if i < 0 || !strings.HasSuffix(base[:i], "Z") {
+	m := recordNumber().FindStringSubmatch(path.Base(p))
+	if m == nil {
 		return 1
 	}
-	n, err := strconv.Atoi(base[i+1:])
+	n, err := strconv.Atoi(m[1])
 	if err != nil || n < 2 {
 		return 1
 	}
 	return n
 }
+
+// recordNumber matches a session record's name that ends in "-N".
+var recordNumber = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`Z(?:-[a-z][a-z0-9]{2,15})?-(\d{1,9})\.md$`)
+})
 
 // trajectoryEntry reads a session record's front matter, as the policy
 // lets it appear; ok is false for a document that is no session record.

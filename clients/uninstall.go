@@ -53,7 +53,7 @@ func Uninstall(ctx context.Context, c Client, o Options) (*Report, error) {
 		return changeEntry(r, root, dirs)
 	}
 	if haveRoot {
-		store := &store.Store{FS: o.Wake.FS, Root: root, Now: o.Wake.Now, Locker: o.Wake.Locker}
+		store := &store.Store{FS: o.Wake.FS, Root: root, Now: o.Wake.Now, Locker: o.Wake.Locker, Writer: o.Wake.Writer}
 		err = store.Mutate(ctx, run)
 	} else {
 		_, err = run()

@@ -397,9 +397,10 @@ func (t *TOC) groupMonths() {
 }
 
 // sessionRecord matches the names a hand-off gives session records: the
-// session's time, with "-N" when the name was taken.
+// session's time, the writer id of the clone that wrote it (absent from
+// the names older wakes gave), with "-N" when the name was taken.
 var sessionRecord = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`^(\d{4}-\d{2})-\d{2}T\d{2}-\d{2}-\d{2}Z(?:-(\d{1,9}))?\.md$`)
+	return regexp.MustCompile(`^(\d{4}-\d{2})-\d{2}T\d{2}-\d{2}-\d{2}Z(?:-([a-z][a-z0-9]{2,15}))?(?:-(\d{1,9}))?\.md$`)
 })
 
 // sessionMonth is the month of a session record's name, "" for another
@@ -412,8 +413,8 @@ func sessionMonth(p string) string {
 }
 
 // compareRecords orders session records newest first by their names
-// (their session times, then the "-N" of a name taken in that second);
-// ok is false unless both are named as records.
+// (their session times, then the "-N" of a name taken in that second,
+// then their writers); ok is false unless both are named as records.
 func compareRecords(a, b string) (c int, ok bool) {
 	ma, mb := sessionRecord().FindStringSubmatch(path.Base(a)), sessionRecord().FindStringSubmatch(path.Base(b))
 	if ma == nil || mb == nil {
@@ -423,9 +424,12 @@ func compareRecords(a, b string) (c int, ok bool) {
 	if c := strings.Compare(tb, ta); c != 0 {
 		return c, true
 	}
-	na, _ := strconv.Atoi(cmp.Or(ma[2], "1"))
-	nb, _ := strconv.Atoi(cmp.Or(mb[2], "1"))
-	return cmp.Compare(nb, na), true
+	na, _ := strconv.Atoi(cmp.Or(ma[3], "1"))
+	nb, _ := strconv.Atoi(cmp.Or(mb[3], "1"))
+	if c := cmp.Compare(nb, na); c != 0 {
+		return c, true
+	}
+	return strings.Compare(mb[2], ma[2]), true
 }
 
 // prepare sorts the tree, sums each directory and fixes the fold order.

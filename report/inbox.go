@@ -39,6 +39,9 @@ type Reminders struct {
 // Reminder is one entry of the inbox.
 type Reminder struct {
 	N int `json:"n"`
+	// ID is its id line's ([tiers.ReminderID]); absent from the entries
+	// older wakes wrote.
+	ID string `json:"id,omitempty"`
 	// At is when it was added (RFC 3339, UTC); "" when its heading's time
 	// is unreadable.
 	At    string   `json:"at"`
@@ -90,7 +93,7 @@ func stamp(t time.Time) string {
 
 // NewReminder is r as the JSON shows it.
 func NewReminder(r tiers.Reminder) Reminder {
-	return Reminder{N: r.N, At: stamp(r.At), Text: r.Text, Topic: r.Topic, Next: r.Next, Tags: strs(r.Tags),
+	return Reminder{N: r.N, ID: r.ID, At: stamp(r.At), Text: r.Text, Topic: r.Topic, Next: r.Next, Tags: strs(r.Tags),
 		Status: ReminderStatus(r), Consumed: r.Consumed, Done: r.Done, ClosedAt: stamp(r.ClosedAt), Line: r.Line}
 }
 

@@ -180,9 +180,10 @@ func sessionEntries(x *cold.Index) []sessionEntry {
 }
 
 // sessionName is the name a hand-off archives a session under: its time,
-// and "-N" when that name was taken.
+// the writer id of the clone that wrote it (absent from the names older
+// wakes gave), and "-N" when that name was taken.
 var sessionName = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`^(\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}Z)(?:-(\d{1,9}))?\.md$`)
+	return regexp.MustCompile(`^(\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}Z)(?:-[a-z][a-z0-9]{2,15})?(?:-(\d{1,9}))?\.md$`)
 })
 
 // newSessionEntry finds a session's time from its front matter, else its

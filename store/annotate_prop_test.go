@@ -93,7 +93,7 @@ func TestDecisionOperationsKeepEarlierBytes(t *testing.T) {
 func checkIdentified(t *testing.T, where, before string, e Entry) {
 	t.Helper()
 	var want []string
-	for _, a := range tiers.PlanIDs(tiers.ParseDecisions([]byte(before)), nil) {
+	for _, a := range tiers.PlanIDs(tiers.ParseDecisions([]byte(before)), nil, "wtest") {
 		want = append(want, a.ID)
 	}
 	if strings.Join(e.DecisionIDs, " ") != strings.Join(want, " ") {

@@ -28,7 +28,7 @@ func newDecisionStore(t *testing.T, log string) (*Store, func()) {
 		}
 	}
 	now := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
-	s := &Store{FS: fs, Root: testRoot, Now: func() time.Time { return now }, Locker: &memlock.Locker{}}
+	s := &Store{FS: fs, Root: testRoot, Now: func() time.Time { return now }, Locker: &memlock.Locker{}, Writer: "wtest"}
 	return s, func() { now = now.AddDate(0, 0, 1) }
 }
 
@@ -64,28 +64,28 @@ func TestReverse(t *testing.T) {
 [2026-02-14] DECISION: Use YAML for config BECAUSE: readability
 STATUS: reversed
 TOPIC: config
-ID: d-0b50
+ID: d-e9b24e-wtest
 REVERSED_BY: [2026-03-01] Use TOML for config BECAUSE: YAML indentation broke parsing
 
 [2026-02-20] DECISION: Keep one binary BECAUSE: simpler installs
-ID: d-7656
+ID: d-3e550b-wtest
 
 [2026-03-01] DECISION: Use TOML for config BECAUSE: YAML indentation broke parsing
-ID: d-a848
+ID: d-5cd477-wtest
 STATUS: active
 TOPIC: config
 `
 	if got := readLog(t, s); got != want {
 		t.Fatalf("after reverse:\n%s\nwant:\n%s", got, want)
 	}
-	if ch != (DecisionChange{Number: 1, ID: "d-0b50", Title: "[2026-02-14] Use YAML for config", Status: "reversed", Added: 3, AddedID: "d-a848", AddedTitle: "[2026-03-01] Use TOML for config"}) {
+	if ch != (DecisionChange{Number: 1, ID: "d-e9b24e-wtest", Title: "[2026-02-14] Use YAML for config", Status: "reversed", Added: 3, AddedID: "d-5cd477-wtest", AddedTitle: "[2026-03-01] Use TOML for config"}) {
 		t.Errorf("change %+v", ch)
 	}
 	_, err = s.Reverse(context.Background(), num(1), NewDecision{What: "Use JSON", Why: "x"})
-	if err == nil || !strings.Contains(err.Error(), "decision 1 (id d-0b50) is already reversed ([2026-03-01] Use TOML for config BECAUSE: YAML indentation broke parsing)") {
+	if err == nil || !strings.Contains(err.Error(), "decision 1 (id d-e9b24e-wtest) is already reversed ([2026-03-01] Use TOML for config BECAUSE: YAML indentation broke parsing)") {
 		t.Errorf("reversing a reversed entry: %v", err)
 	}
-	checkLedger(t, s, "reverse", "reversed #1 (id d-0b50) (Use YAML for config) by #3 (id d-a848): Use TOML for config", "d-0b50", "d-a848")
+	checkLedger(t, s, "reverse", "reversed #1 (id d-e9b24e-wtest) (Use YAML for config) by #3 (id d-5cd477-wtest): Use TOML for config", "d-e9b24e-wtest", "d-5cd477-wtest")
 	checkSnapshot(t, s)
 }
 
@@ -98,12 +98,12 @@ func TestContestUpholdWithoutStatusLine(t *testing.T) {
 	if _, err := s.Contest(context.Background(), num(2), "two binaries start faster", "split the daemon out"); err != nil {
 		t.Fatal(err)
 	}
-	log = strings.Replace(log, "TOPIC: config\n", "TOPIC: config\nID: d-0b50\n", 1)
-	contested := log + "\nID: d-7656\nSTATUS: contested\nOBJECTION: [2026-03-01] two binaries start faster\nPROPOSED: split the daemon out\n"
+	log = strings.Replace(log, "TOPIC: config\n", "TOPIC: config\nID: d-e9b24e-wtest\n", 1)
+	contested := log + "\nID: d-3e550b-wtest\nSTATUS: contested\nOBJECTION: [2026-03-01] two binaries start faster\nPROPOSED: split the daemon out\n"
 	if got := readLog(t, s); got != contested {
 		t.Fatalf("after contest:\n%q\nwant\n%q", got, contested)
 	}
-	checkLedger(t, s, "contest", "contested #2 (id d-7656) (Keep one binary): two binaries start faster", "d-7656")
+	checkLedger(t, s, "contest", "contested #2 (id d-3e550b-wtest) (Keep one binary): two binaries start faster", "d-3e550b-wtest")
 	tick()
 	ch, err := s.Uphold(context.Background(), num(2), "install size matters more")
 	if err != nil {
@@ -113,7 +113,7 @@ func TestContestUpholdWithoutStatusLine(t *testing.T) {
 	if got := readLog(t, s); got != upheld || ch.Status != "active" || ch.Number != 2 {
 		t.Fatalf("after uphold (%+v):\n%q\nwant\n%q", ch, got, upheld)
 	}
-	checkLedger(t, s, "uphold", "upheld #2 (id d-7656) (Keep one binary): install size matters more", "d-7656")
+	checkLedger(t, s, "uphold", "upheld #2 (id d-3e550b-wtest) (Keep one binary): install size matters more", "d-3e550b-wtest")
 	checkSnapshot(t, s)
 }
 
@@ -128,8 +128,8 @@ func TestAnnotateErrors(t *testing.T) {
 	}{
 		{"number past the end", func() error { _, err := s.Contest(ctx, num(3), "o", "p"); return err }, "decision 3: no such decision (warm/decisions.md has 2)"},
 		{"number zero", func() error { _, err := s.Uphold(ctx, num(0), "why"); return err }, "decision 0: no such decision"},
-		{"uphold an active entry", func() error { _, err := s.Uphold(ctx, num(1), "why"); return err }, "decision 1 (id d-0b50) is active, not contested"},
-		{"uphold an entry with no STATUS", func() error { _, err := s.Uphold(ctx, num(2), "why"); return err }, "decision 2 (id d-7656) is active (no STATUS line), not contested"},
+		{"uphold an active entry", func() error { _, err := s.Uphold(ctx, num(1), "why"); return err }, "decision 1 (id d-e9b24e-wtest) is active, not contested"},
+		{"uphold an entry with no STATUS", func() error { _, err := s.Uphold(ctx, num(2), "why"); return err }, "decision 2 (id d-3e550b-wtest) is active (no STATUS line), not contested"},
 		{"empty objection", func() error { _, err := s.Contest(ctx, num(1), " ", "p"); return err }, "the objection is empty"},
 		{"two-line proposal", func() error { _, err := s.Contest(ctx, num(1), "o", "a\nb"); return err }, "the proposal must be one line"},
 		{"empty replacement", func() error { _, err := s.Reverse(ctx, num(1), NewDecision{Why: "x"}); return err }, "the decision text is empty"},
@@ -182,7 +182,7 @@ func TestHandEditsRefuseAnnotation(t *testing.T) {
 		t.Fatalf("decide after a hand edit: %+v, %v", ch, err)
 	}
 	last, _ := afero.ReadFile(s.FS, s.snapshotPath())
-	if want := full + "\n[2026-03-01] DECISION: Use E BECAUSE: e\nID: d-2acc\nSTATUS: active\n"; string(last) != want {
+	if want := full + "\n[2026-03-01] DECISION: Use E BECAUSE: e\nID: d-623715-wtest\nSTATUS: active\n"; string(last) != want {
 		t.Errorf("snapshot:\n%s\nwant\n%s", last, want)
 	}
 	if edits := tiers.FindHandEdits(last, []byte(readLog(t, s))); len(edits) != 1 || edits[0].Entry != 2 {
@@ -235,7 +235,7 @@ func TestReverseOneLineEntry(t *testing.T) {
 		t.Fatal(err)
 	}
 	got := readLog(t, s)
-	if !strings.HasPrefix(got, "[2026-02-14] DECISION: Use YAML for config BECAUSE: readability STATUS: reversed TOPIC: config\nID: d-0b50\nREVERSED_BY: [2026-03-01] Use TOML for config BECAUSE: YAML indentation broke parsing\n") {
+	if !strings.HasPrefix(got, "[2026-02-14] DECISION: Use YAML for config BECAUSE: readability STATUS: reversed TOPIC: config\nID: d-e9b24e-wtest\nREVERSED_BY: [2026-03-01] Use TOML for config BECAUSE: YAML indentation broke parsing\n") {
 		t.Fatalf("log after reverse:\n%s", got)
 	}
 	log := tiers.ParseDecisions([]byte(got))
@@ -262,7 +262,7 @@ func TestDecideGuard(t *testing.T) {
 	ctx := context.Background()
 	_, err := s.Decide(ctx, NewDecision{What: "Use TOML for config", Why: "YAML broke"})
 	var ce *ConflictError
-	if !errors.As(err, &ce) || !strings.Contains(err.Error(), "contradicts decision 1 (id d-0b50)") || !strings.Contains(ce.Hint(), "wake reverse d-0b50") {
+	if !errors.As(err, &ce) || !strings.Contains(err.Error(), "contradicts decision 1 (id d-e9b24e-wtest)") || !strings.Contains(ce.Hint(), "wake reverse d-e9b24e-wtest") {
 		t.Fatalf("refusal: %v", err)
 	}
 	if got := readLog(t, s); got != entry {
@@ -274,7 +274,7 @@ func TestDecideGuard(t *testing.T) {
 	}
 	log := tiers.ParseDecisions([]byte(readLog(t, s)))
 	e := log.Entries[1]
-	if len(log.Malformed) != 0 || e.Status != tiers.StatusContested || !strings.Contains(e.Value(tiers.KeyObjection), "contradicts decision 1 (id d-0b50) ([2026-02-14] Use YAML for config): another choice") {
+	if len(log.Malformed) != 0 || e.Status != tiers.StatusContested || !strings.Contains(e.Value(tiers.KeyObjection), "contradicts decision 1 (id d-e9b24e-wtest) ([2026-02-14] Use YAML for config): another choice") {
 		t.Fatalf("forced entry %+v, malformed %v", e, log.Malformed)
 	}
 }

@@ -45,7 +45,7 @@ func TestNoneSince(t *testing.T) {
 	}
 	ledger := hoRead(t, s, tiers.LedgerPath)
 	lines := strings.Split(strings.TrimSpace(ledger), "\n")
-	if last := lines[len(lines)-1]; !strings.Contains(last, `"op":"handoff"`) || !strings.HasSuffix(last, `"auto":true}`) {
+	if last := lines[len(lines)-1]; !strings.Contains(last, `"op":"handoff"`) || !strings.HasSuffix(last, `"auto":true,"writer":"wtest"}`) {
 		t.Fatalf("the ledger line does not say automatic: %s", last)
 	}
 	if strings.Count(ledger, `"auto"`) != 1 {
@@ -87,7 +87,7 @@ func TestSessionHandoffs(t *testing.T) {
 	if err := auto("B's", "B", 0); err != nil {
 		t.Fatalf("B's automatic hand-off after A's: %v", err)
 	}
-	if !strings.Contains(hoRead(t, s, tiers.LedgerPath), `"summary":"B's","auto":true,"session":"B"}`) {
+	if !strings.Contains(hoRead(t, s, tiers.LedgerPath), `"summary":"B's","auto":true,"session":"B","writer":"wtest"}`) {
 		t.Fatalf("B's ledger line does not name its session:\n%s", hoRead(t, s, tiers.LedgerPath))
 	}
 	list := func(session string) []string {
@@ -111,7 +111,7 @@ func TestSessionHandoffs(t *testing.T) {
 	if got := list("A"); !reflect.DeepEqual(got, []string{"A's", "manual"}) {
 		t.Errorf("A's hand-offs: %q", got)
 	}
-	if !strings.Contains(hoRead(t, s, tiers.LedgerPath), `"summary":"manual"}`) {
+	if !strings.Contains(hoRead(t, s, tiers.LedgerPath), `"summary":"manual","writer":"wtest"}`) {
 		t.Errorf("a manual hand-off names a session")
 	}
 	// A, having gone by its 2 hand-offs, writes; going by 1, it finds one

@@ -75,7 +75,7 @@ func (s *Store) WriteCapsuleLocked(rel string, data []byte, ns []int, id string,
 		e.At = s.Now()
 	}
 	from, serr := ledgerSize(s.FS, s.Root)
-	err := AppendLedger(s.FS, s.Root, e)
+	err := s.appendLedger(e)
 	if err == nil {
 		return nil
 	}

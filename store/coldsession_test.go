@@ -15,7 +15,7 @@ import (
 func TestColdSessionLifecycle(t *testing.T) {
 	t.Parallel()
 	fs := afero.NewMemMapFs()
-	s := &Store{FS: fs, Root: "/r", Now: func() time.Time { return ledgerT0 }, Locker: &memlock.Locker{}}
+	s := &Store{FS: fs, Root: "/r", Now: func() time.Time { return ledgerT0 }, Locker: &memlock.Locker{}, Writer: "wtest"}
 	if cs, err := ReadColdSession(fs, "/r"); err != nil || cs.Pulled != 0 || !cs.Started.IsZero() {
 		t.Fatalf("no session yet: %+v %v", cs, err)
 	}
@@ -76,7 +76,7 @@ func TestColdSessionLifecycle(t *testing.T) {
 func TestPullColdIsSerialised(t *testing.T) {
 	t.Parallel()
 	fs := afero.NewMemMapFs()
-	s := &Store{FS: fs, Root: "/r", Now: time.Now, Locker: &memlock.Locker{}}
+	s := &Store{FS: fs, Root: "/r", Now: time.Now, Locker: &memlock.Locker{}, Writer: "wtest"}
 	const cap, each = 1000, 300
 	var wg sync.WaitGroup
 	for range 8 {

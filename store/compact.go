@@ -204,7 +204,7 @@ func (s *Store) writeCompaction(plans []compactPlan, decisions bool, f decisionF
 	}
 	e := Entry{At: s.Now().UTC().Truncate(time.Second), Op: OpCompact, Paths: paths, ChangeSummary: c.summary()}
 	if !decisions {
-		return AppendLedger(s.FS, s.Root, e)
+		return s.appendLedger(e)
 	}
 	warm := plans[len(plans)-1].warm
 	return s.writeDecisions([]byte(warm), []byte(warm), given, &e)

@@ -23,7 +23,7 @@ func TestHandoffPassesTheContinuityCheck(t *testing.T) {
 	t.Parallel()
 	fs := afero.NewMemMapFs()
 	now := time.Date(2026, 11, 22, 3, 24, 20, 0, time.UTC)
-	s := &store.Store{FS: fs, Root: "/p/.wake", Now: func() time.Time { return now }, Locker: &memlock.Locker{}}
+	s := &store.Store{FS: fs, Root: "/p/.wake", Now: func() time.Time { return now }, Locker: &memlock.Locker{}, Writer: "wtest"}
 	if _, err := store.Init(context.Background(), s, skeleton.Params{Project: "p"}); err != nil {
 		t.Fatal(err)
 	}

@@ -103,7 +103,7 @@ func (s *Store) createLogged(nf NewFile) error {
 		s.FS.Remove(s.Path(tiers.StateDir + "/" + recRel))
 		return err
 	}
-	if err := AppendLedger(s.FS, s.Root, nf.Entry); err != nil {
+	if err := s.appendLedger(nf.Entry); err != nil {
 		return fmt.Errorf("%s was created but its ledger line was not written: %w; the next wake command writes it", nf.Path, err)
 	}
 	return s.dropCreate(tmp, recRel)

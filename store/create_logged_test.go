@@ -31,12 +31,12 @@ func TestCreateLoggedCrashRecovers(t *testing.T) {
 		root := filepath.Join(t.TempDir(), ".wake")
 		os.MkdirAll(filepath.Join(root, tiers.StateDir), 0o755)
 		f := &faultFs{Fs: afero.NewOsFs(), failAt: at, crash: true}
-		s := &Store{FS: linkFaultFs{f}, Root: root, Now: now, Locker: &memlock.Locker{}}
+		s := &Store{FS: linkFaultFs{f}, Root: root, Now: now, Locker: &memlock.Locker{}, Writer: "wtest"}
 		err := s.CreateLogged(context.Background(), func() (NewFile, error) {
 			return NewFile{Path: rel, Data: data, Entry: Entry{Op: "capsule-stub", Paths: []string{rel}, ChangeSummary: "stub " + rel}}, nil
 		})
 		done := at > len(f.ops)
-		clean := &Store{FS: afero.NewOsFs(), Root: root, Now: now, Locker: &memlock.Locker{}}
+		clean := &Store{FS: afero.NewOsFs(), Root: root, Now: now, Locker: &memlock.Locker{}, Writer: "wtest"}
 		rec, rerr := Recover(context.Background(), clean)
 		if rerr != nil {
 			t.Fatalf("crash at op %d: recovery: %v", at, rerr)
@@ -80,7 +80,7 @@ func TestCreateRecordFromElsewhereRefused(t *testing.T) {
 	os.WriteFile(filepath.Join(root, "main.md"), []byte("mine"), 0o644)
 	os.WriteFile(filepath.Join(root, tiers.StateDir, CreatesDir, "0123456789ab.json"),
 		[]byte(`{"version":1,"path":"x.md","temp":"../main.md","sha256":"00","ledger":{"op":"x","change_summary":"y"}}`), 0o644)
-	s := &Store{FS: afero.NewOsFs(), Root: root, Now: time.Now, Locker: &memlock.Locker{}}
+	s := &Store{FS: afero.NewOsFs(), Root: root, Now: time.Now, Locker: &memlock.Locker{}, Writer: "wtest"}
 	if _, err := Recover(context.Background(), s); err == nil || !strings.Contains(err.Error(), "not a temporary name") {
 		t.Fatalf("err = %v", err)
 	}

@@ -133,7 +133,7 @@ func planAppend(f decisionFile, ds []NewDecision, at time.Time) (appended, error
 	day := at.UTC().Format("2006-01-02")
 	for i := range ds {
 		if ds[i].ID == "" {
-			ds[i].ID = tiers.DeriveID(day, ds[i].What, taken.Has)
+			ds[i].ID = tiers.DeriveID(f.writer, day, ds[i].What, taken.Has)
 		}
 		taken.Add(ds[i].ID)
 	}
@@ -198,6 +198,9 @@ type decisionFile struct {
 	// archive is the decisions archive: the reversed entries compaction
 	// moved out of the log, which keep their IDs there.
 	archive tiers.DecisionLog
+	// writer is the writer id of this clone, which the IDs it gives carry
+	// (see [tiers.DeriveID]).
+	writer string
 }
 
 // readDecisionsLocked reads the log, wake's snapshot of it and the IDs the
@@ -217,6 +220,9 @@ func (s *Store) readDecisionsLocked() (decisionFile, error) {
 	}
 	f := decisionFile{text: string(cur), log: tiers.ParseDecisions(cur), last: cur, known: tiers.IDSet{}, given: tiers.IDSet{}}
 	f.openComment = f.log.OpenComment
+	if f.writer, err = s.WriterID(); err != nil {
+		return decisionFile{}, err
+	}
 	last, err := tiers.ReadOwn(s.FS, s.Root, tiers.StateDir+"/"+DecisionsSnapshot)
 	switch {
 	case errors.Is(err, os.ErrNotExist):

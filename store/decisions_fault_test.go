@@ -184,8 +184,8 @@ func TestRecoverReportsDecisionWrites(t *testing.T) {
 		back   bool
 		want   string
 	}{
-		{rename, true, `rolled back a write of warm/decisions.md ("decided #4 (id d-74dc): Use SQLite"), interrupted before it changed the log`},
-		{rename + 1, false, `finished a write of warm/decisions.md ("decided #4 (id d-74dc): Use SQLite"), interrupted after it changed the log: wrote .state/decisions.last.md; made sure of the ledger line of the ids it gave; made sure of its ledger line`},
+		{rename, true, `rolled back a write of warm/decisions.md ("decided #4 (id d-1ccbb9-wtest): Use SQLite"), interrupted before it changed the log`},
+		{rename + 1, false, `finished a write of warm/decisions.md ("decided #4 (id d-1ccbb9-wtest): Use SQLite"), interrupted after it changed the log: wrote .state/decisions.last.md; made sure of the ledger line of the ids it gave; made sure of its ledger line`},
 	} {
 		fs := decisionRoot(t)
 		decisionOps[0].run(storeOn(&faultFs{Fs: fs, failAt: tc.failAt, crash: true}, faultAt))

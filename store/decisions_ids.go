@@ -2,6 +2,7 @@ package store
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -94,7 +95,7 @@ func scanWrittenIDs(data []byte, out []WrittenID, seen tiers.IDSet) []WrittenID 
 // so that none of its bytes moves. It returns the ledger line that says
 // which entries were given one; nil when none was.
 func (s *Store) identify(f *decisionFile) *Entry {
-	plan := tiers.PlanIDs(f.log, f.known)
+	plan := tiers.PlanIDs(f.log, f.known, f.writer)
 	if len(plan) == 0 {
 		return nil
 	}
@@ -135,17 +136,22 @@ func (f *decisionFile) resolve(ref DecisionRef) (tiers.Decision, error) {
 		}
 		return e, f.checkNumber(e)
 	}
-	es := f.log.ByID(ref.ID)
-	switch len(es) {
-	case 0:
-		if es := f.archive.ByID(ref.ID); len(es) > 0 {
-			return tiers.Decision{}, &ArchivedError{Entry: es[0]}
-		}
-		return tiers.Decision{}, fmt.Errorf("decision %s: %w (no entry of %s has that id)", ref.ID, ErrNoSuchDecision, tiers.DecisionsPath)
-	case 1:
+	es := f.log.Match(ref.ID)
+	switch {
+	case len(es) == 1:
 		return es[0], nil
+	case len(es) > 1 && tiers.SameID(es[0].ID, ref.ID):
+		return tiers.Decision{}, &DuplicateIDError{ID: ref.ID, Entries: es}
+	case len(es) > 1:
+		return tiers.Decision{}, &AmbiguousIDError{Prefix: ref.ID, Entries: es}
 	}
-	return tiers.Decision{}, &DuplicateIDError{ID: ref.ID, Entries: es}
+	switch ar := f.archive.Match(ref.ID); {
+	case len(ar) == 1:
+		return tiers.Decision{}, &ArchivedError{Entry: ar[0]}
+	case len(ar) > 1:
+		return tiers.Decision{}, &AmbiguousIDError{Prefix: ref.ID, Entries: ar, Archived: true}
+	}
+	return tiers.Decision{}, fmt.Errorf("decision %s: %w (no entry of %s has that id)", ref.ID, ErrNoSuchDecision, tiers.DecisionsPath)
 }
 
 // lastView returns the entries of the log as wake last wrote it, in
@@ -213,8 +219,13 @@ func (e *MovedNumberError) Hint() string {
 	return "an id names the same entry whatever is added before it; 'wake decisions --all' lists every decision with its id"
 }
 
+// ErrAmbiguousID is what [DuplicateIDError] and [AmbiguousIDError] are:
+// an ID that names more than one entry, which no command acts on.
+var ErrAmbiguousID = errors.New("the id names more than one decision")
+
 // DuplicateIDError refuses an ID that more than one entry has: an entry
-// copied by hand took its ID along.
+// copied by hand took its ID along, or two branches gave the same ID to
+// different entries (the short IDs older wakes gave) and were merged.
 type DuplicateIDError struct {
 	ID      string
 	Entries []tiers.Decision
@@ -225,11 +236,42 @@ func (e *DuplicateIDError) Error() string {
 	for _, d := range e.Entries {
 		which = append(which, fmt.Sprintf("#%d %s", d.Number, d.Title()))
 	}
-	return fmt.Sprintf("id %s names %d entries of %s (%s): an entry copied by hand keeps the id of its original; nothing was changed",
+	return fmt.Sprintf("id %s names %d entries of %s (%s): an entry copied by hand, or merged from another branch, keeps the id it had there; nothing was changed",
 		e.ID, len(e.Entries), tiers.DecisionsPath, strings.Join(which, ", "))
 }
+
+// Is makes the error [ErrAmbiguousID].
+func (e *DuplicateIDError) Is(target error) bool { return target == ErrAmbiguousID }
 
 // Hint says how to settle it.
 func (e *DuplicateIDError) Hint() string {
 	return "remove the ID line of the copy (wake gives it an id of its own at its next write), or name the decision by its number"
+}
+
+// AmbiguousIDError refuses the start of an ID that more than one entry's
+// ID starts with.
+type AmbiguousIDError struct {
+	Prefix   string
+	Entries  []tiers.Decision
+	Archived bool // the entries are in the decisions archive
+}
+
+func (e *AmbiguousIDError) Error() string {
+	var which []string
+	for _, d := range e.Entries {
+		which = append(which, fmt.Sprintf("%s (#%d %s)", d.ID, d.Number, d.Title()))
+	}
+	where := tiers.DecisionsPath
+	if e.Archived {
+		where = "the decisions archive"
+	}
+	return fmt.Sprintf("%s names %d entries of %s: %s; nothing was changed", e.Prefix, len(e.Entries), where, strings.Join(which, ", "))
+}
+
+// Is makes the error [ErrAmbiguousID].
+func (e *AmbiguousIDError) Is(target error) bool { return target == ErrAmbiguousID }
+
+// Hint says how to go on.
+func (e *AmbiguousIDError) Hint() string {
+	return "give more of the id, or all of it; 'wake decisions --all' lists every decision with its id"
 }

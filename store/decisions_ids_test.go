@@ -72,7 +72,7 @@ func TestMovedNumberRefused(t *testing.T) {
 		// Number 2 names the entry written by hand: refused, naming the ID
 		// it is about to get; that ID already reaches it.
 		_, err = s.Contest(context.Background(), num(2), "o", "p")
-		x := tiers.PlanIDs(tiers.ParseDecisions([]byte(log)), idSet(ids))[0].ID
+		x := tiers.PlanIDs(tiers.ParseDecisions([]byte(log)), idSet(ids), "wtest")[0].ID
 		if !errors.As(err, &me) || !strings.HasPrefix(err.Error(), "decision 2 is now [2026-02-01] Use X (id "+x+"; written by hand, it gets that id at wake's next write); it was [2026-03-01] Use B (id "+ids[1]+")") {
 			t.Fatalf("state %v: %v", withState, err)
 		}
@@ -123,8 +123,8 @@ func TestFirstWriteGivesIDs(t *testing.T) {
 	if len(es) != 2 || es[0].Op != "identify" || es[1].Op != "contest" {
 		t.Fatalf("ledger %+v", es)
 	}
-	want := "gave ids to 2 decision(s) that had none (written by hand): #1 d-0b50 [2026-02-14] Use YAML for config; #2 d-7656 [2026-02-20] Keep one binary"
-	if es[0].ChangeSummary != want || strings.Join(es[0].DecisionIDs, " ") != "d-0b50 d-7656" || es[0].Paths[0] != tiers.DecisionsPath {
+	want := "gave ids to 2 decision(s) that had none (written by hand): #1 d-e9b24e-wtest [2026-02-14] Use YAML for config; #2 d-3e550b-wtest [2026-02-20] Keep one binary"
+	if es[0].ChangeSummary != want || strings.Join(es[0].DecisionIDs, " ") != "d-e9b24e-wtest d-3e550b-wtest" || es[0].Paths[0] != tiers.DecisionsPath {
 		t.Errorf("identify line %+v", es[0])
 	}
 	// A second write gives none.
@@ -248,7 +248,7 @@ func TestHandoffDecisionIDs(t *testing.T) {
 	log := tiers.ParseDecisions([]byte(hoRead(t, s, tiers.DecisionsPath)))
 	es, _, _ := ReadLedger(s.FS, s.Root)
 	id, ho := es[len(es)-2], es[len(es)-1]
-	if id.Op != "identify" || strings.Join(id.DecisionIDs, " ") != "d-0b50 d-7656" {
+	if id.Op != "identify" || strings.Join(id.DecisionIDs, " ") != "d-e9b24e-wtest d-3e550b-wtest" {
 		t.Errorf("identify line %+v", id)
 	}
 	want := []string{log.Entries[2].ID, log.Entries[3].ID}

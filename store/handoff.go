@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path"
 	"slices"
 	"time"
 
@@ -140,7 +139,11 @@ func (s *Store) plan(in SessionWrite) (*journal, []byte, error) {
 		New: digest(summary), Decisions: fresh}
 	j.Block = Block{Updated: at, SessionSummary: sess.Summary, NextPriority: sess.NextPriority,
 		OpenRisk: sess.OpenRisk, EmotionalRegister: sess.EmotionalRegister}
-	if j.Record, err = s.freeSessionName(sessionBase(at)); err != nil {
+	writer, err := s.WriterID()
+	if err != nil {
+		return nil, nil, err
+	}
+	if j.Record, err = s.freeSessionName(sessionBase(at, writer)); err != nil {
 		return nil, nil, err
 	}
 	paths := []string{tiers.LatestPath, j.Record}
@@ -277,83 +280,6 @@ func (s *Store) planLatestRecord(j *journal, latest []byte) error {
 	}
 	j.LatestRecord, err = s.freeSessionName(base, j.Record)
 	return err
-}
-
-// sessionBase is the name a session of time at has in cold/sessions/,
-// before the "-N" that a name already taken gets.
-func sessionBase(at time.Time) string { return at.UTC().Format("2006-01-02T15-04-05Z") }
-
-// sessionBaseOf is the name base of the summary data at rel: its session
-// time, else its modification time (byModTime).
-func (s *Store) sessionBaseOf(rel string, data []byte) (base string, byModTime bool, err error) {
-	sess, _ := tiers.ParseSession(data)
-	if !sess.At.IsZero() {
-		return sessionBase(sess.At), false, nil
-	}
-	fi, err := s.FS.Stat(s.Path(rel))
-	if err != nil {
-		return "", false, fmt.Errorf("reading %s: %w", rel, err)
-	}
-	return sessionBase(fi.ModTime()), true, nil
-}
-
-// sessionNames are the names a session of base may have in
-// cold/sessions/, in order: base.md, base-2.md, … base-1000.md.
-func sessionNames(base string) func(yield func(string) bool) {
-	return func(yield func(string) bool) {
-		for n := 1; n <= maxSessionNames; n++ {
-			name := path.Join(tiers.SessionsDir, base+".md")
-			if n > 1 {
-				name = path.Join(tiers.SessionsDir, fmt.Sprintf("%s-%d.md", base, n))
-			}
-			if !yield(name) {
-				return
-			}
-		}
-	}
-}
-
-const maxSessionNames = 1000
-
-// freeSessionName is the first name of base in cold/sessions/ that no file
-// has and that is none of taken (names this hand-off already planned).
-func (s *Store) freeSessionName(base string, taken ...string) (string, error) {
-	for name := range sessionNames(base) {
-		if slices.Contains(taken, name) {
-			continue
-		}
-		if _, err := lstat(s.FS, s.Path(name)); errors.Is(err, os.ErrNotExist) {
-			return name, nil
-		} else if err != nil {
-			return "", fmt.Errorf("checking %s: %w", name, err)
-		}
-	}
-	return "", fmt.Errorf("%s: a thousand sessions are named %s; not naming another", tiers.SessionsDir, base)
-}
-
-// isView reports whether data, a summary of recent/, is a copy of a
-// session record: a file of cold/sessions/ named by its session time that
-// holds the same bytes. Only such a copy may be replaced, since what it
-// holds is kept elsewhere.
-func (s *Store) isView(data []byte) (bool, error) {
-	sess, _ := tiers.ParseSession(data)
-	if sess.At.IsZero() {
-		return false, nil
-	}
-	want := digest(data)
-	for name := range sessionNames(sessionBase(sess.At)) {
-		rec, err := s.readOptional(name)
-		if err != nil {
-			return false, err
-		}
-		if rec == nil {
-			return false, nil
-		}
-		if digest(rec) == want {
-			return true, nil
-		}
-	}
-	return false, nil
 }
 
 // readOptional reads rel under the root; a missing file gives nil.

@@ -28,7 +28,7 @@ func (c *hoClock) now() time.Time { return c.t }
 func newHandoffStore(t testing.TB, fs afero.Fs) (*Store, *hoClock) {
 	t.Helper()
 	c := &hoClock{time.Date(2026, 11, 22, 3, 24, 20, 0, time.UTC)}
-	s := &Store{FS: fs, Root: hoRoot, Now: c.now, Locker: &memlock.Locker{}}
+	s := &Store{FS: fs, Root: hoRoot, Now: c.now, Locker: &memlock.Locker{}, Writer: "wtest"}
 	if _, err := Init(context.Background(), s, skeleton.Params{Project: "proj"}); err != nil {
 		t.Fatal(err)
 	}
@@ -76,7 +76,7 @@ func TestFirstHandoff(t *testing.T) {
 	latest := hoRead(t, s, tiers.LatestPath)
 	// The record is written whole, once, in cold/sessions/; latest.md is
 	// its copy.
-	if res.Record != "cold/sessions/2026-11-22T03-24-20Z.md" || hoRead(t, s, res.Record) != latest || res.LatestRecord != "" {
+	if res.Record != "cold/sessions/2026-11-22T03-24-20Z-wtest.md" || hoRead(t, s, res.Record) != latest || res.LatestRecord != "" {
 		t.Fatalf("record %q, latest record %q", res.Record, res.LatestRecord)
 	}
 	// The summary is the session's record: the HANDOFF fields too.
@@ -96,13 +96,13 @@ func TestFirstHandoff(t *testing.T) {
 	if main != head+wantBlock+tail {
 		t.Fatalf("main.md:\n%s", main)
 	}
-	if log := hoRead(t, s, tiers.DecisionsPath); !strings.HasSuffix(log, "[2026-11-22] DECISION: Use TOML BECAUSE: YAML indentation broke parsing\nID: d-7111\nSTATUS: active\n") {
+	if log := hoRead(t, s, tiers.DecisionsPath); !strings.HasSuffix(log, "[2026-11-22] DECISION: Use TOML BECAUSE: YAML indentation broke parsing\nID: d-7c71f2-wtest\nSTATUS: active\n") {
 		t.Fatalf("decisions.md:\n%s", log)
 	}
 	entries, bad, _ := ReadLedger(s.FS, s.Root)
 	last := entries[len(entries)-1]
 	if len(bad) != 0 || last.Op != "handoff" || last.ChangeSummary != "first" || last.Summary != "first" ||
-		strings.Join(last.Paths, " ") != "recent/latest.md cold/sessions/2026-11-22T03-24-20Z.md main.md warm/decisions.md" || strings.Join(last.DecisionIDs, " ") != "d-7111" {
+		strings.Join(last.Paths, " ") != "recent/latest.md cold/sessions/2026-11-22T03-24-20Z-wtest.md main.md warm/decisions.md" || strings.Join(last.DecisionIDs, " ") != "d-7c71f2-wtest" {
 		t.Fatalf("ledger %+v, bad %v", entries, bad)
 	}
 	if ok, _ := Pending(s.FS, s.Root); ok {
@@ -120,7 +120,7 @@ func TestThreeHandoffsRotate(t *testing.T) {
 		}
 	}
 	if hoSummary(t, s, tiers.LatestPath) != "three" || hoSummary(t, s, tiers.PreviousPath) != "two" ||
-		hoSummary(t, s, "cold/sessions/2026-11-22T03-24-20Z.md") != "one" {
+		hoSummary(t, s, "cold/sessions/2026-11-22T03-24-20Z-wtest.md") != "one" {
 		t.Fatal("rotation went wrong")
 	}
 	if got := tiers.ParseMain([]byte(hoRead(t, s, tiers.MainPath))).Handoff.Get(tiers.KeyNextPriority); got != "next after three" {
@@ -144,7 +144,7 @@ func TestSameSecondRecordsGetSuffixes(t *testing.T) {
 		}
 		records = append(records, res.Record)
 	}
-	want := "cold/sessions/2026-11-22T03-24-20Z.md cold/sessions/2026-11-22T03-24-20Z-2.md cold/sessions/2026-11-22T03-24-20Z-3.md cold/sessions/2026-11-22T03-24-20Z-4.md cold/sessions/2026-11-22T03-24-20Z-5.md cold/sessions/2026-11-22T03-24-20Z-6.md"
+	want := "cold/sessions/2026-11-22T03-24-20Z-wtest.md cold/sessions/2026-11-22T03-24-20Z-wtest-2.md cold/sessions/2026-11-22T03-24-20Z-wtest-3.md cold/sessions/2026-11-22T03-24-20Z-wtest-4.md cold/sessions/2026-11-22T03-24-20Z-wtest-5.md cold/sessions/2026-11-22T03-24-20Z-wtest-6.md"
 	if strings.Join(records, " ") != want {
 		t.Fatalf("records %v", records)
 	}
@@ -171,7 +171,7 @@ func TestPreviousWithoutSessionUsesModTime(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Archived != "cold/sessions/2025-01-02T03-04-05Z.md" || !res.ArchivedByModTime || !res.Demoted {
+	if res.Archived != "cold/sessions/2025-01-02T03-04-05Z-wtest.md" || !res.ArchivedByModTime || !res.Demoted {
 		t.Fatalf("result %+v", res)
 	}
 	if hoRead(t, s, res.Archived) != hand || hoRead(t, s, tiers.PreviousPath) != "old latest" {
@@ -281,7 +281,7 @@ func TestOlderRootsSummariesBecomeRecords(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Archived != "cold/sessions/2026-11-20T10-00-00Z.md" || res.LatestRecord != "cold/sessions/2026-11-21T10-00-00Z.md" || res.Record != "cold/sessions/2026-11-22T03-24-20Z.md" {
+	if res.Archived != "cold/sessions/2026-11-20T10-00-00Z-wtest.md" || res.LatestRecord != "cold/sessions/2026-11-21T10-00-00Z-wtest.md" || res.Record != "cold/sessions/2026-11-22T03-24-20Z-wtest.md" {
 		t.Fatalf("archived %q, latest copied to %q, record %q", res.Archived, res.LatestRecord, res.Record)
 	}
 	for rel, want := range map[string]string{res.Archived: "older", res.LatestRecord: "old", res.Record: "new", tiers.PreviousPath: "old", tiers.LatestPath: "new"} {
@@ -323,10 +323,10 @@ func TestEditedViewIsKept(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Archived != "cold/sessions/2026-11-22T04-24-20Z-2.md" || hoRead(t, s, res.Archived) != edited {
+	if res.Archived != "cold/sessions/2026-11-22T04-24-20Z-wtest-2.md" || hoRead(t, s, res.Archived) != edited {
 		t.Fatalf("the edited previous.md went to %q", res.Archived)
 	}
-	if hoRead(t, s, "cold/sessions/2026-11-22T04-24-20Z.md") != prev {
+	if hoRead(t, s, "cold/sessions/2026-11-22T04-24-20Z-wtest.md") != prev {
 		t.Fatal("the record itself changed")
 	}
 }

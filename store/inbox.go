@@ -24,6 +24,9 @@ const listHint = "see them with: wake remember --list --all"
 
 // NewReminder is a reminder to append to the inbox.
 type NewReminder struct {
+	// ID, when set, is written on an id line after the heading; Remember
+	// gives one ([tiers.ReminderID]).
+	ID    string `json:"-"`
 	Text  string // what to remember (required)
 	Topic string // optional
 	Next  string // the suggested next step, optional
@@ -75,6 +78,9 @@ func (r NewReminder) Render(n int, at time.Time) string {
 	r = r.normalized()
 	var b strings.Builder
 	fmt.Fprintf(&b, "## %d · %s\n", n, at.UTC().Format(tiers.InboxTimeLayout))
+	if r.ID != "" {
+		fmt.Fprintf(&b, "- %s: %s\n", tiers.InboxKeyID, r.ID)
+	}
 	fmt.Fprintf(&b, "- %s: %s\n", tiers.InboxKeyReminder, r.Text)
 	if r.Topic != "" {
 		fmt.Fprintf(&b, "- %s: %s\n", tiers.InboxKeyTopic, r.Topic)
@@ -158,7 +164,7 @@ func (s *Store) writeInboxLocked(f inboxFile, text string, e *Entry) error {
 		e.At = s.Now()
 	}
 	from, serr := ledgerSize(s.FS, s.Root)
-	err := AppendLedger(s.FS, s.Root, *e)
+	err := s.appendLedger(*e)
 	if err == nil {
 		return nil
 	}
@@ -233,6 +239,11 @@ func (s *Store) Remember(ctx context.Context, r NewReminder) (tiers.Reminder, er
 		}
 		n := max(f.inbox.Last, archived) + 1
 		at := s.Now().UTC().Truncate(time.Second)
+		writer, err := s.WriterID()
+		if err != nil {
+			return err
+		}
+		r.ID = tiers.ReminderID(writer, n, at.Format(tiers.InboxTimeLayout), r.Text)
 		eol := f.inbox.EOL
 		text := f.text
 		if !f.exists || strings.TrimSpace(text) == "" {
@@ -241,7 +252,7 @@ func (s *Store) Remember(ctx context.Context, r NewReminder) (tiers.Reminder, er
 		text = appendEntry(text, strings.ReplaceAll(r.Render(n, at), "\n", eol), eol)
 		b, _ := tiers.ParseInbox([]byte(text))
 		rm, ok := b.Reminder(n)
-		if !ok || rm.Text != r.Text || rm.Topic != r.Topic || rm.Next != r.Next || !slices.Equal(rm.Tags, r.Tags) || len(b.Reminders) != len(f.inbox.Reminders)+1 {
+		if !ok || rm.ID != r.ID || rm.Text != r.Text || rm.Topic != r.Topic || rm.Next != r.Next || !slices.Equal(rm.Tags, r.Tags) || len(b.Reminders) != len(f.inbox.Reminders)+1 {
 			return fmt.Errorf("%s: the new entry would not read back as written; nothing was written", tiers.InboxPath)
 		}
 		e := f.entry(s, OpRemember, fmt.Sprintf("remembered #%d: %s", n, oneLine(r.Text)))

@@ -30,7 +30,9 @@ func TestRememberOnInboxOverReadLimit(t *testing.T) {
 	if _, err := s.CloseReminder(ctx, 700, "seen"); err != nil {
 		t.Fatal(err)
 	}
-	want := old + "- done: seen at 2026-11-22T03:24:20Z\n\n## 701 · 2026-11-22T03:24:20Z\n- reminder: new\n"
+	// #700, written without an id as older wakes did, still closes by
+	// its number.
+	want := old + "- done: seen at 2026-11-22T03:24:20Z\n\n## 701 · 2026-11-22T03:24:20Z\n- id: " + tiers.ReminderID("wtest", 701, "2026-11-22T03:24:20Z", "new") + "\n- reminder: new\n"
 	if got := hoRead(t, s, tiers.InboxPath); got != want {
 		t.Fatalf("%d bytes, want %d; tail %q", len(got), len(want), got[max(0, len(got)-200):])
 	}

@@ -22,7 +22,7 @@ func TestRememberCreatesAndAppends(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r.N != 1 || r.Text != "Outline onboarding UX spike" || !r.At.Equal(c.now().Truncate(time.Second)) || !r.Open() {
+	if r.N != 1 || r.ID != tiers.ReminderID("wtest", 1, "2026-11-22T03:24:20Z", "Outline onboarding UX spike") || r.Text != "Outline onboarding UX spike" || !r.At.Equal(c.now().Truncate(time.Second)) || !r.Open() {
 		t.Fatalf("%+v", r)
 	}
 	c.t = c.t.Add(time.Minute)
@@ -30,8 +30,8 @@ func TestRememberCreatesAndAppends(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := tiers.InboxTitle + "\n\n" + tiers.InboxIntro + "\n\n" +
-		"## 1 · 2026-11-22T03:24:20Z\n- reminder: Outline onboarding UX spike\n- topic: ux\n- next: Review mockups\n- tags: ux, spike\n\n" +
-		"## 2 · 2026-11-22T03:25:20Z\n- reminder: Second\n"
+		"## 1 · 2026-11-22T03:24:20Z\n- id: " + r.ID + "\n- reminder: Outline onboarding UX spike\n- topic: ux\n- next: Review mockups\n- tags: ux, spike\n\n" +
+		"## 2 · 2026-11-22T03:25:20Z\n- id: " + tiers.ReminderID("wtest", 2, "2026-11-22T03:25:20Z", "Second") + "\n- reminder: Second\n"
 	if got := hoRead(t, s, tiers.InboxPath); got != want {
 		t.Fatalf("inbox:\n%s\nwant:\n%s", got, want)
 	}
@@ -86,7 +86,7 @@ func TestRememberKeepsHandEdits(t *testing.T) {
 	if err != nil || r.N != 10 {
 		t.Fatalf("%+v %v", r, err)
 	}
-	want := old + "\r\n\r\n## 10 · 2026-11-22T03:24:20Z\r\n- reminder: new\r\n"
+	want := old + "\r\n\r\n## 10 · 2026-11-22T03:24:20Z\r\n- id: " + tiers.ReminderID("wtest", 10, "2026-11-22T03:24:20Z", "new") + "\r\n- reminder: new\r\n"
 	if got := hoRead(t, s, tiers.InboxPath); got != want {
 		t.Fatalf("%q\nwant\n%q", got, want)
 	}

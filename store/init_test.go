@@ -16,7 +16,7 @@ import (
 func TestInitCreatesOnlyWhatIsMissing(t *testing.T) {
 	t.Parallel()
 	fs := afero.NewMemMapFs()
-	s := &Store{FS: fs, Root: "/p/.wake", Now: func() time.Time { return time.Date(2026, 11, 22, 0, 0, 0, 0, time.UTC) }, Locker: &memlock.Locker{}}
+	s := &Store{FS: fs, Root: "/p/.wake", Now: func() time.Time { return time.Date(2026, 11, 22, 0, 0, 0, 0, time.UTC) }, Locker: &memlock.Locker{}, Writer: "wtest"}
 	res, err := Init(context.Background(), s, skeleton.Params{Agent: "Ava", Project: "p"})
 	if err != nil {
 		t.Fatal(err)

@@ -396,7 +396,7 @@ func (s *Store) ensureLedger(want Entry) (bool, error) {
 			return false, nil
 		}
 	}
-	return true, AppendLedger(s.FS, s.Root, want)
+	return true, s.appendLedger(want)
 }
 
 // removeTemps removes the temporary files an interrupted atomic write of a

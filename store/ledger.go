@@ -44,6 +44,10 @@ type Entry struct {
 	// (the hook's, or the one its client put in the environment), so that
 	// it is told from another session's ([SessionHandoffs]).
 	Session string `json:"session,omitempty"`
+	// Writer is the writer id of the clone or worktree that wrote the line
+	// ([WriterID]), so that lines from two clones merged into one ledger
+	// are told apart. Lines older wakes wrote have none.
+	Writer string `json:"writer,omitempty"`
 }
 
 // Validate checks that the entry can be written: an op of one word, a
@@ -62,6 +66,8 @@ func (e Entry) Validate() error {
 		return errors.New("ledger entry: summary must be one line")
 	case strings.ContainsAny(e.Session, "\r\n"):
 		return errors.New("ledger entry: session must be one line")
+	case e.Writer != "" && !ValidWriter(e.Writer):
+		return fmt.Errorf("ledger entry: writer %q is not a writer id", e.Writer)
 	case e.Sensitivity != "" && e.Sensitivity != tiers.Confidential && e.Sensitivity != tiers.Secret:
 		return fmt.Errorf("ledger entry: sensitivity %q is neither %s nor %s", e.Sensitivity, tiers.Confidential, tiers.Secret)
 	}
@@ -77,7 +83,16 @@ func (e Entry) Validate() error {
 // The entry is wake's own account of a change, so wake's record of the
 // memory files it names ([SeenFile]) is then brought up to date: the next
 // session start does not take the change for an edit by hand.
+//
+// An entry without a writer id is given the root's ([WriterID]).
 func AppendLedger(fsys afero.Fs, root string, e Entry) error {
+	if e.Writer == "" {
+		w, err := WriterID(fsys, root)
+		if err != nil {
+			return err
+		}
+		e.Writer = w
+	}
 	if err := appendLedger(fsys, root, e); err != nil {
 		return err
 	}

@@ -202,7 +202,7 @@ func TestReadLedgerSince(t *testing.T) {
 func TestMutateAppendsOneLine(t *testing.T) {
 	t.Parallel()
 	fs := afero.NewMemMapFs()
-	s := &Store{FS: fs, Root: "/r", Now: func() time.Time { return ledgerT0 }, Locker: &memlock.Locker{}}
+	s := &Store{FS: fs, Root: "/r", Now: func() time.Time { return ledgerT0 }, Locker: &memlock.Locker{}, Writer: "wtest"}
 	for i := range 3 {
 		err := s.Mutate(context.Background(), func() (Entry, error) {
 			return Entry{Op: "remember", Paths: []string{"cold/a.md"}, ChangeSummary: fmt.Sprintf("change %d", i), Summary: "doc summary"}, nil

@@ -140,7 +140,7 @@ func (s *Store) finishDecisions(p pendingDecisions, log []byte, recovering bool)
 		if recovering {
 			_, err = s.ensureLedger(*l)
 		} else {
-			err = AppendLedger(s.FS, s.Root, *l)
+			err = s.appendLedger(*l)
 		}
 		if err != nil {
 			return err

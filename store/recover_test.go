@@ -45,7 +45,7 @@ func faultInput(summary string) SessionWrite {
 }
 
 func storeOn(fs afero.Fs, at time.Time) *Store {
-	return &Store{FS: fs, Root: hoRoot, Now: func() time.Time { return at }, Locker: &memlock.Locker{}}
+	return &Store{FS: fs, Root: hoRoot, Now: func() time.Time { return at }, Locker: &memlock.Locker{}, Writer: "wtest"}
 }
 
 var faultAt = time.Date(2026, 11, 22, 3, 24, 20, 0, time.UTC)

@@ -23,6 +23,10 @@ type Store struct {
 	// decision log under the lock made, for its write to keep (see
 	// [Store.writeDecisions]); nil when there is none to write.
 	writtenIDs *writtenIDs
+	// Writer is the writer id the root is given when it has none yet
+	// (see [WriterID]); empty means a random one. A root that has one
+	// keeps it. Tests set it to make names and ledger lines repeatable.
+	Writer string
 }
 
 // Path returns the file-system path of rel under the root.
@@ -76,7 +80,7 @@ func (s *Store) MutateThen(ctx context.Context, fn func() (Entry, error), then f
 	if e.At.IsZero() {
 		e.At = s.Now()
 	}
-	if err := AppendLedger(s.FS, s.Root, e); err != nil {
+	if err := s.appendLedger(e); err != nil {
 		return err
 	}
 	if then == nil {
@@ -98,4 +102,17 @@ func (s *Store) lockForWrite(ctx context.Context) (func() error, error) {
 		return nil, err
 	}
 	return unlock, nil
+}
+
+// appendLedger is [AppendLedger] of an entry carrying the store's writer
+// id.
+func (s *Store) appendLedger(e Entry) error {
+	if e.Writer == "" {
+		w, err := s.WriterID()
+		if err != nil {
+			return err
+		}
+		e.Writer = w
+	}
+	return AppendLedger(s.FS, s.Root, e)
 }

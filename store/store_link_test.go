@@ -26,7 +26,7 @@ func osRoot(t *testing.T) (*Store, string) {
 	t.Helper()
 	dir := t.TempDir()
 	s := &Store{FS: afero.NewOsFs(), Root: filepath.Join(dir, "proj", ".wake"),
-		Now: func() time.Time { return time.Date(2026, 11, 22, 3, 24, 20, 0, time.UTC) }, Locker: &memlock.Locker{}}
+		Now: func() time.Time { return time.Date(2026, 11, 22, 3, 24, 20, 0, time.UTC) }, Locker: &memlock.Locker{}, Writer: "wtest"}
 	if _, err := Init(context.Background(), s, skeleton.Params{Project: "proj"}); err != nil {
 		t.Fatal(err)
 	}

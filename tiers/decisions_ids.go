@@ -105,31 +105,77 @@ func (l DecisionLog) DuplicateIDs() [][]Decision {
 }
 
 // DeriveID returns the ID wake gives an entry dated date that decides
-// what: "d-" and the first four hex digits of a SHA-256 of the two. When
-// taken reports that ID in use, a counter joins the hashed text until one
-// is free (eight digits once the four-digit ones are crowded).
+// what, written by the clone or worktree whose writer id is writer:
+// "d-", six hex digits of a SHA-256 of the three, "-" and the writer
+// ("d-7f3a9c-k3f9qa"). When taken reports that ID in use, a counter joins
+// the hashed text until one is free. The writer makes the IDs two
+// branches give never the same, whatever they decide and when: each
+// clone only has to keep its own IDs apart, which taken does. An empty
+// writer gives the IDs older wakes gave, "d-" and four hex digits of
+// date and text (eight once those are crowded).
 //
 // An ID is derived rather than random so that the same log always gets
 // the same IDs: a listing can show the ID a hand-written entry will get
 // before wake writes it, and an interrupted hand-off finishes with the
 // IDs it planned. Once written, an ID is a field like any other: editing
 // the entry's text does not change it.
-func DeriveID(date, what string, taken func(id string) bool) string {
+func DeriveID(writer, date, what string, taken func(id string) bool) string {
 	base := date + "\n" + OneLine(what)
+	digits, suffix := 4, ""
+	if writer != "" {
+		base = writer + "\n" + base
+		digits, suffix = 6, "-"+writer
+	}
 	for n := 0; ; n++ {
 		in := base
 		if n > 0 {
 			in += "\n" + strconv.Itoa(n)
 		}
 		sum := sha256.Sum256([]byte(in))
-		digits := 4
+		d := digits
 		if n >= 64 {
-			digits = 8
+			d = 8
 		}
-		if id := IDPrefix + hex.EncodeToString(sum[:])[:digits]; !taken(id) {
+		if id := IDPrefix + hex.EncodeToString(sum[:])[:d] + suffix; !taken(id) {
 			return id
 		}
 	}
+}
+
+// MinIDPrefix is how many hex digits after "d-" a shortened ID must keep
+// to name an entry: as many as the IDs older wakes gave.
+const MinIDPrefix = 4
+
+// Match returns the entries id names, in file order: those whose ID is
+// id; else, when id is "d-" and at least [MinIDPrefix] hex digits, those
+// whose ID starts with it ("d-7f3a" for "d-7f3a9c-k3f9qa"). More than
+// one is an ambiguity for the caller to refuse.
+func (l DecisionLog) Match(id string) []Decision {
+	if es := l.ByID(id); len(es) > 0 {
+		return es
+	}
+	if !IsIDPrefix(id) {
+		return nil
+	}
+	var out []Decision
+	for _, e := range l.Entries {
+		if len(e.ID) > len(id) && strings.EqualFold(e.ID[:len(id)], id) {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// IsIDPrefix reports whether s may name a decision by the start of its
+// ID: "d-" and at least [MinIDPrefix] hex digits, perhaps followed by the
+// start of the writer id ("d-7f3a", "d-7f3a9c-k3").
+func IsIDPrefix(s string) bool {
+	h, ok := strings.CutPrefix(strings.ToLower(s), IDPrefix)
+	if !ok || !ValidID(s) {
+		return false
+	}
+	digits, _, _ := strings.Cut(h, "-")
+	return len(digits) >= MinIDPrefix && strings.Trim(digits, "0123456789abcdef") == ""
 }
 
 // Assignment is an ID wake gives an entry that has no ID line.
@@ -139,12 +185,13 @@ type Assignment struct {
 }
 
 // PlanIDs returns the IDs wake gives, at its next write of the log, the
-// entries that have no ID line, in file order. known holds the IDs in use
+// entries that have no ID line, in file order, when the writer id of the
+// clone writing is writer (see [DeriveID]). known holds the IDs in use
 // outside the log (those the ledger records wake writing, which a deleted
 // entry must not pass on); an entry's ID is free of them, of the log's
 // own and of those given before it. The plan depends on nothing else, so
 // a listing shows exactly the IDs the next write gives.
-func PlanIDs(log DecisionLog, known IDSet) []Assignment {
+func PlanIDs(log DecisionLog, known IDSet, writer string) []Assignment {
 	taken := log.IDs()
 	for id := range known {
 		taken.Add(id)
@@ -154,7 +201,7 @@ func PlanIDs(log DecisionLog, known IDSet) []Assignment {
 		if e.HasIDLine() {
 			continue
 		}
-		id := DeriveID(e.Date, e.What, taken.Has)
+		id := DeriveID(writer, e.Date, e.What, taken.Has)
 		taken.Add(id)
 		out = append(out, Assignment{Number: e.Number, ID: id})
 	}

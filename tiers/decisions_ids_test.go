@@ -59,7 +59,7 @@ func TestParseDecisionsBadIDs(t *testing.T) {
 	if id := log.Entries[2].ID; id != "d-1" {
 		t.Errorf("first ID line counts: %q", id)
 	}
-	if !log.Entries[0].HasIDLine() || PlanIDs(log, nil) != nil {
+	if !log.Entries[0].HasIDLine() || PlanIDs(log, nil, "") != nil {
 		t.Errorf("an entry with an ID line, even an empty one, is not given another")
 	}
 }
@@ -67,23 +67,23 @@ func TestParseDecisionsBadIDs(t *testing.T) {
 func TestDeriveID(t *testing.T) {
 	t.Parallel()
 	none := func(string) bool { return false }
-	id := DeriveID("2026-02-14", "Use  YAML\nfor config", none)
+	id := DeriveID("", "2026-02-14", "Use  YAML\nfor config", none)
 	if !regexp.MustCompile(`^d-[0-9a-f]{4}$`).MatchString(id) {
 		t.Fatalf("ID %q is not d- and four hex digits", id)
 	}
-	if again := DeriveID("2026-02-14", "Use YAML for config", none); again != id {
+	if again := DeriveID("", "2026-02-14", "Use YAML for config", none); again != id {
 		t.Errorf("the same entry gives %q then %q; white space in the text must not count", id, again)
 	}
-	if other := DeriveID("2026-02-15", "Use YAML for config", none); other == id {
+	if other := DeriveID("", "2026-02-15", "Use YAML for config", none); other == id {
 		t.Errorf("another date gives the same ID %q", id)
 	}
 	taken := IDSet{}
 	taken.Add(id)
-	if next := DeriveID("2026-02-14", "Use YAML for config", taken.Has); next == id || !ValidID(next) {
+	if next := DeriveID("", "2026-02-14", "Use YAML for config", taken.Has); next == id || !ValidID(next) {
 		t.Errorf("a taken ID is given again: %q", next)
 	}
 	// Every four-digit ID taken: the derivation still ends, with eight.
-	if long := DeriveID("2026-02-14", "x", func(s string) bool { return len(s) == 6 }); len(long) != 10 {
+	if long := DeriveID("", "2026-02-14", "x", func(s string) bool { return len(s) == 6 }); len(long) != 10 {
 		t.Errorf("crowded: %q", long)
 	}
 }
@@ -94,17 +94,17 @@ func TestPlanIDs(t *testing.T) {
 	t.Parallel()
 	text := "[2026-01-01] DECISION: Same BECAUSE: x\n\n[2026-01-01] DECISION: Same BECAUSE: copied\n\n[2026-01-02] DECISION: Kept BECAUSE: y\nID: d-0001\n"
 	log := ParseDecisions([]byte(text))
-	first := DeriveID("2026-01-01", "Same", func(string) bool { return false })
-	plan := PlanIDs(log, nil)
+	first := DeriveID("", "2026-01-01", "Same", func(string) bool { return false })
+	plan := PlanIDs(log, nil, "")
 	if len(plan) != 2 || plan[0] != (Assignment{1, first}) || plan[1].Number != 2 || plan[1].ID == first {
 		t.Fatalf("plan %+v (first %s)", plan, first)
 	}
-	if again := PlanIDs(log, nil); !reflect.DeepEqual(again, plan) {
+	if again := PlanIDs(log, nil, ""); !reflect.DeepEqual(again, plan) {
 		t.Errorf("the plan is not stable: %+v then %+v", plan, again)
 	}
 	known := IDSet{}
 	known.Add(first)
-	if p := PlanIDs(log, known); p[0].ID == first {
+	if p := PlanIDs(log, known, ""); p[0].ID == first {
 		t.Errorf("an ID the ledger knows is given again: %+v", p)
 	}
 }
@@ -116,5 +116,27 @@ func TestDuplicateIDs(t *testing.T) {
 	dups := log.DuplicateIDs()
 	if len(dups) != 1 || len(dups[0]) != 2 || dups[0][0].Number != 1 || dups[0][1].Number != 3 {
 		t.Errorf("duplicates %+v", dups)
+	}
+}
+
+// TestDeriveIDWithWriter: with a writer the ID is six hex digits and the
+// writer, two writers never give the same one, and it is found again by
+// its first four digits unless another shares them.
+func TestDeriveIDWithWriter(t *testing.T) {
+	t.Parallel()
+	none := func(string) bool { return false }
+	a := DeriveID("k3f9qa", "2026-02-14", "Use YAML for config", none)
+	b := DeriveID("zz2abc", "2026-02-14", "Use YAML for config", none)
+	if a == b || !ValidID(a) || len(a) != len("d-7f3a9c-k3f9qa") || a[8:] != "-k3f9qa" {
+		t.Fatalf("ids %q and %q", a, b)
+	}
+	log := ParseDecisions([]byte("[2026-02-14] DECISION: x BECAUSE: y\nID: " + a + "\n\n[2026-02-14] DECISION: z BECAUSE: y\nID: d-1234\n"))
+	for _, tc := range []struct {
+		ref  string
+		want int
+	}{{a, 1}, {a[:6], 1}, {a[:9], 1}, {"d-1234", 1}, {a[:5], 0}, {"D-" + a[2:6], 1}, {"d-zzzz", 0}} {
+		if got := log.Match(tc.ref); len(got) != tc.want {
+			t.Errorf("Match(%q) = %d entries, want %d", tc.ref, len(got), tc.want)
+		}
 	}
 }

@@ -2,6 +2,8 @@ package tiers
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"math"
@@ -33,14 +35,34 @@ const (
 	InboxKeyTags     = "tags"
 	InboxKeyConsumed = "consumed"
 	InboxKeyDone     = "done"
+	// InboxKeyID is the reminder's id ([ReminderID]), which the entries
+	// older wakes wrote lack: those are known by their number alone.
+	InboxKeyID = "id"
 )
+
+// ReminderIDPrefix starts every id wake gives a reminder.
+const ReminderIDPrefix = "r-"
+
+// ReminderID returns the id wake gives the reminder numbered n, added at
+// the time at (as the heading writes it) saying text, by the clone whose
+// writer id is writer: "r-", six hex digits of a SHA-256 of the four, "-"
+// and the writer ("r-9c04e1-k3f9qa"). Two branches both add a #25; the
+// writer keeps their ids apart, so that a merge can take the union of the
+// two inboxes by id.
+func ReminderID(writer string, n int, at, text string) string {
+	sum := sha256.Sum256([]byte(writer + "\n" + strconv.Itoa(n) + "\n" + at + "\n" + OneLine(text)))
+	return ReminderIDPrefix + hex.EncodeToString(sum[:])[:6] + "-" + writer
+}
 
 // InboxTimeLayout is how wake writes an entry's time and a closing time.
 const InboxTimeLayout = "2006-01-02T15:04:05Z"
 
 // Reminder is one entry of the inbox.
 type Reminder struct {
-	N  int       // the number in its heading, which never changes
+	N int // the number in its heading, which never changes
+	// ID is the reminder's id line ([ReminderID]); "" in the entries
+	// older wakes wrote, which are known by N alone.
+	ID string
 	At time.Time // when it was added; zero when its heading's time is unreadable
 	// Text is the reminder; Topic, Next (the suggested next step) and Tags
 	// are optional.
@@ -276,7 +298,7 @@ func (p *inboxParser) start(s string, m []string) {
 func (p *inboxParser) set(s, key, v string) {
 	r := p.cur
 	switch key {
-	case InboxKeyReminder, InboxKeyTopic, InboxKeyNext, InboxKeyTags, InboxKeyConsumed, InboxKeyDone:
+	case InboxKeyReminder, InboxKeyTopic, InboxKeyNext, InboxKeyTags, InboxKeyConsumed, InboxKeyDone, InboxKeyID:
 	default:
 		p.field = "" // a field of the user's own: kept in the file, not read
 		return
@@ -290,6 +312,8 @@ func (p *inboxParser) set(s, key, v string) {
 	switch key {
 	case InboxKeyReminder:
 		r.Text = v
+	case InboxKeyID:
+		r.ID = v
 	case InboxKeyTopic:
 		r.Topic = v
 	case InboxKeyNext:

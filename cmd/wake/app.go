@@ -46,6 +46,9 @@ type app struct {
 	// newEncoder makes a session's encoder; nil means budget.NewEncoder.
 	// Tests share one, since building it costs more than most of them.
 	newEncoder func(name string) (*budget.Encoder, error)
+	// writer is the writer id a root is given when it has none yet;
+	// empty (always, but in tests) means a random one.
+	writer string
 }
 
 // usageError marks a command-line mistake (exit 2).
@@ -79,6 +82,12 @@ type exitStatus int
 func (e exitStatus) Error() string { return fmt.Sprintf("exit status %d", int(e)) }
 
 func run(args, environ []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	return runAs("", args, environ, stdin, stdout, stderr)
+}
+
+// runAs is run with the writer id a root is given when it has none yet;
+// "" gives a random one, as it should be but in tests.
+func runAs(writer string, args, environ []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	env := map[string]string{}
 	for _, kv := range environ {
 		if k, v, ok := strings.Cut(kv, "="); ok {
@@ -92,7 +101,7 @@ func run(args, environ []string, stdin io.Reader, stdout, stderr io.Writer) int 
 	}
 	a := &app{
 		fs: afero.NewOsFs(), env: env, in: stdin, out: stdout, errOut: stderr,
-		now: time.Now, cwd: cwd, locker: store.FileLocker{Timeout: wake.LockTimeout},
+		now: time.Now, cwd: cwd, locker: store.FileLocker{Timeout: wake.LockTimeout}, writer: writer,
 	}
 	return a.run(args)
 }
@@ -245,7 +254,7 @@ func (a *app) locate(dir string) (string, error) {
 
 // options are the library's options for this invocation.
 func (a *app) options() wake.Options {
-	return wake.Options{FS: a.fs, Env: a.env, Now: a.now, Locker: a.locker, Notify: a.notice, Encoder: a.newEncoder, WorkDir: a.cwd}
+	return wake.Options{FS: a.fs, Env: a.env, Now: a.now, Locker: a.locker, Notify: a.notice, Encoder: a.newEncoder, WorkDir: a.cwd, Writer: a.writer}
 }
 
 // notice prints what the library tells the user.

@@ -85,6 +85,11 @@ func (a *app) runDecision(change func(*wake.Memory) (store.DecisionChange, error
 		// A number the log lacks is the user's mistake.
 		return hintError{usageError{err}, listHint}
 	}
+	if errors.Is(err, store.ErrAmbiguousID) {
+		// Naming one of several entries is the user's to settle; the
+		// error's hint says how.
+		return usageError{err}
+	}
 	if err != nil {
 		return err
 	}

@@ -79,7 +79,10 @@ func (a *app) decisionEntries(d wake.Decisions, o *decisionsOptions) error {
 	}
 	var es []tiers.Decision
 	for _, ref := range o.refs {
-		e, ok := findDecision(d, ref)
+		e, ok, err := findDecision(d, ref)
+		if err != nil {
+			return usageError{err}
+		}
 		if !ok {
 			return hintError{fmt.Errorf("decision %s: no entry of %s has that %s", ref, tiers.DecisionsPath, map[bool]string{true: "id", false: "number"}[ref.ID != ""]),
 				"'wake decisions --all' lists every decision with its number and id"}
@@ -94,21 +97,40 @@ func (a *app) decisionEntries(d wake.Decisions, o *decisionsOptions) error {
 }
 
 // findDecision finds the entry ref names: by its ID, or the ID planned for
-// it, or by its number; by its ID also in the decisions archive.
-func findDecision(d wake.Decisions, ref store.DecisionRef) (tiers.Decision, bool) {
+// it, or by its number; by its ID also in the decisions archive. An ID
+// may be shortened to its first four hex digits or more (see
+// [tiers.DecisionLog.Match]); one that names several entries is refused,
+// naming them.
+func findDecision(d wake.Decisions, ref store.DecisionRef) (tiers.Decision, bool, error) {
 	if ref.ID == "" {
-		return d.Log.Entry(ref.Number)
+		e, ok := d.Log.Entry(ref.Number)
+		return e, ok, nil
 	}
-	for _, e := range d.Log.Entries {
-		if tiers.SameID(e.ID, ref.ID) || !e.HasIDLine() && tiers.SameID(d.Planned[e.Number], ref.ID) {
-			return e, true
+	// The log's entries under the IDs they have or are about to get.
+	named := tiers.DecisionLog{Entries: make([]tiers.Decision, len(d.Log.Entries))}
+	for i, e := range d.Log.Entries {
+		if !e.HasIDLine() {
+			e.ID = d.Planned[e.Number]
 		}
+		named.Entries[i] = e
 	}
-	if es := d.Archived.ByID(ref.ID); len(es) > 0 {
+	es, archived := named.Match(ref.ID), false
+	if len(es) == 0 {
+		es, archived = d.Archived.Match(ref.ID), true
+	}
+	switch {
+	case len(es) == 0:
+		return tiers.Decision{}, false, nil
+	case len(es) > 1 && tiers.SameID(es[0].ID, ref.ID):
+		return tiers.Decision{}, false, &store.DuplicateIDError{ID: ref.ID, Entries: es}
+	case len(es) > 1:
+		return tiers.Decision{}, false, &store.AmbiguousIDError{Prefix: ref.ID, Entries: es, Archived: archived}
+	}
+	if archived {
 		// Numbered 0: it has no number in the log, and is shown archived.
 		e := es[0]
 		e.Number = 0
-		return e, true
+		return e, true, nil
 	}
-	return tiers.Decision{}, false
+	return d.Log.Entries[es[0].Number-1], true, nil
 }

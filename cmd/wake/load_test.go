@@ -24,7 +24,7 @@ func newTestApp(t *testing.T, dir string) (*app, *bytes.Buffer, *bytes.Buffer) {
 		fs: afero.NewOsFs(), env: map[string]string{"HOME": filepath.Join(dir, "home")},
 		in: strings.NewReader(""), out: &out, errOut: &errOut,
 		now: func() time.Time { return time.Date(2026, 11, 22, 3, 24, 20, 0, time.UTC) },
-		cwd: dir, locker: store.FileLocker{Timeout: 5 * time.Second}, newEncoder: sharedEncoder,
+		cwd: dir, locker: store.FileLocker{Timeout: 5 * time.Second}, newEncoder: sharedEncoder, writer: "wtest",
 	}, &out, &errOut
 }
 

@@ -17,7 +17,9 @@ import (
 // the tests that build the binary a directory to build it into once.
 func TestMain(m *testing.M) {
 	testscript.Main(withBinDir{m}, map[string]func(){
-		"wake": func() { os.Exit(run(os.Args[1:], os.Environ(), os.Stdin, os.Stdout, os.Stderr)) },
+		// The scenarios' roots get the writer id wtest, so that the names
+		// and IDs they write are the same at every run.
+		"wake": func() { os.Exit(runAs("wtest", os.Args[1:], os.Environ(), os.Stdin, os.Stdout, os.Stderr)) },
 	})
 }
 
