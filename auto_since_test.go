@@ -324,7 +324,7 @@ func TestManualHandoffOfOneSessionIsNotAnothers(t *testing.T) {
 	if _, err := ma.Handoff(ctx, in, wake.BootFiles{NoSkill: true}); err != nil {
 		t.Fatal(err)
 	}
-	if ledger := readMem(t, fsys, "/p/.wake/ledger.jsonl"); !strings.Contains(ledger, `"summary":"A wrote a","session":"A"}`) {
+	if ledger := readMem(t, fsys, "/p/.wake/ledger.jsonl"); !strings.Contains(ledger, `"summary":"A wrote a","session":"A",`) {
 		t.Fatalf("the manual hand-off does not name its session:\n%s", ledger)
 	}
 	if w, err := sessionWork(m, "/t/b.jsonl", transcript.Claude); err != nil || !w.DidWork() || !w.HandedOff.IsZero() {

@@ -19,8 +19,10 @@ import (
 // work tree holding the root, less the memory's own files and what the
 // policy holds back (see [gitwork.Git.Changes]). It never fails.
 func (m *Memory) gitChanges(ctx context.Context, since time.Time) tiers.List {
+	dir, treeRoot := m.sessionDir()
+	owned := func(top string) []string { return m.wakeOwned(top, treeRoot) }
 	l, quoted := m.gitw().Changes(ctx, gitwork.ChangesOptions{
-		Root: m.root, Dir: m.sessionDir(), Since: since, Owned: m.wakeOwned,
+		Root: m.root, Dir: dir, TreeRoot: treeRoot, Since: since, Owned: owned,
 		Withheld: func(rel string) bool { return policy.Withheld(policy.OfPath(m.o.FS, m.root, rel)) },
 	})
 	m.warnQuoted(quoted)
@@ -29,20 +31,23 @@ func (m *Memory) gitChanges(ctx context.Context, since time.Time) tiers.List {
 
 // sessionDir is where the session's changes are looked for when that is
 // not the root's work tree: a linked worktree (`git worktree add`) whose
-// main checkout holds the memory root, shared by the worktree's sessions.
-// "" otherwise: the root's own work tree.
-func (m *Memory) sessionDir() string {
+// main checkout holds the memory root, shared by the worktree's sessions;
+// "" otherwise, the root's own work tree. treeRoot is where that worktree
+// holds the root's path (its own copy of a committed .wake/, or nothing),
+// so that its memory files are not listed as the session's work either.
+func (m *Memory) sessionDir() (dir, treeRoot string) {
 	if m.o.WorkDir == "" {
-		return ""
+		return "", ""
 	}
 	wt, ok := tiers.FindWorktree(m.o.FS, m.o.WorkDir)
 	if !ok || !wt.Linked || wt.Main == "" {
-		return ""
+		return "", ""
 	}
-	if rel, err := filepath.Rel(wt.Main, m.root); err != nil || !filepath.IsLocal(rel) {
-		return ""
+	rel, err := filepath.Rel(wt.Main, m.root)
+	if err != nil || !filepath.IsLocal(rel) {
+		return "", ""
 	}
-	return m.o.WorkDir
+	return m.o.WorkDir, filepath.Join(wt.Top, rel)
 }
 
 // gitw is git as the library runs it, with the environment it was given.
@@ -76,8 +81,12 @@ func (m *Memory) warnQuoted(quoted []string) {
 // wrote, as the ledger names them (the settings and imports of an
 // install), unless they changed after wake's last write of them. A
 // directory ends in "/".
-func (m *Memory) wakeOwned(top string) []string {
-	rel, ok := gitwork.RootFromTop(top, m.root)
+func (m *Memory) wakeOwned(top, treeRoot string) []string {
+	root := m.root
+	if treeRoot != "" {
+		root = treeRoot
+	}
+	rel, ok := gitwork.RootFromTop(top, root)
 	if !ok {
 		return nil
 	}

@@ -28,21 +28,21 @@ func TestWakeOwned(t *testing.T) {
 	if err := store.AppendLedger(fsys, m.root, store.Entry{At: at, Op: "install", ChangeSummary: "wake install claude", Paths: []string{"/top/.claude/settings.json", "/top/CLAUDE.md", "main.md"}}); err != nil {
 		t.Fatal(err)
 	}
-	got := m.wakeOwned("/top")
+	got := m.wakeOwned("/top", "")
 	slices.Sort(got)
 	if want := []string{".claude/settings.json", ".wake/"}; !slices.Equal(got, want) {
 		t.Errorf("wakeOwned = %q, want %q (CLAUDE.md changed after wake wrote it)", got, want)
 	}
 	// Deleted since: the session's work, unless wake's uninstall deleted it.
 	fsys.Remove("/top/.claude/settings.json")
-	if got := m.wakeOwned("/top"); slices.Contains(got, ".claude/settings.json") {
+	if got := m.wakeOwned("/top", ""); slices.Contains(got, ".claude/settings.json") {
 		t.Errorf("a file deleted since wake wrote it is left out: %q", got)
 	}
 	store.AppendLedger(fsys, m.root, store.Entry{At: at.Add(time.Minute), Op: "uninstall", ChangeSummary: "wake uninstall claude", Paths: []string{"/top/.claude/settings.json"}})
-	if got := m.wakeOwned("/top"); !slices.Contains(got, ".claude/settings.json") {
+	if got := m.wakeOwned("/top", ""); !slices.Contains(got, ".claude/settings.json") {
 		t.Errorf("a file wake's uninstall deleted is listed as the session's: %q", got)
 	}
-	if got := bare("/top", o).wakeOwned("/top"); !slices.Contains(got, tiers.StateDir+"/") || slices.Contains(got, ".wake/") {
+	if got := bare("/top", o).wakeOwned("/top", ""); !slices.Contains(got, tiers.StateDir+"/") || slices.Contains(got, ".wake/") {
 		t.Errorf("root as top: %q", got)
 	}
 }

@@ -128,14 +128,13 @@ func (m *Memory) warnLargeSummary(summary []byte) {
 // every shell command).
 var SessionEnvVars = []string{"WAKE_SESSION_ID", "CLAUDE_CODE_SESSION_ID", "CODEX_THREAD_ID"}
 
-// SessionFromEnv is the client session id env names, "" when none: one
-// line, at most 200 bytes, or it is not taken.
+// SessionFromEnv is the client session id env names, "" when none: the
+// first variable holding one line of at most 200 bytes.
 func SessionFromEnv(env map[string]string) string {
 	for _, k := range SessionEnvVars {
-		if v := strings.TrimSpace(env[k]); v != "" {
-			if len(v) > 200 || strings.ContainsAny(v, "\r\n") || store.CheckText(v, false) != nil {
-				return ""
-			}
+		// One that cannot be a session id is passed over for the next,
+		// never taken for "none", which would count for every session.
+		if v := strings.TrimSpace(env[k]); v != "" && len(v) <= 200 && !strings.ContainsAny(v, "\r\n") && store.CheckText(v, false) == nil {
 			return v
 		}
 	}

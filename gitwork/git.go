@@ -78,7 +78,12 @@ type ChangesOptions struct {
 	// Dir is where the session works: the changes of the git work tree
 	// holding it are listed. "" means Root's: they differ in a linked
 	// worktree that shares the main checkout's memory.
-	Dir   string
+	Dir string
+	// TreeRoot is the memory root as the listed work tree holds it, when
+	// that is not Root: a linked worktree's own copy of a committed .wake/
+	// while the session uses the main checkout's. Its files are the
+	// memory's all the same: held back by Withheld, left out by Owned.
+	TreeRoot string
 	Since time.Time // the commits after it are listed too; zero: none
 	// Withheld reports whether the document at rel (slash-separated,
 	// relative to Root) is held back by the sensitivity policy: even its
@@ -120,7 +125,11 @@ func (g Git) Changes(ctx context.Context, o ChangesOptions) (l tiers.List, quote
 	if err := g.uncommitted(ctx, top, files); err != nil {
 		notes = append(notes, fmt.Sprintf("git status failed (%v), so uncommitted files are not listed.", err))
 	}
-	if n := holdBack(top, o.Root, files, o.Withheld); n > 0 {
+	treeRoot := o.Root
+	if o.TreeRoot != "" {
+		treeRoot = o.TreeRoot
+	}
+	if n := holdBack(top, treeRoot, files, o.Withheld); n > 0 {
 		notes = append(notes, fmt.Sprintf("%d changed file(s) in the memory root held back by the sensitivity policy, not listed.", n))
 	}
 	var owned []string

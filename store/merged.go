@@ -29,9 +29,12 @@ const ArrivedFile = "arrived.json"
 
 // Merged is what the merge driver noted.
 type Merged struct {
-	Version int       `json:"version"`
-	Paths   []string  `json:"paths"`             // the memory's files merged, relative to the root
-	Arrived []Arrived `json:"arrived,omitempty"` // the other branch's hand-offs
+	Version int      `json:"version"`
+	Paths   []string `json:"paths"` // the memory's files merged, relative to the root
+	// Sums are the SHA-256 of what the driver wrote for each path, last:
+	// a file that still holds it is the merge's, not an aborted one's.
+	Sums    map[string]string `json:"sums,omitempty"`
+	Arrived []Arrived         `json:"arrived,omitempty"` // the other branch's hand-offs
 }
 
 // Arrived is a hand-off a merge brought from the other branch.
@@ -69,21 +72,36 @@ func ArrivedHandoffs(ours, theirs []byte) []Arrived {
 	return out
 }
 
-// NoteMerged adds rel, a file of the memory root the merge driver merged,
-// and the hand-offs it brought, to the root's merge note. Git runs the
-// driver once a file, and a rebase once a commit: the note gathers them
-// all for the next wake command.
-func NoteMerged(fsys afero.Fs, root, rel string, arrived []Arrived) error {
-	m := readMerged(fsys, root)
+// NoteMerged adds rel, a file of the memory root the merge driver merged
+// into data, and the hand-offs it brought, to the root's merge note, under
+// the root's lock. Git runs the driver once a file, and a rebase once a
+// commit: the note gathers them all for the next wake command.
+func (s *Store) NoteMerged(ctx context.Context, rel string, data []byte, arrived []Arrived) error {
+	unlock, err := s.Locker.Lock(ctx, s.Root)
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	m := readMerged(s.FS, s.Root)
 	if !slices.Contains(m.Paths, rel) {
 		m.Paths = append(m.Paths, rel)
 	}
-	for _, a := range arrived {
-		if !slices.ContainsFunc(m.Arrived, func(b Arrived) bool { return b.At.Equal(a.At) && b.Summary == a.Summary }) {
-			m.Arrived = append(m.Arrived, a)
+	if m.Sums == nil {
+		m.Sums = map[string]string{}
+	}
+	m.Sums[rel] = digest(data)
+	m.Arrived = addArrived(m.Arrived, arrived)
+	return writeMerged(s.FS, s.Root, MergedFile, m)
+}
+
+// addArrived adds to list the sessions of more it does not hold.
+func addArrived(list, more []Arrived) []Arrived {
+	for _, a := range more {
+		if !slices.ContainsFunc(list, func(b Arrived) bool { return b.At.Equal(a.At) && b.Summary == a.Summary }) {
+			list = append(list, a)
 		}
 	}
-	return writeMerged(fsys, root, MergedFile, m)
+	return list
 }
 
 func readMerged(fsys afero.Fs, root string) Merged {
@@ -108,27 +126,90 @@ func writeMerged(fsys afero.Fs, root, name string, m Merged) error {
 	return WriteState(fsys, root, name, append(data, '\n'))
 }
 
-// MergePending reports whether the merge driver left a note to settle.
+// settlingFile is a merge note claimed by a settling under the lock.
+const settlingFile = "merged.settling.json"
+
+// MergePending reports whether the merge driver left a note to settle, or
+// a settling was interrupted.
 func MergePending(fsys afero.Fs, root string) bool {
-	_, err := fsys.Stat(root + "/" + tiers.StateDir + "/" + MergedFile)
-	return err == nil
+	for _, name := range []string{MergedFile, settlingFile} {
+		if _, err := fsys.Stat(root + "/" + tiers.StateDir + "/" + name); err == nil {
+			return true
+		}
+	}
+	return false
 }
+
+// errAbandoned is a merge note no file of the root bears out: the merge
+// was aborted (git merge --abort, a reset), and nothing is settled.
+var errAbandoned = errors.New("the merge was abandoned")
 
 // SettleMerge settles a merge the driver noted (DESIGN section 12), under
 // the root's lock: recent/ and main.md's HANDOFF block are rebuilt from
 // the newest session records, wherever they hold copies of records; the
-// decision log as merged becomes the one wake last wrote, and one "merge"
-// ledger line names the files merged and the sessions that arrived, so
-// that neither the checks nor the edit detection take the other branch's
-// work for edits by hand. The sessions that arrived are kept for the next
-// session start to name. It returns nil when no merge was noted.
+// decision log, when it is still what the driver made of it, becomes the
+// one wake last wrote, and one "merge" ledger line names the files merged
+// and the records of the sessions that arrived, so that neither the checks
+// nor the edit detection take the other branch's work for edits by hand.
+// The sessions that arrived are kept for the session starts to name until
+// the next hand-off. A note that no file bears out (a merge aborted after
+// the driver ran) is dropped with nothing written. It returns nil when
+// there was nothing to settle.
 func (s *Store) SettleMerge(ctx context.Context) (*Merged, error) {
 	if !MergePending(s.FS, s.Root) {
 		return nil, nil
 	}
 	var m Merged
-	err := s.Mutate(ctx, func() (Entry, error) {
-		m = readMerged(s.FS, s.Root)
+	err := s.MutateThen(ctx, func() (Entry, error) {
+		// The note is claimed under the lock, so that a driver noting a
+		// later commit of a rebase starts a note of its own.
+		claimed := readMergedFile(s.FS, s.Root, settlingFile)
+		if MergePending(s.FS, s.Root) {
+			if _, err := s.FS.Stat(s.Path(tiers.StateDir + "/" + MergedFile)); err == nil {
+				next := readMerged(s.FS, s.Root)
+				for _, p := range next.Paths {
+					if !slices.Contains(claimed.Paths, p) {
+						claimed.Paths = append(claimed.Paths, p)
+					}
+				}
+				if claimed.Sums == nil {
+					claimed.Sums = map[string]string{}
+				}
+				for p, sum := range next.Sums {
+					claimed.Sums[p] = sum
+				}
+				claimed.Arrived = addArrived(claimed.Arrived, next.Arrived)
+				if err := writeMerged(s.FS, s.Root, settlingFile, claimed); err != nil {
+					return Entry{}, err
+				}
+				if err := s.FS.Remove(s.Path(tiers.StateDir + "/" + MergedFile)); err != nil {
+					return Entry{}, err
+				}
+			}
+		}
+		m = claimed
+		// What the root bears out: the files that still hold what the
+		// driver made of them, the arrived hand-offs the ledger holds.
+		var matched []string
+		for _, p := range m.Paths {
+			if cur, err := s.readOptional(p); err == nil && cur != nil && digest(cur) == m.Sums[p] {
+				matched = append(matched, p)
+			}
+		}
+		entries, _, err := ReadLedger(s.FS, s.Root)
+		if err != nil {
+			return Entry{}, err
+		}
+		var arrived []Arrived
+		for _, a := range m.Arrived {
+			if slices.ContainsFunc(entries, func(e Entry) bool { return e.Op == "handoff" && e.At.Equal(a.At) && e.Summary == a.Summary }) {
+				arrived = append(arrived, a)
+			}
+		}
+		m.Arrived = arrived
+		if len(matched) == 0 && len(arrived) == 0 {
+			return Entry{}, errAbandoned
+		}
 		paths := slices.Clone(m.Paths)
 		views, err := s.rebuildViews()
 		if err != nil {
@@ -141,43 +222,51 @@ func (s *Store) SettleMerge(ctx context.Context) (*Merged, error) {
 		}
 		// The records of the sessions that arrived came with the merge:
 		// wake's own files, not additions by hand.
-		for _, a := range m.Arrived {
+		for _, a := range arrived {
 			if a.Record != "" && !slices.Contains(paths, a.Record) {
 				paths = append(paths, a.Record)
 			}
 		}
-		if slices.Contains(m.Paths, tiers.DecisionsPath) {
-			cur, err := tiers.ReadOwn(s.FS, s.Root, tiers.DecisionsPath)
-			if err != nil && !errors.Is(err, os.ErrNotExist) {
+		// The decision log as the driver merged it is wake's own; as
+		// anything else (changed since), it is left to the checks.
+		if slices.Contains(matched, tiers.DecisionsPath) {
+			cur, err := s.readOptional(tiers.DecisionsPath)
+			if err != nil {
 				return Entry{}, err
 			}
-			if cur != nil && tiers.ConflictMarkers(cur) == nil {
-				if err := WriteState(s.FS, s.Root, DecisionsSnapshot, cur); err != nil {
-					return Entry{}, err
-				}
+			if err := WriteState(s.FS, s.Root, DecisionsSnapshot, cur); err != nil {
+				return Entry{}, err
 			}
 		}
-		if len(m.Arrived) > 0 {
+		if len(arrived) > 0 {
 			prev := readMergedFile(s.FS, s.Root, ArrivedFile)
-			prev.Arrived = append(prev.Arrived, m.Arrived...)
+			prev.Arrived = addArrived(prev.Arrived, arrived)
 			if err := writeMerged(s.FS, s.Root, ArrivedFile, prev); err != nil {
 				return Entry{}, err
 			}
 		}
 		slices.Sort(paths)
 		what := "merged another branch's memory"
-		if n := len(m.Arrived); n > 0 {
+		if n := len(arrived); n > 0 {
 			what += fmt.Sprintf(": %d session(s) arrived", n)
 		}
 		return Entry{Op: OpMerge, Paths: paths, ChangeSummary: what}, nil
-	})
+	}, func() error { return s.dropSettling() })
+	if errors.Is(err, errAbandoned) {
+		return nil, s.dropSettling()
+	}
 	if err != nil {
 		return nil, err
 	}
-	if err := s.FS.Remove(s.Path(tiers.StateDir + "/" + MergedFile)); err != nil && !errors.Is(err, os.ErrNotExist) {
-		return &m, err
-	}
 	return &m, nil
+}
+
+// dropSettling removes the claimed note, once settled or abandoned.
+func (s *Store) dropSettling() error {
+	if err := s.FS.Remove(s.Path(tiers.StateDir + "/" + settlingFile)); err != nil && !errors.Is(err, os.ErrNotExist) {
+		return err
+	}
+	return nil
 }
 
 // OpMerge is the ledger op of a settled merge.
@@ -250,7 +339,10 @@ func (s *Store) rebuildViews() ([]string, error) {
 				continue // no copy of a record: the user's, kept
 			}
 		}
-		if err := s.Write(view, sorted[i].data); err != nil {
+		if s.refuseMarked(view) != nil {
+			continue // a conflict left for a person: the checks HALT on it
+		}
+		if err := s.writeView(view, sorted[i].data); err != nil {
 			return wrote, err
 		}
 		wrote = append(wrote, view)
@@ -263,14 +355,14 @@ func (s *Store) rebuildViews() ([]string, error) {
 		if err != nil {
 			return wrote, err
 		}
-		if main != nil && !b.In(main) {
+		if main != nil && !b.In(main) && tiers.ConflictMarkers(main) == nil {
 			old := tiers.ParseMain(main).Handoff
 			if t, err := time.Parse(time.RFC3339, strings.TrimSpace(old.Get(tiers.KeyUpdated))); err != nil || !t.After(sess.At) {
 				out, _, err := ReplaceBlock(main, b)
 				if err != nil {
 					return wrote, err
 				}
-				if err := s.Write(tiers.MainPath, out); err != nil {
+				if err := s.writeView(tiers.MainPath, out); err != nil {
 					return wrote, err
 				}
 				wrote = append(wrote, tiers.MainPath)
@@ -278,4 +370,14 @@ func (s *Store) rebuildViews() ([]string, error) {
 		}
 	}
 	return wrote, nil
+}
+
+// writeView writes rel as [Store.Write] does, but for the edit by hand
+// it would record first: what a merge brought into the file is the other
+// branch's work, which the merge ledger line accounts for.
+func (s *Store) writeView(rel string, data []byte) error {
+	if err := s.refuseMarked(rel); err != nil {
+		return err
+	}
+	return WriteFileIn(s.FS, s.Root, rel, data, 0o644)
 }

@@ -19,6 +19,7 @@ func TestConflictMarkers(t *testing.T) {
 		{"open without close", "<<<<<<< HEAD\nx\n=======\n", nil},
 		{"inside a line", "see <<<<<<< and >>>>>>> in prose\n", nil},
 		{"longer runs are no markers", "<<<<<<<< x\n>>>>>>>> y\n", nil},
+		{"quoted in a fenced block", "## Open threads\n```\n<<<<<<< HEAD\na\n=======\nb\n>>>>>>> x\n```\n", nil},
 		{"bare markers", "<<<<<<<\nx\n=======\ny\n>>>>>>>", []int{1, 3, 5}},
 	} {
 		if got := ConflictMarkers([]byte(tc.in)); !slices.Equal(got, tc.want) {

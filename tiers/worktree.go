@@ -57,10 +57,15 @@ func worktreeAt(fs afero.Fs, dir string) (Worktree, bool) {
 		return w, true
 	}
 	gitdir = absFrom(dir, strings.TrimSpace(gitdir))
-	common := filepath.Dir(filepath.Dir(gitdir)) // <common>/worktrees/<name>
-	if c, err := ReadFileLimit(fs, filepath.Join(gitdir, "commondir"), 4<<10); err == nil {
-		common = absFrom(gitdir, strings.TrimSpace(string(bytes.TrimSpace(c))))
+	// A linked worktree's git directory is <common>/worktrees/<name> and
+	// names the common one in its commondir file; a submodule's .git file
+	// points into the superproject's modules/, with no commondir: a
+	// repository of its own, not a worktree of the superproject.
+	c, err := ReadFileLimit(fs, filepath.Join(gitdir, "commondir"), 4<<10)
+	if err != nil || filepath.Base(filepath.Dir(gitdir)) != "worktrees" {
+		return Worktree{Top: dir}, true
 	}
+	common := absFrom(gitdir, strings.TrimSpace(string(bytes.TrimSpace(c))))
 	if filepath.Base(common) == ".git" {
 		w.Main = filepath.Dir(common)
 	}

@@ -4,10 +4,12 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"strings"
 
 	"github.com/spf13/afero"
 	"github.com/spf13/cobra"
 
+	"github.com/wakeproto/wake"
 	"github.com/wakeproto/wake/gitwork"
 	"github.com/wakeproto/wake/merge"
 	"github.com/wakeproto/wake/store"
@@ -60,7 +62,7 @@ func (a *app) mergeDriverRun(ctx context.Context, o *mergeDriverOptions) error {
 	if err := store.WriteFile(a.fs, o.ours, res.Data, 0o644); err != nil {
 		return fmt.Errorf("merging %s: %w", o.path, err)
 	}
-	a.noteMerged(o, data[1], data[2])
+	a.noteMerged(ctx, o, res.Data, data[1], data[2])
 	for _, n := range res.Notes {
 		fmt.Fprintf(a.errOut, "wake: merge: %s: %s\n", o.path, n)
 	}
@@ -76,7 +78,7 @@ func (a *app) mergeDriverRun(ctx context.Context, o *mergeDriverOptions) error {
 // ledger line, the sessions that arrived named): git runs the driver from
 // the repository's top, with the file's path relative to it. Best effort:
 // without the note the merge stands, and only its settling waits.
-func (a *app) noteMerged(o *mergeDriverOptions, ours, theirs []byte) {
+func (a *app) noteMerged(ctx context.Context, o *mergeDriverOptions, merged, ours, theirs []byte) {
 	abs := filepath.Join(a.cwd, filepath.FromSlash(o.path))
 	root, err := tiers.FindRoot(a.fs, "", "", filepath.Dir(abs))
 	if err != nil {
@@ -88,9 +90,37 @@ func (a *app) noteMerged(o *mergeDriverOptions, ours, theirs []byte) {
 	}
 	var arrived []store.Arrived
 	if merge.KindOf(o.path) == merge.Ledger {
+		// A rebase replays this clone's commits onto the other branch's:
+		// then %A is theirs and %B this clone's, the other way round.
+		if a.rebasing(ctx) {
+			ours, theirs = theirs, ours
+		}
 		arrived = store.ArrivedHandoffs(ours, theirs)
 	}
-	if err := store.NoteMerged(a.fs, root, filepath.ToSlash(rel), arrived); err != nil {
+	s := &store.Store{FS: a.fs, Root: root, Now: a.now, Locker: a.locker}
+	if s.Locker == nil {
+		s.Locker = store.FileLocker{Timeout: wake.LockTimeout}
+	}
+	if err := s.NoteMerged(ctx, filepath.ToSlash(rel), merged, arrived); err != nil {
 		fmt.Fprintf(a.errOut, "wake: merge: %s: the merge stands, but the note for its settling was not written: %v\n", o.path, err)
 	}
+}
+
+// rebasing reports whether the repository the driver runs in is in the
+// middle of a rebase: git keeps rebase-merge/ or rebase-apply/ in its
+// directory meanwhile.
+func (a *app) rebasing(ctx context.Context) bool {
+	out, err := gitwork.Git{Env: a.env}.Run(ctx, a.cwd, "rev-parse", "--git-path", "rebase-merge", "--git-path", "rebase-apply")
+	if err != nil {
+		return false
+	}
+	for _, p := range strings.Fields(string(out)) {
+		if !filepath.IsAbs(p) {
+			p = filepath.Join(a.cwd, p)
+		}
+		if fi, err := a.fs.Stat(p); err == nil && fi.IsDir() {
+			return true
+		}
+	}
+	return false
 }

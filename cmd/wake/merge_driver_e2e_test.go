@@ -159,13 +159,15 @@ func TestMergeDriverTwoClones(t *testing.T) {
 	if !strings.Contains(g.read("b", tiers.LatestPath), "summary: b side") {
 		t.Errorf("recent/latest.md is not the newer session")
 	}
-	g.checkSettled("b", "a side")
+	g.checkSettled("b", "a side", "b side")
 
 	// The same two branches rebased instead, by git pull --rebase: no
 	// stop at any of the four commits replayed.
 	g.run("b", "git", "reset", "-q", "--hard", "HEAD^1")
 	g.run("b", "git", "pull", "-q", "--rebase", "origin", "main")
 	g.checkMerged("b", ledgers, id, decisionsA, decisionsB)
+	// A rebase replays b's commits onto a's: what arrived is still a's.
+	g.checkSettled("b", "a side", "b side")
 	if n, _ := g.run("b", "git", "rev-list", "--count", "origin/main..HEAD"); strings.TrimSpace(n) != "4" {
 		t.Errorf("%s commits replayed, want 4", strings.TrimSpace(n))
 	}
@@ -175,15 +177,18 @@ func TestMergeDriverTwoClones(t *testing.T) {
 // it (one merge ledger line, nothing taken for an edit by hand), the boot
 // context names the session that arrived, and wake check finds nothing
 // deleted or edited by hand.
-func (g *gitTeam) checkSettled(dir, arrived string) {
+func (g *gitTeam) checkSettled(dir, arrived, own string) {
 	t := g.t
 	t.Helper()
 	out, errOut := g.run(dir, "wake", "load")
 	if !strings.Contains(errOut, "settled the merge of") {
 		t.Errorf("the first start after the merge did not settle it:\n%s", errOut)
 	}
-	if !strings.Contains(out, "Arrived with a merge of another branch") || !strings.Contains(out, ": "+arrived+"\n") {
-		t.Errorf("the boot context does not name the session that arrived (%q):\n%s", arrived, out)
+	_, list, _ := strings.Cut(out, "Arrived with a merge of another branch")
+	list, _, _ = strings.Cut(list, "\n\n")
+	list += "\n"
+	if !strings.Contains(list, ": "+arrived+"\n") || strings.Contains(list, ": "+own+"\n") {
+		t.Errorf("the boot context does not name the session that arrived (%q), or names its own (%q):\n%s", arrived, own, out)
 	}
 	ledger := g.read(dir, "ledger.jsonl")
 	if strings.Count(ledger, `"op":"merge"`) != 1 || strings.Contains(ledger, `"op":"edit"`) {

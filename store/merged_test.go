@@ -1,0 +1,86 @@
+package store
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/spf13/afero"
+
+	"github.com/wakeproto/wake/tiers"
+)
+
+// TestSettleMergeAbandoned: a note the driver left for a merge that was
+// then aborted (the files hold none of what it wrote, the ledger none of
+// the hand-offs it said arrived) settles nothing: no ledger line, no
+// snapshot taken of the decision log, and the note is gone.
+func TestSettleMergeAbandoned(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	s, _ := newHandoffStore(t, afero.NewMemMapFs())
+	if _, err := WriteSession(ctx, s, hoInput("one")); err != nil {
+		t.Fatal(err)
+	}
+	before := hoRead(t, s, tiers.LedgerPath)
+	arrived := []Arrived{{At: s.Now(), Summary: "theirs, never merged"}}
+	if err := s.NoteMerged(ctx, tiers.DecisionsPath, []byte("what the driver wrote\n"), arrived); err != nil {
+		t.Fatal(err)
+	}
+	m, err := s.SettleMerge(ctx)
+	if err != nil || m != nil {
+		t.Fatalf("settled %+v, %v", m, err)
+	}
+	if hoRead(t, s, tiers.LedgerPath) != before || MergePending(s.FS, s.Root) || len(ReadArrived(s.FS, s.Root)) != 0 {
+		t.Fatal("an abandoned merge left a trace")
+	}
+}
+
+// TestSettleMergeRebuildsViews: a merge that brought a newer session's
+// record makes recent/ and the HANDOFF block its views, with one merge
+// ledger line naming the record, and the session is named as arrived
+// until the next hand-off.
+func TestSettleMergeRebuildsViews(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	s, c := newHandoffStore(t, afero.NewMemMapFs())
+	if _, err := WriteSession(ctx, s, hoInput("ours")); err != nil {
+		t.Fatal(err)
+	}
+	// The other branch's hand-off, as the merge brings it: its record and
+	// its ledger line.
+	c.t = c.t.Add(time.Hour)
+	theirs := tiers.Session{At: c.t, Summary: "theirs", NextPriority: "their next"}
+	rec := "cold/sessions/" + sessionBase(c.t, "other") + ".md"
+	afero.WriteFile(s.FS, s.Path(rec), theirs.Render(), 0o644)
+	line := Entry{At: c.t, Op: "handoff", Summary: "theirs", ChangeSummary: "theirs", Paths: []string{rec}, Writer: "other"}
+	if err := AppendLedger(s.FS, s.Root, line); err != nil {
+		t.Fatal(err)
+	}
+	ledger, _ := afero.ReadFile(s.FS, s.Path(tiers.LedgerPath))
+	if err := s.NoteMerged(ctx, tiers.LedgerPath, ledger, []Arrived{{At: c.t, Summary: "theirs", Record: rec}}); err != nil {
+		t.Fatal(err)
+	}
+	m, err := s.SettleMerge(ctx)
+	if err != nil || m == nil {
+		t.Fatalf("settled %+v, %v", m, err)
+	}
+	if hoSummary(t, s, tiers.LatestPath) != "theirs" || hoSummary(t, s, tiers.PreviousPath) != "ours" {
+		t.Fatal("recent/ is not the two newest records")
+	}
+	if !strings.Contains(hoRead(t, s, tiers.MainPath), "session_summary: theirs\n") {
+		t.Fatal("the HANDOFF block is not the newest record's")
+	}
+	if l := hoRead(t, s, tiers.LedgerPath); strings.Count(l, `"op":"merge"`) != 1 || !strings.Contains(l, rec) {
+		t.Fatalf("ledger:\n%s", l)
+	}
+	if a := ReadArrived(s.FS, s.Root); len(a) != 1 || a[0].Summary != "theirs" {
+		t.Fatalf("arrived %+v", a)
+	}
+	if _, err := WriteSession(ctx, s, hoInput("next")); err != nil {
+		t.Fatal(err)
+	}
+	if len(ReadArrived(s.FS, s.Root)) != 0 {
+		t.Fatal("the arrived sessions outlived the next hand-off")
+	}
+}
