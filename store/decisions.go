@@ -195,9 +195,11 @@ type decisionFile struct {
 	given tiers.IDSet // the IDs this write gives entries that had none
 	// openComment is the line of a comment left open in the log as read.
 	openComment int
-	// archive is the decisions archive: the reversed entries compaction
-	// moved out of the log, which keep their IDs there.
-	archive tiers.DecisionLog
+	// archived are the IDs of the decisions archive: the reversed entries
+	// compaction moved out of the log, which keep their IDs there.
+	// archivedEntries reads the archive's entries of one, when needed.
+	archived        tiers.IDSet
+	archivedEntries func(id string) ([]tiers.Decision, error)
 }
 
 // readDecisionsLocked reads the log, wake's snapshot of it and the IDs the
@@ -230,10 +232,11 @@ func (s *Store) readDecisionsLocked() (decisionFile, error) {
 		return decisionFile{}, err
 	}
 	s.writtenIDs = rec
-	if f.archive, err = ReadDecisionsArchive(s.FS, s.Root); err != nil {
+	if f.archived, err = ArchivedDecisionIDs(s.FS, s.Root); err != nil {
 		return decisionFile{}, err
 	}
-	f.gone = Vanished(f.log, written, f.edits, f.archive.IDs())
+	f.archivedEntries = func(id string) ([]tiers.Decision, error) { return archivedEntry(s.FS, s.Root, id) }
+	f.gone = Vanished(f.log, written, f.edits, f.archived)
 	for _, w := range written {
 		f.known.Add(w.ID)
 	}

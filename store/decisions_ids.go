@@ -138,8 +138,14 @@ func (f *decisionFile) resolve(ref DecisionRef) (tiers.Decision, error) {
 	es := f.log.ByID(ref.ID)
 	switch len(es) {
 	case 0:
-		if es := f.archive.ByID(ref.ID); len(es) > 0 {
-			return tiers.Decision{}, &ArchivedError{Entry: es[0]}
+		if f.archived.Has(ref.ID) && f.archivedEntries != nil {
+			es, err := f.archivedEntries(ref.ID)
+			if err != nil {
+				return tiers.Decision{}, err
+			}
+			if len(es) > 0 {
+				return tiers.Decision{}, &ArchivedError{Entry: es[0]}
+			}
 		}
 		return tiers.Decision{}, fmt.Errorf("decision %s: %w (no entry of %s has that id)", ref.ID, ErrNoSuchDecision, tiers.DecisionsPath)
 	case 1:
