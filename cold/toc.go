@@ -93,6 +93,7 @@ type tocDoc struct {
 	mtime  time.Time
 	conf   bool
 	huge   bool
+	rec    recordKey // set by prepare
 }
 
 // BuildTOC lists cold/ and fits the listing to limit tokens, or lists it
@@ -397,35 +398,82 @@ func (t *TOC) groupMonths() {
 }
 
 // sessionRecord matches the names a hand-off gives session records: the
-// session's time, with "-N" when the name was taken.
+// session's time, with "-N" when the name was taken. [recordName] is the
+// same match without a regular expression, for the table of contents
+// sorts every record by it.
 var sessionRecord = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`^(\d{4}-\d{2})-\d{2}T\d{2}-\d{2}-\d{2}Z(?:-(\d{1,9}))?\.md$`)
 })
 
+// recordName reports whether base is named as a session record
+// ([sessionRecord]), and its month and "-N" ("" when none).
+func recordName(base string) (month, n string, ok bool) {
+	const stamp = "dddd-dd-ddTdd-dd-ddZ"
+	if len(base) < len(stamp)+len(".md") || !strings.HasSuffix(base, ".md") {
+		return "", "", false
+	}
+	for i := range len(stamp) {
+		c := base[i]
+		if stamp[i] == 'd' {
+			if c < '0' || c > '9' {
+				return "", "", false
+			}
+		} else if c != stamp[i] {
+			return "", "", false
+		}
+	}
+	rest := base[len(stamp) : len(base)-len(".md")]
+	if rest != "" {
+		n, ok := strings.CutPrefix(rest, "-")
+		if !ok || len(n) < 1 || len(n) > 9 {
+			return "", "", false
+		}
+		for i := range len(n) {
+			if n[i] < '0' || n[i] > '9' {
+				return "", "", false
+			}
+		}
+		return base[:7], n, true
+	}
+	return base[:7], "", true
+}
+
 // sessionMonth is the month of a session record's name, "" for another
 // name.
 func sessionMonth(p string) string {
-	if m := sessionRecord().FindStringSubmatch(path.Base(p)); m != nil {
-		return m[1]
+	m, _, _ := recordName(path.Base(p))
+	return m
+}
+
+// recordKey is what orders a session record among others: whether the
+// name is a record's, its session time, its "-N".
+type recordKey struct {
+	ok   bool
+	time string
+	n    int
+}
+
+func recordKeyOf(p string) recordKey {
+	base := path.Base(p)
+	_, n, ok := recordName(base)
+	if !ok {
+		return recordKey{}
 	}
-	return ""
+	k, _ := strconv.Atoi(cmp.Or(n, "1"))
+	return recordKey{ok: true, time: base[:20], n: k}
 }
 
 // compareRecords orders session records newest first by their names
 // (their session times, then the "-N" of a name taken in that second);
 // ok is false unless both are named as records.
-func compareRecords(a, b string) (c int, ok bool) {
-	ma, mb := sessionRecord().FindStringSubmatch(path.Base(a)), sessionRecord().FindStringSubmatch(path.Base(b))
-	if ma == nil || mb == nil {
+func compareRecords(a, b recordKey) (c int, ok bool) {
+	if !a.ok || !b.ok {
 		return 0, false
 	}
-	ta, tb := path.Base(a)[:20], path.Base(b)[:20]
-	if c := strings.Compare(tb, ta); c != 0 {
+	if c := strings.Compare(b.time, a.time); c != 0 {
 		return c, true
 	}
-	na, _ := strconv.Atoi(cmp.Or(ma[2], "1"))
-	nb, _ := strconv.Atoi(cmp.Or(mb[2], "1"))
-	return cmp.Compare(nb, na), true
+	return cmp.Compare(b.n, a.n), true
 }
 
 // prepare sorts the tree, sums each directory and fixes the fold order.
@@ -434,9 +482,12 @@ func (t *TOC) prepare() {
 	var all []*tocDir
 	var walk func(d *tocDir)
 	walk = func(d *tocDir) {
+		for _, doc := range d.docs {
+			doc.rec = recordKeyOf(doc.path)
+		}
 		slices.SortFunc(d.docs, func(a, b *tocDoc) int {
 			// Records by their names: a checkout sets every time alike.
-			if c, ok := compareRecords(a.path, b.path); ok {
+			if c, ok := compareRecords(a.rec, b.rec); ok {
 				return c
 			}
 			if c := b.mtime.Compare(a.mtime); c != 0 {
