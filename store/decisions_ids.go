@@ -138,7 +138,8 @@ func (f *decisionFile) resolve(ref DecisionRef) (tiers.Decision, error) {
 	es := f.log.ByID(ref.ID)
 	switch len(es) {
 	case 0:
-		if f.archived.Has(ref.ID) && f.archivedEntries != nil {
+		// A refusal either way: the archive is read for its message.
+		if f.archivedEntries != nil {
 			es, err := f.archivedEntries(ref.ID)
 			if err != nil {
 				return tiers.Decision{}, err
