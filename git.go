@@ -104,16 +104,9 @@ func (m *Memory) wakeOwned(top, treeRoot string) []string {
 	}
 	// The ledger keeps times to the second: a file modified within the
 	// second after wake's write is still taken for wake's.
-	last := map[string]store.Entry{}
-	entries, _, _ := store.ReadLedger(m.o.FS, m.root)
-	for _, e := range entries {
-		for _, p := range e.Paths {
-			if abs := filepath.FromSlash(p); filepath.IsAbs(abs) && !e.At.Before(last[abs].At) {
-				last[abs] = e
-			}
-		}
-	}
-	for abs, e := range last {
+	// Only the ledger's lines appended since the last hand-off are read
+	// ([store.OutsideWrites]).
+	for abs, e := range store.OutsideWrites(m.o.FS, m.root) {
 		fi, err := m.o.FS.Stat(abs)
 		switch {
 		case errors.Is(err, fs.ErrNotExist) && e.Op != "uninstall":

@@ -145,11 +145,10 @@ func ReadWritten(fsys afero.Fs, root string) ([]store.WrittenID, string) {
 	}
 	// Entries wake compact moved to the archive were not deleted: they are
 	// not looked for in the log.
-	ar, err := store.ReadDecisionsArchive(fsys, root)
+	ids, err := store.ArchivedDecisionIDs(fsys, root)
 	if err != nil {
 		return nil, err.Error()
 	}
-	ids := ar.IDs()
 	kept := ws[:0]
 	for _, w := range ws {
 		if !ids.Has(w.ID) {

@@ -84,7 +84,7 @@ type ChangesOptions struct {
 	// while the session uses the main checkout's. Its files are the
 	// memory's all the same: held back by Withheld, left out by Owned.
 	TreeRoot string
-	Since time.Time // the commits after it are listed too; zero: none
+	Since    time.Time // the commits after it are listed too; zero: none
 	// Withheld reports whether the document at rel (slash-separated,
 	// relative to Root) is held back by the sensitivity policy: even its
 	// path is then left out.

@@ -130,16 +130,25 @@ func readWrittenIDs(fsys afero.Fs, root string) *writtenIDs {
 		return nil
 	}
 	r.Tail = f[5]
-	for line := range bytes.Lines(body) {
-		f := strings.SplitN(strings.TrimSuffix(string(line), "\n"), "\t", 4)
-		if len(f) != 4 {
+	// One string for the whole body, the fields cut from it: no
+	// allocation a line but the entry's own.
+	text := string(body)
+	if n := strings.Count(text, "\n"); n > 0 {
+		r.IDs = make([]WrittenID, 0, n)
+	}
+	for line := range strings.Lines(text) {
+		line = strings.TrimSuffix(line, "\n")
+		id, rest, ok1 := strings.Cut(line, "\t")
+		stamp, rest, ok2 := strings.Cut(rest, "\t")
+		op, summary, ok3 := strings.Cut(rest, "\t")
+		if !ok1 || !ok2 || !ok3 {
 			return nil
 		}
-		at, err := time.Parse(time.RFC3339Nano, f[1])
+		at, err := time.Parse(time.RFC3339Nano, stamp)
 		if err != nil {
 			return nil
 		}
-		r.IDs = append(r.IDs, WrittenID{ID: f[0], At: at, Op: f[2], ChangeSummary: f[3]})
+		r.IDs = append(r.IDs, WrittenID{ID: id, At: at, Op: op, ChangeSummary: summary})
 	}
 	return &r
 }

@@ -115,3 +115,28 @@ func TestWrittenIDsRecord(t *testing.T) {
 		})
 	}
 }
+
+// TestWrittenIDsRecordRoundTrip: a record reads back as it was written,
+// a change summary holding tabs whole, and an empty one as none.
+func TestWrittenIDsRecordRoundTrip(t *testing.T) {
+	fs, root := afero.NewMemMapFs(), "/r"
+	at := ledgerT0.Add(1500 * time.Millisecond)
+	want := &writtenIDs{Ino: 1, Dev: 2, Size: 300, Tail: "abc", IDs: []WrittenID{
+		{ID: "d-0001", At: at, Op: "decide", ChangeSummary: "a\tb\tc"},
+		{ID: "d-0002", At: at.Add(time.Hour), Op: "reverse", ChangeSummary: ""},
+	}}
+	saveWrittenIDs(fs, root, want)
+	got := readWrittenIDs(fs, root)
+	if got == nil || got.Ino != 1 || got.Dev != 2 || got.Size != 300 || got.Tail != "abc" || len(got.IDs) != 2 {
+		t.Fatalf("read back %+v", got)
+	}
+	for i, w := range want.IDs {
+		if g := got.IDs[i]; g.ID != w.ID || !g.At.Equal(w.At) || g.Op != w.Op || g.ChangeSummary != w.ChangeSummary {
+			t.Errorf("entry %d: %+v, want %+v", i, g, w)
+		}
+	}
+	saveWrittenIDs(fs, root, &writtenIDs{Ino: 1, Dev: 2, Size: 0, Tail: "abc"})
+	if got := readWrittenIDs(fs, root); got == nil || got.IDs != nil {
+		t.Fatalf("an empty record read back as %+v", got)
+	}
+}

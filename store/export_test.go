@@ -1,8 +1,12 @@
 package store
 
 import (
+	"bytes"
 	"path/filepath"
 
+	"github.com/spf13/afero"
+
+	"github.com/wakeproto/wake/internal/fsrecord"
 	"github.com/wakeproto/wake/tiers"
 )
 
@@ -17,4 +21,16 @@ func (s *Store) snapshotPath() string {
 
 func coldSessionPath(root string) string {
 	return filepath.Join(root, tiers.StateDir, ColdSessionFile)
+}
+
+// readArchivedKey is the key of the record of [ArchivedIDsFile].
+func readArchivedKey(fsys afero.Fs, root string) ([]fsrecord.Entry, error) {
+	data, err := tiers.ReadOwn(fsys, root, tiers.StateDir+"/"+ArchivedIDsFile)
+	if err != nil {
+		return nil, err
+	}
+	_, body, _ := bytes.Cut(data, []byte{'\n'})
+	_, body, _ = bytes.Cut(body, []byte{'\n'})
+	key, _, _ := bytes.Cut(body, []byte("\n\n"))
+	return fsrecord.ParseKey(append(key, '\n'))
 }

@@ -7,7 +7,13 @@
 // stays whole as it grows" asks for 1,000 sessions within 1.5x of 50 (a
 // first load within 2x).
 //
-//	go run ./scripts/lifecost [-at 50,1000] [-samples 5] [-dir DIR] [-cpuprofile FILE]
+// With -inforce N the life keeps at most N decisions in force: once N
+// stand, each new decision reverses the oldest in force, and compaction
+// archives it, so most of the history is archived and 50 and 1,000
+// sessions have about as many decisions in force: the ratio between them
+// is then the history's alone.
+//
+//	go run ./scripts/lifecost [-at 50,1000] [-samples 5] [-inforce N] [-dir DIR] [-cpuprofile FILE]
 package main
 
 import (
@@ -38,6 +44,7 @@ func main() {
 	samples := flag.Int("samples", 5, "samples of each operation at each point")
 	dir := flag.String("dir", "", "where to keep the memory (a temporary directory if empty); a later run with the same one goes on living it")
 	prof := flag.String("cpuprofile", "", "write a CPU profile of the measured sessions at the last point to this file")
+	inforce := flag.Int("inforce", 0, "keep at most this many decisions in force, each new one reversing the oldest in force (0: every second decision reverses the one of the session before last)")
 	flag.Parse()
 	var points []int
 	for _, s := range strings.Split(*at, ",") {
@@ -56,7 +63,7 @@ func main() {
 		defer os.RemoveAll(d)
 		*dir = d
 	}
-	l, err := newLife(*dir)
+	l, err := newLife(*dir, *inforce)
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -112,16 +119,25 @@ type life struct {
 	Open      []int     `json:"open"`      // open reminders, oldest first
 	IDs       []string  `json:"ids"`       // every decision's ID, in order
 	Contested string    `json:"contested"` // the ID of the decision contested, "" if none
+	// InForceMax is -inforce: at most this many decisions in force, 0 for
+	// the default life. InForce are those in force, oldest first (kept
+	// only with InForceMax).
+	InForceMax int      `json:"inforce,omitempty"`
+	InForce    []string `json:"in_force,omitempty"`
 }
 
 const lifeFile = "lifecost.json"
 
-func newLife(dir string) (*life, error) {
-	l := &life{root: filepath.Join(dir, ".wake"), now: time.Date(2026, 1, 1, 9, 0, 0, 0, time.UTC), ctx: context.Background()}
+func newLife(dir string, inforce int) (*life, error) {
+	l := &life{root: filepath.Join(dir, ".wake"), now: time.Date(2026, 1, 1, 9, 0, 0, 0, time.UTC), ctx: context.Background(), InForceMax: inforce}
 	l.o = wake.Options{Env: map[string]string{"HOME": filepath.Join(dir, "home")}, Now: func() time.Time { return l.now }}
 	if b, err := os.ReadFile(filepath.Join(dir, lifeFile)); err == nil {
+		l.InForceMax = 0
 		if err := json.Unmarshal(b, l); err != nil {
 			return nil, fmt.Errorf("%s: %w", lifeFile, err)
+		}
+		if inforce != 0 && inforce != l.InForceMax {
+			return nil, fmt.Errorf("%s: this life was lived with -inforce %d, not %d", lifeFile, l.InForceMax, inforce)
 		}
 		l.now = l.Now
 		return l, nil
@@ -153,7 +169,8 @@ type costs struct {
 
 // live lives the next session, about ten ledger lines of it: a decision
 // (every second reverses the one of the session before last: over a long
-// life an agent reverses perhaps a fifth to a half), three or four
+// life an agent reverses perhaps a fifth to a half; with -inforce, the
+// oldest in force once that many stand), three or four
 // reminders and as many closed, a decision contested one session and
 // upheld the next, a hand-off; every 25th session runs wake compact, as
 // an agent obeying the directive to compress would. Measured, it times
@@ -174,7 +191,13 @@ func (l *life) live(measured bool) (costs, error) {
 	d := store.NewDecision{What: fmt.Sprintf("Keep module m%d on plan p%d", l.Decided, l.Decided), Why: fmt.Sprintf("session %d needed it", l.Session)}
 	var ch store.DecisionChange
 	decide := func() (err error) { ch, err = m.Decide(l.ctx, d); return err }
-	if l.Session%2 == 0 && l.Decided > 3 {
+	switch {
+	case l.InForceMax > 0 && len(l.InForce) >= l.InForceMax:
+		ref := store.DecisionRef{ID: l.InForce[0]}
+		l.InForce = l.InForce[1:]
+		decide = func() (err error) { ch, err = m.Reverse(l.ctx, ref, d); return err }
+		l.Reversed++
+	case l.InForceMax == 0 && l.Session%2 == 0 && l.Decided > 3:
 		ref := store.DecisionRef{ID: l.IDs[l.Decided-3]}
 		decide = func() (err error) { ch, err = m.Reverse(l.ctx, ref, d); return err }
 		l.Reversed++
@@ -187,6 +210,9 @@ func (l *life) live(measured bool) (costs, error) {
 		id = ch.AddedID
 	}
 	l.IDs = append(l.IDs, id)
+	if l.InForceMax > 0 {
+		l.InForce = append(l.InForce, id)
+	}
 	if measured {
 		if c.afterDecide, err = l.start("start after decide"); err != nil {
 			return c, err
