@@ -43,9 +43,9 @@ func KindOf(p string) Kind {
 	switch {
 	case strings.HasSuffix(p, ".jsonl"):
 		return Ledger
-	case is(tiers.DecisionsPath):
+	case is(tiers.DecisionsPath), is(tiers.ColdDir + "/archive/decisions.md"):
 		return Decisions
-	case is(tiers.InboxPath):
+	case is(tiers.InboxPath), is(tiers.ColdDir + "/archive/inbox.md"):
 		return Inbox
 	case is("recent/latest.md"), is("recent/previous.md"):
 		return View

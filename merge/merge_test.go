@@ -26,6 +26,7 @@ func TestKindOf(t *testing.T) {
 		"x/.wake/warm/inbox.md": Inbox, ".wake/recent/latest.md": View, ".wake/recent/previous.md": View,
 		".wake/main.md": Main, ".wake/boot.md": Derived, ".wake/skill.md": Derived,
 		".wake/warm/active_tasks.md": Prose, ".wake/wake.toml": Prose, "mywarm/decisions.md": Prose,
+		".wake/cold/archive/decisions.md": Decisions, ".wake/cold/archive/inbox.md": Inbox, ".wake/cold/archive/tasks.md": Prose,
 	} {
 		if got := KindOf(p); got != want {
 			t.Errorf("KindOf(%q) = %v, want %v", p, got, want)
@@ -143,5 +144,23 @@ func TestMainCRLFAgainstLF(t *testing.T) {
 	r, err := File(o, []byte(crlf), []byte(crlf), []byte(newer))
 	if err != nil || strings.Contains(string(r.Data), handoffMark) || !strings.Contains(string(r.Data), "next_priority: b") {
 		t.Errorf("%v %q", err, r.Data)
+	}
+}
+
+// TestArchivesOfBothSidesKept: two branches that each compacted append
+// their reversed entries to the decisions archive; the merge keeps both,
+// with no conflict (an archive's entries are never removed).
+func TestArchivesOfBothSidesKept(t *testing.T) {
+	base := "# Decisions archive\n"
+	ours := base + "\n[2026-11-01] DECISION: A BECAUSE: a\nID: d-aaaa\nSTATUS: reversed\nREVERSED_BY: [2026-11-02] B\n"
+	theirs := base + "\n[2026-11-03] DECISION: C BECAUSE: c\nID: d-cccc\nSTATUS: reversed\nREVERSED_BY: [2026-11-04] D\n"
+	res, err := File(opts(t, ".wake/cold/archive/decisions.md"), []byte(base), []byte(ours), []byte(theirs))
+	if err != nil || res.Conflict {
+		t.Fatalf("merge: %v, conflict %v", err, res.Conflict)
+	}
+	for _, id := range []string{"ID: d-aaaa", "ID: d-cccc"} {
+		if !strings.Contains(string(res.Data), id) {
+			t.Fatalf("%s lost:\n%s", id, res.Data)
+		}
 	}
 }

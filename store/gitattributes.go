@@ -31,6 +31,12 @@ const GitAttributes = `# wake: how git merges this memory root (DESIGN section 1
 # left contested for the user
 /warm/decisions.md merge=wake
 /warm/inbox.md merge=wake
+# the archives wake compact appends to: records by key as well, and the
+# lists of finished tasks and questions, whose lines both sides only add
+/cold/archive/decisions.md merge=wake
+/cold/archive/inbox.md merge=wake
+/cold/archive/tasks.md merge=union
+/cold/archive/questions.md merge=union
 # views of the session records: the newer session's; main.md outside its
 # HANDOFF block is the user's prose, merged three-way
 /recent/latest.md merge=wake
