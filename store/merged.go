@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"path"
+	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -164,30 +165,36 @@ func (s *Store) SettleMerge(ctx context.Context) (*Merged, error) {
 		// The note is claimed under the lock, so that a driver noting a
 		// later commit of a rebase starts a note of its own.
 		claimed := readMergedFile(s.FS, s.Root, settlingFile)
-		if MergePending(s.FS, s.Root) {
-			if _, err := s.FS.Stat(s.Path(tiers.StateDir + "/" + MergedFile)); err == nil {
-				next := readMerged(s.FS, s.Root)
-				for _, p := range next.Paths {
-					if !slices.Contains(claimed.Paths, p) {
-						claimed.Paths = append(claimed.Paths, p)
-					}
+		if _, err := s.FS.Stat(s.Path(tiers.StateDir + "/" + MergedFile)); err == nil {
+			next := readMerged(s.FS, s.Root)
+			for _, p := range next.Paths {
+				if !slices.Contains(claimed.Paths, p) {
+					claimed.Paths = append(claimed.Paths, p)
 				}
-				if claimed.Sums == nil {
-					claimed.Sums = map[string]string{}
-				}
-				for p, sum := range next.Sums {
-					claimed.Sums[p] = sum
-				}
-				claimed.Arrived = addArrived(claimed.Arrived, next.Arrived)
-				if err := writeMerged(s.FS, s.Root, settlingFile, claimed); err != nil {
-					return Entry{}, err
-				}
-				if err := s.FS.Remove(s.Path(tiers.StateDir + "/" + MergedFile)); err != nil {
-					return Entry{}, err
-				}
+			}
+			if claimed.Sums == nil {
+				claimed.Sums = map[string]string{}
+			}
+			for p, sum := range next.Sums {
+				claimed.Sums[p] = sum
+			}
+			claimed.Arrived = addArrived(claimed.Arrived, next.Arrived)
+			if err := writeMerged(s.FS, s.Root, settlingFile, claimed); err != nil {
+				return Entry{}, err
+			}
+			if err := s.FS.Remove(s.Path(tiers.StateDir + "/" + MergedFile)); err != nil {
+				return Entry{}, err
 			}
 		}
 		m = claimed
+		// Only the root's own files, outside its state: the note is
+		// wake's, but wake reads nothing a note could aim elsewhere.
+		m.Paths = slices.DeleteFunc(m.Paths, func(p string) bool {
+			return !filepath.IsLocal(filepath.FromSlash(p)) || p == tiers.StateDir || strings.HasPrefix(p, tiers.StateDir+"/")
+		})
+		m.Arrived = slices.DeleteFunc(m.Arrived, func(a Arrived) bool {
+			return a.Record != "" && (path.Dir(a.Record) != tiers.SessionsDir || !filepath.IsLocal(filepath.FromSlash(a.Record)))
+		})
 		// What the root bears out: the files that still hold what the
 		// driver made of them, the arrived hand-offs the ledger holds.
 		var matched []string
