@@ -2,7 +2,9 @@ package wake_test
 
 import (
 	"context"
+	"fmt"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -340,5 +342,64 @@ func TestManualHandoffOfOneSessionIsNotAnothers(t *testing.T) {
 	}
 	if res, err = m.AutoHandoff(ctx, wake.AutoOptions{Transcript: "/t/a.jsonl"}); err != nil || res.Written != nil {
 		t.Fatalf("A's SessionEnd, after its own hand-off: %+v %v", res, err)
+	}
+}
+
+// TestEightParallelSessions: eight sessions on one root hand off at once,
+// each from its own client session (DESIGN section 12): none is lost,
+// the next start shows each one's summary, next priority and risk, and
+// each session's Stop hook sees its own hand-off and no other's.
+func TestEightParallelSessions(t *testing.T) {
+	t.Parallel()
+	m, fsys, now := autoMemory(t)
+	ctx := context.Background()
+	const n = 8
+	locker := &memlock.Locker{}
+	at := *now
+	for i := range n {
+		id := fmt.Sprintf("s%d", i)
+		afero.WriteFile(fsys, "/t/"+id+".jsonl", []byte(claudeTurn(id, at.Add(-time.Duration(20-i)*time.Minute), "work "+id, id+".txt")), 0o644)
+	}
+	var wg sync.WaitGroup
+	errs := make(chan error, n)
+	for i := range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			id := fmt.Sprintf("s%d", i)
+			ms, err := wake.Open("/p/.wake", wake.Options{FS: fsys, Env: map[string]string{"CLAUDE_CODE_SESSION_ID": id},
+				Now: func() time.Time { return at.Add(time.Duration(i) * time.Second) }, Locker: locker})
+			if err != nil {
+				errs <- err
+				return
+			}
+			in := handoff.Input{Session: tiers.Session{Summary: "Session " + id + " did its part", NextPriority: "next of " + id, OpenRisk: "risk of " + id}}
+			_, err = ms.Handoff(ctx, in, wake.BootFiles{NoSkill: true})
+			errs <- err
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	*now = at.Add(time.Minute)
+	_, text, err := m.BootContext(false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range n {
+		id := fmt.Sprintf("s%d", i)
+		for _, want := range []string{"Session " + id + " did its part. Next: next of " + id + ". Risk: risk of " + id + ".", "risk of " + id} {
+			if !strings.Contains(text, want) {
+				t.Errorf("the next start does not show %q", want)
+			}
+		}
+		w, err := sessionWork(m, "/t/"+id+".jsonl", transcript.Claude)
+		if err != nil || w.HandedOff.IsZero() || !w.HandedOff.Equal(at.Add(time.Duration(i)*time.Second)) {
+			t.Errorf("%s's Stop hook: handed off %v (%v), want its own hand-off at %v", id, w.HandedOff, err, at.Add(time.Duration(i)*time.Second))
+		}
 	}
 }
