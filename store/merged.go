@@ -215,9 +215,18 @@ func (s *Store) SettleMerge(ctx context.Context) (*Merged, error) {
 		}
 		m.Arrived = arrived
 		if len(matched) == 0 && len(arrived) == 0 {
+			// Dropped under the lock: a newer note a driver writes after
+			// it is claimed by the next settling, never removed here.
+			if err := s.dropSettling(); err != nil {
+				return Entry{}, err
+			}
 			return Entry{}, errAbandoned
 		}
-		paths := slices.Clone(m.Paths)
+		// Only the files that still hold what the driver made of them are
+		// the merge's: one changed since (a conflict resolved by hand, a
+		// merge aborted) keeps its edits for the edit detection.
+		m.Paths = matched
+		paths := slices.Clone(matched)
 		views, err := s.rebuildViews()
 		if err != nil {
 			return Entry{}, err
@@ -260,7 +269,7 @@ func (s *Store) SettleMerge(ctx context.Context) (*Merged, error) {
 		return Entry{Op: OpMerge, Paths: paths, ChangeSummary: what}, nil
 	}, func() error { return s.dropSettling() })
 	if errors.Is(err, errAbandoned) {
-		return nil, s.dropSettling()
+		return nil, nil
 	}
 	if err != nil {
 		return nil, err
@@ -339,6 +348,9 @@ func (s *Store) rebuildViews() ([]string, error) {
 			return wrote, err
 		}
 		if bytes.Equal(cur, sorted[i].data) {
+			// Already the record (a settling a crash interrupted after
+			// writing it): named all the same, as wake's own write.
+			wrote = append(wrote, view)
 			continue
 		}
 		if cur != nil {
