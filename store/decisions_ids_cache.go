@@ -4,15 +4,12 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
-	"fmt"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
 	"github.com/spf13/afero"
 
-	"github.com/wakeproto/wake/internal/fsrecord"
 	"github.com/wakeproto/wake/tiers"
 )
 
@@ -41,11 +38,8 @@ const (
 // device, size, tail, tab-separated), then a line an ID (ID, time, op,
 // change summary, tab-separated): a plain format, quick to read back.
 type writtenIDs struct {
-	Ino  uint64
-	Dev  uint64
-	Size int64  // the ledger's bytes read, whole lines
-	Tail string // the SHA-256 of the last writtenIDsTail of them
-	IDs  []WrittenID
+	ledgerMark
+	IDs []WrittenID
 }
 
 const writtenIDsHead = "wake-written-ids"
@@ -62,14 +56,13 @@ func writtenDecisionIDs(fsys afero.Fs, root string) ([]WrittenID, *writtenIDs, e
 	if err != nil {
 		return nil, nil, &ledgerError{tiers.LedgerPath, "not read", err}
 	}
-	ino, dev := fsrecord.FileID(fi)
 	size := fi.Size()
 	var out []WrittenID
 	seen := tiers.IDSet{}
 	from := int64(0)
 	old := readWrittenIDs(fsys, root)
-	if old != nil && old.Ino == ino && old.Dev == dev && old.Size <= size && ledgerTail(f, old.Size) == old.Tail {
-		from = old.Size
+	if old != nil && old.holds(f, fi) {
+		from = old.size
 		out = slices.Clone(old.IDs)
 		for _, w := range out {
 			seen.Add(w.ID)
@@ -87,8 +80,8 @@ func writtenDecisionIDs(fsys afero.Fs, root string) ([]WrittenID, *writtenIDs, e
 	var rec *writtenIDs
 	// The record is written again once what it misses is worth more than
 	// its own writing: not at every decision, for it holds every ID.
-	if old == nil || from != old.Size || end-old.Size > writtenIDsSlack {
-		rec = &writtenIDs{Ino: ino, Dev: dev, Size: end, Tail: ledgerTail(f, end), IDs: slices.Clone(out)}
+	if old == nil || from != old.size || end-old.size > writtenIDsSlack {
+		rec = &writtenIDs{ledgerMark: markAt(f, fi, end), IDs: slices.Clone(out)}
 	}
 	return scanWrittenIDs(data[whole:], out, seen), rec, nil
 }
@@ -107,29 +100,11 @@ func ledgerTail(f afero.File, end int64) string {
 // readWrittenIDs reads the record of [WrittenIDsFile]; nil when there is
 // none, or none this wake can trust (another version, a damaged file).
 func readWrittenIDs(fsys afero.Fs, root string) *writtenIDs {
-	data, err := tiers.ReadOwn(fsys, root, tiers.StateDir+"/"+WrittenIDsFile)
-	if err != nil {
+	m, body, ok := readLedgerRecord(fsys, root, WrittenIDsFile, writtenIDsHead, writtenIDsVersion)
+	if !ok {
 		return nil
 	}
-	sum, body, ok := bytes.Cut(data, []byte{'\n'})
-	got := sha256.Sum256(body)
-	if !ok || string(sum) != hex.EncodeToString(got[:]) {
-		return nil
-	}
-	head, body, _ := bytes.Cut(body, []byte{'\n'})
-	f := strings.Split(string(head), "\t")
-	if len(f) != 6 || f[0] != writtenIDsHead || f[1] != strconv.Itoa(writtenIDsVersion) || f[5] == "" {
-		return nil
-	}
-	var r writtenIDs
-	var e1, e2, e3 error
-	r.Ino, e1 = strconv.ParseUint(f[2], 10, 64)
-	r.Dev, e2 = strconv.ParseUint(f[3], 10, 64)
-	r.Size, e3 = strconv.ParseInt(f[4], 10, 64)
-	if e1 != nil || e2 != nil || e3 != nil || r.Size < 0 {
-		return nil
-	}
-	r.Tail = f[5]
+	r := writtenIDs{ledgerMark: m}
 	// One string for the whole body, the fields cut from it: no
 	// allocation a line but the entry's own.
 	text := string(body)
@@ -158,17 +133,15 @@ func readWrittenIDs(fsys afero.Fs, root string) *writtenIDs {
 // IDs or ops hold a tab or a line break, or whose summaries a line break
 // (a ledger edited by hand), is not written.
 func saveWrittenIDs(fsys afero.Fs, root string, r *writtenIDs) {
-	if r == nil || r.Tail == "" {
+	if r == nil {
 		return
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s\t%d\t%d\t%d\t%d\t%s\n", writtenIDsHead, writtenIDsVersion, r.Ino, r.Dev, r.Size, r.Tail)
 	for _, w := range r.IDs {
 		if strings.ContainsAny(w.ID, "\t\r\n") || strings.ContainsAny(w.Op, "\t\r\n") || strings.ContainsAny(w.ChangeSummary, "\r\n") {
 			return
 		}
 		b.WriteString(w.ID + "\t" + w.At.Format(time.RFC3339Nano) + "\t" + w.Op + "\t" + w.ChangeSummary + "\n")
 	}
-	sum := sha256.Sum256([]byte(b.String()))
-	_ = WriteStateUnsynced(fsys, root, WrittenIDsFile, append([]byte(hex.EncodeToString(sum[:])+"\n"), b.String()...))
+	writeLedgerRecord(fsys, root, WrittenIDsFile, writtenIDsHead, writtenIDsVersion, r.ledgerMark, b.String())
 }

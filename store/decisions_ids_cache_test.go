@@ -121,13 +121,13 @@ func TestWrittenIDsRecord(t *testing.T) {
 func TestWrittenIDsRecordRoundTrip(t *testing.T) {
 	fs, root := afero.NewMemMapFs(), "/r"
 	at := ledgerT0.Add(1500 * time.Millisecond)
-	want := &writtenIDs{Ino: 1, Dev: 2, Size: 300, Tail: "abc", IDs: []WrittenID{
+	want := &writtenIDs{ledgerMark: ledgerMark{ino: 1, dev: 2, size: 300, tail: "abc"}, IDs: []WrittenID{
 		{ID: "d-0001", At: at, Op: "decide", ChangeSummary: "a\tb\tc"},
 		{ID: "d-0002", At: at.Add(time.Hour), Op: "reverse", ChangeSummary: ""},
 	}}
 	saveWrittenIDs(fs, root, want)
 	got := readWrittenIDs(fs, root)
-	if got == nil || got.Ino != 1 || got.Dev != 2 || got.Size != 300 || got.Tail != "abc" || len(got.IDs) != 2 {
+	if got == nil || got.ino != 1 || got.dev != 2 || got.size != 300 || got.tail != "abc" || len(got.IDs) != 2 {
 		t.Fatalf("read back %+v", got)
 	}
 	for i, w := range want.IDs {
@@ -135,7 +135,7 @@ func TestWrittenIDsRecordRoundTrip(t *testing.T) {
 			t.Errorf("entry %d: %+v, want %+v", i, g, w)
 		}
 	}
-	saveWrittenIDs(fs, root, &writtenIDs{Ino: 1, Dev: 2, Size: 0, Tail: "abc"})
+	saveWrittenIDs(fs, root, &writtenIDs{ledgerMark: ledgerMark{ino: 1, dev: 2, size: 0, tail: "abc"}})
 	if got := readWrittenIDs(fs, root); got == nil || got.IDs != nil {
 		t.Fatalf("an empty record read back as %+v", got)
 	}

@@ -2,20 +2,13 @@ package store
 
 import (
 	"bytes"
-	"crypto/sha256"
-	"encoding/hex"
-	"fmt"
 	"maps"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
 	"github.com/spf13/afero"
-
-	"github.com/wakeproto/wake/internal/fsrecord"
-	"github.com/wakeproto/wake/tiers"
 )
 
 // OutsideWrite is the last ledger entry naming a file by an absolute path
@@ -54,12 +47,11 @@ func OutsideWrites(fsys afero.Fs, root string) map[string]OutsideWrite {
 	if err != nil {
 		return map[string]OutsideWrite{}
 	}
-	ino, dev := fsrecord.FileID(fi)
 	size := fi.Size()
 	out := map[string]OutsideWrite{}
 	from := int64(0)
 	old := readOutsideWrites(fsys, root)
-	if old != nil && old.ino == ino && old.dev == dev && old.size <= size && ledgerTail(f, old.size) == old.tail {
+	if old != nil && old.holds(f, fi) {
 		from = old.size
 		maps.Copy(out, old.last)
 	}
@@ -72,7 +64,7 @@ func OutsideWrites(fsys afero.Fs, root string) map[string]OutsideWrite {
 	whole := bytes.LastIndexByte(data, '\n') + 1
 	scanOutsideWrites(data[:whole], out)
 	if end := from + int64(whole); old == nil || end != old.size {
-		saveOutsideWrites(fsys, root, &outsideWrites{ino: ino, dev: dev, size: end, tail: ledgerTail(f, end), last: out})
+		saveOutsideWrites(fsys, root, &outsideWrites{ledgerMark: markAt(f, fi, end), last: out})
 	}
 	// A torn last line is read as the whole ledger read would.
 	if whole < len(data) {
@@ -107,38 +99,18 @@ func scanOutsideWrites(data []byte, last map[string]OutsideWrite) {
 // inode, device, size, tail, tab-separated), then a line a path (path,
 // time, op, tab-separated).
 type outsideWrites struct {
-	ino, dev uint64
-	size     int64  // the ledger's bytes read, whole lines
-	tail     string // the SHA-256 of the last writtenIDsTail of them
-	last     map[string]OutsideWrite
+	ledgerMark
+	last map[string]OutsideWrite
 }
 
 // readOutsideWrites reads the record of [OutsideWritesFile]; nil when
 // there is none, or none this wake can trust.
 func readOutsideWrites(fsys afero.Fs, root string) *outsideWrites {
-	data, err := tiers.ReadOwn(fsys, root, tiers.StateDir+"/"+OutsideWritesFile)
-	if err != nil {
+	m, body, ok := readLedgerRecord(fsys, root, OutsideWritesFile, outsideWritesHead, outsideWritesVersion)
+	if !ok {
 		return nil
 	}
-	sum, body, ok := bytes.Cut(data, []byte{'\n'})
-	got := sha256.Sum256(body)
-	if !ok || string(sum) != hex.EncodeToString(got[:]) {
-		return nil
-	}
-	head, body, _ := bytes.Cut(body, []byte{'\n'})
-	f := strings.Split(string(head), "\t")
-	if len(f) != 6 || f[0] != outsideWritesHead || f[1] != strconv.Itoa(outsideWritesVersion) || f[5] == "" {
-		return nil
-	}
-	r := outsideWrites{last: map[string]OutsideWrite{}}
-	var e1, e2, e3 error
-	r.ino, e1 = strconv.ParseUint(f[2], 10, 64)
-	r.dev, e2 = strconv.ParseUint(f[3], 10, 64)
-	r.size, e3 = strconv.ParseInt(f[4], 10, 64)
-	if e1 != nil || e2 != nil || e3 != nil || r.size < 0 {
-		return nil
-	}
-	r.tail = f[5]
+	r := outsideWrites{ledgerMark: m, last: map[string]OutsideWrite{}}
 	for line := range bytes.Lines(body) {
 		f := strings.Split(strings.TrimSuffix(string(line), "\n"), "\t")
 		if len(f) != 3 || f[0] == "" {
@@ -157,11 +129,7 @@ func readOutsideWrites(fsys afero.Fs, root string) *outsideWrites {
 // or op holds a tab or a line break (a ledger edited by hand), or the
 // ledger's tail could not be read.
 func saveOutsideWrites(fsys afero.Fs, root string, r *outsideWrites) {
-	if r.tail == "" {
-		return
-	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s\t%d\t%d\t%d\t%d\t%s\n", outsideWritesHead, outsideWritesVersion, r.ino, r.dev, r.size, r.tail)
 	for _, p := range slices.Sorted(maps.Keys(r.last)) {
 		w := r.last[p]
 		if strings.ContainsAny(p, "\t\r\n") || strings.ContainsAny(w.Op, "\t\r\n") {
@@ -169,6 +137,5 @@ func saveOutsideWrites(fsys afero.Fs, root string, r *outsideWrites) {
 		}
 		b.WriteString(p + "\t" + w.At.Format(time.RFC3339Nano) + "\t" + w.Op + "\n")
 	}
-	sum := sha256.Sum256([]byte(b.String()))
-	_ = WriteStateUnsynced(fsys, root, OutsideWritesFile, append([]byte(hex.EncodeToString(sum[:])+"\n"), b.String()...))
+	writeLedgerRecord(fsys, root, OutsideWritesFile, outsideWritesHead, outsideWritesVersion, r.ledgerMark, b.String())
 }
