@@ -1,9 +1,11 @@
 package store
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"os"
+	"strings"
 
 	"github.com/wakeproto/wake/tiers"
 )
@@ -51,34 +53,69 @@ const GitAttributes = `# wake: how git merges this memory root (DESIGN section 1
 `
 
 // WriteGitAttributes creates the root's .gitattributes with
-// [GitAttributes], under the lock and with a ledger line; one already
-// there is left as it is. It reports whether it created it.
+// [GitAttributes], under the lock and with a ledger line; one an older
+// wake wrote gains the rules it lacks (see [Store.updateGitAttributes]).
+// It reports whether it wrote the file.
 func (s *Store) WriteGitAttributes(ctx context.Context) (bool, error) {
-	created := false
+	changed := false
 	err := s.Mutate(ctx, func() (Entry, error) {
 		err := CreateExclusiveIn(s.FS, s.Root, GitAttributesPath, []byte(GitAttributes), 0o644)
 		if errors.Is(err, os.ErrExist) {
-			return Entry{}, errNothingCreated
+			return s.updateGitAttributes(&changed)
 		}
 		if err != nil {
 			return Entry{}, err
 		}
-		created = true
+		changed = true
 		return Entry{Op: opInit, Paths: []string{GitAttributesPath}, ChangeSummary: "git merge rules: .gitattributes names the files the wake merge driver merges"}, nil
 	})
 	if errors.Is(err, errNothingCreated) {
 		err = nil
 	}
-	return created, err
+	return changed, err
 }
+
+// updateGitAttributes brings a .gitattributes an older wake wrote up to
+// the rules of this one: the rule lines it lacks are appended, nothing of
+// it removed or changed. A file wake did not write (no header of wake's)
+// is the user's, and left as it is.
+func (s *Store) updateGitAttributes(changed *bool) (Entry, error) {
+	cur, err := tiers.ReadOwn(s.FS, s.Root, GitAttributesPath)
+	if err != nil || !bytes.HasPrefix(cur, []byte(gitAttributesHeader)) {
+		return Entry{}, errNothingCreated
+	}
+	have := map[string]bool{}
+	for _, l := range strings.Split(string(cur), "\n") {
+		have[strings.TrimSpace(l)] = true
+	}
+	var missing []string
+	for _, l := range strings.Split(GitAttributes, "\n") {
+		if l = strings.TrimSpace(l); l != "" && !strings.HasPrefix(l, "#") && !have[l] {
+			missing = append(missing, l)
+		}
+	}
+	if len(missing) == 0 {
+		return Entry{}, errNothingCreated
+	}
+	text := string(cur)
+	if !strings.HasSuffix(text, "\n") {
+		text += "\n"
+	}
+	text += "# added by a newer wake\n" + strings.Join(missing, "\n") + "\n"
+	if err := s.Write(GitAttributesPath, []byte(text)); err != nil {
+		return Entry{}, err
+	}
+	*changed = true
+	return Entry{Op: opInit, Paths: []string{GitAttributesPath}, ChangeSummary: "git merge rules: .gitattributes gains " + strings.Join(missing, ", ")}, nil
+}
+
+// gitAttributesHeader opens the .gitattributes wake writes.
+const gitAttributesHeader = "# wake: how git merges this memory root"
 
 // MarkMergeDriver records in .state/ that this clone's merge driver was
 // checked (what, in a word): wake says so once.
 func (s *Store) MarkMergeDriver(what string) error {
-	if err := s.FS.MkdirAll(s.Path(tiers.StateDir), 0o755); err != nil {
-		return err
-	}
-	return WriteFile(s.FS, s.Path(tiers.StateDir+"/"+MergeDriverMark), []byte(what+"\n"), 0o644)
+	return WriteState(s.FS, s.Root, MergeDriverMark, []byte(what+"\n"))
 }
 
 // MergeDriverMarked reports whether the mark is there.

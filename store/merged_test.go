@@ -84,3 +84,27 @@ func TestSettleMergeRebuildsViews(t *testing.T) {
 		t.Fatal("the arrived sessions outlived the next hand-off")
 	}
 }
+
+// TestOlderGitAttributesGainRules: a .gitattributes an older wake wrote
+// gains the rules it lacks, keeping every line it had; one the user wrote
+// is left as it is.
+func TestOlderGitAttributesGainRules(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	s, _ := newHandoffStore(t, afero.NewMemMapFs())
+	old := gitAttributesHeader + " (older).\n# a note of the user's\n*.jsonl merge=wake\n/warm/decisions.md merge=wake\n"
+	afero.WriteFile(s.FS, s.Path(GitAttributesPath), []byte(old), 0o644)
+	changed, err := s.WriteGitAttributes(ctx)
+	got := hoRead(t, s, GitAttributesPath)
+	if err != nil || !changed || !strings.HasPrefix(got, old) || !strings.Contains(got, "/cold/archive/decisions.md merge=wake\n") || strings.Count(got, "*.jsonl merge=wake") != 1 {
+		t.Fatalf("changed %v, %v:\n%s", changed, err, got)
+	}
+	if changed, err := s.WriteGitAttributes(ctx); err != nil || changed {
+		t.Fatalf("a second run changed it again (%v)", err)
+	}
+	user := "*.md diff=markdown\n"
+	afero.WriteFile(s.FS, s.Path(GitAttributesPath), []byte(user), 0o644)
+	if changed, err := s.WriteGitAttributes(ctx); err != nil || changed || hoRead(t, s, GitAttributesPath) != user {
+		t.Fatal("the user's .gitattributes was changed")
+	}
+}
