@@ -267,17 +267,19 @@ func (m *Memory) capsuleSources(ctx context.Context, o CapsuleOptions, branch st
 }
 
 // lastSession is the last hand-off's session: the client's id an
-// automatic hand-off recorded, else the time of the last summary.
+// automatic hand-off recorded, else the time of the last summary. The
+// last is the newest by time, wherever a merge put its line.
 func (m *Memory) lastSession(latestAt time.Time) string {
 	entries, _, err := store.ReadLedger(m.o.FS, m.root)
 	if err == nil {
-		for i := len(entries) - 1; i >= 0; i-- {
-			if e := entries[i]; e.Op == "handoff" {
-				if e.Session != "" {
-					return e.Session
-				}
-				break
+		var last *store.Entry
+		for i, e := range entries {
+			if e.Op == "handoff" && (last == nil || !e.At.Before(last.At)) {
+				last = &entries[i]
 			}
+		}
+		if last != nil && last.Session != "" {
+			return last.Session
 		}
 	}
 	if latestAt.IsZero() {

@@ -69,10 +69,9 @@ func BuildDigest(o Options) (*Digest, []string, error) {
 		level = func(p string) string { return policy.OfPath(o.FS, o.Root, p) }
 	}
 	entries, d.HeldBack, d.Redacted = policy.RedactLedger(entries, level)
-	// Appended in time order, so newest first is the file reversed; the
-	// stable sort only matters for entries stamped out of order.
+	// Oldest first (lines of one time in file order): newest first is
+	// the list reversed.
 	slices.Reverse(entries)
-	slices.SortStableFunc(entries, func(a, b store.Entry) int { return b.At.Compare(a.At) })
 	if entries == nil {
 		entries = []store.Entry{}
 	}

@@ -148,3 +148,28 @@ func TestLoadShowsColdAndDigest(t *testing.T) {
 		t.Fatal("main.md was cut while the TOC or the digest could give way")
 	}
 }
+
+// TestDigestMergedLedger proves the digest selects by time: a ledger
+// merged by hand, another clone's day-old lines after the window's, lists
+// the window whole, newest first.
+func TestDigestMergedLedger(t *testing.T) {
+	t.Parallel()
+	fsys := afero.NewMemMapFs()
+	for _, h := range []int{30, 20, 3, 2, 1, 40, 36} { // the last two: theirs, older
+		e := store.Entry{At: tocT0.Add(-time.Duration(h) * time.Hour), Op: "decide", Paths: []string{"warm/decisions.md"}, ChangeSummary: fmt.Sprintf("decision made %dh ago", h)}
+		if err := store.AppendLedger(fsys, "/r", e); err != nil {
+			t.Fatal(err)
+		}
+	}
+	d, _, err := BuildDigest(tocOptions(fsys, encoder(t)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "- 2026-11-22 02:24Z decide warm/decisions.md: decision made 1h ago\n" +
+		"- 2026-11-22 01:24Z decide warm/decisions.md: decision made 2h ago\n" +
+		"- 2026-11-22 00:24Z decide warm/decisions.md: decision made 3h ago\n" +
+		"- 2026-11-21 07:24Z decide warm/decisions.md: decision made 20h ago\n"
+	if d.Total != 4 || d.Text() != want {
+		t.Fatalf("digest of %d entries:\n%s", d.Total, d.Text())
+	}
+}

@@ -403,7 +403,7 @@ func (s *Store) ensureLedger(want Entry) (bool, error) {
 // hand-off's files, the decision log's or the inbox's (and of the records
 // kept beside them) leaves behind ([WriteFile] names them ".NAME.tmp-HEX").
 func (s *Store) removeTemps() error {
-	for _, rel := range []string{tiers.MainPath, tiers.LatestPath, tiers.PreviousPath, tiers.DecisionsPath, tiers.StateDir + "/" + DecisionsSnapshot, tiers.StateDir + "/" + DecisionsPending, tiers.StateDir + "/" + WrittenIDsFile, tiers.StateDir + "/" + InboxArchiveLastFile, tiers.StateDir + "/" + ArchivedIDsFile, tiers.StateDir + "/" + OutsideWritesFile, tiers.InboxPath} {
+	for _, rel := range []string{tiers.MainPath, tiers.LatestPath, tiers.PreviousPath, tiers.DecisionsPath, tiers.StateDir + "/" + DecisionsSnapshot, tiers.StateDir + "/" + DecisionsPending, tiers.StateDir + "/" + WrittenIDsFile, tiers.StateDir + "/" + InboxArchiveLastFile, tiers.StateDir + "/" + ArchivedIDsFile, tiers.StateDir + "/" + OutsideWritesFile, tiers.StateDir + "/" + LedgerRunsFile, tiers.InboxPath} {
 		if CheckDir(s.FS, s.Root, path.Dir(rel)) != nil {
 			continue // a directory linked elsewhere holds no temporary file of wake's
 		}

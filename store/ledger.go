@@ -184,15 +184,18 @@ func ReadLedger(fsys afero.Fs, root string) ([]Entry, []BadLine, error) {
 	return out, bad, nil
 }
 
-// ReadLedgerSince returns the entries stamped at or after since, in file
-// order, with the bad lines met among them. It parses the ledger from its
-// end and stops at the first readable entry older than since, so the cost
-// of a start-up digest depends on the window, not on the ledger's age:
-// only the ledger's tail is read, a growing block at a time from its end.
-// Lines are appended in time order; an entry stamped out of order before
-// that point (a clock set back) is not returned. Bad lines older than the
-// window are left to [ReadLedger]; a bad line within it, whose number
-// counts the lines before the tail, has the whole ledger read.
+// ReadLedgerSince returns the entries stamped at or after since, oldest
+// first (lines of one time in file order), with the bad lines met among
+// them. It selects by time, not by the lines' place: a ledger merged by
+// hand, with another clone's older lines after newer ones, or written
+// under a clock set back, gives the same window as one in order. The cost
+// depends on the window, not on the ledger's age: the ledger's runs in
+// time order are kept in the state directory ([LedgerRunsFile]), and of
+// each run whose newest line is in the window only the tail is read, a
+// growing block at a time from its end. A bad line is in the window when
+// the readable line before it is (with none before it, the one after it;
+// with none after it, always: a torn append is the newest line); one met
+// in a tail has the whole ledger read, to number it.
 func ReadLedgerSince(fsys afero.Fs, root string, since time.Time) ([]Entry, []BadLine, error) {
 	out, whole, err := readLedgerTail(fsys, root, since)
 	if err != nil || !whole {
@@ -209,9 +212,9 @@ func ReadLedgerSince(fsys afero.Fs, root string, since time.Time) ([]Entry, []Ba
 // of a busy ledger. Each further block doubles it.
 const ledgerTailBlock = 32 << 10
 
-// readLedgerTail is [ReadLedgerSince] reading the ledger from its end. It
-// reports whole when the window holds a bad line, or when the file did
-// not read as it stated its size (cut while read): then it returns no
+// readLedgerTail is [ReadLedgerSince] reading the tails of the ledger's
+// runs. It reports whole when a tail holds a bad line, or when the file
+// did not read as it stated its size (cut while read): then it returns no
 // entries and the caller reads the ledger whole.
 func readLedgerTail(fsys afero.Fs, root string, since time.Time) (out []Entry, whole bool, err error) {
 	f, err := openLedger(fsys, root, false)
@@ -223,15 +226,52 @@ func readLedgerTail(fsys afero.Fs, root string, since time.Time) (out []Entry, w
 	if err != nil {
 		return nil, false, &ledgerError{tiers.LedgerPath, "not read", err}
 	}
-	// buf holds the file from off to its stated end; end is where in buf
-	// the lines not yet parsed end.
-	off := fi.Size()
+	runs, err := ledgerRunsOf(fsys, root, f, fi)
+	if err != nil {
+		return nil, true, nil
+	}
+	if len(runs) == 0 {
+		// No line with a time: the whole file is one region.
+		runs = []ledgerRun{{start: 0, last: since}}
+	}
+	var tails [][]Entry
+	end := fi.Size()
+	for i := len(runs) - 1; i >= 0; i-- {
+		r := runs[i]
+		// The last run is read even when older than the window: a bad
+		// line after every entry (an append a crash tore) is the newest.
+		if !r.last.Before(since) || i == len(runs)-1 {
+			tail, whole := tailSince(f, r.start, end, since)
+			if whole {
+				return nil, true, nil
+			}
+			tails = append(tails, tail)
+		}
+		end = r.start
+	}
+	for i := len(tails) - 1; i >= 0; i-- {
+		out = append(out, tails[i]...)
+	}
+	if len(tails) > 1 {
+		slices.SortStableFunc(out, func(a, b Entry) int { return a.At.Compare(b.At) })
+	}
+	return out, false, nil
+}
+
+// tailSince returns, in file order, the entries of f between lo and hi,
+// a run of lines in time order, from the last back to the first older
+// than since. whole is set when a bad line is met, or f did not read.
+func tailSince(f afero.File, lo, hi int64, since time.Time) (out []Entry, whole bool) {
+	// buf holds the file from off to hi; end is where in buf the lines
+	// not yet parsed end.
+	off := hi
 	var buf []byte
-	end := len(buf)
+	end := 0
 	block := int64(ledgerTailBlock)
-	if off > 0 {
-		if buf, err = readBlock(f, off-min(block, off), off); err != nil {
-			return nil, true, nil
+	if off > lo {
+		var err error
+		if buf, err = readBlock(f, off-min(block, off-lo), off); err != nil {
+			return nil, true
 		}
 		off -= int64(len(buf))
 		end = len(buf)
@@ -241,11 +281,11 @@ func readLedgerTail(fsys afero.Fs, root string, since time.Time) (out []Entry, w
 	}
 	for {
 		i := bytes.LastIndexByte(buf[:end], '\n')
-		if i < 0 && off > 0 {
+		if i < 0 && off > lo {
 			block *= 2
-			more, err := readBlock(f, off-min(block, off), off)
+			more, err := readBlock(f, off-min(block, off-lo), off)
 			if err != nil {
-				return nil, true, nil
+				return nil, true
 			}
 			off -= int64(len(more))
 			buf = append(more, buf...)
@@ -254,7 +294,7 @@ func readLedgerTail(fsys afero.Fs, root string, since time.Time) (out []Entry, w
 		}
 		e, ok, b := parseLine(buf[i+1:end], 0)
 		if b != nil {
-			return nil, true, nil
+			return nil, true
 		}
 		if ok {
 			if e.At.Before(since) {
@@ -268,7 +308,7 @@ func readLedgerTail(fsys afero.Fs, root string, since time.Time) (out []Entry, w
 		end = i
 	}
 	slices.Reverse(out)
-	return out, false, nil
+	return out, false
 }
 
 // readBlock reads the bytes of f from from to to, all of them or an error.
@@ -283,28 +323,48 @@ func readBlock(f afero.File, from, to int64) ([]byte, error) {
 // ledgerSince is [ReadLedgerSince] on the ledger's whole text.
 func ledgerSince(data []byte, since time.Time) ([]Entry, []BadLine, error) {
 	var out []Entry
-	var bad []BadLine
-	end := len(data)
-	lineNo := bytes.Count(data, []byte{'\n'}) + 1
-	if len(data) > 0 && data[len(data)-1] == '\n' {
-		lineNo--
-		end--
+	var bad, pending []BadLine // pending: bad lines before the first entry
+	seen, inWindow := false, false
+	lines := bytes.Split(data, []byte{'\n'})
+	if len(lines) > 0 && len(lines[len(lines)-1]) == 0 {
+		lines = lines[:len(lines)-1]
 	}
-	for end >= 0 {
-		start := bytes.LastIndexByte(data[:end], '\n') + 1
-		e, ok, b := parseLine(data[start:end], lineNo)
-		if b != nil {
+	for n, line := range lines {
+		e, ok, b := parseLine(line, n+1)
+		switch {
+		case b != nil && !seen:
+			pending = append(pending, *b)
+		case b != nil && inWindow:
 			bad = append(bad, *b)
-		} else if ok {
-			if e.At.Before(since) {
+		case ok:
+			inWindow = !e.At.Before(since)
+			if !seen && inWindow {
+				bad = append(bad, pending...)
+			}
+			seen = true
+			if inWindow {
+				out = append(out, e)
+			}
+		}
+	}
+	if !seen {
+		bad = pending
+	}
+	// Bad lines after every entry are the newest (an append a crash
+	// tore): in the window whatever it is.
+	if seen && !inWindow {
+		for n := len(lines) - 1; n >= 0; n-- {
+			_, ok, b := parseLine(lines[n], n+1)
+			if ok {
 				break
 			}
-			out = append(out, e)
+			if b != nil {
+				bad = append(bad, *b)
+			}
 		}
-		end, lineNo = start-1, lineNo-1
+		slices.SortFunc(bad, func(a, b BadLine) int { return a.Line - b.Line })
 	}
-	slices.Reverse(out)
-	slices.Reverse(bad)
+	slices.SortStableFunc(out, func(a, b Entry) int { return a.At.Compare(b.At) })
 	return out, bad, nil
 }
 
