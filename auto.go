@@ -93,7 +93,18 @@ func (m *Memory) AutoHandoff(ctx context.Context, o AutoOptions) (AutoResult, er
 			return res, err
 		}
 	}
-	changed := m.gitChanges(ctx, res.Since)
+	// The work tree's changes are the session's own only where its
+	// transcript says so: another session on the same tree, or a
+	// command, changed the others.
+	var own func(top, rel string) bool
+	if res.Session != nil {
+		if set, whole := res.Session.EditedSet(); whole {
+			// Named relative to the project, or absolute when the
+			// transcript did not say where the session ran.
+			own = func(top, rel string) bool { return set[rel] || set[filepath.Join(top, filepath.FromSlash(rel))] }
+		}
+	}
+	changed := m.gitChanges(ctx, res.Since, own)
 	if !didWork(res.Session, decisions, changed) {
 		res.Skipped = mark.noWork()
 		return res, nil

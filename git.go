@@ -18,11 +18,11 @@ import (
 // since (none when since is zero) and the uncommitted changes of the git
 // work tree holding the root, less the memory's own files and what the
 // policy holds back (see [gitwork.Git.Changes]). It never fails.
-func (m *Memory) gitChanges(ctx context.Context, since time.Time) tiers.List {
+func (m *Memory) gitChanges(ctx context.Context, since time.Time, own func(top, rel string) bool) tiers.List {
 	dir, treeRoot := m.sessionDir()
 	owned := func(top string) []string { return m.wakeOwned(top, treeRoot) }
 	l, quoted := m.gitw().Changes(ctx, gitwork.ChangesOptions{
-		Root: m.root, Dir: dir, TreeRoot: treeRoot, Since: since, Owned: owned,
+		Root: m.root, Dir: dir, TreeRoot: treeRoot, Since: since, Owned: owned, Own: own,
 		Withheld: func(rel string) bool { return policy.Withheld(policy.OfPath(m.o.FS, m.root, rel)) },
 	})
 	m.warnQuoted(quoted)

@@ -252,7 +252,7 @@ func (m *Memory) capsuleSources(ctx context.Context, o CapsuleOptions, branch st
 	if !since.IsZero() {
 		src.Commits = m.gitCommits(ctx, since)
 	}
-	src.Files = m.gitChanges(ctx, since).Items
+	src.Files = m.gitChanges(ctx, since, nil).Items
 	fm := capsule.FrontMatter{Branch: branch, SourceSession: o.Session, CreatedAt: now, TokenBudget: m.cfg.Capsule.MaxTokens, Version: capsule.Version}
 	if fm.SourceSession == "" {
 		fm.SourceSession = m.lastSession(latestAt)

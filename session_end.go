@@ -40,7 +40,7 @@ func (m *Memory) Handoff(ctx context.Context, in handoff.Input, w BootFiles) (Ha
 		in.SessionID = SessionFromEnv(m.o.Env)
 	}
 	if in.Session.Changed.Empty() {
-		in.Session.Changed = m.gitChanges(ctx, m.lastHandoff())
+		in.Session.Changed = m.gitChanges(ctx, m.lastHandoff(), nil)
 	}
 	res, err := handoff.Handoff(ctx, m.Store(), in)
 	m.reportRecovered(res.Recovered)

@@ -78,9 +78,22 @@ func (c *Context) addTrajectory(o Options) {
 		return
 	}
 	slices.SortStableFunc(recs, byNewest)
-	// A session is in recent/ or in cold/sessions/, never both but for a
-	// rotation a crash interrupted: once.
-	recs = slices.CompactFunc(recs, func(a, b TrajectoryEntry) bool { return a.At.Equal(b.At) && a.Summary == b.Summary })
+	// recent/ holds copies of the newest records (and an older wake's
+	// summaries, which are records of their own): each session once,
+	// however many sessions share its second.
+	type key struct {
+		at                        int64
+		summary, next, risk, held string
+	}
+	seen := map[key]bool{}
+	recs = slices.DeleteFunc(recs, func(e TrajectoryEntry) bool {
+		k := key{e.At.Unix(), e.Summary, e.Next, e.Risk, e.Held}
+		if seen[k] {
+			return true
+		}
+		seen[k] = true
+		return false
+	})
 	t := &Trajectory{Budget: o.Config.Budget.Trajectory, Sessions: len(recs) + older, all: recs, older: older, Arrived: arrived}
 	t.Risks = openRisks(recs, o.Config.Checks.RiskSessions)
 	t.fit(t.Budget, o.Counter)

@@ -92,6 +92,11 @@ type ChangesOptions struct {
 	// Owned lists, relative to the work tree's top, what is wake's own
 	// and not the session's work ("dir/" for a directory).
 	Owned func(top string) []string
+	// Own, when set, reports whether the file at rel (slash-separated,
+	// relative to the work tree's top, top) is the session's own work, as its
+	// transcript tells: the others (a command's, or another session's on
+	// the same tree) are counted in the note, not listed.
+	Own func(top, rel string) bool
 }
 
 // Changes lists, for "What changed (files)", the files committed since
@@ -131,6 +136,18 @@ func (g Git) Changes(ctx context.Context, o ChangesOptions) (l tiers.List, quote
 	}
 	if n := holdBack(top, treeRoot, files, o.Withheld); n > 0 {
 		notes = append(notes, fmt.Sprintf("%d changed file(s) in the memory root held back by the sensitivity policy, not listed.", n))
+	}
+	if o.Own != nil {
+		others := 0
+		for p, cs := range files {
+			if !o.Own(top, p) && !slices.ContainsFunc(cs, func(c change) bool { return c.from != "" && o.Own(top, c.from) }) {
+				delete(files, p)
+				others++
+			}
+		}
+		if others > 0 {
+			notes = append(notes, fmt.Sprintf("%d more changed file(s) in the work tree that this session's edit tools did not touch (a command's, or another session's), not listed: `git status` shows them.", others))
+		}
 	}
 	var owned []string
 	if o.Owned != nil {

@@ -125,6 +125,17 @@ type Summary struct {
 // file, or a decision was recorded.
 func (s *Summary) DidWork() bool { return len(s.Edits) > 0 || s.MoreEdits > 0 || s.Decisions > 0 }
 
+// EditedSet is the set of the files the agent's tools edited (as Edits
+// names them), and whether it is every one of them: not when files past
+// [Limits.Files] were counted, not named.
+func (s *Summary) EditedSet() (map[string]bool, bool) {
+	set := make(map[string]bool, len(s.Edits))
+	for _, e := range s.Edits {
+		set[e.Path] = true
+	}
+	return set, s.MoreEdits == 0
+}
+
 // Skipped is how many lines were skipped, malformed or too long.
 func (s *Summary) Skipped() int { return s.Malformed + s.TooLong }
 
