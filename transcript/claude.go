@@ -181,6 +181,8 @@ func claudeAssistant(c *collector, mine bool, text string, blocks []claudeBlock)
 				c.edit(b.ID, path, b.Name)
 			case b.Name == "Bash":
 				c.ran(b.ID, in.Command)
+			case isDecisionTool(b.Name):
+				c.decidedBy(b.ID)
 			}
 		}
 	}

@@ -33,6 +33,7 @@ type codexPayload struct {
 		Text string `json:"text"`
 	} `json:"content"`
 	Name      string          `json:"name"`
+	Namespace string          `json:"namespace"` // an MCP server's tools, "mcp__wake"
 	Arguments string          `json:"arguments"`
 	Input     string          `json:"input"`
 	CallID    string          `json:"call_id"`
@@ -141,6 +142,10 @@ func codexItem(c *collector, p *codexPayload) {
 			codexPatch(c, p.CallID, p.Input)
 		}
 	case "function_call":
+		if isDecisionTool(p.Name) || strings.HasPrefix(p.Namespace, "mcp__") && isDecisionTool(p.Namespace+"__"+p.Name) {
+			c.decidedBy(p.CallID)
+			return
+		}
 		var a codexArgs
 		_ = json.Unmarshal([]byte(p.Arguments), &a)
 		if p.Name == "apply_patch" {

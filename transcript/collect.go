@@ -171,6 +171,20 @@ func (c *collector) ran(id, cmd string) {
 	c.pend(id).decisions++
 }
 
+// decidedBy notes that tool call id, one of wake's MCP tools, recorded a
+// decision ([isDecisionTool]): it counts once the call is known not to
+// have failed, as a command's does.
+func (c *collector) decidedBy(id string) {
+	if !c.counts() {
+		return
+	}
+	if id == "" {
+		c.s.Decisions++
+		return
+	}
+	c.pend(id).decisions++
+}
+
 // pend is the pending call id, added when new.
 func (c *collector) pend(id string) *call {
 	p, ok := c.pending[id]

@@ -70,3 +70,54 @@ func TestDecisionsInTranscript(t *testing.T) {
 		}
 	}
 }
+
+func TestDecisionTool(t *testing.T) {
+	t.Parallel()
+	for name, want := range map[string]bool{
+		"mcp__wake__wake_decide":  true,
+		"mcp__wake__wake_contest": true,
+		"mcp__team__wake_decide":  true, // the server registered under another name
+		"wake_decide":             true, // Codex's name within its namespace
+		"mcp__wake__wake_load":    false,
+		"mcp__wake__wake_handoff": false,
+		"wake_remember":           false,
+		"my__wake_decide":         false,
+		"Bash":                    false,
+	} {
+		if got := isDecisionTool(name); got != want {
+			t.Errorf("isDecisionTool(%q) = %v, want %v", name, got, want)
+		}
+	}
+}
+
+// TestMCPDecisionsInTranscript: a decision recorded through wake's MCP
+// server is the session's work as the same command is: counted once the
+// call did not fail, in Claude Code's names and in Codex's, flat or by
+// namespace; wake's other tools are not.
+func TestMCPDecisionsInTranscript(t *testing.T) {
+	t.Parallel()
+	claude := `{"type":"user","message":{"role":"user","content":"decide"},"timestamp":"2026-11-22T10:00:00Z","cwd":"/p","sessionId":"s"}
+{"type":"assistant","message":{"role":"assistant","content":[{"type":"tool_use","id":"m1","name":"mcp__wake__wake_decide","input":{"what":"Use cents","because":"floats round"}},{"type":"tool_use","id":"m2","name":"mcp__wake__wake_contest","input":{"id":"d-1"}},{"type":"tool_use","id":"m3","name":"mcp__wake__wake_load","input":{}}]},"timestamp":"2026-11-22T10:00:01Z"}
+{"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"m1","content":"d-4"},{"type":"tool_result","tool_use_id":"m2","is_error":true,"content":"no such decision"},{"type":"tool_result","tool_use_id":"m3","content":"boot"}]},"timestamp":"2026-11-22T10:00:02Z"}
+`
+	codex := `{"timestamp":"2026-11-22T10:00:00Z","type":"session_meta","payload":{"id":"c","timestamp":"2026-11-22T10:00:00Z","cwd":"/p"}}
+{"timestamp":"2026-11-22T10:00:01Z","type":"response_item","payload":{"type":"function_call","name":"wake_decide","namespace":"mcp__wake","arguments":"{\"what\":\"Use cents\"}","call_id":"k1"}}
+{"timestamp":"2026-11-22T10:00:02Z","type":"response_item","payload":{"type":"function_call_output","call_id":"k1","output":"d-4"}}
+{"timestamp":"2026-11-22T10:00:03Z","type":"response_item","payload":{"type":"function_call","name":"mcp__wake__wake_decide","arguments":"{\"what\":\"Use TOML\"}","call_id":"k2"}}
+{"timestamp":"2026-11-22T10:00:04Z","type":"response_item","payload":{"type":"function_call","name":"wake_load","namespace":"mcp__wake","arguments":"{}","call_id":"k3"}}
+`
+	for _, c := range []struct {
+		f    Format
+		text string
+		want int
+	}{{Claude, claude, 1}, {Codex, codex, 2}} {
+		s, err := Read(strings.NewReader(c.text), c.f, DefaultLimits(), Scope{})
+		if err != nil || s.Decisions != c.want || !s.DidWork() {
+			t.Errorf("%s: %v, %d decisions, want %d", c.f, err, s.Decisions, c.want)
+		}
+		w, err := ReadWork(strings.NewReader(c.text), c.f, 0, Scope{})
+		if err != nil || w.Decisions != c.want {
+			t.Errorf("%s ReadWork: %v, %d decisions, want %d", c.f, err, w.Decisions, c.want)
+		}
+	}
+}
