@@ -126,3 +126,11 @@ func FuzzRecord(f *testing.F) {
 		}
 	})
 }
+
+func TestMCPClientNames(t *testing.T) {
+	for name, want := range map[string]string{"claude-code": "claude", "codex-mcp-client": "codex", "codex-vscode": "codex", "opencode": "opencode", "cursor": "", "": ""} {
+		if got := MCPClient(name); got != want {
+			t.Errorf("MCPClient(%q) = %q, want %q", name, got, want)
+		}
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"path/filepath"
 	"slices"
+	"strings"
 
 	"github.com/spf13/afero"
 
@@ -85,4 +86,38 @@ func recordFiles(fsys afero.Fs, r Record) []string {
 	}
 	slices.Sort(files)
 	return slices.Compact(files)
+}
+
+// MCPClient is the client that names itself name in an MCP session
+// (its clientInfo): "claude" for Claude Code ("claude-code"), "codex" for
+// Codex ("codex-mcp-client", or a name of Codex's editors, "codex-…"),
+// "opencode" for OpenCode; "" for any other.
+func MCPClient(name string) string {
+	switch {
+	case name == "claude-code":
+		return "claude"
+	case name == "codex-mcp-client" || strings.HasPrefix(name, "codex-") || name == "codex":
+		return "codex"
+	case name == "opencode":
+		return "opencode"
+	}
+	return ""
+}
+
+// Wired reports whether the memory root's record of client's installs
+// ([ManifestFile]) names an install into dir or a directory above it:
+// then the client's hooks give each of its sessions there the boot
+// context. A record that cannot be read names none.
+func Wired(fsys afero.Fs, root, client, dir string) bool {
+	if client == "" || dir == "" {
+		return false
+	}
+	m, err := readManifest(fsys, root, About{Name: client})
+	if err != nil {
+		return false
+	}
+	return slices.ContainsFunc(m.Installs, func(r Record) bool {
+		rel, err := filepath.Rel(r.Project, dir)
+		return err == nil && filepath.IsLocal(rel)
+	})
 }

@@ -94,6 +94,7 @@ type session struct {
 	wmu       sync.Mutex                    // one message a write
 	gone      bool                          // the client closed its end of the output; under wmu
 	requested string                        // the version initialize asked for; "" before it
+	hooked    bool                          // the client's hook gave the session its boot context ([Options.Hooked])
 	running   map[string]context.CancelFunc // the requests being served, by id
 	end       context.CancelCauseFunc       // ends the session, as a write that failed does
 	wg        sync.WaitGroup
@@ -475,6 +476,9 @@ func (ss *session) handle(ctx context.Context, m *message) (any, error) {
 			ss.requested = meta.version
 		}
 		ss.mu.Unlock()
+		// It names its client each time: whether its hook gave the
+		// session the boot context is the request's.
+		ctx = context.WithValue(ctx, hookedKey{}, ss.srv.isHooked(meta.client))
 	}
 	if slices.Contains(notifications, m.Method) {
 		return nil, errorf(codeInvalidRequest, "invalid request: unexpected id for %q", m.Method)
@@ -496,8 +500,42 @@ func (ss *session) handle(ctx context.Context, m *message) (any, error) {
 	return ss.srv.annotate(res), nil
 }
 
-// meta is what a request of the sessionless protocol says of its client.
-type meta struct{ version string }
+// meta is what a request of the sessionless protocol says of its client:
+// the protocol's version and the client's name, when it gives it.
+type meta struct{ version, client string }
+
+// hookedKey is the context key of a sessionless request's [Options.Hooked].
+type hookedKey struct{}
+
+// isHooked reports whether the client named client is one whose hook
+// gives its sessions the boot context ([Options.Hooked]).
+func (srv *Server) isHooked(client string) bool {
+	if srv.o.Hooked == nil || client == "" {
+		return false
+	}
+	srv.hookedMu.Lock()
+	defer srv.hookedMu.Unlock()
+	h, ok := srv.hookedBy[client]
+	if !ok {
+		// Asked once a client: a sessionless client names itself in
+		// every request.
+		h = srv.o.Hooked(client)
+		srv.hookedBy[client] = h
+	}
+	return h
+}
+
+// hookedFor reports whether the request's session had its boot context
+// from its client's hook: as its sessionless request says, else as the
+// session's initialize said.
+func (ss *session) hookedFor(ctx context.Context) bool {
+	if h, ok := ctx.Value(hookedKey{}).(bool); ok {
+		return h
+	}
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	return ss.hooked
+}
 
 // requestMeta is the _meta of params when it names a protocol version of
 // the sessionless protocol, checked; nil for a request of the session
@@ -513,17 +551,19 @@ func requestMeta(params json.RawMessage) (*meta, error) {
 	if json.Unmarshal(p.Meta[metaProtocolVersion], &version) != nil || version < sessionless {
 		return nil, nil
 	}
+	var client string
 	if raw, ok := p.Meta[metaClientInfo]; ok {
 		var info *implementation
 		if unmarshalExact(raw, &info) != nil || info == nil {
 			return nil, errorf(codeInvalidParams, "invalid _meta field %q", metaClientInfo)
 		}
+		client = info.Name
 	}
 	var caps *map[string]json.RawMessage
 	if json.Unmarshal(p.Meta[metaClientCapabilities], &caps) != nil || caps == nil {
 		return nil, errorf(codeInvalidParams, "missing or invalid _meta field %q", metaClientCapabilities)
 	}
-	return &meta{version: version}, nil
+	return &meta{version: version, client: client}, nil
 }
 
 // implementation names a client or the server.
@@ -576,10 +616,10 @@ func init() {
 		"logging/setLevel":         {false, func(_ *session, _ context.Context, m *message) (any, error) { return empty(m) }},
 		"server/discover":          {true, (*session).discover},
 		"subscriptions/listen":     {false, (*session).listen},
-		"tools/list":               {true, listOf("tools", func(srv *Server) any { return srv.toolList() })},
-		"resources/list":           {true, listOf("resources", func(srv *Server) any { return srv.resourceList })},
-		"resources/templates/list": {true, listOf("resourceTemplates", func(srv *Server) any { return srv.templateList })},
-		"prompts/list":             {true, listOf("prompts", func(*Server) any { return []struct{}{} })},
+		"tools/list":               {true, listOf("tools", (*session).toolList)},
+		"resources/list":           {true, listOf("resources", func(ss *session, _ context.Context) any { return ss.srv.resourceList })},
+		"resources/templates/list": {true, listOf("resourceTemplates", func(ss *session, _ context.Context) any { return ss.srv.templateList })},
+		"prompts/list":             {true, listOf("prompts", func(*session, context.Context) any { return []struct{}{} })},
 		"prompts/get":              {false, getPrompt},
 		"tools/call":               {false, (*session).callTool},
 		"resources/read":           {false, (*session).readResource},
@@ -659,12 +699,16 @@ func (ss *session) initialize(_ context.Context, m *message) (any, error) {
 	if ss.requested == "" {
 		ss.requested = "(none)"
 	}
+	instructions := ss.srv.instructions
+	if p.ClientInfo != nil && ss.srv.isHooked(p.ClientInfo.Name) {
+		ss.hooked, instructions = true, ss.srv.hooked
+	}
 	return struct {
 		Capabilities capabilities   `json:"capabilities"`
 		Instructions string         `json:"instructions,omitempty"`
 		Version      string         `json:"protocolVersion"`
 		ServerInfo   implementation `json:"serverInfo"`
-	}{serverCapabilities, ss.srv.instructions, negotiate(p.ProtocolVersion), ss.srv.info}, nil
+	}{serverCapabilities, instructions, negotiate(p.ProtocolVersion), ss.srv.info}, nil
 }
 
 // negotiate is the version initialize answers to the client's.
@@ -694,14 +738,18 @@ type listChanged struct {
 var serverCapabilities = capabilities{Resources: &listChanged{true}, Tools: &listChanged{true}}
 
 // discover answers server/discover, the sessionless protocol's initialize.
-func (ss *session) discover(_ context.Context, _ *message) (any, error) {
+func (ss *session) discover(ctx context.Context, _ *message) (any, error) {
+	instructions := ss.srv.instructions
+	if ss.hookedFor(ctx) {
+		instructions = ss.srv.hooked
+	}
 	return struct {
 		TTL          int          `json:"ttlMs"`
 		Scope        string       `json:"cacheScope"`
 		Versions     []string     `json:"supportedVersions"`
 		Capabilities capabilities `json:"capabilities"`
 		Instructions string       `json:"instructions,omitempty"`
-	}{0, "public", protocolVersions, serverCapabilities, ss.srv.instructions}, nil
+	}{0, "public", protocolVersions, serverCapabilities, instructions}, nil
 }
 
 // listen answers subscriptions/listen: it acknowledges the list changes
@@ -746,8 +794,8 @@ func (ss *session) listen(ctx context.Context, m *message) (any, error) {
 
 // listOf is the handler of a list method: the whole list under key, in one
 // page (a cursor, which the server never gives, is refused).
-func listOf(key string, list func(*Server) any) func(*session, context.Context, *message) (any, error) {
-	return func(ss *session, _ context.Context, m *message) (any, error) {
+func listOf(key string, list func(*session, context.Context) any) func(*session, context.Context, *message) (any, error) {
+	return func(ss *session, ctx context.Context, m *message) (any, error) {
 		var p struct {
 			Cursor string `json:"cursor"`
 		}
@@ -757,13 +805,22 @@ func listOf(key string, list func(*Server) any) func(*session, context.Context, 
 		if p.Cursor != "" {
 			return nil, errorf(codeInvalidParams, "invalid params")
 		}
-		data, err := json.Marshal(list(ss.srv))
+		data, err := json.Marshal(list(ss, ctx))
 		if err != nil {
 			return nil, err
 		}
 		// ttlMs and cacheScope first, as the SDK writes them.
 		return json.RawMessage(fmt.Sprintf(`{"ttlMs":0,"cacheScope":"public",%q:%s}`, key, data)), nil
 	}
+}
+
+// toolList is the session's tool list: wake_load told apart for a
+// session whose hook gave it the boot context.
+func (ss *session) toolList(ctx context.Context) any {
+	if ss.hookedFor(ctx) {
+		return ss.srv.hookedToolList()
+	}
+	return ss.srv.toolList()
 }
 
 // getPrompt answers prompts/get: the server has no prompt.

@@ -53,6 +53,13 @@ type Options struct {
 	// line primes the start cache there (see wake.Memory.PrimeStart), as
 	// its own hand-off does. What it tells goes with the tool's answer.
 	AfterHandoff func(ctx context.Context, m *wake.Memory)
+	// Hooked, when set, reports whether the client that names itself
+	// client (its clientInfo's name: "claude-code", "codex-mcp-client",
+	// "opencode") already gives each session the boot context through
+	// wake's hooks. Such a session is not told to call wake_load first:
+	// the instructions say the context is there, and carry no second copy
+	// of the announcement or the protocol card.
+	Hooked func(client string) bool
 }
 
 // server is the state every handler shares.
@@ -81,6 +88,12 @@ type Server struct {
 	*server
 	info         implementation
 	instructions string
+	// hooked are the instructions for a session whose hook gave it the boot
+	// context ([Options.Hooked]).
+	hooked string
+	// hookedBy remembers [Options.Hooked]'s answer for each client name.
+	hookedMu sync.Mutex
+	hookedBy map[string]bool
 	limits       limits // what a session holds at once (held.go)
 	// The lists answered, by name or URI as the SDK sorts them.
 	resourceList []resourceInfo
@@ -95,13 +108,14 @@ func New(o Options) (*Server, error) {
 		o.PageTokens = MaxResultTokens
 	}
 	s := &server{o: o, encs: map[string]*budget.Encoder{}, counts: map[string]*budget.Cache{}, last: map[string]result{}}
-	var instructions string
+	var instructions, hooked string
 	err := s.with(nil, func(m *wake.Memory) error {
 		c, _, err := m.BootContext(false)
 		if err != nil {
 			return err
 		}
 		instructions = Instructions(m.Root(), c.Announcement, protocol.Card(m.Config().Protocol.Card))
+		hooked = HookedInstructions(m.Root())
 		return nil
 	})
 	if err != nil {
@@ -111,7 +125,7 @@ func New(o Options) (*Server, error) {
 	s.addResources()
 	s.addWakeup()
 	slices.SortFunc(s.tools, func(a, b *tool) int { return strings.Compare(a.Name, b.Name) })
-	srv := &Server{server: s, instructions: instructions, limits: defaultLimits,
+	srv := &Server{server: s, instructions: instructions, hooked: hooked, hookedBy: map[string]bool{}, limits: defaultLimits,
 		info: implementation{Name: "wake", Title: "wake: memory for coding agents", Version: o.Version}}
 	for _, r := range s.resources {
 		if r.URITemplate != "" {
@@ -153,6 +167,24 @@ type resource struct {
 
 // toolList is the tools, by name.
 func (s *server) toolList() []*tool { return s.tools }
+
+// hookedToolList is the tool list for a session whose hook gave it the
+// boot context: wake_load described as the way back to it.
+func (s *server) hookedToolList() []*tool {
+	out := slices.Clone(s.tools)
+	for i, t := range out {
+		if t.Name == "wake_load" {
+			c := *t
+			c.Description = hookedLoad
+			out[i] = &c
+		}
+	}
+	return out
+}
+
+// hookedLoad is wake_load's description for a session whose hook gave it
+// the boot context.
+const hookedLoad = "Return the boot context again (what the previous instances left: identity, hand-off, decisions in force, recent work, the cold tier's table of contents). wake's hook already gave it to this session at its start: call this only when it is no longer in your context. Same as `wake load`."
 
 // tool is the tool called name, or nil.
 func (s *server) tool(name string) *tool {
@@ -237,6 +269,18 @@ func Instructions(root, announcement, card string) string {
 	}
 	room := MaxInstructions - len(head) - tail.Len()
 	return head + fitAnnouncement(strings.TrimSpace(announcement), room) + tail.String()
+}
+
+// HookedInstructions are the server instructions for a session whose
+// client's hook, wake's, gave it the boot context: they say so and name
+// the tools, and repeat nothing the context holds.
+func HookedInstructions(root string) string {
+	return "wake keeps this project's memory in plain files (" + root + "). " +
+		"wake's hook gave this session its boot context (the announcement, the Wake Protocol and the memory) at the start: it is above, so do not load it again. " +
+		"These tools do what the wake commands of the same names do, for what comes after: " +
+		"memory_wakeup gives what of the memory bears on a task, wake_cold reads the cold tier, " +
+		"wake_decide, wake_contest, wake_remember and wake_handoff write, wake_check and wake_log report, " +
+		"and wake_load returns the boot context again should it be gone from your context.\n"
 }
 
 // fitAnnouncement is the announcement as "\n<text>\n" within room bytes,

@@ -408,3 +408,54 @@ func TestPulledPages(t *testing.T) {
 		t.Errorf("pulled %q tokens, but the listing says:\n%s", spent, list)
 	}
 }
+
+// TestHookedSessions: a client whose hook gave its sessions the boot
+// context (Options.Hooked, by the name it gives itself) is not told to
+// load it first, and gets no second copy of the announcement or the
+// protocol card; wake_load is described as the way back to it. Another
+// client gets the whole instructions.
+func TestHookedSessions(t *testing.T) {
+	_, o := newRoot(t)
+	var mu sync.Mutex
+	var asked []string
+	srv, err := mcpserver.New(mcpserver.Options{Root: "/p/.wake", Library: o, Hooked: func(c string) bool {
+		mu.Lock()
+		defer mu.Unlock()
+		asked = append(asked, c)
+		return c == "test"
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cs := serve(t, srv)
+	ins := cs.InitializeResult().Instructions
+	if ins != mcpserver.HookedInstructions("/p/.wake") || strings.Contains(ins, "First session") || strings.Contains(ins, "## Protocol") || strings.Contains(ins, "Call wake_load first") {
+		t.Errorf("a hooked session's instructions:\n%s", ins)
+	}
+	lt, err := cs.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mu.Lock()
+	if !slices.Equal(asked, []string{"test"}) {
+		t.Errorf("Hooked asked of %v: not once", asked)
+	}
+	mu.Unlock()
+	for _, tl := range lt.Tools {
+		if tl.Name == "wake_load" && !strings.Contains(tl.Description, "only when it is no longer in your context") {
+			t.Errorf("wake_load in a hooked session: %q", tl.Description)
+		}
+	}
+	// The same server, another client: the whole instructions.
+	srv2, _ := mcpserver.New(mcpserver.Options{Root: "/p/.wake", Library: o, Hooked: func(string) bool { return false }})
+	cs2 := serve(t, srv2)
+	if ins := cs2.InitializeResult().Instructions; !strings.Contains(ins, "Call wake_load first") || !strings.Contains(ins, "## Protocol") {
+		t.Errorf("an unhooked session's instructions:\n%s", ins)
+	}
+	lt, _ = cs2.ListTools(context.Background(), nil)
+	for _, tl := range lt.Tools {
+		if tl.Name == "wake_load" && !strings.Contains(tl.Description, "Call it once, first") {
+			t.Errorf("wake_load in an unhooked session: %q", tl.Description)
+		}
+	}
+}

@@ -15,13 +15,29 @@ const (
 	mcpInstructionsTail = "`wake reverse` and `wake uphold` are the user's, on the command line."
 )
 
-// assertInstructions checks that the request text carries wake's server
-// instructions whole: their beginning, and their end after it.
-func assertInstructions(t *testing.T, text string) {
+// mcpHookedLine is what the server instructions of a session whose hook
+// gave it the boot context say of it (mcpserver.HookedInstructions).
+const mcpHookedLine = "wake's hook gave this session its boot context"
+
+// assertHookedInstructions checks that the request text carries the
+// server instructions of a session whose hook gave it the boot context,
+// and the protocol card and the announcement once: the hook's copy, not
+// a second one from the server (issue 26, point 4).
+func assertHookedInstructions(t *testing.T, text string) {
 	t.Helper()
-	i := strings.Index(text, mcpInstructionsHead)
-	if i < 0 || !strings.Contains(text[i:], mcpInstructionsTail) {
-		t.Errorf("the model request lacks wake's server instructions, whole (found the beginning: %v)", i >= 0)
+	if !strings.Contains(text, mcpInstructionsHead) || !strings.Contains(text, mcpHookedLine) {
+		t.Errorf("the model request lacks the instructions of a session its hook gave the boot context")
+	}
+	if strings.Contains(text, "Call wake_load first") {
+		t.Errorf("a session its hook gave the boot context is told to load it first")
+	}
+	for _, once := range []string{"You are one instance in a chain; this memory is all that carries over.", mcpInstructionsTail} {
+		if n := strings.Count(text, once); n > 1 {
+			t.Errorf("the model request carries %q %d times", once, n)
+		}
+	}
+	if n := strings.Count(text, "You are one instance in a chain"); n != 1 {
+		t.Errorf("the model request carries the protocol card %d times, want once (the hook's)", n)
 	}
 }
 
@@ -55,7 +71,7 @@ func TestClaudeCodeMCPEndToEnd(t *testing.T) {
 			t.Errorf("the model request does not list mcp__wake__%s", tool)
 		}
 	}
-	assertInstructions(t, text)
+	assertHookedInstructions(t, text)
 	runBounded(t, proj, env, 60*time.Second, bin, "uninstall", "claude")
 	if _, err := os.Stat(filepath.Join(proj, ".mcp.json")); !os.IsNotExist(err) {
 		t.Errorf(".mcp.json left after uninstall: %v", err)

@@ -42,7 +42,7 @@ func TestCodexMCPEndToEnd(t *testing.T) {
 			t.Errorf("the model request does not list wake's %s", tool)
 		}
 	}
-	assertInstructions(t, text)
+	assertHookedInstructions(t, text)
 	p.wake(t, "uninstall", "codex")
 	if _, err := os.Stat(filepath.Join(p.dir, ".codex", "config.toml")); !os.IsNotExist(err) {
 		t.Errorf(".codex/config.toml left after uninstall: %v", err)

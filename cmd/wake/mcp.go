@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/wakeproto/wake/clients"
 	"github.com/wakeproto/wake/mcpserver"
 )
 
@@ -32,7 +33,11 @@ func (a *app) mcpRun(ctx context.Context) error {
 	}
 	// A hand-off over MCP primes the start cache as the command's does, so
 	// that the next session's start (a hook, wake load) is a warm one.
-	srv, err := mcpserver.New(mcpserver.Options{Root: root, Library: a.options(), Version: wakeVersion(), Cwd: a.cwd, AfterHandoff: a.primeStarts})
+	// A client whose hooks wake installed into this project gives each
+	// session the boot context already: its sessions are not told to
+	// load it again.
+	hooked := func(client string) bool { return clients.Wired(a.fs, root, clients.MCPClient(client), a.cwd) }
+	srv, err := mcpserver.New(mcpserver.Options{Root: root, Library: a.options(), Version: wakeVersion(), Cwd: a.cwd, AfterHandoff: a.primeStarts, Hooked: hooked})
 	if err != nil {
 		return err
 	}
