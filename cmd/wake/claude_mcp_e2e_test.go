@@ -45,11 +45,13 @@ func assertHookedInstructions(t *testing.T, text string) {
 var mcpTools = []string{"memory_wakeup", "wake_load", "wake_check", "wake_cold", "wake_decide", "wake_contest", "wake_handoff", "wake_log", "wake_remember"}
 
 // TestClaudeCodeMCPEndToEnd runs the real Claude Code against the model
-// stub after 'wake install claude --mcp', with tool search off, so that
-// every tool is in the request: 'claude -p' starts the project's server
+// stub after 'wake install claude --mcp', with tool search off (every
+// tool in the request) and on (the tools deferred behind ToolSearch, as
+// for a current model by default): 'claude -p' starts the project's server
 // without asking for an approval (an interactive session asks once), and
 // the request lists each of wake's tools and carries the server
-// instructions whole; uninstall gives back a project with no .mcp.json.
+// instructions of a session the hook gave the boot context, the protocol
+// card once; uninstall gives back a project with no .mcp.json.
 func TestClaudeCodeMCPEndToEnd(t *testing.T) {
 	t.Parallel()
 	if testing.Short() {
@@ -59,19 +61,27 @@ func TestClaudeCodeMCPEndToEnd(t *testing.T) {
 	bin := wakeBinary(t)
 	stub := newModelStub(t)
 	proj, env, _ := claudeProject(t, bin, "full", stub.URL)
-	env = append(env, "ENABLE_TOOL_SEARCH=false")
 	runBounded(t, proj, env, 60*time.Second, bin, "install", "claude", "--mcp")
-	out := runBounded(t, proj, env, 120*time.Second, claude, "-p", "hello")
-	if !strings.Contains(out, "stub reply") {
-		t.Fatalf("claude -p printed %q, not the stub's reply", out)
-	}
-	text := strings.Join(stub.take(), "\n")
-	for _, tool := range mcpTools {
-		if !strings.Contains(text, "mcp__wake__"+tool) {
-			t.Errorf("the model request does not list mcp__wake__%s", tool)
+	var text string
+	// With tool search off, and on, as Claude Code has it by default for
+	// a current model: the tools then deferred behind ToolSearch, listed
+	// by name, the instructions there all the same.
+	for _, search := range []string{"false", "true"} {
+		out := runBounded(t, proj, append(env, "ENABLE_TOOL_SEARCH="+search), 120*time.Second, claude, "-p", "hello")
+		if !strings.Contains(out, "stub reply") {
+			t.Fatalf("claude -p printed %q, not the stub's reply", out)
 		}
+		text = strings.Join(stub.take(), "\n")
+		for _, tool := range mcpTools {
+			if !strings.Contains(text, "mcp__wake__"+tool) {
+				t.Errorf("tool search %s: the model request does not list mcp__wake__%s", search, tool)
+			}
+		}
+		if deferred := strings.Contains(text, "deferred tools are now available via ToolSearch"); deferred != (search == "true") {
+			t.Errorf("tool search %s: the tools deferred: %v", search, deferred)
+		}
+		assertHookedInstructions(t, text)
 	}
-	assertHookedInstructions(t, text)
 	runBounded(t, proj, env, 60*time.Second, bin, "uninstall", "claude")
 	if _, err := os.Stat(filepath.Join(proj, ".mcp.json")); !os.IsNotExist(err) {
 		t.Errorf(".mcp.json left after uninstall: %v", err)

@@ -43,6 +43,17 @@ func TestCodexMCPEndToEnd(t *testing.T) {
 		}
 	}
 	assertHookedInstructions(t, text)
+	// A current model: the tools deferred behind tool_search, and the
+	// hooked instructions, short, there all the same.
+	p.codex(t, "hello")
+	deferred := strings.Join(stub.take(), "\n")
+	if !strings.Contains(deferred, "tool_search") || !strings.Contains(deferred, mcpHookedLine) {
+		t.Errorf("with %s: the request lacks tool_search (%v) or the hooked instructions (%v)", codexModel, strings.Contains(deferred, "tool_search"), strings.Contains(deferred, mcpHookedLine))
+		t.Logf("request text:\n%.8000s", deferred)
+	}
+	if n := strings.Count(deferred, "You are one instance in a chain"); n != 1 {
+		t.Errorf("with %s: the protocol card %d times, want once", codexModel, n)
+	}
 	p.wake(t, "uninstall", "codex")
 	if _, err := os.Stat(filepath.Join(p.dir, ".codex", "config.toml")); !os.IsNotExist(err) {
 		t.Errorf(".codex/config.toml left after uninstall: %v", err)
