@@ -29,6 +29,9 @@ type AutoOptions struct {
 	// transcript's.
 	SessionID string
 	Boot      BootFiles
+	// Recovered says the session is another one, found by a later
+	// session's start with no hand-off of its work ([Memory.RecoverMissed]).
+	Recovered bool
 }
 
 // AutoResult is what an automatic hand-off did.
@@ -110,7 +113,7 @@ func (m *Memory) AutoHandoff(ctx context.Context, o AutoOptions) (AutoResult, er
 		return res, nil
 	}
 	in := handoff.Auto(handoff.Facts{Session: res.Session, Transcript: o.Transcript, Start: res.Start, After: mark.after(),
-		Decisions: decisions, Changed: changed, Carried: m.previousNext()})
+		Decisions: decisions, Changed: changed, Carried: m.previousNext(), Recovered: o.Recovered})
 	in.Auto, in.SessionID, in.NoneSince, in.Seen = true, mark.SessionID, res.Start, mark.seen
 	out, err := m.Handoff(ctx, in, o.Boot)
 	var he *store.HandedOffError

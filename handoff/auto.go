@@ -17,6 +17,9 @@ const (
 	AutoMark        = "Automatic hand-off"
 	AutoPrefix      = AutoMark + " (the session ended without one): "
 	AutoAfterPrefix = AutoMark + " of the work after the hand-off of %s (the session ended without another): "
+	// RecoveredPrefix opens that of a session recovered at a later start:
+	// no hook wrote it when the session ended (killed, or still open).
+	RecoveredPrefix = AutoMark + ", recovered at a later start (the session wrote none, and no hook wrote one when it ended): "
 )
 
 // CarriedPrefix opens a next priority carried over from the previous
@@ -33,6 +36,9 @@ type Facts struct {
 	Decisions  int        // without a transcript, the decision-log changes in the ledger since
 	Changed    tiers.List // git's files changed since Start
 	Carried    string     // the previous hand-off's next priority
+	// Recovered says the hand-off is written at a later session's start,
+	// from the transcript of a session that left none ([RecoveredPrefix]).
+	Recovered bool
 }
 
 // maxNamed is how many edited files the summary line names, and
@@ -69,6 +75,9 @@ func Auto(f Facts) Input {
 }
 
 func (f Facts) prefix() string {
+	if f.Recovered {
+		return RecoveredPrefix
+	}
 	if f.After.IsZero() {
 		return AutoPrefix
 	}

@@ -1,10 +1,13 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
 	"slices"
+	"strings"
+	"time"
 
 	"github.com/spf13/afero"
 	"github.com/spf13/cobra"
@@ -46,12 +49,39 @@ func (a *app) hookRun(cmd *cobra.Command, o *loadOptions) error {
 		return a.hookFailed(err)
 	}
 	o.boot.BootAlways = true // the hook writes boot.md even before install made it
+	recovered := a.recoverMissed(cmd.Context(), m, o.hook, in)
 	text, err := a.startView(m, o.boot, a.hookView(m, o.hook, in.Source, dir))
 	if err != nil {
 		return a.hookFailed(err)
 	}
-	_, err = io.WriteString(a.out, text)
+	_, err = io.WriteString(a.out, recovered+text)
 	return err
+}
+
+// recoverMissed hands off, before a fresh session of client starts, the
+// earlier sessions of the client that left their work without a hand-off
+// ([wake.Memory.RecoverMissed]), and returns the line that says so once:
+// "" when there were none. A failure costs the recovery, not the start.
+func (a *app) recoverMissed(ctx context.Context, m *wake.Memory, client string, in claude.HookInput) string {
+	ev, ok := eventClients[client]
+	if !ok || in.TranscriptPath == "" || in.Source != "" && in.Source != "startup" {
+		return ""
+	}
+	recs, err := m.RecoverMissed(ctx, wake.RecoverOptions{Transcript: in.TranscriptPath, Format: ev.format})
+	if err != nil {
+		a.warn([]string{fmt.Sprintf("recovering sessions that ended without a hand-off: %v", err)})
+		return ""
+	}
+	if len(recs) == 0 {
+		return ""
+	}
+	a.primeStarts(ctx, m)
+	var starts []string
+	for _, r := range recs {
+		starts = append(starts, r.Result.Start.UTC().Format(time.RFC3339))
+	}
+	return fmt.Sprintf("wake recovered the hand-off of %s that ended without one (started %s): written now from its transcript, marked \"recovered\", and shown below as the last session. Check it against the work tree before building on it.\n\n",
+		map[bool]string{true: "an earlier session", false: fmt.Sprintf("%d earlier sessions", len(recs))}[len(recs) == 1], strings.Join(starts, ", "))
 }
 
 // hookView is the start of client's hook, started by source in dir. Its

@@ -1,0 +1,80 @@
+package wake_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/spf13/afero"
+
+	"github.com/wakeproto/wake"
+	"github.com/wakeproto/wake/handoff"
+	"github.com/wakeproto/wake/transcript"
+)
+
+// TestRecoverMissed: a fresh session's start hands off the earlier
+// session of its client that worked and left no hand-off (killed before
+// any hook ran), from the transcript beside its own, marked recovered;
+// once. A transcript written to lately (perhaps a session still open),
+// one of a session in another project, and one whose session did no
+// work are left alone.
+func TestRecoverMissed(t *testing.T) {
+	t.Parallel()
+	m, fsys, now := autoMemory(t) // 10:00, a hand-off at 09:00
+	ctx := context.Background()
+	dir := "/h/.claude/projects/-p/"
+	write := func(name, text string, age time.Duration) {
+		t.Helper()
+		if err := afero.WriteFile(fsys, dir+name, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		at := now.Add(-age)
+		if err := fsys.Chtimes(dir+name, at, at); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("killed.jsonl", claudeTurn("killed", now.Add(-50*time.Minute), "write the report", "report.txt"), 40*time.Minute)
+	write("open.jsonl", claudeTurn("open", now.Add(-5*time.Minute), "write the plan", "plan.txt"), time.Minute)
+	write("elsewhere.jsonl", strings.ReplaceAll(claudeTurn("elsewhere", now.Add(-50*time.Minute), "write the menu", "menu.txt"), `"cwd":"/p"`, `"cwd":"/q"`), 30*time.Minute)
+	write("talk.jsonl", `{"type":"user","message":{"role":"user","content":"what is VAT?"},"timestamp":"`+now.Add(-45*time.Minute).Format(time.RFC3339)+`","cwd":"/p","sessionId":"talk"}
+`, 35*time.Minute)
+	write("now.jsonl", claudeTurn("now", *now, "hello", "x.txt"), 0)
+
+	recs, err := m.RecoverMissed(ctx, wake.RecoverOptions{Transcript: dir + "now.jsonl", Format: transcript.Claude, Boot: wake.BootFiles{NoSkill: true}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(recs) != 1 || recs[0].Transcript != dir+"killed.jsonl" {
+		t.Fatalf("recovered %+v, want killed.jsonl alone", recs)
+	}
+	latest := readMem(t, fsys, "/p/.wake/recent/latest.md")
+	if !strings.Contains(latest, handoff.RecoveredPrefix) || !strings.Contains(latest, "report.txt") || !strings.Contains(latest, "write the report") {
+		t.Fatalf("recent/latest.md:\n%s", latest)
+	}
+	// The next start recovers nothing more: each transcript read once,
+	// the killed session handed off.
+	*now = now.Add(time.Minute)
+	if recs, err = m.RecoverMissed(ctx, wake.RecoverOptions{Transcript: dir + "now.jsonl", Format: transcript.Claude, Boot: wake.BootFiles{NoSkill: true}}); err != nil || len(recs) != 0 {
+		t.Fatalf("a second start recovered %+v (%v)", recs, err)
+	}
+	// Once the open session has been quiet long enough, it is recovered
+	// too; its transcript read again, since it changed.
+	*now = now.Add(time.Hour)
+	if recs, err = m.RecoverMissed(ctx, wake.RecoverOptions{Transcript: dir + "now.jsonl", Format: transcript.Claude, Boot: wake.BootFiles{NoSkill: true}}); err != nil || len(recs) != 1 || recs[0].Transcript != dir+"open.jsonl" {
+		t.Fatalf("an hour later, recovered %+v (%v), want open.jsonl", recs, err)
+	}
+	ledger := readMem(t, fsys, "/p/.wake/ledger.jsonl")
+	n := 0
+	for _, l := range strings.Split(ledger, "\n") {
+		if strings.Contains(l, `"op":"handoff"`) && strings.Contains(l, handoff.RecoveredPrefix) {
+			n++
+		}
+	}
+	if n != 2 {
+		t.Errorf("the ledger holds %d recovered hand-offs, want 2", n)
+	}
+	if strings.Contains(ledger, "menu.txt") || strings.Contains(ledger, "what is VAT") {
+		t.Errorf("another project's session, or one that did nothing, was handed off:\n%s", ledger)
+	}
+}
