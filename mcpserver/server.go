@@ -94,7 +94,7 @@ type Server struct {
 	// hookedBy remembers [Options.Hooked]'s answer for each client name.
 	hookedMu sync.Mutex
 	hookedBy map[string]bool
-	limits       limits // what a session holds at once (held.go)
+	limits   limits // what a session holds at once (held.go)
 	// The lists answered, by name or URI as the SDK sorts them.
 	resourceList []resourceInfo
 	templateList []resourceInfo
