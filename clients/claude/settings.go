@@ -17,6 +17,10 @@ const (
 	StopCommand     = "wake hook stop claude"
 	EndCommand      = "wake hook end claude"
 	SubagentCommand = "wake capsule --hook claude"
+	// CompactCommand keeps a checkpoint of the session before Claude Code
+	// compacts its conversation; the SessionStart hook of the compaction
+	// gives it back.
+	CompactCommand = "wake hook compact claude"
 	// EndTimeout is the SessionEnd hook's time limit, in seconds: Claude
 	// Code gives SessionEnd hooks 1.5 s unless one asks for more, and the
 	// automatic hand-off reads the whole transcript and runs git.
@@ -39,10 +43,13 @@ var (
 	// subagentHook has no matcher: it runs for every agent type, and
 	// wake.toml's [capsule.agents] says how much each gets.
 	subagentHook = hookSpec{Event: "SubagentStart", Command: SubagentCommand}
+	// compactHook has no matcher: it runs before a compaction the user
+	// asked for (/compact) and an automatic one alike.
+	compactHook = hookSpec{Event: "PreCompact", Command: CompactCommand}
 	// wakeHooks are installed in this order, and taken out in the
 	// reverse: each install's record of what it made around its hook
 	// holds of the file as the hooks before it left it.
-	wakeHooks = []hookSpec{startHook, stopHook, endHook, subagentHook}
+	wakeHooks = []hookSpec{startHook, stopHook, endHook, subagentHook, compactHook}
 )
 
 // describe names the hook in messages: `the SessionStart hook "wake load

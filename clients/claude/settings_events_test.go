@@ -179,7 +179,8 @@ const oldManifest = `{
 
 // TestOlderInstallUninstallsExactly: a project installed by a wake that
 // added SessionStart alone uninstalls exactly, whether or not this wake
-// installed again over it (adding Stop, SessionEnd and SubagentStart).
+// installed again over it (adding Stop, SessionEnd, SubagentStart and
+// PreCompact).
 func TestOlderInstallUninstallsExactly(t *testing.T) {
 	t.Parallel()
 	const orig = "{\n  \"model\": \"opus\"\n}\n"
@@ -203,7 +204,7 @@ func TestOlderInstallUninstallsExactly(t *testing.T) {
 			if !strings.Contains(string(got), StopCommand) || !strings.Contains(string(got), EndCommand) || !strings.Contains(string(got), SubagentCommand) || strings.Count(string(got), HookCommand) != 1 {
 				t.Fatalf("reinstall:\n%s", got)
 			}
-			if l := r.Lines()[0]; !strings.Contains(l, `added the Stop hook "wake hook stop claude", the SessionEnd hook "wake hook end claude" and the SubagentStart hook "wake capsule --hook claude"`) || strings.Contains(l, "SessionStart") {
+			if l := r.Lines()[0]; !strings.Contains(l, `added the Stop hook "wake hook stop claude", the SessionEnd hook "wake hook end claude", the SubagentStart hook "wake capsule --hook claude" and the PreCompact hook "wake hook compact claude"`) || strings.Contains(l, "SessionStart") {
 				t.Fatalf("report: %s", l)
 			}
 			m, _ := afero.ReadFile(fsys, "/p/.wake/.state/claude-install.json")

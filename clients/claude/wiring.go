@@ -181,7 +181,7 @@ func (w *wiring) PlanInstall() (clients.InstallPlan, error) {
 	plan := clients.InstallPlan{Edits: edits, Command: HookCommand,
 		Done: "Claude Code now loads this memory at every session start (hook output stays within its 10,000-character limit), " +
 			"asks the agent once for a hand-off when a session did work without one, writes an automatic one when a session ends without it, " +
-			"and gives each subagent the branch's newest capsule as it starts. Undo with 'wake uninstall claude'.",
+			"gives each subagent the branch's newest capsule as it starts, and keeps a checkpoint of the session before each compaction for the context after it. Undo with 'wake uninstall claude'.",
 		Unchanged: "Already installed: the settings and CLAUDE.md were left unchanged.",
 		Record: func(r *clients.Record) error {
 			var rec record

@@ -54,6 +54,15 @@ func (a *app) hookRun(cmd *cobra.Command, o *loadOptions) error {
 	if err != nil {
 		return a.hookFailed(err)
 	}
+	if in.Source == "compact" {
+		// The conversation was compacted: what the session did before,
+		// as the PreCompact hook kept it, comes first.
+		if cp, err := m.ReadCheckpoint(in.SessionID); err != nil {
+			a.warn([]string{fmt.Sprintf("reading the checkpoint of the session before its compaction: %v", err)})
+		} else if cp != "" {
+			recovered = cp + "\n" + recovered
+		}
+	}
 	_, err = io.WriteString(a.out, recovered+text)
 	return err
 }

@@ -39,7 +39,7 @@ func (a *app) hookCmd() *cobra.Command {
 		Long:  help("hook"),
 		Args:  noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return hintError{usagef("wake hook needs an event: stop or end"), "run 'wake hook stop claude' or 'wake hook end claude'"}
+			return hintError{usagef("wake hook needs an event: stop, end or compact"), "run 'wake hook stop claude', 'wake hook end claude' or 'wake hook compact claude'"}
 		},
 	}
 	for _, ev := range []struct {
@@ -48,6 +48,7 @@ func (a *app) hookCmd() *cobra.Command {
 	}{
 		{"stop", "The Stop hook: ask once for the hand-off of a session that did work", a.hookStopRun},
 		{"end", "The SessionEnd hook: the automatic hand-off, when the session wrote none", a.hookEndRun},
+		{"compact", "The PreCompact hook: a checkpoint of the session, for the context after the compaction", a.hookCompactRun},
 	} {
 		cmd.AddCommand(&cobra.Command{
 			Use:     ev.name + " CLIENT",
@@ -197,4 +198,21 @@ func (a *app) hookEndRun(ctx context.Context, client string) error {
 	}
 	a.autoReport(a.errOut, res)
 	return nil
+}
+
+// hookCompactRun is the PreCompact hook: before the client compacts the
+// session's conversation, a checkpoint of what the session did so far,
+// which the SessionStart hook of the compaction ("compact") puts in the
+// context the client injects after it.
+func (a *app) hookCompactRun(_ context.Context, client string) error {
+	in, m, err := a.hookMemory(client, 0)
+	if err != nil || m == nil {
+		return err
+	}
+	if in.TranscriptPath == "" {
+		a.warn([]string{eventClients[client].title + " gave no transcript_path: no checkpoint before the compaction"})
+		return nil
+	}
+	_, err = m.Checkpoint(in.TranscriptPath, eventClients[client].format, in.SessionID)
+	return err
 }
