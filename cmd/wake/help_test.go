@@ -2,6 +2,7 @@ package main
 
 import (
 	"io/fs"
+	"slices"
 	"strings"
 	"testing"
 
@@ -13,18 +14,18 @@ import (
 func TestHelpFiles(t *testing.T) {
 	t.Parallel()
 	a := &app{}
-	cmds := map[string]*cobra.Command{}
+	var cmds []*cobra.Command
 	var walk func(c *cobra.Command)
 	walk = func(c *cobra.Command) {
-		cmds[c.Name()] = c
+		cmds = append(cmds, c)
 		for _, s := range c.Commands() {
 			walk(s)
 		}
 	}
 	walk(a.rootCmd())
-	for name, c := range cmds {
-		if name != "help" && strings.TrimSpace(c.Long) == "" {
-			t.Errorf("%s has no long help", name)
+	for _, c := range cmds {
+		if c.Name() != "help" && strings.TrimSpace(c.Long) == "" {
+			t.Errorf("%s has no long help", c.CommandPath())
 		}
 	}
 	files, err := fs.Glob(helpFiles, "help/*.txt")
@@ -33,8 +34,7 @@ func TestHelpFiles(t *testing.T) {
 	}
 	for _, f := range files {
 		name := strings.TrimSuffix(strings.TrimPrefix(f, "help/"), ".txt")
-		c, ok := cmds[name]
-		if !ok || c.Long != help(name) {
+		if !slices.ContainsFunc(cmds, func(c *cobra.Command) bool { return c.Long == help(name) }) {
 			t.Errorf("%s: no command shows it", f)
 		}
 		for i, l := range strings.Split(help(name), "\n") {

@@ -43,17 +43,17 @@ func (a *app) hookCmd() *cobra.Command {
 		},
 	}
 	for _, ev := range []struct {
-		name, short string
-		run         func(context.Context, string) error
+		name, short, help string
+		run               func(context.Context, string) error
 	}{
-		{"stop", "The Stop hook: ask once for the hand-off of a session that did work", a.hookStopRun},
-		{"end", "The SessionEnd hook: the automatic hand-off, when the session wrote none", a.hookEndRun},
-		{"compact", "The PreCompact hook: a checkpoint of the session, for the context after the compaction", a.hookCompactRun},
+		{"stop", "The Stop hook: ask once for the hand-off of a session that did work", "stop", a.hookStopRun},
+		{"end", "The SessionEnd hook: the automatic hand-off, when the session wrote none", "end", a.hookEndRun},
+		{"compact", "The PreCompact hook: a checkpoint of the session, for the context after the compaction", "precompact", a.hookCompactRun},
 	} {
 		cmd.AddCommand(&cobra.Command{
 			Use:     ev.name + " CLIENT",
 			Short:   ev.short,
-			Long:    help(ev.name),
+			Long:    help(ev.help),
 			Example: fmt.Sprintf("  wake hook %s claude < input.json\n  wake hook %s codex < input.json", ev.name, ev.name),
 			// A hook exits 0 whatever happens: a client may read another
 			// status as a reason to stop the agent, or to keep it going.
