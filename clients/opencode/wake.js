@@ -90,6 +90,10 @@ function patchFiles(text) {
 // of it in a grep or an echo.
 const DECISION = /(?:^|&&|;|\|\|)\s*(?:[A-Za-z_][A-Za-z0-9_]*=\S*\s+)*wake\s+(?:decide|reverse|contest|uphold)\s+(?!-h\b|--help\b)\S/;
 
+// DECISION_TOOL is wake's MCP tool that records a decision, as OpenCode
+// names it.
+const DECISION_TOOL = /(?:^|_)wake_(?:decide|contest)$/;
+
 export const WakePlugin = async ({ directory }) => {
   const dir = directory || process.cwd();
   // oneShot: this is 'opencode run', which ends when its session goes
@@ -224,6 +228,11 @@ export const WakePlugin = async ({ directory }) => {
           record(input.sessionID, { type: "command", command: args.command });
           if (DECISION.test(args.command)) record(input.sessionID, { type: "decision" });
           break;
+        default:
+          // A decision through wake's MCP server is the session's work
+          // as the command is: OpenCode names a server's tool
+          // SERVER_TOOL ("wake_wake_decide").
+          if (DECISION_TOOL.test(String(input?.tool ?? ""))) record(input.sessionID, { type: "decision" });
       }
     }),
     event: guard("recording an event", (input) => {

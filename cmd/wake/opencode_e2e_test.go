@@ -271,6 +271,10 @@ type chatStub struct {
 	reqs             []stubRequest
 	stray            []string
 	writePath, write string // the file the first agent reply writes, "" for none
+	// tool and args, when set, are the tool the first agent reply calls
+	// instead: an MCP server's, say.
+	tool string
+	args map[string]string
 }
 
 type stubRequest struct {
@@ -287,6 +291,14 @@ func newChatStub(t *testing.T) *chatStub {
 	s.Server = httptest.NewServer(http.HandlerFunc(s.serve))
 	t.Cleanup(s.Close)
 	return s
+}
+
+// callTool makes the next agent request answer with a call of the tool
+// name with args.
+func (s *chatStub) callTool(name string, args map[string]string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.tool, s.args = name, args
 }
 
 // writeFile makes the next agent request answer with a write tool call.
@@ -335,8 +347,12 @@ func (s *chatStub) serve(w http.ResponseWriter, r *http.Request) {
 	s.mu.Lock()
 	s.reqs = append(s.reqs, rec)
 	path, content := s.writePath, s.write
+	tool, args := "write", map[string]string{"filePath": path, "content": content}
+	if s.tool != "" {
+		tool, args, path = s.tool, s.args, s.tool
+	}
 	if rec.tools && !toolResult && path != "" {
-		s.writePath = ""
+		s.writePath, s.tool = "", ""
 	} else {
 		path = ""
 	}
@@ -348,9 +364,9 @@ func (s *chatStub) serve(w http.ResponseWriter, r *http.Request) {
 		fmt.Fprintf(w, "data: %s\n\n", data)
 	}
 	if path != "" {
-		args, _ := json.Marshal(map[string]string{"filePath": path, "content": content})
+		args, _ := json.Marshal(args)
 		chunk(map[string]any{"role": "assistant", "tool_calls": []any{map[string]any{"index": 0, "id": "call_stub", "type": "function",
-			"function": map[string]any{"name": "write", "arguments": string(args)}}}}, nil)
+			"function": map[string]any{"name": tool, "arguments": string(args)}}}}, nil)
 		chunk(map[string]any{}, "tool_calls")
 	} else {
 		chunk(map[string]any{"role": "assistant", "content": "stub reply"}, nil)
