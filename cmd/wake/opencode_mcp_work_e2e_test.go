@@ -10,7 +10,8 @@ import (
 // TestOpenCodeMCPDecisionIsWork runs the real OpenCode with wake's plugin
 // and its MCP server (issue 26, point 4): a session whose only work is a
 // decision through wake_decide is handed off when it ends, as the same
-// decision through the shell is.
+// decision through the shell is; the server's instructions say the
+// plugin gave the session its boot context, and add no second copy.
 func TestOpenCodeMCPDecisionIsWork(t *testing.T) {
 	t.Parallel()
 	if testing.Short() {
@@ -33,6 +34,13 @@ func TestOpenCodeMCPDecisionIsWork(t *testing.T) {
 	if latest == latestBefore || !strings.Contains(latest, "Automatic hand-off") || !strings.Contains(latest, "recorded 1 decision") {
 		t.Errorf("the session's end wrote no automatic hand-off of the decision:\n%s", latest)
 	}
+	// OpenCode, whose plugin gives the session the boot context, is told
+	// so by the server: the protocol card once, the plugin's.
+	agent := stub.agentRequests()
+	if len(agent) == 0 {
+		t.Fatal("no request of the working agent reached the stub")
+	}
+	assertHookedInstructions(t, string(agent[0].body))
 	if stray := stub.strays(); len(stray) > 0 {
 		t.Errorf("OpenCode reached for the network: %q", stray)
 	}
