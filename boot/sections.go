@@ -48,8 +48,9 @@ func (c *Context) Sections() []Section {
 //     sections that changed since that copy, whole, or, when they do not
 //     fit within h's limit, a pointer to the file;
 //   - else the whole boot context when it fits;
-//   - else what [Hook] prints: the announcement, the checks, the recent
-//     changes and the warnings, cut to fit, and where the rest is.
+//   - else the context's sections in the order of their worth to the
+//     session, whole or from their head, within h's limit, naming what
+//     did not fit and where to read it ([hookFit]).
 func HookFor(c *Context, t HookTarget, h HookClient) string {
 	if h.Import != "" && t.BootPath != "" && t.BeforeRead && c.Text() != "" {
 		return hookDelta(c, t, h)
@@ -62,6 +63,7 @@ func HookFor(c *Context, t HookTarget, h HookClient) string {
 		if whole := head + c.Text() + problems(t); h.Len(whole) <= h.Limit {
 			return whole
 		}
+		return hookFit(c, t, h)
 	}
 	return hookSummary(c, t, h)
 }

@@ -130,7 +130,8 @@ func (a *app) foreignImport(fsys afero.Fs, notify func(wake.Notice), sh boot.Ski
 //     hook's output: it gets what changed since. With [claude] boot =
 //     "skill" it has read skill.md instead, and gets the summary.
 //   - Codex reads no file of wake's: it gets the whole context when it
-//     fits in 10,000 bytes, else the summary.
+//     fits in 10,000 bytes, else its sections by worth, within the limit,
+//     naming what was left out.
 //   - OpenCode reads boot.md through opencode.json's instructions after
 //     its plugin ran this hook: it gets nothing unless boot.md could not
 //     be written, and then the summary.

@@ -169,7 +169,7 @@ func TestHookHugeMemory(t *testing.T) {
 	if n := boot.ClaudeCode.Len(string(bootMD)); n < 3*boot.HookLimit {
 		t.Fatalf("the memory was not large enough to test the limit: boot.md is %d characters", n)
 	}
-	for _, want := range []string{"First task: compress", "left out to stay within Claude Code's 10,000-character hook limit", "## Full context"} {
+	for _, want := range []string{"First task: compress", "## Left out", "Left out to stay within Claude Code's 10,000-character limit", "(the whole boot context)"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("hook output lacks %q", want)
 		}
