@@ -157,6 +157,13 @@ func codexStopAndEnd(t *testing.T, p *codexProject, stub *responsesStub) {
 	if !strings.Contains(reason, "wake handoff") {
 		t.Errorf("the last request carries no Stop hook reason naming wake handoff: %q", reason)
 	}
+	// Codex puts the reason inside its <hook_prompt> element, escaping
+	// what would be markup: the model would read entities, not the text.
+	for _, esc := range []string{"&lt;", "&gt;", "&quot;", "&amp;", "&apos;", "&#"} {
+		if strings.Contains(reason, esc) {
+			t.Errorf("the Stop hook's reason reaches the model with %s in it: %q", esc, reason)
+		}
+	}
 	for _, r := range reqs[:2] {
 		for _, m := range r.Input {
 			if strings.HasPrefix(m.text(), "<hook_prompt") {
