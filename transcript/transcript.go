@@ -106,7 +106,12 @@ type Summary struct {
 	// CommandCount is how many it ran in all.
 	Commands     []string
 	CommandCount int
-	LastMessage  string // the agent's last message, one line, cut
+	// LastMessage is the agent's last message of the session's work, one
+	// line, cut: its answer to wake's Stop hook is not ([isStopFeedback]).
+	LastMessage string
+	// FollowUps are the sentences of the last message that leave
+	// something to do ([FollowUps]), one line each.
+	FollowUps []string
 	// LastMessageAt is the time of the last message's record; zero when
 	// it has none.
 	LastMessageAt time.Time
