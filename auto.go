@@ -53,8 +53,9 @@ var ErrNoStart = errors.New("the session's start is unknown")
 // AutoHandoff writes the hand-off of the work a session did and did not
 // hand off, from what can be known without a model: the transcript (the
 // user's prompts, the files the agent's tools edited, the commands it
-// ran, its last message), the files git shows changed, and the previous
-// HANDOFF's next priority, carried over. The summary and the ledger line
+// ran, its last message of the work and what that left open), the files
+// git shows changed, and the previous HANDOFF's next priority, kept as an
+// open thread (the next priority when the session tells none). The summary and the ledger line
 // say it is automatic, the ledger line names the session, and every text
 // is scrubbed of secrets.
 //

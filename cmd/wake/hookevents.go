@@ -192,7 +192,7 @@ func stopReason(w wake.SessionWork, wakeHandoff string) string {
 	if w.HandedOff.After(w.Start) {
 		what, since = "THIS SESSION DID AFTER ITS HAND-OFF", "since its hand-off of "+w.HandedOff.UTC().Format(time.RFC3339)+" but wrote no hand-off after it"
 	}
-	return fmt.Sprintf("wake: this session %s %s, so the next session would start without knowing what happened. "+
+	return fmt.Sprintf(transcript.StopReasonOpening+"%s %s, so the next session would start without knowing what happened. "+
 		"Before you stop, write it with one command:\n\n"+
 		"  %s --summary \"ONE LINE: WHAT %s\" --next \"THE SINGLE MOST IMPORTANT NEXT STEP\"\n\n"+
 		"Add --decision \"WHAT because WHY\" for each decision made and --thread \"...\" for each thing left open. "+

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/wakeproto/wake"
+	"github.com/wakeproto/wake/transcript"
 )
 
 // TestStopReasonHasNoMarkup: the Stop hook's reason holds no character
@@ -19,6 +20,11 @@ func TestStopReasonHasNoMarkup(t *testing.T) {
 		{SessionMark: wake.SessionMark{Start: start, HandedOff: start.Add(time.Hour)}, Edited: "a/b.go"},
 	} {
 		reason := stopReason(w, "wake handoff --root '/tmp/x y'")
+		// The transcript's reading tells the agent's answer to it from
+		// the session's work by its opening.
+		if !strings.HasPrefix(reason, transcript.StopReasonOpening) {
+			t.Errorf("the reason does not open with %q: %s", transcript.StopReasonOpening, reason)
+		}
 		if i := strings.IndexAny(reason, "<>&"); i >= 0 {
 			t.Errorf("the reason holds %q: %s", reason[i], reason)
 		}
