@@ -255,7 +255,13 @@ func (m *Memory) scope(k SessionMark) transcript.Scope {
 		// hand-off's result before it can work again).
 		since = since.Add(time.Second)
 	}
-	return transcript.Scope{Since: since, Project: m.projectDir}
+	// The memory's own files are never the agent's work: a linked
+	// worktree's copy of the root's path neither.
+	memory := []string{m.root}
+	if _, treeRoot := m.sessionDir(); treeRoot != "" {
+		memory = append(memory, treeRoot)
+	}
+	return transcript.Scope{Since: since, Project: m.projectDir, Memory: memory}
 }
 
 // projectDir is the directory of the project of a session in cwd: the

@@ -2,6 +2,7 @@ package wake_test
 
 import (
 	"context"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -9,6 +10,7 @@ import (
 	"github.com/spf13/afero"
 
 	"github.com/wakeproto/wake"
+	"github.com/wakeproto/wake/transcript"
 )
 
 // TestAutoHandoffAfterStopHook (issue 26, point 5): a session that was
@@ -54,5 +56,41 @@ func TestAutoHandoffAfterStopHook(t *testing.T) {
 	}
 	if t.Failed() {
 		t.Logf("latest.md:\n%s", latest)
+	}
+}
+
+// TestAutoHandoffMemoryIsNotWork (issue 26, point 5): the files of the
+// memory root a session's tools wrote (the decision log and the ledger,
+// as an agent might by hand) are not the agent's edits: the automatic
+// hand-off lists the project's file alone, and a session whose only
+// edits are the memory's is not asked for a hand-off nor handed off.
+func TestAutoHandoffMemoryIsNotWork(t *testing.T) {
+	t.Parallel()
+	m, fsys, now := autoMemory(t) // the root is /p/.wake
+	start := now.Add(-10 * time.Minute)
+	ts := func(s int) string { return start.Add(time.Duration(s) * time.Second).Format(time.RFC3339) }
+	turn := func(files ...string) string {
+		tr := `{"type":"user","message":{"role":"user","content":"note the decision"},"timestamp":"` + ts(0) + `","cwd":"/p","sessionId":"s1"}` + "\n"
+		for i, f := range files {
+			tr += `{"type":"assistant","message":{"role":"assistant","content":[{"type":"tool_use","id":"w` + strconv.Itoa(i) + `","name":"Write","input":{"file_path":"` + f + `"}}]},"timestamp":"` + ts(1) + `","sessionId":"s1"}` + "\n"
+		}
+		return tr
+	}
+	afero.WriteFile(fsys, "/t/memory.jsonl", []byte(turn("/p/.wake/warm/decisions.md", ".wake/ledger.jsonl")), 0o644)
+	if w, err := sessionWork(m, "/t/memory.jsonl", transcript.Claude); err != nil || w.DidWork() {
+		t.Errorf("the Stop hook takes the memory's files for work: %+v %v", w, err)
+	}
+	res, err := m.AutoHandoff(context.Background(), wake.AutoOptions{Transcript: "/t/memory.jsonl"})
+	if err != nil || res.Written != nil {
+		t.Errorf("a session that wrote only the memory's files was handed off: %+v %v", res, err)
+	}
+	afero.WriteFile(fsys, "/t/both.jsonl", []byte(turn("/p/.wake/warm/decisions.md", "/p/notes.txt", ".wake/ledger.jsonl")), 0o644)
+	res, err = m.AutoHandoff(context.Background(), wake.AutoOptions{Transcript: "/t/both.jsonl", Boot: wake.BootFiles{NoSkill: true}})
+	if err != nil || res.Written == nil {
+		t.Fatalf("AutoHandoff: %+v %v", res, err)
+	}
+	latest := readMem(t, fsys, "/p/.wake/recent/latest.md")
+	if !strings.Contains(latest, "- The agent's tools edited: notes.txt (Write)\n") || strings.Contains(latest, "decisions.md") || strings.Contains(latest, "ledger.jsonl") {
+		t.Errorf("latest.md lists the memory's files as the agent's edits:\n%s", latest)
 	}
 }

@@ -217,7 +217,7 @@ func (c *collector) pend(id string) *call {
 // transcript when its result is not recorded. An empty id counts at once.
 func (c *collector) edit(id, path, tool string) {
 	path = strings.TrimSpace(path)
-	if path == "" || !c.counts() {
+	if path == "" || !c.counts() || c.wakes(path) {
 		return
 	}
 	c.replying = false
@@ -305,6 +305,28 @@ func (c *collector) away(path string) {
 		c.outside[h] = struct{}{}
 		c.s.Outside++
 	}
+}
+
+// wakes reports whether path lies in a memory root of the scope's
+// ([Scope.Memory]); a relative path is told once the working directory
+// is known.
+func (c *collector) wakes(path string) bool {
+	if len(c.scope.Memory) == 0 {
+		return false
+	}
+	abs := oneLine(path, 1000)
+	if !filepath.IsAbs(abs) {
+		if c.s.Cwd == "" {
+			return false
+		}
+		abs = filepath.Join(c.s.Cwd, abs)
+	}
+	for _, m := range c.scope.Memory {
+		if r, err := filepath.Rel(m, abs); err == nil && (r == "." || filepath.IsLocal(r)) {
+			return true
+		}
+	}
+	return false
 }
 
 // place is where path lies: relative to the project's directory and in,

@@ -166,6 +166,11 @@ type Scope struct {
 	// relative to it: a file elsewhere (a plan in the home directory,
 	// another repository) is counted in [Summary.Outside] alone.
 	Project func(cwd string) string
+	// Memory are the directories of the memory root (absolute): a file
+	// under one is wake's own (the ledger or the decision log a wake
+	// command the agent ran wrote, the plugin's transcript), never the
+	// agent's edit nor its work, wherever the edit is recorded.
+	Memory []string
 }
 
 // in reports whether a record of time t is in the scope.
