@@ -119,20 +119,40 @@ func (f Facts) decided() int {
 // tells nothing (no transcript, or no prompt in it).
 func (f Facts) next() string {
 	if s := f.Session; s != nil && len(s.FollowUps) > 0 {
-		return "Check this automatic hand-off against the work tree, then take up what the agent's last message left open: " + quote(cut(s.FollowUps[0], 200))
+		return leftOpenNext + quote(cut(s.FollowUps[0], 200))
 	}
 	if s := f.Session; s != nil && len(s.Prompts) > 0 {
-		return "Check this automatic hand-off against the work tree, then take up the user's last request: " + quote(cut(s.Prompts[len(s.Prompts)-1], 200))
+		return autoNext + ", then take up the user's last request: " + quote(cut(s.Prompts[len(s.Prompts)-1], 200))
 	}
 	if c := f.carried(); c != "" {
 		return CarriedPrefix + c
 	}
-	return "Check this automatic hand-off against the work tree and ask the user what comes next."
+	return autoNext + " and ask the user what comes next."
 }
 
-// carried is the previous hand-off's next priority, without the label an
-// automatic hand-off gave it.
-func (f Facts) carried() string { return strings.TrimPrefix(f.Carried, CarriedPrefix) }
+// autoNext opens the next priority an automatic hand-off derives;
+// leftOpenNext the one it takes from what the agent's last message left
+// open.
+const (
+	autoNext     = "Check this automatic hand-off against the work tree"
+	leftOpenNext = autoNext + ", then take up what the agent's last message left open: "
+)
+
+// carried is the previous hand-off's next priority as a thing to do:
+// without the label an automatic hand-off gave it; of one an earlier
+// automatic hand-off derived, only what that session left open, since
+// the rest (its user's request, or nothing) points at that session, not
+// at work.
+func (f Facts) carried() string {
+	c := strings.TrimPrefix(f.Carried, CarriedPrefix)
+	if rest, ok := strings.CutPrefix(c, leftOpenNext); ok {
+		return strings.TrimSuffix(strings.TrimPrefix(rest, "“"), "”")
+	}
+	if strings.HasPrefix(c, autoNext) {
+		return ""
+	}
+	return c
+}
 
 // threads are the open threads: what the agent's last message left open,
 // and the previous hand-off's next priority when the session's own took
