@@ -56,8 +56,9 @@ var ErrNoStart = errors.New("the session's start is unknown")
 // AutoHandoff writes the hand-off of the work a session did and did not
 // hand off, from what can be known without a model: the transcript (the
 // user's prompts, the files the agent's tools edited, the commands it
-// ran, its last message), the files git shows changed, and the previous
-// HANDOFF's next priority, carried over. The summary and the ledger line
+// ran, its last message of the work and what that left open), the files
+// git shows changed, and the previous HANDOFF's next priority, kept as an
+// open thread (the next priority when the session tells none). The summary and the ledger line
 // say it is automatic, the ledger line names the session, and every text
 // is scrubbed of secrets.
 //
@@ -257,7 +258,13 @@ func (m *Memory) scope(k SessionMark) transcript.Scope {
 		// hand-off's result before it can work again).
 		since = since.Add(time.Second)
 	}
-	return transcript.Scope{Since: since, Project: m.projectDir}
+	// The memory's own files are never the agent's work: a linked
+	// worktree's copy of the root's path neither.
+	memory := []string{m.root}
+	if _, treeRoot := m.sessionDir(); treeRoot != "" {
+		memory = append(memory, treeRoot)
+	}
+	return transcript.Scope{Since: since, Project: m.projectDir, Memory: memory}
 }
 
 // projectDir is the directory of the project of a session in cwd: the

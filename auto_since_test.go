@@ -33,7 +33,7 @@ func claudeTurn(id string, at time.Time, prompt, file string) string {
 // agent's own hand-off (the next turns of an interactive session, or a
 // resumed one, whose transcript goes on) is handed off again, for the
 // work after it alone; the agent's hand-off is rotated, not overwritten,
-// and its next priority carried over. A session that did nothing after
+// and its next priority kept as an open thread. A session that did nothing after
 // its hand-off is not.
 func TestAutoHandoffAfterHandoff(t *testing.T) {
 	t.Parallel()
@@ -77,8 +77,11 @@ func TestAutoHandoffAfterHandoff(t *testing.T) {
 	if prev := readMem(t, fsys, "/p/.wake/recent/previous.md"); !strings.Contains(prev, "summary: Wrote a\n") {
 		t.Errorf("previous.md is not the agent's hand-off:\n%s", prev)
 	}
-	if main := readMem(t, fsys, "/p/.wake/main.md"); !strings.Contains(main, "next_priority: "+handoff.CarriedPrefix+"Write b\n") {
-		t.Errorf("main.md does not carry the agent's next priority over:\n%s", main)
+	if !strings.Contains(latest, "- The previous hand-off's next priority, which this session may or may not have taken up: “Write b”\n") {
+		t.Errorf("latest.md does not keep the agent's next priority as an open thread:\n%s", latest)
+	}
+	if main := readMem(t, fsys, "/p/.wake/main.md"); !strings.Contains(main, "next_priority: Check this automatic hand-off against the work tree, then take up the user's last request: “now write b”\n") {
+		t.Errorf("main.md's next priority is not the session's:\n%s", main)
 	}
 	// Its own automatic hand-off covers that work: once only.
 	*now = now.Add(time.Minute)

@@ -68,7 +68,8 @@ func readMem(t *testing.T, fsys afero.Fs, name string) string {
 
 // TestAutoHandoff: a session that ended without a hand-off gets one from
 // its transcript, marked automatic in the summary and the ledger, with
-// the previous next priority carried over and the secret scrubbed; a
+// its next priority the user's last request, the previous one kept as an
+// open thread, and the secret scrubbed; a
 // second run keeps it.
 func TestAutoHandoff(t *testing.T) {
 	t.Parallel()
@@ -97,9 +98,13 @@ func TestAutoHandoff(t *testing.T) {
 			t.Errorf("latest.md lacks %q:\n%s", want, latest)
 		}
 	}
+	// The next priority is the session's, the previous one an open thread.
 	main := readMem(t, fsys, "/p/.wake/main.md")
-	if !strings.Contains(main, "next_priority: "+handoff.CarriedPrefix+"Import the bank CSV\n") {
-		t.Errorf("main.md does not carry the next priority over:\n%s", main)
+	if !strings.Contains(main, "next_priority: Check this automatic hand-off against the work tree, then take up the user's last request: “now round the totals”\n") {
+		t.Errorf("main.md's next priority is not the user's last request:\n%s", main)
+	}
+	if !strings.Contains(latest, "## Open threads\n- The previous hand-off's next priority, which this session may or may not have taken up: “Import the bank CSV”\n") {
+		t.Errorf("latest.md does not keep the previous next priority as an open thread:\n%s", latest)
 	}
 	for name, text := range map[string]string{"latest.md": latest, "main.md": main, "ledger": readMem(t, fsys, "/p/.wake/ledger.jsonl")} {
 		if strings.Contains(text, autoSecret) {

@@ -58,6 +58,7 @@ func Auto(f Facts) Input {
 		OpenRisk:     "Written by wake from the session's record, not by the agent: it does not say whether the work was finished, tested or committed.",
 		Happened:     tiers.List{Items: sc.all(f.happened())},
 		Changed:      tiers.List{Items: sc.all(f.Changed.Items), Note: sc.do(f.Changed.Note)},
+		Threads:      tiers.List{Items: sc.all(f.threads())},
 	}
 	if s.Changed.Empty() {
 		s.Changed.Note = "git listed nothing."
@@ -121,16 +122,61 @@ func (f Facts) decided() int {
 	return f.Decisions
 }
 
-// next is the next priority: the previous hand-off's, labelled as carried
-// over, else a pointer to where the session left off.
+// next is the next priority, from the session where it tells one: what
+// the agent's last message left open, else the user's last request; the
+// previous hand-off's, labelled as carried over, only when the session
+// tells nothing (no transcript, or no prompt in it).
 func (f Facts) next() string {
-	if c := strings.TrimPrefix(f.Carried, CarriedPrefix); c != "" {
-		return CarriedPrefix + c
+	if s := f.Session; s != nil && len(s.FollowUps) > 0 {
+		return leftOpenNext + quote(cut(s.FollowUps[0], 200))
 	}
 	if s := f.Session; s != nil && len(s.Prompts) > 0 {
-		return "Check this automatic hand-off against the work tree, then take up the user's last request: " + quote(cut(s.Prompts[len(s.Prompts)-1], 200))
+		return autoNext + ", then take up the user's last request: " + quote(cut(s.Prompts[len(s.Prompts)-1], 200))
 	}
-	return "Check this automatic hand-off against the work tree and ask the user what comes next."
+	if c := f.carried(); c != "" {
+		return CarriedPrefix + c
+	}
+	return autoNext + " and ask the user what comes next."
+}
+
+// autoNext opens the next priority an automatic hand-off derives;
+// leftOpenNext the one it takes from what the agent's last message left
+// open.
+const (
+	autoNext     = "Check this automatic hand-off against the work tree"
+	leftOpenNext = autoNext + ", then take up what the agent's last message left open: "
+)
+
+// carried is the previous hand-off's next priority as a thing to do:
+// without the label an automatic hand-off gave it; of one an earlier
+// automatic hand-off derived, only what that session left open, since
+// the rest (its user's request, or nothing) points at that session, not
+// at work.
+func (f Facts) carried() string {
+	c := strings.TrimPrefix(f.Carried, CarriedPrefix)
+	if rest, ok := strings.CutPrefix(c, leftOpenNext); ok {
+		return strings.TrimSuffix(strings.TrimPrefix(rest, "“"), "”")
+	}
+	if strings.HasPrefix(c, autoNext) {
+		return ""
+	}
+	return c
+}
+
+// threads are the open threads: what the agent's last message left open,
+// and the previous hand-off's next priority when the session's own took
+// its place (the session may or may not have done it).
+func (f Facts) threads() []string {
+	var out []string
+	if s := f.Session; s != nil {
+		for _, u := range s.FollowUps {
+			out = append(out, "Left open by the agent's last message: "+quote(u))
+		}
+	}
+	if c := f.carried(); c != "" && !strings.HasPrefix(f.next(), CarriedPrefix) {
+		out = append(out, "The previous hand-off's next priority, which this session may or may not have taken up: "+quote(c))
+	}
+	return out
 }
 
 // happened lists the prompts, the edits, the commands and the last

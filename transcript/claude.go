@@ -105,6 +105,10 @@ func (claudeParser) line(raw []byte, c *collector) bool {
 	// prompt is the agent's, not the user's, and its text goes back to
 	// the agent, not to the user.
 	if l.Type == "user" {
+		if !l.IsSidechain && claudeStopFeedback(text, blocks) {
+			c.stopFeedback()
+			return true
+		}
 		claudeUser(c, l.IsMeta || l.IsSidechain, text, blocks)
 	} else {
 		claudeAssistant(c, !l.IsSidechain, text, blocks)
@@ -142,6 +146,21 @@ func claudeUser(c *collector, notPrompt bool, text string, blocks []claudeBlock)
 	if len(prompt) > 0 {
 		c.prompt(strings.Join(prompt, " "))
 	}
+}
+
+// claudeStopFeedback recognises the user turn in which Claude Code
+// records wake's Stop hook reason (isMeta, "Stop hook feedback:\n[wake
+// hook stop claude]: wake: this session ...").
+func claudeStopFeedback(text string, blocks []claudeBlock) bool {
+	if isStopFeedback(text) {
+		return true
+	}
+	for _, b := range blocks {
+		if b.Type == "text" && isStopFeedback(b.Text) {
+			return true
+		}
+	}
+	return false
 }
 
 // madeByClient recognises the texts Claude Code puts in a user turn

@@ -133,6 +133,9 @@ func codexItem(c *collector, p *codexPayload) {
 			switch {
 			case p.Role == "assistant" && part.Type == "output_text":
 				c.message(part.Text)
+			case p.Role == "user" && part.Type == "input_text" && isStopFeedback(part.Text):
+				// <hook_prompt hook_run_id="stop:...">wake: this session ...
+				c.stopFeedback()
 			case p.Role == "user" && part.Type == "input_text" && !codexInjected(part.Text):
 				c.altPrompt(part.Text)
 			}
@@ -173,6 +176,10 @@ func codexItem(c *collector, p *codexPayload) {
 func codexEvent(c *collector, p *codexPayload) {
 	switch p.Type {
 	case "user_message":
+		if isStopFeedback(p.Message) {
+			c.stopFeedback()
+			return
+		}
 		c.prompt(p.Message)
 	case "agent_message":
 		c.message(p.Message)

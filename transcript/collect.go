@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/wakeproto/wake/policy"
 )
 
 // maxPending bounds the tool calls waiting for their result, and maxMore
@@ -43,6 +45,11 @@ type collector struct {
 	// read: an edit or a decision counts once its call did not fail.
 	pending map[string]*call
 	order   []string // pending's keys, oldest first
+	// replying: wake's Stop hook asked for the hand-off, and the agent's
+	// messages since answer it, not the user ("Understood, no hand-off"):
+	// none is the last message of the session's work. A prompt of the
+	// user's, or more work, ends the reply.
+	replying bool
 }
 
 func newCollector(lim Limits, sc Scope, workOnly bool) *collector {
@@ -111,6 +118,7 @@ func (c *collector) prompt(text string) {
 	if key := oneLine(text, c.lim.Text); key != "" && key != c.lastPrompt {
 		c.prompts.add(stamped{text, c.now})
 		c.lastPrompt = key
+		c.replying = false
 	}
 }
 
@@ -135,7 +143,7 @@ func (c *collector) command(cmd string) {
 }
 
 func (c *collector) message(text string) {
-	if c.workOnly || !c.counts() {
+	if c.workOnly || !c.counts() || c.replying {
 		return
 	}
 	if text = window(text, c.lim.Text); oneLine(text, 0) != "" {
@@ -146,8 +154,13 @@ func (c *collector) message(text string) {
 func (c *collector) decision() {
 	if c.counts() {
 		c.s.Decisions++
+		c.replying = false
 	}
 }
+
+// stopFeedback notes the record of wake's Stop hook's reason
+// ([isStopFeedback]): the agent's messages after it answer the hook.
+func (c *collector) stopFeedback() { c.replying = true }
 
 // call is the work of a tool call waiting for its result.
 type call struct {
@@ -204,9 +217,10 @@ func (c *collector) pend(id string) *call {
 // transcript when its result is not recorded. An empty id counts at once.
 func (c *collector) edit(id, path, tool string) {
 	path = strings.TrimSpace(path)
-	if path == "" || !c.counts() {
+	if path == "" || !c.counts() || c.wakes(path) {
 		return
 	}
+	c.replying = false
 	rel, in := c.place(path)
 	e := Edit{Path: rel, Tool: oneLine(tool, 60)}
 	switch {
@@ -293,6 +307,28 @@ func (c *collector) away(path string) {
 	}
 }
 
+// wakes reports whether path lies in a memory root of the scope's
+// ([Scope.Memory]); a relative path is told once the working directory
+// is known.
+func (c *collector) wakes(path string) bool {
+	if len(c.scope.Memory) == 0 {
+		return false
+	}
+	abs := oneLine(path, 1000)
+	if !filepath.IsAbs(abs) {
+		if c.s.Cwd == "" {
+			return false
+		}
+		abs = filepath.Join(c.s.Cwd, abs)
+	}
+	for _, m := range c.scope.Memory {
+		if r, err := filepath.Rel(m, abs); err == nil && (r == "." || filepath.IsLocal(r)) {
+			return true
+		}
+	}
+	return false
+}
+
 // place is where path lies: relative to the project's directory and in,
 // when it is under it; as given otherwise. Before the working directory
 // is known, a relative path that does not climb out is in, and an
@@ -330,6 +366,10 @@ func (c *collector) done() *Summary {
 	}
 	c.s.Commands, c.s.CommandCount = clean(c.commands.list(), c.lim.Command), c.commands.n
 	if c.s.LastMessage != "" {
+		// Read whole, before the message is cut: scrubbed first, as
+		// every text.
+		whole, _ := policy.Scrub(c.s.LastMessage)
+		c.s.FollowUps = clean(FollowUps(whole), maxFollowUp)
 		c.s.LastMessage = cleanText(c.s.LastMessage, c.lim.Text)
 	}
 	return &c.s

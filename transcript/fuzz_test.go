@@ -13,7 +13,7 @@ import (
 // UTF-8; and that ReadWork agrees with Read on whether the session did
 // work.
 func FuzzRead(f *testing.F) {
-	for _, name := range []string{"claude.jsonl", "codex.jsonl", "codex-0.169.jsonl", "wake.jsonl"} {
+	for _, name := range []string{"claude.jsonl", "codex.jsonl", "codex-0.169.jsonl", "wake.jsonl", "claude-stop.jsonl", "codex-stop.jsonl"} {
 		data, err := os.ReadFile("testdata/" + name)
 		if err != nil {
 			f.Fatal(err)
@@ -40,10 +40,18 @@ func FuzzRead(f *testing.F) {
 		if s.Lines+s.TooLong > strings.Count(data, "\n")+1 || s.Malformed > s.Lines {
 			t.Fatalf("counted %d lines, %d malformed, %d too long, of %d", s.Lines, s.Malformed, s.TooLong, strings.Count(data, "\n")+1)
 		}
-		texts := append(append(append([]string{s.LastMessage, s.SessionID, s.Cwd}, s.Prompts...), s.Commands...), s.EditedPaths()...)
+		texts := append(append(append(append([]string{s.LastMessage, s.SessionID, s.Cwd}, s.Prompts...), s.Commands...), s.EditedPaths()...), s.FollowUps...)
 		for _, x := range texts {
 			if !utf8.ValidString(x) || strings.ContainsAny(x, "\r\n\x00\u2028\u2029") {
 				t.Fatalf("text %q is not one line of valid UTF-8", x)
+			}
+		}
+		if len(s.FollowUps) > maxFollowUps || s.LastMessage == "" && len(s.FollowUps) > 0 {
+			t.Fatalf("follow-ups %q of the last message %q", s.FollowUps, s.LastMessage)
+		}
+		for _, f := range s.FollowUps {
+			if len(f) > maxFollowUp+len("…") {
+				t.Fatalf("follow-up %q over %d bytes", f, maxFollowUp)
 			}
 		}
 		for _, p := range append(s.Prompts, s.LastMessage) {

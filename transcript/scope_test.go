@@ -122,3 +122,40 @@ func TestSinceByTopLevelTime(t *testing.T) {
 		}
 	}
 }
+
+// TestScopeMemory: an edit in the memory root is wake's own file (the
+// ledger or the decision log a wake command wrote, a note the agent
+// wrote into .wake/), never the agent's edit nor its work, in every
+// format, named absolutely or relative to the working directory.
+func TestScopeMemory(t *testing.T) {
+	t.Parallel()
+	sc := Scope{Memory: []string{"/p/.wake"}}
+	for _, c := range []struct{ name, tr string }{
+		{"claude", `{"type":"user","message":{"role":"user","content":"decide"},"timestamp":"2026-11-22T10:00:00Z","cwd":"/p","sessionId":"s"}
+{"type":"assistant","message":{"role":"assistant","content":[{"type":"tool_use","id":"w1","name":"Write","input":{"file_path":"/p/.wake/warm/decisions.md"}},{"type":"tool_use","id":"w2","name":"Edit","input":{"file_path":".wake/ledger.jsonl"}},{"type":"tool_use","id":"w3","name":"Edit","input":{"file_path":"/p/.wakefile"}}]},"timestamp":"2026-11-22T10:00:01Z"}
+`},
+		{"codex", `{"timestamp":"2026-11-22T10:00:00Z","type":"session_meta","payload":{"id":"s","timestamp":"2026-11-22T10:00:00Z","cwd":"/p"}}
+{"timestamp":"2026-11-22T10:00:01Z","type":"response_item","payload":{"type":"custom_tool_call","call_id":"c1","name":"apply_patch","input":"*** Begin Patch\n*** Update File: .wake/warm/decisions.md\n*** Add File: /p/.wake/ledger.jsonl\n*** Add File: .wakefile\n*** End Patch"}}
+`},
+		{"wake", `{"type":"session","id":"s","at":"2026-11-22T10:00:00Z","cwd":"/p"}
+{"type":"edit","path":"/p/.wake/ledger.jsonl","tool":"snapshot"}
+{"type":"edit","path":".wake/warm/decisions.md","tool":"snapshot"}
+{"type":"edit","path":".wakefile","tool":"write"}
+`},
+	} {
+		s, err := Read(strings.NewReader(c.tr), Auto, DefaultLimits(), sc)
+		if err != nil || len(s.Edits) != 1 || s.Edits[0].Path != ".wakefile" || s.Outside != 0 {
+			t.Errorf("%s: edits %+v, outside %d (%v); want .wakefile alone", c.name, s.Edits, s.Outside, err)
+		}
+		only := strings.ReplaceAll(c.tr, ".wakefile", ".wake/x")
+		if s, err := Read(strings.NewReader(only), Auto, DefaultLimits(), sc); err != nil || s.DidWork() {
+			t.Errorf("%s: the memory's files alone are work: %+v (%v)", c.name, s.Edits, err)
+		}
+		if w, err := ReadWork(strings.NewReader(only), Auto, 0, sc); err != nil || w.DidWork() {
+			t.Errorf("%s: ReadWork takes the memory's files for work: %+v (%v)", c.name, w.Edits, err)
+		}
+		if s, err := Read(strings.NewReader(c.tr), Auto, DefaultLimits(), Scope{}); err != nil || len(s.Edits) != 3 {
+			t.Errorf("%s: without the memory in the scope, edits %+v (%v)", c.name, s.Edits, err)
+		}
+	}
+}

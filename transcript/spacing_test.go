@@ -37,7 +37,7 @@ func spaced(data []byte) []byte {
 func TestSpacingReadsTheSame(t *testing.T) {
 	t.Parallel()
 	since := time.Date(2026, 11, 22, 10, 0, 1, 0, time.UTC)
-	for _, name := range []string{"claude.jsonl", "codex.jsonl", "codex-0.169.jsonl", "wake.jsonl"} {
+	for _, name := range []string{"claude.jsonl", "codex.jsonl", "codex-0.169.jsonl", "wake.jsonl", "claude-stop.jsonl", "codex-stop.jsonl"} {
 		tight, err := os.ReadFile("testdata/" + name)
 		if err != nil {
 			t.Fatal(err)

@@ -106,7 +106,12 @@ type Summary struct {
 	// CommandCount is how many it ran in all.
 	Commands     []string
 	CommandCount int
-	LastMessage  string // the agent's last message, one line, cut
+	// LastMessage is the agent's last message of the session's work, one
+	// line, cut: its answer to wake's Stop hook is not ([isStopFeedback]).
+	LastMessage string
+	// FollowUps are the sentences of the last message that leave
+	// something to do ([FollowUps]), one line each.
+	FollowUps []string
 	// LastMessageAt is the time of the last message's record; zero when
 	// it has none.
 	LastMessageAt time.Time
@@ -161,6 +166,11 @@ type Scope struct {
 	// relative to it: a file elsewhere (a plan in the home directory,
 	// another repository) is counted in [Summary.Outside] alone.
 	Project func(cwd string) string
+	// Memory are the directories of the memory root (absolute): a file
+	// under one is wake's own (the ledger or the decision log a wake
+	// command the agent ran wrote, the plugin's transcript), never the
+	// agent's edit nor its work, wherever the edit is recorded.
+	Memory []string
 }
 
 // in reports whether a record of time t is in the scope.

@@ -183,10 +183,14 @@ export const WakePlugin = async ({ directory }) => {
     if (!s.ok) s.dirty = true;
   }
 
+  // wakesOwn reports whether path is in the memory root: wake's own file,
+  // written by a wake command the agent ran (the ledger, the decision
+  // log), by wake's MCP tools or by this plugin (its transcript), never
+  // the agent's edit.
   function wakesOwn(path) {
-    if (!root) return false;
+    if (!root || !path) return false;
     const p = resolve(dir, String(path));
-    return p.startsWith(join(root, ".state") + sep) || p === join(root, "boot.md");
+    return p === root || p.startsWith(root + sep);
   }
 
   const guard = (what, fn) => async (...args) => {
@@ -217,11 +221,13 @@ export const WakePlugin = async ({ directory }) => {
         case "write":
         case "edit":
         case "multiedit":
-          record(input.sessionID, { type: "edit", path: args.filePath, tool: input.tool });
+          if (!wakesOwn(args.filePath)) record(input.sessionID, { type: "edit", path: args.filePath, tool: input.tool });
           break;
         case "apply_patch":
         case "patch":
-          for (const path of patchFiles(args.patchText)) record(input.sessionID, { type: "edit", path, tool: input.tool });
+          for (const path of patchFiles(args.patchText)) {
+            if (!wakesOwn(path)) record(input.sessionID, { type: "edit", path, tool: input.tool });
+          }
           break;
         case "bash":
           if (!args.command) break;
@@ -250,7 +256,8 @@ export const WakePlugin = async ({ directory }) => {
           const part = p.part || {};
           if (part.type === "patch") {
             // The files a step changed, whichever tool changed them, but
-            // for wake's own: this transcript, and boot.md.
+            // for wake's own: the memory root's (this transcript, boot.md,
+            // the ledger and the decision log a wake command wrote).
             for (const path of part.files || []) {
               if (!wakesOwn(path)) record(part.sessionID, { type: "edit", path, tool: "snapshot" });
             }

@@ -134,7 +134,7 @@ func codexStopAndEnd(t *testing.T, p *codexProject, stub *responsesStub) {
 	stub.script(
 		[]any{map[string]any{"type": "custom_tool_call", "id": "ctc_1", "call_id": "call_1", "name": "apply_patch",
 			"input": "*** Begin Patch\n*** Add File: notes/todo.txt\n+ship the codex wiring\n*** End Patch\n"}},
-		[]any{assistantMessage("msg_2", "Added notes/todo.txt.")},
+		[]any{assistantMessage("msg_2", "Added notes/todo.txt. Not yet wired into the release checklist.")},
 	)
 	p.codex(t, "add a todo note")
 	if data, err := os.ReadFile(filepath.Join(p.dir, "notes", "todo.txt")); err != nil || string(data) != "ship the codex wiring\n" {
@@ -157,6 +157,13 @@ func codexStopAndEnd(t *testing.T, p *codexProject, stub *responsesStub) {
 	if !strings.Contains(reason, "wake handoff") {
 		t.Errorf("the last request carries no Stop hook reason naming wake handoff: %q", reason)
 	}
+	// Codex puts the reason inside its <hook_prompt> element, escaping
+	// what would be markup: the model would read entities, not the text.
+	for _, esc := range []string{"&lt;", "&gt;", "&quot;", "&amp;", "&apos;", "&#"} {
+		if strings.Contains(reason, esc) {
+			t.Errorf("the Stop hook's reason reaches the model with %s in it: %q", esc, reason)
+		}
+	}
 	for _, r := range reqs[:2] {
 		for _, m := range r.Input {
 			if strings.HasPrefix(m.text(), "<hook_prompt") {
@@ -178,10 +185,18 @@ func codexStopAndEnd(t *testing.T, p *codexProject, stub *responsesStub) {
 	if bytes.Equal(now, old) {
 		t.Fatalf("the session ended without a hand-off and recent/latest.md was not rewritten")
 	}
-	for _, want := range []string{"Automatic hand-off", "notes/todo.txt", "add a todo note"} {
+	// The last message is the work's, not the answer to the Stop hook
+	// (the stub's unscripted "stub reply"), and what it left open is an
+	// open thread.
+	for _, want := range []string{"Automatic hand-off", "notes/todo.txt", "add a todo note",
+		"- The agent's last message: “Added notes/todo.txt. Not yet wired into the release checklist.”\n",
+		"## Open threads\n- Left open by the agent's last message: “Not yet wired into the release checklist.”\n"} {
 		if !strings.Contains(string(now), want) {
 			t.Errorf("the automatic hand-off lacks %q:\n%s", want, now)
 		}
+	}
+	if strings.Contains(string(now), "stub reply") {
+		t.Errorf("the automatic hand-off quotes the agent's answer to the Stop hook:\n%s", now)
 	}
 }
 

@@ -19,14 +19,26 @@ import (
 )
 
 // eventClients are the clients whose Stop and SessionEnd hooks wake runs,
-// with the name that messages give them and their transcript's format.
+// with the name that messages give them, their transcript's format, and
+// how the Stop hook blocks a stop.
 var eventClients = map[string]struct {
 	title  string
 	format transcript.Format
+	// blockOnStderr: the Stop hook blocks with exit status 2 and the
+	// reason on stderr, the documented blocking form of Claude Code's
+	// Stop hook. Given {"decision":"block"} on stdout instead, Claude
+	// Code sends the reason to the model twice, as the user's turn and
+	// again in a system note; on stderr it sends it once. Codex reads
+	// the JSON.
+	blockOnStderr bool
 }{
-	"claude": {"Claude Code", transcript.Claude},
-	"codex":  {"Codex", transcript.Codex},
+	"claude": {"Claude Code", transcript.Claude, true},
+	"codex":  {"Codex", transcript.Codex, false},
 }
+
+// stopBlocked is the exit status of a Stop hook that blocks the stop with
+// its reason on stderr.
+const stopBlocked = exitStatus(2)
 
 // stopLockTimeout bounds the Stop hook's wait for the root's lock, which
 // it takes only to note that it asked: the agent waits on it.
@@ -57,13 +69,19 @@ func (a *app) hookCmd() *cobra.Command {
 			Example: fmt.Sprintf("  wake hook %s claude < input.json\n  wake hook %s codex < input.json", ev.name, ev.name),
 			// A hook exits 0 whatever happens: a client may read another
 			// status as a reason to stop the agent, or to keep it going.
+			// The one exception is the block of Claude Code's Stop hook
+			// (stopBlocked), which is that status's documented meaning.
 			Args: cobra.ArbitraryArgs,
 			RunE: func(cmd *cobra.Command, args []string) error {
 				if len(args) != 1 || eventClients[args[0]].title == "" {
 					a.report(usagef("wake hook %s takes one argument, the client: claude or codex", ev.name))
 					return nil
 				}
-				if err := ev.run(cmd.Context(), args[0]); err != nil {
+				err := ev.run(cmd.Context(), args[0])
+				if errors.Is(err, stopBlocked) {
+					return err
+				}
+				if err != nil {
 					a.report(err)
 				}
 				return nil
@@ -100,7 +118,8 @@ func (a *app) hookMemory(client string, lockTimeout time.Duration) (clients.Hook
 // when the session did work (a tool edited a file, or a decision was
 // logged) since it started, or since its last hand-off when it wrote one:
 // once for each, not at every turn's end. The reason names the command to
-// run. It never blocks a stop that a Stop hook's block caused
+// run: on stderr with exit status 2 for Claude Code, as JSON on stdout
+// for Codex. It never blocks a stop that a Stop hook's block caused
 // (stop_hook_active): the agent is not trapped.
 func (a *app) hookStopRun(ctx context.Context, client string) error {
 	in, m, err := a.hookMemory(client, stopLockTimeout)
@@ -131,6 +150,10 @@ func (a *app) hookStopRun(ctx context.Context, client string) error {
 		a.warn([]string{fmt.Sprintf("could not note that this session was asked for its hand-off (%v); it may be asked again", err)})
 	}
 	reason := stopReason(w, a.handoffCommand(m.Root(), in.Dir(a.cwd)))
+	if eventClients[client].blockOnStderr {
+		fmt.Fprintln(a.errOut, reason)
+		return stopBlocked
+	}
 	enc := json.NewEncoder(a.out)
 	enc.SetEscapeHTML(false)
 	return enc.Encode(struct {
@@ -158,19 +181,21 @@ func shellQuote(s string) string {
 }
 
 // stopReason is what the agent reads when its stop is blocked: why, and
-// the one command to run.
+// the one command to run. Its placeholders are in capitals, not in angle
+// brackets: Codex hands the reason on inside a <hook_prompt> element and
+// escapes them, so the model would read &lt; and &gt;.
 func stopReason(w wake.SessionWork, wakeHandoff string) string {
 	did := "recorded decisions"
 	if w.Edited != "" {
 		did = "changed files (" + filepath.ToSlash(w.Edited) + " among them)"
 	}
-	what, since := "this session did", "but wrote no hand-off"
+	what, since := "THIS SESSION DID", "but wrote no hand-off"
 	if w.HandedOff.After(w.Start) {
-		what, since = "this session did after its hand-off", "since its hand-off of "+w.HandedOff.UTC().Format(time.RFC3339)+" but wrote no hand-off after it"
+		what, since = "THIS SESSION DID AFTER ITS HAND-OFF", "since its hand-off of "+w.HandedOff.UTC().Format(time.RFC3339)+" but wrote no hand-off after it"
 	}
-	return fmt.Sprintf("wake: this session %s %s, so the next session would start without knowing what happened. "+
+	return fmt.Sprintf(transcript.StopReasonOpening+"%s %s, so the next session would start without knowing what happened. "+
 		"Before you stop, write it with one command:\n\n"+
-		"  %s --summary \"<one line: what %s>\" --next \"<the single most important next step>\"\n\n"+
+		"  %s --summary \"ONE LINE: WHAT %s\" --next \"THE SINGLE MOST IMPORTANT NEXT STEP\"\n\n"+
 		"Add --decision \"WHAT because WHY\" for each decision made and --thread \"...\" for each thing left open. "+
 		"Then stop. wake asks once for the work since a session's start or its last hand-off; if the session ends without a hand-off of it, wake writes an automatic one from the transcript.",
 		did, since, wakeHandoff, what)

@@ -77,6 +77,9 @@ func TestOpenCodeEndToEnd(t *testing.T) {
 	}
 
 	stub.writeFile(filepath.Join(proj, "greeting.txt"), "hello from the stub\n")
+	// Then a decision, through the shell: wake writes the ledger and the
+	// decision log, which OpenCode's snapshot of the step lists.
+	stub.then = "wake decide 'Greet in English' --because 'the customers read it'"
 	if out := run("add a greeting file"); !strings.Contains(out, "stub reply") {
 		t.Fatalf("opencode run printed %q, not the stub's reply", out)
 	}
@@ -157,10 +160,15 @@ func assertAutomaticHandoff(t *testing.T, bin, proj string, env []string, latest
 	if latest == latestBefore {
 		t.Fatal("recent/latest.md did not change: no automatic hand-off was written")
 	}
-	for _, want := range []string{"greeting.txt", "add a greeting file"} {
+	// The decision's files are wake's own, not the agent's edits.
+	for _, want := range []string{"add a greeting file", "the agent''s tools edited 1 file (greeting.txt), ran 1 command, recorded 1 decision",
+		"- The agent's tools edited: greeting.txt (write)\n"} {
 		if !strings.Contains(latest, want) {
 			t.Errorf("the automatic hand-off lacks %q:\n%s", want, latest)
 		}
+	}
+	if strings.Contains(latest, "ledger.jsonl") || strings.Contains(latest, "decisions.md") {
+		t.Errorf("the automatic hand-off counts wake's own files as the agent's edits:\n%s", latest)
 	}
 	if matches, _ := filepath.Glob(filepath.Join(proj, ".wake", ".state", "opencode-*.jsonl")); len(matches) > 0 {
 		t.Errorf("the plugin left its transcript after the hand-off: %q", matches)
@@ -275,6 +283,9 @@ type chatStub struct {
 	// instead: an MCP server's, say.
 	tool string
 	args map[string]string
+	// then is a command the agent's reply to the write's result runs
+	// with the bash tool, once; "" for none.
+	then string
 }
 
 type stubRequest struct {
@@ -331,7 +342,7 @@ func (s *chatStub) serve(w http.ResponseWriter, r *http.Request) {
 	if data, err := os.ReadFile(s.boot); err == nil {
 		rec.boot = string(data)
 	}
-	toolResult := false
+	toolResult, results := false, 0
 	for _, m := range req.Messages {
 		var text string
 		if json.Unmarshal(m.Content, &text) != nil {
@@ -342,11 +353,12 @@ func (s *chatStub) serve(w http.ResponseWriter, r *http.Request) {
 			rec.system += text + "\n"
 		case "tool":
 			toolResult = true
+			results++
 		}
 	}
 	s.mu.Lock()
 	s.reqs = append(s.reqs, rec)
-	path, content := s.writePath, s.write
+	path, content, then := s.writePath, s.write, ""
 	tool, args := "write", map[string]string{"filePath": path, "content": content}
 	if s.tool != "" {
 		tool, args, path = s.tool, s.args, s.tool
@@ -355,6 +367,9 @@ func (s *chatStub) serve(w http.ResponseWriter, r *http.Request) {
 		s.writePath, s.tool = "", ""
 	} else {
 		path = ""
+	}
+	if rec.tools && results == 1 && s.then != "" {
+		then, s.then = s.then, ""
 	}
 	s.mu.Unlock()
 	w.Header().Set("Content-Type", "text/event-stream")
@@ -367,6 +382,11 @@ func (s *chatStub) serve(w http.ResponseWriter, r *http.Request) {
 		args, _ := json.Marshal(args)
 		chunk(map[string]any{"role": "assistant", "tool_calls": []any{map[string]any{"index": 0, "id": "call_stub", "type": "function",
 			"function": map[string]any{"name": tool, "arguments": string(args)}}}}, nil)
+		chunk(map[string]any{}, "tool_calls")
+	} else if then != "" {
+		args, _ := json.Marshal(map[string]string{"command": then, "description": "Record the decision"})
+		chunk(map[string]any{"role": "assistant", "tool_calls": []any{map[string]any{"index": 0, "id": "call_stub2", "type": "function",
+			"function": map[string]any{"name": "bash", "arguments": string(args)}}}}, nil)
 		chunk(map[string]any{}, "tool_calls")
 	} else {
 		chunk(map[string]any{"role": "assistant", "content": "stub reply"}, nil)

@@ -1,0 +1,55 @@
+package handoff
+
+import (
+	"reflect"
+	"testing"
+	"time"
+
+	"github.com/wakeproto/wake/transcript"
+)
+
+// TestAutoNextAndThreads: the automatic hand-off's next priority comes
+// from the session (what its last message left open, else the user's
+// last request); the previous hand-off's is an open thread, and the next
+// priority only when the session tells none. Of a previous automatic
+// hand-off's own next priority only what it took from a message left
+// open is kept: the rest pointed at that session.
+func TestAutoNextAndThreads(t *testing.T) {
+	t.Parallel()
+	const (
+		byPrompt  = "Check this automatic hand-off against the work tree, then take up the user's last request: “fix b”"
+		byOpen    = "Check this automatic hand-off against the work tree, then take up what the agent's last message left open: “The goldens still need regenerating.”"
+		byNothing = "Check this automatic hand-off against the work tree and ask the user what comes next."
+		previous  = "The previous hand-off's next priority, which this session may or may not have taken up: "
+	)
+	open := &transcript.Summary{Prompts: []string{"fix a", "fix b"}, PromptCount: 2, FollowUps: []string{"The goldens still need regenerating.", "TODO: docs."}}
+	asked := &transcript.Summary{Prompts: []string{"fix a", "fix b"}, PromptCount: 2}
+	silent := &transcript.Summary{}
+	for _, c := range []struct {
+		name    string
+		session *transcript.Summary
+		carried string
+		next    string
+		threads []string
+	}{
+		{"left open", open, "Import the CSV", byOpen, []string{
+			"Left open by the agent's last message: “The goldens still need regenerating.”", "Left open by the agent's last message: “TODO: docs.”",
+			previous + "“Import the CSV”"}},
+		{"asked", asked, "Import the CSV", byPrompt, []string{previous + "“Import the CSV”"}},
+		{"asked, carried before", asked, CarriedPrefix + "Import the CSV", byPrompt, []string{previous + "“Import the CSV”"}},
+		{"silent", silent, "Import the CSV", CarriedPrefix + "Import the CSV", nil},
+		{"no transcript", nil, "Import the CSV", CarriedPrefix + "Import the CSV", nil},
+		{"after an automatic one", asked, "Check this automatic hand-off against the work tree, then take up the user's last request: “fix z”", byPrompt, nil},
+		{"after an automatic one, silent", silent, byNothing, byNothing, nil},
+		{"after an automatic one that left open", asked, byOpen, byPrompt, []string{previous + "“The goldens still need regenerating.”"}},
+		{"nothing", silent, "", byNothing, nil},
+	} {
+		in := Auto(Facts{Session: c.session, Carried: c.carried, Start: time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC)})
+		if got := in.Session.NextPriority; got != c.next {
+			t.Errorf("%s: next priority %q, want %q", c.name, got, c.next)
+		}
+		if got := in.Session.Threads.Items; len(got)+len(c.threads) > 0 && !reflect.DeepEqual(got, c.threads) {
+			t.Errorf("%s: open threads %q, want %q", c.name, got, c.threads)
+		}
+	}
+}
