@@ -19,7 +19,7 @@ import (
 )
 
 // claudeCodeVersion is the Claude Code release the end-to-end test runs.
-const claudeCodeVersion = "2.1.330"
+var claudeCodeVersion = clientRelease("claude")
 
 // TestClaudeCodeEndToEnd runs the real Claude Code client against a stub of
 // the model API on loopback: wake init, a hand-off, wake install claude,

@@ -19,7 +19,7 @@ import (
 )
 
 // codexVersion is the Codex CLI release the end-to-end test runs.
-const codexVersion = "0.169.0"
+var codexVersion = clientRelease("codex")
 
 // codexModel is a model Codex 0.169.0 knows: with its metadata Codex offers
 // the apply_patch tool, which it does not for a model it does not know.

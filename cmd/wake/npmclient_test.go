@@ -31,7 +31,7 @@ type npmClient struct {
 // asks for it, which installs it with npm (and fails when it cannot).
 func (c npmClient) path(t *testing.T) string {
 	t.Helper()
-	dir := os.Getenv(c.env)
+	dir := os.Getenv(clientDirVar(c.env))
 	if dir == "" {
 		dir = filepath.Join(os.TempDir(), c.cache+c.version)
 	}
@@ -40,6 +40,7 @@ func (c npmClient) path(t *testing.T) string {
 		bin = dir
 	}
 	if c.installed(dir) {
+		t.Logf("%s %s, from %s", c.pkg, c.version, dir)
 		return bin
 	}
 	if os.Getenv("WAKE_E2E") != "1" {
@@ -66,7 +67,7 @@ func (c npmClient) path(t *testing.T) string {
 	}
 	// go test shows a test's log only at the end, and an install from the
 	// registry takes a while and reaches the network: say so now.
-	fmt.Fprintf(os.Stderr, "wake: %s: installing %s@%s from the npm registry into %s (once; later runs reuse it; set %s to a directory where it is installed, or pass -short to skip this test)\n", c.test, c.pkg, c.version, dir, c.env)
+	fmt.Fprintf(os.Stderr, "wake: %s: installing %s@%s from the npm registry into %s (once; later runs reuse it; set %s to a directory where it is installed, or pass -short to skip this test)\n", c.test, c.pkg, c.version, dir, clientDirVar(c.env))
 	cmd := exec.CommandContext(ctx, npm, "install", "--no-audit", "--no-fund", "--prefix", dir, c.pkg+"@"+c.version)
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("npm install %s@%s: %v\n%s", c.pkg, c.version, err, out)

@@ -18,7 +18,7 @@ import (
 )
 
 // openCodeVersion is the OpenCode release the end-to-end test runs.
-const openCodeVersion = "1.18.33"
+var openCodeVersion = clientRelease("opencode")
 
 // TestOpenCodeEndToEnd runs the real OpenCode (npm opencode-ai) against a
 // stub of an OpenAI-compatible chat completions API on loopback: a control

@@ -51,7 +51,11 @@ func (w withBinDir) Run() int {
 	}
 	defer os.RemoveAll(dir)
 	testBinDir = dir
-	return w.m.Run()
+	code := w.m.Run()
+	if code == 0 {
+		code = runOldestClients()
+	}
+	return code
 }
 
 // buildOnce builds the wake binary on first use only, so that a run of
