@@ -27,6 +27,10 @@ type Digest struct {
 	Entries  []store.Entry // listed, newest first
 	Unlisted int
 	HeldBack int  // touching secret documents: counted only
+	// Own counts the entries of wake's own bookkeeping (set-up, install,
+	// IDs given, merges settled) and the hand-offs, which the trajectory
+	// and the HANDOFF show: counted, not listed.
+	Own int
 	Squeezed bool // cut further to keep the context under memory_max
 	// Redacted counts the secret-looking strings scrubbed from the
 	// entries in the window.
@@ -72,10 +76,18 @@ func BuildDigest(o Options) (*Digest, []string, error) {
 	// Oldest first (lines of one time in file order): newest first is
 	// the list reversed.
 	slices.Reverse(entries)
+	d.Total = len(entries)
+	entries = slices.DeleteFunc(entries, func(e store.Entry) bool {
+		if ownOps[e.Op] {
+			d.Own++
+			return true
+		}
+		return false
+	})
 	if entries == nil {
 		entries = []store.Entry{}
 	}
-	d.all, d.Total = entries, len(entries)
+	d.all = entries
 	d.fit(d.Budget, o.Counter)
 	return d, warns, nil
 }
@@ -98,7 +110,7 @@ func (d *Digest) fit(limit int, c budget.Counter) {
 // Text renders the listed entries and the count of the others. Empty when
 // nothing fits, or nothing changed.
 func (d *Digest) Text() string {
-	if d.hidden || len(d.Entries) == 0 && d.Unlisted == 0 && d.HeldBack == 0 {
+	if d.hidden || len(d.Entries) == 0 && d.Unlisted == 0 && d.HeldBack == 0 && d.Own == 0 {
 		return ""
 	}
 	var b strings.Builder
@@ -109,10 +121,19 @@ func (d *Digest) Text() string {
 	return b.String()
 }
 
+// ownOps are the ledger's operations the digest counts but does not list:
+// wake's own bookkeeping, and the hand-offs, which the trajectory shows.
+var ownOps = map[string]bool{"init": true, "install": true, "uninstall": true, "identify": true, "merge": true, "handoff": true}
+
 func (d *Digest) moreLine(unlisted int) string {
 	var b strings.Builder
-	if unlisted > 0 {
+	switch {
+	case unlisted > 0 && d.Own > 0:
+		fmt.Fprintf(&b, "- %s more in the last %s, not listed, and %s of hand-offs and wake's bookkeeping: `wake log --since %s`\n", budget.Plural(unlisted, "change"), d.Window, budget.Plural(d.Own, "line"), d.Window)
+	case unlisted > 0:
 		fmt.Fprintf(&b, "- %s more in the last %s, not listed: `wake log --since %s`\n", budget.Plural(unlisted, "change"), d.Window, d.Window)
+	case d.Own > 0:
+		fmt.Fprintf(&b, "- And %s of hand-offs and wake's bookkeeping: `wake log --since %s`\n", budget.Plural(d.Own, "line"), d.Window)
 	}
 	if d.HeldBack > 0 {
 		fmt.Fprintf(&b, "- Held back: %s to secret documents.\n", budget.Plural(d.HeldBack, "change"))
