@@ -26,11 +26,11 @@ type Digest struct {
 	Total    int           // entries in the window
 	Entries  []store.Entry // listed, newest first
 	Unlisted int
-	HeldBack int  // touching secret documents: counted only
+	HeldBack int // touching secret documents: counted only
 	// Own counts the entries of wake's own bookkeeping (set-up, install,
 	// IDs given, merges settled) and the hand-offs, which the trajectory
 	// and the HANDOFF show: counted, not listed.
-	Own int
+	Own      int
 	Squeezed bool // cut further to keep the context under memory_max
 	// Redacted counts the secret-looking strings scrubbed from the
 	// entries in the window.
