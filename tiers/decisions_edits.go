@@ -46,6 +46,7 @@ func FindHandEdits(last, current []byte) []HandEdit {
 		return nil
 	}
 	log := ParseDecisions(last)
+	var now *DecisionLog // the current log, parsed when a STATUS line is among the removed
 	var out []HandEdit
 	i := 0
 	for _, e := range log.Entries {
@@ -54,7 +55,9 @@ func FindHandEdits(last, current []byte) []HandEdit {
 		}
 		h := HandEdit{Entry: e.Number, ID: e.ID, Title: e.Title()}
 		for i < len(removed) && removed[i].Line <= e.EndLine {
-			h.Removed = append(h.Removed, removed[i])
+			if r := removed[i]; !statusLine(e, r.Line) || !annotatedStatus(e, current, &now) {
+				h.Removed = append(h.Removed, r)
+			}
 			i++
 		}
 		if len(h.Removed) > 0 {
@@ -118,4 +121,69 @@ func runeFor(i int) rune {
 		r += 0x800
 	}
 	return r
+}
+
+// statusLine reports whether line is e's STATUS line.
+func statusLine(e Decision, line int) bool {
+	for _, f := range e.Fields {
+		if f.Key == KeyStatus && f.Line == line && !strings.Contains(f.Value, "\n") {
+			return true
+		}
+	}
+	return false
+}
+
+// annotatedStatus reports whether e's STATUS changed as wake changes it,
+// on this clone or on another whose work git brought (a pull, a rebase, a
+// checkout, none of which runs the merge driver): the entry with e's ID
+// and DECISION line in current gained annotations, and its status is one
+// its annotations give (see [StatusGiven]). A status changed by hand alone
+// stays an edit.
+func annotatedStatus(e Decision, current []byte, now **DecisionLog) bool {
+	if e.ID == "" {
+		return false
+	}
+	if *now == nil {
+		l := ParseDecisions(current)
+		*now = &l
+	}
+	es := (*now).ByID(e.ID)
+	if len(es) != 1 || strings.TrimRight(firstLine(es[0].Raw), " \t") != strings.TrimRight(firstLine(e.Raw), " \t") {
+		return false
+	}
+	n := es[0]
+	return annotationCount(n) > annotationCount(e) && StatusGiven(n, n.Status)
+}
+
+func annotationCount(e Decision) int {
+	n := 0
+	for _, f := range e.Fields {
+		switch f.Key {
+		case KeyReversedBy, KeyObjection, KeyProposed, KeyUpheld:
+			n++
+		}
+	}
+	return n
+}
+
+// StatusGiven reports whether status is one e's annotations can give it,
+// by the rules of the commands that write them and of the merge (DESIGN
+// section 12): reversed by a REVERSED_BY; contested by an OBJECTION, or
+// by two different REVERSED_BY (a decision reversed differently on two
+// branches); active with no annotation against it, or upheld.
+func StatusGiven(e Decision, status string) bool {
+	reversals := map[string]bool{}
+	for _, v := range e.Values(KeyReversedBy) {
+		reversals[OneLine(v)] = true
+	}
+	objected, upheld := len(e.Values(KeyObjection)) > 0, len(e.Values(KeyUpheld)) > 0
+	switch strings.ToLower(status) {
+	case StatusReversed:
+		return len(reversals) > 0
+	case StatusContested:
+		return objected || len(reversals) > 1
+	case StatusActive, "":
+		return upheld || (len(reversals) == 0 && !objected)
+	}
+	return false
 }

@@ -87,3 +87,45 @@ func FuzzFindHandEdits(f *testing.F) {
 		}
 	})
 }
+
+// A STATUS line another clone's wake changed, brought by git without the
+// merge driver (a pull that fast-forwards, a rebase, a checkout), is no
+// edit by hand: the entry gained the annotation that gives its status. A
+// status changed alone, or to one its annotations do not give, still is.
+func TestFindHandEditsStatusFromAnotherClone(t *testing.T) {
+	t.Parallel()
+	last := "[2026-01-01] DECISION: Use Go BECAUSE: fast\nID: d-1a2b3c-aaaaaa\nSTATUS: reversed\nREVERSED_BY: [2026-01-02] Use Zig BECAUSE: small\n\n" +
+		"[2026-01-01] DECISION: Use SQLite BECAUSE: one file\nID: d-4d5e6f-aaaaaa\nSTATUS: active\n"
+	edited := func(t *testing.T, current string, want bool) {
+		t.Helper()
+		if got := FindHandEdits([]byte(last), []byte(current)) != nil; got != want {
+			t.Errorf("edit found %v, want %v:\n%s", got, want, current)
+		}
+	}
+	t.Run("merged contested", func(t *testing.T) {
+		edited(t, strings.Replace(last, "STATUS: reversed\n", "STATUS: contested\nREVERSED_BY: [2026-01-02] Use Rust BECAUSE: safe\n", 1)+
+			"", false)
+		edited(t, strings.Replace(last, "STATUS: reversed\nREVERSED_BY: [2026-01-02] Use Zig BECAUSE: small\n",
+			"STATUS: contested\nREVERSED_BY: [2026-01-02] Use Rust BECAUSE: safe\nREVERSED_BY: [2026-01-02] Use Zig BECAUSE: small\nOBJECTION: [2026-01-03] reversed differently on two branches\n", 1), false)
+	})
+	t.Run("reversed elsewhere", func(t *testing.T) {
+		edited(t, strings.Replace(last, "STATUS: active\n", "STATUS: reversed\nREVERSED_BY: [2026-01-02] Use Postgres BECAUSE: big\n", 1), false)
+	})
+	t.Run("contested then upheld elsewhere", func(t *testing.T) {
+		edited(t, strings.Replace(last, "STATUS: active\n", "STATUS: active\nOBJECTION: [2026-01-02] big\nPROPOSED: Postgres\nUPHELD: [2026-01-03] small is fine\n", 1), false)
+		edited(t, strings.Replace(last, "STATUS: active\n", "STATUS: contested\nOBJECTION: [2026-01-02] big\nPROPOSED: Postgres\n", 1), false)
+	})
+	t.Run("status alone", func(t *testing.T) {
+		edited(t, strings.Replace(last, "STATUS: active\n", "STATUS: reversed\n", 1), true)
+		edited(t, strings.Replace(last, "STATUS: reversed\n", "STATUS: active\n", 1), true)
+	})
+	t.Run("status the annotations do not give", func(t *testing.T) {
+		edited(t, strings.Replace(last, "STATUS: active\n", "STATUS: active\nREVERSED_BY: [2026-01-02] Use Postgres BECAUSE: big\n", 1), false) // only lines added
+		edited(t, strings.Replace(last, "STATUS: active\n", "STATUS: contested\nREVERSED_BY: [2026-01-02] Use Postgres BECAUSE: big\n", 1), true)
+		edited(t, strings.Replace(last, "STATUS: reversed\n", "STATUS: active\nOBJECTION: [2026-01-03] no\n", 1), true)
+	})
+	t.Run("status and another line", func(t *testing.T) {
+		edited(t, strings.Replace(last, "STATUS: active\n", "STATUS: reversed\nREVERSED_BY: [2026-01-02] Use Postgres BECAUSE: big\n", 1)+"", false)
+		edited(t, strings.Replace(strings.Replace(last, "STATUS: active\n", "STATUS: reversed\nREVERSED_BY: [2026-01-02] Use Postgres BECAUSE: big\n", 1), "one file", "two files", 1), true)
+	})
+}
