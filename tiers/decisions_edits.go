@@ -37,6 +37,13 @@ type RemovedLine struct {
 // reported, nor are removed lines outside entries (the template's comment,
 // headings). Trailing white space and line endings are ignored, so an
 // editor that strips them does not count as an edit.
+//
+// An entry with an ID the current log holds once is compared with that
+// entry, wherever it now stands: a merge that put another branch's entries
+// before it moved it, and a diff of the whole log may then take one of its
+// lines for removed where another of the same text was (two diffs of one
+// length). Its STATUS line changed is no edit when the entry gained the
+// annotation that gives the new status (see [annotatedStatus]).
 func FindHandEdits(last, current []byte) []HandEdit {
 	if bytes.Equal(last, current) {
 		return nil // the log as wake last wrote it: nothing to diff
@@ -45,8 +52,7 @@ func FindHandEdits(last, current []byte) []HandEdit {
 	if len(removed) == 0 {
 		return nil
 	}
-	log := ParseDecisions(last)
-	var now *DecisionLog // the current log, parsed when a STATUS line is among the removed
+	log, now := ParseDecisions(last), ParseDecisions(current)
 	var out []HandEdit
 	i := 0
 	for _, e := range log.Entries {
@@ -54,11 +60,20 @@ func FindHandEdits(last, current []byte) []HandEdit {
 			i++
 		}
 		h := HandEdit{Entry: e.Number, ID: e.ID, Title: e.Title()}
+		var inLog []RemovedLine
 		for i < len(removed) && removed[i].Line <= e.EndLine {
-			if r := removed[i]; !statusLine(e, r.Line) || !annotatedStatus(e, current, &now) {
-				h.Removed = append(h.Removed, r)
-			}
+			inLog = append(inLog, removed[i])
 			i++
+		}
+		h.Removed = inLog
+		if ns := now.ByID(e.ID); e.ID != "" && len(ns) == 1 && len(inLog) > 0 {
+			h.Removed = nil
+			for _, r := range removedLines(e.Raw, ns[0].Raw) {
+				r.Line += e.Line - 1
+				if !statusLine(e, r.Line) || !annotatedStatus(e, ns[0]) {
+					h.Removed = append(h.Removed, r)
+				}
+			}
 		}
 		if len(h.Removed) > 0 {
 			h.Deleted = len(h.Removed) == e.EndLine-e.Line+1
@@ -135,24 +150,13 @@ func statusLine(e Decision, line int) bool {
 
 // annotatedStatus reports whether e's STATUS changed as wake changes it,
 // on this clone or on another whose work git brought (a pull, a rebase, a
-// checkout, none of which runs the merge driver): the entry with e's ID
-// and DECISION line in current gained annotations, and its status is one
-// its annotations give (see [StatusGiven]). A status changed by hand alone
+// checkout, none of which runs the merge driver): n, the entry with e's ID
+// now, has e's DECISION line, gained annotations, and has a status its
+// annotations give (see [StatusGiven]). A status changed by hand alone
 // stays an edit.
-func annotatedStatus(e Decision, current []byte, now **DecisionLog) bool {
-	if e.ID == "" {
-		return false
-	}
-	if *now == nil {
-		l := ParseDecisions(current)
-		*now = &l
-	}
-	es := (*now).ByID(e.ID)
-	if len(es) != 1 || strings.TrimRight(firstLine(es[0].Raw), " \t") != strings.TrimRight(firstLine(e.Raw), " \t") {
-		return false
-	}
-	n := es[0]
-	return annotationCount(n) > annotationCount(e) && StatusGiven(n, n.Status)
+func annotatedStatus(e, n Decision) bool {
+	return strings.TrimRight(firstLine(n.Raw), " \t") == strings.TrimRight(firstLine(e.Raw), " \t") &&
+		annotationCount(n) > annotationCount(e) && StatusGiven(n, n.Status)
 }
 
 func annotationCount(e Decision) int {
@@ -187,3 +191,4 @@ func StatusGiven(e Decision, status string) bool {
 	}
 	return false
 }
+

@@ -124,6 +124,18 @@ func TestFindHandEditsStatusFromAnotherClone(t *testing.T) {
 		edited(t, strings.Replace(last, "STATUS: active\n", "STATUS: contested\nREVERSED_BY: [2026-01-02] Use Postgres BECAUSE: big\n", 1), true)
 		edited(t, strings.Replace(last, "STATUS: reversed\n", "STATUS: active\nOBJECTION: [2026-01-03] no\n", 1), true)
 	})
+	t.Run("moved behind the other branch's entries", func(t *testing.T) {
+		// Their entries before ours, one reversed as ours was: a diff of
+		// the whole log may keep ours' STATUS line against theirs' and
+		// drop the REVERSED_BY both logs hold.
+		theirs := "[2026-01-01] DECISION: Use Rust BECAUSE: safe\nID: d-777777-bbbbbb\nSTATUS: active\n\n" +
+			"[2026-01-01] DECISION: Theirs BECAUSE: x\nID: d-888888-bbbbbb\nSTATUS: reversed\nREVERSED_BY: [2026-01-02] Other BECAUSE: y\n\n"
+		head, rest, _ := strings.Cut(last, "\n\n")
+		merged := strings.Replace(head+"\n", "STATUS: reversed\n", "STATUS: contested\nREVERSED_BY: [2026-01-02] Use Rust BECAUSE: safe\n", 1) +
+			"OBJECTION: [2026-01-03] reversed differently on two branches\n\n" + theirs + rest
+		edited(t, merged, false)
+		edited(t, strings.Replace(merged, "REVERSED_BY: [2026-01-02] Use Zig BECAUSE: small\n", "", 1), true)
+	})
 	t.Run("status and another line", func(t *testing.T) {
 		edited(t, strings.Replace(last, "STATUS: active\n", "STATUS: reversed\nREVERSED_BY: [2026-01-02] Use Postgres BECAUSE: big\n", 1)+"", false)
 		edited(t, strings.Replace(strings.Replace(last, "STATUS: active\n", "STATUS: reversed\nREVERSED_BY: [2026-01-02] Use Postgres BECAUSE: big\n", 1), "one file", "two files", 1), true)
