@@ -1,0 +1,568 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/wakeproto/wake/tiers"
+)
+
+// teamMemory is everything the clones' sessions wrote that a merge must
+// keep, gathered from each clone before any of them is integrated.
+type teamMemory struct {
+	decisions   map[string]string   // ID: the entry's DECISION line
+	annotations map[string][]string // ID: its REVERSED_BY, OBJECTION, PROPOSED and UPHELD lines
+	records     map[string]string   // cold/sessions/ record: its bytes
+	handoffs    [][3]string         // summary, next priority, open risk of each hand-off
+	ledger      []string
+	reminders   map[string]string // id: text
+	closed      map[string]bool   // reminder id: closed on some clone
+	tasks       []string          // task lines added
+	notes       map[string]string // cold note: its bytes
+}
+
+// clonesTeam is three clones that each ran ten sessions on the shared
+// base, nothing pushed since: the starting point of every integration.
+type clonesTeam struct {
+	*gitTeam
+	base string // the decision made before the clones parted, reversed differently on a and b
+	want teamMemory
+}
+
+// newClonesTeam builds the remote and the three clones, and the sessions.
+func newClonesTeam(t *testing.T) *clonesTeam {
+	g := newGitTeam(t)
+	ct := &clonesTeam{gitTeam: g, want: teamMemory{decisions: map[string]string{}, annotations: map[string][]string{},
+		records: map[string]string{}, reminders: map[string]string{}, closed: map[string]bool{}, notes: map[string]string{}}}
+	g.run("", "git", "init", "-q", "--bare", "-b", "main", "remote.git")
+	g.run("", "git", "clone", "-q", "remote.git", "a")
+	g.run("a", "wake", "init")
+	fillPurpose(t, filepath.Join(g.dir, "a", ".wake", "main.md"))
+	out, _ := g.run("a", "wake", "decide", "Use Go for the server", "--because", "the team knows it")
+	ct.base = decisionID(t, out)
+	g.run("a", "wake", "remember", "shared reminder before the clones part")
+	g.run("a", "wake", "handoff", "--summary", "base session", "--next", "split the work", "--risk", "none yet")
+	ct.handoffs("base session", "split the work", "none yet")
+	g.commit("a", "base")
+	g.run("a", "git", "push", "-q", "origin", "HEAD:main")
+	for _, c := range []string{"b", "c"} {
+		g.run("", "git", "clone", "-q", "remote.git", c)
+		g.run(c, "wake", "init")
+	}
+	// Remotes by relative paths, so that a copy of the directory is a team
+	// of its own.
+	for _, c := range []string{"a", "b", "c"} {
+		g.run(c, "git", "remote", "set-url", "origin", "../remote.git")
+		for _, o := range []string{"a", "b", "c"} {
+			if o != c {
+				g.run(c, "git", "remote", "add", o, "../"+o)
+			}
+		}
+	}
+	// The clones work at once, as they would on three machines.
+	type done struct {
+		handoffs [][3]string
+		tasks    []string
+		err      error
+	}
+	var wg sync.WaitGroup
+	results := make([]done, 3)
+	for i, c := range []string{"a", "b", "c"} {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			h, tasks, err := ct.sessions(c)
+			results[i] = done{h, tasks, err}
+		}()
+	}
+	wg.Wait()
+	for _, r := range results {
+		if r.err != nil {
+			t.Fatal(r.err)
+		}
+		ct.want.handoffs = append(ct.want.handoffs, r.handoffs...)
+		ct.want.tasks = append(ct.want.tasks, r.tasks...)
+	}
+	for _, c := range []string{"a", "b", "c"} {
+		ct.collect(c)
+	}
+	return ct
+}
+
+func (ct *clonesTeam) handoffs(fields ...string) {
+	ct.want.handoffs = append(ct.want.handoffs, [3]string{fields[0], fields[1], fields[2]})
+}
+
+// sessionFailure stops a clone's sessions, which run beside the other
+// clones', off the test's goroutine.
+type sessionFailure string
+
+// sessions runs clone c's ten sessions, a commit after each: decisions,
+// a reversal, a contest and its uphold, reminders made and closed, a task
+// line, a cold note and a hand-off; a and b reverse the base decision
+// each their own way, c closes the shared reminder. It returns the
+// hand-offs and task lines it wrote, or what failed.
+func (ct *clonesTeam) sessions(c string) (handoffs [][3]string, tasks []string, failed error) {
+	g := ct.gitTeam
+	defer func() {
+		if r := recover(); r != nil {
+			f, ok := r.(sessionFailure)
+			if !ok {
+				panic(r)
+			}
+			failed = errors.New(string(f))
+		}
+	}()
+	run := func(name string, args ...string) string {
+		out, errOut, err := g.try(c, name, args...)
+		if err != nil {
+			panic(sessionFailure(fmt.Sprintf("%s: %s %s: %v\n%s%s", c, name, strings.Join(args, " "), err, out, errOut)))
+		}
+		return out
+	}
+	must := func(err error) {
+		if err != nil {
+			panic(sessionFailure(fmt.Sprintf("%s: %v", c, err)))
+		}
+	}
+	idOf := func(out string) string {
+		_, rest, ok := strings.Cut(out, "(id ")
+		id, _, ok2 := strings.Cut(rest, ")")
+		if !ok || !ok2 {
+			panic(sessionFailure(fmt.Sprintf("%s: no id in %q", c, out)))
+		}
+		return id
+	}
+	numberOf := func(out string) int {
+		var n int
+		_, err := fmt.Sscanf(out, "Remembered #%d", &n)
+		must(err)
+		return n
+	}
+	var ids []string
+	reminders := map[int]int{} // session: its reminder's number
+	section := map[string]string{"a": "## In progress\n", "b": "## Blocked\n", "c": "## Done\n"}[c]
+	for i := 1; i <= 10; i++ {
+		ids = append(ids, idOf(run("wake", "decide", fmt.Sprintf("Clone %s session %d keeps module %s%d small", c, i, c, i),
+			"--because", fmt.Sprintf("reason %s%d", c, i))))
+		reminders[i] = numberOf(run("wake", "remember", fmt.Sprintf("reminder %s%d: look at module %s%d", c, i, c, i)))
+		switch {
+		case i == 3 && c != "c":
+			by := map[string]string{"a": "Use Rust for the server", "b": "Use Zig for the server"}[c]
+			run("wake", "reverse", ct.base, "--by", by, "--because", "clone "+c+" measured it")
+		case i == 5:
+			run("wake", "reverse", ids[1], "--by", fmt.Sprintf("Clone %s drops module %s2", c, c), "--because", "it was folded in")
+		case i == 6:
+			run("wake", "remember", "--done", fmt.Sprint(reminders[2]), "--because", "looked at by "+c)
+		case i == 7:
+			run("wake", "contest", ids[3], "--objection", "module "+c+"4 grew", "--proposal", "split module "+c+"4")
+		case i == 8:
+			run("wake", "uphold", ids[3], "--because", "module "+c+"4 is fine after all")
+		case i == 9 && c == "c":
+			run("wake", "remember", "--done", "1", "--because", "done on c")
+		}
+		task := fmt.Sprintf("- [ ] task %s%d: module %s%d", c, i, c, i)
+		tasks = append(tasks, task)
+		name := filepath.Join(g.dir, c, ".wake", tiers.TasksPath)
+		data, err := os.ReadFile(name)
+		must(err)
+		// Each clone adds under a section of its own: lines of the user's
+		// prose that git merges without a conflict.
+		must(os.WriteFile(name, []byte(strings.Replace(string(data), section, section+task+"\n", 1)), 0o644))
+		note := filepath.Join(g.dir, c, ".wake", "cold", "notes", fmt.Sprintf("%s-%02d.md", c, i))
+		must(os.MkdirAll(filepath.Dir(note), 0o755))
+		body := fmt.Sprintf("---\nsummary: clone %s session %d notes\n---\n# Notes %s%d\n\nModule %s%d measured.\n", c, i, c, i, c, i)
+		must(os.WriteFile(note, []byte(body), 0o644))
+		h := [3]string{fmt.Sprintf("clone %s session %d", c, i), fmt.Sprintf("next for %s%d", c, i), fmt.Sprintf("risk of %s%d", c, i)}
+		run("wake", "handoff", "--summary", h[0], "--next", h[1], "--risk", h[2])
+		handoffs = append(handoffs, h)
+		run("git", "add", "-A")
+		run("git", "commit", "-q", "-m", fmt.Sprintf("%s: session %d", c, i))
+	}
+	return handoffs, tasks, nil
+}
+
+// reminderNumber reads the number 'wake remember' printed.
+func reminderNumber(t *testing.T, out string) int {
+	t.Helper()
+	var n int
+	if _, err := fmt.Sscanf(out, "Remembered #%d", &n); err != nil {
+		t.Fatalf("no number in %q", out)
+	}
+	return n
+}
+
+// collect adds what clone c holds to the memory a merge must keep.
+func (ct *clonesTeam) collect(c string) {
+	g, t, w := ct.gitTeam, ct.t, &ct.want
+	log := tiers.ParseDecisions([]byte(g.read(c, tiers.DecisionsPath)))
+	for _, e := range log.Entries {
+		w.decisions[e.ID] = firstLineOf(e.Raw)
+		for _, l := range annotationLines(e) {
+			if !slices.Contains(w.annotations[e.ID], l) {
+				w.annotations[e.ID] = append(w.annotations[e.ID], l)
+			}
+		}
+	}
+	for name, data := range g.files(c, tiers.SessionsDir) {
+		w.records[name] = data
+	}
+	for name, data := range g.files(c, "cold/notes") {
+		w.notes[name] = data
+	}
+	for _, l := range strings.Split(strings.TrimSpace(g.read(c, "ledger.jsonl")), "\n") {
+		if !slices.Contains(w.ledger, l) {
+			w.ledger = append(w.ledger, l)
+		}
+	}
+	inbox, err := tiers.ParseInbox([]byte(g.read(c, tiers.InboxPath)))
+	if err != nil {
+		t.Fatalf("%s: inbox: %v", c, err)
+	}
+	for _, r := range inbox.Reminders {
+		if r.ID == "" {
+			t.Fatalf("%s: reminder %d has no id", c, r.N)
+		}
+		w.reminders[r.ID] = r.Text
+		w.closed[r.ID] = w.closed[r.ID] || !r.Open()
+	}
+}
+
+func firstLineOf(s string) string {
+	l, _, _ := strings.Cut(s, "\n")
+	return strings.TrimRight(l, "\r")
+}
+
+// annotationLines are an entry's annotation fields, each as "KEY: value".
+func annotationLines(e tiers.Decision) []string {
+	var out []string
+	for _, f := range e.Fields {
+		switch f.Key {
+		case tiers.KeyReversedBy, tiers.KeyObjection, tiers.KeyProposed, tiers.KeyUpheld:
+			out = append(out, f.Key+": "+f.Value)
+		}
+	}
+	return out
+}
+
+// files reads the files under the clone's .wake/rel, by path relative to
+// .wake/.
+func (g *gitTeam) files(c, rel string) map[string]string {
+	out := map[string]string{}
+	root := filepath.Join(g.dir, c, ".wake")
+	entries, err := os.ReadDir(filepath.Join(root, filepath.FromSlash(rel)))
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		g.t.Fatal(err)
+	}
+	for _, e := range entries {
+		if e.Type().IsRegular() {
+			out[rel+"/"+e.Name()] = g.read(c, rel+"/"+e.Name())
+		}
+	}
+	return out
+}
+
+// copyTo copies the team, remote and clones, to a directory of its own.
+func (ct *clonesTeam) copyTo(t *testing.T) *clonesTeam {
+	dir := t.TempDir()
+	if out, err := exec.Command("cp", "-a", ct.dir+"/.", dir).CombinedOutput(); err != nil {
+		t.Fatalf("cp: %v\n%s", err, out)
+	}
+	g := *ct.gitTeam
+	g.t, g.dir = t, dir
+	for i, e := range g.env {
+		if strings.HasPrefix(e, "HOME=") || strings.HasPrefix(e, "GIT_CONFIG_GLOBAL=") {
+			k, v, _ := strings.Cut(e, "=")
+			g.env = slices.Clone(g.env)
+			g.env[i] = k + "=" + strings.Replace(v, ct.dir, dir, 1)
+		}
+	}
+	return &clonesTeam{gitTeam: &g, base: ct.base, want: ct.want}
+}
+
+// settle runs the first wake command after a merge, which settles it,
+// and commits what it wrote.
+func (ct *clonesTeam) settle(c string) {
+	ct.run(c, "wake", "load")
+	if st, _ := ct.run(c, "git", "status", "--porcelain"); st != "" {
+		ct.commit(c, "wake: settle the merge")
+	}
+}
+
+// TestThreeClonesTenSessions: three clones of a project with a committed
+// .wake/ run ten sessions each (decisions, a reversal, a contest and its
+// uphold, reminders made and closed, a task line, a cold note, a hand-off,
+// a commit after each); a and b reverse the decision made before they
+// parted each their own way. Git integrates them by merge, pull --rebase,
+// rebase and pull in several orders, the result pushed and pulled by a
+// third clone: nothing any clone wrote is lost, no conflict marker is left,
+// wake check fails on the double reversal alone, contested with its
+// objection, and no command is refused afterwards (issue 25).
+func TestThreeClonesTenSessions(t *testing.T) {
+	t.Parallel()
+	team := newClonesTeam(t)
+	orders := []struct {
+		name      string
+		integrate func(ct *clonesTeam) (integrated, third string)
+	}{
+		{"merge", func(ct *clonesTeam) (string, string) {
+			for _, o := range []string{"b", "c"} {
+				ct.run("a", "git", "fetch", "-q", o)
+				ct.run("a", "git", "merge", "-q", "--no-edit", o+"/main")
+			}
+			return "a", "b"
+		}},
+		{"pull-rebase", func(ct *clonesTeam) (string, string) {
+			ct.run("a", "git", "push", "-q", "origin", "HEAD:main")
+			ct.run("b", "git", "pull", "-q", "--rebase", "origin", "main")
+			ct.settle("b")
+			ct.run("b", "git", "push", "-q", "origin", "HEAD:main")
+			ct.run("c", "git", "pull", "-q", "--rebase", "origin", "main")
+			return "c", "a"
+		}},
+		{"rebase", func(ct *clonesTeam) (string, string) {
+			ct.run("b", "git", "fetch", "-q", "c")
+			ct.run("b", "git", "rebase", "-q", "c/main")
+			ct.settle("b")
+			ct.run("a", "git", "fetch", "-q", "b")
+			ct.run("a", "git", "rebase", "-q", "b/main")
+			return "a", "c"
+		}},
+		{"pull", func(ct *clonesTeam) (string, string) {
+			ct.run("c", "git", "pull", "-q", "--no-rebase", "--no-edit", "b", "main")
+			ct.settle("c")
+			ct.run("c", "git", "pull", "-q", "--no-rebase", "--no-edit", "a", "main")
+			return "c", "b"
+		}},
+	}
+	for _, o := range orders {
+		t.Run(o.name, func(t *testing.T) {
+			ct := team.copyTo(t)
+			integrated, third := o.integrate(ct)
+			ct.checkTeam(integrated)
+			ct.settle(integrated)
+			ct.checkTeam(integrated)
+			ct.run(integrated, "git", "push", "-q", "origin", "HEAD:main")
+			ct.run(third, "git", "pull", "-q", "--no-rebase", "--no-edit", "origin", "main")
+			ct.checkTeam(third)
+			ct.checkUsable(third)
+		})
+	}
+}
+
+// checkTeam checks that clone c holds everything the team wrote, with no
+// conflict marker, and that wake check fails on the double reversal
+// alone.
+func (ct *clonesTeam) checkTeam(c string) {
+	g, t, w := ct.gitTeam, ct.t, ct.want
+	t.Helper()
+	if st, _ := g.run(c, "git", "status", "--porcelain"); strings.Contains(st, "U") {
+		t.Errorf("%s: unmerged paths:\n%s", c, st)
+	}
+	ct.noMarkers(c)
+	log := tiers.ParseDecisions([]byte(g.read(c, tiers.DecisionsPath)))
+	for id, head := range w.decisions {
+		es := log.ByID(id)
+		if len(es) != 1 {
+			t.Errorf("%s: decision %s: %d entries, want 1", c, id, len(es))
+			continue
+		}
+		if got := firstLineOf(es[0].Raw); got != head {
+			t.Errorf("%s: decision %s is %q, want %q", c, id, got, head)
+		}
+		have := annotationLines(es[0])
+		for _, a := range w.annotations[id] {
+			if !slices.Contains(have, a) {
+				t.Errorf("%s: decision %s lost the annotation %q", c, id, a)
+			}
+		}
+	}
+	if len(log.Entries) != len(w.decisions) {
+		t.Errorf("%s: %d decisions, want %d", c, len(log.Entries), len(w.decisions))
+	}
+	if es := log.ByID(ct.base); len(es) == 1 {
+		if es[0].Status != tiers.StatusContested || len(es[0].Values(tiers.KeyReversedBy)) != 2 ||
+			!strings.Contains(es[0].Value(tiers.KeyObjection), "reversed differently on two branches") {
+			t.Errorf("%s: the decision reversed on a and b is not contested with both reversals and the objection:\n%s", c, es[0].Raw)
+		}
+	}
+	for _, e := range log.Entries {
+		if e.ID != ct.base && e.Status == tiers.StatusContested {
+			t.Errorf("%s: decision %s contested:\n%s", c, e.ID, e.Raw)
+		}
+	}
+	for rel, data := range w.records {
+		if got, ok := g.files(c, tiers.SessionsDir)[rel]; !ok || got != data {
+			t.Errorf("%s: session record %s lost or changed", c, rel)
+		}
+	}
+	ct.checkHandoffs(c)
+	for rel, data := range w.notes {
+		if got, ok := g.files(c, "cold/notes")[rel]; !ok || got != data {
+			t.Errorf("%s: cold note %s lost or changed", c, rel)
+		}
+	}
+	ledger := strings.Split(g.read(c, "ledger.jsonl"), "\n")
+	for _, l := range w.ledger {
+		if !slices.Contains(ledger, l) {
+			t.Errorf("%s: ledger line lost: %s", c, l)
+		}
+	}
+	ct.checkInbox(c)
+	tasks := g.read(c, tiers.TasksPath)
+	for _, l := range w.tasks {
+		if strings.Count(tasks, l+"\n") != 1 {
+			t.Errorf("%s: task line %q lost or doubled:\n%s", c, l, tasks)
+		}
+	}
+	ct.checkCheck(c)
+}
+
+// checkHandoffs checks that every hand-off's fields are in a session
+// record.
+func (ct *clonesTeam) checkHandoffs(c string) {
+	have := map[[3]string]bool{}
+	for _, data := range ct.files(c, tiers.SessionsDir) {
+		s, _ := tiers.ParseSession([]byte(data))
+		have[[3]string{s.Summary, s.NextPriority, s.OpenRisk}] = true
+	}
+	for _, h := range ct.want.handoffs {
+		if !have[h] {
+			ct.t.Errorf("%s: hand-off %q: no session record with its fields", c, h)
+		}
+	}
+}
+
+func (ct *clonesTeam) checkInbox(c string) {
+	g, t, w := ct.gitTeam, ct.t, ct.want
+	inbox, err := tiers.ParseInbox([]byte(g.read(c, tiers.InboxPath)))
+	if err != nil {
+		t.Errorf("%s: inbox: %v", c, err)
+		return
+	}
+	byID := map[string]tiers.Reminder{}
+	nums := map[int]bool{}
+	for _, r := range inbox.Reminders {
+		if _, dup := byID[r.ID]; dup {
+			t.Errorf("%s: reminder %s twice", c, r.ID)
+		}
+		if nums[r.N] {
+			t.Errorf("%s: reminder number %d twice", c, r.N)
+		}
+		byID[r.ID], nums[r.N] = r, true
+	}
+	for id, text := range w.reminders {
+		r, ok := byID[id]
+		switch {
+		case !ok:
+			t.Errorf("%s: reminder %s (%q) lost", c, id, text)
+		case r.Text != text:
+			t.Errorf("%s: reminder %s is %q, want %q", c, id, r.Text, text)
+		case r.Open() == w.closed[id]:
+			t.Errorf("%s: reminder %s open %v, want %v", c, id, r.Open(), !w.closed[id])
+		}
+	}
+	if len(inbox.Reminders) != len(w.reminders) {
+		t.Errorf("%s: %d reminders, want %d", c, len(inbox.Reminders), len(w.reminders))
+	}
+}
+
+// checkCheck runs wake check: only decision consistency fails, on the
+// decision reversed on both branches alone, contested with its objection.
+func (ct *clonesTeam) checkCheck(c string) {
+	t := ct.t
+	out, errOut, err := ct.try(c, "wake", "check")
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || ee.ExitCode() != 3 {
+		t.Errorf("%s: wake check: %v, want exit status 3\n%s%s", c, err, out, errOut)
+		return
+	}
+	var details []string
+	in := false
+	for _, l := range strings.Split(out, "\n") {
+		switch {
+		case strings.HasPrefix(l, "- "):
+			in = strings.HasPrefix(l, "- decision_consistency: FAIL")
+			if strings.Contains(l, "FAIL") && !in {
+				t.Errorf("%s: wake check: %s\n%s", c, l, out)
+			}
+		case in && strings.HasPrefix(l, "  - "):
+			details = append(details, l)
+		}
+	}
+	// The disagreement, twice: the decision contested with the merge's
+	// objection, and its two replacements, both in force, contradicting.
+	contested, contradict := 0, 0
+	for _, d := range details {
+		switch {
+		case strings.Contains(d, ct.base) && strings.Contains(d, "is contested and awaits the user") &&
+			strings.Contains(d, "reversed differently on two branches"):
+			contested++
+		case strings.Contains(d, "contradict: \"Use Rust for the server\" against \"Use Zig for the server\""),
+			strings.Contains(d, "contradict: \"Use Zig for the server\" against \"Use Rust for the server\""):
+			contradict++
+		}
+	}
+	if len(details) != 2 || contested != 1 || contradict != 1 {
+		t.Errorf("%s: wake check does not name the contested decision and its two replacements alone:\n%s", c, out)
+	}
+}
+
+// noMarkers fails on a conflict marker line in any file of the clone's
+// .wake/.
+func (ct *clonesTeam) noMarkers(c string) {
+	root := filepath.Join(ct.dir, c, ".wake")
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		for i, l := range strings.Split(string(data), "\n") {
+			if strings.HasPrefix(l, "<<<<<<<") || strings.HasPrefix(l, ">>>>>>>") || strings.TrimRight(l, "\r") == "=======" {
+				rel, _ := filepath.Rel(root, p)
+				ct.t.Errorf("%s: %s:%d: conflict marker %q", c, rel, i+1, l)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		ct.t.Fatal(err)
+	}
+}
+
+// checkUsable runs every command that writes the memory on clone c after
+// the integration: none is refused.
+func (ct *clonesTeam) checkUsable(c string) {
+	out, _ := ct.run(c, "wake", "decide", "Use one binary after the merge", "--because", "the three clones agree")
+	id := decisionID(ct.t, out)
+	ct.run(c, "wake", "contest", id, "--objection", "two binaries are simpler", "--proposal", "split the binary")
+	ct.run(c, "wake", "uphold", id, "--because", "one binary ships easier")
+	log := tiers.ParseDecisions([]byte(ct.read(c, tiers.DecisionsPath)))
+	for _, e := range log.Entries {
+		if strings.Contains(e.What, "session 9 keeps") && e.Active() {
+			ct.run(c, "wake", "reverse", e.ID, "--by", "Drop "+e.ID+"'s module", "--because", "merged away")
+			break
+		}
+	}
+	out, _ = ct.run(c, "wake", "remember", "after the merge")
+	ct.run(c, "wake", "remember", "--done", fmt.Sprint(reminderNumber(ct.t, out)), "--because", "done at once")
+	ct.run(c, "wake", "handoff", "--summary", "after the merge", "--next", "settle the server language")
+	ct.run(c, "wake", "load")
+	ct.checkCheckAfter(c)
+}
+
+// checkCheckAfter: the double reversal is still the only failure.
+func (ct *clonesTeam) checkCheckAfter(c string) {
+	ct.checkCheck(c)
+}
