@@ -71,6 +71,9 @@ type Result struct {
 	// Notes say what the merge did that a person should know (a reminder
 	// renumbered, a decision contested).
 	Notes []string
+	// Reidentified are the decisions given a new ID: two branches had
+	// an entry with one ID, two different decisions.
+	Reidentified []Reidentified
 }
 
 // Options are what a merge needs besides the three versions.

@@ -36,6 +36,26 @@ type Merged struct {
 	// a file that still holds it is the merge's, not an aborted one's.
 	Sums    map[string]string `json:"sums,omitempty"`
 	Arrived []Arrived         `json:"arrived,omitempty"` // the other branch's hand-offs
+	// Reidentified are the decisions the driver gave a new ID: the two
+	// branches each had an entry with one ID, two different decisions.
+	Reidentified []Reidentified `json:"reidentified,omitempty"`
+}
+
+// Reidentified is a decision a merge gave a new ID.
+type Reidentified struct {
+	Was  string `json:"was"`
+	Now  string `json:"now"`
+	What string `json:"what,omitempty"`
+}
+
+// addReidentified adds to list those of more it does not hold.
+func addReidentified(list, more []Reidentified) []Reidentified {
+	for _, r := range more {
+		if !slices.Contains(list, r) {
+			list = append(list, r)
+		}
+	}
+	return list
 }
 
 // Arrived is a hand-off a merge brought from the other branch.
@@ -74,10 +94,11 @@ func ArrivedHandoffs(ours, theirs []byte) []Arrived {
 }
 
 // NoteMerged adds rel, a file of the memory root the merge driver merged
-// into data, and the hand-offs it brought, to the root's merge note, under
-// the root's lock. Git runs the driver once a file, and a rebase once a
-// commit: the note gathers them all for the next wake command.
-func (s *Store) NoteMerged(ctx context.Context, rel string, data []byte, arrived []Arrived) error {
+// into data, the hand-offs it brought and the decisions it re-identified,
+// to the root's merge note, under the root's lock. Git runs the driver
+// once a file, and a rebase once a commit: the note gathers them all for
+// the next wake command.
+func (s *Store) NoteMerged(ctx context.Context, rel string, data []byte, arrived []Arrived, reids ...Reidentified) error {
 	unlock, err := s.Locker.Lock(ctx, s.Root)
 	if err != nil {
 		return err
@@ -92,6 +113,7 @@ func (s *Store) NoteMerged(ctx context.Context, rel string, data []byte, arrived
 	}
 	m.Sums[rel] = digest(data)
 	m.Arrived = addArrived(m.Arrived, arrived)
+	m.Reidentified = addReidentified(m.Reidentified, reids)
 	return writeMerged(s.FS, s.Root, MergedFile, m)
 }
 
@@ -179,6 +201,7 @@ func (s *Store) SettleMerge(ctx context.Context) (*Merged, error) {
 				claimed.Sums[p] = sum
 			}
 			claimed.Arrived = addArrived(claimed.Arrived, next.Arrived)
+			claimed.Reidentified = addReidentified(claimed.Reidentified, next.Reidentified)
 			if err := writeMerged(s.FS, s.Root, settlingFile, claimed); err != nil {
 				return Entry{}, err
 			}
@@ -266,7 +289,20 @@ func (s *Store) SettleMerge(ctx context.Context) (*Merged, error) {
 		if n := len(arrived); n > 0 {
 			what += fmt.Sprintf(": %d session(s) arrived", n)
 		}
-		return Entry{Op: OpMerge, Paths: paths, ChangeSummary: what}, nil
+		var ids []string
+		if slices.Contains(matched, tiers.DecisionsPath) {
+			// The IDs a decision took in the merge: the ledger records
+			// wake writing them, and says what each was.
+			var said []string
+			for _, r := range m.Reidentified {
+				ids = append(ids, r.Now)
+				said = append(said, fmt.Sprintf("%s (%s) is now %s", r.Was, tiers.OneLine(r.What), r.Now))
+			}
+			if len(said) > 0 {
+				what += "; both branches had decisions with one ID, re-identified: " + strings.Join(said, ", ")
+			}
+		}
+		return Entry{Op: OpMerge, Paths: paths, ChangeSummary: what, DecisionIDs: ids}, nil
 	}, func() error { return s.dropSettling() })
 	if errors.Is(err, errAbandoned) {
 		return nil, nil

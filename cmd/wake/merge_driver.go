@@ -62,7 +62,7 @@ func (a *app) mergeDriverRun(ctx context.Context, o *mergeDriverOptions) error {
 	if err := store.WriteFile(a.fs, o.ours, res.Data, 0o644); err != nil {
 		return fmt.Errorf("merging %s: %w", o.path, err)
 	}
-	a.noteMerged(ctx, o, res.Data, data[1], data[2])
+	a.noteMerged(ctx, o, res, data[1], data[2])
 	for _, n := range res.Notes {
 		fmt.Fprintf(a.errOut, "wake: merge: %s: %s\n", o.path, n)
 	}
@@ -78,7 +78,7 @@ func (a *app) mergeDriverRun(ctx context.Context, o *mergeDriverOptions) error {
 // ledger line, the sessions that arrived named): git runs the driver from
 // the repository's top, with the file's path relative to it. Best effort:
 // without the note the merge stands, and only its settling waits.
-func (a *app) noteMerged(ctx context.Context, o *mergeDriverOptions, merged, ours, theirs []byte) {
+func (a *app) noteMerged(ctx context.Context, o *mergeDriverOptions, res merge.Result, ours, theirs []byte) {
 	abs := filepath.Join(a.cwd, filepath.FromSlash(o.path))
 	root, err := tiers.FindRoot(a.fs, "", "", filepath.Dir(abs))
 	if err != nil {
@@ -101,7 +101,11 @@ func (a *app) noteMerged(ctx context.Context, o *mergeDriverOptions, merged, our
 	if s.Locker == nil {
 		s.Locker = store.FileLocker{Timeout: wake.LockTimeout}
 	}
-	if err := s.NoteMerged(ctx, filepath.ToSlash(rel), merged, arrived); err != nil {
+	var reids []store.Reidentified
+	for _, r := range res.Reidentified {
+		reids = append(reids, store.Reidentified{Was: r.Was, Now: r.Now, What: r.What})
+	}
+	if err := s.NoteMerged(ctx, filepath.ToSlash(rel), res.Data, arrived, reids...); err != nil {
 		fmt.Fprintf(a.errOut, "wake: merge: %s: the merge stands, but the note for its settling was not written: %v\n", o.path, err)
 	}
 }
