@@ -66,13 +66,14 @@ func FindHandEdits(last, current []byte) []HandEdit {
 			i++
 		}
 		h.Removed = inLog
-		if ns := now.ByID(e.ID); e.ID != "" && len(ns) == 1 && len(inLog) > 0 {
+		if n, reID, ok := counterpart(e, now); ok && len(inLog) > 0 {
 			h.Removed = nil
-			for _, r := range removedLines(e.Raw, ns[0].Raw) {
+			for _, r := range removedLines(e.Raw, n.Raw) {
 				r.Line += e.Line - 1
-				if !statusLine(e, r.Line) || !annotatedStatus(e, ns[0]) {
-					h.Removed = append(h.Removed, r)
+				if statusLine(e, r.Line) && annotatedStatus(e, n) || reID && fieldLine(e, KeyID, r.Line) {
+					continue
 				}
+				h.Removed = append(h.Removed, r)
 			}
 		}
 		if len(h.Removed) > 0 {
@@ -139,13 +140,47 @@ func runeFor(i int) rune {
 }
 
 // statusLine reports whether line is e's STATUS line.
-func statusLine(e Decision, line int) bool {
+func statusLine(e Decision, line int) bool { return fieldLine(e, KeyStatus, line) }
+
+// fieldLine reports whether line is a one-line field key of e.
+func fieldLine(e Decision, key string, line int) bool {
 	for _, f := range e.Fields {
-		if f.Key == KeyStatus && f.Line == line && !strings.Contains(f.Value, "\n") {
+		if f.Key == key && f.Line == line && !strings.Contains(f.Value, "\n") {
 			return true
 		}
 	}
 	return false
+}
+
+// counterpart is the entry of now that e, an entry with an ID, is: the one
+// with its ID and DECISION line; or, when the entry with its ID is another
+// decision (a merge met two entries with one ID and gave one a new ID,
+// which its ledger line names), the one entry with its DECISION line,
+// whose ID line then is no edit (reID).
+func counterpart(e Decision, now DecisionLog) (n Decision, reID, ok bool) {
+	if e.ID == "" {
+		return Decision{}, false, false
+	}
+	same := func(x Decision) bool {
+		return strings.TrimRight(firstLine(x.Raw), " \t") == strings.TrimRight(firstLine(e.Raw), " \t")
+	}
+	ns := now.ByID(e.ID)
+	if len(ns) != 1 {
+		return Decision{}, false, false
+	}
+	if same(ns[0]) {
+		return ns[0], false, true
+	}
+	var found []Decision
+	for _, x := range now.Entries {
+		if same(x) {
+			found = append(found, x)
+		}
+	}
+	if len(found) != 1 || found[0].ID == "" {
+		return Decision{}, false, false
+	}
+	return found[0], true, true
 }
 
 // annotatedStatus reports whether e's STATUS changed as wake changes it,
@@ -191,4 +226,3 @@ func StatusGiven(e Decision, status string) bool {
 	}
 	return false
 }
-

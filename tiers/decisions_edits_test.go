@@ -141,3 +141,24 @@ func TestFindHandEditsStatusFromAnotherClone(t *testing.T) {
 		edited(t, strings.Replace(strings.Replace(last, "STATUS: active\n", "STATUS: reversed\nREVERSED_BY: [2026-01-02] Use Postgres BECAUSE: big\n", 1), "one file", "two files", 1), true)
 	})
 }
+
+// An entry a merge re-identified (the other branch had an entry with its
+// ID, another decision) is no edit by hand on the clone that pulls the
+// merge: its ID line alone changed, and its old ID is the other entry's.
+// Its text changed as well still is one.
+func TestFindHandEditsReidentified(t *testing.T) {
+	t.Parallel()
+	last := "[2026-01-01] DECISION: Use tabs BECAUSE: width\nID: d-ac2b\nSTATUS: active\n"
+	merged := "[2026-01-01] DECISION: Use spaces BECAUSE: diffs\nID: d-ac2b\nSTATUS: active\n\n" +
+		"[2026-01-01] DECISION: Use tabs BECAUSE: width\nID: d-13f5\nSTATUS: active\n"
+	if h := FindHandEdits([]byte(last), []byte(merged)); h != nil {
+		t.Errorf("re-identified: %+v", h)
+	}
+	if h := FindHandEdits([]byte(last), []byte(strings.Replace(merged, "BECAUSE: width", "BECAUSE: taste", 1))); h == nil {
+		t.Error("re-identified and reworded: no edit found")
+	}
+	// The ID changed with no other entry holding the old one: an edit.
+	if h := FindHandEdits([]byte(last), []byte(strings.Replace(last, "d-ac2b", "d-13f5", 1))); h == nil {
+		t.Error("ID edited: no edit found")
+	}
+}
