@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -18,8 +19,8 @@ import (
 // teamMemory is everything the clones' sessions wrote that a merge must
 // keep, gathered from each clone before any of them is integrated.
 type teamMemory struct {
-	decisions   map[string]string   // ID: the entry's DECISION line
-	annotations map[string][]string // ID: its REVERSED_BY, OBJECTION, PROPOSED and UPHELD lines
+	decisions   map[string]string   // an entry's DECISION line: its ID
+	annotations map[string][]string // an entry's DECISION line: its REVERSED_BY, OBJECTION, PROPOSED and UPHELD lines
 	records     map[string]string   // cold/sessions/ record: its bytes
 	handoffs    [][3]string         // summary, next priority, open risk of each hand-off
 	ledger      []string
@@ -28,6 +29,9 @@ type teamMemory struct {
 	tasks       []string          // task lines added
 	notes       map[string]string // cold note: its bytes
 }
+
+// twinID is the ID a and b each give an entry of their own by hand.
+const twinID = "d-ac2b"
 
 // clonesTeam is three clones that each ran ten sessions on the shared
 // base, nothing pushed since: the starting point of every integration.
@@ -162,6 +166,14 @@ func (ct *clonesTeam) sessions(c string) (handoffs [][3]string, tasks []string, 
 			run("wake", "reverse", ids[1], "--by", fmt.Sprintf("Clone %s drops module %s2", c, c), "--because", "it was folded in")
 		case i == 6:
 			run("wake", "remember", "--done", fmt.Sprint(reminders[2]), "--because", "looked at by "+c)
+		case i == 4 && c != "c":
+			// An entry written by hand with an old short ID, the same on
+			// a and b, two different decisions.
+			what := map[string]string{"a": "Keep the changelog in docs", "b": "Sign release tags with the CI key"}[c]
+			name := filepath.Join(g.dir, c, ".wake", tiers.DecisionsPath)
+			data, err := os.ReadFile(name)
+			must(err)
+			must(os.WriteFile(name, append(data, "\n[2026-11-01] DECISION: "+what+" BECAUSE: the formatter\nID: "+twinID+"\nSTATUS: active\n"...), 0o644))
 		case i == 7:
 			run("wake", "contest", ids[3], "--objection", "module "+c+"4 grew", "--proposal", "split module "+c+"4")
 		case i == 8:
@@ -205,10 +217,11 @@ func (ct *clonesTeam) collect(c string) {
 	g, t, w := ct.gitTeam, ct.t, &ct.want
 	log := tiers.ParseDecisions([]byte(g.read(c, tiers.DecisionsPath)))
 	for _, e := range log.Entries {
-		w.decisions[e.ID] = firstLineOf(e.Raw)
+		head := firstLineOf(e.Raw)
+		w.decisions[head] = e.ID
 		for _, l := range annotationLines(e) {
-			if !slices.Contains(w.annotations[e.ID], l) {
-				w.annotations[e.ID] = append(w.annotations[e.ID], l)
+			if !slices.Contains(w.annotations[head], l) {
+				w.annotations[head] = append(w.annotations[head], l)
 			}
 		}
 	}
@@ -353,6 +366,7 @@ func TestThreeClonesTenSessions(t *testing.T) {
 			ct.run(integrated, "git", "push", "-q", "origin", "HEAD:main")
 			ct.run(third, "git", "pull", "-q", "--no-rebase", "--no-edit", "origin", "main")
 			ct.checkTeam(third)
+			ct.checkReidentified(third)
 			ct.checkUsable(third)
 		})
 	}
@@ -369,17 +383,23 @@ func (ct *clonesTeam) checkTeam(c string) {
 	}
 	ct.noMarkers(c)
 	log := tiers.ParseDecisions([]byte(g.read(c, tiers.DecisionsPath)))
-	for id, head := range w.decisions {
-		es := log.ByID(id)
+	heads := map[string][]tiers.Decision{}
+	for _, e := range log.Entries {
+		heads[firstLineOf(e.Raw)] = append(heads[firstLineOf(e.Raw)], e)
+	}
+	for head, id := range w.decisions {
+		es := heads[head]
 		if len(es) != 1 {
-			t.Errorf("%s: decision %s: %d entries, want 1", c, id, len(es))
+			t.Errorf("%s: decision %s (%s): %d entries, want 1", c, id, head, len(es))
 			continue
 		}
-		if got := firstLineOf(es[0].Raw); got != head {
-			t.Errorf("%s: decision %s is %q, want %q", c, id, got, head)
+		// The two entries written by hand with one ID on a and b: one
+		// keeps it, the other has a new one.
+		if es[0].ID != id && id != twinID {
+			t.Errorf("%s: decision %q has the ID %s, want %s", c, head, es[0].ID, id)
 		}
 		have := annotationLines(es[0])
-		for _, a := range w.annotations[id] {
+		for _, a := range w.annotations[head] {
 			if !slices.Contains(have, a) {
 				t.Errorf("%s: decision %s lost the annotation %q", c, id, a)
 			}
@@ -387,6 +407,9 @@ func (ct *clonesTeam) checkTeam(c string) {
 	}
 	if len(log.Entries) != len(w.decisions) {
 		t.Errorf("%s: %d decisions, want %d", c, len(log.Entries), len(w.decisions))
+	}
+	if d := log.DuplicateIDs(); len(d) > 0 || len(log.ByID(twinID)) != 1 {
+		t.Errorf("%s: IDs held twice, or %s not once:\n%s", c, twinID, g.read(c, tiers.DecisionsPath))
 	}
 	if es := log.ByID(ct.base); len(es) == 1 {
 		if es[0].Status != tiers.StatusContested || len(es[0].Values(tiers.KeyReversedBy)) != 2 ||
@@ -565,4 +588,27 @@ func (ct *clonesTeam) checkUsable(c string) {
 // checkCheckAfter: the double reversal is still the only failure.
 func (ct *clonesTeam) checkCheckAfter(c string) {
 	ct.checkCheck(c)
+}
+
+// checkReidentified checks that a merge ledger line names the entry of
+// the two with one ID that the merge gave a new one, old ID and new.
+func (ct *clonesTeam) checkReidentified(c string) {
+	var renamed string
+	for _, e := range tiers.ParseDecisions([]byte(ct.read(c, tiers.DecisionsPath))).Entries {
+		if (e.What == "Keep the changelog in docs" || e.What == "Sign release tags with the CI key") && e.ID != twinID {
+			renamed = e.ID
+		}
+	}
+	for _, l := range strings.Split(ct.read(c, "ledger.jsonl"), "\n") {
+		var e struct {
+			Op            string   `json:"op"`
+			ChangeSummary string   `json:"change_summary"`
+			DecisionIDs   []string `json:"decision_ids"`
+		}
+		if json.Unmarshal([]byte(l), &e) == nil && e.Op == "merge" && strings.Contains(e.ChangeSummary, twinID+" (") &&
+			strings.Contains(e.ChangeSummary, "is now "+renamed) && slices.Contains(e.DecisionIDs, renamed) {
+			return
+		}
+	}
+	ct.t.Errorf("%s: no merge ledger line names %s, now %s:\n%s", c, twinID, renamed, ct.read(c, "ledger.jsonl"))
 }
