@@ -39,6 +39,41 @@ type Merged struct {
 	// Reidentified are the decisions the driver gave a new ID: the two
 	// branches each had an entry with one ID, two different decisions.
 	Reidentified []Reidentified `json:"reidentified,omitempty"`
+	// Writers are the writer ids of the ledger lines the other branch
+	// brought: the merge line names that side by them.
+	Writers []string `json:"writers,omitempty"`
+}
+
+// ArrivedWriters are the writer ids of the lines of theirs, a ledger's
+// bytes, that ours does not hold, sorted, each once.
+func ArrivedWriters(ours, theirs []byte) []string {
+	have := map[string]bool{}
+	for _, line := range bytes.Split(ours, []byte("\n")) {
+		have[string(bytes.TrimSpace(line))] = true
+	}
+	var out []string
+	for i, line := range bytes.Split(theirs, []byte("\n")) {
+		line = bytes.TrimSpace(line)
+		if len(line) == 0 || have[string(line)] {
+			continue
+		}
+		if e, ok, _ := parseLine(line, i+1); ok && e.Writer != "" && !slices.Contains(out, e.Writer) {
+			out = append(out, e.Writer)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// addWriters adds to list the writer ids of more it does not hold, sorted.
+func addWriters(list, more []string) []string {
+	for _, w := range more {
+		if !slices.Contains(list, w) {
+			list = append(list, w)
+		}
+	}
+	slices.Sort(list)
+	return list
 }
 
 // Reidentified is a decision a merge gave a new ID.
@@ -99,6 +134,12 @@ func ArrivedHandoffs(ours, theirs []byte) []Arrived {
 // once a file, and a rebase once a commit: the note gathers them all for
 // the next wake command.
 func (s *Store) NoteMerged(ctx context.Context, rel string, data []byte, arrived []Arrived, reids ...Reidentified) error {
+	return s.NoteMergedFrom(ctx, rel, data, arrived, nil, reids...)
+}
+
+// NoteMergedFrom is [Store.NoteMerged] with the writer ids of the ledger
+// lines the other branch brought.
+func (s *Store) NoteMergedFrom(ctx context.Context, rel string, data []byte, arrived []Arrived, writers []string, reids ...Reidentified) error {
 	unlock, err := s.Locker.Lock(ctx, s.Root)
 	if err != nil {
 		return err
@@ -114,6 +155,7 @@ func (s *Store) NoteMerged(ctx context.Context, rel string, data []byte, arrived
 	m.Sums[rel] = digest(data)
 	m.Arrived = addArrived(m.Arrived, arrived)
 	m.Reidentified = addReidentified(m.Reidentified, reids)
+	m.Writers = addWriters(m.Writers, writers)
 	return writeMerged(s.FS, s.Root, MergedFile, m)
 }
 
@@ -202,6 +244,7 @@ func (s *Store) SettleMerge(ctx context.Context) (*Merged, error) {
 			}
 			claimed.Arrived = addArrived(claimed.Arrived, next.Arrived)
 			claimed.Reidentified = addReidentified(claimed.Reidentified, next.Reidentified)
+			claimed.Writers = addWriters(claimed.Writers, next.Writers)
 			if err := writeMerged(s.FS, s.Root, settlingFile, claimed); err != nil {
 				return Entry{}, err
 			}
@@ -286,6 +329,13 @@ func (s *Store) SettleMerge(ctx context.Context) (*Merged, error) {
 		}
 		slices.Sort(paths)
 		what := "merged another branch's memory"
+		if own, err := s.WriterID(); err == nil {
+			// Both sides by their writers: this clone's, which writes the
+			// line, and those of the lines the other branch brought.
+			if others := slices.DeleteFunc(slices.Clone(m.Writers), func(w string) bool { return w == own }); len(others) > 0 {
+				what = fmt.Sprintf("merged another branch's memory, written by %s, into %s's", strings.Join(others, ", "), own)
+			}
+		}
 		if n := len(arrived); n > 0 {
 			what += fmt.Sprintf(": %d session(s) arrived", n)
 		}

@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -142,5 +143,41 @@ func TestSettleMergeNamesReidentified(t *testing.T) {
 	}
 	if snap := hoRead(t, s, tiers.StateDir+"/"+DecisionsSnapshot); snap != string(merged) {
 		t.Errorf("snapshot %q", snap)
+	}
+}
+
+// TestSettleMergeNamesBothSides: the merge line names the other branch by
+// the writers of the ledger lines it brought, and this clone by its own.
+func TestSettleMergeNamesBothSides(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	s, c := newHandoffStore(t, afero.NewMemMapFs())
+	own, err := s.WriterID()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := AppendLedger(s.FS, s.Root, Entry{At: c.t, Op: "decide", ChangeSummary: "ours", Writer: own}); err != nil {
+		t.Fatal(err)
+	}
+	ours := []byte(hoRead(t, s, tiers.LedgerPath))
+	line := func(w, what string) string {
+		return `{"at":"2026-11-21T10:00:00Z","op":"decide","change_summary":"` + what + `","writer":"` + w + `"}` + "\n"
+	}
+	theirs := append(slices.Clone(ours), line("zzother", "theirs")+line("bbother", "theirs too")+line(own, "ours, rebased")...)
+	if got := ArrivedWriters(ours, theirs); !slices.Equal(got, []string{"bbother", own, "zzother"}) && !slices.Equal(got, []string{"bbother", "zzother", own}) {
+		t.Errorf("arrived writers %v", got)
+	}
+	if err := afero.WriteFile(s.FS, s.Path(tiers.LedgerPath), theirs, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.NoteMergedFrom(ctx, tiers.LedgerPath, theirs, nil, ArrivedWriters(ours, theirs)); err != nil {
+		t.Fatal(err)
+	}
+	if m, err := s.SettleMerge(ctx); err != nil || m == nil {
+		t.Fatalf("settled %+v, %v", m, err)
+	}
+	entries, _, _ := ReadLedger(s.FS, s.Root)
+	if last := entries[len(entries)-1]; last.Op != OpMerge || last.ChangeSummary != "merged another branch's memory, written by bbother, zzother, into "+own+"'s" {
+		t.Errorf("merge line %+v", last)
 	}
 }

@@ -89,13 +89,14 @@ func (a *app) noteMerged(ctx context.Context, o *mergeDriverOptions, res merge.R
 		return
 	}
 	var arrived []store.Arrived
+	var writers []string
 	if merge.KindOf(o.path) == merge.Ledger {
 		// A rebase replays this clone's commits onto the other branch's:
 		// then %A is theirs and %B this clone's, the other way round.
 		if a.rebasing(ctx) {
 			ours, theirs = theirs, ours
 		}
-		arrived = store.ArrivedHandoffs(ours, theirs)
+		arrived, writers = store.ArrivedHandoffs(ours, theirs), store.ArrivedWriters(ours, theirs)
 	}
 	s := &store.Store{FS: a.fs, Root: root, Now: a.now, Locker: a.locker}
 	if s.Locker == nil {
@@ -105,7 +106,7 @@ func (a *app) noteMerged(ctx context.Context, o *mergeDriverOptions, res merge.R
 	for _, r := range res.Reidentified {
 		reids = append(reids, store.Reidentified{Was: r.Was, Now: r.Now, What: r.What})
 	}
-	if err := s.NoteMerged(ctx, filepath.ToSlash(rel), res.Data, arrived, reids...); err != nil {
+	if err := s.NoteMergedFrom(ctx, filepath.ToSlash(rel), res.Data, arrived, writers, reids...); err != nil {
 		fmt.Fprintf(a.errOut, "wake: merge: %s: the merge stands, but the note for its settling was not written: %v\n", o.path, err)
 	}
 }
