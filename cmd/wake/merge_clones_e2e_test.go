@@ -358,11 +358,13 @@ func TestThreeClonesTenSessions(t *testing.T) {
 	}
 	for _, o := range orders {
 		t.Run(o.name, func(t *testing.T) {
+			t.Parallel()
 			ct := team.copyTo(t)
 			integrated, third := o.integrate(ct)
 			ct.checkTeam(integrated)
 			ct.settle(integrated)
 			ct.checkTeam(integrated)
+			ct.checkMergeLine(integrated)
 			ct.run(integrated, "git", "push", "-q", "origin", "HEAD:main")
 			ct.run(third, "git", "pull", "-q", "--no-rebase", "--no-edit", "origin", "main")
 			ct.checkTeam(third)
@@ -611,4 +613,28 @@ func (ct *clonesTeam) checkReidentified(c string) {
 		}
 	}
 	ct.t.Errorf("%s: no merge ledger line names %s, now %s:\n%s", c, twinID, renamed, ct.read(c, "ledger.jsonl"))
+}
+
+// checkMergeLine checks the last merge line of clone c: it names both
+// sides, the other branch by the writers of the lines it brought (another
+// clone's), c by its own.
+func (ct *clonesTeam) checkMergeLine(c string) {
+	writer := func(c string) string { return strings.TrimSpace(ct.read(c, tiers.StateDir+"/writer")) }
+	var last string
+	for _, l := range strings.Split(ct.read(c, "ledger.jsonl"), "\n") {
+		if strings.Contains(l, `"op":"merge"`) {
+			last = l
+		}
+	}
+	_, others, _ := strings.Cut(last, "written by ")
+	others, _, _ = strings.Cut(others, ", into "+writer(c)+"'s")
+	named := 0
+	for _, o := range []string{"a", "b", "c"} {
+		if o != c && strings.Contains(others, writer(o)) {
+			named++
+		}
+	}
+	if named == 0 || strings.Contains(others, writer(c)) || !strings.Contains(last, ", into "+writer(c)+"'s") {
+		ct.t.Errorf("%s: the merge line does not name both sides: %s", c, last)
+	}
 }
