@@ -365,10 +365,12 @@ func TestThreeClonesTenSessions(t *testing.T) {
 			ct.settle(integrated)
 			ct.checkTeam(integrated)
 			ct.checkMergeLine(integrated)
+			ct.checkViews(integrated)
 			ct.run(integrated, "git", "push", "-q", "origin", "HEAD:main")
 			ct.run(third, "git", "pull", "-q", "--no-rebase", "--no-edit", "origin", "main")
 			ct.checkTeam(third)
 			ct.checkReidentified(third)
+			ct.checkViews(third)
 			ct.checkUsable(third)
 		})
 	}
@@ -636,5 +638,25 @@ func (ct *clonesTeam) checkMergeLine(c string) {
 	}
 	if named == 0 || strings.Contains(others, writer(c)) || !strings.Contains(last, ", into "+writer(c)+"'s") {
 		ct.t.Errorf("%s: the merge line does not name both sides: %s", c, last)
+	}
+}
+
+// checkViews checks that recent/latest.md and main.md's HANDOFF block are
+// views of the newest session record of all three clones.
+func (ct *clonesTeam) checkViews(c string) {
+	var newest tiers.Session
+	var newestName, newestData string
+	for name, data := range ct.files(c, tiers.SessionsDir) {
+		s, _ := tiers.ParseSession([]byte(data))
+		if s.At.After(newest.At) || s.At.Equal(newest.At) && name > newestName {
+			newest, newestName, newestData = s, name, data
+		}
+	}
+	if got := ct.read(c, tiers.LatestPath); got != newestData {
+		ct.t.Errorf("%s: recent/latest.md is not the newest record, %s:\n%s", c, newestName, got)
+	}
+	h := tiers.ParseMain([]byte(ct.read(c, tiers.MainPath))).Handoff
+	if h.Get(tiers.KeySessionSummary) != newest.Summary || h.Get(tiers.KeyNextPriority) != newest.NextPriority || h.Get(tiers.KeyOpenRisk) != newest.OpenRisk {
+		ct.t.Errorf("%s: main.md's HANDOFF block is not the newest record's (%s): %v", c, newestName, h.Fields)
 	}
 }
