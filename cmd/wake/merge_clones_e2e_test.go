@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -32,6 +33,19 @@ type teamMemory struct {
 
 // twinID is the ID a and b each give an entry of their own by hand.
 const twinID = "d-ac2b"
+
+// clone is a copy of m that shares nothing with it.
+func (m teamMemory) clone() teamMemory {
+	c := m
+	c.decisions, c.records, c.reminders, c.closed, c.notes = maps.Clone(m.decisions), maps.Clone(m.records),
+		maps.Clone(m.reminders), maps.Clone(m.closed), maps.Clone(m.notes)
+	c.annotations = map[string][]string{}
+	for k, v := range m.annotations {
+		c.annotations[k] = slices.Clone(v)
+	}
+	c.handoffs, c.ledger, c.tasks = slices.Clone(m.handoffs), slices.Clone(m.ledger), slices.Clone(m.tasks)
+	return c
+}
 
 // clonesTeam is three clones that each ran ten sessions on the shared
 // base, nothing pushed since: the starting point of every integration.
@@ -83,7 +97,7 @@ func newClonesTeam(t *testing.T) *clonesTeam {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			h, tasks, err := ct.sessions(c)
+			h, tasks, err := ct.sessions(c, 1, 10)
 			results[i] = done{h, tasks, err}
 		}()
 	}
@@ -112,9 +126,10 @@ type sessionFailure string
 // sessions runs clone c's ten sessions, a commit after each: decisions,
 // a reversal, a contest and its uphold, reminders made and closed, a task
 // line, a cold note and a hand-off; a and b reverse the base decision
-// each their own way, c closes the shared reminder. It returns the
-// hand-offs and task lines it wrote, or what failed.
-func (ct *clonesTeam) sessions(c string) (handoffs [][3]string, tasks []string, failed error) {
+// each their own way, c closes the shared reminder. It runs sessions from
+// to to, and returns the hand-offs and task lines it wrote, or what
+// failed.
+func (ct *clonesTeam) sessions(c string, from, to int) (handoffs [][3]string, tasks []string, failed error) {
 	g := ct.gitTeam
 	defer func() {
 		if r := recover(); r != nil {
@@ -154,7 +169,7 @@ func (ct *clonesTeam) sessions(c string) (handoffs [][3]string, tasks []string, 
 	var ids []string
 	reminders := map[int]int{} // session: its reminder's number
 	section := map[string]string{"a": "## In progress\n", "b": "## Blocked\n", "c": "## Done\n"}[c]
-	for i := 1; i <= 10; i++ {
+	for i := from; i <= to; i++ {
 		ids = append(ids, idOf(run("wake", "decide", fmt.Sprintf("Clone %s session %d keeps module %s%d small", c, i, c, i),
 			"--because", fmt.Sprintf("reason %s%d", c, i))))
 		reminders[i] = numberOf(run("wake", "remember", fmt.Sprintf("reminder %s%d: look at module %s%d", c, i, c, i)))
@@ -298,7 +313,7 @@ func (ct *clonesTeam) copyTo(t *testing.T) *clonesTeam {
 			g.env[i] = k + "=" + strings.Replace(v, ct.dir, dir, 1)
 		}
 	}
-	return &clonesTeam{gitTeam: &g, base: ct.base, want: ct.want}
+	return &clonesTeam{gitTeam: &g, base: ct.base, want: ct.want.clone()}
 }
 
 // settle runs the first wake command after a merge, which settles it,
@@ -323,17 +338,21 @@ func TestThreeClonesTenSessions(t *testing.T) {
 	t.Parallel()
 	team := newClonesTeam(t)
 	orders := []struct {
-		name      string
+		name string
+		// pull is how the third clone pulls the integrated result after
+		// an eleventh session of its own; nil: with no work of its own,
+		// a fast-forward.
+		pull      []string
 		integrate func(ct *clonesTeam) (integrated, third string)
 	}{
-		{"merge", func(ct *clonesTeam) (string, string) {
+		{"merge", []string{"--no-rebase", "--no-edit"}, func(ct *clonesTeam) (string, string) {
 			for _, o := range []string{"b", "c"} {
 				ct.run("a", "git", "fetch", "-q", o)
 				ct.run("a", "git", "merge", "-q", "--no-edit", o+"/main")
 			}
 			return "a", "b"
 		}},
-		{"pull-rebase", func(ct *clonesTeam) (string, string) {
+		{"pull-rebase", []string{"--rebase"}, func(ct *clonesTeam) (string, string) {
 			ct.run("a", "git", "push", "-q", "origin", "HEAD:main")
 			ct.run("b", "git", "pull", "-q", "--rebase", "origin", "main")
 			ct.settle("b")
@@ -341,7 +360,7 @@ func TestThreeClonesTenSessions(t *testing.T) {
 			ct.run("c", "git", "pull", "-q", "--rebase", "origin", "main")
 			return "c", "a"
 		}},
-		{"rebase", func(ct *clonesTeam) (string, string) {
+		{"rebase", nil, func(ct *clonesTeam) (string, string) {
 			ct.run("b", "git", "fetch", "-q", "c")
 			ct.run("b", "git", "rebase", "-q", "c/main")
 			ct.settle("b")
@@ -349,7 +368,7 @@ func TestThreeClonesTenSessions(t *testing.T) {
 			ct.run("a", "git", "rebase", "-q", "b/main")
 			return "a", "c"
 		}},
-		{"pull", func(ct *clonesTeam) (string, string) {
+		{"pull", nil, func(ct *clonesTeam) (string, string) {
 			ct.run("c", "git", "pull", "-q", "--no-rebase", "--no-edit", "b", "main")
 			ct.settle("c")
 			ct.run("c", "git", "pull", "-q", "--no-rebase", "--no-edit", "a", "main")
@@ -367,7 +386,20 @@ func TestThreeClonesTenSessions(t *testing.T) {
 			ct.checkMergeLine(integrated)
 			ct.checkViews(integrated)
 			ct.run(integrated, "git", "push", "-q", "origin", "HEAD:main")
-			ct.run(third, "git", "pull", "-q", "--no-rebase", "--no-edit", "origin", "main")
+			if o.pull == nil {
+				ct.run(third, "git", "pull", "-q", "--no-rebase", "--no-edit", "origin", "main")
+			} else {
+				// Work of its own first: git runs the driver on it and the
+				// integrated result, whose base is where the clones parted.
+				h, tasks, err := ct.sessions(third, 11, 11)
+				if err != nil {
+					t.Fatal(err)
+				}
+				ct.want.handoffs, ct.want.tasks = append(ct.want.handoffs, h...), append(ct.want.tasks, tasks...)
+				ct.collect(third)
+				ct.run(third, "git", append(append([]string{"pull", "-q"}, o.pull...), "origin", "main")...)
+				ct.settle(third)
+			}
 			ct.checkTeam(third)
 			ct.checkReidentified(third)
 			ct.checkViews(third)
