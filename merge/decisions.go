@@ -89,7 +89,7 @@ func MergeDecisions(o Options, base, ours, theirs []byte) (Result, error) {
 	var out strings.Builder
 	out.WriteString(pre)
 	pos := len(us.preamble())
-	tw := findTwins(b, us, them)
+	tw := findTwins(o, b, us, them)
 	res.Notes, res.Reidentified = append(res.Notes, tw.notes...), tw.reIDs
 	merged := map[string]bool{} // the keys of theirs merged into an entry of ours
 	for _, ke := range orderedKeys(us) {

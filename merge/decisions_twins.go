@@ -37,7 +37,7 @@ type twins struct {
 // either direction, or replayed by a rebase, gives the same. An entry the
 // other side already holds under a new ID (an earlier merge) is merged
 // with it instead.
-func findTwins(b, us, them side) twins {
+func findTwins(opts Options, b, us, them side) twins {
 	tw := twins{oursNew: map[string]string{}, theirsNew: map[string]string{}, alias: map[string]string{},
 		aliased: map[string]bool{}, takenIDs: tiers.IDSet{}}
 	for _, s := range []side{us, them} {
@@ -72,9 +72,10 @@ func findTwins(b, us, them side) twins {
 		case inBase && sameText(firstLineOf(be.Raw), firstLineOf(t.Raw)):
 			renameOurs = true
 		}
-		e, side, news := t, "the other branch", tw.theirsNew
+		ourSide, theirSide := opts.sides()
+		e, side, news := t, theirSide, tw.theirsNew
 		if renameOurs {
-			e, side, news = o, "this branch", tw.oursNew
+			e, side, news = o, ourSide, tw.oursNew
 		}
 		id := tiers.DeriveID(writerOf(e.ID), e.Date, e.What, func(id string) bool { return tw.takenIDs.Has(id) })
 		tw.takenIDs.Add(id)

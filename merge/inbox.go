@@ -127,8 +127,9 @@ func MergeInbox(o Options, base, ours, theirs []byte) (Result, error) {
 		raw := t.raw
 		if us.nums[t.N] {
 			last++
-			raw = renumber(raw, t.N, last, o.Path, eol)
-			res.Notes = append(res.Notes, fmt.Sprintf("reminder %d of the other branch is now reminder %d: this branch has a reminder %d too", t.N, last, t.N))
+			ourSide, theirSide := o.sides()
+			raw = renumber(raw, t.N, last, o.Path, theirSide, eol)
+			res.Notes = append(res.Notes, fmt.Sprintf("reminder %d of %s is now reminder %d: %s has a reminder %d too", t.N, theirSide, last, ourSide, t.N))
 		}
 		us.nums[t.N] = true
 		appendBlock(&out, raw, eol)
@@ -150,7 +151,7 @@ func addClosing(out *strings.Builder, raw, other, eol string) {
 
 // renumber gives a reminder's heading the number n, and says so in a line
 // of its own (a field wake keeps and does not read).
-func renumber(raw string, was, n int, path, eol string) string {
+func renumber(raw string, was, n int, path, side, eol string) string {
 	head, rest, _ := strings.Cut(raw, "\n")
 	head = strings.TrimRight(head, "\r")
 	i := strings.Index(head, fmt.Sprint(was))
@@ -158,7 +159,7 @@ func renumber(raw string, was, n int, path, eol string) string {
 		return raw
 	}
 	head = head[:i] + fmt.Sprint(n) + head[i+len(fmt.Sprint(was)):]
-	note := fmt.Sprintf("- renumbered: was %d on the other branch; a git merge of %s found %d taken", was, path, was)
+	note := fmt.Sprintf("- renumbered: was %d on %s; a git merge of %s found %d taken", was, side, path, was)
 	body := strings.TrimRight(rest, "\r\n")
 	if body == "" {
 		return head + eol + note + eol

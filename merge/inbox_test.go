@@ -82,3 +82,25 @@ func TestInboxCRLF(t *testing.T) {
 		t.Errorf("%q", text)
 	}
 }
+
+// In a rebase, ours is the other branch and theirs this clone's commit:
+// the renumbered line and the note say so.
+func TestInboxRenumberedInARebase(t *testing.T) {
+	base := inboxHead + rem(1, "2026-11-28T09:00:00Z", "one")
+	ours := base + rem(2, "2026-11-28T09:01:00Z", "upstream")
+	theirs := base + rem(2, "2026-11-28T09:02:00Z", "mine, replayed")
+	o := opts(t, ".wake/warm/inbox.md")
+	o.Rebase = true
+	r, err := File(o, []byte(base), []byte(ours), []byte(theirs))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(r.Data), "- renumbered: was 2 on this branch;") || len(r.Notes) != 1 ||
+		r.Notes[0] != "reminder 2 of this branch is now reminder 3: the other branch has a reminder 2 too" {
+		t.Errorf("notes %q:\n%s", r.Notes, r.Data)
+	}
+	o.Rebase = false
+	if r, _ := File(o, []byte(base), []byte(ours), []byte(theirs)); !strings.Contains(string(r.Data), "- renumbered: was 2 on the other branch;") {
+		t.Errorf("a merge:\n%s", r.Data)
+	}
+}
