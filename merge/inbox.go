@@ -104,6 +104,9 @@ func MergeInbox(o Options, base, ours, theirs []byte) (Result, error) {
 		pos = r.End
 		k := reminderKey(r)
 		t, inTheirs := them.keys[k]
+		if inTheirs && twinReminders(b, k, r, t) {
+			inTheirs = false // theirs' reminder with this id is another one
+		}
 		if !inTheirs {
 			if br, inBase := b.keys[k]; inBase && br.raw == r.raw {
 				continue // archived on their side, as it was
@@ -118,13 +121,24 @@ func MergeInbox(o Options, base, ours, theirs []byte) (Result, error) {
 	last := max(us.last, them.last)
 	for _, t := range them.rems {
 		k := reminderKey(t)
-		if _, ok := us.keys[k]; ok {
-			continue
+		raw := t.raw
+		if u, ok := us.keys[k]; ok {
+			if !twinReminders(b, k, u, t) {
+				continue
+			}
+			// Two reminders with one id: theirs gets an id of its own,
+			// derived from it, so that a second merge knows it.
+			id := tiers.ReminderID(writerOf(t.ID), t.N, t.At.UTC().Format(tiers.InboxTimeLayout), t.Text)
+			if _, ok := us.keys["id:"+strings.ToLower(id)]; ok {
+				continue // merged before
+			}
+			raw = withReminderID(raw, id)
+			_, theirSide := o.sides()
+			res.Notes = append(res.Notes, fmt.Sprintf("reminder %s of %s (%s) is now %s: both branches had a reminder %s, two different ones", t.ID, theirSide, tiers.OneLine(t.Text), id, t.ID))
 		}
 		if br, inBase := b.keys[k]; inBase && br.raw == t.raw {
 			continue // archived on our side, as it was
 		}
-		raw := t.raw
 		if us.nums[t.N] {
 			last++
 			ourSide, theirSide := o.sides()
@@ -170,4 +184,24 @@ func renumber(raw string, was, n int, path, side, eol string) string {
 // appendBlock adds a block of lines at the end, after a blank line.
 func appendBlock(out *strings.Builder, raw, eol string) {
 	appendEntry(out, raw, eol)
+}
+
+// twinReminders reports whether ours and theirs, two reminders with the
+// id k, are two different reminders: their texts differ and base had no
+// reminder with that id (one a side edited by hand stays one reminder).
+func twinReminders(base inboxSide, k string, ours, theirs reminder) bool {
+	if !strings.HasPrefix(k, "id:") || tiers.OneLine(ours.Text) == tiers.OneLine(theirs.Text) {
+		return false
+	}
+	_, inBase := base.keys[k]
+	return !inBase
+}
+
+// withReminderID is a reminder's bytes with its id line's value replaced.
+func withReminderID(raw, id string) string {
+	loc := reminderID().FindStringSubmatchIndex(raw)
+	if loc == nil {
+		return raw
+	}
+	return raw[:loc[2]] + id + raw[loc[3]:]
 }
