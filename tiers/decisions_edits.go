@@ -66,8 +66,14 @@ func FindHandEdits(last, current []byte) []HandEdit {
 			i++
 		}
 		h.Removed = inLog
-		if n, reID, ok := counterpart(e, now); ok && len(inLog) > 0 {
+		// Every entry with a counterpart, not only those the diff of the
+		// whole log took lines from: it may have taken them from another
+		// entry with the same line.
+		if n, reID, ok := counterpart(e, now); ok {
 			h.Removed = nil
+			if e.Raw == n.Raw {
+				continue
+			}
 			for _, r := range removedLines(e.Raw, n.Raw) {
 				r.Line += e.Line - 1
 				if statusLine(e, r.Line) && annotatedStatus(e, n) || reID && fieldLine(e, KeyID, r.Line) {
