@@ -340,9 +340,10 @@ func (s *Store) SettleMerge(ctx context.Context) (*Merged, error) {
 			what += fmt.Sprintf(": %d session(s) arrived", n)
 		}
 		var ids []string
-		if slices.Contains(matched, tiers.DecisionsPath) {
-			// The IDs a decision took in the merge: the ledger records
-			// wake writing them, and says what each was.
+		if slices.Contains(matched, tiers.DecisionsPath) || slices.Contains(matched, DecisionsArchive) {
+			// The IDs a decision took in the merge, in the log or its
+			// archive: the ledger records wake writing them, and says what
+			// each was.
 			var said []string
 			for _, r := range m.Reidentified {
 				ids = append(ids, r.Now)
