@@ -335,6 +335,9 @@ func (ct *clonesTeam) settle(c string) {
 // wake check fails on the double reversal alone, contested with its
 // objection, and no command is refused afterwards (issue 25).
 func TestThreeClonesTenSessions(t *testing.T) {
+	if testing.Short() {
+		t.Skip("about 200 runs of wake and git: skipped with -short")
+	}
 	t.Parallel()
 	team := newClonesTeam(t)
 	orders := []struct {
