@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 
 	"github.com/wakeproto/wake/checks"
 	"github.com/wakeproto/wake/policy"
@@ -148,10 +147,10 @@ func (m *Memory) Compact(ctx context.Context, dryRun bool) (store.Compaction, er
 	return m.Store().Compact(ctx, dryRun)
 }
 
-// inboxFindings are the problems of the inbox's entries: a number two
-// entries share fails (an entry must be closed by its own number, and a
-// merge of branches that each added one is the likely cause); the others
-// warn, as at a session start.
+// inboxFindings are the problems of the inbox's entries: a number or an
+// id two entries share fails (an entry must be closed by its own number,
+// and merged by its own id; a merge of branches without the driver is the
+// likely cause); the others warn, as at a session start.
 func inboxFindings(d tiers.Doc) []checks.Finding {
 	if d.Path != tiers.InboxPath || !d.Readable() || d.Huge || tiers.ConflictMarkers(d.Content) != nil {
 		return nil
@@ -165,7 +164,7 @@ func inboxFindings(d tiers.Doc) []checks.Finding {
 	for _, p := range ie.Problems {
 		f := checks.Finding{Check: checks.Inbox, Pass: true, Severity: checks.Warning, Path: tiers.InboxPath,
 			Message: fmt.Sprintf("%s:%d: %s", tiers.InboxPath, p.Line, p.Reason)}
-		if strings.Contains(p.Reason, "is already the entry on line") {
+		if p.Duplicate {
 			f.Pass, f.Severity = false, checks.Fail
 		}
 		out = append(out, f)

@@ -299,11 +299,14 @@ func TestNoHandEditWhileAWriteIsPending(t *testing.T) {
 	if _, err := s.Decide(context.Background(), store.NewDecision{What: "Use TOML", Why: "YAML broke"}); err != nil {
 		t.Fatal(err)
 	}
-	// The log as a contest in progress left it: entry 1 annotated, the
-	// snapshot not yet replaced.
+	// The log as a write in progress may leave it for a reader: entry 1's
+	// status changed, the snapshot not yet replaced. (With no annotation
+	// that gives the status: a status changed alone is an edit by hand,
+	// one that came with its annotation may be another clone's, brought by
+	// git.)
 	edit(t, fsys, tiers.DecisionsPath, func(x string) string {
 		i := strings.LastIndex(x, "\nSTATUS: active\n")
-		return x[:i] + "\nSTATUS: contested\n" + "OBJECTION: [2026-11-23] JSON is simpler\nPROPOSED: use JSON\n" + x[i+len("\nSTATUS: active\n"):]
+		return x[:i] + "\nSTATUS: contested\n" + x[i+len("\nSTATUS: active\n"):]
 	})
 	if r := run(t, fsys); !reportsHandEdit(r) {
 		t.Fatalf("without a pending record the edit must be reported: %+v", r.Findings)

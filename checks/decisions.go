@@ -183,7 +183,10 @@ func statusProblems(log tiers.DecisionLog) []string {
 		switch {
 		case e.Status == tiers.StatusReversed && !rb:
 			out = append(out, fmt.Sprintf("entry %s (%s) is reversed but has no REVERSED_BY saying what replaced it and why", e.Name(), e.Title()))
-		case e.Status != tiers.StatusReversed && rb:
+		case e.Status != tiers.StatusReversed && rb && !tiers.StatusGiven(e, e.Status):
+			// Contested with its REVERSED_BYs is what a merge makes of a
+			// decision reversed differently on two branches, and active
+			// with them one the user upheld since.
 			out = append(out, fmt.Sprintf("entry %s (%s) has a REVERSED_BY but its STATUS is %s, not reversed", e.Name(), e.Title(), statusOf(e)))
 		case e.Status == tiers.StatusContested:
 			out = append(out, fmt.Sprintf("entry %s (%s) is contested and awaits the user: objection %q, proposed %q; the user settles it with 'wake reverse %s' or 'wake uphold %s'",

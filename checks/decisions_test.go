@@ -50,6 +50,13 @@ func TestCheckDecisions(t *testing.T) {
 			"entry 2 ([2026-01-02] B thing) has a REVERSED_BY but its STATUS is active, not reversed"}},
 		{"contested", "[2026-01-01] DECISION: Keep one binary BECAUSE: installs\nSTATUS: contested\nOBJECTION: [2026-01-02] startup is slow\nPROPOSED: split the daemon\n", "", []string{
 			`entry 1 ([2026-01-01] Keep one binary) is contested and awaits the user: objection "[2026-01-02] startup is slow", proposed "split the daemon"; the user settles it with 'wake reverse 1' or 'wake uphold 1'`}},
+		{"reversed differently on two branches", "[2026-01-01] DECISION: Use Go BECAUSE: known\nID: d-1a2b3c-aaaaaa\nSTATUS: contested\n" +
+			"REVERSED_BY: [2026-01-02] Use Rust BECAUSE: safe\nREVERSED_BY: [2026-01-02] Use Zig BECAUSE: small\n" +
+			"OBJECTION: [2026-01-03] reversed differently on two branches\nPROPOSED: keep one\n", "", []string{
+			`entry 1 (id d-1a2b3c-aaaaaa) ([2026-01-01] Use Go) is contested and awaits the user: objection "[2026-01-03] reversed differently on two branches", proposed "keep one"; the user settles it with 'wake reverse d-1a2b3c-aaaaaa' or 'wake uphold d-1a2b3c-aaaaaa'`}},
+		{"upheld after two reversals", "[2026-01-01] DECISION: Use Go BECAUSE: known\nSTATUS: active\n" +
+			"REVERSED_BY: [2026-01-02] Use Rust BECAUSE: safe\nREVERSED_BY: [2026-01-02] Use Zig BECAUSE: small\n" +
+			"OBJECTION: [2026-01-03] reversed differently on two branches\nPROPOSED: keep one\nUPHELD: [2026-01-04] Go after all\n", "", nil},
 		{"hand-deleted entry", strings.SplitAfter(twoActive, "\n\n")[1], twoActive, []string{
 			"entry 1 as wake last wrote it ([2026-01-01] Use YAML for config) was deleted by hand, against rule 2 (annotate, don't delete); removed lines:\n" +
 				"1: [2026-01-01] DECISION: Use YAML for config BECAUSE: readability\n2: STATUS: active"}},

@@ -66,7 +66,8 @@ func (s side) preamble() string {
 // status they give (reversed over contested over active; an uphold as new
 // as the last objection gives active); one reversed differently on the two
 // sides is contested, with an objection naming the merge (rule 4). Two
-// different entries with one ID are both kept, for the checks to report.
+// different entries with one ID are both kept, one of them re-identified
+// (see [findTwins]), which the result names.
 // An entry one side removed and the other left as it was is removed: wake
 // compact moved it to its archive. The text before the first entry is
 // ours, or a three-way merge of it when both sides changed it. Entries
@@ -88,11 +89,28 @@ func MergeDecisions(o Options, base, ours, theirs []byte) (Result, error) {
 	var out strings.Builder
 	out.WriteString(pre)
 	pos := len(us.preamble())
+	tw := findTwins(o, b, us, them)
+	res.Notes, res.Reidentified = append(res.Notes, tw.notes...), tw.reIDs
+	merged := map[string]bool{} // the keys of theirs merged into an entry of ours
 	for _, ke := range orderedKeys(us) {
 		k, e := ke.key, ke.Decision
 		out.WriteString(us.text[pos:e.Bytes.Start])
 		pos = e.Bytes.End
-		t, inTheirs := them.keys[k]
+		tk := k // the key of theirs this entry is
+		if id, ok := tw.oursNew[k]; ok {
+			e, tk = reparsed(withID(e, id)), "id:"+strings.ToLower(id)
+		} else if a, ok := tw.alias[k]; ok {
+			tk = a
+		} else if _, ok := tw.theirsNew[k]; ok || tw.aliased[k] {
+			// Theirs' entry with this ID is another decision: theirs has
+			// not this one, and never removed it.
+			out.WriteString(e.Raw)
+			continue
+		}
+		t, inTheirs := them.keys[tk]
+		if inTheirs {
+			merged[tk] = true
+		}
 		if !inTheirs {
 			// Kept: an entry they removed was one ours has changed, or
 			// one they never had.
@@ -102,11 +120,18 @@ func MergeDecisions(o Options, base, ours, theirs []byte) (Result, error) {
 			out.WriteString(e.Raw)
 			continue
 		}
-		out.WriteString(mergeEntry(o, b.keys[k], e, t, &res))
+		out.WriteString(mergeEntry(o, b.keys[tk], e, t, &res))
 	}
 	out.WriteString(us.text[pos:])
 	for _, k := range orderedKeys(them) {
 		t := them.keys[k.key]
+		if id, ok := tw.theirsNew[k.key]; ok {
+			appendEntry(&out, withID(t, id), eol)
+			continue
+		}
+		if merged[k.key] {
+			continue
+		}
 		if _, ok := us.keys[k.key]; ok && sameText(firstLineOf(us.keys[k.key].Raw), firstLineOf(t.Raw)) {
 			continue
 		}
@@ -200,4 +225,9 @@ func mergePreamble(o Options, base, ours, theirs string, res *Result) (string, e
 	}
 	res.Conflict = res.Conflict || r.Conflict
 	return string(r.Data), nil
+}
+
+// reparsed is an entry's bytes read as an entry of their own.
+func reparsed(raw string) tiers.Decision {
+	return tiers.ParseDecisions([]byte(raw)).Entries[0]
 }

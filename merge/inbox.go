@@ -104,6 +104,9 @@ func MergeInbox(o Options, base, ours, theirs []byte) (Result, error) {
 		pos = r.End
 		k := reminderKey(r)
 		t, inTheirs := them.keys[k]
+		if inTheirs && twinReminders(b, k, r, t) {
+			inTheirs = false // theirs' reminder with this id is another one
+		}
 		if !inTheirs {
 			if br, inBase := b.keys[k]; inBase && br.raw == r.raw {
 				continue // archived on their side, as it was
@@ -118,17 +121,29 @@ func MergeInbox(o Options, base, ours, theirs []byte) (Result, error) {
 	last := max(us.last, them.last)
 	for _, t := range them.rems {
 		k := reminderKey(t)
-		if _, ok := us.keys[k]; ok {
-			continue
+		raw := t.raw
+		if u, ok := us.keys[k]; ok {
+			if !twinReminders(b, k, u, t) {
+				continue
+			}
+			// Two reminders with one id: theirs gets an id of its own,
+			// derived from it, so that a second merge knows it.
+			id := tiers.ReminderID(writerOf(t.ID), t.N, t.At.UTC().Format(tiers.InboxTimeLayout), t.Text)
+			if _, ok := us.keys["id:"+strings.ToLower(id)]; ok {
+				continue // merged before
+			}
+			raw = withReminderID(raw, id)
+			_, theirSide := o.sides()
+			res.Notes = append(res.Notes, fmt.Sprintf("reminder %s of %s (%s) is now %s: both branches had a reminder %s, two different ones", t.ID, theirSide, tiers.OneLine(t.Text), id, t.ID))
 		}
 		if br, inBase := b.keys[k]; inBase && br.raw == t.raw {
 			continue // archived on our side, as it was
 		}
-		raw := t.raw
 		if us.nums[t.N] {
 			last++
-			raw = renumber(raw, t.N, last, o.Path, eol)
-			res.Notes = append(res.Notes, fmt.Sprintf("reminder %d of the other branch is now reminder %d: this branch has a reminder %d too", t.N, last, t.N))
+			ourSide, theirSide := o.sides()
+			raw = renumber(raw, t.N, last, o.Path, theirSide, eol)
+			res.Notes = append(res.Notes, fmt.Sprintf("reminder %d of %s is now reminder %d: %s has a reminder %d too", t.N, theirSide, last, ourSide, t.N))
 		}
 		us.nums[t.N] = true
 		appendBlock(&out, raw, eol)
@@ -150,7 +165,7 @@ func addClosing(out *strings.Builder, raw, other, eol string) {
 
 // renumber gives a reminder's heading the number n, and says so in a line
 // of its own (a field wake keeps and does not read).
-func renumber(raw string, was, n int, path, eol string) string {
+func renumber(raw string, was, n int, path, side, eol string) string {
 	head, rest, _ := strings.Cut(raw, "\n")
 	head = strings.TrimRight(head, "\r")
 	i := strings.Index(head, fmt.Sprint(was))
@@ -158,7 +173,7 @@ func renumber(raw string, was, n int, path, eol string) string {
 		return raw
 	}
 	head = head[:i] + fmt.Sprint(n) + head[i+len(fmt.Sprint(was)):]
-	note := fmt.Sprintf("- renumbered: was %d on the other branch; a git merge of %s found %d taken", was, path, was)
+	note := fmt.Sprintf("- renumbered: was %d on %s; a git merge of %s found %d taken", was, side, path, was)
 	body := strings.TrimRight(rest, "\r\n")
 	if body == "" {
 		return head + eol + note + eol
@@ -169,4 +184,24 @@ func renumber(raw string, was, n int, path, eol string) string {
 // appendBlock adds a block of lines at the end, after a blank line.
 func appendBlock(out *strings.Builder, raw, eol string) {
 	appendEntry(out, raw, eol)
+}
+
+// twinReminders reports whether ours and theirs, two reminders with the
+// id k, are two different reminders: their texts differ and base had no
+// reminder with that id (one a side edited by hand stays one reminder).
+func twinReminders(base inboxSide, k string, ours, theirs reminder) bool {
+	if !strings.HasPrefix(k, "id:") || tiers.OneLine(ours.Text) == tiers.OneLine(theirs.Text) {
+		return false
+	}
+	_, inBase := base.keys[k]
+	return !inBase
+}
+
+// withReminderID is a reminder's bytes with its id line's value replaced.
+func withReminderID(raw, id string) string {
+	loc := reminderID().FindStringSubmatchIndex(raw)
+	if loc == nil {
+		return raw
+	}
+	return raw[:loc[2]] + id + raw[loc[3]:]
 }

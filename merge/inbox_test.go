@@ -82,3 +82,52 @@ func TestInboxCRLF(t *testing.T) {
 		t.Errorf("%q", text)
 	}
 }
+
+// In a rebase, ours is the other branch and theirs this clone's commit:
+// the renumbered line and the note say so.
+func TestInboxRenumberedInARebase(t *testing.T) {
+	base := inboxHead + rem(1, "2026-11-28T09:00:00Z", "one")
+	ours := base + rem(2, "2026-11-28T09:01:00Z", "upstream")
+	theirs := base + rem(2, "2026-11-28T09:02:00Z", "mine, replayed")
+	o := opts(t, ".wake/warm/inbox.md")
+	o.Rebase = true
+	r, err := File(o, []byte(base), []byte(ours), []byte(theirs))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(r.Data), "- renumbered: was 2 on this branch;") || len(r.Notes) != 1 ||
+		r.Notes[0] != "reminder 2 of this branch is now reminder 3: the other branch has a reminder 2 too" {
+		t.Errorf("notes %q:\n%s", r.Notes, r.Data)
+	}
+	o.Rebase = false
+	if r, _ := File(o, []byte(base), []byte(ours), []byte(theirs)); !strings.Contains(string(r.Data), "- renumbered: was 2 on the other branch;") {
+		t.Errorf("a merge:\n%s", r.Data)
+	}
+}
+
+// Two reminders with one id (a copy made by hand on each branch) are both
+// kept, theirs with an id of its own that a second merge knows.
+func TestInboxTwinsReidentified(t *testing.T) {
+	withID := func(n int, at, id, text string) string {
+		return strings.Replace(rem(n, at, text), "\n- reminder:", "\n- id: "+id+"\n- reminder:", 1)
+	}
+	base := inboxHead + rem(1, "2026-11-28T09:00:00Z", "one")
+	ours := base + withID(2, "2026-11-28T09:01:00Z", "r-1a2b3c-k3f9qa", "ours")
+	theirs := base + withID(2, "2026-11-28T09:01:00Z", "r-1a2b3c-k3f9qa", "theirs")
+	b, text, r := mergeInbox(t, base, ours, theirs)
+	if len(b.Reminders) != 3 || len(b.Problems) != 0 {
+		t.Fatalf("%d reminders, problems %+v:\n%s", len(b.Reminders), b.Problems, text)
+	}
+	th, _ := b.Reminder(3)
+	if th.Text != "theirs" || th.ID == "r-1a2b3c-k3f9qa" || !strings.HasSuffix(th.ID, "-k3f9qa") || len(r.Notes) != 2 {
+		t.Errorf("theirs %+v, notes %q:\n%s", th, r.Notes, text)
+	}
+	if again, text2, _ := mergeInbox(t, base, text, theirs); len(again.Reminders) != 3 {
+		t.Errorf("a second merge added again:\n%s", text2)
+	}
+	// One reminder base had, its text edited by hand on one side: one.
+	edited := strings.Replace(ours, "- reminder: ours", "- reminder: ours, reworded", 1)
+	if b, text, _ := mergeInbox(t, ours, ours+rem(3, "2026-11-28T09:05:00Z", "more"), edited); len(b.Reminders) != 3 {
+		t.Errorf("an edit by hand taken for another reminder:\n%s", text)
+	}
+}

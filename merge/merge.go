@@ -71,6 +71,9 @@ type Result struct {
 	// Notes say what the merge did that a person should know (a reminder
 	// renumbered, a decision contested).
 	Notes []string
+	// Reidentified are the decisions given a new ID: two branches had
+	// an entry with one ID, two different decisions.
+	Reidentified []Reidentified
 }
 
 // Options are what a merge needs besides the three versions.
@@ -78,6 +81,18 @@ type Options struct {
 	Path  string           // the file's path, as git names it
 	Prose ThreeWay         // git's three-way merge, for prose
 	Now   func() time.Time // the date of an objection the merge writes
+	// Rebase says git replays this clone's commits onto the other
+	// branch: ours (%A) is then the other branch's, theirs this clone's,
+	// as the notes and the lines the merge writes name them.
+	Rebase bool
+}
+
+// sides names ours and theirs as the person who runs git knows them.
+func (o Options) sides() (ours, theirs string) {
+	if o.Rebase {
+		return "the other branch", "this branch"
+	}
+	return "this branch", "the other branch"
 }
 
 // File merges one file of the root by its kind.

@@ -36,6 +36,12 @@ type Merged struct {
 	// a file that still holds it is the merge's, not an aborted one's.
 	Sums    map[string]string `json:"sums,omitempty"`
 	Arrived []Arrived         `json:"arrived,omitempty"` // the other branch's hand-offs
+	// Reidentified are the decisions the driver gave a new ID: the two
+	// branches each had an entry with one ID, two different decisions.
+	Reidentified []Reidentified `json:"reidentified,omitempty"`
+	// Writers are the writer ids of the ledger lines the other branch
+	// brought: the merge line names that side by them.
+	Writers []string `json:"writers,omitempty"`
 }
 
 // Arrived is a hand-off a merge brought from the other branch.
@@ -45,39 +51,18 @@ type Arrived struct {
 	Record  string    `json:"record,omitempty"` // its session record, when its ledger line names one
 }
 
-// ArrivedHandoffs are the hand-offs of theirs, a ledger's bytes, that ours
-// does not hold: what a merge of the ledger brings from the other branch.
-func ArrivedHandoffs(ours, theirs []byte) []Arrived {
-	have := map[string]bool{}
-	for _, line := range bytes.Split(ours, []byte("\n")) {
-		have[string(bytes.TrimSpace(line))] = true
-	}
-	var out []Arrived
-	for i, line := range bytes.Split(theirs, []byte("\n")) {
-		line = bytes.TrimSpace(line)
-		if len(line) == 0 || have[string(line)] {
-			continue
-		}
-		e, ok, _ := parseLine(line, i+1)
-		if !ok || e.Op != "handoff" {
-			continue
-		}
-		a := Arrived{At: e.At, Summary: e.Summary}
-		for _, p := range e.Paths {
-			if path.Dir(p) == tiers.SessionsDir {
-				a.Record = p
-			}
-		}
-		out = append(out, a)
-	}
-	return out
+// NoteMerged adds rel, a file of the memory root the merge driver merged
+// into data, the hand-offs it brought and the decisions it re-identified,
+// to the root's merge note, under the root's lock. Git runs the driver
+// once a file, and a rebase once a commit: the note gathers them all for
+// the next wake command.
+func (s *Store) NoteMerged(ctx context.Context, rel string, data []byte, arrived []Arrived, reids ...Reidentified) error {
+	return s.NoteMergedFrom(ctx, rel, data, arrived, nil, reids...)
 }
 
-// NoteMerged adds rel, a file of the memory root the merge driver merged
-// into data, and the hand-offs it brought, to the root's merge note, under
-// the root's lock. Git runs the driver once a file, and a rebase once a
-// commit: the note gathers them all for the next wake command.
-func (s *Store) NoteMerged(ctx context.Context, rel string, data []byte, arrived []Arrived) error {
+// NoteMergedFrom is [Store.NoteMerged] with the writer ids of the ledger
+// lines the other branch brought.
+func (s *Store) NoteMergedFrom(ctx context.Context, rel string, data []byte, arrived []Arrived, writers []string, reids ...Reidentified) error {
 	unlock, err := s.Locker.Lock(ctx, s.Root)
 	if err != nil {
 		return err
@@ -92,17 +77,9 @@ func (s *Store) NoteMerged(ctx context.Context, rel string, data []byte, arrived
 	}
 	m.Sums[rel] = digest(data)
 	m.Arrived = addArrived(m.Arrived, arrived)
+	m.Reidentified = addReidentified(m.Reidentified, reids)
+	m.Writers = addWriters(m.Writers, writers)
 	return writeMerged(s.FS, s.Root, MergedFile, m)
-}
-
-// addArrived adds to list the sessions of more it does not hold.
-func addArrived(list, more []Arrived) []Arrived {
-	for _, a := range more {
-		if !slices.ContainsFunc(list, func(b Arrived) bool { return b.At.Equal(a.At) && b.Summary == a.Summary }) {
-			list = append(list, a)
-		}
-	}
-	return list
 }
 
 func readMerged(fsys afero.Fs, root string) Merged {
@@ -179,6 +156,8 @@ func (s *Store) SettleMerge(ctx context.Context) (*Merged, error) {
 				claimed.Sums[p] = sum
 			}
 			claimed.Arrived = addArrived(claimed.Arrived, next.Arrived)
+			claimed.Reidentified = addReidentified(claimed.Reidentified, next.Reidentified)
+			claimed.Writers = addWriters(claimed.Writers, next.Writers)
 			if err := writeMerged(s.FS, s.Root, settlingFile, claimed); err != nil {
 				return Entry{}, err
 			}
@@ -263,10 +242,31 @@ func (s *Store) SettleMerge(ctx context.Context) (*Merged, error) {
 		}
 		slices.Sort(paths)
 		what := "merged another branch's memory"
+		if own, err := s.WriterID(); err == nil {
+			// Both sides by their writers: this clone's, which writes the
+			// line, and those of the lines the other branch brought.
+			if others := slices.DeleteFunc(slices.Clone(m.Writers), func(w string) bool { return w == own }); len(others) > 0 {
+				what = fmt.Sprintf("merged another branch's memory, written by %s, into %s's", strings.Join(others, ", "), own)
+			}
+		}
 		if n := len(arrived); n > 0 {
 			what += fmt.Sprintf(": %d session(s) arrived", n)
 		}
-		return Entry{Op: OpMerge, Paths: paths, ChangeSummary: what}, nil
+		var ids []string
+		if slices.Contains(matched, tiers.DecisionsPath) || slices.Contains(matched, DecisionsArchive) {
+			// The IDs a decision took in the merge, in the log or its
+			// archive: the ledger records wake writing them, and says what
+			// each was.
+			var said []string
+			for _, r := range m.Reidentified {
+				ids = append(ids, r.Now)
+				said = append(said, fmt.Sprintf("%s (%s) is now %s", r.Was, tiers.OneLine(r.What), r.Now))
+			}
+			if len(said) > 0 {
+				what += "; both branches had decisions with one ID, re-identified: " + strings.Join(said, ", ")
+			}
+		}
+		return Entry{Op: OpMerge, Paths: paths, ChangeSummary: what, DecisionIDs: ids}, nil
 	}, func() error { return s.dropSettling() })
 	if errors.Is(err, errAbandoned) {
 		return nil, nil

@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -106,5 +107,77 @@ func TestOlderGitAttributesGainRules(t *testing.T) {
 	afero.WriteFile(s.FS, s.Path(GitAttributesPath), []byte(user), 0o644)
 	if changed, err := s.WriteGitAttributes(ctx); err != nil || changed || hoRead(t, s, GitAttributesPath) != user {
 		t.Fatal("the user's .gitattributes was changed")
+	}
+}
+
+// TestSettleMergeNamesReidentified: the merge ledger line names the
+// decisions the driver re-identified, old ID and new, and records wake
+// writing the new ones; the decision log as merged is wake's own.
+func TestSettleMergeNamesReidentified(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	s, _ := newHandoffStore(t, afero.NewMemMapFs())
+	merged := []byte("[2026-11-21] DECISION: Use SQLite BECAUSE: one file\nID: d-ac2b\nSTATUS: active\n\n" +
+		"[2026-11-21] DECISION: Use TOML BECAUSE: comments\nID: d-13f5\nSTATUS: active\n")
+	if err := afero.WriteFile(s.FS, s.Path(tiers.DecisionsPath), merged, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	re := Reidentified{Was: "d-ac2b", Now: "d-13f5", What: "Use TOML"}
+	// A rebase notes it once a commit: named once.
+	for range 2 {
+		if err := s.NoteMerged(ctx, tiers.DecisionsPath, merged, nil, re); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if m, err := s.SettleMerge(ctx); err != nil || m == nil {
+		t.Fatalf("settled %+v, %v", m, err)
+	}
+	entries, _, err := ReadLedger(s.FS, s.Root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	last := entries[len(entries)-1]
+	if last.Op != OpMerge || !strings.Contains(last.ChangeSummary, "d-ac2b (Use TOML) is now d-13f5") ||
+		strings.Count(last.ChangeSummary, "d-13f5") != 1 || len(last.DecisionIDs) != 1 || last.DecisionIDs[0] != "d-13f5" {
+		t.Errorf("merge line %+v", last)
+	}
+	if snap := hoRead(t, s, tiers.StateDir+"/"+DecisionsSnapshot); snap != string(merged) {
+		t.Errorf("snapshot %q", snap)
+	}
+}
+
+// TestSettleMergeNamesBothSides: the merge line names the other branch by
+// the writers of the ledger lines it brought, and this clone by its own.
+func TestSettleMergeNamesBothSides(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	s, c := newHandoffStore(t, afero.NewMemMapFs())
+	own, err := s.WriterID()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := AppendLedger(s.FS, s.Root, Entry{At: c.t, Op: "decide", ChangeSummary: "ours", Writer: own}); err != nil {
+		t.Fatal(err)
+	}
+	ours := []byte(hoRead(t, s, tiers.LedgerPath))
+	line := func(w, what string) string {
+		return `{"at":"2026-11-21T10:00:00Z","op":"decide","change_summary":"` + what + `","writer":"` + w + `"}` + "\n"
+	}
+	theirs := append(slices.Clone(ours), line("zzother", "theirs")+line("bbother", "theirs too")+line(own, "ours, rebased")...)
+	if got := ArrivedWriters(ours, theirs); !slices.Equal(got, []string{"bbother", own, "zzother"}) && !slices.Equal(got, []string{"bbother", "zzother", own}) {
+		t.Errorf("arrived writers %v", got)
+	}
+	if err := afero.WriteFile(s.FS, s.Path(tiers.LedgerPath), theirs, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.NoteMergedFrom(ctx, tiers.LedgerPath, theirs, nil, ArrivedWriters(ours, theirs)); err != nil {
+		t.Fatal(err)
+	}
+	if m, err := s.SettleMerge(ctx); err != nil || m == nil {
+		t.Fatalf("settled %+v, %v", m, err)
+	}
+	entries, _, _ := ReadLedger(s.FS, s.Root)
+	if last := entries[len(entries)-1]; last.Op != OpMerge || last.ChangeSummary != "merged another branch's memory, written by bbother, zzother, into "+own+"'s" {
+		t.Errorf("merge line %+v", last)
 	}
 }

@@ -37,6 +37,13 @@ type RemovedLine struct {
 // reported, nor are removed lines outside entries (the template's comment,
 // headings). Trailing white space and line endings are ignored, so an
 // editor that strips them does not count as an edit.
+//
+// An entry with an ID the current log holds once is compared with that
+// entry, wherever it now stands: a merge that put another branch's entries
+// before it moved it, and a diff of the whole log may then take one of its
+// lines for removed where another of the same text was (two diffs of one
+// length). Its STATUS line changed is no edit when the entry gained the
+// annotation that gives the new status (see [annotatedStatus]).
 func FindHandEdits(last, current []byte) []HandEdit {
 	if bytes.Equal(last, current) {
 		return nil // the log as wake last wrote it: nothing to diff
@@ -45,7 +52,7 @@ func FindHandEdits(last, current []byte) []HandEdit {
 	if len(removed) == 0 {
 		return nil
 	}
-	log := ParseDecisions(last)
+	log, now := ParseDecisions(last), ParseDecisions(current)
 	var out []HandEdit
 	i := 0
 	for _, e := range log.Entries {
@@ -53,9 +60,27 @@ func FindHandEdits(last, current []byte) []HandEdit {
 			i++
 		}
 		h := HandEdit{Entry: e.Number, ID: e.ID, Title: e.Title()}
+		var inLog []RemovedLine
 		for i < len(removed) && removed[i].Line <= e.EndLine {
-			h.Removed = append(h.Removed, removed[i])
+			inLog = append(inLog, removed[i])
 			i++
+		}
+		h.Removed = inLog
+		// Every entry with a counterpart, not only those the diff of the
+		// whole log took lines from: it may have taken them from another
+		// entry with the same line.
+		if n, reID, ok := counterpart(e, now); ok {
+			h.Removed = nil
+			if e.Raw == n.Raw {
+				continue
+			}
+			for _, r := range removedLines(e.Raw, n.Raw) {
+				r.Line += e.Line - 1
+				if statusLine(e, r.Line) && annotatedStatus(e, n) || reID && fieldLine(e, KeyID, r.Line) {
+					continue
+				}
+				h.Removed = append(h.Removed, r)
+			}
 		}
 		if len(h.Removed) > 0 {
 			h.Deleted = len(h.Removed) == e.EndLine-e.Line+1
@@ -118,4 +143,92 @@ func runeFor(i int) rune {
 		r += 0x800
 	}
 	return r
+}
+
+// statusLine reports whether line is e's STATUS line.
+func statusLine(e Decision, line int) bool { return fieldLine(e, KeyStatus, line) }
+
+// fieldLine reports whether line is a one-line field key of e.
+func fieldLine(e Decision, key string, line int) bool {
+	for _, f := range e.Fields {
+		if f.Key == key && f.Line == line && !strings.Contains(f.Value, "\n") {
+			return true
+		}
+	}
+	return false
+}
+
+// counterpart is the entry of now that e, an entry with an ID, is: the one
+// with its ID and DECISION line; or, when the entry with its ID is another
+// decision (a merge met two entries with one ID and gave one a new ID,
+// which its ledger line names), the one entry with its DECISION line,
+// whose ID line then is no edit (reID).
+func counterpart(e Decision, now DecisionLog) (n Decision, reID, ok bool) {
+	if e.ID == "" {
+		return Decision{}, false, false
+	}
+	same := func(x Decision) bool {
+		return strings.TrimRight(firstLine(x.Raw), " \t") == strings.TrimRight(firstLine(e.Raw), " \t")
+	}
+	ns := now.ByID(e.ID)
+	if len(ns) != 1 {
+		return Decision{}, false, false
+	}
+	if same(ns[0]) {
+		return ns[0], false, true
+	}
+	var found []Decision
+	for _, x := range now.Entries {
+		if same(x) {
+			found = append(found, x)
+		}
+	}
+	if len(found) != 1 || found[0].ID == "" {
+		return Decision{}, false, false
+	}
+	return found[0], true, true
+}
+
+// annotatedStatus reports whether e's STATUS changed as wake changes it,
+// on this clone or on another whose work git brought (a pull, a rebase, a
+// checkout, none of which runs the merge driver): n, the entry with e's ID
+// now, has e's DECISION line, gained annotations, and has a status its
+// annotations give (see [StatusGiven]). A status changed by hand alone
+// stays an edit.
+func annotatedStatus(e, n Decision) bool {
+	return strings.TrimRight(firstLine(n.Raw), " \t") == strings.TrimRight(firstLine(e.Raw), " \t") &&
+		annotationCount(n) > annotationCount(e) && StatusGiven(n, n.Status)
+}
+
+func annotationCount(e Decision) int {
+	n := 0
+	for _, f := range e.Fields {
+		switch f.Key {
+		case KeyReversedBy, KeyObjection, KeyProposed, KeyUpheld:
+			n++
+		}
+	}
+	return n
+}
+
+// StatusGiven reports whether status is one e's annotations can give it,
+// by the rules of the commands that write them and of the merge (DESIGN
+// section 12): reversed by a REVERSED_BY; contested by an OBJECTION, or
+// by two different REVERSED_BY (a decision reversed differently on two
+// branches); active with no annotation against it, or upheld.
+func StatusGiven(e Decision, status string) bool {
+	reversals := map[string]bool{}
+	for _, v := range e.Values(KeyReversedBy) {
+		reversals[OneLine(v)] = true
+	}
+	objected, upheld := len(e.Values(KeyObjection)) > 0, len(e.Values(KeyUpheld)) > 0
+	switch strings.ToLower(status) {
+	case StatusReversed:
+		return len(reversals) > 0
+	case StatusContested:
+		return objected || len(reversals) > 1
+	case StatusActive, "":
+		return upheld || (len(reversals) == 0 && !objected)
+	}
+	return false
 }

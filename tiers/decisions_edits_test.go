@@ -87,3 +87,78 @@ func FuzzFindHandEdits(f *testing.F) {
 		}
 	})
 }
+
+// A STATUS line another clone's wake changed, brought by git without the
+// merge driver (a pull that fast-forwards, a rebase, a checkout), is no
+// edit by hand: the entry gained the annotation that gives its status. A
+// status changed alone, or to one its annotations do not give, still is.
+func TestFindHandEditsStatusFromAnotherClone(t *testing.T) {
+	t.Parallel()
+	last := "[2026-01-01] DECISION: Use Go BECAUSE: fast\nID: d-1a2b3c-aaaaaa\nSTATUS: reversed\nREVERSED_BY: [2026-01-02] Use Zig BECAUSE: small\n\n" +
+		"[2026-01-01] DECISION: Use SQLite BECAUSE: one file\nID: d-4d5e6f-aaaaaa\nSTATUS: active\n"
+	edited := func(t *testing.T, current string, want bool) {
+		t.Helper()
+		if got := FindHandEdits([]byte(last), []byte(current)) != nil; got != want {
+			t.Errorf("edit found %v, want %v:\n%s", got, want, current)
+		}
+	}
+	t.Run("merged contested", func(t *testing.T) {
+		edited(t, strings.Replace(last, "STATUS: reversed\n", "STATUS: contested\nREVERSED_BY: [2026-01-02] Use Rust BECAUSE: safe\n", 1)+
+			"", false)
+		edited(t, strings.Replace(last, "STATUS: reversed\nREVERSED_BY: [2026-01-02] Use Zig BECAUSE: small\n",
+			"STATUS: contested\nREVERSED_BY: [2026-01-02] Use Rust BECAUSE: safe\nREVERSED_BY: [2026-01-02] Use Zig BECAUSE: small\nOBJECTION: [2026-01-03] reversed differently on two branches\n", 1), false)
+	})
+	t.Run("reversed elsewhere", func(t *testing.T) {
+		edited(t, strings.Replace(last, "STATUS: active\n", "STATUS: reversed\nREVERSED_BY: [2026-01-02] Use Postgres BECAUSE: big\n", 1), false)
+	})
+	t.Run("contested then upheld elsewhere", func(t *testing.T) {
+		edited(t, strings.Replace(last, "STATUS: active\n", "STATUS: active\nOBJECTION: [2026-01-02] big\nPROPOSED: Postgres\nUPHELD: [2026-01-03] small is fine\n", 1), false)
+		edited(t, strings.Replace(last, "STATUS: active\n", "STATUS: contested\nOBJECTION: [2026-01-02] big\nPROPOSED: Postgres\n", 1), false)
+	})
+	t.Run("status alone", func(t *testing.T) {
+		edited(t, strings.Replace(last, "STATUS: active\n", "STATUS: reversed\n", 1), true)
+		edited(t, strings.Replace(last, "STATUS: reversed\n", "STATUS: active\n", 1), true)
+	})
+	t.Run("status the annotations do not give", func(t *testing.T) {
+		edited(t, strings.Replace(last, "STATUS: active\n", "STATUS: active\nREVERSED_BY: [2026-01-02] Use Postgres BECAUSE: big\n", 1), false) // only lines added
+		edited(t, strings.Replace(last, "STATUS: active\n", "STATUS: contested\nREVERSED_BY: [2026-01-02] Use Postgres BECAUSE: big\n", 1), true)
+		edited(t, strings.Replace(last, "STATUS: reversed\n", "STATUS: active\nOBJECTION: [2026-01-03] no\n", 1), true)
+	})
+	t.Run("moved behind the other branch's entries", func(t *testing.T) {
+		// Their entries before ours, one reversed as ours was: a diff of
+		// the whole log may keep ours' STATUS line against theirs' and
+		// drop the REVERSED_BY both logs hold.
+		theirs := "[2026-01-01] DECISION: Use Rust BECAUSE: safe\nID: d-777777-bbbbbb\nSTATUS: active\n\n" +
+			"[2026-01-01] DECISION: Theirs BECAUSE: x\nID: d-888888-bbbbbb\nSTATUS: reversed\nREVERSED_BY: [2026-01-02] Other BECAUSE: y\n\n"
+		head, rest, _ := strings.Cut(last, "\n\n")
+		merged := strings.Replace(head+"\n", "STATUS: reversed\n", "STATUS: contested\nREVERSED_BY: [2026-01-02] Use Rust BECAUSE: safe\n", 1) +
+			"OBJECTION: [2026-01-03] reversed differently on two branches\n\n" + theirs + rest
+		edited(t, merged, false)
+		edited(t, strings.Replace(merged, "REVERSED_BY: [2026-01-02] Use Zig BECAUSE: small\n", "", 1), true)
+	})
+	t.Run("status and another line", func(t *testing.T) {
+		edited(t, strings.Replace(last, "STATUS: active\n", "STATUS: reversed\nREVERSED_BY: [2026-01-02] Use Postgres BECAUSE: big\n", 1)+"", false)
+		edited(t, strings.Replace(strings.Replace(last, "STATUS: active\n", "STATUS: reversed\nREVERSED_BY: [2026-01-02] Use Postgres BECAUSE: big\n", 1), "one file", "two files", 1), true)
+	})
+}
+
+// An entry a merge re-identified (the other branch had an entry with its
+// ID, another decision) is no edit by hand on the clone that pulls the
+// merge: its ID line alone changed, and its old ID is the other entry's.
+// Its text changed as well still is one.
+func TestFindHandEditsReidentified(t *testing.T) {
+	t.Parallel()
+	last := "[2026-01-01] DECISION: Use tabs BECAUSE: width\nID: d-ac2b\nSTATUS: active\n"
+	merged := "[2026-01-01] DECISION: Use spaces BECAUSE: diffs\nID: d-ac2b\nSTATUS: active\n\n" +
+		"[2026-01-01] DECISION: Use tabs BECAUSE: width\nID: d-13f5\nSTATUS: active\n"
+	if h := FindHandEdits([]byte(last), []byte(merged)); h != nil {
+		t.Errorf("re-identified: %+v", h)
+	}
+	if h := FindHandEdits([]byte(last), []byte(strings.Replace(merged, "BECAUSE: width", "BECAUSE: taste", 1))); h == nil {
+		t.Error("re-identified and reworded: no edit found")
+	}
+	// The ID changed with no other entry holding the old one: an edit.
+	if h := FindHandEdits([]byte(last), []byte(strings.Replace(last, "d-ac2b", "d-13f5", 1))); h == nil {
+		t.Error("ID edited: no edit found")
+	}
+}

@@ -107,6 +107,10 @@ type InboxProblem struct {
 	Line   int
 	Text   string // the line as written
 	Reason string
+	// Duplicate says the entry has a number or an id another entry has:
+	// one of them cannot be named, and a merge without wake's driver is
+	// the likely cause.
+	Duplicate bool
 }
 
 // Inbox is a parsed warm/inbox.md.
@@ -173,8 +177,8 @@ var inboxField = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompil
 // headings that are not entries, blank lines, "*" bullets, keys in any
 // case, indented continuation lines, unknown fields (kept, ignored), CRLF
 // line endings and a front matter block. What it cannot read as an entry
-// (a numbered heading without a reminder: line, a number used twice, an
-// unreadable time, a field given twice) comes back as a problem with its
+// (a numbered heading without a reminder: line, a number or an id used
+// twice, an unreadable time, a field given twice) comes back as a problem with its
 // line, in an *InboxError, together with everything it could read. A file
 // that is not text (a NUL byte, invalid UTF-8) is refused with an error
 // naming it and no entries: wake will not append to it.
@@ -189,7 +193,7 @@ func ParseInbox(data []byte) (Inbox, error) {
 	if first, _, ok := bytes.Cut(data, []byte("\n")); ok && bytes.HasSuffix(first, []byte("\r")) {
 		b.EOL = "\r\n"
 	}
-	p := inboxParser{b: &b, seen: map[int]int{}}
+	p := inboxParser{b: &b, seen: map[int]int{}, seenIDs: map[string]int{}}
 	start := 0
 	if _, body, ok := SplitFrontMatter(data); ok {
 		// The block's lines, its two "---" lines included, come first.
@@ -221,6 +225,8 @@ type inboxParser struct {
 	cur  *Reminder
 	ok   bool // cur is an entry to keep
 	seen map[int]int
+	// seenIDs are the lines of the entries that gave each id, lower case.
+	seenIDs map[string]int
 	// field is the key of the field a continuation line extends; had
 	// lists the keys the current entry gave.
 	field string
@@ -230,6 +236,10 @@ type inboxParser struct {
 
 func (p *inboxParser) problem(line int, text, reason string) {
 	p.b.Problems = append(p.b.Problems, InboxProblem{Line: line, Text: text, Reason: reason})
+}
+
+func (p *inboxParser) duplicate(line int, text, reason string) {
+	p.b.Problems = append(p.b.Problems, InboxProblem{Line: line, Text: text, Reason: reason, Duplicate: true})
 }
 
 // take reads one line, s without its line ending; end is the offset just
@@ -279,7 +289,7 @@ func (p *inboxParser) start(s string, m []string) {
 	p.cur = &Reminder{N: n, Line: p.line}
 	p.ok, p.field, p.had, p.head = true, "", map[string]bool{}, s
 	if prev, dup := p.seen[n]; dup {
-		p.problem(p.line, s, fmt.Sprintf("entry number %d is already the entry on line %d (likely a merge of branches that each added a reminder, without wake's merge driver: 'wake init' sets it up); renumber this one by hand to a number no entry uses", n, prev))
+		p.duplicate(p.line, s, fmt.Sprintf("entry number %d is already the entry on line %d (likely a merge of branches that each added a reminder, without wake's merge driver: 'wake init' sets it up); renumber this one by hand to a number no entry uses", n, prev))
 		p.ok = false
 	} else {
 		p.seen[n] = p.line
@@ -363,6 +373,15 @@ func (p *inboxParser) finish() {
 	if r.Text == "" {
 		p.problem(r.Line, p.head, fmt.Sprintf("entry %d has no reminder: line, so it is not read as a reminder", r.N))
 		return
+	}
+	if id := strings.ToLower(r.ID); id != "" {
+		if prev, dup := p.seenIDs[id]; dup {
+			// Kept all the same: known by its number, as a reminder
+			// without an id is.
+			p.duplicate(r.Line, p.head, fmt.Sprintf("entry %d has the id %s of the entry on line %d, which must name one reminder (likely a copy made by hand, or a merge of branches without wake's merge driver: 'wake init' sets it up); remove this one's id: line, or give it an id no entry uses", r.N, r.ID, prev))
+		} else {
+			p.seenIDs[id] = r.Line
+		}
 	}
 	p.b.Reminders = append(p.b.Reminders, *r)
 }

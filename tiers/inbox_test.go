@@ -196,3 +196,18 @@ func FuzzParseInbox(f *testing.F) {
 		}
 	})
 }
+
+// Two reminders with one id (a copy by hand, a merge without the driver)
+// are both read, by number, and the second is a problem naming the likely
+// cause.
+func TestParseInboxDuplicateID(t *testing.T) {
+	t.Parallel()
+	data := "# Remember later\n\n## 1 · 2026-11-20T10:00:00Z\n- id: r-1a2b3c-k3f9qa\n- reminder: check the oven log\n\n" +
+		"## 2 · 2026-11-21T10:00:00Z\n- id: R-1A2B3C-k3f9qa\n- reminder: call the bank\n"
+	b, err := ParseInbox([]byte(data))
+	if len(b.Reminders) != 2 || len(b.Problems) != 1 || b.Problems[0].Line != 7 ||
+		!strings.Contains(b.Problems[0].Reason, "entry 2 has the id R-1A2B3C-k3f9qa of the entry on line 3") ||
+		!strings.Contains(b.Problems[0].Reason, "without wake's merge driver") || err == nil {
+		t.Errorf("reminders %+v, problems %+v, err %v", b.Reminders, b.Problems, err)
+	}
+}

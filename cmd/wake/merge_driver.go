@@ -52,8 +52,15 @@ func (a *app) mergeDriverRun(ctx context.Context, o *mergeDriverOptions) error {
 		data[i] = b
 	}
 	g := gitwork.Git{Env: a.env}
+	rebase := false
+	switch merge.KindOf(o.path) {
+	case merge.Ledger, merge.Decisions, merge.Inbox:
+		// A rebase replays this clone's commits onto the other branch's:
+		// then %A is theirs and %B this clone's, the other way round.
+		rebase = a.rebasing(ctx)
+	}
 	res, err := merge.File(merge.Options{
-		Path: o.path, Now: a.now,
+		Path: o.path, Now: a.now, Rebase: rebase,
 		Prose: func(base, ours, theirs []byte) ([]byte, bool, error) { return g.MergeFile(ctx, base, ours, theirs) },
 	}, data[0], data[1], data[2])
 	if err != nil {
@@ -62,7 +69,7 @@ func (a *app) mergeDriverRun(ctx context.Context, o *mergeDriverOptions) error {
 	if err := store.WriteFile(a.fs, o.ours, res.Data, 0o644); err != nil {
 		return fmt.Errorf("merging %s: %w", o.path, err)
 	}
-	a.noteMerged(ctx, o, res.Data, data[1], data[2])
+	a.noteMerged(ctx, o, res, data[1], data[2], rebase)
 	for _, n := range res.Notes {
 		fmt.Fprintf(a.errOut, "wake: merge: %s: %s\n", o.path, n)
 	}
@@ -78,7 +85,7 @@ func (a *app) mergeDriverRun(ctx context.Context, o *mergeDriverOptions) error {
 // ledger line, the sessions that arrived named): git runs the driver from
 // the repository's top, with the file's path relative to it. Best effort:
 // without the note the merge stands, and only its settling waits.
-func (a *app) noteMerged(ctx context.Context, o *mergeDriverOptions, merged, ours, theirs []byte) {
+func (a *app) noteMerged(ctx context.Context, o *mergeDriverOptions, res merge.Result, ours, theirs []byte, rebase bool) {
 	abs := filepath.Join(a.cwd, filepath.FromSlash(o.path))
 	root, err := tiers.FindRoot(a.fs, "", "", filepath.Dir(abs))
 	if err != nil {
@@ -89,19 +96,22 @@ func (a *app) noteMerged(ctx context.Context, o *mergeDriverOptions, merged, our
 		return
 	}
 	var arrived []store.Arrived
+	var writers []string
 	if merge.KindOf(o.path) == merge.Ledger {
-		// A rebase replays this clone's commits onto the other branch's:
-		// then %A is theirs and %B this clone's, the other way round.
-		if a.rebasing(ctx) {
+		if rebase {
 			ours, theirs = theirs, ours
 		}
-		arrived = store.ArrivedHandoffs(ours, theirs)
+		arrived, writers = store.ArrivedHandoffs(ours, theirs), store.ArrivedWriters(ours, theirs)
 	}
 	s := &store.Store{FS: a.fs, Root: root, Now: a.now, Locker: a.locker}
 	if s.Locker == nil {
 		s.Locker = store.FileLocker{Timeout: wake.LockTimeout}
 	}
-	if err := s.NoteMerged(ctx, filepath.ToSlash(rel), merged, arrived); err != nil {
+	var reids []store.Reidentified
+	for _, r := range res.Reidentified {
+		reids = append(reids, store.Reidentified{Was: r.Was, Now: r.Now, What: r.What})
+	}
+	if err := s.NoteMergedFrom(ctx, filepath.ToSlash(rel), res.Data, arrived, writers, reids...); err != nil {
 		fmt.Fprintf(a.errOut, "wake: merge: %s: the merge stands, but the note for its settling was not written: %v\n", o.path, err)
 	}
 }
