@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"iter"
 	"runtime"
 	"slices"
 	"strconv"
@@ -436,17 +437,20 @@ func metaError(msg string) error {
 	return errors.New(msg)
 }
 
-// Scanned returns the documents the last scan of cold/ found directly in
+// Scanned yields the documents the last scan of cold/ found directly in
 // dir (slash-separated, relative to the root, such as "cold/sessions"), by
-// path, with what the index keeps of each: so that skill.md's History lists
-// the sessions without opening one.
-func (x *Index) Scanned(dir string) map[string]*Entry {
-	out := map[string]*Entry{}
-	prefix := dir + "/"
-	for rel, e := range x.entries {
-		if name, ok := strings.CutPrefix(rel, prefix); ok && e.seen && !strings.Contains(name, "/") {
-			out[rel] = e
+// path, with what the index keeps of each: so that skill.md's History and
+// the boot context's trajectory list the sessions without opening one. It
+// builds nothing: its callers keep only the few newest.
+func (x *Index) Scanned(dir string) iter.Seq2[string, *Entry] {
+	return func(yield func(string, *Entry) bool) {
+		prefix := dir + "/"
+		for rel, e := range x.entries {
+			if name, ok := strings.CutPrefix(rel, prefix); ok && e.seen && !strings.Contains(name, "/") {
+				if !yield(rel, e) {
+					return
+				}
+			}
 		}
 	}
-	return out
 }
