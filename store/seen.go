@@ -169,6 +169,32 @@ func (s *seen) readCold(fsys afero.Fs, root string) {
 	s.coldOK = true
 }
 
+// coldSigs returns the hashes of the signatures the records of the cold
+// documents use, of those in the named buckets: what [seen.readCold]
+// would add to the references, without keeping a record. A save that
+// rewrites a bucket (a tier file's new version: every decision) needs no
+// more of a record a line a cold document, which a long life makes
+// thousands of lines. A record [seen.readCold] would refuse gives none,
+// as it would.
+func (s *seen) coldSigs(fsys afero.Fs, root string, buckets map[string]bool) map[string]bool {
+	data, err := tiers.ReadOwn(fsys, root, tiers.StateDir+"/"+SeenColdFile)
+	text, ok := bytes.CutPrefix(data, []byte(seenColdHeader))
+	if err != nil || !ok {
+		return nil
+	}
+	used := map[string]bool{}
+	for line := range strings.Lines(string(text)) {
+		p, r, ok := parseSeenLine(strings.TrimSuffix(line, "\n"))
+		if !ok || !isColdDoc(p) {
+			return nil
+		}
+		if r.Sig && buckets[bucketOf(r.Hash)] {
+			used[r.Hash] = true
+		}
+	}
+	return used
+}
+
 // parseSeenLine reads a record: seven fields, the change time in the
 // flags (see fsrecord.WithChangeTime; a line an older wake wrote has
 // none: 0).
@@ -315,13 +341,18 @@ func (s *seen) save(fsys afero.Fs, root string) error {
 	for h := range s.unused {
 		buckets[bucketOf(h)] = true
 	}
-	if len(buckets) > 0 {
-		s.readCold(fsys, root)
+	// A signature only a cold document's record uses stays: the records
+	// of the cold documents, when this run has not read them, are looked
+	// through for the hashes of the buckets rewritten alone (see
+	// [seen.coldSigs]), not read into the record to be written again.
+	var coldUse map[string]bool
+	if len(buckets) > 0 && !s.coldRead {
+		coldUse = s.coldSigs(fsys, root, buckets)
 	}
 	for _, b := range slices.Sorted(maps.Keys(buckets)) {
 		p := s.pack(fsys, root, b)
 		for h := range p {
-			if s.refs[h] == 0 {
+			if s.refs[h] == 0 && !coldUse[h] {
 				delete(p, h)
 			}
 		}
