@@ -51,6 +51,7 @@ type Index struct {
 	dirty    bool
 	learnt   bool   // a document was read in this run: see [Index.Unchanged]
 	sum      string // of the file as loaded, or as last saved: see [Index.Sum]
+	loadSum  string // of the file as loaded: see [Index.LoadedSum]
 	// versions are those of the documents read whole in this run, kept
 	// when asked for: see [Index.KeepVersions].
 	versions map[string]store.DocVersion
@@ -146,6 +147,7 @@ func NewIndex(encoding string, data []byte) *Index {
 	}
 	x.entries, x.loaded, x.dirty = entries, len(entries), false
 	x.sum = indexSum(data)
+	x.loadSum = x.sum
 	return x
 }
 
