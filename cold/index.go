@@ -3,7 +3,6 @@ package cold
 import (
 	"bytes"
 	"errors"
-	"fmt"
 	"iter"
 	"runtime"
 	"slices"
@@ -353,8 +352,6 @@ func isRacy(f tiers.ColdFile, now time.Time) bool {
 // Marshal encodes the entries, one tab-separated line each, in path order.
 // After a whole scan of cold/ only the documents it found are kept.
 func (x *Index) Marshal() []byte {
-	var b bytes.Buffer
-	b.WriteString(coldIndexHeader + x.encoding + "\n")
 	paths := make([]string, 0, len(x.entries))
 	for p, e := range x.entries {
 		if (!x.scanned || e.seen) && !e.racy {
@@ -362,23 +359,44 @@ func (x *Index) Marshal() []byte {
 		}
 	}
 	slices.Sort(paths)
+	// Appended field by field, not formatted: a hand-off saves the index
+	// of every cold document, one a session.
+	b := make([]byte, 0, 64+len(paths)*256)
+	b = append(b, coldIndexHeader+x.encoding+"\n"...)
 	for _, p := range paths {
 		e := x.entries[p]
-		flags := ""
+		b = appendField(b, esc(p))
+		b = strconv.AppendInt(b, e.Size, 10)
+		b = append(b, '\t')
+		b = strconv.AppendInt(b, e.MTime, 10)
+		b = append(b, '\t')
+		b = strconv.AppendInt(b, int64(e.Tokens), 10)
+		b = append(b, '\t')
 		if e.Binary {
-			flags += "b"
+			b = append(b, 'b')
 		}
 		if e.Huge {
-			flags += "h"
+			b = append(b, 'h')
 		}
 		if e.SourceOfTruth {
-			flags += "t"
+			b = append(b, 't')
 		}
-		fmt.Fprintf(&b, "%s\t%d\t%d\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", esc(p), e.Size, e.MTime, e.Tokens, fsrecord.WithChangeTime(flags, e.CTime),
-			esc(e.Sens), esc(e.Summary), esc(e.Heading), esc(e.MetaErr), esc(e.Session), esc(e.MemoryType), esc(e.ProjectID), esc(e.Next), esc(e.Risk))
+		if e.CTime != 0 {
+			b = append(b, '@')
+			b = strconv.AppendInt(b, e.CTime, 10)
+		}
+		b = append(b, '\t')
+		for _, f := range [...]string{e.Sens, e.Summary, e.Heading, e.MetaErr, e.Session, e.MemoryType, e.ProjectID, e.Next} {
+			b = appendField(b, esc(f))
+		}
+		b = append(b, esc(e.Risk)...)
+		b = append(b, '\n')
 	}
-	return b.Bytes()
+	return b
 }
+
+// appendField appends s and a tab.
+func appendField(b []byte, s string) []byte { return append(append(b, s...), '\t') }
 
 // parseColdEntry reads a line of the index: fourteen fields, the change
 // time in the flags (see fsrecord.WithChangeTime; a line an older wake

@@ -3,7 +3,6 @@ package store
 import (
 	"bytes"
 	"errors"
-	"fmt"
 	"maps"
 	"slices"
 	"strconv"
@@ -241,33 +240,50 @@ func parseSeenLine(line string) (string, seenRecord, bool) {
 // marshal encodes the records of the tier files and the stamps, or of
 // the cold documents, a line each in path order.
 func (s *seen) marshal(cold bool) []byte {
-	var b bytes.Buffer
-	if cold {
-		b.WriteString(seenColdHeader)
-	} else {
-		fmt.Fprintf(&b, "%s%d\n", seenHeader, s.mark)
-	}
-	for _, p := range slices.Sorted(maps.Keys(s.files)) {
-		if isColdDoc(p) != cold {
-			continue
+	var paths []string
+	for p := range s.files {
+		if isColdDoc(p) == cold {
+			paths = append(paths, p)
 		}
+	}
+	slices.Sort(paths)
+	// Appended field by field, not formatted: the record of the cold
+	// documents has a line a document, and a hand-off writes it.
+	b := make([]byte, 0, 64+len(paths)*128)
+	if cold {
+		b = append(b, seenColdHeader...)
+	} else {
+		b = append(b, seenHeader...)
+		b = strconv.AppendInt(b, s.mark, 10)
+		b = append(b, '\n')
+	}
+	for _, p := range paths {
 		r := s.files[p]
-		flags := ""
+		b = append(append(b, escTab(p)...), '\t')
+		b = append(strconv.AppendInt(b, r.Size, 10), '\t')
+		b = append(strconv.AppendInt(b, r.MTime, 10), '\t')
+		b = append(append(b, r.Hash...), '\t')
+		b = append(strconv.AppendInt(b, int64(r.Lines), 10), '\t')
+		b = append(strconv.AppendInt(b, r.Mark, 10), '\t')
 		if r.Racy {
-			flags += "r"
+			b = append(b, 'r')
 		}
 		if r.Sig {
-			flags += "l"
+			b = append(b, 'l')
 		}
 		switch r.Level {
 		case tiers.Secret:
-			flags += "s"
+			b = append(b, 's')
 		case tiers.Confidential:
-			flags += "c"
+			b = append(b, 'c')
 		}
-		fmt.Fprintf(&b, "%s\t%d\t%d\t%s\t%d\t%d\t%s\n", escTab(p), r.Size, r.MTime, r.Hash, r.Lines, r.Mark, fsrecord.WithChangeTime(flags, r.CTime))
+		if r.CTime != 0 {
+			b = append(b, '@')
+			b = strconv.AppendInt(b, r.CTime, 10)
+		}
+		b = append(b, '\n')
 	}
-	return b.Bytes()
+	return b
 }
 
 // set records rel as sig describes it (sig nil when none is kept), or
