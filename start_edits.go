@@ -89,7 +89,8 @@ func (e *startEdits) cold(ctx context.Context, idx *cold.Index) bool {
 	if !idx.HasScan() {
 		return e.record(ctx)
 	}
-	look := store.ColdLook{Index: idx.Sum(), Unchanged: idx.Unchanged(), Found: idx.Found, Read: idx.Version}
+	look := store.ColdLook{Index: idx.Sum(), Unchanged: idx.Unchanged(), Found: idx.Found, Read: idx.Version,
+		Loaded: idx.LoadedSum(), Learnt: idx.Learnt, Has: idx.Has}
 	if err := e.sc.LookAtCold(look); err != nil {
 		e.warn(fmt.Sprintf("looking for edits made outside wake: %v", err))
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/afero"
 
 	"github.com/wakeproto/wake/budget"
+	"github.com/wakeproto/wake/cold"
 	"github.com/wakeproto/wake/policy"
 	"github.com/wakeproto/wake/store"
 	"github.com/wakeproto/wake/tiers"
@@ -106,33 +107,19 @@ func (c *Context) addTrajectory(o Options) {
 // none of them; read from the files when there is no index.
 func (c *Context) coldSessions(o Options) (read []TrajectoryEntry, older int) {
 	most := max(trajectoryRead, o.Config.Checks.RiskSessions)
-	var out []TrajectoryEntry
 	if o.ColdIndex != nil {
-		for rel, e := range o.ColdIndex.Scanned(tiers.SessionsDir) {
-			at, err := time.Parse(time.RFC3339, e.Session)
-			if err != nil || e.Binary {
-				continue
-			}
-			te := TrajectoryEntry{At: at.UTC(), Path: rel, Summary: e.Summary, Next: e.Next, Risk: e.Risk}
-			if lvl, ok := o.ColdIndex.Level(rel); ok && lvl != tiers.Public && lvl != tiers.Internal {
-				te.Held, te.Next, te.Risk = lvl, "", ""
-				if lvl != tiers.Confidential {
-					te.Summary = ""
-				}
-			}
-			out = append(out, te)
+		return newestIndexed(o.ColdIndex, most)
+	}
+	var out []TrajectoryEntry
+	names, _ := afero.ReadDir(o.FS, o.Root+"/"+tiers.SessionsDir)
+	for _, fi := range names {
+		if fi.IsDir() || path.Ext(fi.Name()) != ".md" {
+			continue
 		}
-	} else {
-		names, _ := afero.ReadDir(o.FS, o.Root+"/"+tiers.SessionsDir)
-		for _, fi := range names {
-			if fi.IsDir() || path.Ext(fi.Name()) != ".md" {
-				continue
-			}
-			rel := tiers.SessionsDir + "/" + fi.Name()
-			if d, err := tiers.ReadDoc(o.FS, o.Root, rel); err == nil {
-				if e, ok := trajectoryEntry(rel, d); ok {
-					out = append(out, e)
-				}
+		rel := tiers.SessionsDir + "/" + fi.Name()
+		if d, err := tiers.ReadDoc(o.FS, o.Root, rel); err == nil {
+			if e, ok := trajectoryEntry(rel, d); ok {
+				out = append(out, e)
 			}
 		}
 	}
@@ -141,6 +128,51 @@ func (c *Context) coldSessions(o Options) (read []TrajectoryEntry, older int) {
 		return out, 0
 	}
 	return out[:most], len(out) - most
+}
+
+// newestIndexed is [Context.coldSessions] from the cold index: of every
+// record it keeps only the most newest, each kept in order as it comes
+// (the index holds one record a session, and the trajectory shows a few),
+// and makes entries of those alone.
+func newestIndexed(x *cold.Index, most int) (read []TrajectoryEntry, older int) {
+	type found struct {
+		te TrajectoryEntry
+		e  *cold.Entry
+	}
+	var top []found // newest first, at most most
+	n := 0
+	for rel, e := range x.Scanned(tiers.SessionsDir) {
+		if e.Binary {
+			continue
+		}
+		at, err := time.Parse(time.RFC3339, e.Session)
+		if err != nil {
+			continue
+		}
+		n++
+		f := found{TrajectoryEntry{At: at.UTC(), Path: rel}, e}
+		if len(top) == most && byNewest(f.te, top[most-1].te) >= 0 {
+			continue
+		}
+		i, _ := slices.BinarySearchFunc(top, f, func(a, b found) int { return byNewest(a.te, b.te) })
+		if len(top) == most {
+			top = top[:most-1]
+		}
+		top = slices.Insert(top, i, f)
+	}
+	read = make([]TrajectoryEntry, len(top))
+	for i, f := range top {
+		te, e := f.te, f.e
+		te.Summary, te.Next, te.Risk = e.Summary, e.Next, e.Risk
+		if lvl, ok := x.Level(te.Path); ok && lvl != tiers.Public && lvl != tiers.Internal {
+			te.Held, te.Next, te.Risk = lvl, "", ""
+			if lvl != tiers.Confidential {
+				te.Summary = ""
+			}
+		}
+		read[i] = te
+	}
+	return read, n - len(top)
 }
 
 // byNewest orders sessions newest first: by time, then recent/latest.md,

@@ -36,10 +36,51 @@ func (x *Index) Found() map[string]store.Observed {
 	}
 	for p, e := range x.entries {
 		if e.seen && e.fresh {
-			found[p] = store.Observed{Path: p, Exists: true, Size: e.Size, ModTime: time.Unix(0, e.MTime), CTime: e.CTime}
+			found[p] = e.observed(p)
 		}
 	}
 	return found
+}
+
+// Learnt returns the documents the scan of cold/ read in this run, by
+// path, as they are now: those the index did not know, or knew with
+// another size or time. Any other document the scan found is one the
+// index knew as it was loaded (see [Index.LoadedSum]).
+func (x *Index) Learnt() map[string]store.Observed {
+	found := map[string]store.Observed{}
+	if !x.HasScan() {
+		return found
+	}
+	for p, e := range x.entries {
+		if e.seen && e.fresh && !e.loaded {
+			found[p] = e.observed(p)
+		}
+	}
+	return found
+}
+
+// Has returns the document at p as the scan of cold/ in this run found
+// it: false for one it did not find, or could not read (see
+// [Index.Found]).
+func (x *Index) Has(p string) (store.Observed, bool) {
+	e := x.entries[p]
+	if !x.HasScan() || e == nil || !e.seen || !e.fresh {
+		return store.Observed{}, false
+	}
+	return e.observed(p), true
+}
+
+func (e *Entry) observed(p string) store.Observed {
+	return store.Observed{Path: p, Exists: true, Size: e.Size, ModTime: time.Unix(0, e.MTime), CTime: e.CTime}
+}
+
+// LoadedSum identifies the index's file as this run loaded it, whatever
+// it saved since; "" when it loaded none whole.
+func (x *Index) LoadedSum() string {
+	if x == nil {
+		return ""
+	}
+	return x.loadSum
 }
 
 // Sum identifies the index's file as this run left it: as it was loaded,

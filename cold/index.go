@@ -3,7 +3,7 @@ package cold
 import (
 	"bytes"
 	"errors"
-	"fmt"
+	"iter"
 	"runtime"
 	"slices"
 	"strconv"
@@ -50,6 +50,7 @@ type Index struct {
 	dirty    bool
 	learnt   bool   // a document was read in this run: see [Index.Unchanged]
 	sum      string // of the file as loaded, or as last saved: see [Index.Sum]
+	loadSum  string // of the file as loaded: see [Index.LoadedSum]
 	// versions are those of the documents read whole in this run, kept
 	// when asked for: see [Index.KeepVersions].
 	versions map[string]store.DocVersion
@@ -145,6 +146,7 @@ func NewIndex(encoding string, data []byte) *Index {
 	}
 	x.entries, x.loaded, x.dirty = entries, len(entries), false
 	x.sum = indexSum(data)
+	x.loadSum = x.sum
 	return x
 }
 
@@ -350,8 +352,6 @@ func isRacy(f tiers.ColdFile, now time.Time) bool {
 // Marshal encodes the entries, one tab-separated line each, in path order.
 // After a whole scan of cold/ only the documents it found are kept.
 func (x *Index) Marshal() []byte {
-	var b bytes.Buffer
-	b.WriteString(coldIndexHeader + x.encoding + "\n")
 	paths := make([]string, 0, len(x.entries))
 	for p, e := range x.entries {
 		if (!x.scanned || e.seen) && !e.racy {
@@ -359,23 +359,44 @@ func (x *Index) Marshal() []byte {
 		}
 	}
 	slices.Sort(paths)
+	// Appended field by field, not formatted: a hand-off saves the index
+	// of every cold document, one a session.
+	b := make([]byte, 0, 64+len(paths)*256)
+	b = append(b, coldIndexHeader+x.encoding+"\n"...)
 	for _, p := range paths {
 		e := x.entries[p]
-		flags := ""
+		b = appendField(b, esc(p))
+		b = strconv.AppendInt(b, e.Size, 10)
+		b = append(b, '\t')
+		b = strconv.AppendInt(b, e.MTime, 10)
+		b = append(b, '\t')
+		b = strconv.AppendInt(b, int64(e.Tokens), 10)
+		b = append(b, '\t')
 		if e.Binary {
-			flags += "b"
+			b = append(b, 'b')
 		}
 		if e.Huge {
-			flags += "h"
+			b = append(b, 'h')
 		}
 		if e.SourceOfTruth {
-			flags += "t"
+			b = append(b, 't')
 		}
-		fmt.Fprintf(&b, "%s\t%d\t%d\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", esc(p), e.Size, e.MTime, e.Tokens, fsrecord.WithChangeTime(flags, e.CTime),
-			esc(e.Sens), esc(e.Summary), esc(e.Heading), esc(e.MetaErr), esc(e.Session), esc(e.MemoryType), esc(e.ProjectID), esc(e.Next), esc(e.Risk))
+		if e.CTime != 0 {
+			b = append(b, '@')
+			b = strconv.AppendInt(b, e.CTime, 10)
+		}
+		b = append(b, '\t')
+		for _, f := range [...]string{e.Sens, e.Summary, e.Heading, e.MetaErr, e.Session, e.MemoryType, e.ProjectID, e.Next} {
+			b = appendField(b, esc(f))
+		}
+		b = append(b, esc(e.Risk)...)
+		b = append(b, '\n')
 	}
-	return b.Bytes()
+	return b
 }
+
+// appendField appends s and a tab.
+func appendField(b []byte, s string) []byte { return append(append(b, s...), '\t') }
 
 // parseColdEntry reads a line of the index: fourteen fields, the change
 // time in the flags (see fsrecord.WithChangeTime; a line an older wake
@@ -436,17 +457,20 @@ func metaError(msg string) error {
 	return errors.New(msg)
 }
 
-// Scanned returns the documents the last scan of cold/ found directly in
+// Scanned yields the documents the last scan of cold/ found directly in
 // dir (slash-separated, relative to the root, such as "cold/sessions"), by
-// path, with what the index keeps of each: so that skill.md's History lists
-// the sessions without opening one.
-func (x *Index) Scanned(dir string) map[string]*Entry {
-	out := map[string]*Entry{}
-	prefix := dir + "/"
-	for rel, e := range x.entries {
-		if name, ok := strings.CutPrefix(rel, prefix); ok && e.seen && !strings.Contains(name, "/") {
-			out[rel] = e
+// path, with what the index keeps of each: so that skill.md's History and
+// the boot context's trajectory list the sessions without opening one. It
+// builds nothing: its callers keep only the few newest.
+func (x *Index) Scanned(dir string) iter.Seq2[string, *Entry] {
+	return func(yield func(string, *Entry) bool) {
+		prefix := dir + "/"
+		for rel, e := range x.entries {
+			if name, ok := strings.CutPrefix(rel, prefix); ok && e.seen && !strings.Contains(name, "/") {
+				if !yield(rel, e) {
+					return
+				}
+			}
 		}
 	}
-	return out
 }

@@ -7,7 +7,6 @@ import (
 	"regexp"
 	"runtime"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -93,6 +92,10 @@ type tocDoc struct {
 	mtime  time.Time
 	conf   bool
 	huge   bool
+	// rec is what the name says when it is a session record's (isRec):
+	// read once, for the months and the sort.
+	rec   recordName
+	isRec bool
 }
 
 // BuildTOC lists cold/ and fits the listing to limit tokens, or lists it
@@ -330,6 +333,7 @@ func (t *TOC) add(f tiers.ColdFile, e Entry) {
 		d = dirs[dirPath]
 	}
 	doc := &tocDoc{path: f.Path, tokens: e.Tokens, mtime: f.ModTime, huge: e.Huge}
+	doc.rec, doc.isRec = parseRecordName(f.Path[len(dirPath):])
 	if policy.Level(e.Sens, nil) == policy.Confidential {
 		t.Confidential++
 		doc.conf, doc.title = true, tiers.ShortLine(e.Summary)
@@ -375,16 +379,18 @@ func (t *TOC) groupMonths() {
 	}
 	newest := ""
 	for _, doc := range d.docs {
-		newest = max(newest, sessionMonth(doc.path))
+		if doc.isRec {
+			newest = max(newest, doc.rec.month())
+		}
 	}
 	months := map[string]*tocDir{}
 	keep := d.docs[:0]
 	for _, doc := range d.docs {
-		m := sessionMonth(doc.path)
-		if m == "" || m == newest {
+		if !doc.isRec || doc.rec.month() == newest {
 			keep = append(keep, doc)
 			continue
 		}
+		m := doc.rec.month()
 		md := months[m]
 		if md == nil {
 			md = &tocDir{month: m, path: d.path + m + "-*", depth: d.depth + 1, parent: d}
@@ -396,42 +402,6 @@ func (t *TOC) groupMonths() {
 	d.docs = keep
 }
 
-// sessionRecord matches the names a hand-off gives session records: the
-// session's time, the writer id of the clone that wrote it (absent from
-// the names older wakes gave), with "-N" when the name was taken.
-var sessionRecord = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`^(\d{4}-\d{2})-\d{2}T\d{2}-\d{2}-\d{2}Z(?:-([a-z][a-z0-9]{2,15}))?(?:-(\d{1,9}))?\.md$`)
-})
-
-// sessionMonth is the month of a session record's name, "" for another
-// name.
-func sessionMonth(p string) string {
-	if m := sessionRecord().FindStringSubmatch(path.Base(p)); m != nil {
-		return m[1]
-	}
-	return ""
-}
-
-// compareRecords orders session records newest first by their names
-// (their session times, then the "-N" of a name taken in that second,
-// then their writers); ok is false unless both are named as records.
-func compareRecords(a, b string) (c int, ok bool) {
-	ma, mb := sessionRecord().FindStringSubmatch(path.Base(a)), sessionRecord().FindStringSubmatch(path.Base(b))
-	if ma == nil || mb == nil {
-		return 0, false
-	}
-	ta, tb := path.Base(a)[:20], path.Base(b)[:20]
-	if c := strings.Compare(tb, ta); c != 0 {
-		return c, true
-	}
-	na, _ := strconv.Atoi(cmp.Or(ma[3], "1"))
-	nb, _ := strconv.Atoi(cmp.Or(mb[3], "1"))
-	if c := cmp.Compare(nb, na); c != 0 {
-		return c, true
-	}
-	return strings.Compare(mb[2], ma[2]), true
-}
-
 // prepare sorts the tree, sums each directory and fixes the fold order.
 func (t *TOC) prepare() {
 	t.groupMonths()
@@ -440,8 +410,8 @@ func (t *TOC) prepare() {
 	walk = func(d *tocDir) {
 		slices.SortFunc(d.docs, func(a, b *tocDoc) int {
 			// Records by their names: a checkout sets every time alike.
-			if c, ok := compareRecords(a.path, b.path); ok {
-				return c
+			if a.isRec && b.isRec {
+				return compareRecordNames(a.rec, b.rec)
 			}
 			if c := b.mtime.Compare(a.mtime); c != 0 {
 				return c

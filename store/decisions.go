@@ -195,9 +195,13 @@ type decisionFile struct {
 	given tiers.IDSet // the IDs this write gives entries that had none
 	// openComment is the line of a comment left open in the log as read.
 	openComment int
-	// archive is the decisions archive: the reversed entries compaction
-	// moved out of the log, which keep their IDs there.
-	archive tiers.DecisionLog
+	// archived are the IDs of the decisions archive's entries: the
+	// reversed entries compaction moved out of the log, which keep their
+	// IDs there (see [ArchivedDecisionIDs]). The archive itself is read
+	// only for a reference no entry of the log answers (see
+	// [decisionFile.resolve]): it holds most of a long life's decisions.
+	archived    tiers.IDSet
+	readArchive func() (tiers.DecisionLog, error)
 	// writer is the writer id of this clone, which the IDs it gives carry
 	// (see [tiers.DeriveID]).
 	writer string
@@ -236,10 +240,11 @@ func (s *Store) readDecisionsLocked() (decisionFile, error) {
 		return decisionFile{}, err
 	}
 	s.writtenIDs = rec
-	if f.archive, err = ReadDecisionsArchive(s.FS, s.Root); err != nil {
+	if f.archived, err = ArchivedDecisionIDs(s.FS, s.Root); err != nil {
 		return decisionFile{}, err
 	}
-	f.gone = Vanished(f.log, written, f.edits, f.archive.IDs())
+	f.readArchive = func() (tiers.DecisionLog, error) { return ReadDecisionsArchive(s.FS, s.Root) }
+	f.gone = Vanished(f.log, written, f.edits, f.archived)
 	for _, w := range written {
 		f.known.Add(w.ID)
 	}

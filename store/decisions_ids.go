@@ -145,7 +145,14 @@ func (f *decisionFile) resolve(ref DecisionRef) (tiers.Decision, error) {
 	case len(es) > 1:
 		return tiers.Decision{}, &AmbiguousIDError{Prefix: ref.ID, Entries: es}
 	}
-	switch ar := f.archive.Match(ref.ID); {
+	var archive tiers.DecisionLog
+	if f.readArchive != nil {
+		var err error
+		if archive, err = f.readArchive(); err != nil {
+			return tiers.Decision{}, err
+		}
+	}
+	switch ar := archive.Match(ref.ID); {
 	case len(ar) == 1:
 		return tiers.Decision{}, &ArchivedError{Entry: ar[0]}
 	case len(ar) > 1:

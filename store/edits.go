@@ -367,6 +367,16 @@ type ColdLook struct {
 	// read whole in this run (see [VersionOf]), so that it is not read
 	// again; false for any other.
 	Read func(path string) (DocVersion, bool)
+	// Loaded identifies the cold index's file as the start loaded it,
+	// before the scan taught it anything. While that is the file the last
+	// look saw, the documents the scan found as the index knew them are
+	// as the last look found them: only those the scan read (Learnt), and
+	// the records of documents it did not find (Has), are looked at, not
+	// every document (a hand-off adds one record to thousands). Without
+	// Learnt and Has, every document Found returns is looked at.
+	Loaded string
+	Learnt func() map[string]Observed
+	Has    func(path string) (Observed, bool)
 }
 
 // LookAtCold looks at the cold documents: at each one the scan of cold/
@@ -385,10 +395,25 @@ func (sc *EditScan) LookAtCold(c ColdLook) error {
 		// Written even when cold/ is empty: a baseline of nothing is one.
 		sc.seen.coldDirty = true
 	}
-	found := c.Found()
+	var found map[string]Observed
+	has := func(p string) bool { _, ok := found[p]; return ok }
+	if delta := c.Learnt != nil && c.Has != nil && sc.seen.coldOK && had && c.Loaded != "" && stamp.Hash == c.Loaded; delta {
+		found = c.Learnt()
+		for p, r := range sc.seen.files {
+			// A record taken racy is read again whatever the stat says.
+			if r.Racy && isColdDoc(p) {
+				if o, ok := c.Has(p); ok {
+					found[p] = o
+				}
+			}
+		}
+		has = func(p string) bool { _, ok := c.Has(p); return ok }
+	} else {
+		found = c.Found()
+	}
 	errs := sc.lookAll(found, c.Read)
 	for p := range sc.seen.files {
-		if _, ok := found[p]; ok || !isColdDoc(p) {
+		if !isColdDoc(p) || has(p) {
 			continue
 		}
 		o, err := ObservePath(sc.fsys, sc.root, p)

@@ -257,12 +257,21 @@ func (s *Store) removeTempsOf(rel string) error {
 		return nil // a directory linked elsewhere holds no temporary file of wake's
 	}
 	dir, base := filepath.Split(s.Path(rel))
-	for _, name := range dirNames(s.FS, dir) {
+	stamp, stamped := "", false
+	if path.Dir(rel) == tiers.SessionsDir {
+		stamp, stamped = sessionsStamp(s.FS, sessionsDir(s.Root))
+	}
+	names := dirNames(s.FS, dir)
+	for _, name := range names {
 		if isTemp(name, base) {
 			if err := s.FS.Remove(filepath.Join(dir, name)); err != nil {
 				return fmt.Errorf("removing %s: %w", name, err)
 			}
+			stamped = false // the directory changed since its stamp
 		}
+	}
+	if stamped {
+		noteSessionsSwept(s.FS, s.Root, stamp, names)
 	}
 	return nil
 }

@@ -3,7 +3,6 @@ package store
 import (
 	"bytes"
 	"errors"
-	"fmt"
 	"maps"
 	"slices"
 	"strconv"
@@ -169,6 +168,32 @@ func (s *seen) readCold(fsys afero.Fs, root string) {
 	s.coldOK = true
 }
 
+// coldSigs returns the hashes of the signatures the records of the cold
+// documents use, of those in the named buckets: what [seen.readCold]
+// would add to the references, without keeping a record. A save that
+// rewrites a bucket (a tier file's new version: every decision) needs no
+// more of a record a line a cold document, which a long life makes
+// thousands of lines. A record [seen.readCold] would refuse gives none,
+// as it would.
+func (s *seen) coldSigs(fsys afero.Fs, root string, buckets map[string]bool) map[string]bool {
+	data, err := tiers.ReadOwn(fsys, root, tiers.StateDir+"/"+SeenColdFile)
+	text, ok := bytes.CutPrefix(data, []byte(seenColdHeader))
+	if err != nil || !ok {
+		return nil
+	}
+	used := map[string]bool{}
+	for line := range strings.Lines(string(text)) {
+		p, r, ok := parseSeenLine(strings.TrimSuffix(line, "\n"))
+		if !ok || !isColdDoc(p) {
+			return nil
+		}
+		if r.Sig && buckets[bucketOf(r.Hash)] {
+			used[r.Hash] = true
+		}
+	}
+	return used
+}
+
 // parseSeenLine reads a record: seven fields, the change time in the
 // flags (see fsrecord.WithChangeTime; a line an older wake wrote has
 // none: 0).
@@ -215,33 +240,50 @@ func parseSeenLine(line string) (string, seenRecord, bool) {
 // marshal encodes the records of the tier files and the stamps, or of
 // the cold documents, a line each in path order.
 func (s *seen) marshal(cold bool) []byte {
-	var b bytes.Buffer
-	if cold {
-		b.WriteString(seenColdHeader)
-	} else {
-		fmt.Fprintf(&b, "%s%d\n", seenHeader, s.mark)
-	}
-	for _, p := range slices.Sorted(maps.Keys(s.files)) {
-		if isColdDoc(p) != cold {
-			continue
+	var paths []string
+	for p := range s.files {
+		if isColdDoc(p) == cold {
+			paths = append(paths, p)
 		}
+	}
+	slices.Sort(paths)
+	// Appended field by field, not formatted: the record of the cold
+	// documents has a line a document, and a hand-off writes it.
+	b := make([]byte, 0, 64+len(paths)*128)
+	if cold {
+		b = append(b, seenColdHeader...)
+	} else {
+		b = append(b, seenHeader...)
+		b = strconv.AppendInt(b, s.mark, 10)
+		b = append(b, '\n')
+	}
+	for _, p := range paths {
 		r := s.files[p]
-		flags := ""
+		b = append(append(b, escTab(p)...), '\t')
+		b = append(strconv.AppendInt(b, r.Size, 10), '\t')
+		b = append(strconv.AppendInt(b, r.MTime, 10), '\t')
+		b = append(append(b, r.Hash...), '\t')
+		b = append(strconv.AppendInt(b, int64(r.Lines), 10), '\t')
+		b = append(strconv.AppendInt(b, r.Mark, 10), '\t')
 		if r.Racy {
-			flags += "r"
+			b = append(b, 'r')
 		}
 		if r.Sig {
-			flags += "l"
+			b = append(b, 'l')
 		}
 		switch r.Level {
 		case tiers.Secret:
-			flags += "s"
+			b = append(b, 's')
 		case tiers.Confidential:
-			flags += "c"
+			b = append(b, 'c')
 		}
-		fmt.Fprintf(&b, "%s\t%d\t%d\t%s\t%d\t%d\t%s\n", escTab(p), r.Size, r.MTime, r.Hash, r.Lines, r.Mark, fsrecord.WithChangeTime(flags, r.CTime))
+		if r.CTime != 0 {
+			b = append(b, '@')
+			b = strconv.AppendInt(b, r.CTime, 10)
+		}
+		b = append(b, '\n')
 	}
-	return b.Bytes()
+	return b
 }
 
 // set records rel as sig describes it (sig nil when none is kept), or
@@ -315,13 +357,18 @@ func (s *seen) save(fsys afero.Fs, root string) error {
 	for h := range s.unused {
 		buckets[bucketOf(h)] = true
 	}
-	if len(buckets) > 0 {
-		s.readCold(fsys, root)
+	// A signature only a cold document's record uses stays: the records
+	// of the cold documents, when this run has not read them, are looked
+	// through for the hashes of the buckets rewritten alone (see
+	// [seen.coldSigs]), not read into the record to be written again.
+	var coldUse map[string]bool
+	if len(buckets) > 0 && !s.coldRead {
+		coldUse = s.coldSigs(fsys, root, buckets)
 	}
 	for _, b := range slices.Sorted(maps.Keys(buckets)) {
 		p := s.pack(fsys, root, b)
 		for h := range p {
-			if s.refs[h] == 0 {
+			if s.refs[h] == 0 && !coldUse[h] {
 				delete(p, h)
 			}
 		}

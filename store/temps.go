@@ -49,7 +49,14 @@ func removeStaleTemps(fsys afero.Fs, root string, now time.Time) []string {
 			continue // a directory linked elsewhere holds no temporary file of wake's
 		}
 		dir := filepath.Join(root, filepath.FromSlash(rel))
-		for _, name := range dirNames(fsys, dir) {
+		stamp, stamped := "", false
+		if rel == tiers.SessionsDir {
+			if stamp, stamped = sessionsStamp(fsys, dir); stamped && sessionsSwept(fsys, root, stamp) {
+				continue
+			}
+		}
+		names := dirNames(fsys, dir)
+		for _, name := range names {
 			if !isTempName(name) {
 				continue
 			}
@@ -61,6 +68,9 @@ func removeStaleTemps(fsys afero.Fs, root string, now time.Time) []string {
 			if fsys.Remove(p) == nil {
 				removed = append(removed, p)
 			}
+		}
+		if stamped {
+			noteSessionsSwept(fsys, root, stamp, names)
 		}
 	}
 	return removed
