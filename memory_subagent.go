@@ -57,7 +57,8 @@ const consumptionPrompt = "Treat this capsule as authoritative for current conte
 	"It is a curated snapshot, so verify it against the memory files in %s (the HANDOFF, the active tasks and decisions) and the repository before you rely on a detail, " +
 	"and note any discrepancy in your report to the main agent. " +
 	"If critical information seems missing, say \"" + CapsuleGap + ": <what is missing>\" in your report, so that the main agent can add it. " +
-	"When you finish, report what changed, so that the memory (and the next capsule) stays accurate.\n"
+	"When you finish, report what changed, so that the memory (and the next capsule) stays accurate. " +
+	"The main session hands off, not you: do not run `wake handoff`.\n"
 
 // SubagentStart is the SubagentStart hook's work: it gives the subagent
 // the newest capsule of the current branch, building one first when the

@@ -73,7 +73,7 @@ func TestSubagentStartBuildsThenReuses(t *testing.T) {
 			t.Errorf("the injection lacks %q:\n%s", want, text)
 		}
 	}
-	if len(text) > 4096 || !strings.HasSuffix(text, "stays accurate.\n") {
+	if len(text) > 4096 || !strings.HasSuffix(text, "stays accurate. The main session hands off, not you: do not run `wake handoff`.\n") {
 		t.Errorf("%d bytes, or the consumption prompt is not last:\n%s", len(text), text)
 	}
 	rs := subagents(t, fsys)
