@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -27,6 +28,11 @@ type SubagentStartInput struct {
 	// a capsule built for the subagent takes its highlights from it. ""
 	// when the client gave none.
 	Transcript string
+	// Known is the boot context the client gives the subagent itself
+	// (Claude Code's CLAUDE.md import of boot.md), "" when none: the
+	// capsule then carries only what the subagent lacks, none of its
+	// lines that the boot context already holds.
+	Known string
 }
 
 // Injection is what [Memory.SubagentStart] gives a subagent.
@@ -50,6 +56,30 @@ type Injection struct {
 // CapsuleGap is what a subagent says when its capsule lacks something
 // it needs.
 const CapsuleGap = "Capsule gap"
+
+// knownLine reports whether the capsule's line l says what the boot
+// context known holds already: its text, less a list's marker, is in it.
+// Short lines (a heading's word, "None.") are always kept.
+func knownLine(l, known string) bool {
+	if known == "" {
+		return false
+	}
+	t := capsuleFact(l)
+	return len(t) >= 16 && strings.Contains(known, t)
+}
+
+// capsuleFact is what a capsule's line says, less its list marker and
+// its bold label ("- **Objective:** ...", "**Status** (handed off ...):").
+func capsuleFact(l string) string {
+	t := strings.TrimSpace(l)
+	for _, p := range []string{"- [ ] ", "- [x] ", "- ", "* "} {
+		t = strings.TrimPrefix(t, p)
+	}
+	return strings.TrimSpace(factLabel.ReplaceAllString(t, ""))
+}
+
+// factLabel is a capsule line's bold label.
+var factLabel = regexp.MustCompile(`^\*\*[^*]{1,60}\*\*(?: \([^)]{0,80}\))?:?\s+`)
 
 // consumptionPrompt follows the capsule: the seed's instructions to a
 // subagent that starts from one.
@@ -84,7 +114,7 @@ func (m *Memory) SubagentStart(ctx context.Context, in SubagentStartInput) (Inje
 		return inj, err
 	}
 	inj.Capsule, inj.Built = found, built
-	inj.Text, inj.Cut, inj.Cuts = m.injectionText(found, inj.Limit)
+	inj.Text, inj.Cut, inj.Cuts = m.injectionText(found, inj.Limit, in.Known)
 	err = m.Store().RecordSubagent(ctx, store.SubagentRecord{At: m.o.Now(), Capsule: found.ID, AgentID: in.AgentID,
 		AgentType: in.AgentType, Client: in.Client, Session: in.Session, Bytes: len(inj.Text), Cut: inj.Cut})
 	if err != nil {
@@ -216,7 +246,7 @@ func (m *Memory) changedSince(f capsule.Found) bool {
 // lines go from the bottom up, as the budget's fitter cuts, with a note
 // of how many went and where the whole capsule is. It returns the text,
 // how many lines were cut, and what they were.
-func (m *Memory) injectionText(f capsule.Found, limit int) (string, int, []budget.Cut) {
+func (m *Memory) injectionText(f capsule.Found, limit int, known string) (string, int, []budget.Cut) {
 	path := filepath.Join(m.root, filepath.FromSlash(f.Path))
 	fm := f.Capsule.Front
 	var head strings.Builder
@@ -231,13 +261,28 @@ func (m *Memory) injectionText(f capsule.Found, limit int) (string, int, []budge
 	head.WriteString(".\n")
 	tail := "\n" + fmt.Sprintf(consumptionPrompt, m.root)
 	var lines []string
+	held := 0
 	for _, s := range f.Capsule.Sections {
 		body := strings.TrimSpace(s.Body)
 		if body == "" {
 			continue
 		}
+		var kept []string
+		for _, l := range strings.Split(body, "\n") {
+			if knownLine(l, known) {
+				held++
+				continue
+			}
+			kept = append(kept, l)
+		}
+		if len(kept) == 0 {
+			continue
+		}
 		lines = append(lines, "", "### "+s.Title, "")
-		lines = append(lines, strings.Split(body, "\n")...)
+		lines = append(lines, kept...)
+	}
+	if held > 0 {
+		fmt.Fprintf(&head, "%s of it that the boot context you were given holds already are left out.\n", budget.Plural(held, "line"))
 	}
 	note := func(n int) string {
 		if n == 0 {

@@ -8,11 +8,13 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/spf13/afero"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
 	"github.com/wakeproto/wake"
 	"github.com/wakeproto/wake/clients"
+	"github.com/wakeproto/wake/clients/claude"
 	"github.com/wakeproto/wake/policy"
 	"github.com/wakeproto/wake/store"
 	"github.com/wakeproto/wake/tiers"
@@ -100,7 +102,7 @@ func (a *app) capsuleHookRun(ctx context.Context, client string) error {
 		return a.subagentFailed(err, root)
 	}
 	inj, err := m.SubagentStart(ctx, wake.SubagentStartInput{Client: client, AgentID: in.AgentID, AgentType: in.AgentType,
-		Session: in.SessionID, Transcript: in.TranscriptPath})
+		Session: in.SessionID, Transcript: in.TranscriptPath, Known: a.subagentKnows(client, dir, root)})
 	if err != nil {
 		return a.subagentFailed(err, root)
 	}
@@ -134,4 +136,19 @@ func (a *app) subagentFailed(err error, root string) error {
 	}
 	text += ", and tell the main agent that the capsule was missing.\n"
 	return a.subagentContext(text)
+}
+
+// subagentKnows is the boot context a subagent of client started in dir
+// is given by the client itself: Claude Code's, through the CLAUDE.md
+// that imports boot.md; "" when none.
+func (a *app) subagentKnows(client, dir, root string) string {
+	boot := filepath.Join(root, tiers.BootPath)
+	if client != "claude" || !claude.ImportsBoot(a.fs, dir, boot) {
+		return ""
+	}
+	data, err := afero.ReadFile(a.fs, boot)
+	if err != nil {
+		return ""
+	}
+	return string(data)
 }

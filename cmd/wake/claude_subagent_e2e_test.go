@@ -28,8 +28,11 @@ const subagentPrompt = "Count the bakery's October invoices (subagent-task-4e1d)
 // spawns a subagent with Claude Code's Agent tool (subagent_type
 // general-purpose). wake's SubagentStart hook builds the branch's capsule
 // and gives it to the subagent: its first request carries the consumption
-// prompt and the capsule's Mission Snapshot, and subagents.jsonl names
-// the capsule and the agent type.
+// prompt (which says the main session hands off, not the subagent) and
+// what of the capsule the boot context, which the subagent reads through
+// CLAUDE.md, does not hold already (the main session's task, from its
+// transcript), none of what it does; subagents.jsonl names the capsule
+// and the agent type.
 func TestClaudeCodeSubagentCapsule(t *testing.T) {
 	t.Parallel()
 	if testing.Short() {
@@ -80,10 +83,25 @@ func TestClaudeCodeSubagentCapsule(t *testing.T) {
 	}
 	mission := c.Section(capsule.MissionSnapshot)
 	text := strings.Join(first, "\n")
-	for _, want := range []string{"## Context Capsule", "Capsule " + r.Capsule, "### Mission Snapshot\n\n" + mission,
-		"Treat this capsule as authoritative for current context", "Capsule gap", subagentPrompt} {
+	for _, want := range []string{"## Context Capsule", "Capsule " + r.Capsule, "### Transcript Highlights\n", "hand the invoice count to a subagent",
+		"lines of it that the boot context you were given holds already are left out",
+		"Treat this capsule as authoritative for current context", "Capsule gap", subagentPrompt,
+		"The main session hands off, not you: do not run `wake handoff`."} {
 		if !strings.Contains(text, want) {
 			t.Errorf("the subagent's first request lacks %q", want)
+		}
+	}
+	// The subagent reads boot.md through CLAUDE.md: the capsule carries
+	// none of its facts again (issue 26, point 6).
+	before, given, _ := strings.Cut(text, "## Context Capsule")
+	given, _, _ = strings.Cut(given, "Treat this capsule as authoritative")
+	for _, l := range strings.Split(given, "\n") {
+		l = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(l), "- "))
+		if _, fact, ok := strings.Cut(l, ":** "); ok && strings.HasPrefix(l, "**") {
+			l = fact // "**Objective:** Ship it": the fact
+		}
+		if len(l) >= 16 && !strings.HasPrefix(l, "Capsule ") && strings.Contains(before, l) {
+			t.Errorf("the capsule gives the subagent %q, which its boot context holds already", l)
 		}
 	}
 	if !strings.Contains(mission, "Ship the end-to-end test") {
@@ -94,8 +112,8 @@ func TestClaudeCodeSubagentCapsule(t *testing.T) {
 		t.Errorf("no ledger line of the injection:\n%s", ledger)
 	}
 	assertStaysInTempDir(t, proj)
-	if t.Failed() {
-		t.Logf("the subagent's first request:\n%.8000s", text)
+	if t.Failed() || os.Getenv("WAKE_DEBUG") != "" {
+		t.Logf("the subagent's first request:\n%.12000s", text)
 	}
 }
 
