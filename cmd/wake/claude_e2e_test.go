@@ -254,13 +254,32 @@ func (s *modelStub) serve(w http.ResponseWriter, r *http.Request) {
 		io.WriteString(w, "{}")
 		return
 	}
+	streamReply(w, "msg_stub", textBlock, textDelta("stub reply"), "end_turn")
+}
+
+// The content blocks of a stub's reply: text, and the delta that fills it.
+const textBlock = `{"type":"text","text":""}`
+
+func textDelta(text string) string { return fmt.Sprintf(`{"type":"text_delta","text":%q}`, text) }
+
+// toolUse is the content block of a call of the tool name, and the delta
+// that gives its input.
+func toolUse(id, name string, input []byte) (block, delta string) {
+	return `{"type":"tool_use","id":"` + id + `","name":"` + name + `","input":{}}`,
+		fmt.Sprintf(`{"type":"input_json_delta","partial_json":%q}`, input)
+}
+
+// streamReply answers a Messages API request with one content block,
+// streamed as the API does, ending the turn with stop ("end_turn",
+// "tool_use").
+func streamReply(w http.ResponseWriter, id, block, delta, stop string) {
 	w.Header().Set("Content-Type", "text/event-stream")
 	for _, ev := range [][2]string{
-		{"message_start", `{"type":"message_start","message":{"id":"msg_stub","type":"message","role":"assistant","model":"claude-stub","content":[],"stop_reason":null,"stop_sequence":null,"usage":{"input_tokens":1,"output_tokens":1}}}`},
-		{"content_block_start", `{"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}`},
-		{"content_block_delta", `{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"stub reply"}}`},
+		{"message_start", `{"type":"message_start","message":{"id":"` + id + `","type":"message","role":"assistant","model":"claude-stub","content":[],"stop_reason":null,"stop_sequence":null,"usage":{"input_tokens":1,"output_tokens":1}}}`},
+		{"content_block_start", `{"type":"content_block_start","index":0,"content_block":` + block + `}`},
+		{"content_block_delta", `{"type":"content_block_delta","index":0,"delta":` + delta + `}`},
 		{"content_block_stop", `{"type":"content_block_stop","index":0}`},
-		{"message_delta", `{"type":"message_delta","delta":{"stop_reason":"end_turn","stop_sequence":null},"usage":{"output_tokens":2}}`},
+		{"message_delta", fmt.Sprintf(`{"type":"message_delta","delta":{"stop_reason":%q,"stop_sequence":null},"usage":{"output_tokens":2}}`, stop)},
 		{"message_stop", `{"type":"message_stop"}`},
 	} {
 		fmt.Fprintf(w, "event: %s\ndata: %s\n\n", ev[0], ev[1])

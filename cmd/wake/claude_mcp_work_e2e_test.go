@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -45,25 +44,12 @@ func (s *mcpCallStub) serve(w http.ResponseWriter, r *http.Request) {
 		s.tool = ""
 	}
 	s.mu.Unlock()
-	block := `{"type":"text","text":""}`
-	delta := `{"type":"text_delta","text":"stub reply"}`
-	stop := "end_turn"
+	block, delta, stop := textBlock, textDelta("stub reply"), "end_turn"
 	if call {
-		block = `{"type":"tool_use","id":"toolu_mcp1","name":"` + tool + `","input":{}}`
-		delta = fmt.Sprintf(`{"type":"input_json_delta","partial_json":%q}`, input)
+		block, delta = toolUse("toolu_mcp1", tool, []byte(input))
 		stop = "tool_use"
 	}
-	w.Header().Set("Content-Type", "text/event-stream")
-	for _, ev := range [][2]string{
-		{"message_start", `{"type":"message_start","message":{"id":"msg_stub","type":"message","role":"assistant","model":"claude-stub","content":[],"stop_reason":null,"stop_sequence":null,"usage":{"input_tokens":1,"output_tokens":1}}}`},
-		{"content_block_start", `{"type":"content_block_start","index":0,"content_block":` + block + `}`},
-		{"content_block_delta", `{"type":"content_block_delta","index":0,"delta":` + delta + `}`},
-		{"content_block_stop", `{"type":"content_block_stop","index":0}`},
-		{"message_delta", fmt.Sprintf(`{"type":"message_delta","delta":{"stop_reason":%q,"stop_sequence":null},"usage":{"output_tokens":2}}`, stop)},
-		{"message_stop", `{"type":"message_stop"}`},
-	} {
-		fmt.Fprintf(w, "event: %s\ndata: %s\n\n", ev[0], ev[1])
-	}
+	streamReply(w, "msg_stub", block, delta, stop)
 }
 
 // TestClaudeCodeMCPDecisionIsWork runs the real Claude Code with wake's

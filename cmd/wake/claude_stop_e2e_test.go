@@ -288,26 +288,13 @@ func (s *writerStub) serve(w http.ResponseWriter, r *http.Request) {
 	s.write, s.wrote = "", file != ""
 	s.mu.Unlock()
 	time.Sleep(pause)
-	block := `{"type":"text","text":""}`
-	delta := fmt.Sprintf(`{"type":"text_delta","text":%q}`, text)
-	stop := "end_turn"
+	block, delta, stop := textBlock, textDelta(text), "end_turn"
 	if file != "" {
 		input, _ := json.Marshal(map[string]string{"file_path": file, "content": writerContent})
-		block = `{"type":"tool_use","id":"toolu_stub1","name":"Write","input":{}}`
-		delta = fmt.Sprintf(`{"type":"input_json_delta","partial_json":%q}`, input)
+		block, delta = toolUse("toolu_stub1", "Write", input)
 		stop = "tool_use"
 	}
-	w.Header().Set("Content-Type", "text/event-stream")
-	for _, ev := range [][2]string{
-		{"message_start", fmt.Sprintf(`{"type":"message_start","message":{"id":"msg_stub%d","type":"message","role":"assistant","model":"claude-stub","content":[],"stop_reason":null,"stop_sequence":null,"usage":{"input_tokens":1,"output_tokens":1}}}`, n)},
-		{"content_block_start", `{"type":"content_block_start","index":0,"content_block":` + block + `}`},
-		{"content_block_delta", `{"type":"content_block_delta","index":0,"delta":` + delta + `}`},
-		{"content_block_stop", `{"type":"content_block_stop","index":0}`},
-		{"message_delta", fmt.Sprintf(`{"type":"message_delta","delta":{"stop_reason":%q,"stop_sequence":null},"usage":{"output_tokens":2}}`, stop)},
-		{"message_stop", `{"type":"message_stop"}`},
-	} {
-		fmt.Fprintf(w, "event: %s\ndata: %s\n\n", ev[0], ev[1])
-	}
+	streamReply(w, fmt.Sprintf("msg_stub%d", n), block, delta, stop)
 }
 
 // stubMessage is one message of a request, its text blocks joined.
