@@ -158,7 +158,7 @@ func blocksOf(c *Context) []hookBlock {
 	}
 	if len(c.Findings) > 0 {
 		var b strings.Builder
-		WriteFindings(&b, c.Findings)
+		WriteFindings(&b, shownFindings(c))
 		out = append(out, hookBlock{"Coherence checks", splitLines(b.String())})
 	}
 	// What the last sessions handed on (their next priorities, the risks

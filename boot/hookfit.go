@@ -45,6 +45,28 @@ var rankGroups = [][]int{{0}, {1}, {2, 3}, {4}, {5}}
 // named at the end with where to read it: no section is cut from the
 // end of the rendering unseen.
 func hookFit(c *Context, t HookTarget, h HookClient) string {
+	// The note at the end names what was left out: room is kept for it
+	// up front, first a generous guess, then what the note took, while
+	// the text stays within the limit.
+	reserve := min(h.Limit/5, 1200)
+	text, note := hookFitWith(c, t, h, reserve)
+	for range 3 {
+		next := h.Len(note) + 8
+		if next >= reserve {
+			break
+		}
+		more, moreNote := hookFitWith(c, t, h, next)
+		if h.Len(more) > h.Limit {
+			break
+		}
+		text, note, reserve = more, moreNote, next
+	}
+	return text
+}
+
+// hookFitWith is [hookFit] with reserve units kept for the closing note;
+// it returns the text and the note.
+func hookFitWith(c *Context, t HookTarget, h HookClient, reserve int) (string, string) {
 	head := "# wake: memory loaded (part of the boot context: what did not fit in " + h.Name + "'s limit is named at the end)\n\n"
 	secs := c.Sections()
 	// Budget is the context's own accounting, which this text is not.
@@ -58,8 +80,6 @@ func hookFit(c *Context, t HookTarget, h HookClient) string {
 	if t.BootPath == "" {
 		where = "run `wake load` for the whole boot context"
 	}
-	// The note names what was left out: room is kept for it up front.
-	reserve := min(h.Limit/5, 1200)
 	room := h.Limit - h.Len(head) - h.Len(problems(t)) - reserve
 	shown := make([]string, len(secs))
 	var left []string
@@ -69,20 +89,35 @@ func hookFit(c *Context, t HookTarget, h HookClient) string {
 	// is worth less never takes the room of what is worth more.
 	full := false
 	for _, group := range rankGroups {
-		var rest []int
+		var in []int
 		for _, i := range order {
-			if !slices.Contains(group, sectionRank(secs[i].Title)) || i > 0 && strings.HasPrefix(secs[i].Title, "Phase ") {
-				continue // a phase's heading alone is shown with its files
+			if slices.Contains(group, sectionRank(secs[i].Title)) && (i == 0 || !strings.HasPrefix(secs[i].Title, "Phase ")) {
+				in = append(in, i) // a phase's heading alone is shown with its files
 			}
+		}
+		// The smallest first: a short section (the reminders, the open
+		// questions) is shown whole rather than cut for a long one, which
+		// then shows its head in what is left.
+		bySize := slices.Clone(in)
+		slices.SortStableFunc(bySize, func(a, b int) int { return h.Len(secs[a].Text) - h.Len(secs[b].Text) })
+		for _, i := range bySize {
 			if n := h.Len(secs[i].Text); !full && n <= room {
 				shown[i], room = secs[i].Text, room-n
-				continue
 			}
-			rest = append(rest, i)
+		}
+		var rest []int
+		for _, i := range in {
+			if shown[i] == "" {
+				rest = append(rest, i)
+			}
 		}
 		for k, i := range rest {
 			s := secs[i]
 			share := room / (len(rest) - k)
+			if share <= minCutLine*2 {
+				// Too little to share: the first takes what there is.
+				share = room
+			}
 			if !full && share > minCutLine*2 {
 				cut, lines, total := headLines(s.Text, share-minCutLine, h)
 				if lines > 1 {
@@ -110,13 +145,14 @@ func hookFit(c *Context, t HookTarget, h HookClient) string {
 		}
 		b.WriteString(shown[i])
 	}
+	note := ""
 	if len(left) > 0 {
-		note := fmt.Sprintf("\n## Left out\n\nLeft out to stay within %s's %s-%s limit: %s. For them, %s.\n",
-			h.Name, budget.Thousands(h.Limit), h.unitName(), strings.Join(left, ", "), where)
-		b.WriteString(h.cut(note, reserve+room))
+		note = h.cut(fmt.Sprintf("\n## Left out\n\nLeft out to stay within %s's %s-%s limit: %s. For them, %s.\n",
+			h.Name, budget.Thousands(h.Limit), h.unitName(), strings.Join(left, ", "), where), reserve+room)
+		b.WriteString(note)
 	}
 	b.WriteString(problems(t))
-	return b.String()
+	return b.String(), note
 }
 
 // headLines is the head of text within room of h's units, whole lines,
