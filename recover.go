@@ -13,6 +13,7 @@ import (
 
 	"github.com/spf13/afero"
 
+	"github.com/wakeproto/wake/handoff"
 	"github.com/wakeproto/wake/store"
 	"github.com/wakeproto/wake/tiers"
 	"github.com/wakeproto/wake/transcript"
@@ -42,7 +43,7 @@ type Recovered struct {
 // The bounds of a recovery: transcripts quiet for RecoverQuiet, written
 // within RecoverAge, at most recoverMost of them read at one start.
 const (
-	RecoverQuiet = 10 * time.Minute
+	RecoverQuiet = 30 * time.Minute
 	RecoverAge   = 14 * 24 * time.Hour
 	recoverMost  = 3
 )
@@ -59,8 +60,10 @@ const RecoverSeenFile = "recovered-transcripts.tsv"
 // unwritten for o.Quiet and whose session worked in this memory root; its
 // hand-off is the automatic one, marked recovered ([handoff.RecoveredPrefix]).
 // A session handed off already, or that did no work since its last
-// hand-off, is left alone, and a transcript read once is not read again
-// while it stays as it was. The hand-off counts for its session as any
+// hand-off, is left alone, and so is one that a later hand-off (another
+// session's) followed, whose HANDOFF it must not take: that one is named
+// in a warning. A transcript read to an outcome is not read again while
+// it stays as it was; one whose reading failed is tried again. The hand-off counts for its session as any
 // other: should the session still be open after all, its Stop hook asks
 // for the work after it.
 func (m *Memory) RecoverMissed(ctx context.Context, o RecoverOptions) ([]Recovered, error) {
@@ -90,22 +93,44 @@ func (m *Memory) RecoverMissed(ctx context.Context, o RecoverOptions) ([]Recover
 			cands = append(cands, recoverCandidate{name, fi})
 		}
 	}
-	slices.SortFunc(cands, func(a, b recoverCandidate) int { return b.fi.ModTime().Compare(a.fi.ModTime()) })
+	// The oldest first: the newest session's hand-off, written last,
+	// becomes the HANDOFF.
+	slices.SortFunc(cands, func(a, b recoverCandidate) int { return a.fi.ModTime().Compare(b.fi.ModTime()) })
 	var out []Recovered
-	for i, c := range cands {
-		if i == recoverMost {
+	read := 0
+	for _, c := range cands {
+		if read == recoverMost {
 			break
 		}
-		seen[c.name] = seenKey(c.fi)
-		if !m.sameRoot(c.name, o.Format) {
+		same, err := m.sameRoot(c.name, o.Format)
+		if err != nil {
+			continue // tried again at the next start
+		}
+		if !same {
+			// Another project's (Codex files every project's sessions
+			// together): not read again, and not counted.
+			seen[c.name] = seenKey(c.fi)
+			continue
+		}
+		read++
+		if later, err := m.handedOffAfter(c.fi.ModTime()); err != nil {
+			continue
+		} else if !later.IsZero() {
+			// A hand-off written after the session's last word is newer
+			// than anything it did: its automatic hand-off would take
+			// the HANDOFF from it. Said, not written.
+			m.warn(fmt.Sprintf("the session of %s left no hand-off, but a later one (%s) holds the HANDOFF: it was not recovered; its work is in its transcript", c.name, stamp(later)))
+			seen[c.name] = seenKey(c.fi)
 			continue
 		}
 		res, err := m.AutoHandoff(ctx, AutoOptions{Transcript: c.name, Format: o.Format, Boot: o.Boot, Recovered: true})
 		if err != nil {
-			// One unreadable transcript costs its recovery, not the start.
+			// One that fails costs its recovery, not the start; it is
+			// tried again at the next.
 			m.warn(fmt.Sprintf("recovering the session of %s: %v", c.name, err))
 			continue
 		}
+		seen[c.name] = seenKey(c.fi)
 		if res.Written != nil {
 			out = append(out, Recovered{Transcript: c.name, Result: res})
 		}
@@ -146,18 +171,36 @@ func recoverDirs(name string, f transcript.Format) []string {
 // finds this root. A transcript that records none is taken for this
 // root's only when its client keeps one directory a working directory
 // (Claude Code's).
-func (m *Memory) sameRoot(name string, f transcript.Format) bool {
+func (m *Memory) sameRoot(name string, f transcript.Format) (bool, error) {
 	h, err := m.readTranscript(name, false, func(r io.Reader) (*transcript.Summary, error) {
 		return transcript.Head(r, f, 0)
 	})
 	if err != nil {
-		return false
+		return false, err
 	}
 	if h.Cwd == "" {
-		return f == transcript.Claude
+		return f == transcript.Claude, nil
 	}
-	root, err := Find(m.o.FS, "", m.o.Env["WAKE_ROOT"], h.Cwd)
-	return err == nil && filepath.Clean(root) == filepath.Clean(m.root)
+	// By the working directory alone: a WAKE_ROOT in this start's
+	// environment says nothing of where that session worked.
+	root, err := Find(m.o.FS, "", "", h.Cwd)
+	return err == nil && filepath.Clean(root) == filepath.Clean(m.root), nil
+}
+
+// handedOffAfter is the time of the newest hand-off the ledger records
+// after t, other than a recovered one; zero when there is none.
+func (m *Memory) handedOffAfter(t time.Time) (time.Time, error) {
+	es, _, err := store.ReadLedgerSince(m.o.FS, m.root, t.UTC().Truncate(time.Second).Add(time.Second))
+	if err != nil {
+		return time.Time{}, err
+	}
+	var last time.Time
+	for _, e := range es {
+		if e.Op == "handoff" && e.At.After(t) && e.At.After(last) && !strings.HasPrefix(e.ChangeSummary, handoff.RecoveredPrefix) {
+			last = e.At
+		}
+	}
+	return last, nil
 }
 
 // seenKey is what a recovery remembers of a transcript it read: its size

@@ -10,6 +10,7 @@ import (
 
 	"github.com/wakeproto/wake"
 	"github.com/wakeproto/wake/handoff"
+	"github.com/wakeproto/wake/tiers"
 	"github.com/wakeproto/wake/transcript"
 )
 
@@ -76,5 +77,33 @@ func TestRecoverMissed(t *testing.T) {
 	}
 	if strings.Contains(ledger, "menu.txt") || strings.Contains(ledger, "what is VAT") {
 		t.Errorf("another project's session, or one that did nothing, was handed off:\n%s", ledger)
+	}
+}
+
+// TestRecoverLeavesANewerHandoff: a session that left no hand-off, after
+// whose last word another session handed off, is not recovered: its
+// automatic hand-off would take the HANDOFF from the newer one. It is
+// named in a warning instead.
+func TestRecoverLeavesANewerHandoff(t *testing.T) {
+	t.Parallel()
+	m, fsys, now := autoMemory(t) // 10:00, a hand-off at 09:00
+	ctx := context.Background()
+	dir := "/h/.claude/projects/-p/"
+	afero.WriteFile(fsys, dir+"crashed.jsonl", []byte(claudeTurn("crashed", now.Add(-50*time.Minute), "write the report", "report.txt")), 0o644)
+	at := now.Add(-45 * time.Minute)
+	fsys.Chtimes(dir+"crashed.jsonl", at, at)
+	// Another session hands off after it.
+	*now = now.Add(-10 * time.Minute)
+	in := handoff.Input{Session: tiers.Session{Summary: "Shipped the importer", NextPriority: "Send the report"}, SessionID: "b"}
+	if _, err := m.Handoff(ctx, in, wake.BootFiles{NoSkill: true}); err != nil {
+		t.Fatal(err)
+	}
+	*now = now.Add(10 * time.Minute)
+	recs, err := m.RecoverMissed(ctx, wake.RecoverOptions{Transcript: dir + "now.jsonl", Format: transcript.Claude, Boot: wake.BootFiles{NoSkill: true}})
+	if err != nil || len(recs) != 0 {
+		t.Fatalf("recovered %+v (%v), want none", recs, err)
+	}
+	if latest := readMem(t, fsys, "/p/.wake/recent/latest.md"); !strings.Contains(latest, "Shipped the importer") {
+		t.Fatalf("the newer hand-off lost its place:\n%s", latest)
 	}
 }

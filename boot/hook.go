@@ -75,6 +75,10 @@ func (h HookClient) cut(s string, n int) string {
 	return s
 }
 
+// Cut shortens s to at most n of the client's units, on a character
+// boundary, marking the cut with an ellipsis.
+func (h HookClient) Cut(s string, n int) string { return h.cut(s, n) }
+
 // unitName is what Limit counts, in the note of lines left out.
 func (h HookClient) unitName() string {
 	if h.Unit == budget.Bytes {

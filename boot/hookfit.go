@@ -81,6 +81,13 @@ func hookFitWith(c *Context, t HookTarget, h HookClient, reserve int) (string, s
 		where = "run `wake load` for the whole boot context"
 	}
 	room := h.Limit - h.Len(head) - h.Len(problems(t)) - reserve
+	// A phase's heading is shown above the files of it that are shown:
+	// its room is kept whatever is shown.
+	for i, s := range secs {
+		if phaseHeading(secs, i) {
+			room -= h.Len(s.Text)
+		}
+	}
 	shown := make([]string, len(secs))
 	var left []string
 	// A section is shown whole while it fits; a rank's sections that do
@@ -91,7 +98,7 @@ func hookFitWith(c *Context, t HookTarget, h HookClient, reserve int) (string, s
 	for _, group := range rankGroups {
 		var in []int
 		for _, i := range order {
-			if slices.Contains(group, sectionRank(secs[i].Title)) && (i == 0 || !strings.HasPrefix(secs[i].Title, "Phase ")) {
+			if slices.Contains(group, sectionRank(secs[i].Title)) && !phaseHeading(secs, i) {
 				in = append(in, i) // a phase's heading alone is shown with its files
 			}
 		}
@@ -134,9 +141,9 @@ func hookFitWith(c *Context, t HookTarget, h HookClient, reserve int) (string, s
 	var b strings.Builder
 	b.WriteString(head)
 	for i, s := range secs {
-		if strings.HasPrefix(s.Title, "Phase ") && shown[i] == "" {
+		if phaseHeading(secs, i) {
 			// The heading of a phase some of whose files are shown.
-			for j := i + 1; j < len(secs) && !strings.HasPrefix(secs[j].Title, "Phase ") && secs[j].Title != "Trajectory"; j++ {
+			for j := i + 1; j < len(secs) && isFileSection(secs[j].Title); j++ {
 				if shown[j] != "" {
 					shown[i] = s.Text
 					break
@@ -153,6 +160,18 @@ func hookFitWith(c *Context, t HookTarget, h HookClient, reserve int) (string, s
 	}
 	b.WriteString(problems(t))
 	return b.String(), note
+}
+
+// phaseHeading reports whether section i is a phase's heading alone (the
+// files of the phase follow it as sections of their own), not a phase
+// that is its own content, as the cold tier's listing is.
+func phaseHeading(secs []Section, i int) bool {
+	return strings.HasPrefix(secs[i].Title, "Phase ") && i+1 < len(secs) && isFileSection(secs[i+1].Title)
+}
+
+// isFileSection reports whether a section's title names a memory file.
+func isFileSection(title string) bool {
+	return strings.HasSuffix(title, ".md") || strings.Contains(title, "/")
 }
 
 // headLines is the head of text within room of h's units, whole lines,

@@ -69,3 +69,27 @@ func TestHookFitKeepsWhatMatters(t *testing.T) {
 		t.Logf("%s", out)
 	}
 }
+
+// TestHookFitNeverOverLimit: whatever the limit, the fitted text stays
+// within it, counted as the client counts (bytes, UTF-16 units), phase
+// headings, the cold listing and the note included.
+func TestHookFitNeverOverLimit(t *testing.T) {
+	t.Parallel()
+	fsys := demoFS(t)
+	cfg := demo.Config(t, fsys)
+	for i := range 60 {
+		afero.WriteFile(fsys, fmt.Sprintf("/demo/cold/notes/n%02d.md", i), []byte(fmt.Sprintf("---\nsummary: Note %d about the bakery's ovens, flour and the 😀 of the day\n---\nbody\n", i)), 0o644)
+	}
+	prev, _ := afero.ReadFile(fsys, "/demo/"+tiers.PreviousPath)
+	afero.WriteFile(fsys, "/demo/"+tiers.PreviousPath, []byte(strings.Replace(string(prev), "## What happened\n", "## What happened\n"+strings.Repeat("- a long step of the work, told at length — é😀\n", 80), 1)), 0o644)
+	ctx, _ := build(t, fsys, cfg, encoder(t))
+	for _, h := range []HookClient{Codex, ClaudeCode} {
+		for limit := 400; limit <= 12000; limit += 173 {
+			h.Limit = limit
+			out := hookFit(ctx, HookTarget{BootPath: "/p/.wake/boot.md"}, h)
+			if n := h.Len(out); n > limit {
+				t.Fatalf("%s, limit %d: %d units", h.Name, limit, n)
+			}
+		}
+	}
+}

@@ -123,11 +123,14 @@ func parseLedgerRuns(body []byte, size int64) (runs []ledgerRun, ok bool) {
 
 // lineTime is the time a ledger line stamps. wake writes "at" first, so
 // the time is read without parsing the line; any other shape (and a line
-// naming "at" twice, where the JSON's last would win) is parsed whole.
+// naming "at" twice in any case, or with escapes, where the JSON's last
+// would win) is parsed whole.
 // A line that is not an entry has none.
 func lineTime(line []byte) (time.Time, bool) {
 	const key = `{"at":"`
-	if bytes.HasPrefix(line, []byte(key)) && bytes.Count(line, []byte(`"at"`)) == 1 {
+	// JSON matches keys without regard to case, and a key may be spelt
+	// with escapes: a line naming "at" otherwise is parsed whole.
+	if bytes.HasPrefix(line, []byte(key)) && bytes.Count(bytes.ToLower(line), []byte(`"at"`)) == 1 && !bytes.Contains(line, []byte(`\u`)) {
 		rest := line[len(key):]
 		if i := bytes.IndexByte(rest, '"'); i > 0 {
 			if at, err := time.Parse(time.RFC3339Nano, string(rest[:i])); err == nil {

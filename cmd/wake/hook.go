@@ -63,9 +63,26 @@ func (a *app) hookRun(cmd *cobra.Command, o *loadOptions) error {
 			recovered = cp + "\n" + recovered
 		}
 	}
+	if recovered != "" {
+		// The hook's text was fitted to the client's limit; what goes
+		// before it gives way to it.
+		h := hookLimits[o.hook]
+		if room := h.Limit - h.Len(text); h.Len(recovered) > room {
+			recovered = h.Cut(recovered, max(room-1, 0))
+			if recovered != "" {
+				recovered += "\n"
+			}
+		}
+	}
 	_, err = io.WriteString(a.out, recovered+text)
 	return err
 }
+
+// hookLimits are how the clients take a SessionStart hook's text: the
+// limit it is fitted to, and what a start adds before it (a recovery, a
+// checkpoint) gives way within.
+var hookLimits = map[string]boot.HookClient{"claude": boot.ClaudeCode, "codex": boot.Codex,
+	"opencode": {Name: "OpenCode", Limit: 1 << 20, Unit: budget.UTF16}}
 
 // recoverMissed hands off, before a fresh session of client starts, the
 // earlier sessions of the client that left their work without a hand-off
@@ -144,7 +161,7 @@ func (a *app) hookText(fsys afero.Fs, client, source string, m *wake.Memory, dir
 		if t.BootPath != "" && len(t.Problems) == 0 {
 			return ""
 		}
-		return boot.HookFor(c, t, boot.HookClient{Name: "OpenCode", Limit: 1 << 20, Unit: budget.UTF16})
+		return boot.HookFor(c, t, hookLimits["opencode"])
 	}
 	if m.Config().Claude.Boot == tiers.BootSkill {
 		return boot.Hook(c, t, boot.HookLimit)
