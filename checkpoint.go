@@ -7,9 +7,12 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"time"
+
+	"github.com/spf13/afero"
 
 	"github.com/wakeproto/wake/handoff"
 	"github.com/wakeproto/wake/store"
@@ -53,7 +56,31 @@ func (m *Memory) Checkpoint(name string, f transcript.Format, sessionID string) 
 	if err := store.WriteState(m.o.FS, m.root, checkpointName(sessionID), []byte(text)); err != nil {
 		return "", err
 	}
+	m.pruneCheckpoints()
 	return text, nil
+}
+
+// checkpointAge is how long a checkpoint is kept: a session compacted
+// longer ago has ended, and its checkpoint is read by no one.
+const checkpointAge = 14 * 24 * time.Hour
+
+// pruneCheckpoints removes the checkpoints older than checkpointAge:
+// wake's own state files, never the user's.
+func (m *Memory) pruneCheckpoints() {
+	rel := tiers.StateDir + "/" + CheckpointDir
+	if store.CheckDir(m.o.FS, m.root, rel) != nil {
+		return // a directory linked elsewhere holds no checkpoint of wake's
+	}
+	dir := m.path(rel)
+	infos, err := afero.ReadDir(m.o.FS, dir)
+	if err != nil {
+		return
+	}
+	for _, fi := range infos {
+		if fi.Mode().IsRegular() && strings.HasSuffix(fi.Name(), ".md") && m.o.Now().Sub(fi.ModTime()) > checkpointAge {
+			_ = m.o.FS.Remove(filepath.Join(dir, fi.Name()))
+		}
+	}
 }
 
 // ReadCheckpoint is the checkpoint [Memory.Checkpoint] wrote for the

@@ -520,7 +520,9 @@ func (srv *Server) isHooked(client string) bool {
 		// Asked once a client: a sessionless client names itself in
 		// every request.
 		h = srv.o.Hooked(client)
-		srv.hookedBy[client] = h
+		if len(srv.hookedBy) < 16 { // names a sessionless client sends are not kept without end
+			srv.hookedBy[client] = h
+		}
 	}
 	return h
 }
