@@ -64,8 +64,23 @@ func knownLine(l, known string) bool {
 	if known == "" {
 		return false
 	}
-	t := capsuleFact(l)
-	return len(t) >= 16 && strings.Contains(known, t)
+	t := strings.TrimRight(capsuleFact(l), ". ")
+	if len(t) < 16 {
+		return false
+	}
+	// The fact must be a whole line of the context, or a whole value
+	// ("next_priority: FACT", "- FACT"), not words inside a longer line
+	// that may say otherwise ("- Do not FACT").
+	for kl := range strings.Lines(known) {
+		kl = strings.TrimRight(strings.TrimSpace(kl), ". ")
+		if i := strings.Index(kl, t); i >= 0 && i+len(t) == len(kl) {
+			before := strings.TrimSpace(kl[:i])
+			if before == "" || before == "-" || before == "*" || strings.HasSuffix(before, ":") && !strings.Contains(before, " ") {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // capsuleFact is what a capsule's line says, less its list marker and
