@@ -60,9 +60,9 @@ const RecoverSeenFile = "recovered-transcripts.tsv"
 // unwritten for o.Quiet and whose session worked in this memory root; its
 // hand-off is the automatic one, marked recovered ([handoff.RecoveredPrefix]).
 // A session handed off already, or that did no work since its last
-// hand-off, is left alone, and so is one that a later hand-off (another
-// session's) followed, whose HANDOFF it must not take: that one is named
-// in a warning. A transcript read to an outcome is not read again while
+// hand-off, is left alone, and so is one during or after whose life
+// another session handed off, whose HANDOFF it must not take: that one is
+// named in a warning. A transcript read to an outcome is not read again while
 // it stays as it was; one whose reading failed is tried again. The hand-off counts for its session as any
 // other: should the session still be open after all, its Stop hook asks
 // for the work after it.
@@ -102,7 +102,7 @@ func (m *Memory) RecoverMissed(ctx context.Context, o RecoverOptions) ([]Recover
 		if read == recoverMost {
 			break
 		}
-		same, err := m.sameRoot(c.name, o.Format)
+		same, start, err := m.sameRoot(c.name, o.Format)
 		if err != nil {
 			continue // tried again at the next start
 		}
@@ -113,12 +113,16 @@ func (m *Memory) RecoverMissed(ctx context.Context, o RecoverOptions) ([]Recover
 			continue
 		}
 		read++
-		if later, err := m.handedOffAfter(c.fi.ModTime()); err != nil {
+		if start.IsZero() {
+			start = c.fi.ModTime()
+		}
+		if later, err := m.handedOffAfter(start); err != nil {
 			continue
 		} else if !later.IsZero() {
-			// A hand-off written after the session's last word is newer
-			// than anything it did: its automatic hand-off would take
-			// the HANDOFF from it. Said, not written.
+			// Another session handed off while this one lived, or after
+			// it: that hand-off may be newer than what this one did, and
+			// its automatic hand-off would take the HANDOFF from it.
+			// Said, not written.
 			m.warn(fmt.Sprintf("the session of %s left no hand-off, but a later one (%s) holds the HANDOFF: it was not recovered; its work is in its transcript", c.name, stamp(later)))
 			seen[c.name] = seenKey(c.fi)
 			continue
@@ -171,20 +175,22 @@ func recoverDirs(name string, f transcript.Format) []string {
 // finds this root. A transcript that records none is taken for this
 // root's only when its client keeps one directory a working directory
 // (Claude Code's).
-func (m *Memory) sameRoot(name string, f transcript.Format) (bool, error) {
+// It returns the session's start, as the transcript records it (zero
+// when it does not).
+func (m *Memory) sameRoot(name string, f transcript.Format) (bool, time.Time, error) {
 	h, err := m.readTranscript(name, false, func(r io.Reader) (*transcript.Summary, error) {
 		return transcript.Head(r, f, 0)
 	})
 	if err != nil {
-		return false, err
+		return false, time.Time{}, err
 	}
 	if h.Cwd == "" {
-		return f == transcript.Claude, nil
+		return f == transcript.Claude, h.Start, nil
 	}
 	// By the working directory alone: a WAKE_ROOT in this start's
 	// environment says nothing of where that session worked.
 	root, err := Find(m.o.FS, "", "", h.Cwd)
-	return err == nil && filepath.Clean(root) == filepath.Clean(m.root), nil
+	return err == nil && filepath.Clean(root) == filepath.Clean(m.root), h.Start, nil
 }
 
 // handedOffAfter is the time of the newest hand-off the ledger records
