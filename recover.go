@@ -62,10 +62,10 @@ const RecoverSeenFile = "recovered-transcripts.tsv"
 // A session handed off already, or that did no work since its last
 // hand-off, is left alone, and so is one during or after whose life
 // another session handed off, whose HANDOFF it must not take: that one is
-// named in a warning. A transcript read to an outcome is not read again while
-// it stays as it was; one whose reading failed is tried again. The hand-off counts for its session as any
-// other: should the session still be open after all, its Stop hook asks
-// for the work after it.
+// named in a warning. A transcript read to an outcome is not read again
+// while it stays as it was; one whose reading failed is tried again. The
+// hand-off counts for its session as any other: should the session still
+// be open after all, its Stop hook asks for the work after it.
 func (m *Memory) RecoverMissed(ctx context.Context, o RecoverOptions) ([]Recovered, error) {
 	if o.Transcript == "" || !filepath.IsAbs(o.Transcript) {
 		return nil, nil
@@ -102,7 +102,7 @@ func (m *Memory) RecoverMissed(ctx context.Context, o RecoverOptions) ([]Recover
 		if read == recoverMost {
 			break
 		}
-		same, start, err := m.sameRoot(c.name, o.Format)
+		same, start, id, err := m.sameRoot(c.name, o.Format)
 		if err != nil {
 			continue // tried again at the next start
 		}
@@ -116,7 +116,7 @@ func (m *Memory) RecoverMissed(ctx context.Context, o RecoverOptions) ([]Recover
 		if start.IsZero() {
 			start = c.fi.ModTime()
 		}
-		if later, err := m.handedOffAfter(start); err != nil {
+		if later, err := m.handedOffAfter(start, id); err != nil {
 			continue
 		} else if !later.IsZero() {
 			// Another session handed off while this one lived, or after
@@ -175,34 +175,37 @@ func recoverDirs(name string, f transcript.Format) []string {
 // finds this root. A transcript that records none is taken for this
 // root's only when its client keeps one directory a working directory
 // (Claude Code's).
-// It returns the session's start, as the transcript records it (zero
-// when it does not).
-func (m *Memory) sameRoot(name string, f transcript.Format) (bool, time.Time, error) {
+// It returns the session's start and id, as the transcript records them
+// (zero, "" when it does not).
+func (m *Memory) sameRoot(name string, f transcript.Format) (bool, time.Time, string, error) {
 	h, err := m.readTranscript(name, false, func(r io.Reader) (*transcript.Summary, error) {
 		return transcript.Head(r, f, 0)
 	})
 	if err != nil {
-		return false, time.Time{}, err
+		return false, time.Time{}, "", err
 	}
 	if h.Cwd == "" {
-		return f == transcript.Claude, h.Start, nil
+		return f == transcript.Claude, h.Start, h.SessionID, nil
 	}
 	// By the working directory alone: a WAKE_ROOT in this start's
 	// environment says nothing of where that session worked.
 	root, err := Find(m.o.FS, "", "", h.Cwd)
-	return err == nil && filepath.Clean(root) == filepath.Clean(m.root), h.Start, nil
+	return err == nil && filepath.Clean(root) == filepath.Clean(m.root), h.Start, h.SessionID, nil
 }
 
 // handedOffAfter is the time of the newest hand-off the ledger records
-// after t, other than a recovered one; zero when there is none.
-func (m *Memory) handedOffAfter(t time.Time) (time.Time, error) {
+// after t of another session than session (its own hand-offs are its
+// work's, which the automatic one follows), other than a recovered one;
+// zero when there is none.
+func (m *Memory) handedOffAfter(t time.Time, session string) (time.Time, error) {
 	es, _, err := store.ReadLedgerSince(m.o.FS, m.root, t.UTC().Truncate(time.Second).Add(time.Second))
 	if err != nil {
 		return time.Time{}, err
 	}
 	var last time.Time
 	for _, e := range es {
-		if e.Op == "handoff" && e.At.After(t) && e.At.After(last) && !strings.HasPrefix(e.ChangeSummary, handoff.RecoveredPrefix) {
+		if e.Op == "handoff" && e.At.After(t) && e.At.After(last) && !strings.HasPrefix(e.ChangeSummary, handoff.RecoveredPrefix) &&
+			(session == "" || e.Session != session) {
 			last = e.At
 		}
 	}

@@ -107,3 +107,34 @@ func TestRecoverLeavesANewerHandoff(t *testing.T) {
 		t.Fatalf("the newer hand-off lost its place:\n%s", latest)
 	}
 }
+
+// TestRecoverAfterItsOwnHandoff: a session that handed off, went on
+// working and was killed is recovered for the work after its hand-off:
+// its own hand-off does not hold it back.
+func TestRecoverAfterItsOwnHandoff(t *testing.T) {
+	t.Parallel()
+	m, fsys, now := autoMemory(t) // 10:00, a hand-off at 09:00
+	ctx := context.Background()
+	dir := "/h/.claude/projects/-p/"
+	t0 := now.Add(-50 * time.Minute)
+	text := claudeTurn("own", t0, "write the report", "report.txt")
+	// Its own hand-off at 09:15, then more work.
+	*now = t0.Add(5 * time.Minute)
+	in := handoff.Input{Session: tiers.Session{Summary: "Wrote the report", NextPriority: "Write the plan"}, SessionID: "own"}
+	if _, err := m.Handoff(ctx, in, wake.BootFiles{NoSkill: true}); err != nil {
+		t.Fatal(err)
+	}
+	text += claudeTurn("own", t0.Add(10*time.Minute), "write the plan", "plan.txt")
+	afero.WriteFile(fsys, dir+"own.jsonl", []byte(text), 0o644)
+	at := t0.Add(11 * time.Minute)
+	fsys.Chtimes(dir+"own.jsonl", at, at)
+	*now = t0.Add(50 * time.Minute)
+	recs, err := m.RecoverMissed(ctx, wake.RecoverOptions{Transcript: dir + "now.jsonl", Format: transcript.Claude, Boot: wake.BootFiles{NoSkill: true}})
+	if err != nil || len(recs) != 1 {
+		t.Fatalf("recovered %+v (%v), want the session's work after its hand-off", recs, err)
+	}
+	latest := readMem(t, fsys, "/p/.wake/recent/latest.md")
+	if !strings.Contains(latest, "plan.txt") || strings.Contains(latest, "report.txt (Write)") {
+		t.Errorf("the recovered hand-off does not cover the work after the session's own, alone:\n%s", latest)
+	}
+}
