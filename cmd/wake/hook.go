@@ -106,8 +106,12 @@ func (a *app) recoverMissed(ctx context.Context, m *wake.Memory, client string, 
 	for _, r := range recs {
 		starts = append(starts, r.Result.Start.UTC().Format(time.RFC3339))
 	}
+	which := "an earlier session"
+	if len(recs) > 1 {
+		which = fmt.Sprintf("%d earlier sessions", len(recs))
+	}
 	return fmt.Sprintf("wake recovered the hand-off of %s that ended without one (started %s): written now from its transcript, marked \"recovered\", and shown below as the last session. Check it against the work tree before building on it.\n\n",
-		map[bool]string{true: "an earlier session", false: fmt.Sprintf("%d earlier sessions", len(recs))}[len(recs) == 1], strings.Join(starts, ", "))
+		which, strings.Join(starts, ", "))
 }
 
 // hookView is the start of client's hook, started by source in dir. Its
