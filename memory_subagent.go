@@ -57,30 +57,33 @@ type Injection struct {
 // it needs.
 const CapsuleGap = "Capsule gap"
 
-// knownLine reports whether the capsule's line l says what the boot
-// context known holds already: its text, less a list's marker, is in it.
-// Short lines (a heading's word, "None.") are always kept.
-func knownLine(l, known string) bool {
-	if known == "" {
-		return false
-	}
-	t := strings.TrimRight(capsuleFact(l), ". ")
-	if len(t) < 16 {
-		return false
-	}
-	// The fact must be a whole line of the context, or a whole value
-	// ("next_priority: FACT", "- FACT"), not words inside a longer line
-	// that may say otherwise ("- Do not FACT").
+// knownFacts are the facts the boot context known states whole: each
+// line, and each line's value after a list marker or a "key:" (the
+// HANDOFF's "next_priority: FACT"), trailing periods aside. Words inside
+// a longer line (one that may say otherwise: "- Do not FACT") are not.
+func knownFacts(known string) map[string]bool {
+	out := map[string]bool{}
 	for kl := range strings.Lines(known) {
 		kl = strings.TrimRight(strings.TrimSpace(kl), ". ")
-		if i := strings.Index(kl, t); i >= 0 && i+len(t) == len(kl) {
-			before := strings.TrimSpace(kl[:i])
-			if before == "" || before == "-" || before == "*" || strings.HasSuffix(before, ":") && !strings.Contains(before, " ") {
-				return true
+		out[kl] = true
+		for _, p := range []string{"- ", "* "} {
+			if v, ok := strings.CutPrefix(kl, p); ok {
+				out[strings.TrimSpace(v)] = true
 			}
 		}
+		if key, v, ok := strings.Cut(kl, ":"); ok && key != "" && !strings.Contains(key, " ") {
+			out[strings.TrimSpace(v)] = true
+		}
 	}
-	return false
+	return out
+}
+
+// knownLine reports whether the capsule's line l says what one of the
+// boot context's facts ([knownFacts]) says. Short lines (a heading's
+// word, "None.") are always kept.
+func knownLine(l string, facts map[string]bool) bool {
+	t := strings.TrimRight(capsuleFact(l), ". ")
+	return len(t) >= 16 && facts[t]
 }
 
 // capsuleFact is what a capsule's line says, less its list marker and
@@ -277,6 +280,10 @@ func (m *Memory) injectionText(f capsule.Found, limit int, known string) (string
 	tail := "\n" + fmt.Sprintf(consumptionPrompt, m.root)
 	var lines []string
 	held := 0
+	var facts map[string]bool
+	if known != "" {
+		facts = knownFacts(known)
+	}
 	for _, s := range f.Capsule.Sections {
 		body := strings.TrimSpace(s.Body)
 		if body == "" {
@@ -284,7 +291,7 @@ func (m *Memory) injectionText(f capsule.Found, limit int, known string) (string
 		}
 		var kept []string
 		for _, l := range strings.Split(body, "\n") {
-			if knownLine(l, known) {
+			if knownLine(l, facts) {
 				held++
 				continue
 			}

@@ -17,11 +17,11 @@ func TestKnownLine(t *testing.T) {
 		"- **Objective:** Ship it.":          false,
 		"- deploy the bakery app on Fridays": false, // words of a line that says otherwise
 	} {
-		if got := knownLine(l, known); got != want {
+		if got := knownLine(l, knownFacts(known)); got != want {
 			t.Errorf("knownLine(%q) = %v, want %v", l, got, want)
 		}
 	}
-	if knownLine("- **Objective:** Ship the end-to-end test", "") {
+	if knownLine("- **Objective:** Ship the end-to-end test", nil) {
 		t.Error("with no boot context, a line is known")
 	}
 }

@@ -93,6 +93,10 @@ func (m *Memory) RecoverMissed(ctx context.Context, o RecoverOptions) ([]Recover
 			cands = append(cands, recoverCandidate{name, fi})
 		}
 	}
+	if len(cands) == 0 {
+		// The common start: nothing to read, nothing to write.
+		return nil, nil
+	}
 	// The oldest first: the newest session's hand-off, written last,
 	// becomes the HANDOFF.
 	slices.SortFunc(cands, func(a, b recoverCandidate) int { return a.fi.ModTime().Compare(b.fi.ModTime()) })
