@@ -82,7 +82,13 @@ func TestHookFitNeverOverLimit(t *testing.T) {
 	}
 	prev, _ := afero.ReadFile(fsys, "/demo/"+tiers.PreviousPath)
 	afero.WriteFile(fsys, "/demo/"+tiers.PreviousPath, []byte(strings.Replace(string(prev), "## What happened\n", "## What happened\n"+strings.Repeat("- a long step of the work, told at length — é😀\n", 80), 1)), 0o644)
+	cfg.Budget.TOC = 20000 // the cold listing whole: a long section of its own
 	ctx, _ := build(t, fsys, cfg, encoder(t))
+	for _, s := range ctx.Sections() {
+		if s.Title == "Phase 4: cold" && len(s.Text) < 3000 {
+			t.Fatalf("the cold listing is %d bytes: too short to test", len(s.Text))
+		}
+	}
 	for _, h := range []HookClient{Codex, ClaudeCode} {
 		for limit := 400; limit <= 12000; limit += 173 {
 			h.Limit = limit
