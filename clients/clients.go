@@ -58,6 +58,10 @@ type Env struct {
 	// MCP asks install to register 'wake mcp' as an MCP server in the
 	// client's own config, besides the hooks ([MCPCommand]).
 	MCP bool
+	// ProjectOnly asks install to wire the project alone: for Claude
+	// Code, no relay of its hooks in the user's settings, so sessions
+	// started in the project's subdirectories get no memory.
+	ProjectOnly bool
 	// client is the client the Env was made for, by [Install] or
 	// [Uninstall]: see [Env.Installed].
 	client About

@@ -50,6 +50,13 @@ func (w *wiring) PlanUninstall(rec *clients.Record) (clients.UninstallPlan, erro
 		}
 		u.Edits = append(u.Edits, f)
 	}
+	relay, _, err := w.planRelayRemoval(&r)
+	if err != nil {
+		return u, err
+	}
+	if relay.Path != "" {
+		u.Edits = append(u.Edits, relay)
+	}
 	return u, nil
 }
 
@@ -97,9 +104,25 @@ func (w *wiring) checkRecord(r record, rec *clients.Record) record {
 		dropped = append(dropped, r.MCP.File)
 		r.MCP = nil
 	}
+	// A relay is this project's own, in the user's settings file: its
+	// command names the project, and uninstall takes out only that.
+	relay := r.Relay[:0:0]
+	relayed := map[string]bool{}
+	for _, hr := range r.Relay {
+		if h, ok := w.relaySpec(hr.Event); ok && w.userSettings != "" && hr.File == w.userSettings && hr.Command == h.Command && !relayed[h.Event] {
+			relay = append(relay, hr)
+			relayed[h.Event] = true
+		} else {
+			dropped = append(dropped, hr.File)
+		}
+	}
+	r.Relay = relay
 	var shared []string
 	if w.Home != "" {
 		shared = []string{filepath.Join(w.Home, ".claude"), filepath.Join(w.Home, ".claude", "CLAUDE.md")}
+	}
+	if w.userSettings != "" {
+		shared = append(shared, w.userSettings, filepath.Dir(w.userSettings))
 	}
 	own := []string{w.settings, filepath.Join(w.Project, "CLAUDE.md"), filepath.Dir(w.settings), w.mcpPath()}
 	dropped = append(dropped, rec.KeepCreated(own, shared)...)
@@ -204,6 +227,11 @@ func (w *wiring) planHookOnly() (clients.UninstallPlan, error) {
 	}
 	set.Kept = ""
 	u.Edits = append(u.Edits, set)
+	if relay, ok, err := w.planRelayRemoval(nil); err != nil {
+		return u, err
+	} else if ok {
+		u.Edits = append(u.Edits, relay)
+	}
 	var found []string
 	for _, imp := range []mdImport{w.bootImport, w.skillImport, w.globalImport} {
 		if imp.File == "" {

@@ -43,9 +43,12 @@ func (Client) Wire(env clients.Env) clients.Wiring { return newWiring(env) }
 // wiring is where install puts things for one project and memory root.
 type wiring struct {
 	clients.Env
-	settings    string // <project>/.claude/settings.json
-	bootImport  mdImport
-	skillImport mdImport // of the root's own skill.md
+	settings string // <project>/.claude/settings.json
+	// userSettings is the user's own settings file, which takes the
+	// relays of wake's hooks (see [RelayCommand]); "" when unknown.
+	userSettings string
+	bootImport   mdImport
+	skillImport  mdImport // of the root's own skill.md
 	// globalImport is the import of the shared skill.md (skill.path) into
 	// ~/.claude/CLAUDE.md that an older wake added with boot = "skill",
 	// which every session of every project read: install moves it out
@@ -74,6 +77,10 @@ type record struct {
 	Imports []mdImport   `json:"imports,omitempty"`
 	// MCP is wake's server install registered in .mcp.json (--mcp).
 	MCP *mcpRecord `json:"mcp,omitempty"`
+	// Relay are the relays of wake's hooks install added to the user's
+	// settings for sessions started in the project's subdirectories
+	// (see [RelayCommand]), each naming its event.
+	Relay []hookRecord `json:"relay,omitempty"`
 }
 
 // hookRecord is one hook install added to a settings file, and what it
@@ -118,9 +125,10 @@ func (r *record) setHook(h hookSpec, file string, ed hookEdit) {
 func newWiring(env clients.Env) *wiring {
 	md := filepath.Join(env.Project, "CLAUDE.md")
 	w := &wiring{Env: env, settings: filepath.Join(env.Project, ".claude", "settings.json"),
-		skill:       env.Config.Claude.Boot == tiers.BootSkill,
-		bootImport:  mdImport{md, importLine(env.Project, filepath.Join(env.Root, tiers.BootPath), env.Home, false)},
-		skillImport: mdImport{md, importLine(env.Project, filepath.Join(env.Root, tiers.RootSkillPath), env.Home, false)}}
+		skill:        env.Config.Claude.Boot == tiers.BootSkill,
+		userSettings: userSettings(env),
+		bootImport:   mdImport{md, importLine(env.Project, filepath.Join(env.Root, tiers.BootPath), env.Home, false)},
+		skillImport:  mdImport{md, importLine(env.Project, filepath.Join(env.Root, tiers.RootSkillPath), env.Home, false)}}
 	if shared, err := env.Config.Skill.SkillPath(env.Home, env.Root); err == nil && shared != "" && env.Home != "" {
 		claudeDir := filepath.Join(env.Home, ".claude")
 		w.globalImport = mdImport{filepath.Join(claudeDir, "CLAUDE.md"), importLine(claudeDir, shared, env.Home, true)}
@@ -166,7 +174,14 @@ func (w *wiring) PlanInstall() (clients.InstallPlan, error) {
 	if err != nil {
 		return clients.InstallPlan{}, err
 	}
+	relay, relayed, relayEds, err := w.planRelay()
+	if err != nil {
+		return clients.InstallPlan{}, err
+	}
 	edits := []clients.FileEdit{set, md}
+	if relay.Path != "" {
+		edits = append(edits, relay)
+	}
 	if global.edit != nil {
 		edits = append(edits, *global.edit)
 	}
@@ -191,6 +206,14 @@ func (w *wiring) PlanInstall() (clients.InstallPlan, error) {
 			for i, h := range added {
 				rec.setHook(h, set.Path, eds[i])
 			}
+			for i, h := range relayed {
+				hr := hookRecord{Event: h.Event, File: relay.Path, Matcher: h.Matcher, Command: h.Command, hookEdit: relayEds[i]}
+				if old := rec.relayOf(h); old != nil {
+					*old = hr
+				} else {
+					rec.Relay = append(rec.Relay, hr)
+				}
+			}
 			if md.Changed && !slices.Contains(rec.Imports, imp) {
 				rec.Imports = append(rec.Imports, imp)
 			}
@@ -207,6 +230,9 @@ func (w *wiring) PlanInstall() (clients.InstallPlan, error) {
 	}
 	if mcp.Changed {
 		plan.Notes = append(plan.Notes, mcpNote)
+	}
+	if w.ProjectOnly {
+		plan.Notes = append(plan.Notes, "Note: with --project-only, a Claude Code session started in a subdirectory of the project gets no memory and no hand-off: Claude Code reads the project's hooks only in the directory a session starts in.")
 	}
 	if rel, err := filepath.Rel(w.Project, w.Root); err != nil || !filepath.IsLocal(rel) {
 		name := tiers.BootPath

@@ -43,6 +43,8 @@ type app struct {
 	locker store.Locker
 
 	rootFlag string
+	// below is a relayed hook's --below: see [app.relayGoesOn].
+	below string
 	// newEncoder makes a session's encoder; nil means budget.NewEncoder.
 	// Tests share one, since building it costs more than most of them.
 	newEncoder func(name string) (*budget.Encoder, error)

@@ -36,11 +36,14 @@ func (a *app) addCapsuleHook(cmd *cobra.Command) {
 	run := cmd.RunE
 	cmd.RunE = func(c *cobra.Command, args []string) error {
 		if !c.Flags().Changed("hook") {
+			if a.below != "" {
+				return usagef("--below applies with --hook claude")
+			}
 			return run(c, args)
 		}
 		var other string
 		c.Flags().Visit(func(f *pflag.Flag) {
-			if f.Name != "hook" && f.Name != "root" {
+			if f.Name != "hook" && f.Name != "root" && f.Name != "below" {
 				other = f.Name
 			}
 		})
@@ -53,8 +56,12 @@ func (a *app) addCapsuleHook(cmd *cobra.Command) {
 			a.report(usagef("--hook %q: want claude or codex", client))
 			return nil
 		}
+		if a.below != "" && !a.relayGoesOn(a.below) {
+			return nil
+		}
 		return a.capsuleHookRun(c.Context(), client)
 	}
+	a.addBelowFlag(cmd)
 }
 
 // subagentEvent is what Claude Code and Codex give a SubagentStart hook

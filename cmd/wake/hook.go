@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -36,6 +37,9 @@ func (a *app) hookRun(cmd *cobra.Command, o *loadOptions) error {
 	}
 	if cmd.Flags().Changed("format") {
 		return usagef("--hook prints the hook's text; --format does not apply")
+	}
+	if a.below != "" && !a.relayGoesOn(a.below) {
+		return nil
 	}
 	in, warnings := claude.ReadHookInput(a.in)
 	a.warn(warnings)
@@ -73,6 +77,9 @@ func (a *app) hookRun(cmd *cobra.Command, o *loadOptions) error {
 				recovered += "\n"
 			}
 		}
+	}
+	if a.below != "" && !a.relayImports(relayTarget(m)) {
+		recovered = relayed + recovered
 	}
 	_, err = io.WriteString(a.out, recovered+text)
 	return err
@@ -167,17 +174,30 @@ func (a *app) hookText(fsys afero.Fs, client, source string, m *wake.Memory, dir
 		}
 		return boot.HookFor(c, t, hookLimits["opencode"])
 	}
-	if m.Config().Claude.Boot == tiers.BootSkill {
+	// A session a relay serves read no import, unless the user
+	// approved imports from outside its directory.
+	relayMiss := a.below != "" && !a.relayImports(relayTarget(m))
+	if m.Config().Claude.Boot == tiers.BootSkill && !relayMiss {
 		return boot.Hook(c, t, boot.HookLimit)
 	}
 	// Only at a start or resume does the session hold the copy the import
 	// read as the hook runs: after /clear or a compaction the import may
 	// be a copy memoised earlier, and the hook's earlier text is gone.
 	h := boot.ClaudeCode
-	if t.BootPath == "" || source != "" && source != "startup" && source != "resume" || !claude.ImportsBoot(fsys, dir, t.BootPath) {
+	imports := claude.ImportsBoot(fsys, dir, t.BootPath) || a.below != "" && !relayMiss
+	if t.BootPath == "" || source != "" && source != "startup" && source != "resume" || !imports {
 		h.Import = ""
 	}
 	return boot.HookFor(c, t, h)
+}
+
+// relayTarget is the file the project's CLAUDE.md imports: boot.md, or
+// with [claude] boot = "skill" the root's own skill.md.
+func relayTarget(m *wake.Memory) string {
+	if m.Config().Claude.Boot == tiers.BootSkill {
+		return filepath.Join(m.Root(), tiers.RootSkillPath)
+	}
+	return filepath.Join(m.Root(), tiers.BootPath)
 }
 
 // hookFailed tells the agent, on stdout, that its memory could not be

@@ -62,7 +62,7 @@ func (a *app) hookCmd() *cobra.Command {
 		{"end", "The SessionEnd hook: the automatic hand-off, when the session wrote none", "end", a.hookEndRun},
 		{"compact", "The PreCompact hook: a checkpoint of the session, for the context after the compaction", "precompact", a.hookCompactRun},
 	} {
-		cmd.AddCommand(&cobra.Command{
+		sub := &cobra.Command{
 			Use:     ev.name + " CLIENT",
 			Short:   ev.short,
 			Long:    help(ev.help),
@@ -77,6 +77,9 @@ func (a *app) hookCmd() *cobra.Command {
 					a.report(usagef("wake hook %s takes one argument, the client: claude or codex", ev.name))
 					return nil
 				}
+				if a.below != "" && !a.relayGoesOn(a.below) {
+					return nil
+				}
 				err := ev.run(cmd.Context(), args[0])
 				if errors.Is(err, stopBlocked) {
 					return err
@@ -86,7 +89,9 @@ func (a *app) hookCmd() *cobra.Command {
 				}
 				return nil
 			},
-		})
+		}
+		a.addBelowFlag(sub)
+		cmd.AddCommand(sub)
 	}
 	return cmd
 }

@@ -19,11 +19,12 @@ import (
 )
 
 type installOptions struct {
-	project   string
-	uninstall bool
-	boot      wake.BootFiles
-	format    string // of the listing, with no client
-	mcp       bool
+	project     string
+	uninstall   bool
+	boot        wake.BootFiles
+	format      string // of the listing, with no client
+	mcp         bool
+	projectOnly bool
 }
 
 func (a *app) installCmd() *cobra.Command {
@@ -39,6 +40,9 @@ func (a *app) installCmd() *cobra.Command {
 				if o.mcp {
 					return usagef("--mcp applies to 'wake install CLIENT'")
 				}
+				if o.projectOnly {
+					return usagef("--project-only applies to 'wake install CLIENT'")
+				}
 				return a.clientsRun(o)
 			}
 			if cmd.Flags().Changed("format") {
@@ -49,6 +53,7 @@ func (a *app) installCmd() *cobra.Command {
 	}
 	cmd.Flags().StringVar(&o.project, "project", "", "the project `DIR` the client runs in (default: the working directory)")
 	cmd.Flags().BoolVar(&o.mcp, "mcp", false, "also register 'wake mcp' as an MCP server in the client's config")
+	cmd.Flags().BoolVar(&o.projectOnly, "project-only", false, "Claude Code: wire the project alone, without the relay in ~/.claude/settings.json that gives sessions started in its subdirectories the memory")
 	addFormat(cmd, &o.format, "text or json (the list of clients)", "text", "json")
 	addSkillFlags(cmd, &o.boot)
 	return cmd
@@ -148,7 +153,7 @@ func (a *app) installRun(ctx context.Context, o *installOptions, c clients.Clien
 	if err != nil {
 		return err
 	}
-	opts := clients.Options{Wake: a.options(), Project: project, Root: a.rootFlag, Cwd: a.cwd, BootFiles: o.boot, MCP: o.mcp}
+	opts := clients.Options{Wake: a.options(), Project: project, Root: a.rootFlag, Cwd: a.cwd, BootFiles: o.boot, MCP: o.mcp, ProjectOnly: o.projectOnly}
 	run := clients.Install
 	if o.uninstall {
 		run = clients.Uninstall

@@ -33,11 +33,15 @@ func (a *app) loadCmd() *cobra.Command {
 			if o.hook != "" {
 				return a.hookRun(cmd, o)
 			}
+			if a.below != "" {
+				return usagef("--below applies with --hook claude")
+			}
 			return a.loadRun(o)
 		},
 	}
 	addFormat(cmd, &o.format, "text (the Markdown context; markdown is the same) or json", "text", "markdown", "json")
 	addHookFlags(cmd, o)
+	a.addBelowFlag(cmd)
 	return cmd
 }
 
