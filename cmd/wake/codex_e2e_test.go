@@ -64,6 +64,15 @@ func TestCodexEndToEnd(t *testing.T) {
 
 	t.Run("start", func(t *testing.T) { codexStart(t, p, stub) })
 	t.Run("stop and end", func(t *testing.T) { codexStopAndEnd(t, p, stub) })
+	// Started in a subdirectory of the project, Codex finds the project's
+	// hooks and AGENTS.md all the same (from the git work tree's top).
+	p.sub = filepath.Join("src", "till")
+	if err := os.MkdirAll(filepath.Join(p.dir, p.sub), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Run("subdirectory start", func(t *testing.T) { codexStart(t, p, stub) })
+	t.Run("subdirectory stop and end", func(t *testing.T) { codexStopAndEnd(t, p, stub) })
+	p.sub = ""
 
 	p.wake(t, "uninstall", "codex")
 	after := p.clientFiles(t)
@@ -137,7 +146,7 @@ func codexStopAndEnd(t *testing.T, p *codexProject, stub *responsesStub) {
 		[]any{assistantMessage("msg_2", "Added notes/todo.txt. Not yet wired into the release checklist.")},
 	)
 	p.codex(t, "add a todo note")
-	if data, err := os.ReadFile(filepath.Join(p.dir, "notes", "todo.txt")); err != nil || string(data) != "ship the codex wiring\n" {
+	if data, err := os.ReadFile(filepath.Join(p.dir, p.sub, "notes", "todo.txt")); err != nil || string(data) != "ship the codex wiring\n" {
 		t.Fatalf("the tool call did not write notes/todo.txt: %q %v", data, err)
 	}
 	reqs := stub.requests()
@@ -205,6 +214,7 @@ func codexStopAndEnd(t *testing.T, p *codexProject, stub *responsesStub) {
 // directories in the test's directory, the model API on loopback.
 type codexProject struct {
 	dir, home string
+	sub       string // where Codex starts, below dir: "" for dir itself
 	env       []string
 	bin       string // wake
 	codexBin  string
@@ -266,7 +276,7 @@ func (p *codexProject) codex(t *testing.T, prompt string) string {
 	ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, p.codexBin, "exec", "--dangerously-bypass-approvals-and-sandbox", "--color", "never", prompt)
-	cmd.Dir, cmd.Env = p.dir, p.env
+	cmd.Dir, cmd.Env = filepath.Join(p.dir, p.sub), p.env
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
 	cmd.WaitDelay = 5 * time.Second
