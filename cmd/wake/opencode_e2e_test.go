@@ -98,6 +98,32 @@ func TestOpenCodeEndToEnd(t *testing.T) {
 		t.Errorf("OpenCode reached for the network: %q", stray)
 	}
 
+	// Started in a subdirectory, OpenCode finds the project's plugin and
+	// instructions all the same (from the git work tree's top): the
+	// memory once in every request, and the automatic hand-off at the end.
+	sub := filepath.Join(proj, "src", "till")
+	if err := os.MkdirAll(sub, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	latest = readFile(t, filepath.Join(proj, ".wake", "recent", "latest.md"))
+	if err := json.Unmarshal([]byte(wake("load", "--format", "json")), &packet); err != nil {
+		t.Fatal(err)
+	}
+	stub.writeFile(filepath.Join(sub, "till.txt"), "till roll\n")
+	if out := runBounded(t, sub, env, 180*time.Second, opencode, "run", "add a till file"); !strings.Contains(out, "stub reply") {
+		t.Fatalf("opencode run in src/till printed %q, not the stub's reply", out)
+	}
+	subAgent := stub.agentRequests()
+	if len(subAgent) == 0 {
+		t.Fatal("no request of the session in src/till reached the stub")
+	}
+	for i, r := range subAgent {
+		assertBootOnce(t, fmt.Sprintf("src/till request %d", i+1), r.system, r.boot, packet.Announcement, stub.boot)
+	}
+	if now := readFile(t, filepath.Join(proj, ".wake", "recent", "latest.md")); now == latest || !strings.Contains(now, "add a till file") || !strings.Contains(now, "src/till/till.txt") {
+		t.Errorf("the session in src/till left no automatic hand-off of its work:\n%s", now)
+	}
+
 	wake("uninstall", "opencode")
 	after := projectFiles(t, proj)
 	for name, data := range before {
@@ -107,7 +133,7 @@ func TestOpenCodeEndToEnd(t *testing.T) {
 	}
 	for name := range after {
 		// The session's own work, and what OpenCode keeps in .opencode/.
-		if _, ok := before[name]; !ok && name != "greeting.txt" && !strings.HasPrefix(name, ".opencode/") {
+		if _, ok := before[name]; !ok && name != "greeting.txt" && name != "src/till/till.txt" && !strings.HasPrefix(name, ".opencode/") {
 			t.Errorf("%s is new after uninstall", name)
 		}
 	}
@@ -132,15 +158,17 @@ func assertBootOnce(t *testing.T, which, system, boot, announcement, bootPath st
 	if !strings.Contains(system, "Instructions from: "+bootPath) {
 		t.Errorf("%s: the system prompt does not carry %s", which, bootPath)
 	}
-	parts := []string{announcement, e2eMarker, freshMarker}
+	// Each part as many times as boot.md holds it: a heading every
+	// session summary has ("## What happened") once for each.
+	want := map[string]int{announcement: 1, e2eMarker: 1, freshMarker: 1}
 	for _, l := range strings.Split(boot, "\n") {
 		if strings.HasPrefix(l, "## ") {
-			parts = append(parts, l)
+			want[l] = strings.Count(boot, l+"\n")
 		}
 	}
-	for _, p := range parts {
-		if n := strings.Count(system, p); n != 1 {
-			t.Errorf("%s: %q is in the system prompt %d times, want once", which, p, n)
+	for p, w := range want {
+		if n := strings.Count(system, p); n != w {
+			t.Errorf("%s: %q is in the system prompt %d times, want %d", which, p, n, w)
 		}
 	}
 }
