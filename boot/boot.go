@@ -66,12 +66,16 @@ type File struct {
 	Omitted     *Omit
 	Content     string
 
-	doc      tiers.Doc
-	full     string             // the content the policy admits, before fitting
-	withheld bool               // kept out whole to stay under the memory maximum
-	floor    bool               // fitting cannot cut it further (squeeze)
-	secrets  []policy.SecretHit // where the document holds secret-looking strings
-	cuts     []budget.Cut       // what fitting it left out
+	doc  tiers.Doc
+	full string // the content the policy admits, before fitting: without its front matter
+	// bodyTokens counts full: what the file shows whole, its front
+	// matter left out (the header's count is the file's).
+	bodyTokens int
+	scrubbed   string             // the whole document the policy admits, front matter and all
+	withheld   bool               // kept out whole to stay under the memory maximum
+	floor      bool               // fitting cannot cut it further (squeeze)
+	secrets    []policy.SecretHit // where the document holds secret-looking strings
+	cuts       []budget.Cut       // what fitting it left out
 }
 
 // Omit says what compression left out of a file.

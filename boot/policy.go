@@ -39,9 +39,19 @@ func (c *Context) admitFile(f *File, counter budget.Counter) {
 		f.secrets = hits
 	}
 	c.HeldBack.Redacted = c.HeldBack.Redacted.Merge(r)
-	f.full = f.Content
 	f.Tokens = counter.Count(f.Content)
-	f.ShownTokens = f.Tokens
+	f.scrubbed = f.Content
+	// The front matter is the file's index card (its summary, the
+	// session it records), which the boot context says elsewhere: the
+	// file is shown from its body.
+	if f.Held == "" {
+		if _, body, ok := tiers.SplitFrontMatter([]byte(f.Content)); ok {
+			f.Content = strings.TrimLeft(string(body), "\r\n")
+		}
+	}
+	f.full = f.Content
+	f.bodyTokens = counter.Count(f.Content)
+	f.ShownTokens = f.bodyTokens
 }
 
 // held maps the paths of held-back tier files to their level.
@@ -82,7 +92,7 @@ func (c *Context) Admitted(path string) Admitted {
 		}
 		// The document as shown: scrubbed of secret-looking strings.
 		d := f.doc
-		d.Content = []byte(f.full)
+		d.Content = []byte(f.scrubbed)
 		d.Meta.Summary, _ = policy.Scrub(d.Meta.Summary)
 		return Admitted{Doc: d, Whole: true}
 	}

@@ -94,7 +94,7 @@ func writeFile(b *strings.Builder, f *File) {
 		return
 	case f.Truncated:
 		fmt.Fprintf(b, "\n### %s (%s tokens, cut to %s)\n\n", f.Path, budget.Thousands(f.Tokens), budget.Thousands(f.ShownTokens))
-	case f.ShownTokens != f.Tokens:
+	case f.ShownTokens != f.bodyTokens:
 		// Shown whole, as a view: the decision log newest first.
 		fmt.Fprintf(b, "\n### %s (%s tokens, shown in %s)\n\n", f.Path, budget.Thousands(f.Tokens), budget.Thousands(f.ShownTokens))
 	default:
