@@ -143,10 +143,13 @@ func TestLoadNeverDropsHandoff(t *testing.T) {
 	if !m.Truncated || m.ShownTokens > 2000 {
 		t.Fatalf("main.md not fitted: %+v", m.ShownTokens)
 	}
-	for _, line := range []string{"## HANDOFF", "next_priority: Fix VAT rounding", "emotional_register: Owner is relieved"} {
+	for _, line := range []string{"## HANDOFF", "next_priority: as announced", "open_risk: The October report", "emotional_register: Owner is relieved"} {
 		if !strings.Contains(m.Content, line) {
 			t.Errorf("HANDOFF line %q dropped", line)
 		}
+	}
+	if !strings.Contains(ctx.Announcement, "Current focus: Fix VAT rounding") {
+		t.Errorf("the announcement lacks the next priority the HANDOFF view leaves to it: %q", ctx.Announcement)
 	}
 	if !strings.Contains(md, "First task: compress main.md") {
 		t.Error("no directive for main.md")

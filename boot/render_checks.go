@@ -2,6 +2,8 @@ package boot
 
 import (
 	"fmt"
+	"github.com/wakeproto/wake/budget"
+	"github.com/wakeproto/wake/tiers"
 	"slices"
 	"strings"
 
@@ -38,6 +40,10 @@ func shownFindings(c *Context) []checks.Finding {
 		if f.Severity != checks.OK {
 			continue
 		}
+		if rest, ok := strings.CutPrefix(f.Message, "purpose: "); ok && len(rest) >= 12 && shownWhole(c, tiers.MainPath, rest) {
+			out[i].Message = "purpose: as in main.md below"
+			continue
+		}
 		for _, prefix := range []string{"last session: ", "current focus: "} {
 			rest, ok := strings.CutPrefix(f.Message, prefix)
 			if !ok {
@@ -55,6 +61,17 @@ func shownFindings(c *Context) []checks.Finding {
 		}
 	}
 	return out
+}
+
+// shownWhole reports whether the context shows text in the file at path,
+// whitespace aside (a paragraph wraps).
+func shownWhole(c *Context, path, text string) bool {
+	for _, f := range c.Files() {
+		if f.Path == path && f.Held == "" {
+			return strings.Contains(strings.Join(strings.Fields(f.Content), " "), strings.Join(strings.Fields(text), " "))
+		}
+	}
+	return false
 }
 
 // WriteFindings writes findings as a Markdown list, one item a finding with
@@ -80,4 +97,40 @@ func severityLabel(s string) string {
 		return "warning"
 	}
 	return "FAIL"
+}
+
+// announcedHandoff shows main.md's HANDOFF without what the announcement
+// above it says (each fact once): a session_summary or next_priority the
+// announcement holds reads "as announced". The file's own bytes are not
+// touched; the view is recounted.
+func (c *Context) announcedHandoff(counter budget.Counter) {
+	if c.Announcement == "" {
+		return
+	}
+	for _, f := range c.Files() {
+		if f.Path != tiers.MainPath || f.Held != "" || f.Content == "" {
+			continue
+		}
+		swap := func(text string) (string, bool) {
+			lines := strings.SplitAfter(text, "\n")
+			changed := false
+			for i, l := range lines {
+				for _, key := range []string{tiers.KeySessionSummary, tiers.KeyNextPriority} {
+					value, ok := strings.CutPrefix(l, key+":")
+					value = strings.TrimRight(strings.TrimSpace(value), ". ")
+					if ok && len(value) >= 12 && strings.Contains(c.Announcement, value) {
+						lines[i] = key + ": as announced" + l[len(strings.TrimRight(l, "\r\n")):]
+						changed = true
+					}
+				}
+			}
+			return strings.Join(lines, ""), changed
+		}
+		if full, ok := swap(f.full); ok {
+			f.full, f.bodyTokens = full, counter.Count(full)
+		}
+		if shown, ok := swap(f.Content); ok {
+			f.Content, f.ShownTokens = shown, counter.Count(shown)
+		}
+	}
 }
