@@ -328,7 +328,11 @@ func (l *life) checkpoint(s int) {
 		t.Errorf("session %d: %d open reminders, %d listed, the rest not counted:\n%s", s, len(open), listed, rem)
 	}
 	traj := section(text, "## Trajectory")
-	for _, ls := range l.sessions[len(l.sessions)-10:] {
+	last := l.sessions[len(l.sessions)-1]
+	if first, _, _ := strings.Cut(text, "\n"); !strings.Contains(first, last.summary) || !strings.Contains(traj, "the last session, as announced") {
+		t.Errorf("session %d: the newest session %q is neither announced nor a trajectory line:\n%s", s, last.summary, traj)
+	}
+	for _, ls := range l.sessions[len(l.sessions)-10 : len(l.sessions)-1] {
 		if !strings.Contains(traj, ls.summary+".") {
 			t.Errorf("session %d: %q has no trajectory line", s, ls.summary)
 		}

@@ -58,6 +58,9 @@ type TrajectoryEntry struct {
 	Next    string
 	Risk    string
 	Held    string // secret, confidential: the policy's; then only what it allows
+	// announced: the newest session, whose summary and next priority the
+	// announcement gives and whose risk the HANDOFF shows (each fact once).
+	announced bool
 }
 
 // addTrajectory reads the newest session records and fits their lines to
@@ -95,6 +98,10 @@ func (c *Context) addTrajectory(o Options) {
 		seen[k] = true
 		return false
 	})
+	if len(recs) > 0 && recs[0].Held == "" {
+		sum := strings.TrimRight(strings.TrimSpace(recs[0].Summary), ". ")
+		recs[0].announced = len(sum) >= 12 && strings.Contains(c.Announcement, sum)
+	}
 	t := &Trajectory{Budget: o.Config.Budget.Trajectory, Sessions: len(recs) + older, all: recs, older: older, Arrived: arrived}
 	t.Risks = openRisks(recs, o.Config.Checks.RiskSessions)
 	t.fit(t.Budget, o.Counter)
@@ -302,9 +309,18 @@ func (t *Trajectory) Text() string {
 			fmt.Fprintf(&b, "- %s: %s\n", a.At.UTC().Format("2006-01-02 15:04Z"), tiers.ShortLine(scrubbed(a.Summary)))
 		}
 	}
-	if len(t.Risks) > 0 {
-		b.WriteString("\nOpen risks (until a later session resolves them with --risk none):\n")
-		for _, r := range t.Risks {
+	// An open risk a listed line or the HANDOFF shows is not said again.
+	var risks []TrajectoryEntry
+	for _, r := range t.Risks {
+		if !slices.ContainsFunc(t.Entries, func(e TrajectoryEntry) bool {
+			return e.At.Equal(r.At) && e.Risk == r.Risk && (e.announced || e.Held == "")
+		}) {
+			risks = append(risks, r)
+		}
+	}
+	if len(risks) > 0 {
+		b.WriteString("\nOpen risks of sessions not listed above (until a later session resolves them with --risk none):\n")
+		for _, r := range risks {
 			fmt.Fprintf(&b, "- %s: %s\n", r.At.Format("2006-01-02"), tiers.ShortLine(r.Risk))
 		}
 	}
@@ -328,6 +344,14 @@ func trajectoryLine(e TrajectoryEntry) string {
 		return b.String()
 	case tiers.Confidential:
 		fmt.Fprintf(&b, " (confidential) %s\n", tiers.ShortLine(e.Summary))
+		return b.String()
+	}
+	if e.announced {
+		b.WriteString(" the last session, as announced")
+		if e.Risk != "" {
+			b.WriteString(" (its risk in the HANDOFF above)")
+		}
+		b.WriteString(".\n")
 		return b.String()
 	}
 	fmt.Fprintf(&b, " %s", strings.TrimRight(tiers.ShortLine(e.Summary), "."))

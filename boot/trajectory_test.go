@@ -43,12 +43,39 @@ func TestHookSummaryKeepsTrajectory(t *testing.T) {
 		c.Warnings = append(c.Warnings, fmt.Sprintf("w%02d %s", i, strings.Repeat("x", 100)))
 	}
 	out := Hook(c, HookTarget{BootPath: "/p/.wake/boot.md"}, 3000)
-	for _, want := range []string{"## Trajectory", "Next: ship the importer.", "- 2026-11-22: the VAT sums drift"} {
+	for _, want := range []string{"## Trajectory", "Next: ship the importer. Risk: the VAT sums drift."} {
 		if !strings.Contains(out, want) {
 			t.Fatalf("the hook summary lacks %q:\n%s", want, out)
 		}
 	}
 	if strings.Contains(out, "w39 ") {
 		t.Fatalf("a warning was kept while the limit cut:\n%s", out)
+	}
+}
+
+// TestTrajectoryEachFactOnce: the newest session, which the announcement
+// gives, is one short line; an open risk a listed line shows is not said
+// again below; one whose line did not fit still is.
+func TestTrajectoryEachFactOnce(t *testing.T) {
+	t.Parallel()
+	at := time.Date(2026, 11, 22, 3, 0, 0, 0, time.UTC)
+	all := []TrajectoryEntry{
+		{At: at, Summary: "second session shipped it", Next: "ship the importer", Risk: "the till drifts", announced: true},
+		{At: at.Add(-time.Hour), Summary: "first", Next: "write the importer", Risk: "the VAT sums drift"},
+	}
+	tr := &Trajectory{Sessions: 2, all: all, Risks: openRisks(all, 10)}
+	tr.fit(500, encoder(t))
+	out := tr.Text()
+	for want, n := range map[string]int{"the last session, as announced (its risk in the HANDOFF above).": 1,
+		"second session shipped it": 0, "ship the importer": 0, "the till drifts": 0, "the VAT sums drift": 1, "Open risks": 0} {
+		if got := strings.Count(out, want); got != n {
+			t.Errorf("%q %d times, want %d:\n%s", want, got, n, out)
+		}
+	}
+	// The older line squeezed out: its risk stays, below.
+	tr = &Trajectory{Sessions: 2, all: all, Risks: openRisks(all, 10)}
+	tr.Entries, tr.Unlisted = all[:1], 1
+	if out := tr.Text(); !strings.Contains(out, "Open risks of sessions not listed above") || !strings.Contains(out, "- 2026-11-22: the VAT sums drift") || strings.Contains(out, "the till drifts") {
+		t.Errorf("the risk of a session not listed is lost, or the HANDOFF's repeated:\n%s", out)
 	}
 }
