@@ -9,7 +9,9 @@ import (
 // addColdAndDigest builds phase 4 (the cold table of contents, within
 // budget.toc) and the digest of recent changes (within budget.digest).
 func (c *Context) addColdAndDigest(o Options) error {
-	toc, warns, err := cold.BuildTOC(o.Cold(), o.Config.Budget.TOC)
+	co := o.Cold()
+	co.SessionsElsewhere = true // the trajectory has their summaries
+	toc, warns, err := cold.BuildTOC(co, o.Config.Budget.TOC)
 	if err != nil {
 		return err
 	}

@@ -28,4 +28,8 @@ type Options struct {
 	// Index remembers cold documents between runs so that a warm start
 	// opens none of them; nil reads every cold document.
 	Index *Index
+	// SessionsElsewhere says the listing's reader has the session
+	// records' summaries already (the boot context's trajectory): a
+	// session record is listed by its name, not its summary again.
+	SessionsElsewhere bool
 }

@@ -29,19 +29,20 @@ const NoFold = -1
 // Secret documents are counted, not listed; confidential ones appear as
 // their summary only.
 type TOC struct {
-	Budget       int // NoFold for the whole tree
-	ColdBudget   int // what `wake cold PATH` may pull a session
-	Tokens       int // exact count of Text()
-	Documents    int
-	DocTokens    int
-	Secret       int  // held back: not listed
-	Confidential int  // listed by their summary only
-	Unreadable   int  // front matter unreadable: not listed
-	Binary       int  // not documents: skipped
-	Folded       int  // directories shown as one line
-	Omitted      bool // not even cold/ as one line fits
-	Squeezed     bool // folded further to keep the context under memory_max
-	Lines        []TOCLine
+	sessionsElsewhere bool // see [Options.SessionsElsewhere]
+	Budget            int  // NoFold for the whole tree
+	ColdBudget        int  // what `wake cold PATH` may pull a session
+	Tokens            int  // exact count of Text()
+	Documents         int
+	DocTokens         int
+	Secret            int  // held back: not listed
+	Confidential      int  // listed by their summary only
+	Unreadable        int  // front matter unreadable: not listed
+	Binary            int  // not documents: skipped
+	Folded            int  // directories shown as one line
+	Omitted           bool // not even cold/ as one line fits
+	Squeezed          bool // folded further to keep the context under memory_max
+	Lines             []TOCLine
 
 	// Redacted counts the secret-looking strings scrubbed from the
 	// summaries and headings of the documents listed (folded ones too).
@@ -108,7 +109,7 @@ func BuildTOC(o Options, limit int) (*TOC, []string, error) {
 	if idx == nil {
 		idx = NewIndex(o.Config.Encoding, nil)
 	}
-	t := &TOC{Budget: limit, ColdBudget: o.Config.Budget.Cold, root: &tocDir{path: tiers.ColdDir + "/"}, index: idx}
+	t := &TOC{Budget: limit, ColdBudget: o.Config.Budget.Cold, root: &tocDir{path: tiers.ColdDir + "/"}, index: idx, sessionsElsewhere: o.SessionsElsewhere}
 	dirs := map[string]*tocDir{t.root.path: t.root}
 	t.dirs = dirs
 	warns := scan(o, idx, func(f tiers.ColdFile, e Entry) string {
@@ -339,6 +340,9 @@ func (t *TOC) add(f tiers.ColdFile, e Entry) {
 		doc.conf, doc.title = true, tiers.ShortLine(e.Summary)
 	} else {
 		doc.title = docTitle(path.Base(f.Path), e)
+	}
+	if t.sessionsElsewhere && !doc.conf && strings.HasPrefix(f.Path, tiers.SessionsDir+"/") {
+		doc.title = "session record (its line is in the Trajectory)"
 	}
 	if strings.Contains(doc.title, "[redacted:") {
 		// The index keeps summaries scrubbed; the listing counts what the
