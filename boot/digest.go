@@ -151,9 +151,25 @@ func digestLine(e store.Entry) string {
 	if len(paths) > 0 {
 		where = " " + strings.Join(paths, ", ") + more
 	}
+	summary := e.ChangeSummary
+	// A decision's or a reminder's text is in the decision log's view or
+	// the open reminders above: the change names it by its number and id
+	// (each fact once).
+	if shownAbove[e.Op] {
+		if i := strings.LastIndex(summary, "): "); i >= 0 {
+			summary = summary[:i+1]
+		} else if i := strings.Index(summary, ": "); i >= 0 && strings.Contains(summary[:i], "#") {
+			summary = summary[:i]
+		}
+	}
 	// A hand-edited ledger may hold terminal escapes; none reach the context.
-	return tiers.Printable(fmt.Sprintf("- %s %s%s: %s\n", e.At.UTC().Format("2006-01-02 15:04Z"), e.Op, where, tiers.ShortLine(e.ChangeSummary)))
+	return tiers.Printable(fmt.Sprintf("- %s %s%s: %s\n", e.At.UTC().Format("2006-01-02 15:04Z"), e.Op, where, tiers.ShortLine(summary)))
 }
+
+// shownAbove are the operations whose subject the boot context shows in
+// full elsewhere: decisions and reminders.
+var shownAbove = map[string]bool{"decide": true, "reverse": true, "contest": true, "uphold": true, "remember": true}
+
 
 // shortDuration prints 24h0m0s as 24h and 1h30m0s as 1h30m.
 func shortDuration(d time.Duration) string {

@@ -227,7 +227,7 @@ func TestHookDeltaOpenReminders(t *testing.T) {
 	ctx, with := build(t, fsys, cfg, enc)
 	h := HookClient{Import: "CLAUDE.md", Limit: 100000, Unit: budget.Bytes}
 	out := HookFor(ctx, HookTarget{BootPath: "/p/.wake/boot.md", Before: before, BeforeRead: true}, h)
-	if !strings.Contains(out, "These sections changed: Open reminders, Budget.") || !strings.Contains(out, "- #1 2026-11-02 Reminder number 1") {
+	if !strings.Contains(out, "\n## Open reminders\n") || !strings.Contains(out, "- #1 2026-11-02 Reminder number 1") || strings.Contains(out, "## Budget") {
 		t.Fatalf("%s", out)
 	}
 	afero.WriteFile(fsys, "/demo/"+tiers.InboxPath, []byte(manyReminders(1)+"- done: x at 2026-11-03T00:00:00Z\n"), 0o644)

@@ -88,10 +88,16 @@ func hookDelta(c *Context, t HookTarget, h HookClient) string {
 	var titles []string
 	var body strings.Builder
 	for _, s := range secs {
-		if !heldWhole(t.Before, s.Text) {
-			titles = append(titles, s.Title)
-			body.WriteString(s.Text)
+		if heldWhole(t.Before, s.Text) {
+			continue
 		}
+		if s.Title == "Budget" {
+			// The counts of the new context: boot.md has them, and
+			// nothing in them is the session's to act on.
+			continue
+		}
+		titles = append(titles, s.Title)
+		body.WriteString(newInSection(t.Before, s))
 	}
 	gone := ""
 	if g := goneSections(t.Before, secs); len(g) > 0 {
@@ -105,7 +111,7 @@ func hookDelta(c *Context, t HookTarget, h HookClient) string {
 	if len(titles) > 0 && titles[0] == announcement {
 		named = "the announcement (the lines before \"# Boot context\")" + strings.TrimPrefix(named, announcement)
 	}
-	text := head + fmt.Sprintf("\n%s changed after %s imported it. These sections changed: %s. They follow, current, and replace the imported copy's; the rest of that copy is current.%s\n\n", t.BootPath, h.Import, named, gone) +
+	text := head + fmt.Sprintf("\n%s changed after %s imported it. What is new in it follows, under the heading of its section; where it and the imported copy differ, this is current, and the rest of that copy is.%s\n\n", t.BootPath, h.Import, gone) +
 		strings.TrimLeft(body.String(), "\n") + problems(t)
 	if h.Len(text) <= h.Limit {
 		return text
@@ -113,6 +119,63 @@ func hookDelta(c *Context, t HookTarget, h HookClient) string {
 	pointer := head + fmt.Sprintf("\n%s changed after %s imported it (these sections: %s), and the changes do not fit in this hook's output: read that file before you start; it replaces the imported copy.%s\n",
 		t.BootPath, h.Import, named, gone) + problems(t)
 	return h.cut(pointer, h.Limit)
+}
+
+// newInSection is what section s holds that the imported copy before does
+// not: its heading, then each of its items (a list item with its
+// continuation lines, or a paragraph) the copy lacks, so that nothing the
+// session holds is said twice. A section new as a whole is given whole.
+func newInSection(before string, s Section) string {
+	text := strings.TrimLeft(s.Text, "\n")
+	head, rest, _ := strings.Cut(text, "\n")
+	var b strings.Builder
+	switch {
+	case s.Title == announcement:
+		// No heading: its lines that are new, alone.
+		head, rest = "", text
+	case !strings.Contains(before, head+"\n") && !strings.HasPrefix(head, "### "):
+		return s.Text
+	default:
+		b.WriteString("\n" + head + "\n")
+	}
+	added := 0
+	for _, item := range sectionItems(rest) {
+		if !strings.Contains(before, item) {
+			b.WriteString("\n" + item + "\n")
+			added++
+		}
+	}
+	if added == 0 && head != "" {
+		b.WriteString("\n(Nothing new: only what it no longer holds changed; boot.md has it as it is now.)\n")
+	}
+	return b.String()
+}
+
+// sectionItems splits a section's body into its items: each list item
+// ("- " at the line's start) with the lines indented under it, and each
+// paragraph of other lines.
+func sectionItems(body string) []string {
+	var items []string
+	var cur []string
+	flush := func() {
+		if len(cur) > 0 {
+			items = append(items, strings.Join(cur, "\n"))
+			cur = nil
+		}
+	}
+	for _, l := range strings.Split(body, "\n") {
+		switch {
+		case strings.TrimSpace(l) == "":
+			flush()
+		case strings.HasPrefix(l, "- ") || strings.HasPrefix(l, "* "):
+			flush()
+			cur = append(cur, l)
+		default:
+			cur = append(cur, l)
+		}
+	}
+	flush()
+	return items
 }
 
 // announcement is the title of the lines before "# Boot context".

@@ -82,10 +82,7 @@ func TestHookDeltaSaysEachSectionOnce(t *testing.T) {
 			now := map[string]bool{}
 			for _, s := range c.Sections() {
 				now[s.Title] = true
-				want := old[s.Title] != s.Text
-				if got := strings.Contains(out, s.Text); got != want {
-					t.Errorf("section %q: changed %v, sent %v", s.Title, want, got)
-				}
+				assertDeltaSection(t, before, out, old[s.Title], s)
 			}
 			for title := range old {
 				if !now[title] && !strings.Contains(out, "No longer in it (disregard them in the imported copy): ") || !now[title] && !strings.Contains(out, title) {
@@ -110,16 +107,53 @@ func TestHookDeltaFromFiles(t *testing.T) {
 	appendFile(t, fsys, "/demo/warm/decisions.md", "\n[2026-11-21] DECISION: Print receipts BECAUSE: the bakery asked\nSTATUS: active\n")
 	c, _ := build(t, fsys, cfg, encoder(t))
 	out := HookFor(c, HookTarget{BootPath: "/demo/boot.md", Before: before, BeforeRead: true}, ClaudeCode)
-	sent := 0
 	for _, s := range c.Sections() {
-		if got, want := strings.Contains(out, s.Text), old[s.Title] != s.Text; got != want {
-			t.Errorf("section %q: changed %v, sent %v", s.Title, want, got)
-		} else if got {
-			sent++
-		}
+		assertDeltaSection(t, before, out, old[s.Title], s)
 	}
-	if sent == 0 || !strings.Contains(out, "These sections changed: ") || !strings.Contains(out, "warm/decisions.md") {
-		t.Errorf("%d sections sent:\n%s", sent, out)
+	if !strings.Contains(out, "DECISION: Print receipts BECAUSE: the bakery asked") || strings.Count(out, "DECISION:") != 1 {
+		t.Errorf("the new decision is not sent alone:\n%s", out)
+	}
+}
+
+// assertDeltaSection checks what the hook's delta out says of section s,
+// given the imported copy before (where s was was): nothing of an
+// unchanged section; of a changed one (the budget's counts aside), its
+// heading and every item the copy lacks, and no item the copy holds, so
+// that the two together hold the section and nothing twice.
+func assertDeltaSection(t *testing.T, before, out, was string, s Section) {
+	t.Helper()
+	if was == s.Text || s.Title == "Budget" {
+		if s.Title != "Budget" && len(strings.TrimSpace(s.Text)) > 0 && strings.Contains(out, s.Text) && !strings.Contains(before, s.Text) {
+			t.Errorf("section %q unchanged, yet sent", s.Title)
+		}
+		return
+	}
+	if s.Title == announcement {
+		for _, item := range sectionItems(strings.TrimLeft(s.Text, "\n")) {
+			if !strings.Contains(before, item) && !strings.Contains(out, item) {
+				t.Errorf("the announcement's new line %q is not sent", item)
+			}
+		}
+		return
+	}
+	if !strings.Contains(before, strings.SplitN(strings.TrimLeft(s.Text, "\n"), "\n", 2)[0]+"\n") && !strings.HasPrefix(strings.TrimLeft(s.Text, "\n"), "### ") {
+		if !strings.Contains(out, s.Text) {
+			t.Errorf("section %q is new and not sent whole", s.Title)
+		}
+		return
+	}
+	head, body, _ := strings.Cut(strings.TrimLeft(s.Text, "\n"), "\n")
+	if !strings.Contains(out, head+"\n") {
+		t.Errorf("section %q changed and its heading is not sent", s.Title)
+	}
+	for _, item := range sectionItems(body) {
+		inBefore, inOut := strings.Contains(before, item), strings.Contains(out, item)
+		switch {
+		case !inBefore && !inOut:
+			t.Errorf("section %q: the new item %q is not sent", s.Title, item)
+		case inBefore && inOut && len(strings.Fields(item)) >= 5:
+			t.Errorf("section %q: the item %q the copy holds is sent again", s.Title, item)
+		}
 	}
 }
 
@@ -133,7 +167,8 @@ func TestHookDeltaPointsWhenTooBig(t *testing.T) {
 	appendFile(t, fsys, "/demo/warm/decisions.md", "\n[2026-11-21] DECISION: Print receipts BECAUSE: the bakery asked\nSTATUS: active\n")
 	c, _ := build(t, fsys, cfg, encoder(t))
 	h := ClaudeCode
-	h.Limit = 600
+	whole := HookFor(c, HookTarget{BootPath: "/demo/boot.md", Before: before, BeforeRead: true}, h)
+	h.Limit = HookLen(whole) - 1
 	out := HookFor(c, HookTarget{BootPath: "/demo/boot.md", Before: before, BeforeRead: true}, h)
 	if HookLen(out) > h.Limit || !strings.Contains(out, "do not fit in this hook's output: read that file") || !strings.Contains(out, "warm/decisions.md") {
 		t.Fatalf("%d characters:\n%s", HookLen(out), out)
