@@ -170,7 +170,6 @@ func digestLine(e store.Entry) string {
 // full elsewhere: decisions and reminders.
 var shownAbove = map[string]bool{"decide": true, "reverse": true, "contest": true, "uphold": true, "remember": true}
 
-
 // shortDuration prints 24h0m0s as 24h and 1h30m0s as 1h30m.
 func shortDuration(d time.Duration) string {
 	s := d.String()
