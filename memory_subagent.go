@@ -44,9 +44,11 @@ type Injection struct {
 	Limit int // the agent type's byte limit ([capsule] hook_bytes, [capsule.agents])
 	// Capsule is the capsule given; Built says it was built for this
 	// subagent, there being none of the branch or the memory having
-	// changed since the newest.
+	// changed since the newest; Pinned that it is the capsule pinned to
+	// the branch (`wake capsule pin`), given as it is.
 	Capsule capsule.Found
 	Built   bool
+	Pinned  bool
 	// Cut is how many of the capsule's lines were left out to fit Limit,
 	// and Cuts what they were.
 	Cut  int
@@ -127,18 +129,43 @@ func (m *Memory) SubagentStart(ctx context.Context, in SubagentStartInput) (Inje
 		inj.Limit = 0
 		return inj, nil
 	}
-	found, built, err := m.subagentCapsule(ctx, in)
-	if err != nil {
-		return inj, err
+	found, pinned := m.pinnedForSubagent(ctx)
+	built := false
+	if !pinned {
+		var err error
+		if found, built, err = m.subagentCapsule(ctx, in); err != nil {
+			return inj, err
+		}
 	}
-	inj.Capsule, inj.Built = found, built
+	inj.Capsule, inj.Built, inj.Pinned = found, built, pinned
 	inj.Text, inj.Cut, inj.Cuts = m.injectionText(found, inj.Limit, in.Known)
-	err = m.Store().RecordSubagent(ctx, store.SubagentRecord{At: m.o.Now(), Capsule: found.ID, AgentID: in.AgentID,
-		AgentType: in.AgentType, Client: in.Client, Session: in.Session, Bytes: len(inj.Text), Cut: inj.Cut})
+	err := m.Store().RecordSubagent(ctx, store.SubagentRecord{At: m.o.Now(), Capsule: found.ID, AgentID: in.AgentID,
+		AgentType: in.AgentType, Client: in.Client, Session: in.Session, Bytes: len(inj.Text), Cut: inj.Cut, Pinned: pinned})
 	if err != nil {
 		return inj, fmt.Errorf("capsule %s: recording its injection: %w", found.ID, err)
 	}
 	return inj, nil
+}
+
+// pinnedForSubagent is the capsule pinned to the current branch, when
+// one is and it can be read; a pin whose capsule cannot be read (gone,
+// held back, no longer a capsule) is a warning, and the subagent gets
+// the branch's newest as if there were no pin.
+func (m *Memory) pinnedForSubagent(ctx context.Context) (capsule.Found, bool) {
+	p, err := m.PinnedCapsule(ctx, "")
+	if err != nil {
+		m.warn(fmt.Sprintf("reading the capsule pins: %v; the branch's newest capsule is given", err))
+		return capsule.Found{}, false
+	}
+	if p.ID == "" {
+		return capsule.Found{}, false
+	}
+	f, err := m.capsuleByID(p.ID)
+	if err != nil {
+		m.warn(fmt.Sprintf("the capsule pinned to branch %s cannot be given (%v); the branch's newest is given instead", p.Branch, err))
+		return capsule.Found{}, false
+	}
+	return f, true
 }
 
 // subagentLock is the lock file, in the state directory, that makes the
@@ -224,9 +251,9 @@ func transcriptFormat(in SubagentStartInput) string {
 }
 
 // nonChanges are the ledger ops that leave the memory's content as it
-// was: a capsule written, a capsule given to a subagent, a client wired
-// in or out.
-var nonChanges = []string{"capsule", store.OpSubagent, "install", "uninstall"}
+// was: a capsule written, given to a subagent, pinned or unpinned, a
+// client wired in or out.
+var nonChanges = []string{"capsule", store.OpSubagent, store.OpCapsulePin, store.OpCapsuleUnpin, "install", "uninstall"}
 
 // changedSince reports whether the memory changed after capsule f was
 // written: a ledger line after the capsule's own (op capsule naming its

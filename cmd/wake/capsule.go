@@ -54,6 +54,7 @@ func (a *app) capsuleCmd() *cobra.Command {
 	cmd.AddCommand(a.capsuleListCmd(), a.capsulePruneCmd())
 	cmd.AddCommand(a.capsulePromptCmd())
 	cmd.AddCommand(a.capsuleVerifyCmd())
+	cmd.AddCommand(a.capsulePinCmd(), a.capsuleUnpinCmd())
 	a.addCapsuleHook(cmd)
 	return cmd
 }
