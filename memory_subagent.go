@@ -49,6 +49,10 @@ type Injection struct {
 	Capsule capsule.Found
 	Built   bool
 	Pinned  bool
+	// Mini says the agent type gets the capsule's miniature ([capsule]
+	// mini_agents), Tokens its exact size.
+	Mini   bool
+	Tokens int
 	// Cut is how many of the capsule's lines were left out to fit Limit,
 	// and Cuts what they were.
 	Cut  int
@@ -138,9 +142,21 @@ func (m *Memory) SubagentStart(ctx context.Context, in SubagentStartInput) (Inje
 		}
 	}
 	inj.Capsule, inj.Built, inj.Pinned = found, built, pinned
-	inj.Text, inj.Cut, inj.Cuts = m.injectionText(found, inj.Limit, in.Known)
+	give, note := found, ""
+	if m.cfg.Capsule.Mini(in.AgentType) {
+		mb := capsule.Mini(found.Capsule, m.cfg.Capsule.MiniTokens, m.counter(), found.Path)
+		m.SaveCache()
+		give.Capsule, inj.Mini, inj.Tokens = mb.Capsule, true, mb.Tokens
+		inj.Cuts = mb.Cuts
+		note = fmt.Sprintf("This is its miniature, for a lightweight task: the mission, the pending actions and the decisions that bear on them, %s tokens within [capsule] mini_tokens (%s); the whole capsule is the file named.\n",
+			budget.Thousands(mb.Tokens), budget.Thousands(m.cfg.Capsule.MiniTokens))
+	}
+	var cuts []budget.Cut
+	inj.Text, inj.Cut, cuts = m.injectionText(give, inj.Limit, in.Known, note)
+	inj.Cuts = append(inj.Cuts, cuts...)
 	err := m.Store().RecordSubagent(ctx, store.SubagentRecord{At: m.o.Now(), Capsule: found.ID, AgentID: in.AgentID,
-		AgentType: in.AgentType, Client: in.Client, Session: in.Session, Bytes: len(inj.Text), Cut: inj.Cut, Pinned: pinned})
+		AgentType: in.AgentType, Client: in.Client, Session: in.Session, Bytes: len(inj.Text), Cut: inj.Cut, Pinned: pinned,
+		Mini: inj.Mini, Tokens: inj.Tokens})
 	if err != nil {
 		return inj, fmt.Errorf("capsule %s: recording its injection: %w", found.ID, err)
 	}
@@ -289,9 +305,10 @@ func (m *Memory) changedSince(f capsule.Found) bool {
 // objective is the Mission Snapshot's first line), its sections (empty ones left out,
 // headings one level down) and the consumption prompt. The sections'
 // lines go from the bottom up, as the budget's fitter cuts, with a note
-// of how many went and where the whole capsule is. It returns the text,
-// how many lines were cut, and what they were.
-func (m *Memory) injectionText(f capsule.Found, limit int, known string) (string, int, []budget.Cut) {
+// of how many went and where the whole capsule is. mini, when not "",
+// follows the provenance: the note that f is a capsule's miniature. It
+// returns the text, how many lines were cut, and what they were.
+func (m *Memory) injectionText(f capsule.Found, limit int, known, mini string) (string, int, []budget.Cut) {
 	path := filepath.Join(m.root, filepath.FromSlash(f.Path))
 	fm := f.Capsule.Front
 	var head strings.Builder
@@ -304,6 +321,7 @@ func (m *Memory) injectionText(f capsule.Found, limit int, known string) (string
 		fmt.Fprintf(&head, " for session %s", fm.SourceSession)
 	}
 	head.WriteString(".\n")
+	head.WriteString(mini)
 	tail := "\n" + fmt.Sprintf(consumptionPrompt, m.root)
 	var lines []string
 	held := 0
