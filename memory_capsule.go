@@ -527,14 +527,50 @@ func (m *Memory) Capsules(ctx context.Context, branch string, archived bool) ([]
 	return out, nil
 }
 
-// PruneCapsules moves the capsules created more than olderThan ago (by
-// the time their names stamp) to cold/capsules/archive/<branch>/, under
-// the root's lock with one ledger line (op capsule-prune); it never
-// deletes. A name the archive has already gets "-pruned-2", "-pruned-3".
-// A dry run says what it would move. Nothing to move writes nothing.
+// PruneCapsules moves the capsules created more than olderThan ago to
+// the archive: [Memory.PruneCapsulesWith] with an age only.
 func (m *Memory) PruneCapsules(ctx context.Context, olderThan time.Duration, dryRun bool) (capsule.Pruned, error) {
+	return m.PruneCapsulesWith(ctx, PruneOptions{OlderThan: olderThan, DryRun: dryRun})
+}
+
+// PruneOptions say which capsules [Memory.PruneCapsulesWith] moves: those
+// older than OlderThan (0: none by age), and with Merged those of the
+// branches merged into the default branch (Into, "" found from git).
+type PruneOptions struct {
+	OlderThan time.Duration
+	Merged    bool
+	Into      string
+	DryRun    bool
+}
+
+// PruneCapsulesWith moves the capsules created more than o.OlderThan ago
+// (by the time their names stamp) and, with o.Merged, every capsule of a
+// branch `git branch --merged` lists as merged into the default branch
+// (see [Memory.mergedBranches]) to cold/capsules/archive/<branch>/, under
+// the root's lock with one ledger line (op capsule-prune); it never
+// deletes, and it moves only files named as wake names capsules: anything
+// else in a capsule directory stays where it is. A name the archive has
+// already gets "-pruned-2", "-pruned-3". A dry run says what it would
+// move. Nothing to move writes nothing.
+func (m *Memory) PruneCapsulesWith(ctx context.Context, o PruneOptions) (capsule.Pruned, error) {
+	p, err := m.pruneCapsules(ctx, o)
+	p.Merged = mergedOf(p.Moves)
+	return p, err
+}
+
+func (m *Memory) pruneCapsules(ctx context.Context, o PruneOptions) (capsule.Pruned, error) {
 	now := m.o.Now().UTC()
-	p := capsule.Pruned{Before: now.Add(-olderThan), DryRun: dryRun}
+	p := capsule.Pruned{DryRun: o.DryRun}
+	if o.OlderThan > 0 {
+		p.Before = now.Add(-o.OlderThan)
+	}
+	var merged map[string]string
+	if o.Merged {
+		var err error
+		if p.Into, merged, err = m.mergedBranches(ctx, o.Into); err != nil {
+			return p, fmt.Errorf("finding the branches merged into the default branch: %w", err)
+		}
+	}
 	plan := func() ([]capsule.Move, error) {
 		all, err := m.Capsules(ctx, "", false)
 		if err != nil {
@@ -543,7 +579,8 @@ func (m *Memory) PruneCapsules(ctx context.Context, olderThan time.Duration, dry
 		var moves []capsule.Move
 		taken := map[string]bool{}
 		for _, c := range all {
-			if !c.Created.Before(p.Before) {
+			gone := merged[c.Branch]
+			if gone == "" && (p.Before.IsZero() || !c.Created.Before(p.Before)) {
 				continue
 			}
 			to := capsule.ArchivePathOf(c.ID)
@@ -551,12 +588,12 @@ func (m *Memory) PruneCapsules(ctx context.Context, olderThan time.Duration, dry
 				to = capsule.ArchivePathOf(fmt.Sprintf("%s-pruned-%d", c.ID, k))
 			}
 			taken[to] = true
-			moves = append(moves, capsule.Move{ID: c.ID, From: c.Path, To: to, Created: c.Created})
+			moves = append(moves, capsule.Move{ID: c.ID, From: c.Path, To: to, Created: c.Created, Merged: gone})
 		}
 		return moves, nil
 	}
 	moves, err := plan()
-	if err != nil || dryRun || len(moves) == 0 {
+	if err != nil || o.DryRun || len(moves) == 0 {
 		p.Moves = moves
 		return p, err
 	}
@@ -586,8 +623,7 @@ func (m *Memory) PruneCapsules(ctx context.Context, olderThan time.Duration, dry
 			p.Moves = append(p.Moves, mv)
 		}
 		moves = p.Moves
-		return store.Entry{At: now, Op: "capsule-prune", Paths: paths,
-			ChangeSummary: fmt.Sprintf("moved %d capsule(s) created before %s to %s", len(moves), p.Before.Format(time.RFC3339), capsule.ArchiveDir)}, nil
+		return store.Entry{At: now, Op: "capsule-prune", Paths: paths, ChangeSummary: pruneSummary(p, len(moves))}, nil
 	})
 	switch {
 	case errors.Is(err, errNothingPruned):
@@ -601,3 +637,29 @@ func (m *Memory) PruneCapsules(ctx context.Context, olderThan time.Duration, dry
 // errNothingPruned ends a prune's mutation without a ledger line: under
 // the lock, nothing was left to move.
 var errNothingPruned = errors.New("nothing to prune")
+
+// pruneSummary is a prune's ledger line: how many capsules moved, and
+// why.
+func pruneSummary(p capsule.Pruned, n int) string {
+	var why []string
+	if !p.Before.IsZero() {
+		why = append(why, "created before "+p.Before.Format(time.RFC3339))
+	}
+	if p.Into != "" {
+		why = append(why, "of branches merged into "+p.Into)
+	}
+	return fmt.Sprintf("moved %d capsule(s) %s to %s", n, strings.Join(why, " or "), capsule.ArchiveDir)
+}
+
+// mergedOf are the merged branches whose capsules moves moves, in order,
+// once each.
+func mergedOf(moves []capsule.Move) []string {
+	var out []string
+	for _, mv := range moves {
+		if mv.Merged != "" && !slices.Contains(out, mv.Merged) {
+			out = append(out, mv.Merged)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
