@@ -245,7 +245,8 @@ func (m *Memory) capsuleSources(ctx context.Context, o CapsuleOptions, branch st
 	}
 	for _, r := range in.Reminders {
 		if r.Open() {
-			src.Reminders = append(src.Reminders, capsule.Reminder{N: r.N, At: r.At, Text: r.Text, Topic: r.Topic, Next: r.Next, Tags: r.Tags})
+			src.Reminders = append(src.Reminders, capsule.Reminder{N: r.N, At: r.At, Text: r.Text, Topic: r.Topic, Next: r.Next,
+				Hypothesis: r.Hypothesis, Missing: r.Missing, Tags: r.Tags})
 		}
 	}
 	since, _ := time.Parse(time.RFC3339, src.Handoff.Updated)

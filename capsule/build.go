@@ -71,7 +71,10 @@ type Reminder struct {
 	N                 int
 	At                time.Time
 	Text, Topic, Next string
-	Tags              []string
+	// Hypothesis and Missing are an exploratory thread's current
+	// hypothesis and the evidence still missing for it.
+	Hypothesis, Missing string
+	Tags                []string
 }
 
 // MaxHighlights is the most transcript highlights a capsule keeps.
@@ -392,6 +395,12 @@ func itemsOf(src Sources, objective string) []item {
 			text += "**" + t + ":** "
 		}
 		text += s
+		if h := short(r.Hypothesis); h != "" {
+			text += " **Hypothesis:** " + h
+		}
+		if e := short(r.Missing); e != "" {
+			text += " **Missing evidence:** " + e
+		}
 		if n := short(r.Next); n != "" {
 			text += " **Next:** " + n
 		}

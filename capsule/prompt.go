@@ -15,7 +15,7 @@ var Guidance = map[string]string{
 	"Knowledge Base":                         "The files, commands, interfaces and documents the next agent needs: name them, do not explain them.",
 	"Risks & Watchpoints":                    "What could go wrong and how to notice it; anything the HANDOFF, tasks or git contradict.",
 	"Transcript Highlights":                  "At most five pivotal moments of the conversation, newest first, each citing its UTC time or a commit.",
-	"Exploratory Threads & User Preferences": "Open ideas and what the user asked to keep in mind: topic, hypothesis, next discovery step.",
+	"Exploratory Threads & User Preferences": "Open ideas and what the user asked to keep in mind: topic, current hypothesis, evidence still missing, next discovery step.",
 }
 
 // Stub is the skeleton of a capsule for an agent to fill in: h's front
@@ -130,7 +130,8 @@ func writeRules(w func(string, ...any), now, verify string, plans bool) {
 	w("   Backticks are for paths and hashes only: verify looks each one up.")
 	w("3. Transcript Highlights: at most %d bullets, the pivotal exchanges only,", MaxHighlights)
 	w("   each citing its UTC time (%s) or a commit hash.", now)
-	w("4. Each exploratory thread gets its next discovery step.")
+	w("4. Each exploratory thread names its topic, its current hypothesis, the")
+	w("   evidence still missing and its next discovery step.")
 	w("5. No secrets: no tokens, keys or passwords; say where they are kept instead.")
 	w("6. Keep every heading, in order; under one with nothing to say, write")
 	w("   %s", Empty)
