@@ -525,6 +525,10 @@ func (m *Memory) Capsules(ctx context.Context, branch string, archived bool) ([]
 		}
 		return strings.Compare(a.ID, b.ID)
 	})
+	pinned := m.pinsInForce()
+	for i := range out {
+		out[i].PinnedTo = pinned[out[i].ID]
+	}
 	return out, nil
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/wakeproto/wake/capsule"
@@ -95,6 +96,33 @@ func (m *Memory) PinnedCapsule(ctx context.Context, branch string) (Pinned, erro
 		out.ID, out.Pin = last.Capsule, *last
 	}
 	return out, nil
+}
+
+// pinsInForce maps each pinned capsule's id to the branches it is
+// pinned to, sorted; a registry wake cannot read pins nothing here (the
+// hook warns of it).
+func (m *Memory) pinsInForce() map[string][]string {
+	pins, err := store.ReadCapsulePins(m.o.FS, m.root)
+	if err != nil {
+		return nil
+	}
+	last := map[string]store.CapsulePin{}
+	for _, p := range pins {
+		dir := capsule.BranchDir(p.Branch)
+		if l, ok := last[dir]; !ok || !p.At.Before(l.At) {
+			last[dir] = p
+		}
+	}
+	out := map[string][]string{}
+	for _, p := range last {
+		if p.Op == store.OpCapsulePin {
+			out[p.Capsule] = append(out[p.Capsule], p.Branch)
+		}
+	}
+	for _, bs := range out {
+		slices.Sort(bs)
+	}
+	return out
 }
 
 // capsuleIDOf reads ref as a capsule's id or path.

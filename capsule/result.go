@@ -45,6 +45,9 @@ type Listed struct {
 	// holds the capsule back or it has none.
 	Objective string
 	Bytes     int64
+	// PinnedTo are the branches it is pinned to (`wake capsule pin`), as
+	// git names them; none when it is not.
+	PinnedTo []string
 }
 
 // Move is a capsule `wake capsule prune` moved (or would move).

@@ -109,13 +109,15 @@ type CapsuleItem struct {
 	Archived  bool      `json:"archived"`
 	Objective string    `json:"objective"`
 	Bytes     int64     `json:"bytes"`
+	// PinnedTo are the branches it is pinned to; absent when none.
+	PinnedTo []string `json:"pinned_to,omitempty"`
 }
 
 // CapsuleListJSON renders a listing.
 func CapsuleListJSON(ls []capsule.Listed) ([]byte, error) {
 	out := CapsuleList{Version: Version, Capsules: make([]CapsuleItem, len(ls))}
 	for i, l := range ls {
-		out.Capsules[i] = CapsuleItem{ID: l.ID, Path: l.Path, Branch: l.Branch, CreatedAt: l.Created, Archived: l.Archived, Objective: l.Objective, Bytes: l.Bytes}
+		out.Capsules[i] = CapsuleItem{ID: l.ID, Path: l.Path, Branch: l.Branch, CreatedAt: l.Created, Archived: l.Archived, Objective: l.Objective, Bytes: l.Bytes, PinnedTo: l.PinnedTo}
 	}
 	return marshal(out)
 }
@@ -130,6 +132,9 @@ func CapsuleListText(w io.Writer, ls []capsule.Listed) {
 		mark := ""
 		if l.Archived {
 			mark = " (archived)"
+		}
+		if len(l.PinnedTo) > 0 {
+			mark += " (pinned to " + strings.Join(l.PinnedTo, ", ") + ")"
 		}
 		obj := l.Objective
 		if obj == "" {
