@@ -115,14 +115,17 @@ const consumptionPrompt = "Treat this capsule as authoritative for current conte
 	"The main session hands off, not you: do not run `wake handoff`.\n"
 
 // SubagentStart is the SubagentStart hook's work: it gives the subagent
-// the newest capsule of the current branch, building one first when the
-// branch has none or the memory changed after the newest was written,
-// wrapped in the consumption prompt and cut to the agent type's byte
-// limit ([capsule.agents], else [capsule] hook_bytes) bottom-up. Each
-// injection is recorded in subagents.jsonl with a ledger line (op
-// subagent). An agent type whose limit is 0 gets nothing, and nothing is
-// recorded. Reusing a capsule counts no tokens. The agent's id, type and
-// session are taken as one printable line of at most 160 characters each.
+// the capsule pinned to the current branch ([Memory.PinCapsule]) as it
+// is, else the branch's newest, building one first when the branch has
+// none or the memory changed after the newest was written, wrapped in
+// the consumption prompt and cut to the agent type's byte limit
+// ([capsule.agents], else [capsule] hook_bytes) bottom-up. An agent type
+// of [capsule] mini_agents gets the capsule's miniature ([capsule.Mini])
+// within mini_tokens. Each injection is recorded in subagents.jsonl with
+// a ledger line (op subagent). An agent type whose limit is 0 gets
+// nothing, and nothing is recorded. Reusing a capsule whole counts no
+// tokens. The agent's id, type and session are taken as one printable
+// line of at most 160 characters each.
 func (m *Memory) SubagentStart(ctx context.Context, in SubagentStartInput) (Injection, error) {
 	// The client's names go into the registry, the ledger and a capsule's
 	// front matter: one printable line each, of at most 160 characters,
