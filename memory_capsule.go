@@ -245,7 +245,8 @@ func (m *Memory) capsuleSources(ctx context.Context, o CapsuleOptions, branch st
 	}
 	for _, r := range in.Reminders {
 		if r.Open() {
-			src.Reminders = append(src.Reminders, capsule.Reminder{N: r.N, At: r.At, Text: r.Text, Topic: r.Topic, Next: r.Next, Tags: r.Tags})
+			src.Reminders = append(src.Reminders, capsule.Reminder{N: r.N, At: r.At, Text: r.Text, Topic: r.Topic, Next: r.Next,
+				Hypothesis: r.Hypothesis, Missing: r.Missing, Tags: r.Tags})
 		}
 	}
 	since, _ := time.Parse(time.RFC3339, src.Handoff.Updated)
@@ -524,80 +525,9 @@ func (m *Memory) Capsules(ctx context.Context, branch string, archived bool) ([]
 		}
 		return strings.Compare(a.ID, b.ID)
 	})
+	pinned := m.pinsInForce()
+	for i := range out {
+		out[i].PinnedTo = pinned[out[i].ID]
+	}
 	return out, nil
 }
-
-// PruneCapsules moves the capsules created more than olderThan ago (by
-// the time their names stamp) to cold/capsules/archive/<branch>/, under
-// the root's lock with one ledger line (op capsule-prune); it never
-// deletes. A name the archive has already gets "-pruned-2", "-pruned-3".
-// A dry run says what it would move. Nothing to move writes nothing.
-func (m *Memory) PruneCapsules(ctx context.Context, olderThan time.Duration, dryRun bool) (capsule.Pruned, error) {
-	now := m.o.Now().UTC()
-	p := capsule.Pruned{Before: now.Add(-olderThan), DryRun: dryRun}
-	plan := func() ([]capsule.Move, error) {
-		all, err := m.Capsules(ctx, "", false)
-		if err != nil {
-			return nil, err
-		}
-		var moves []capsule.Move
-		taken := map[string]bool{}
-		for _, c := range all {
-			if !c.Created.Before(p.Before) {
-				continue
-			}
-			to := capsule.ArchivePathOf(c.ID)
-			for k := 2; m.exists(to) || taken[to]; k++ {
-				to = capsule.ArchivePathOf(fmt.Sprintf("%s-pruned-%d", c.ID, k))
-			}
-			taken[to] = true
-			moves = append(moves, capsule.Move{ID: c.ID, From: c.Path, To: to, Created: c.Created})
-		}
-		return moves, nil
-	}
-	moves, err := plan()
-	if err != nil || dryRun || len(moves) == 0 {
-		p.Moves = moves
-		return p, err
-	}
-	s := m.Store()
-	var failed error
-	err = s.Mutate(ctx, func() (store.Entry, error) {
-		// Again under the lock: another process may have pruned or
-		// written since.
-		if moves, err = plan(); err != nil {
-			return store.Entry{}, err
-		}
-		if len(moves) == 0 {
-			// Another prune moved them meanwhile: nothing to record.
-			return store.Entry{}, errNothingPruned
-		}
-		var paths []string
-		for i, mv := range moves {
-			if err := s.MoveLocked(mv.From, mv.To); err != nil {
-				if i == 0 {
-					return store.Entry{}, err
-				}
-				// The moves made are recorded all the same.
-				failed = fmt.Errorf("after moving %d capsule(s): %w", i, err)
-				break
-			}
-			paths = append(paths, mv.From, mv.To)
-			p.Moves = append(p.Moves, mv)
-		}
-		moves = p.Moves
-		return store.Entry{At: now, Op: "capsule-prune", Paths: paths,
-			ChangeSummary: fmt.Sprintf("moved %d capsule(s) created before %s to %s", len(moves), p.Before.Format(time.RFC3339), capsule.ArchiveDir)}, nil
-	})
-	switch {
-	case errors.Is(err, errNothingPruned):
-		err = nil
-	case err == nil:
-		err = failed
-	}
-	return p, err
-}
-
-// errNothingPruned ends a prune's mutation without a ledger line: under
-// the lock, nothing was left to move.
-var errNothingPruned = errors.New("nothing to prune")

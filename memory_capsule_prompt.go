@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/wakeproto/wake/capsule"
@@ -27,6 +28,10 @@ type CapsulePromptOptions struct {
 	// root; "" is cold/capsules/<branch>/<stamp>.md.
 	File string
 	Stub bool // write the skeleton there (never over an existing file)
+	// PlanSlug names the branch's plan and progress notebooks when their
+	// file names differ from the branch's (the seed's plan_slug): it
+	// stands for {branch} in [capsule] plans.
+	PlanSlug string
 }
 
 // CapsulePrompt is the capture prompt and what it was made of.
@@ -41,6 +46,10 @@ type CapsulePrompt struct {
 	// could not be read.
 	OpenReminders int
 	Git           capsule.GitState
+	// Plans are the branch's plan and progress notebooks found, as the
+	// prompt names them ([capsule] plans); Slug what {branch} stood for.
+	Plans []string
+	Slug  string
 }
 
 // CapsulePathError is a capsule path wake refuses: outside the memory
@@ -88,8 +97,13 @@ func (m *Memory) CapsulePrompt(ctx context.Context, o CapsulePromptOptions) (Cap
 		p.Exists = true
 	}
 	p.Shown = m.shown(p.Path)
+	p.Slug = o.PlanSlug
+	if p.Slug == "" {
+		p.Slug = capsule.BranchDir(p.Front.Branch)
+	}
+	p.Plans = m.planFiles(p.Slug)
 	p.Text, _ = policy.Scrub(capsule.Prompt(capsule.PromptInput{
-		Target: p.Shown, Exists: p.Exists, Front: p.Front,
+		Target: p.Shown, Exists: p.Exists, Front: p.Front, Plans: p.Plans, PlanSlug: o.PlanSlug,
 		Handoff: m.shown(tiers.MainPath), Tasks: m.shown(tiers.TasksPath), Inbox: m.shown(tiers.InboxPath),
 		OpenReminders: p.OpenReminders, Git: g, Verify: "wake capsule verify " + shellWord(p.Shown),
 	}))
@@ -219,4 +233,27 @@ func (m *Memory) promptGit(ctx context.Context) capsule.GitState {
 		g.LastCommit, _ = policy.Scrub(strings.TrimSpace(tiers.Printable(strings.ToValidUTF8(string(log), "\uFFFD"))))
 	}
 	return g
+}
+
+// planFiles are the plan and progress notebooks of [capsule] plans that
+// exist in the project, with slug for {branch}, as relative to the
+// project as the patterns are. A pattern that would leave the project
+// (absolute, or through ..) is passed over.
+func (m *Memory) planFiles(slug string) []string {
+	top := m.projectTop()
+	var out []string
+	for _, pat := range m.cfg.Capsule.Plans {
+		rel := filepath.Clean(filepath.FromSlash(strings.ReplaceAll(pat, "{branch}", slug)))
+		if !filepath.IsLocal(rel) {
+			continue
+		}
+		fi, err := m.o.FS.Stat(filepath.Join(top, rel))
+		if err != nil || !fi.Mode().IsRegular() {
+			continue
+		}
+		if r := filepath.ToSlash(rel); !slices.Contains(out, r) {
+			out = append(out, r)
+		}
+	}
+	return out
 }

@@ -105,7 +105,7 @@ func heldReminder(r tiers.Reminder, lvl string) tiers.Reminder {
 // wake shows holds none.
 func scrubReminder(r tiers.Reminder) (tiers.Reminder, policy.Redactions) {
 	var all policy.Redactions
-	for _, s := range []*string{&r.Text, &r.Topic, &r.Next, &r.Consumed, &r.Done} {
+	for _, s := range []*string{&r.Text, &r.Topic, &r.Next, &r.Hypothesis, &r.Missing, &r.Consumed, &r.Done} {
 		var red policy.Redactions
 		*s, red = policy.Scrub(tiers.Printable(*s))
 		all = all.Merge(red)

@@ -44,9 +44,15 @@ type Injection struct {
 	Limit int // the agent type's byte limit ([capsule] hook_bytes, [capsule.agents])
 	// Capsule is the capsule given; Built says it was built for this
 	// subagent, there being none of the branch or the memory having
-	// changed since the newest.
+	// changed since the newest; Pinned that it is the capsule pinned to
+	// the branch (`wake capsule pin`), given as it is.
 	Capsule capsule.Found
 	Built   bool
+	Pinned  bool
+	// Mini says the agent type gets the capsule's miniature ([capsule]
+	// mini_agents), Tokens its exact size.
+	Mini   bool
+	Tokens int
 	// Cut is how many of the capsule's lines were left out to fit Limit,
 	// and Cuts what they were.
 	Cut  int
@@ -109,14 +115,17 @@ const consumptionPrompt = "Treat this capsule as authoritative for current conte
 	"The main session hands off, not you: do not run `wake handoff`.\n"
 
 // SubagentStart is the SubagentStart hook's work: it gives the subagent
-// the newest capsule of the current branch, building one first when the
-// branch has none or the memory changed after the newest was written,
-// wrapped in the consumption prompt and cut to the agent type's byte
-// limit ([capsule.agents], else [capsule] hook_bytes) bottom-up. Each
-// injection is recorded in subagents.jsonl with a ledger line (op
-// subagent). An agent type whose limit is 0 gets nothing, and nothing is
-// recorded. Reusing a capsule counts no tokens. The agent's id, type and
-// session are taken as one printable line of at most 160 characters each.
+// the capsule pinned to the current branch ([Memory.PinCapsule]) as it
+// is, else the branch's newest, building one first when the branch has
+// none or the memory changed after the newest was written, wrapped in
+// the consumption prompt and cut to the agent type's byte limit
+// ([capsule.agents], else [capsule] hook_bytes) bottom-up. An agent type
+// of [capsule] mini_agents gets the capsule's miniature ([capsule.Mini])
+// within mini_tokens. Each injection is recorded in subagents.jsonl with
+// a ledger line (op subagent). An agent type whose limit is 0 gets
+// nothing, and nothing is recorded. Reusing a capsule whole counts no
+// tokens. The agent's id, type and session are taken as one printable
+// line of at most 160 characters each.
 func (m *Memory) SubagentStart(ctx context.Context, in SubagentStartInput) (Injection, error) {
 	// The client's names go into the registry, the ledger and a capsule's
 	// front matter: one printable line each, of at most 160 characters,
@@ -127,18 +136,55 @@ func (m *Memory) SubagentStart(ctx context.Context, in SubagentStartInput) (Inje
 		inj.Limit = 0
 		return inj, nil
 	}
-	found, built, err := m.subagentCapsule(ctx, in)
-	if err != nil {
-		return inj, err
+	found, pinned := m.pinnedForSubagent(ctx)
+	built := false
+	if !pinned {
+		var err error
+		if found, built, err = m.subagentCapsule(ctx, in); err != nil {
+			return inj, err
+		}
 	}
-	inj.Capsule, inj.Built = found, built
-	inj.Text, inj.Cut, inj.Cuts = m.injectionText(found, inj.Limit, in.Known)
-	err = m.Store().RecordSubagent(ctx, store.SubagentRecord{At: m.o.Now(), Capsule: found.ID, AgentID: in.AgentID,
-		AgentType: in.AgentType, Client: in.Client, Session: in.Session, Bytes: len(inj.Text), Cut: inj.Cut})
+	inj.Capsule, inj.Built, inj.Pinned = found, built, pinned
+	give, note := found, ""
+	if m.cfg.Capsule.Mini(in.AgentType) {
+		mb := capsule.Mini(found.Capsule, m.cfg.Capsule.MiniTokens, m.counter(), found.Path)
+		m.SaveCache()
+		give.Capsule, inj.Mini, inj.Tokens = mb.Capsule, true, mb.Tokens
+		inj.Cuts = mb.Cuts
+		note = fmt.Sprintf("This is its miniature, for a lightweight task: the mission, the pending actions and the decisions that bear on them, %s tokens within [capsule] mini_tokens (%s); the whole capsule is the file named.\n",
+			budget.Thousands(mb.Tokens), budget.Thousands(m.cfg.Capsule.MiniTokens))
+	}
+	var cuts []budget.Cut
+	inj.Text, inj.Cut, cuts = m.injectionText(give, inj.Limit, in.Known, note)
+	inj.Cuts = append(inj.Cuts, cuts...)
+	err := m.Store().RecordSubagent(ctx, store.SubagentRecord{At: m.o.Now(), Capsule: found.ID, AgentID: in.AgentID,
+		AgentType: in.AgentType, Client: in.Client, Session: in.Session, Bytes: len(inj.Text), Cut: inj.Cut, Pinned: pinned,
+		Mini: inj.Mini, Tokens: inj.Tokens})
 	if err != nil {
 		return inj, fmt.Errorf("capsule %s: recording its injection: %w", found.ID, err)
 	}
 	return inj, nil
+}
+
+// pinnedForSubagent is the capsule pinned to the current branch, when
+// one is and it can be read; a pin whose capsule cannot be read (gone,
+// held back, no longer a capsule) is a warning, and the subagent gets
+// the branch's newest as if there were no pin.
+func (m *Memory) pinnedForSubagent(ctx context.Context) (capsule.Found, bool) {
+	p, err := m.PinnedCapsule(ctx, "")
+	if err != nil {
+		m.warn(fmt.Sprintf("reading the capsule pins: %v; the branch's newest capsule is given", err))
+		return capsule.Found{}, false
+	}
+	if p.ID == "" {
+		return capsule.Found{}, false
+	}
+	f, err := m.capsuleByID(p.ID)
+	if err != nil {
+		m.warn(fmt.Sprintf("the capsule pinned to branch %s cannot be given (%v); the branch's newest is given instead", p.Branch, err))
+		return capsule.Found{}, false
+	}
+	return f, true
 }
 
 // subagentLock is the lock file, in the state directory, that makes the
@@ -224,9 +270,9 @@ func transcriptFormat(in SubagentStartInput) string {
 }
 
 // nonChanges are the ledger ops that leave the memory's content as it
-// was: a capsule written, a capsule given to a subagent, a client wired
-// in or out.
-var nonChanges = []string{"capsule", store.OpSubagent, "install", "uninstall"}
+// was: a capsule written, given to a subagent, pinned or unpinned, a
+// client wired in or out.
+var nonChanges = []string{"capsule", store.OpSubagent, store.OpCapsulePin, store.OpCapsuleUnpin, "install", "uninstall"}
 
 // changedSince reports whether the memory changed after capsule f was
 // written: a ledger line after the capsule's own (op capsule naming its
@@ -262,9 +308,10 @@ func (m *Memory) changedSince(f capsule.Found) bool {
 // objective is the Mission Snapshot's first line), its sections (empty ones left out,
 // headings one level down) and the consumption prompt. The sections'
 // lines go from the bottom up, as the budget's fitter cuts, with a note
-// of how many went and where the whole capsule is. It returns the text,
-// how many lines were cut, and what they were.
-func (m *Memory) injectionText(f capsule.Found, limit int, known string) (string, int, []budget.Cut) {
+// of how many went and where the whole capsule is. mini, when not "",
+// follows the provenance: the note that f is a capsule's miniature. It
+// returns the text, how many lines were cut, and what they were.
+func (m *Memory) injectionText(f capsule.Found, limit int, known, mini string) (string, int, []budget.Cut) {
 	path := filepath.Join(m.root, filepath.FromSlash(f.Path))
 	fm := f.Capsule.Front
 	var head strings.Builder
@@ -277,6 +324,7 @@ func (m *Memory) injectionText(f capsule.Found, limit int, known string) (string
 		fmt.Fprintf(&head, " for session %s", fm.SourceSession)
 	}
 	head.WriteString(".\n")
+	head.WriteString(mini)
 	tail := "\n" + fmt.Sprintf(consumptionPrompt, m.root)
 	var lines []string
 	held := 0

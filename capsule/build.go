@@ -71,7 +71,10 @@ type Reminder struct {
 	N                 int
 	At                time.Time
 	Text, Topic, Next string
-	Tags              []string
+	// Hypothesis and Missing are an exploratory thread's current
+	// hypothesis and the evidence still missing for it.
+	Hypothesis, Missing string
+	Tags                []string
 }
 
 // MaxHighlights is the most transcript highlights a capsule keeps.
@@ -299,20 +302,40 @@ func itemsOf(src Sources, objective string) []item {
 		}
 	}
 	// Knowledge Base: the last session's files, commits, git's files.
+	changedAt := map[string]int{}
 	for _, f := range src.Changed {
-		if s := short(f); s != "" {
-			add(4, prioChanged, "- %s", s)
+		s := short(f)
+		if s == "" {
+			continue
 		}
+		p := changedPath(s)
+		if _, ok := changedAt[p]; ok && p != "" {
+			continue
+		}
+		if p != "" {
+			changedAt[p] = len(items)
+		}
+		add(4, prioChanged, "- %s", s)
 	}
 	for _, c := range src.Commits {
 		if s := short(c); s != "" {
 			add(4, prioCommit, "- commit %s", s)
 		}
 	}
+	// A file the last summary names and git lists again is one item: the
+	// summary's, with what git says of it now when that differs.
 	for _, f := range src.Files {
-		if s := short(f); s != "" {
-			add(4, prioFile, "- %s", s)
+		s := short(f)
+		if s == "" {
+			continue
 		}
+		if i, ok := changedAt[changedPath(s)]; ok {
+			if now := gitNow(s); now != "" && !strings.Contains(items[i].text, "("+now+")") {
+				items[i].text += " · git now: " + now
+			}
+			continue
+		}
+		add(4, prioFile, "- %s", s)
 	}
 	for _, n := range src.Held {
 		if s := short(n); s != "" {
@@ -372,6 +395,12 @@ func itemsOf(src Sources, objective string) []item {
 			text += "**" + t + ":** "
 		}
 		text += s
+		if h := short(r.Hypothesis); h != "" {
+			text += " **Hypothesis:** " + h
+		}
+		if e := short(r.Missing); e != "" {
+			text += " **Missing evidence:** " + e
+		}
 		if n := short(r.Next); n != "" {
 			text += " **Next:** " + n
 		}

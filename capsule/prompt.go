@@ -15,7 +15,7 @@ var Guidance = map[string]string{
 	"Knowledge Base":                         "The files, commands, interfaces and documents the next agent needs: name them, do not explain them.",
 	"Risks & Watchpoints":                    "What could go wrong and how to notice it; anything the HANDOFF, tasks or git contradict.",
 	"Transcript Highlights":                  "At most five pivotal moments of the conversation, newest first, each citing its UTC time or a commit.",
-	"Exploratory Threads & User Preferences": "Open ideas and what the user asked to keep in mind: topic, hypothesis, next discovery step.",
+	"Exploratory Threads & User Preferences": "Open ideas and what the user asked to keep in mind: topic, current hypothesis, evidence still missing, next discovery step.",
 }
 
 // Stub is the skeleton of a capsule for an agent to fill in: h's front
@@ -41,8 +41,13 @@ type PromptInput struct {
 	// The files to read first, as the agent should open them.
 	Handoff, Tasks, Inbox string
 	OpenReminders         int // -1 when the inbox could not be read
-	Git                   GitState
-	Verify                string // the command that checks the capsule
+	// Plans are the branch's plan and progress notebooks, as the agent
+	// should open them; PlanSlug the name they were looked for under
+	// when given, "" when the branch's own.
+	Plans    []string
+	PlanSlug string
+	Git      GitState
+	Verify   string // the command that checks the capsule
 }
 
 // GitState is the work tree as git status shows it when the prompt is made.
@@ -84,6 +89,13 @@ func Prompt(in PromptInput) string {
 		w("- %s: the remember-later inbox, %d open reminder(s): carry each into", in.Inbox, in.OpenReminders)
 		w("  Exploratory Threads & User Preferences, or say why it is done")
 	}
+	for _, p := range in.Plans {
+		w("- %s: the branch's plan or progress notebook: check the capsule", p)
+		w("  against it and cite its entries rather than re-explain them")
+	}
+	if len(in.Plans) == 0 && in.PlanSlug != "" {
+		w("- no plan or progress notebook named %s was found ([capsule] plans)", in.PlanSlug)
+	}
 	w("")
 	w("Git now:")
 	if in.Git.Note != "" {
@@ -105,11 +117,11 @@ func Prompt(in PromptInput) string {
 	w("if you cannot, reply with the whole capsule and nothing else.")
 	w("")
 	b.Write(Stub(in.Front))
-	writeRules(w, in.Front.CreatedAt.UTC().Format("2006-01-02T15:04Z"), in.Verify)
+	writeRules(w, in.Front.CreatedAt.UTC().Format("2006-01-02T15:04Z"), in.Verify, len(in.Plans) > 0)
 	return b.String()
 }
 
-func writeRules(w func(string, ...any), now, verify string) {
+func writeRules(w func(string, ...any), now, verify string, plans bool) {
 	w("Rules:")
 	w("1. Newest, blocking and high-severity items first; stable background belongs")
 	w("   in the project's documents, not here.")
@@ -118,14 +130,20 @@ func writeRules(w func(string, ...any), now, verify string) {
 	w("   Backticks are for paths and hashes only: verify looks each one up.")
 	w("3. Transcript Highlights: at most %d bullets, the pivotal exchanges only,", MaxHighlights)
 	w("   each citing its UTC time (%s) or a commit hash.", now)
-	w("4. Each exploratory thread gets its next discovery step.")
+	w("4. Each exploratory thread names its topic, its current hypothesis, the")
+	w("   evidence still missing and its next discovery step.")
 	w("5. No secrets: no tokens, keys or passwords; say where they are kept instead.")
 	w("6. Keep every heading, in order; under one with nothing to say, write")
 	w("   %s", Empty)
 	w("")
 	w("Before you finish:")
-	w("- [ ] The capsule agrees with the HANDOFF, the active tasks and git status;")
-	w("      anything that does not is flagged in Risks & Watchpoints.")
+	if plans {
+		w("- [ ] The capsule agrees with the HANDOFF, the active tasks, the plan and")
+		w("      git status; anything that does not is flagged in Risks & Watchpoints.")
+	} else {
+		w("- [ ] The capsule agrees with the HANDOFF, the active tasks and git status;")
+		w("      anything that does not is flagged in Risks & Watchpoints.")
+	}
 	w("- [ ] The uncommitted changes git status lists are covered by Active")
 	w("      Workstreams or Pending Actions.")
 	w("- [ ] Every file and commit you name exists.")

@@ -45,6 +45,9 @@ type Listed struct {
 	// holds the capsule back or it has none.
 	Objective string
 	Bytes     int64
+	// PinnedTo are the branches it is pinned to (`wake capsule pin`), as
+	// git names them; none when it is not.
+	PinnedTo []string
 }
 
 // Move is a capsule `wake capsule prune` moved (or would move).
@@ -52,11 +55,21 @@ type Move struct {
 	ID       string
 	From, To string // relative to the memory root
 	Created  time.Time
+	// Merged is the branch, merged into the default branch, whose
+	// capsule it is, when that is why it moved; "" when its age is.
+	Merged string
 }
 
 // Pruned is what `wake capsule prune` did.
 type Pruned struct {
-	Before time.Time // capsules created before it were moved
+	// Before: capsules created before it were moved; zero when no age
+	// was given.
+	Before time.Time
+	// Into is the default branch, when the capsules of the branches
+	// merged into it were moved; Merged are those branches that have
+	// capsules, as git names them.
+	Into   string
+	Merged []string
 	Moves  []Move
 	DryRun bool // nothing was moved
 }

@@ -172,7 +172,8 @@ func TestEveryTool(t *testing.T) {
 		{"wake_load", nil, "Keep the books of a bakery."},
 		{"wake_load", map[string]any{"format": "json"}, `"totals"`},
 		{"wake_decide", map[string]any{"what": "Round VAT per line", "because": "the tax office does", "topic": "vat"}, "Decided #1"},
-		{"wake_remember", map[string]any{"text": "Ask the baker about Sunday rates", "topic": "payroll", "next": "Call on Monday", "tags": []string{"payroll", "open"}}, "Remembered #1: Ask the baker about Sunday rates"},
+		{"wake_remember", map[string]any{"text": "Ask the baker about Sunday rates", "topic": "payroll", "next": "Call on Monday", "tags": []string{"payroll", "open"},
+			"hypothesis": "Sunday pays double", "missing": "the contract"}, "Remembered #1: Ask the baker about Sunday rates"},
 		{"wake_load", nil, "Ask the baker about Sunday rates"},
 		{"wake_contest", map[string]any{"decision": "1", "objection": "rounding per invoice is allowed", "proposal": "round per invoice"}, "Contested #1"},
 		{"wake_cold", nil, "vat.md — VAT rates"},
@@ -193,7 +194,7 @@ func TestEveryTool(t *testing.T) {
 		t.Errorf("main.md:\n%s", main)
 	}
 	inbox, _ := afero.ReadFile(fsys, "/p/.wake/warm/inbox.md")
-	for _, want := range []string{"Ask the baker about Sunday rates", "payroll", "Call on Monday", "open"} {
+	for _, want := range []string{"Ask the baker about Sunday rates", "payroll", "Call on Monday", "open", "- hypothesis: Sunday pays double", "- missing: the contract"} {
 		if !strings.Contains(string(inbox), want) {
 			t.Errorf("warm/inbox.md lacks %q:\n%s", want, inbox)
 		}

@@ -62,6 +62,9 @@ type (
 		Topic string   `json:"topic,omitempty" jsonschema:"the subject, one line"`
 		Next  string   `json:"next,omitempty" jsonschema:"the suggested next step, one line"`
 		Tags  []string `json:"tags,omitempty" jsonschema:"tags, each one word or phrase without a comma"`
+		// An exploratory thread's, as seed 003 asks of one.
+		Hypothesis string `json:"hypothesis,omitempty" jsonschema:"an exploratory thread's current hypothesis, one line"`
+		Missing    string `json:"missing,omitempty" jsonschema:"the evidence still missing for the hypothesis, one line"`
 	}
 	logArgs struct {
 		Since  string `json:"since,omitempty" jsonschema:"only entries from the last DURATION, such as 24h or 168h"`
@@ -391,7 +394,7 @@ func (s *server) remember(ctx context.Context, m *wake.Memory, a rememberArgs) (
 	if err := required("text", a.Text); err != nil {
 		return "", err
 	}
-	r, err := m.Remember(ctx, store.NewReminder{Text: a.Text, Topic: a.Topic, Next: a.Next, Tags: a.Tags})
+	r, err := m.Remember(ctx, store.NewReminder{Text: a.Text, Topic: a.Topic, Next: a.Next, Tags: a.Tags, Hypothesis: a.Hypothesis, Missing: a.Missing})
 	if err != nil {
 		return "", err
 	}

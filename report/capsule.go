@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"io"
+	"strings"
 	"time"
 
 	"github.com/wakeproto/wake/budget"
@@ -108,13 +109,15 @@ type CapsuleItem struct {
 	Archived  bool      `json:"archived"`
 	Objective string    `json:"objective"`
 	Bytes     int64     `json:"bytes"`
+	// PinnedTo are the branches it is pinned to; absent when none.
+	PinnedTo []string `json:"pinned_to,omitempty"`
 }
 
 // CapsuleListJSON renders a listing.
 func CapsuleListJSON(ls []capsule.Listed) ([]byte, error) {
 	out := CapsuleList{Version: Version, Capsules: make([]CapsuleItem, len(ls))}
 	for i, l := range ls {
-		out.Capsules[i] = CapsuleItem{ID: l.ID, Path: l.Path, Branch: l.Branch, CreatedAt: l.Created, Archived: l.Archived, Objective: l.Objective, Bytes: l.Bytes}
+		out.Capsules[i] = CapsuleItem{ID: l.ID, Path: l.Path, Branch: l.Branch, CreatedAt: l.Created, Archived: l.Archived, Objective: l.Objective, Bytes: l.Bytes, PinnedTo: l.PinnedTo}
 	}
 	return marshal(out)
 }
@@ -130,6 +133,9 @@ func CapsuleListText(w io.Writer, ls []capsule.Listed) {
 		if l.Archived {
 			mark = " (archived)"
 		}
+		if len(l.PinnedTo) > 0 {
+			mark += " (pinned to " + strings.Join(l.PinnedTo, ", ") + ")"
+		}
 		obj := l.Objective
 		if obj == "" {
 			obj = "(no objective shown)"
@@ -140,10 +146,16 @@ func CapsuleListText(w io.Writer, ls []capsule.Listed) {
 
 // CapsulePrune is the JSON of `wake capsule prune --format json`.
 type CapsulePrune struct {
-	Version int           `json:"version"`
-	Before  time.Time     `json:"before"` // capsules created before it are moved
-	DryRun  bool          `json:"dry_run"`
-	Moved   []CapsuleMove `json:"moved"`
+	Version int `json:"version"`
+	// Before: capsules created before it are moved; absent when no age
+	// was given.
+	Before *time.Time `json:"before,omitempty"`
+	// Into is the default branch with --merged, Merged the branches
+	// merged into it whose capsules moved.
+	Into   string        `json:"into,omitempty"`
+	Merged []string      `json:"merged,omitempty"`
+	DryRun bool          `json:"dry_run"`
+	Moved  []CapsuleMove `json:"moved"`
 }
 
 // CapsuleMove is one capsule moved to the archive.
@@ -152,13 +164,18 @@ type CapsuleMove struct {
 	From      string    `json:"from"`
 	To        string    `json:"to"`
 	CreatedAt time.Time `json:"created_at"`
+	// Merged is the merged branch it is of, when that is why it moved.
+	Merged string `json:"merged,omitempty"`
 }
 
 // CapsulePruneJSON renders what a prune did.
 func CapsulePruneJSON(p capsule.Pruned) ([]byte, error) {
-	out := CapsulePrune{Version: Version, Before: p.Before, DryRun: p.DryRun, Moved: make([]CapsuleMove, len(p.Moves))}
+	out := CapsulePrune{Version: Version, Into: p.Into, Merged: p.Merged, DryRun: p.DryRun, Moved: make([]CapsuleMove, len(p.Moves))}
+	if !p.Before.IsZero() {
+		out.Before = &p.Before
+	}
 	for i, m := range p.Moves {
-		out.Moved[i] = CapsuleMove{ID: m.ID, From: m.From, To: m.To, CreatedAt: m.Created}
+		out.Moved[i] = CapsuleMove{ID: m.ID, From: m.From, To: m.To, CreatedAt: m.Created, Merged: m.Merged}
 	}
 	return marshal(out)
 }
@@ -170,7 +187,18 @@ func CapsulePruneText(w io.Writer, p capsule.Pruned) {
 		verb = "Would move"
 	}
 	for _, m := range p.Moves {
-		fmt.Fprintf(w, "%s %s to %s\n", verb, m.From, m.To)
+		fmt.Fprintf(w, "%s %s to %s", verb, m.From, m.To)
+		if m.Merged != "" {
+			fmt.Fprintf(w, " (%s is merged into %s)", m.Merged, p.Into)
+		}
+		fmt.Fprintln(w)
 	}
-	fmt.Fprintf(w, "%s %s created before %s to %s.\n", verb, budget.Plural(len(p.Moves), "capsule"), p.Before.UTC().Format(time.RFC3339), capsule.ArchiveDir)
+	var why []string
+	if !p.Before.IsZero() {
+		why = append(why, "created before "+p.Before.UTC().Format(time.RFC3339))
+	}
+	if p.Into != "" {
+		why = append(why, "of branches merged into "+p.Into)
+	}
+	fmt.Fprintf(w, "%s %s %s to %s.\n", verb, budget.Plural(len(p.Moves), "capsule"), strings.Join(why, " or "), capsule.ArchiveDir)
 }

@@ -23,7 +23,10 @@ type CapsulePrompt struct {
 	// not be read.
 	OpenReminders int        `json:"open_reminders"`
 	Git           CapsuleGit `json:"git"`
-	Prompt        string     `json:"prompt"`
+	// Plans are the branch's plan and progress notebooks the prompt
+	// names, relative to the project ([capsule] plans); none, left out.
+	Plans  []string `json:"plans,omitempty"`
+	Prompt string   `json:"prompt"`
 }
 
 // CapsuleGit is the work tree's state the prompt asks the capsule to agree
@@ -39,8 +42,8 @@ type CapsuleGit struct {
 func CapsulePromptJSON(p wake.CapsulePrompt) ([]byte, error) {
 	return marshal(CapsulePrompt{Version: Version, Path: p.Path, Shown: p.Shown, Branch: p.Front.Branch, Session: p.Front.SourceSession,
 		TokenBudget: p.Front.TokenBudget, Stubbed: p.Stubbed, Exists: p.Exists, OpenReminders: p.OpenReminders,
-		Git:    CapsuleGit{Branch: p.Git.Branch, Changed: p.Git.Changed, LastCommit: p.Git.LastCommit, Note: p.Git.Note},
-		Prompt: p.Text})
+		Git:   CapsuleGit{Branch: p.Git.Branch, Changed: p.Git.Changed, LastCommit: p.Git.LastCommit, Note: p.Git.Note},
+		Plans: p.Plans, Prompt: p.Text})
 }
 
 // CapsuleVerify is the JSON of `wake capsule verify --format json`.

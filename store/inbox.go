@@ -31,11 +31,15 @@ type NewReminder struct {
 	Topic string // optional
 	Next  string // the suggested next step, optional
 	Tags  []string
+	// Hypothesis is an exploratory thread's current hypothesis, Missing
+	// the evidence still missing for it; both optional.
+	Hypothesis, Missing string
 }
 
 // normalized trims the texts and leaves out empty tags.
 func (r NewReminder) normalized() NewReminder {
 	r.Text, r.Topic, r.Next = strings.TrimSpace(r.Text), strings.TrimSpace(r.Topic), strings.TrimSpace(r.Next)
+	r.Hypothesis, r.Missing = strings.TrimSpace(r.Hypothesis), strings.TrimSpace(r.Missing)
 	var tags []string
 	for _, t := range r.Tags {
 		if t = strings.TrimSpace(t); t != "" {
@@ -53,10 +57,11 @@ func (r NewReminder) Validate() error {
 	switch {
 	case strings.TrimSpace(r.Text) == "":
 		return inputHint("the reminder text is empty", `say what to remember: wake remember "Outline the onboarding spike"`)
-	case strings.ContainsAny(r.Text+r.Topic+r.Next+strings.Join(r.Tags, ""), "\r\n"):
-		return inputErrorf("reminder, topic, next step and tags must each be one line")
+	case strings.ContainsAny(r.Text+r.Topic+r.Next+r.Hypothesis+r.Missing+strings.Join(r.Tags, ""), "\r\n"):
+		return inputErrorf("reminder, topic, next step, hypothesis, missing evidence and tags must each be one line")
 	}
-	for _, f := range []struct{ name, v string }{{"the reminder text", r.Text}, {"the topic", r.Topic}, {"the next step", r.Next}} {
+	for _, f := range []struct{ name, v string }{{"the reminder text", r.Text}, {"the topic", r.Topic}, {"the next step", r.Next},
+		{"the hypothesis", r.Hypothesis}, {"the missing evidence", r.Missing}} {
 		if err := CheckText(f.v, false); err != nil {
 			return inputHint(fmt.Sprintf("%s: %v", f.name, err), TextHint)
 		}
@@ -84,6 +89,12 @@ func (r NewReminder) Render(n int, at time.Time) string {
 	fmt.Fprintf(&b, "- %s: %s\n", tiers.InboxKeyReminder, r.Text)
 	if r.Topic != "" {
 		fmt.Fprintf(&b, "- %s: %s\n", tiers.InboxKeyTopic, r.Topic)
+	}
+	if r.Hypothesis != "" {
+		fmt.Fprintf(&b, "- %s: %s\n", tiers.InboxKeyHypothesis, r.Hypothesis)
+	}
+	if r.Missing != "" {
+		fmt.Fprintf(&b, "- %s: %s\n", tiers.InboxKeyMissing, r.Missing)
 	}
 	if r.Next != "" {
 		fmt.Fprintf(&b, "- %s: %s\n", tiers.InboxKeyNext, r.Next)
@@ -252,7 +263,7 @@ func (s *Store) Remember(ctx context.Context, r NewReminder) (tiers.Reminder, er
 		text = appendEntry(text, strings.ReplaceAll(r.Render(n, at), "\n", eol), eol)
 		b, _ := tiers.ParseInbox([]byte(text))
 		rm, ok := b.Reminder(n)
-		if !ok || rm.ID != r.ID || rm.Text != r.Text || rm.Topic != r.Topic || rm.Next != r.Next || !slices.Equal(rm.Tags, r.Tags) || len(b.Reminders) != len(f.inbox.Reminders)+1 {
+		if !ok || rm.ID != r.ID || rm.Text != r.Text || rm.Topic != r.Topic || rm.Next != r.Next || rm.Hypothesis != r.Hypothesis || rm.Missing != r.Missing || !slices.Equal(rm.Tags, r.Tags) || len(b.Reminders) != len(f.inbox.Reminders)+1 {
 			return fmt.Errorf("%s: the new entry would not read back as written; nothing was written", tiers.InboxPath)
 		}
 		e := f.entry(s, OpRemember, fmt.Sprintf("remembered #%d: %s", n, oneLine(r.Text)))

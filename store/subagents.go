@@ -34,6 +34,14 @@ type SubagentRecord struct {
 	// Cut is how many of the capsule's lines were left out to fit the
 	// agent type's byte limit; 0 when the subagent got it whole.
 	Cut int `json:"cut"`
+	// Pinned says the capsule was the one pinned to the branch
+	// ([CapsulePin]) rather than the branch's newest.
+	Pinned bool `json:"pinned,omitempty"`
+	// Mini says the subagent was given the capsule's miniature (its
+	// mission, pending actions and the decisions bearing on them) and
+	// Tokens its exact size, as its agent type is configured.
+	Mini   bool `json:"mini,omitempty"`
+	Tokens int  `json:"tokens,omitempty"`
 }
 
 // RecordSubagent appends r to the registry and a ledger line (op
@@ -77,9 +85,9 @@ func (r SubagentRecord) summary() string {
 	return s
 }
 
-// ReadSubagents reads the registry; a missing one is empty. Lines that
-// are not records (torn by a crash, edited by hand) come back as bad
-// lines.
+// ReadSubagents reads the registry's injections; a missing registry is
+// empty. Lines that are not records (torn by a crash, edited by hand)
+// come back as bad lines; pins ([ReadCapsulePins]) are left out.
 func ReadSubagents(fsys afero.Fs, root string) ([]SubagentRecord, []BadLine, error) {
 	f, err := openJSONL(fsys, root, SubagentsPath, false)
 	if err != nil || f == nil {
@@ -98,6 +106,9 @@ func ReadSubagents(fsys afero.Fs, root string) ([]SubagentRecord, []BadLine, err
 		var r SubagentRecord
 		if err := json.Unmarshal(line, &r); err != nil {
 			bad = append(bad, BadLine{Line: n, Err: err.Error()})
+			continue
+		}
+		if isPinLine(line) {
 			continue
 		}
 		out = append(out, r)

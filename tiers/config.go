@@ -39,6 +39,30 @@ type Capsule struct {
 	// Agents maps a subagent type to its own byte limit in place of
 	// HookBytes ([capsule.agents]); 0 injects no capsule.
 	Agents map[string]int
+	// MiniAgents are the subagent types given the capsule's miniature
+	// (its mission, pending actions and the decisions bearing on them)
+	// rather than the whole capsule: lightweight tasks, such as Claude
+	// Code's read-only Explore agents. MiniTokens is its budget, counted
+	// exactly.
+	MiniAgents []string
+	MiniTokens int
+	// Plans are where the project keeps a branch's plan or progress
+	// notebook, relative to the project, with {branch} for the branch's
+	// capsule directory ([capsule] plans): the capture prompt names those
+	// that exist.
+	Plans []string
+}
+
+// Mini reports whether a subagent of type agentType gets the capsule's
+// miniature: it is one of MiniAgents, matched exactly, else ignoring
+// case.
+func (c Capsule) Mini(agentType string) bool {
+	for _, t := range c.MiniAgents {
+		if t == agentType || strings.EqualFold(t, agentType) {
+			return true
+		}
+	}
+	return false
 }
 
 // AgentBytes is the byte limit of the capsule injected into a subagent of
@@ -178,7 +202,8 @@ func DefaultConfig() Config {
 		Claude:   Claude{Boot: BootFull},
 		Wakeup: Wakeup{WorkingStyle: 5, ActiveContext: 5, Priorities: 5, Constraints: 5, Decisions: 5,
 			Incidents: 3, RecommendedNotes: 8, PromptBudget: 1500},
-		Capsule: Capsule{MaxTokens: 1200, PromptCeiling: 5000, HookBytes: 4096},
+		Capsule: Capsule{MaxTokens: 1200, PromptCeiling: 5000, HookBytes: 4096,
+			MiniAgents: []string{"Explore"}, MiniTokens: 300, Plans: DefaultPlans()},
 	}
 }
 
@@ -241,3 +266,11 @@ func ParseConfig(name string, data []byte) (Config, error) {
 // ContextOverhead is the room the boot context needs beyond main.md for its
 // announcement, headings, checks and footer.
 const ContextOverhead = 1000
+
+// DefaultPlans are the places [Capsule.Plans] looks for a branch's plan
+// or progress notebook when wake.toml names none: the seed's
+// docs/plans/<branch>.md, and the like.
+func DefaultPlans() []string {
+	return []string{"docs/plans/{branch}.md", "docs/progress/{branch}.md", "docs/branches/{branch}.md",
+		"plans/{branch}.md", "PLAN.md", "PROGRESS.md"}
+}

@@ -72,3 +72,34 @@ func TestConfigCapsuleErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestConfigCapsuleMini: Explore agents get the mini capsule by default,
+// within 300 tokens; [capsule] mini_agents and mini_tokens change both,
+// and plans names where the plans are.
+func TestConfigCapsuleMini(t *testing.T) {
+	def, err := ParseConfig("wake.toml", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c := def.Capsule; !c.Mini("Explore") || !c.Mini("explore") || c.Mini("general-purpose") || c.MiniTokens != 300 || len(c.Plans) == 0 {
+		t.Errorf("defaults: %+v", c)
+	}
+	cfg, err := ParseConfig("wake.toml", []byte("[capsule]\nmini_agents = [\"Plan\", \"reviewer\"]\nmini_tokens = 120\nplans = [\"notes/{branch}.md\"]\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c := cfg.Capsule; c.Mini("Explore") || !c.Mini("Plan") || !c.Mini("Reviewer") || c.MiniTokens != 120 || len(c.Plans) != 1 || c.Plans[0] != "notes/{branch}.md" {
+		t.Errorf("values: %+v", c)
+	}
+	for _, tc := range []struct{ src, want string }{
+		{"[capsule]\nmini_tokens = 10\n", "/r/wake.toml:2: key capsule.mini_tokens: 10 is below 50"},
+		{"[capsule]\nmini_agents = \"Explore\"\n", "/r/wake.toml:2: key capsule.mini_agents: expected an array of strings, got a string"},
+		{"[capsule]\nmini_agents = [\"\"]\n", "/r/wake.toml:2: key capsule.mini_agents: entry 1 is empty"},
+		{"[capsule]\nplans = [1]\n", "/r/wake.toml:2: key capsule.plans: expected an array of strings; entry 1 is an integer"},
+	} {
+		_, err := ParseConfig("/r/wake.toml", []byte(tc.src))
+		if err == nil || !strings.HasPrefix(err.Error(), tc.want) {
+			t.Errorf("%q:\n got %v\nwant %s...", tc.src, err, tc.want)
+		}
+	}
+}

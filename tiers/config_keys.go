@@ -91,6 +91,8 @@ const (
 	budgetCap    = "budgets are token counts of at most 10000000, the largest context_window"
 	capsuleRule  = "a capsule's budget holds 200 to 10000000 tokens: its eight headings alone take about 100"
 	minCapsule   = 200
+	minMini      = 50
+	miniRule     = "a mini capsule's budget holds 50 to 10000000 tokens: its three headings and objective alone take about 30"
 	maxHookBytes = 10000
 	windowRule   = "a context window holds 1000 to 10000000 tokens"
 	durationRule = "durations run from 1m to 87600h (ten years)"
@@ -163,6 +165,9 @@ var configKeys = sync.OnceValue(func() []configKey {
 		tokenKey("capsule.prompt_ceiling", minCapsule, capsuleRule, func(c *Config) *int { return &c.Capsule.PromptCeiling }),
 		countKey("capsule.hook_bytes", 0, maxHookBytes, func(c *Config) *int { return &c.Capsule.HookBytes }),
 		tableKey(agentsTable),
+		stringsKey("capsule.mini_agents", maxAgentChars, func(c *Config) *[]string { return &c.Capsule.MiniAgents }),
+		tokenKey("capsule.mini_tokens", minMini, miniRule, func(c *Config) *int { return &c.Capsule.MiniTokens }),
+		stringsKey("capsule.plans", maxPathChars, func(c *Config) *[]string { return &c.Capsule.Plans }),
 	}
 })
 
@@ -365,6 +370,38 @@ func teamKey(name string) configKey {
 			team[i] = s
 		}
 		c.Team = team
+		return ""
+	}
+	return configKey{name: name, allowed: "an array of strings: " + rule, decode: decode}
+}
+
+// stringsKey is an array of at most maxTeam strings, each one line of at
+// most most characters without control characters; [] empties it.
+func stringsKey(name string, most int, field func(*Config) *[]string) configKey {
+	rule := fmt.Sprintf("%s lists at most %d entries, each one line of at most %d characters, without control characters", name, maxTeam, most)
+	decode := func(c *Config, v any) string {
+		list, ok := v.([]any)
+		if !ok {
+			return "expected an array of strings, got " + kindOf(v)
+		}
+		if len(list) > maxTeam {
+			return fmt.Sprintf("lists %d entries; %s", len(list), rule)
+		}
+		out := make([]string, len(list))
+		for i, e := range list {
+			s, ok := e.(string)
+			switch {
+			case !ok:
+				return fmt.Sprintf("expected an array of strings; entry %d is %s", i+1, kindOf(e))
+			case strings.TrimSpace(s) == "":
+				return fmt.Sprintf("entry %d is empty; %s", i+1, rule)
+			}
+			if p := textProblem(s, most); p != "" {
+				return fmt.Sprintf("entry %d: %s; %s", i+1, p, rule)
+			}
+			out[i] = s
+		}
+		*field(c) = out
 		return ""
 	}
 	return configKey{name: name, allowed: "an array of strings: " + rule, decode: decode}

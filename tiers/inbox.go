@@ -32,9 +32,14 @@ const (
 	InboxKeyReminder = "reminder"
 	InboxKeyTopic    = "topic"
 	InboxKeyNext     = "next"
-	InboxKeyTags     = "tags"
-	InboxKeyConsumed = "consumed"
-	InboxKeyDone     = "done"
+	// InboxKeyHypothesis and InboxKeyMissing are an exploratory thread's
+	// current hypothesis and the evidence still missing for it (seed
+	// 003's exploratory threads).
+	InboxKeyHypothesis = "hypothesis"
+	InboxKeyMissing    = "missing"
+	InboxKeyTags       = "tags"
+	InboxKeyConsumed   = "consumed"
+	InboxKeyDone       = "done"
 	// InboxKeyID is the reminder's id ([ReminderID]), which the entries
 	// older wakes wrote lack: those are known by their number alone.
 	InboxKeyID = "id"
@@ -65,9 +70,11 @@ type Reminder struct {
 	ID string
 	At time.Time // when it was added; zero when its heading's time is unreadable
 	// Text is the reminder; Topic, Next (the suggested next step) and Tags
-	// are optional.
-	Text, Topic, Next string
-	Tags              []string
+	// are optional, and so are Hypothesis (the thread's current
+	// hypothesis) and Missing (the evidence still missing for it).
+	Text, Topic, Next   string
+	Hypothesis, Missing string
+	Tags                []string
 	// Consumed is the id of the capsule that took the reminder up; Done
 	// is why it was closed by hand. Either closes it.
 	Consumed, Done string
@@ -308,7 +315,8 @@ func (p *inboxParser) start(s string, m []string) {
 func (p *inboxParser) set(s, key, v string) {
 	r := p.cur
 	switch key {
-	case InboxKeyReminder, InboxKeyTopic, InboxKeyNext, InboxKeyTags, InboxKeyConsumed, InboxKeyDone, InboxKeyID:
+	case InboxKeyReminder, InboxKeyTopic, InboxKeyNext, InboxKeyTags, InboxKeyConsumed, InboxKeyDone, InboxKeyID,
+		InboxKeyHypothesis, InboxKeyMissing:
 	default:
 		p.field = "" // a field of the user's own: kept in the file, not read
 		return
@@ -328,6 +336,10 @@ func (p *inboxParser) set(s, key, v string) {
 		r.Topic = v
 	case InboxKeyNext:
 		r.Next = v
+	case InboxKeyHypothesis:
+		r.Hypothesis = v
+	case InboxKeyMissing:
+		r.Missing = v
 	case InboxKeyTags:
 		r.Tags = SplitTags(v)
 	case InboxKeyConsumed, InboxKeyDone:
@@ -355,6 +367,10 @@ func (p *inboxParser) extend(v string) {
 		r.Topic = strings.TrimSpace(r.Topic + " " + v)
 	case InboxKeyNext:
 		r.Next = strings.TrimSpace(r.Next + " " + v)
+	case InboxKeyHypothesis:
+		r.Hypothesis = strings.TrimSpace(r.Hypothesis + " " + v)
+	case InboxKeyMissing:
+		r.Missing = strings.TrimSpace(r.Missing + " " + v)
 	case InboxKeyTags:
 		r.Tags = append(r.Tags, SplitTags(v)...)
 	case InboxKeyDone:

@@ -211,3 +211,12 @@ func TestParseInboxDuplicateID(t *testing.T) {
 		t.Errorf("reminders %+v, problems %+v, err %v", b.Reminders, b.Problems, err)
 	}
 }
+
+// TestInboxThreadFields: an entry's hypothesis and missing lines (with
+// continuations) are read.
+func TestInboxThreadFields(t *testing.T) {
+	b, err := ParseInbox([]byte("# Remember later\n\n## 1 · 2026-11-22T09:00:00Z\n- reminder: slow imports\n- hypothesis: the parser\n  copies rows\n- missing: a profile\n"))
+	if err != nil || len(b.Reminders) != 1 || b.Reminders[0].Hypothesis != "the parser copies rows" || b.Reminders[0].Missing != "a profile" {
+		t.Fatalf("reminders %+v, %v", b.Reminders, err)
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -54,6 +55,7 @@ func (a *app) capsuleCmd() *cobra.Command {
 	cmd.AddCommand(a.capsuleListCmd(), a.capsulePruneCmd())
 	cmd.AddCommand(a.capsulePromptCmd())
 	cmd.AddCommand(a.capsuleVerifyCmd())
+	cmd.AddCommand(a.capsulePinCmd(), a.capsuleUnpinCmd())
 	a.addCapsuleHook(cmd)
 	return cmd
 }
@@ -123,31 +125,37 @@ func (a *app) capsuleListCmd() *cobra.Command {
 }
 
 type capsulePruneOptions struct {
-	olderThan, format string
-	dryRun            bool
+	olderThan, into, format string
+	dryRun, merged          bool
 }
 
 func (a *app) capsulePruneCmd() *cobra.Command {
 	o := &capsulePruneOptions{}
 	cmd := &cobra.Command{
-		Use:     "prune --older-than AGE [--dry-run] [--format json]",
-		Short:   "Move old capsules to cold/capsules/archive/, never deleting",
+		Use:     "prune [--older-than AGE] [--merged [--into BRANCH]] [--dry-run] [--format json]",
+		Short:   "Move old capsules, and those of merged branches, to cold/capsules/archive/, never deleting",
 		Long:    help("prune"),
-		Example: "  wake capsule prune --older-than 30d --dry-run\n  wake capsule prune --older-than 2w",
+		Example: "  wake capsule prune --older-than 30d --dry-run\n  wake capsule prune --older-than 2w\n  wake capsule prune --merged --older-than 90d",
 		Args:    noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if o.olderThan == "" {
-				return hintError{usagef("prune needs --older-than"), "say how old a capsule must be to move: --older-than 30d"}
+			if o.olderThan == "" && !o.merged {
+				return hintError{usagef("prune needs --older-than or --merged"), "say how old a capsule must be to move (--older-than 30d), or move those of merged branches (--merged)"}
 			}
-			age, err := capsule.ParseAge(o.olderThan)
-			if err != nil {
-				return usagef("--older-than %v", err)
+			if o.into != "" && !o.merged {
+				return usagef("--into goes with --merged only")
+			}
+			var age time.Duration
+			if o.olderThan != "" {
+				var err error
+				if age, err = capsule.ParseAge(o.olderThan); err != nil {
+					return usagef("--older-than %v", err)
+				}
 			}
 			m, err := a.open()
 			if err != nil {
 				return err
 			}
-			p, err := m.PruneCapsules(cmd.Context(), age, o.dryRun)
+			p, err := m.PruneCapsulesWith(cmd.Context(), wake.PruneOptions{OlderThan: age, Merged: o.merged, Into: o.into, DryRun: o.dryRun})
 			if err != nil {
 				return err
 			}
@@ -159,6 +167,8 @@ func (a *app) capsulePruneCmd() *cobra.Command {
 		},
 	}
 	cmd.Flags().StringVar(&o.olderThan, "older-than", "", "move the capsules created more than `AGE` ago (30d, 2w, 36h)")
+	cmd.Flags().BoolVar(&o.merged, "merged", false, "move the capsules of the branches git lists as merged into the default branch")
+	cmd.Flags().StringVar(&o.into, "into", "", "with --merged: the default `BRANCH` (default: origin/HEAD, init.defaultBranch, main or master)")
 	cmd.Flags().BoolVar(&o.dryRun, "dry-run", false, "say what would move without moving anything")
 	addFormat(cmd, &o.format, "text or json", "text", "json")
 	return cmd

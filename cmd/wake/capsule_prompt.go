@@ -15,14 +15,14 @@ import (
 )
 
 type capsulePromptOptions struct {
-	session, file, format string
-	stub                  bool
+	session, file, format, planSlug string
+	stub                            bool
 }
 
 func (a *app) capsulePromptCmd() *cobra.Command {
 	o := &capsulePromptOptions{}
 	cmd := &cobra.Command{
-		Use:     "prompt [--session S] [--file PATH] [--stub] [--format json]",
+		Use:     "prompt [--session S] [--file PATH] [--stub] [--plan-slug SLUG] [--format json]",
 		Short:   "Print the instructions that ask the agent to write a capsule itself",
 		Long:    help("prompt"),
 		Example: "  wake capsule prompt --session \"$SESSION_ID\" --stub\n  wake capsule prompt --format json | jq -r .prompt",
@@ -31,11 +31,15 @@ func (a *app) capsulePromptCmd() *cobra.Command {
 			if err := store.CheckText(o.session, false); err != nil {
 				return usagef("--session: %v", err)
 			}
+			if err := store.CheckText(o.planSlug, false); err != nil {
+				return usagef("--plan-slug: %v", err)
+			}
 			return a.capsulePromptRun(cmd.Context(), o)
 		},
 	}
 	cmd.Flags().StringVar(&o.session, "session", "", "the session `S` the capsule continues (its source_session)")
 	cmd.Flags().StringVar(&o.file, "file", "", "write the capsule at `PATH`, a .md file under the memory root's cold/ (default cold/capsules/<branch>/<stamp>.md)")
+	cmd.Flags().StringVar(&o.planSlug, "plan-slug", "", "look for the branch's plan and progress notebooks under `SLUG` instead of the branch's name ([capsule] plans)")
 	cmd.Flags().BoolVar(&o.stub, "stub", false, "first write the capsule's skeleton there (never over an existing file)")
 	addFormat(cmd, &o.format, "text or json", "text", "json")
 	return cmd
@@ -46,7 +50,7 @@ func (a *app) capsulePromptRun(ctx context.Context, o *capsulePromptOptions) err
 	if err != nil {
 		return err
 	}
-	p, err := m.CapsulePrompt(ctx, wake.CapsulePromptOptions{Session: o.session, File: a.absPath(o.file), Stub: o.stub})
+	p, err := m.CapsulePrompt(ctx, wake.CapsulePromptOptions{Session: o.session, File: a.absPath(o.file), Stub: o.stub, PlanSlug: o.planSlug})
 	if pe := (*wake.CapsulePathError)(nil); errors.As(err, &pe) && o.file != "" {
 		return hintError{usagef("--file %s: %s", o.file, pe.Reason), pe.Hint()}
 	}

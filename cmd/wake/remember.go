@@ -15,6 +15,7 @@ import (
 
 type rememberOptions struct {
 	topic, next, because, done, format string
+	hypothesis, missing                string
 	tags                               []string
 	list, all                          bool
 }
@@ -22,7 +23,7 @@ type rememberOptions struct {
 func (a *app) rememberCmd() *cobra.Command {
 	o := &rememberOptions{}
 	cmd := &cobra.Command{
-		Use:   `remember "TEXT" [--topic T] [--next STEP] [--tag X]... | --list [--all] | --done N --because "WHY"`,
+		Use:   `remember "TEXT" [--topic T] [--hypothesis H] [--missing E] [--next STEP] [--tag X]... | --list [--all] | --done N --because "WHY"`,
 		Short: "Leave a reminder for later in the inbox (warm/inbox.md), list or close them",
 		Long:  help("remember"),
 		Example: `  wake remember "Outline the onboarding UX spike" --topic ux --next "Review the mockups" --tag ux,spike
@@ -38,7 +39,8 @@ func (a *app) rememberCmd() *cobra.Command {
 				return a.rememberDone(cmd.Context(), o)
 			}
 			what := args[0]
-			if err := a.requireTexts(text{"the reminder (TEXT)", &what, "say what to remember"}, text{"--topic", &o.topic, ""}, text{"--next", &o.next, ""}); err != nil {
+			if err := a.requireTexts(text{"the reminder (TEXT)", &what, "say what to remember"}, text{"--topic", &o.topic, ""}, text{"--next", &o.next, ""},
+				text{"--hypothesis", &o.hypothesis, ""}, text{"--missing", &o.missing, ""}); err != nil {
 				return err
 			}
 			for i := range o.tags {
@@ -51,6 +53,8 @@ func (a *app) rememberCmd() *cobra.Command {
 	}
 	cmd.Flags().StringVar(&o.topic, "topic", "", "the subject `T` of the reminder")
 	cmd.Flags().StringVar(&o.next, "next", "", "the suggested next `STEP`")
+	cmd.Flags().StringVar(&o.hypothesis, "hypothesis", "", "an exploratory thread's current hypothesis `H`")
+	cmd.Flags().StringVar(&o.missing, "missing", "", "the evidence `E` still missing for the hypothesis")
 	cmd.Flags().StringSliceVar(&o.tags, "tag", nil, "a tag `X`; repeat it or give a comma list")
 	cmd.Flags().BoolVar(&o.list, "list", false, "list the open reminders")
 	cmd.Flags().BoolVar(&o.all, "all", false, "with --list: the closed ones too, with how they were closed")
@@ -72,7 +76,7 @@ func (o *rememberOptions) check(cmd *cobra.Command, args []string) error {
 		}
 		return out
 	}
-	adding := set("topic", "next", "tag")
+	adding := set("topic", "next", "tag", "hypothesis", "missing")
 	if o.all && !o.list {
 		return usagef("--all goes with --list only")
 	}
@@ -107,7 +111,7 @@ func (a *app) rememberAdd(ctx context.Context, o *rememberOptions, text string) 
 	if err != nil {
 		return err
 	}
-	r, err := m.Remember(ctx, store.NewReminder{Text: text, Topic: o.topic, Next: o.next, Tags: o.tags})
+	r, err := m.Remember(ctx, store.NewReminder{Text: text, Topic: o.topic, Next: o.next, Hypothesis: o.hypothesis, Missing: o.missing, Tags: o.tags})
 	if err != nil {
 		return err
 	}
