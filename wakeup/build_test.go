@@ -66,6 +66,23 @@ STATUS: reversed
 	}
 }
 
+// An upheld decision keeps its OBJECTION line as history; the packet must
+// not show it as the condition the decision may fall on.
+func TestLogDecisionsUpheld(t *testing.T) {
+	log := `[2026-01-03] DECISION: Use TOML until the CI needs YAML BECAUSE: readable
+STATUS: active
+OBJECTION: [2026-01-04] YAML is what the CI expects
+UPHELD: [2026-01-05] the CI reads TOML too
+`
+	got := logDecisions([]byte(log))
+	if len(got) != 1 {
+		t.Fatalf("got %+v", got)
+	}
+	if got[0].Reversal != "until the CI needs YAML" {
+		t.Errorf("reversal_condition %q, want the entry's own, not the objection that lost", got[0].Reversal)
+	}
+}
+
 func TestTasks(t *testing.T) {
 	open, blocked := tasks("# Tasks\n\n## In progress\n- [ ] one\n- [x] finished\n- [ ] two\n  continued\n\n## Blocked\n- [ ] three\n\n## Done\n- [x] four\n- [ ] not really open\n")
 	if !slices.Equal(open, []string{"one", "two continued"}) || !slices.Equal(blocked, []string{"three"}) {

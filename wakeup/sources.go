@@ -236,7 +236,10 @@ func logDecisions(data []byte) []LogDecision {
 			continue
 		}
 		reversal := reversalIn(d.What + ". " + d.Why)
-		if obj := d.Value(tiers.KeyObjection); obj != "" {
+		// An upheld entry keeps its OBJECTION line as history: the
+		// objection was weighed and lost, so it is no longer the
+		// condition the decision may fall on.
+		if obj := d.Value(tiers.KeyObjection); obj != "" && d.Status == tiers.StatusContested {
 			reversal = tiers.ShortLine("contested: " + tiers.OneLine(obj))
 		}
 		ref := tiers.DecisionsPath + "#" + d.Ref()
