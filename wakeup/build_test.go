@@ -90,6 +90,27 @@ func TestTasks(t *testing.T) {
 	}
 }
 
+// The skeleton asks for blockers noted under the task, indented: the note
+// blocks its task, it is not a task of its own.
+func TestTasksBlockedByNote(t *testing.T) {
+	open, blocked := tasks("# Tasks\n\n## In progress\n- [ ] ship the API\n  - blocked by: the key from ops\n- [ ] write the docs\n  - see docs/plan.md\n\n## Blocked\n")
+	if !slices.Equal(open, []string{"write the docs (see docs/plan.md)"}) {
+		t.Errorf("open %q: the blocked task or its note is among the priorities", open)
+	}
+	if !slices.Equal(blocked, []string{"ship the API — blocked by: the key from ops"}) {
+		t.Errorf("blocked %q", blocked)
+	}
+	p := Build(Sources{Tasks: open, Blocked: blocked}, Query{Task: "api"}, limits(), now)
+	for _, pr := range p.Priorities {
+		if strings.Contains(pr.Title, "blocked by") || strings.Contains(pr.Title, "ship the API") {
+			t.Errorf("priorities hold %q", pr.Title)
+		}
+	}
+	if !slices.Equal(p.ActiveContext.Blocked, blocked) {
+		t.Errorf("active_context.blocked %q", p.ActiveContext.Blocked)
+	}
+}
+
 // Equal scores are ordered by path, whatever order the sources come in.
 func TestTiesByPath(t *testing.T) {
 	docs := []Doc{
