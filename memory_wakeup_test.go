@@ -184,6 +184,24 @@ func TestWakeupPolicy(t *testing.T) {
 	}
 }
 
+// wake's own session summaries and capsules are session material, which
+// the seed leaves out of a project packet: they must not crowd the notes
+// the project wrote out of recommended_notes.
+func TestWakeupLeavesOutSessionMaterial(t *testing.T) {
+	fsys, o := packetRoot(t, "")
+	capsule := "---\nbranch: main\nsource_session: s1\ncreated_at: 2026-11-22T10:00:00Z\nprimary_objective: \"bank importer scope\"\ntoken_budget: 2000\nversion: \"1\"\n---\n# Mission Snapshot\nbank importer scope for the bakery\n"
+	if err := afero.WriteFile(fsys, "/demo/cold/capsules/main/20261122T100000Z.md", []byte(capsule), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// The demo's archived session summary says "scope" and "bakery" too.
+	p, _ := buildPacket(t, o, wakeup.Query{Task: "bakery bookkeeping scope bank importer", Cwd: "/demo", Target: wakeup.TargetClaude})
+	for _, n := range p.RecommendedNotes {
+		if strings.HasPrefix(n.Path, "cold/sessions/") || strings.HasPrefix(n.Path, "cold/capsules/") || n.MemoryType == wakeup.TypeSession {
+			t.Errorf("recommended_notes hold wake's own session material: %+v", n)
+		}
+	}
+}
+
 // A confidential note unrelated to the query is not promoted, however its
 // memory type is boosted: the seed includes one "only if strongly
 // relevant".

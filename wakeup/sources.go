@@ -110,7 +110,7 @@ func Gather(o GatherOptions) (Sources, []string) {
 			// its summary only, named by its file.
 			heading = ""
 		}
-		d := Doc{Path: p, Title: titleOf(p, heading), Summary: e.Summary, MemoryType: strings.ToLower(e.MemoryType),
+		d := Doc{Path: p, Title: titleOf(p, heading), Summary: e.Summary, MemoryType: memoryType(p, e.MemoryType, e.Session),
 			ProjectID: e.ProjectID, SourceOfTruth: e.SourceOfTruth, Sensitivity: level, ModTime: time.Unix(0, e.MTime).UTC()}
 		// Bodies are read only of what the packet may show whole, and
 		// only when it ranks near the top (see Build).
@@ -141,6 +141,27 @@ func Gather(o GatherOptions) (Sources, []string) {
 		return level, text, nil
 	}
 	return src, warns
+}
+
+// memoryType is a cold document's memory type: its front matter's, else
+// session for wake's own session material, which the packet leaves out
+// by default (the seed's rule). Session summaries say so in their
+// front matter (memory_type: session, and a session key even in those
+// written before wake wrote the type); capsules and archived summaries
+// are known by where wake writes them.
+func memoryType(p, declared, session string) string {
+	if declared != "" {
+		return strings.ToLower(declared)
+	}
+	for _, dir := range []string{tiers.SessionsDir + "/", "cold/capsules/"} {
+		if strings.HasPrefix(p, dir) {
+			return TypeSession
+		}
+	}
+	if session != "" {
+		return TypeSession
+	}
+	return ""
 }
 
 // identity is main.md's identity: its project_id (front matter, else its
