@@ -183,6 +183,7 @@ func TestMainWithoutBlockGetsOneAppended(t *testing.T) {
 	t.Parallel()
 	fs := afero.NewMemMapFs()
 	s, _ := newHandoffStore(t, fs)
+	// No identity to put it after: at the end.
 	mine := "# Mine\r\n\r\n## Purpose\r\nKeep bytes.\r\n"
 	afero.WriteFile(fs, s.Path(tiers.MainPath), []byte(mine), 0o644)
 	res, err := WriteSession(context.Background(), s, hoInput("x"))
