@@ -23,8 +23,6 @@ const (
 	KindStale        = "stale_handoff" // a HANDOFF older than checks.stale_after
 	KindPlaceholder  = "placeholder"   // a hand-off field left as TBD, TODO, ... or empty
 	KindOverBudget   = "over_budget"   // a warm file cut to fit for several sessions running
-	// KindReview (review.go): a decision in force whose reasons may no
-	// longer hold.
 	maxMissingListed = 10
 )
 
