@@ -11,6 +11,7 @@ import (
 	"github.com/wakeproto/wake/budget"
 	"github.com/wakeproto/wake/checks"
 	"github.com/wakeproto/wake/cold"
+	"github.com/wakeproto/wake/gitwork"
 	"github.com/wakeproto/wake/protocol"
 	"github.com/wakeproto/wake/tiers"
 )
@@ -112,7 +113,26 @@ func (b *skillBuilder) active(main, tasks boot.Admitted) Section {
 	case tasks.Summary != "":
 		sec.Items = append(sec.Items, Item{Text: tiers.TasksPath + " (confidential): " + tasks.Summary})
 	}
+	sec.Items = append(sec.Items, branchItems(b.o.Branches)...)
 	return sec
+}
+
+// branchItems are seed 001's branches in flight: each branch's name,
+// status against the default branch and what is in it (its last commit).
+func branchItems(bs []gitwork.Branch) []Item {
+	var out []Item
+	for _, br := range bs {
+		name := br.Name
+		if br.Current {
+			name += " (current)"
+		}
+		text := "- " + name + ": " + br.Status() + "; last: " + tiers.OneLine(br.Last)
+		if !br.LastDate.IsZero() {
+			text += " (" + br.LastDate.UTC().Format("2006-01-02") + ")"
+		}
+		out = append(out, Item{Group: "Branches in flight:", Text: tiers.Printable(text)})
+	}
+	return out
 }
 
 // openTaskItems lists the open tasks of warm/active_tasks.md (as the task
