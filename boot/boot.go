@@ -14,8 +14,8 @@ import (
 
 	"github.com/wakeproto/wake/budget"
 	"github.com/wakeproto/wake/checks"
-	"github.com/wakeproto/wake/gitwork"
 	"github.com/wakeproto/wake/cold"
+	"github.com/wakeproto/wake/gitwork"
 	"github.com/wakeproto/wake/policy"
 	"github.com/wakeproto/wake/protocol"
 	"github.com/wakeproto/wake/store"
