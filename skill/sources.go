@@ -42,6 +42,7 @@ func Build(o boot.Options, c *boot.Context) (*File, error) {
 	if err != nil {
 		return nil, err
 	}
+	hist.Items = append(milestones(main), hist.Items...)
 	s.Sections = []Section{b.identity(main), b.active(main, tasks), b.protocols(main, decisions), b.recent(latest, c.Admitted(tiers.QuestionsPath)), hist}
 	s.Agent = b.agent(main)
 	s.fit(o.Counter)
@@ -115,6 +116,31 @@ func (b *skillBuilder) active(main, tasks boot.Admitted) Section {
 	}
 	sec.Items = append(sec.Items, branchItems(b.o.Branches)...)
 	return sec
+}
+
+// The sections of main.md History takes besides the sessions: seed 001's
+// "project milestones" and "relationship notes (who's good at what,
+// communication patterns)", which wake does not infer; they are written
+// there by hand or by an agent, a bullet each.
+const (
+	SectionMilestones    = "Milestones"
+	SectionRelationships = "Relationships"
+)
+
+// milestones are the bullets of main.md's Milestones and Relationships
+// sections, first in History: cut from the bottom, they go after the
+// older sessions.
+func milestones(main boot.Admitted) []Item {
+	if !main.Whole {
+		return nil
+	}
+	m := tiers.ParseMain(main.Doc.Content)
+	var out []Item
+	for _, s := range []string{SectionMilestones, SectionRelationships} {
+		text, _ := m.Section(s)
+		out = append(out, blockItems(tiers.StripComments(text), s+":")...)
+	}
+	return out
 }
 
 // branchItems are seed 001's branches in flight: each branch's name,
