@@ -44,6 +44,7 @@ func Build(o boot.Options, c *boot.Context) (*File, error) {
 	}
 	hist.Items = append(milestones(main), hist.Items...)
 	s.Sections = []Section{b.identity(main), b.active(main, tasks), b.protocols(main, decisions), b.recent(latest, c.Admitted(tiers.QuestionsPath)), hist}
+	excludeRepeats(s.section(SkillRecent), s.section(SkillProtocols))
 	s.Agent = b.agent(main)
 	s.fit(o.Counter)
 	return s, nil
@@ -268,7 +269,8 @@ func (b *skillBuilder) lastSession(latest boot.Admitted) Section {
 			list  tiers.List
 		}{{"What happened:", ss.Happened}, {"Decisions made:", ss.Decisions}, {"Open threads:", ss.Threads}} {
 			for _, it := range l.list.Items {
-				sec.Items = append(sec.Items, Item{Group: l.label, Text: "- " + it, Excluded: excluded(it)})
+				debug := l.label != "Decisions made:" && resolvedDebugging(it)
+				sec.Items = append(sec.Items, Item{Group: l.label, Text: "- " + it, Excluded: excluded(it) || debug})
 			}
 			sec.Items = append(sec.Items, blockItems(l.list.Note, l.label)...)
 		}
