@@ -53,6 +53,26 @@ func (m *Memory) sessionDir() (dir, treeRoot string) {
 // gitw is git as the library runs it, with the environment it was given.
 func (m *Memory) gitw() gitwork.Git { return gitwork.Git{Env: m.o.Env} }
 
+// branches are the project's branches in flight, for skill.md's Active
+// Work: read by git in the session's work tree, else the directory
+// holding the root (.wake's project), else the root; none without git.
+func (m *Memory) branches() []gitwork.Branch {
+	if !gitwork.Found() {
+		return nil
+	}
+	dir := m.o.WorkDir
+	if dir == "" {
+		dir = m.root
+		if filepath.Base(m.root) == tiers.DefaultDirName {
+			dir = filepath.Dir(m.root)
+		}
+	}
+	if _, err := m.o.FS.Stat(dir); err != nil {
+		return nil
+	}
+	return m.gitw().Branches(context.Background(), dir)
+}
+
 // git runs git in dir (see [gitwork.Git.Run]).
 func (m *Memory) git(ctx context.Context, dir string, args ...string) ([]byte, error) {
 	return m.gitw().Run(ctx, dir, args...)

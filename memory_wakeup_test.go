@@ -120,7 +120,9 @@ func TestWakeupSections(t *testing.T) {
 	for _, it := range p.ActiveContext.Items {
 		ac = append(ac, it.Source)
 	}
-	if !hasSource("cold/notes/phase.md", ac...) || !hasSource("cold/notes/payroll.md", ac...) {
+	// The confidential payroll note is not strongly relevant to VAT
+	// rounding (TestWakeupPolicy).
+	if !hasSource("cold/notes/phase.md", ac...) || hasSource("cold/notes/payroll.md", ac...) {
 		t.Errorf("active_context: %q", ac)
 	}
 	var notes []string
@@ -151,17 +153,74 @@ func TestWakeupPolicy(t *testing.T) {
 			t.Errorf("packet shows %s", canary)
 		}
 	}
-	if !bytes.Contains(data, []byte("Payroll rules for the bakery staff")) {
-		t.Error("the confidential note's summary is missing")
+	// The confidential payroll note has nothing to do with VAT rounding:
+	// it is held back (counted with the secret one), not promoted.
+	if bytes.Contains(data, []byte("Payroll rules for the bakery staff")) {
+		t.Error("the confidential note is in a packet it is not strongly relevant to")
 	}
 	pol := p.Policy
-	if pol.MaxSensitivityIncluded != "confidential" || pol.SuppressedNoteCount != 1 || pol.PolicyMode != "conservative" {
+	if pol.MaxSensitivityIncluded != "internal" || pol.SuppressedNoteCount != 2 || pol.PolicyMode != "conservative" {
 		t.Errorf("policy: %+v", pol)
 	}
-	// The confidential note cut to its summary, the token scrubbed from
-	// the deploy note's summary.
-	if pol.RedactionsApplied != 2 || !bytes.Contains(data, []byte("[redacted:github-token]")) {
+	// The token scrubbed from the deploy note's summary.
+	if pol.RedactionsApplied != 1 || !bytes.Contains(data, []byte("[redacted:github-token]")) {
 		t.Errorf("redactions_applied %d", pol.RedactionsApplied)
+	}
+
+	// Asked about payroll, the same note is strongly relevant: it is in,
+	// as its summary only.
+	p, data = buildPacket(t, o, wakeup.Query{Task: "payroll rules", Cwd: "/demo", Target: wakeup.TargetClaude})
+	if !bytes.Contains(data, []byte("Payroll rules for the bakery staff")) {
+		t.Error("the strongly relevant confidential note's summary is missing")
+	}
+	for _, canary := range []string{"BODY-CANARY", "HEADING-CANARY"} {
+		if bytes.Contains(data, []byte(canary)) {
+			t.Errorf("packet shows %s", canary)
+		}
+	}
+	pol = p.Policy
+	if pol.MaxSensitivityIncluded != "confidential" || pol.SuppressedNoteCount != 1 || pol.RedactionsApplied != 2 {
+		t.Errorf("policy: %+v", pol)
+	}
+}
+
+// wake's own session summaries and capsules are session material, which
+// the seed leaves out of a project packet: they must not crowd the notes
+// the project wrote out of recommended_notes.
+func TestWakeupLeavesOutSessionMaterial(t *testing.T) {
+	fsys, o := packetRoot(t, "")
+	capsule := "---\nbranch: main\nsource_session: s1\ncreated_at: 2026-11-22T10:00:00Z\nprimary_objective: \"bank importer scope\"\ntoken_budget: 2000\nversion: \"1\"\n---\n# Mission Snapshot\nbank importer scope for the bakery\n"
+	if err := afero.WriteFile(fsys, "/demo/cold/capsules/main/20261122T100000Z.md", []byte(capsule), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// The demo's archived session summary says "scope" and "bakery" too.
+	p, _ := buildPacket(t, o, wakeup.Query{Task: "bakery bookkeeping scope bank importer", Cwd: "/demo", Target: wakeup.TargetClaude})
+	for _, n := range p.RecommendedNotes {
+		if strings.HasPrefix(n.Path, "cold/sessions/") || strings.HasPrefix(n.Path, "cold/capsules/") || n.MemoryType == wakeup.TypeSession {
+			t.Errorf("recommended_notes hold wake's own session material: %+v", n)
+		}
+	}
+}
+
+// A confidential note unrelated to the query is not promoted, however its
+// memory type is boosted: the seed includes one "only if strongly
+// relevant".
+func TestWakeupConfidentialUnrelated(t *testing.T) {
+	fsys, o := packetRoot(t, "")
+	note := "---\nsummary: Salary bands of the staff\nmemory_type: constraint\nsensitivity: confidential\nsource_of_truth: true\nproject_id: tallybook\n---\n# Bands\n"
+	if err := afero.WriteFile(fsys, "/demo/cold/notes/bands.md", []byte(note), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p, _ := buildPacket(t, o, wakeup.Query{Task: "import bank statements", Cwd: "/demo", Target: wakeup.TargetClaude})
+	for _, c := range p.Constraints {
+		if c.Source == "cold/notes/bands.md" {
+			t.Errorf("constraints hold the unrelated confidential note: %+v", p.Constraints)
+		}
+	}
+	for _, n := range p.RecommendedNotes {
+		if n.Path == "cold/notes/bands.md" {
+			t.Errorf("recommended_notes hold the unrelated confidential note")
+		}
 	}
 }
 

@@ -249,7 +249,9 @@ func (m *Memory) SkillPath() (string, error) {
 // what the builder reports; [Memory.writeBootFiles] keeps the counts it
 // learned.
 func (m *Memory) skillText(c *boot.Context) ([]byte, error) {
-	sk, err := skill.Build(m.bootOptions(), c)
+	o := m.bootOptions()
+	o.Branches = m.branches()
+	sk, err := skill.Build(o, c)
 	if err != nil {
 		return nil, err
 	}
@@ -264,6 +266,7 @@ func (m *Memory) Skill() ([]byte, error) {
 	idx := cold.OpenIndex(m.o.FS, m.root, m.cfg.Encoding)
 	o := m.bootOptions()
 	o.ColdIndex = idx
+	o.Branches = m.branches()
 	c, err := boot.Read(o)
 	if err != nil {
 		return nil, err

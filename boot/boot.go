@@ -15,6 +15,7 @@ import (
 	"github.com/wakeproto/wake/budget"
 	"github.com/wakeproto/wake/checks"
 	"github.com/wakeproto/wake/cold"
+	"github.com/wakeproto/wake/gitwork"
 	"github.com/wakeproto/wake/policy"
 	"github.com/wakeproto/wake/protocol"
 	"github.com/wakeproto/wake/store"
@@ -38,6 +39,9 @@ type Options struct {
 	// Contradictions keeps the contradiction check's findings between
 	// runs; nil compares the decisions every time. The caller saves it.
 	Contradictions *checks.ContradictionCache
+	// Branches are the project's branches in flight, for skill.md's
+	// Active Work; nil lists none (git not asked).
+	Branches []gitwork.Branch
 
 	// ledgerLevel, set by Build, gives the digest the sensitivity of a
 	// ledger path from what Build already read; nil reads the file's head.

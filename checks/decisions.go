@@ -80,8 +80,51 @@ func CheckDecisions(m Memory) []Finding {
 		out = append(out, Finding{Check: Consistency, Pass: true, Severity: Warning, Path: tiers.DecisionsPath,
 			Message: "the ledger was not read, so entries wake wrote were not looked for by their IDs: " + m.WrittenSkipped})
 	}
+	if dup := duplicates(log); len(dup) > 0 {
+		out = append(out, Finding{Check: Consistency, Pass: true, Severity: Warning, Path: tiers.DecisionsPath,
+			Message: "active decisions with the same text: one of each set says nothing the other does not", Details: dup})
+	}
 	if len(log.Malformed) > 0 {
 		out = append(out, malformed(log.Malformed))
+	}
+	return out
+}
+
+// duplicates describes active entries with the same decision text (case,
+// spacing and a final period aside): what an uphold then a reverse to the
+// same text leaves, or one decision recorded twice. They do not
+// contradict, so the consistency check passes them; a reader still has to
+// wonder which is meant, and reversing one leaves the other in force. It
+// lists at most maxListed sets.
+func duplicates(log tiers.DecisionLog) []string {
+	groups := map[string][]tiers.Decision{}
+	var order []string
+	for _, e := range active(log) {
+		k := strings.TrimSuffix(strings.ToLower(strings.Join(strings.Fields(tiers.OneLine(e.What)), " ")), ".")
+		if k == "" {
+			continue
+		}
+		if _, ok := groups[k]; !ok {
+			order = append(order, k)
+		}
+		groups[k] = append(groups[k], e)
+	}
+	var out []string
+	for _, k := range order {
+		g := groups[k]
+		if len(g) < 2 {
+			continue
+		}
+		if len(out) == maxListed {
+			out = append(out, "and more")
+			break
+		}
+		var nums []string
+		for _, e := range g {
+			nums = append(nums, e.Name())
+		}
+		out = append(out, fmt.Sprintf("entries %s are active with the same text %q; reverse the later ones as duplicates of entry %s ('wake reverse' keeps them as history)",
+			andList(nums), tiers.OneLine(g[0].What), g[0].Name()))
 	}
 	return out
 }

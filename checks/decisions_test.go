@@ -26,6 +26,28 @@ STATUS: active
 STATUS: active
 `
 
+// An uphold then a reverse to the same text leaves two active entries
+// saying the same thing: no contradiction, but flagged.
+func TestCheckDecisionsDuplicates(t *testing.T) {
+	t.Parallel()
+	log := "[2026-01-01] DECISION: Use TOML for config BECAUSE: readable\nSTATUS: active\nOBJECTION: [2026-01-02] YAML\nUPHELD: [2026-01-03] still TOML\n\n" +
+		"[2026-01-04] DECISION: use TOML for config. BECAUSE: readable\nSTATUS: active\n\n" +
+		"[2026-01-05] DECISION: Money in cents BECAUSE: rounding\nSTATUS: active\n"
+	var found []string
+	for _, f := range CheckDecisions(decisionsMemory(log, "")) {
+		if f.Severity == Fail {
+			t.Errorf("duplicates fail the check: %+v", f)
+		}
+		if strings.Contains(f.Message, "same text") {
+			found = append(found, f.Details...)
+		}
+	}
+	want := []string{`entries 1 and 2 are active with the same text "Use TOML for config"; reverse the later ones as duplicates of entry 1 ('wake reverse' keeps them as history)`}
+	if !reflect.DeepEqual(found, want) {
+		t.Errorf("got %q\nwant %q", found, want)
+	}
+}
+
 func TestCheckDecisions(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {

@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/wakeproto/wake/tiers"
 )
@@ -36,6 +37,15 @@ type DriftOptions struct {
 	// drift (checks.over_budget_sessions).
 	OverBudget map[string]int
 	Sessions   int
+	// Module reports whether the project requires a Go module path (or
+	// one it is inside of); known is false when the project has no
+	// go.mod. nil skips the check ([KindReview]).
+	Module func(path string) (present, known bool)
+	// ReviewAfter is how long a decision in force may go untouched before
+	// it is listed for review (checks.review_after); 0, or a nil Now,
+	// never lists one for its age.
+	ReviewAfter time.Duration
+	Now         func() time.Time
 }
 
 // CheckDrift returns the drift findings on m: paths named in the warm files
@@ -53,6 +63,9 @@ func CheckDrift(m Memory, o DriftOptions) []Finding {
 		}
 	}
 	out = append(out, placeholders(m)...)
+	if f, ok := reviewDecisions(m, o); ok {
+		out = append(out, f)
+	}
 	paths := make([]string, 0, len(o.OverBudget))
 	for p := range o.OverBudget {
 		paths = append(paths, p)

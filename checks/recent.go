@@ -40,6 +40,8 @@ func AgainstRecent(text string, r Recent) []Stale {
 	type known struct {
 		with, text string
 		p          phrase
+		claim      choiceClaim
+		named      bool // claim holds a named choice and a subject
 	}
 	c := newComparer()
 	var ks []known
@@ -48,14 +50,18 @@ func AgainstRecent(text string, r Recent) []Stale {
 		act = act[len(act)-maxRecentCompared:]
 	}
 	for _, e := range act {
-		ks = append(ks, known{fmt.Sprintf("decision %d", e.Number), tiers.OneLine(e.What), c.phrase(e.What)})
+		k := known{with: fmt.Sprintf("decision %d", e.Number), text: tiers.OneLine(e.What), p: c.phrase(e.What)}
+		k.claim, k.named = claimOf(k.text)
+		ks = append(ks, k)
 	}
 	for _, s := range r.Session {
 		what := s
 		if i := strings.Index(strings.ToLower(s), " because "); i >= 0 {
 			what = s[:i]
 		}
-		ks = append(ks, known{"the last session", tiers.OneLine(what), c.phrase(what)})
+		k := known{with: "the last session", text: tiers.OneLine(what), p: c.phrase(what)}
+		k.claim, k.named = claimOf(k.text)
+		ks = append(ks, k)
 	}
 	if len(ks) == 0 {
 		return nil
@@ -78,6 +84,14 @@ func AgainstRecent(text string, r Recent) []Stale {
 		for _, k := range ks {
 			if why, ok := c.contradicts(p, k.p); ok {
 				out = append(out, Stale{Line: i + 1, Text: st, With: k.with, WithText: k.text, Why: why})
+				break
+			}
+			if !k.named {
+				continue
+			}
+			if other, ok := otherChoice(st, k.claim); ok {
+				out = append(out, Stale{Line: i + 1, Text: st, With: k.with, WithText: k.text,
+					Why: fmt.Sprintf("the same subject in other words, with another choice: %q where the decision names %s", other, names(k.claim.choices))})
 				break
 			}
 		}

@@ -35,3 +35,36 @@ func TestAgainstRecent(t *testing.T) {
 		t.Errorf("nothing in force, yet %+v", got)
 	}
 }
+
+// TestAgainstRecentOtherWords: rule 3 holds for statements that name
+// another choice for the decision's subject in other words than the
+// decision's, deterministically; statements that agree, negate, or name
+// something that is no choice are not flagged.
+func TestAgainstRecentOtherWords(t *testing.T) {
+	t.Parallel()
+	log := tiers.ParseDecisions([]byte("[2026-02-01] DECISION: Use TOML for config BECAUSE: YAML broke\nSTATUS: active\n\n" +
+		"[2026-02-02] DECISION: Store journal entries in SQLite BECAUSE: one file\nSTATUS: active\n"))
+	cold := "# Notes from March\n\n" +
+		"We use YAML for config.\n" + // line 3
+		"Config is written in YAML.\n" + // line 4
+		"- Journal entries live in Postgres\n" + // line 5
+		"We no longer use YAML for config.\n" + // negated: agrees
+		"Config moved from YAML to TOML.\n" + // names the decision's choice
+		"Config is loaded in main.go\n" + // not a name
+		"Ask Ben about the config\n" + // Ben is no choice
+		"The config parser is fast\n" // names nothing
+	got := AgainstRecent(cold, Recent{Log: log})
+	var lines []int
+	for _, g := range got {
+		lines = append(lines, g.Line)
+		if g.Why == "" || g.With == "" {
+			t.Errorf("no reason: %+v", g)
+		}
+	}
+	if len(lines) != 3 || lines[0] != 3 || lines[1] != 4 || lines[2] != 5 {
+		t.Fatalf("flagged lines %v, want 3, 4 and 5: %+v", lines, got)
+	}
+	if got[1].With != "decision 1" || got[2].With != "decision 2" {
+		t.Errorf("%+v", got)
+	}
+}

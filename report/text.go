@@ -31,7 +31,7 @@ func HandoffText(w io.Writer, r wake.HandoffResult) {
 	}
 	block := "the HANDOFF block"
 	if res.BlockAppended {
-		block += " (appended: main.md had none)"
+		block += " (added after the identity, or at the end: main.md had none)"
 	}
 	fmt.Fprintf(w, "  %-20s %s\n", tiers.MainPath, block)
 	if res.Decisions > 0 {

@@ -92,7 +92,7 @@ func renderSection(sec *Section) string {
 		kept++
 	}
 	if sec.Excluded > 0 {
-		fmt.Fprintf(&b, "(%s of transcript, tool output or code left out, as skill.md leaves them out; see %s)\n", budget.Plural(sec.Excluded, "block"), sec.Source)
+		fmt.Fprintf(&b, "(%s of transcript, tool output, code, resolved debugging or what How We Work says already left out, as skill.md leaves them out; see %s)\n", budget.Plural(sec.Excluded, "block"), sec.Source)
 	}
 	switch {
 	case sec.Dropped > 0:

@@ -141,7 +141,7 @@ func TestSkillExcluded(t *testing.T) {
 	if strings.Contains(text, "go test ./report") || strings.Contains(text, "User: can you paste") {
 		t.Fatalf("a transcript line or tool output reached skill.md:\n%s", text)
 	}
-	if !strings.Contains(text, "regenerate them deliberately") || !strings.Contains(text, "2 blocks of transcript, tool output or code left out") {
+	if !strings.Contains(text, "regenerate them deliberately") || !strings.Contains(text, "2 blocks of transcript, tool output, code, resolved debugging or what How We Work says already left out") {
 		t.Fatalf("the rest of Last Session, or the note, is missing:\n%s", text)
 	}
 }

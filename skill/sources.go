@@ -11,6 +11,7 @@ import (
 	"github.com/wakeproto/wake/budget"
 	"github.com/wakeproto/wake/checks"
 	"github.com/wakeproto/wake/cold"
+	"github.com/wakeproto/wake/gitwork"
 	"github.com/wakeproto/wake/protocol"
 	"github.com/wakeproto/wake/tiers"
 )
@@ -41,7 +42,9 @@ func Build(o boot.Options, c *boot.Context) (*File, error) {
 	if err != nil {
 		return nil, err
 	}
+	hist.Items = append(milestones(main), hist.Items...)
 	s.Sections = []Section{b.identity(main), b.active(main, tasks), b.protocols(main, decisions), b.recent(latest, c.Admitted(tiers.QuestionsPath)), hist}
+	excludeRepeats(s.section(SkillRecent), s.section(SkillProtocols))
 	s.Agent = b.agent(main)
 	s.fit(o.Counter)
 	return s, nil
@@ -112,7 +115,51 @@ func (b *skillBuilder) active(main, tasks boot.Admitted) Section {
 	case tasks.Summary != "":
 		sec.Items = append(sec.Items, Item{Text: tiers.TasksPath + " (confidential): " + tasks.Summary})
 	}
+	sec.Items = append(sec.Items, branchItems(b.o.Branches)...)
 	return sec
+}
+
+// The sections of main.md History takes besides the sessions: seed 001's
+// "project milestones" and "relationship notes (who's good at what,
+// communication patterns)", which wake does not infer; they are written
+// there by hand or by an agent, a bullet each.
+const (
+	SectionMilestones    = "Milestones"
+	SectionRelationships = "Relationships"
+)
+
+// milestones are the bullets of main.md's Milestones and Relationships
+// sections, first in History: cut from the bottom, they go after the
+// older sessions.
+func milestones(main boot.Admitted) []Item {
+	if !main.Whole {
+		return nil
+	}
+	m := tiers.ParseMain(main.Doc.Content)
+	var out []Item
+	for _, s := range []string{SectionMilestones, SectionRelationships} {
+		text, _ := m.Section(s)
+		out = append(out, blockItems(tiers.StripComments(text), s+":")...)
+	}
+	return out
+}
+
+// branchItems are seed 001's branches in flight: each branch's name,
+// status against the default branch and what is in it (its last commit).
+func branchItems(bs []gitwork.Branch) []Item {
+	var out []Item
+	for _, br := range bs {
+		name := br.Name
+		if br.Current {
+			name += " (current)"
+		}
+		text := "- " + name + ": " + br.Status() + "; last: " + tiers.OneLine(br.Last)
+		if !br.LastDate.IsZero() {
+			text += " (" + br.LastDate.UTC().Format("2006-01-02") + ")"
+		}
+		out = append(out, Item{Group: "Branches in flight:", Text: tiers.Printable(text)})
+	}
+	return out
 }
 
 // openTaskItems lists the open tasks of warm/active_tasks.md (as the task
@@ -222,7 +269,8 @@ func (b *skillBuilder) lastSession(latest boot.Admitted) Section {
 			list  tiers.List
 		}{{"What happened:", ss.Happened}, {"Decisions made:", ss.Decisions}, {"Open threads:", ss.Threads}} {
 			for _, it := range l.list.Items {
-				sec.Items = append(sec.Items, Item{Group: l.label, Text: "- " + it, Excluded: excluded(it)})
+				debug := l.label != "Decisions made:" && resolvedDebugging(it)
+				sec.Items = append(sec.Items, Item{Group: l.label, Text: "- " + it, Excluded: excluded(it) || debug})
 			}
 			sec.Items = append(sec.Items, blockItems(l.list.Note, l.label)...)
 		}

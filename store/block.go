@@ -46,7 +46,8 @@ func (b Block) In(main []byte) bool {
 // Every byte outside the block stays as it was, and so does every line in
 // the block that is not one of the five keys; a key the block lacks is
 // added after the last key it has. A main.md without the block gets one
-// appended, and appended says so. It is an error when the result would not
+// where the skeleton has it and seed 001 reads it, after the identity
+// (see [placeBlock]), else at the end; appended says one was added. It is an error when the result would not
 // read back with these values (a code fence left open above the block).
 func ReplaceBlock(main []byte, b Block) (out []byte, appended bool, err error) {
 	for _, kv := range b.Fields() {
@@ -65,7 +66,7 @@ func ReplaceBlock(main []byte, b Block) (out []byte, appended bool, err error) {
 		out = []byte(head + rewriteFields(text[sec.BodyStart:sec.End], b, eolOf(text)) + text[sec.End:])
 	} else {
 		appended = true
-		out = []byte(appendBlock(text, b))
+		out = []byte(insertBlock(text, b))
 	}
 	if !b.In(out) {
 		return nil, appended, fmt.Errorf("%s: the HANDOFF block would not read back (is a code fence left open above it?)", tiers.MainPath)
@@ -120,6 +121,64 @@ func rewriteFields(body string, b Block, eol string) string {
 		out.WriteString(ln.text + ln.eol)
 	}
 	return out.String()
+}
+
+// placeBlock is where a HANDOFF block goes in a main.md without one: the
+// end of its Identity section when another section follows; without an
+// Identity section, the first second-level section after the title,
+// whose opening is the identity of a hand-written main.md. -1 when
+// neither is there: the block goes at the end.
+func placeBlock(text string) int {
+	secs := tiers.Sections(text, 2)
+	for i, s := range secs {
+		if strings.EqualFold(s.Title, tiers.SectionIdentity) {
+			if i+1 < len(secs) && s.End == secs[i+1].Start {
+				return s.End
+			}
+			return -1
+		}
+	}
+	if len(secs) > 0 && opening(text[:secs[0].Start]) {
+		return secs[0].Start
+	}
+	return -1
+}
+
+// opening reports whether the text before main.md's first section is a
+// title and words under it: the identity of a main.md written without an
+// Identity section.
+func opening(text string) bool {
+	if _, body, ok := tiers.SplitFrontMatter([]byte(text)); ok {
+		text = string(body)
+	}
+	if tiers.FirstHeading(text) == "" {
+		return false
+	}
+	for _, l := range tiers.Lines(tiers.StripComments(text)) {
+		if t := strings.TrimSpace(l.Text); t != "" && !strings.HasPrefix(t, "#") {
+			return true
+		}
+	}
+	return false
+}
+
+// insertBlock adds a HANDOFF block with b's values at [placeBlock], a
+// blank line before and after it.
+func insertBlock(text string, b Block) string {
+	at := placeBlock(text)
+	if at < 0 {
+		return appendBlock(text, b)
+	}
+	eol := eolOf(text)
+	head := text[:at]
+	if !strings.HasSuffix(head, eol+eol) {
+		head += eol
+	}
+	block := "## " + tiers.SectionHandoff + eol
+	for _, kv := range b.Fields() {
+		block += fieldLine(kv) + eol
+	}
+	return head + block + eol + text[at:]
 }
 
 func appendBlock(text string, b Block) string {

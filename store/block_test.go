@@ -45,6 +45,23 @@ func TestReplaceBlock(t *testing.T) {
 		want:     "# P\nno newline\n\n## HANDOFF\n" + keys,
 		appended: true,
 	}, {
+		// Seed 001 reads the identity first and the hand-off with it: a
+		// hand-written main.md gets the block after its Identity.
+		name:     "no block: after the Identity section",
+		in:       "# P\n\n## Identity\nI am Ava.\n\n## Purpose\nBooks.\n\n## Standing Directives\n- test first\n",
+		want:     "# P\n\n## Identity\nI am Ava.\n\n## HANDOFF\n" + keys + "\n## Purpose\nBooks.\n\n## Standing Directives\n- test first\n",
+		appended: true,
+	}, {
+		name:     "no block and no Identity: after the title's opening",
+		in:       "# P\nI am Ava, the bookkeeper.\n## Notes\nx\n",
+		want:     "# P\nI am Ava, the bookkeeper.\n\n## HANDOFF\n" + keys + "\n## Notes\nx\n",
+		appended: true,
+	}, {
+		name:     "no block, Identity last: appended",
+		in:       "# P\n\n## Identity\nI am Ava.\n",
+		want:     "# P\n\n## Identity\nI am Ava.\n\n## HANDOFF\n" + keys,
+		appended: true,
+	}, {
 		name:     "empty main.md",
 		in:       "",
 		want:     "## HANDOFF\n" + keys,
@@ -102,8 +119,13 @@ func FuzzReplaceBlock(f *testing.F) {
 		if !b.In(out) {
 			t.Fatalf("block does not read back: %q", out)
 		}
-		if appended && !strings.HasPrefix(string(out), main) {
-			t.Fatalf("appending changed the text before: %q", out)
+		if appended {
+			// Without the block it added, out is main, blank lines aside.
+			sec := tiers.ParseMain(out).Handoff.Section
+			rest := string(out[:sec.Start]) + string(out[sec.End:])
+			if nonBlank(rest) != nonBlank(main) {
+				t.Fatalf("adding the block changed the text around it: %q", out)
+			}
 		}
 		if sec := tiers.ParseMain([]byte(main)).Handoff.Section; !appended {
 			if !strings.HasPrefix(string(out), main[:sec.BodyStart]) || !strings.HasSuffix(string(out), main[sec.End:]) {
@@ -111,4 +133,15 @@ func FuzzReplaceBlock(f *testing.F) {
 			}
 		}
 	})
+}
+
+// nonBlank is text's lines without the blank ones.
+func nonBlank(text string) string {
+	var out []string
+	for _, l := range strings.Split(text, "\n") {
+		if l = strings.TrimRight(l, "\r"); strings.TrimSpace(l) != "" {
+			out = append(out, l)
+		}
+	}
+	return strings.Join(out, "\n")
 }

@@ -31,7 +31,7 @@ type Result struct {
 	// by an older wake, or edited by hand); "" when it was one.
 	Record        string
 	LatestRecord  string
-	BlockAppended bool     // main.md had no HANDOFF block; one was appended
+	BlockAppended bool     // main.md had no HANDOFF block; one was added (after the identity)
 	Decisions     int      // entries appended to warm/decisions.md
 	Paths         []string // the files changed, as the ledger line lists them
 	// Recovered lists interrupted hand-offs and decision-log writes

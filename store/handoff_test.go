@@ -80,7 +80,7 @@ func TestFirstHandoff(t *testing.T) {
 		t.Fatalf("record %q, latest record %q", res.Record, res.LatestRecord)
 	}
 	// The summary is the session's record: the HANDOFF fields too.
-	if latest != string(res.Summary) || !strings.Contains(latest, "session: 2026-11-22T03:24:20Z\nnext_priority: next after first\nopen_risk: risk\nemotional_register: calm\n---\n# Session 2026-11-22\n") ||
+	if latest != string(res.Summary) || !strings.Contains(latest, "session: 2026-11-22T03:24:20Z\nnext_priority: next after first\nopen_risk: risk\nemotional_register: calm\nmemory_type: session\n---\n# Session 2026-11-22\n") ||
 		!strings.Contains(latest, "## Decisions made\n- Use TOML because YAML indentation broke parsing\n") {
 		t.Fatalf("latest.md:\n%s", latest)
 	}
@@ -183,6 +183,7 @@ func TestMainWithoutBlockGetsOneAppended(t *testing.T) {
 	t.Parallel()
 	fs := afero.NewMemMapFs()
 	s, _ := newHandoffStore(t, fs)
+	// No identity to put it after: at the end.
 	mine := "# Mine\r\n\r\n## Purpose\r\nKeep bytes.\r\n"
 	afero.WriteFile(fs, s.Path(tiers.MainPath), []byte(mine), 0o644)
 	res, err := WriteSession(context.Background(), s, hoInput("x"))

@@ -258,7 +258,7 @@ func (s *Store) Remember(ctx context.Context, r NewReminder) (tiers.Reminder, er
 		eol := f.inbox.EOL
 		text := f.text
 		if !f.exists || strings.TrimSpace(text) == "" {
-			text += strings.ReplaceAll(tiers.InboxTitle+"\n\n"+tiers.InboxIntro+"\n", "\n", eol)
+			text += strings.ReplaceAll(tiers.InboxFront+tiers.InboxTitle+"\n\n"+tiers.InboxIntro+"\n", "\n", eol)
 		}
 		text = appendEntry(text, strings.ReplaceAll(r.Render(n, at), "\n", eol), eol)
 		b, _ := tiers.ParseInbox([]byte(text))

@@ -29,7 +29,9 @@ func TestRememberCreatesAndAppends(t *testing.T) {
 	if _, err := s.Remember(ctx, NewReminder{Text: "Second"}); err != nil {
 		t.Fatal(err)
 	}
-	want := tiers.InboxTitle + "\n\n" + tiers.InboxIntro + "\n\n" +
+	// The summary front matter every file wake writes carries.
+	want := "---\nsummary: Reminders to pick up later, added by wake remember; closed ones annotated, never deleted\n---\n" +
+		tiers.InboxTitle + "\n\n" + tiers.InboxIntro + "\n\n" +
 		"## 1 · 2026-11-22T03:24:20Z\n- id: " + r.ID + "\n- reminder: Outline onboarding UX spike\n- topic: ux\n- next: Review mockups\n- tags: ux, spike\n\n" +
 		"## 2 · 2026-11-22T03:25:20Z\n- id: " + tiers.ReminderID("wtest", 2, "2026-11-22T03:25:20Z", "Second") + "\n- reminder: Second\n"
 	if got := hoRead(t, s, tiers.InboxPath); got != want {

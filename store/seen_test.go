@@ -24,6 +24,11 @@ func TestDiffLines(t *testing.T) {
 		{"first of two changes", "# Tasks\n\n## Active\n- A\n- b\n\n## Done\n- c\n- d\n", `+2 -1 under "## Active"`},
 		{"a heading renamed", "# Tasks\n\n## Current\n- a\n- b\n\n## Done\n- c\n", `+1 -1 under "## Active"`},
 		{"a heading added", "# Tasks\n\n## Active\n- a\n- b\n\n## Blocked\n- x\n\n## Done\n- c\n", `+3 -0 under "## Blocked"`},
+		// A new section is its own heading's, though the diff starts the
+		// insertion at the blank line before it, under the section above.
+		{"a section added at the end", base + "\n## Later\n- y\n", `+3 -0 under "## Later"`},
+		{"a section added after a blank", "# Tasks\n\n## Active\n- a\n- b\n\n## Waiting\n\n- w\n\n## Done\n- c\n", `+4 -0 under "## Waiting"`},
+		{"a section removed at the end", "# Tasks\n\n## Active\n- a\n- b\n", `+0 -3 under "## Done"`},
 		{"above every heading", "Intro.\n# Tasks\n\n## Active\n- a\n- b\n\n## Done\n- c\n", `+1 -0`},
 		{"line endings only", strings.ReplaceAll(base, "\n", "\r\n"), `+0 -0`},
 		{"a heading in a fence is text", "# Tasks\n\n## Active\n- a\n- b\n```\n## not one\n```\n\n## Done\n- c\n", `+3 -0 under "## Active"`},

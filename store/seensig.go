@@ -249,13 +249,13 @@ func diffLines(old, cur signature) (lineDiff, bool) {
 			continue
 		case diffmatchpatch.DiffDelete:
 			if first {
-				d.heading = headingAt(old.heads, oi)
+				d.heading = runHeading(old, oi, n)
 			}
 			d.removed += n
 			oi += n
 		case diffmatchpatch.DiffInsert:
 			if first {
-				d.heading = headingAt(cur.heads, ni)
+				d.heading = runHeading(cur, ni, n)
 			}
 			d.added += n
 			ni += n
@@ -272,6 +272,29 @@ func lineRune(i int) rune {
 		i += 0x800
 	}
 	return rune(i)
+}
+
+// blankLine is the hash of an empty line.
+var blankLine = lineHash("")
+
+// runHeading is the heading of a run of n lines added or removed from
+// line i of g: a run that is a section of its own (blank lines, then a
+// heading) is its heading's, though the diff starts it at the blank line
+// that closed the section above; any other run is under the last heading
+// at or above its first line.
+func runHeading(g signature, i, n int) string {
+	j := i
+	for j < i+n && j < len(g.lines) && g.lines[j] == blankLine {
+		j++
+	}
+	if j < i+n {
+		for _, h := range g.heads {
+			if h.line == j {
+				return h.text
+			}
+		}
+	}
+	return headingAt(g.heads, i)
 }
 
 // headingAt is the last heading at or above line i.

@@ -155,6 +155,10 @@ type Checks struct {
 	// RiskSessions is how many sessions a session's open risk stays in
 	// the boot context's trajectory, unless a later session resolves it.
 	RiskSessions int
+	// ReviewAfter is how long a decision in force may go untouched (its
+	// date, or its last objection or uphold) before wake check lists it
+	// for review; 0 never lists one for its age.
+	ReviewAfter time.Duration
 }
 
 // HandoffConfig configures what a hand-off does beyond writing the session
@@ -195,7 +199,7 @@ func DefaultConfig() Config {
 			Path: "~/.claude/agentchat.skill.md", Budget: 4000,
 			Identity: 200, Active: 500, Protocols: 300, Recent: 1000, History: 2000,
 		},
-		Checks:   Checks{StaleAfter: 168 * time.Hour, OverBudgetSessions: 3, RiskSessions: 10},
+		Checks:   Checks{StaleAfter: 168 * time.Hour, OverBudgetSessions: 3, RiskSessions: 10, ReviewAfter: 180 * 24 * time.Hour},
 		Handoff:  HandoffConfig{AutoCompact: true},
 		Protocol: Protocol{Card: CardFull},
 		Digest:   Digest{Window: 24 * time.Hour},

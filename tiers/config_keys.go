@@ -141,6 +141,7 @@ var configKeys = sync.OnceValue(func() []configKey {
 		durationKey("checks.stale_after", "168h", func(c *Config) *time.Duration { return &c.Checks.StaleAfter }),
 		countKey("checks.over_budget_sessions", 1, maxSessions, func(c *Config) *int { return &c.Checks.OverBudgetSessions }),
 		countKey("checks.risk_sessions", 1, maxSessions, func(c *Config) *int { return &c.Checks.RiskSessions }),
+		durationKey("checks.review_after", "4320h", func(c *Config) *time.Duration { return &c.Checks.ReviewAfter }),
 		tableKey("handoff"),
 		boolKey("handoff.auto_compact", func(c *Config) *bool { return &c.Handoff.AutoCompact }),
 		tableKey("git"),

@@ -21,8 +21,11 @@ import (
 // only its open reminders, in a section of their own.
 const InboxPath = "warm/inbox.md"
 
-// InboxTitle and InboxIntro open the inbox wake creates.
+// InboxTitle and InboxIntro open the inbox wake creates, after
+// InboxFront, the summary front matter every file wake writes carries
+// (the table of contents and the history show it).
 const (
+	InboxFront = "---\nsummary: Reminders to pick up later, added by wake remember; closed ones annotated, never deleted\n---\n"
 	InboxTitle = "# Remember later"
 	InboxIntro = "Reminders to pick up later, added by `wake remember`, numbered for good: wake never deletes one; closing one adds a consumed: or done: line."
 )

@@ -299,7 +299,8 @@ func endsInFence(text string) bool {
 
 // Render formats the summary as wake writes it: front matter (summary,
 // session, the HANDOFF fields and sensitivity when set, so that the
-// session's record keeps what it handed on), "# Session YYYY-MM-DD", any
+// session's record keeps what it handed on, and memory_type session),
+// "# Session YYYY-MM-DD", any
 // preamble, the template's five sections in order, each saying "None."
 // when empty, then the extra sections.
 func (s Session) Render() []byte {
@@ -317,6 +318,9 @@ func (s Session) Render() []byte {
 			writeYAML(&b, f.key, f.value)
 		}
 	}
+	// The wake-up packet leaves session material out by default (seed
+	// 000): the summary says what it is.
+	b.WriteString("memory_type: session\n")
 	b.WriteString("---\n# Session")
 	if !s.At.IsZero() {
 		b.WriteString(" " + s.At.UTC().Format("2006-01-02"))

@@ -27,6 +27,7 @@ func TestRenderSession(t *testing.T) {
 	want := `---
 summary: 'Moved config to TOML: the loader and its tests'
 session: 2026-11-22T03:24:20Z
+memory_type: session
 ---
 # Session 2026-11-22
 

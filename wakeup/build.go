@@ -184,6 +184,9 @@ func Build(src Sources, q Query, lim Limits, now time.Time) Packet {
 		p.Policy.SuppressedNoteCount += dropped
 		sc.score(slices.Concat(cands, directives, decisions))
 	}
+	var weak int
+	cands, weak = strongConfidential(cands, len(sc.qt))
+	p.Policy.SuppressedNoteCount += weak
 
 	// Identity, and the HANDOFF of main.md.
 	if id := src.Identity.Source; id != "" {
@@ -289,6 +292,41 @@ func Build(src Sources, q Query, lim Limits, now time.Time) Packet {
 	// too.
 	p.Policy.RedactionsApplied += scrubPacket(&p)
 	return p
+}
+
+// strongConfidential keeps a confidential candidate only when it is
+// strongly relevant to the query (the seed: "include only if strongly
+// relevant"), and returns how many it dropped. Strongly relevant is
+// deterministic: the document mentions one of the query's files, or its
+// title, summary and path match at least half of the query's distinct
+// terms (rounded up). With no task and no files nothing is strongly
+// relevant, so no confidential note is promoted. A confidential document
+// is never read whole, so only what its index entry shows is matched.
+func strongConfidential(cands []*candidate, queryTerms int) ([]*candidate, int) {
+	out := cands[:0:0]
+	dropped := 0
+	for _, c := range cands {
+		if c.doc.Sensitivity == policy.Confidential && !strong(c, queryTerms) {
+			dropped++
+			continue
+		}
+		out = append(out, c)
+	}
+	return out, dropped
+}
+
+// strong reports whether c is strongly relevant to a query of n terms.
+func strong(c *candidate, n int) bool {
+	if len(c.mentions) > 0 {
+		return true
+	}
+	hits := 0
+	for _, tf := range c.tf {
+		if tf > 0 {
+			hits++
+		}
+	}
+	return n > 0 && hits > 0 && hits >= (n+1)/2
 }
 
 // redactions counts what the policy cut from what the packet shows: the

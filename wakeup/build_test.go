@@ -66,10 +66,48 @@ STATUS: reversed
 	}
 }
 
+// An upheld decision keeps its OBJECTION line as history; the packet must
+// not show it as the condition the decision may fall on.
+func TestLogDecisionsUpheld(t *testing.T) {
+	log := `[2026-01-03] DECISION: Use TOML until the CI needs YAML BECAUSE: readable
+STATUS: active
+OBJECTION: [2026-01-04] YAML is what the CI expects
+UPHELD: [2026-01-05] the CI reads TOML too
+`
+	got := logDecisions([]byte(log))
+	if len(got) != 1 {
+		t.Fatalf("got %+v", got)
+	}
+	if got[0].Reversal != "until the CI needs YAML" {
+		t.Errorf("reversal_condition %q, want the entry's own, not the objection that lost", got[0].Reversal)
+	}
+}
+
 func TestTasks(t *testing.T) {
 	open, blocked := tasks("# Tasks\n\n## In progress\n- [ ] one\n- [x] finished\n- [ ] two\n  continued\n\n## Blocked\n- [ ] three\n\n## Done\n- [x] four\n- [ ] not really open\n")
 	if !slices.Equal(open, []string{"one", "two continued"}) || !slices.Equal(blocked, []string{"three"}) {
 		t.Errorf("open %q, blocked %q", open, blocked)
+	}
+}
+
+// The skeleton asks for blockers noted under the task, indented: the note
+// blocks its task, it is not a task of its own.
+func TestTasksBlockedByNote(t *testing.T) {
+	open, blocked := tasks("# Tasks\n\n## In progress\n- [ ] ship the API\n  - blocked by: the key from ops\n- [ ] write the docs\n  - see docs/plan.md\n\n## Blocked\n")
+	if !slices.Equal(open, []string{"write the docs (see docs/plan.md)"}) {
+		t.Errorf("open %q: the blocked task or its note is among the priorities", open)
+	}
+	if !slices.Equal(blocked, []string{"ship the API — blocked by: the key from ops"}) {
+		t.Errorf("blocked %q", blocked)
+	}
+	p := Build(Sources{Tasks: open, Blocked: blocked}, Query{Task: "api"}, limits(), now)
+	for _, pr := range p.Priorities {
+		if strings.Contains(pr.Title, "blocked by") || strings.Contains(pr.Title, "ship the API") {
+			t.Errorf("priorities hold %q", pr.Title)
+		}
+	}
+	if !slices.Equal(p.ActiveContext.Blocked, blocked) {
+		t.Errorf("active_context.blocked %q", p.ActiveContext.Blocked)
 	}
 }
 

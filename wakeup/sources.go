@@ -110,7 +110,7 @@ func Gather(o GatherOptions) (Sources, []string) {
 			// its summary only, named by its file.
 			heading = ""
 		}
-		d := Doc{Path: p, Title: titleOf(p, heading), Summary: e.Summary, MemoryType: strings.ToLower(e.MemoryType),
+		d := Doc{Path: p, Title: titleOf(p, heading), Summary: e.Summary, MemoryType: memoryType(p, e.MemoryType, e.Session),
 			ProjectID: e.ProjectID, SourceOfTruth: e.SourceOfTruth, Sensitivity: level, ModTime: time.Unix(0, e.MTime).UTC()}
 		// Bodies are read only of what the packet may show whole, and
 		// only when it ranks near the top (see Build).
@@ -141,6 +141,27 @@ func Gather(o GatherOptions) (Sources, []string) {
 		return level, text, nil
 	}
 	return src, warns
+}
+
+// memoryType is a cold document's memory type: its front matter's, else
+// session for wake's own session material, which the packet leaves out
+// by default (the seed's rule). Session summaries say so in their
+// front matter (memory_type: session, and a session key even in those
+// written before wake wrote the type); capsules and archived summaries
+// are known by where wake writes them.
+func memoryType(p, declared, session string) string {
+	if declared != "" {
+		return strings.ToLower(declared)
+	}
+	for _, dir := range []string{tiers.SessionsDir + "/", "cold/capsules/"} {
+		if strings.HasPrefix(p, dir) {
+			return TypeSession
+		}
+	}
+	if session != "" {
+		return TypeSession
+	}
+	return ""
 }
 
 // identity is main.md's identity: its project_id (front matter, else its
@@ -202,26 +223,91 @@ func titleOf(p, heading string) string {
 }
 
 // tasks reads warm/active_tasks.md: the open items of every section but
-// Done, those of a section whose title says blocked apart.
+// Done, those of a section whose title says blocked apart. The skeleton
+// asks for blockers "under the task, indented": an indented "blocked by:
+// …" item is the task's blocker, which puts the task with the blocked
+// ones (with its blocker) and not among the priorities; any other
+// indented item is a note of its task, joined to it.
 func tasks(text string) (open, blocked []string) {
 	for _, s := range tiers.Sections(text, 2) {
 		title := strings.ToLower(s.Title)
 		if strings.Contains(title, "done") {
 			continue
 		}
-		for _, b := range bullets(s.Body(text)) {
-			if strings.HasPrefix(b, "[x]") || strings.HasPrefix(b, "[X]") {
+		for _, t := range taskItems(s.Body(text)) {
+			if strings.HasPrefix(t.text, "[x]") || strings.HasPrefix(t.text, "[X]") {
 				continue
 			}
-			b = strings.TrimSpace(strings.TrimPrefix(b, "[ ]"))
-			if strings.Contains(title, "block") {
-				blocked = append(blocked, b)
-			} else {
-				open = append(open, b)
+			b := strings.TrimSpace(strings.TrimPrefix(t.text, "[ ]"))
+			switch {
+			case len(t.blockers) > 0:
+				blocked = append(blocked, tiers.ShortLine(b+" — blocked by: "+strings.Join(t.blockers, "; ")))
+			case strings.Contains(title, "block"):
+				blocked = append(blocked, tiers.ShortLine(b))
+			default:
+				open = append(open, tiers.ShortLine(b))
 			}
 		}
 	}
 	return open, blocked
+}
+
+// task is a top-level item of a task list and the blockers noted under it.
+type task struct {
+	text     string
+	blockers []string
+}
+
+// taskItems reads a section's list: items at the list's outer indent are
+// tasks; an indented item under one is its note, a blocker when it says
+// "blocked by"; a continuation line is joined to what it continues.
+func taskItems(body string) []task {
+	var out []task
+	outer := -1
+	blockerLast := false
+	for l := range strings.Lines(tiers.StripComments(body)) {
+		t := strings.TrimSpace(l)
+		indent := len(l) - len(strings.TrimLeft(l, " \t"))
+		item := strings.HasPrefix(t, "- ") || strings.HasPrefix(t, "* ") || strings.HasPrefix(t, "+ ")
+		switch {
+		case t == "":
+		case item && (outer < 0 || indent <= outer || len(out) == 0):
+			outer = indent
+			out = append(out, task{text: strings.TrimSpace(t[2:])})
+			blockerLast = false
+		case item:
+			note := strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(t[2:]), "[ ]"))
+			cur := &out[len(out)-1]
+			if rest, ok := cutBlockedBy(note); ok {
+				cur.blockers = append(cur.blockers, rest)
+				blockerLast = true
+			} else {
+				cur.text += " (" + note + ")"
+				blockerLast = false
+			}
+		case len(out) > 0 && indent > 0:
+			cur := &out[len(out)-1]
+			if blockerLast {
+				cur.blockers[len(cur.blockers)-1] += " " + t
+			} else {
+				cur.text += " " + t
+			}
+		}
+	}
+	return out
+}
+
+// cutBlockedBy returns what a note says the task is blocked by, when it
+// is a blocker ("blocked by: x", "Blocked by x", "blocker: x").
+func cutBlockedBy(note string) (string, bool) {
+	low := strings.ToLower(note)
+	for _, p := range []string{"blocked by", "blocker", "blocked on", "waiting on", "waiting for"} {
+		if strings.HasPrefix(low, p) {
+			rest := strings.TrimSpace(note[len(p):])
+			return strings.TrimSpace(strings.TrimPrefix(rest, ":")), true
+		}
+	}
+	return "", false
 }
 
 // logDecisions are the decision log's entries in force (active and
@@ -236,7 +322,10 @@ func logDecisions(data []byte) []LogDecision {
 			continue
 		}
 		reversal := reversalIn(d.What + ". " + d.Why)
-		if obj := d.Value(tiers.KeyObjection); obj != "" {
+		// An upheld entry keeps its OBJECTION line as history: the
+		// objection was weighed and lost, so it is no longer the
+		// condition the decision may fall on.
+		if obj := d.Value(tiers.KeyObjection); obj != "" && d.Status == tiers.StatusContested {
 			reversal = tiers.ShortLine("contested: " + tiers.OneLine(obj))
 		}
 		ref := tiers.DecisionsPath + "#" + d.Ref()
