@@ -44,6 +44,11 @@ type CapsuleOptions struct {
 	Session string
 	// DryRun builds the capsule without writing anything.
 	DryRun bool
+	// Consume marks the inbox's reminders the capsule shows consumed, so
+	// that they are no longer open. Only a capsule handed to a subagent
+	// does so unasked; one built by hand is a snapshot and changes
+	// nothing else (issue 27, point 3).
+	Consume bool
 }
 
 // Branch is the git branch of the project the memory root lies in, as
@@ -68,8 +73,8 @@ func (m *Memory) Branch(ctx context.Context) string {
 
 // Capsule builds a context capsule from the memory and, unless a dry run,
 // writes it to cold/capsules/<branch>/<stamp>.md under the root's lock,
-// marking the inbox's reminders it shows consumed in the same mutation,
-// with one ledger line (op capsule). It never replaces a file: a second
+// with o.Consume marking the inbox's reminders it shows consumed in the
+// same mutation, with one ledger line (op capsule). It never replaces a file: a second
 // capsule of the same second gets "-2", and so on.
 func (m *Memory) Capsule(ctx context.Context, o CapsuleOptions) (capsule.Written, error) {
 	hl, err := m.capsuleHighlights(o)
@@ -112,6 +117,9 @@ func (m *Memory) capsuleWith(ctx context.Context, o CapsuleOptions, hl []capsule
 		b := capsule.Build(src, capsule.Options{Front: fm, Path: rel, Ceiling: m.cfg.Capsule.PromptCeiling, Counter: m.counter()})
 		w = capsule.Written{ID: id, Path: rel, Capsule: b.Capsule, Data: b.Data, Tokens: b.Tokens, Budget: fm.TokenBudget,
 			Cuts: b.Cuts, Consumed: b.Consumed, Warnings: b.Warnings, DryRun: o.DryRun}
+		if !o.Consume {
+			w.Consumed = nil
+		}
 		return nil
 	}
 	if o.DryRun {

@@ -349,7 +349,7 @@ func TestCapsuleConsumeFailsLeavesNothing(t *testing.T) {
 	}
 	before := ledgerOps(t, root)
 	for i := 0; i < 2; i++ {
-		if _, err := m.Capsule(ctx, wake.CapsuleOptions{Objective: "x"}); err == nil {
+		if _, err := m.Capsule(ctx, wake.CapsuleOptions{Objective: "x", Consume: true}); err == nil {
 			t.Fatal("the capsule was written though its reminder could not be consumed")
 		}
 	}
@@ -382,7 +382,7 @@ func TestCapsuleLedgerFailsLeavesNothing(t *testing.T) {
 	ledger := filepath.Join(root, "ledger.jsonl")
 	os.Rename(ledger, ledger+".keep")
 	os.Mkdir(ledger, 0o755) // AppendLedger fails: a directory
-	if _, err := m.Capsule(ctx, wake.CapsuleOptions{Objective: "x"}); err == nil {
+	if _, err := m.Capsule(ctx, wake.CapsuleOptions{Objective: "x", Consume: true}); err == nil {
 		t.Fatal("the capsule succeeded without its ledger line")
 	}
 	os.Remove(ledger)

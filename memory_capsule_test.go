@@ -69,7 +69,7 @@ func TestCapsuleDemo(t *testing.T) {
 	}
 	write(t, fsys, "/t/claude.jsonl", string(tr))
 	now = now.Add(time.Minute)
-	w, err := m.Capsule(ctx, wake.CapsuleOptions{Transcript: "/t/claude.jsonl", TranscriptFormat: "claude"})
+	w, err := m.Capsule(ctx, wake.CapsuleOptions{Transcript: "/t/claude.jsonl", TranscriptFormat: "claude", Consume: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -446,5 +446,31 @@ func TestCapsuleUnreadableInbox(t *testing.T) {
 	}
 	if got, _ := afero.ReadFile(fsys, "/demo/warm/inbox.md"); string(got) != string(bad) {
 		t.Error("the inbox was written")
+	}
+}
+
+// TestCapsuleByHandConsumesNothing: a capsule built without Consume shows
+// the open reminders and leaves them open; the ledger line names the
+// capsule alone.
+func TestCapsuleByHandConsumesNothing(t *testing.T) {
+	now := capsuleClock
+	fsys, m, _ := capsuleRoot(t, "", &now)
+	ctx := context.Background()
+	if _, err := m.Remember(ctx, store.NewReminder{Text: "keep me open"}); err != nil {
+		t.Fatal(err)
+	}
+	w, err := m.Capsule(ctx, wake.CapsuleOptions{})
+	if err != nil || !strings.Contains(string(w.Data), "keep me open") || len(w.Consumed) != 0 {
+		t.Fatalf("capsule: consumed %v, %v:\n%s", w.Consumed, err, w.Data)
+	}
+	if rs, err := m.Reminders(ctx); err != nil || len(rs) != 1 || !rs[0].Open() {
+		t.Errorf("reminders after the capsule: %+v, %v", rs, err)
+	}
+	entries, _, err := store.ReadLedger(fsys, "/demo")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if last := entries[len(entries)-1]; last.Op != "capsule" || len(last.Paths) != 1 || strings.Contains(last.ChangeSummary, "consumed") {
+		t.Errorf("last ledger entry %+v", last)
 	}
 }

@@ -200,7 +200,8 @@ func (m *Memory) subagentCapsule(ctx context.Context, in SubagentStartInput) (f 
 	if _, err := store.MkdirAllIn(m.o.FS, m.root, tiers.StateDir); err != nil {
 		return f, false, err
 	}
-	o := CapsuleOptions{Session: in.Session, Transcript: in.Transcript, TranscriptFormat: transcriptFormat(in),
+	// Handed to a subagent, the reminders are handed on: consumed.
+	o := CapsuleOptions{Session: in.Session, Transcript: in.Transcript, TranscriptFormat: transcriptFormat(in), Consume: true,
 		// The client may not have written the session's transcript yet
 		// when its first request spawns the subagent.
 		TranscriptMayFail: true}

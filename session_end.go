@@ -9,6 +9,7 @@ import (
 	"github.com/wakeproto/wake/boot"
 	"github.com/wakeproto/wake/budget"
 	"github.com/wakeproto/wake/handoff"
+	"github.com/wakeproto/wake/policy"
 	"github.com/wakeproto/wake/store"
 	"github.com/wakeproto/wake/tiers"
 )
@@ -39,9 +40,7 @@ func (m *Memory) Handoff(ctx context.Context, in handoff.Input, w BootFiles) (Ha
 	if in.SessionID == "" {
 		in.SessionID = SessionFromEnv(m.o.Env)
 	}
-	if in.Session.Changed.Empty() {
-		in.Session.Changed = m.gitChanges(ctx, m.lastHandoff(), nil)
-	}
+	m.sessionWork(ctx, &in)
 	res, err := handoff.Handoff(ctx, m.Store(), in)
 	m.reportRecovered(res.Recovered)
 	out := HandoffResult{Result: res}
@@ -90,6 +89,39 @@ func (m *Memory) afterHandoff(ctx context.Context, w BootFiles, counted bool) bo
 	}
 	m.recordOverBudget(c)
 	return m.writeBootFiles(c, text, BootFiles{NoSkill: w.NoSkill, ForceSkill: w.ForceSkill})
+}
+
+// sessionWork fills in what the session did that in does not say: the
+// files git shows changed and the session's commits, when in lists no
+// changed files; and, for a hand-off given no decision, what the ledger
+// shows the session decided, reversed, contested or upheld (issue 27,
+// point 5). The session is the work since the previous hand-off, or, at
+// the first, since the root was made: its commits and decisions are the
+// first session's. Failing to read the ledger leaves "Decisions made" to
+// the hand-off, with a warning.
+func (m *Memory) sessionWork(ctx context.Context, in *handoff.Input) {
+	since := m.lastHandoff()
+	if since.IsZero() {
+		since = store.LedgerStart(m.o.FS, m.root)
+	}
+	if in.Session.Changed.Empty() {
+		in.Session.Changed = m.gitChanges(ctx, since, nil)
+		if !since.IsZero() {
+			for _, c := range m.gitCommits(ctx, since) {
+				c, _ = policy.Scrub(c)
+				in.Session.Changed.Items = append(in.Session.Changed.Items, "commit "+c)
+			}
+		}
+	}
+	if in.Auto || len(in.Decisions) > 0 || !in.Session.Decisions.Empty() {
+		return
+	}
+	items, err := store.SessionDecisionItems(m.o.FS, m.root, since)
+	if err != nil {
+		m.warn(fmt.Sprintf("the session's decisions were not listed from the ledger: %v", err))
+		return
+	}
+	in.Session.Decisions.Items = items
 }
 
 // lastHandoff is the previous hand-off's time: the HANDOFF block's updated,

@@ -147,6 +147,9 @@ func (m *Memory) writeSharedSkill(path string, data []byte, force bool, problems
 	if err := store.WriteFileMode(m.o.FS, path, data, 0o600); err != nil {
 		return fail(err)
 	}
+	if base != m.root {
+		m.recordOutside(context.Background(), path, "skill.md at skill.path, shared by the memory roots that write there")
+	}
 	m.forgetSharedNotice()
 	return boot.SkillFile{Path: path, Shared: true, Whose: boot.WhoseThis, Owner: m.root, Changed: true}
 }

@@ -79,6 +79,9 @@ func SetTrust(ctx context.Context, root string, o Options, revoke bool) (TrustCh
 	ch := TrustChange{Trust: tr, Store: filepath.Join(dir, tiers.TrustFile), NoFile: tr.SHA256 == ""}
 	rec := tiers.TrustedRoot{Root: tr.Root, SHA256: tr.SHA256, At: m.o.Now()}
 	ch.Changed, err = store.SetTrust(ctx, m.o.FS, m.o.Locker, dir, rec, revoke)
+	if err == nil && ch.Changed {
+		m.recordOutside(ctx, ch.Store, "the trust store: the memory roots you made or trusted")
+	}
 	return ch, err
 }
 

@@ -104,7 +104,7 @@ func (c *Context) addReminders(o Options) {
 	case tiers.Secret:
 		c.HeldBack.Secret++
 		if metaErr != nil {
-			c.Warnings = append(c.Warnings, fmt.Sprintf("%s: held back as secret: %v, so its sensitivity is unknown", tiers.InboxPath, metaErr))
+			c.Warnings = append(c.Warnings, fmt.Sprintf("%s: held back because its front matter cannot be read, so its sensitivity is unknown (not because it is secret): %v", tiers.InboxPath, metaErr))
 		}
 		return
 	case tiers.Confidential:

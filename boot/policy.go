@@ -21,7 +21,7 @@ func (c *Context) admitFile(f *File, counter budget.Counter) {
 		c.HeldBack.Secret++
 		f.Held, f.Content = tiers.Secret, ""
 		if err != nil {
-			c.Warnings = append(c.Warnings, fmt.Sprintf("%s: held back as secret: %v, so its sensitivity is unknown", f.Path, err))
+			c.Warnings = append(c.Warnings, fmt.Sprintf("%s: held back because its front matter cannot be read, so its sensitivity is unknown (not because it is secret): %v", f.Path, err))
 		}
 	case tiers.Confidential:
 		c.HeldBack.Confidential++

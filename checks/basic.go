@@ -100,10 +100,16 @@ func firstSentence(text string) string {
 }
 
 // CheckContinuity is check 2: recent/latest.md holds a session and main.md
-// has a HANDOFF block with a session_summary. A HANDOFF older than
-// StaleAfter, or with an unreadable time, gives a warning of its own.
+// has a HANDOFF block with a session_summary. A first wake passes: there
+// is no session yet to continue, and the protocol's announcement for it
+// is the first-wake line, not a failure. A HANDOFF older than StaleAfter,
+// or with an unreadable time, gives a warning of its own.
 func CheckContinuity(m Memory, o Options) []Finding {
 	h := handoffOf(m)
+	if firstWake(m, h) && m.Main.Readable() && h.Present {
+		return []Finding{{Check: Continuity, Pass: true, Severity: OK, Path: tiers.LatestPath,
+			Message: "no session yet: nothing has been handed off, so this is the first"}}
+	}
 	var missing []string
 	path := tiers.LatestPath
 	switch {

@@ -193,17 +193,20 @@ func Run(m Memory, o Options) Report {
 
 // firstWake is a root with no prior memory (DESIGN section 4, the
 // protocol's bootstrap edge case): no summary in recent/, a HANDOFF block
-// never filled in, no decision logged and no open task. A root that has
-// decisions or tasks but no hand-off yet has context to resume from, and
+// never filled in and no decision logged. The open tasks do not count:
+// wake init asks for a first task before the first session, and a root
+// filled in as it says is still a first session (issue 27, point 4). A
+// root with decisions but no hand-off has context a session left, and
 // saying "No prior context" there would tell the instance to ignore it.
 func firstWake(m Memory, h tiers.Handoff) bool {
 	if hasSession(m.Latest) || h.Get(tiers.KeySessionSummary) != "" || h.Get(tiers.KeyUpdated) != "" {
 		return false
 	}
-	if m.Decisions.Readable() && len(tiers.SharedDecisions(m.Decisions.Content).Entries) > 0 {
+	if !m.Main.Readable() && !m.Main.Missing {
+		// A HANDOFF that cannot be read may hold a session's.
 		return false
 	}
-	return len(OpenTasks(m.Tasks)) == 0
+	return !m.Decisions.Readable() || len(tiers.SharedDecisions(m.Decisions.Content).Entries) == 0
 }
 
 // Announce is what an instance says on waking with the findings of r: the

@@ -138,9 +138,11 @@ func missingPaths(d tiers.Doc, exists func(string) bool) (Finding, bool) {
 	if !ok {
 		body = d.Content
 	}
+	text := tiers.StripComments(string(body))
+	toMake := toBeMade(text)
 	var missing []string
-	for _, p := range NamedPaths(tiers.StripComments(string(body))) {
-		if !exists(p) {
+	for _, p := range NamedPaths(text) {
+		if !exists(p) && !toMake[p] {
 			missing = append(missing, p)
 		}
 	}
@@ -153,6 +155,32 @@ func missingPaths(d tiers.Doc, exists func(string) bool) (Finding, bool) {
 	}
 	return Finding{Check: Drift, Kind: KindMissingPath, Pass: true, Severity: Warning, Path: d.Path, Details: details,
 		Message: fmt.Sprintf("%s names %d file path(s) the project does not have: renamed, deleted, or never made", d.Path, len(missing))}, true
+}
+
+// makeWords are the words by which a task says that what it names is
+// still to be made: "create X", "write X", "add X", "X (new)", "X, to be
+// created". Past forms ("added", "wrote") say it exists and do not count.
+var makeWords = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)(?:^|[^\w-])(?:create|write|add|new|scaffold|to be (?:created|written|added|made))(?:$|[^\w-])`)
+})
+
+// toBeMade is the set of paths that the open tasks of text say are still
+// to be made: a file a task plans is not drift until the task is done.
+func toBeMade(text string) map[string]bool {
+	out := map[string]bool{}
+	for _, l := range tiers.Lines(text) {
+		if l.InFence {
+			continue
+		}
+		item, box, _, ok := listItem(l.Text)
+		if !ok || box == "x" || box == "X" || !makeWords().MatchString(item) {
+			continue
+		}
+		for _, p := range NamedPaths(item) {
+			out[p] = true
+		}
+	}
+	return out
 }
 
 // placeholderValue matches a value that holds the place of one: "TBD",

@@ -67,3 +67,30 @@ func TestDrift(t *testing.T) {
 		t.Errorf("drift changed the outcome: %+v", r)
 	}
 }
+
+// A path an open task says is still to be made is not drift; the same
+// path in a task done, or named without such a word, is.
+func TestDriftPlannedPaths(t *testing.T) {
+	t.Parallel()
+	none := func(string) bool { return false }
+	for _, tt := range []struct {
+		tasks string
+		want  []string
+	}{
+		{"- [ ] Create src/vat.go for the rounding\n", nil},
+		{"- [ ] write `docs/vat.md`\n", nil},
+		{"- [ ] Add report/monthly.go\n", nil},
+		{"- [ ] report/monthly.go (new)\n", nil},
+		{"- [ ] the exporter, in src/export.go, to be created\n", nil},
+		{"## In progress\n- scaffold cmd/vat/main.go\n", nil},
+		{"- [ ] Fix src/vat.go\n", []string{"src/vat.go"}},
+		{"- [x] Create src/vat.go\n", []string{"src/vat.go"}},
+		{"- [ ] Added src/vat.go; rewrite src/old.go\n", []string{"src/vat.go", "src/old.go"}},
+		{"We will create src/vat.go.\n", []string{"src/vat.go"}},
+	} {
+		f, ok := missingPaths(doc(tiers.TasksPath, tt.tasks), none)
+		if ok != (tt.want != nil) || ok && !reflect.DeepEqual(f.Details, tt.want) {
+			t.Errorf("%q: missing %v (%v), want %v", tt.tasks, f.Details, ok, tt.want)
+		}
+	}
+}

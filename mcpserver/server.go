@@ -217,7 +217,11 @@ func (s *server) with(notes *[]string, f func(m *wake.Memory) error) error {
 	lo := s.o.Library
 	outer := lo.Notify
 	lo.Notify = func(n wake.Notice) {
-		if notes != nil {
+		// A note that wake wrote a file outside the root, said once,
+		// is the user's (the server's stderr), not the agent's: in the
+		// tool's text it would be one call's, and page 1 and the boot
+		// resource would differ by it.
+		if notes != nil && n.Kind != "note" {
 			line := fmt.Sprintf("wake: %s: %s", n.Kind, n.Msg)
 			if n.Hint != "" {
 				line += "\nwake: hint: " + n.Hint

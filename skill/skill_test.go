@@ -609,7 +609,7 @@ func TestSensitivityPolicy(t *testing.T) {
 		"### warm/decisions.md (confidential: summary only,",
 		"Summary: Decisions about pricing",
 		"Held back: 2 secret documents (not shown); 1 confidential document (summary only).",
-		"recent/previous.md: held back as secret: malformed front matter",
+		"recent/previous.md: held back because its front matter cannot be read, so its sensitivity is unknown (not because it is secret): malformed front matter",
 	} {
 		if !strings.Contains(md, want) {
 			t.Errorf("markdown lacks %q", want)

@@ -128,7 +128,11 @@ func (s *Store) plan(in SessionWrite) (*journal, []byte, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	sess.Decisions.Items = items
+	if len(in.Decisions) > 0 || len(sess.Decisions.Items) == 0 {
+		// Items given without decisions are the front end's account of
+		// what the session did to the log ([SessionDecisionItems]).
+		sess.Decisions.Items = items
+	}
 	summary := sess.Render()
 	// The hand-off checked every text; the record is checked whole all
 	// the same, since it is written once and read by every later session.

@@ -257,14 +257,7 @@ func decodeKey(m *FrontMatter, k, v *yaml.Node, seen map[string]int) error {
 	if key == "sensitivity" {
 		level, ok := normalLevel(s)
 		if !ok {
-			// The value is quoted only when it is a misspelt level: any
-			// other text may be what the document holds back.
-			for _, l := range []string{Public, Internal, Confidential, Secret} {
-				if near(level, l) {
-					return fmt.Errorf("front matter: line %d: sensitivity %q is not public, internal, confidential or secret", v.Line+1, s)
-				}
-			}
-			return fmt.Errorf("front matter: line %d: sensitivity is not public, internal, confidential or secret", v.Line+1)
+			return levelError(v.Line+1, s, level)
 		}
 		s = level
 	}
@@ -304,12 +297,45 @@ func normalLevel(v string) (string, bool) {
 	return v, false
 }
 
+// LevelError is a sensitivity value that is not a level. Value and Want
+// are set only when the value is a misspelt level (Want the nearest one):
+// any other text may be what the document holds back, and is not quoted.
+type LevelError struct {
+	Line        int
+	Value, Want string
+}
+
+func (e *LevelError) Error() string {
+	if e.Want == "" {
+		return fmt.Sprintf("front matter: line %d: sensitivity is not public, internal, confidential or secret", e.Line)
+	}
+	return fmt.Sprintf("front matter: line %d: sensitivity %q is not public, internal, confidential or secret; did you mean %s?", e.Line, e.Value, e.Want)
+}
+
+// levelError is the error of the sensitivity value raw (level once
+// normalized) on line, naming the level it is nearest to, if any.
+func levelError(line int, raw, level string) error {
+	e := &LevelError{Line: line}
+	best := 3
+	for _, l := range []string{Public, Internal, Confidential, Secret} {
+		if d := distance(level, l); near(level, l) && d < best {
+			e.Value, e.Want, best = raw, l, d
+		}
+	}
+	return e
+}
+
 // near reports whether key is within two edits of want without being it:
 // a misspelling of want rather than a key of the user's own.
 func near(key, want string) bool {
 	if key == want || len(key) < len(want)-2 || len(key) > len(want)+2 {
 		return false
 	}
+	return distance(key, want) <= 2
+}
+
+// distance is the Levenshtein distance between key and want, in bytes.
+func distance(key, want string) int {
 	prev := make([]int, len(want)+1)
 	cur := make([]int, len(want)+1)
 	for j := range prev {
@@ -326,7 +352,7 @@ func near(key, want string) bool {
 		}
 		prev, cur = cur, prev
 	}
-	return prev[len(want)] <= 2
+	return prev[len(want)]
 }
 
 func isValidUTF8(b []byte) bool { return utf8.Valid(b) }

@@ -118,3 +118,24 @@ func TestFrontMatterKeys(t *testing.T) {
 		t.Errorf("unclosed: %v", err)
 	}
 }
+
+// A misspelt level is named with the level it is nearest to; any other
+// value is not quoted, since it may be what the document holds back.
+func TestSensitivityDidYouMean(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct{ value, want string }{
+		{"secrte", `sensitivity "secrte" is not public, internal, confidential or secret; did you mean secret?`},
+		{"Confidental", `sensitivity "Confidental" is not public, internal, confidential or secret; did you mean confidential?`},
+		{"publc", `did you mean public?`},
+		{"hunter2", `line 2: sensitivity is not public, internal, confidential or secret`},
+	} {
+		_, _, err := ParseFrontMatter([]byte("---\nsensitivity: " + tt.value + "\n---\nbody\n"))
+		var le *LevelError
+		if !errors.As(err, &le) || le.Line != 2 || !strings.HasSuffix(err.Error(), tt.want) {
+			t.Errorf("%s: %v, want ...%s", tt.value, err, tt.want)
+		}
+		if tt.value == "hunter2" && strings.Contains(err.Error(), "hunter2") {
+			t.Errorf("the value is quoted: %v", err)
+		}
+	}
+}

@@ -169,7 +169,7 @@ func (a *app) commands() []struct {
 	}{
 		{"init", a.initCmd}, {"load", a.loadCmd}, {"status", a.statusCmd}, {"cold", a.coldCmd}, {"log", a.logCmd},
 		{"handoff", a.handoffCmd}, {"install", a.installCmd}, {"uninstall", a.uninstallCmd}, {"skill", a.skillCmd},
-		{"check", a.checkCmd}, {"trust", a.trustCmd}, {"decide", a.decideCmd}, {"decisions", a.decisionsCmd},
+		{"check", a.checkCmd}, {"trust", a.trustCmd}, {"footprint", a.footprintCmd}, {"decide", a.decideCmd}, {"decisions", a.decisionsCmd},
 		{"reverse", a.reverseCmd}, {"contest", a.contestCmd}, {"uphold", a.upholdCmd}, {"compact", a.compactCmd},
 		{"hook", a.hookCmd}, {"merge-driver", a.mergeDriverCmd},
 		{"wakeup", a.wakeupCmd}, {"mcp", a.mcpCmd}, {"remember", a.rememberCmd}, {"capsule", a.capsuleCmd},

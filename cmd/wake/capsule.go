@@ -17,7 +17,7 @@ import (
 
 type capsuleOptions struct {
 	objective, session, transcript, transcriptFormat, format string
-	dryRun                                                   bool
+	dryRun, consume                                          bool
 }
 
 // capsuleCmd is `wake capsule`: it writes a capsule, and is the parent of
@@ -25,7 +25,7 @@ type capsuleOptions struct {
 func (a *app) capsuleCmd() *cobra.Command {
 	o := &capsuleOptions{}
 	cmd := &cobra.Command{
-		Use:   "capsule [--objective O] [--session S] [--transcript PATH [--transcript-format F]] [--dry-run] [--format json]",
+		Use:   "capsule [--objective O] [--session S] [--transcript PATH [--transcript-format F]] [--consume] [--dry-run] [--format json]",
 		Short: "Write a context capsule for a subagent: a small snapshot of the memory",
 		Long:  help("capsule"),
 		Example: "  wake capsule\n  wake capsule --objective \"Review PR #42\" --dry-run\n" +
@@ -43,6 +43,9 @@ func (a *app) capsuleCmd() *cobra.Command {
 			if _, err := transcript.ParseFormat(o.transcriptFormat); err != nil {
 				return usagef("--transcript-format: %v", err)
 			}
+			if o.consume && o.dryRun {
+				return hintError{usagef("--consume and --dry-run are given together"), "a dry run writes nothing, so it consumes nothing: drop one"}
+			}
 			return a.capsuleRun(cmd.Context(), o)
 		},
 	}
@@ -50,7 +53,8 @@ func (a *app) capsuleCmd() *cobra.Command {
 	cmd.Flags().StringVar(&o.session, "session", "", "the session `S` the capsule continues (default: the last hand-off's)")
 	cmd.Flags().StringVar(&o.transcript, "transcript", "", "take at most five highlights from the client transcript at `PATH`")
 	cmd.Flags().StringVar(&o.transcriptFormat, "transcript-format", "", "the transcript's format `F`: claude, codex or wake (default: sniffed)")
-	cmd.Flags().BoolVar(&o.dryRun, "dry-run", false, "print the capsule without writing it or consuming reminders")
+	cmd.Flags().BoolVar(&o.consume, "consume", false, "mark the open reminders the capsule shows consumed, as handing it to a subagent does")
+	cmd.Flags().BoolVar(&o.dryRun, "dry-run", false, "print the capsule without writing it")
 	addFormat(cmd, &o.format, "text or json", "text", "json")
 	cmd.AddCommand(a.capsuleListCmd(), a.capsulePruneCmd())
 	cmd.AddCommand(a.capsulePromptCmd())
@@ -70,7 +74,7 @@ func (a *app) capsuleRun(ctx context.Context, o *capsuleOptions) error {
 		tr = filepath.Join(a.cwd, tr)
 	}
 	w, err := m.Capsule(ctx, wake.CapsuleOptions{Objective: o.objective, Session: o.session, Transcript: tr,
-		TranscriptFormat: o.transcriptFormat, DryRun: o.dryRun})
+		TranscriptFormat: o.transcriptFormat, DryRun: o.dryRun, Consume: o.consume})
 	if err != nil {
 		return err
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/wakeproto/wake/clients/codex"
 	"github.com/wakeproto/wake/clients/opencode"
 	"github.com/wakeproto/wake/report"
+	"github.com/wakeproto/wake/store"
 	"github.com/wakeproto/wake/tiers"
 )
 
@@ -175,5 +176,28 @@ func (a *app) installRun(ctx context.Context, o *installOptions, c clients.Clien
 	for _, n := range r.Notes {
 		fmt.Fprintln(a.out, n)
 	}
+	if o.uninstall {
+		a.footprintNote(ctx)
+	}
 	return nil
+}
+
+// footprintNote tells, after an uninstall, of the files wake wrote in the
+// user's own directories, which every project shares and an uninstall of
+// one therefore leaves: 'wake footprint --remove' takes them back.
+func (a *app) footprintNote(ctx context.Context) {
+	_, files, err := wake.Footprint(ctx, a.options(), false)
+	if err != nil {
+		return
+	}
+	var left []string
+	for _, f := range files {
+		if f.State == store.FootprintUnchanged {
+			left = append(left, f.Path)
+		}
+	}
+	if len(left) == 0 {
+		return
+	}
+	fmt.Fprintf(a.out, "Left, as every project shares them: %s (wake wrote them outside its memory roots); 'wake footprint --remove' takes them back.\n", strings.Join(left, ", "))
 }
