@@ -205,6 +205,7 @@ func (a *app) bareRoot() *cobra.Command {
 		SilenceUsage:               true,
 		Args:                       noArgs,
 		CompletionOptions:          cobra.CompletionOptions{DisableDefaultCmd: true},
+		Version:                    version(),
 		SuggestionsMinimumDistance: 2,
 		// Without a Run, cobra answers a mistyped command with the help
 		// text on stdout and exit 0, which a client hook would hand to the
