@@ -184,14 +184,19 @@ func (a *app) rootCmd() *cobra.Command { return a.rootCmdFor(nil) }
 // whole tree, for the root's help, suggestions and errors.
 func (a *app) rootCmdFor(args []string) *cobra.Command {
 	root := a.bareRoot()
+	add := func(name string, make func() *cobra.Command) {
+		cmd := make()
+		cmd.GroupID = commandGroup[name]
+		root.AddCommand(cmd)
+	}
 	for _, c := range a.commands() {
 		if len(args) > 0 && args[0] == c.name {
-			root.AddCommand(c.make())
+			add(c.name, c.make)
 			return root
 		}
 	}
 	for _, c := range a.commands() {
-		root.AddCommand(c.make())
+		add(c.name, c.make)
 	}
 	return root
 }
@@ -216,6 +221,7 @@ func (a *app) bareRoot() *cobra.Command {
 	}
 	root.SetOut(a.out)
 	root.SetErr(a.errOut)
+	addGroups(root)
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
 	root.PersistentFlags().StringVar(&a.rootFlag, "root", "", "memory root `DIR` (default: $WAKE_ROOT, else the nearest .wake/ above the working directory)")
 	return root
