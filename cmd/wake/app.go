@@ -198,6 +198,7 @@ func (a *app) rootCmdFor(args []string) *cobra.Command {
 	for _, c := range a.commands() {
 		add(c.name, c.make)
 	}
+	addCompletion(root)
 	return root
 }
 
@@ -209,7 +210,6 @@ func (a *app) bareRoot() *cobra.Command {
 		SilenceErrors:              true,
 		SilenceUsage:               true,
 		Args:                       noArgs,
-		CompletionOptions:          cobra.CompletionOptions{DisableDefaultCmd: true},
 		Version:                    version(),
 		SuggestionsMinimumDistance: 2,
 		// Without a Run, cobra answers a mistyped command with the help
