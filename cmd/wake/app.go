@@ -171,6 +171,7 @@ func (a *app) commands() []struct {
 		{"reverse", a.reverseCmd}, {"contest", a.contestCmd}, {"uphold", a.upholdCmd}, {"compact", a.compactCmd},
 		{"hook", a.hookCmd}, {"merge-driver", a.mergeDriverCmd},
 		{"wakeup", a.wakeupCmd}, {"mcp", a.mcpCmd}, {"remember", a.rememberCmd}, {"capsule", a.capsuleCmd},
+		{"man", a.manCmd},
 	}
 }
 
