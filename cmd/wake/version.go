@@ -17,8 +17,11 @@ func version() string {
 }
 
 // versionOf renders a binary's build information: "v1.2.0" as installed
-// with go install …@v1.2.0, "(devel) rev 0123456789ab" (", modified" when
-// the work tree had uncommitted changes) as built from a checkout.
+// with go install …@v1.2.0; as built from a checkout, the version go
+// stamped (a pseudo-version from the commit since Go 1.24, "(devel)"
+// where it could not make one) then the revision, its time and
+// "modified" when the work tree had uncommitted changes:
+// "(devel) (rev 0123456789ab, 2026-11-28T15:01:05Z, modified)".
 func versionOf(info *debug.BuildInfo) string {
 	v := info.Main.Version
 	if v == "" {

@@ -29,6 +29,8 @@ func TestVersionOf(t *testing.T) {
 		{"(devel)", set("vcs.revision", "5b0e5b2c0ffee0123456789abcdef0123456789a", "vcs.modified", "true"),
 			"(devel) (rev 5b0e5b2c0ffe, modified)"},
 		{"v1.3.0-0.20261128140000-5b0e5b2c0ffe", nil, "v1.3.0-0.20261128140000-5b0e5b2c0ffe"},
+		{"v0.0.0-20261128150105-1fc4cc872be4+dirty", set("vcs.revision", "1fc4cc872be4aa", "vcs.time", "2026-11-28T15:01:05Z", "vcs.modified", "true"),
+			"v0.0.0-20261128150105-1fc4cc872be4+dirty (rev 1fc4cc872be4, 2026-11-28T15:01:05Z, modified)"},
 	} {
 		info := &debug.BuildInfo{Main: debug.Module{Path: "github.com/wakeproto/wake", Version: tc.version}, Settings: tc.settings}
 		if got := versionOf(info); got != tc.want {
