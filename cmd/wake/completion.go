@@ -6,7 +6,9 @@ import "github.com/spf13/cobra"
 // rather than when it runs, so that a missing or unknown shell is a usage
 // error (cobra's own prints the help and exits 0).
 func addCompletion(root *cobra.Command) {
+	root.CompletionOptions.DisableDefaultCmd = false
 	root.InitDefaultCompletionCmd()
+	root.CompletionOptions.DisableDefaultCmd = true
 	for _, c := range root.Commands() {
 		if c.Name() != "completion" {
 			continue

@@ -31,3 +31,21 @@ func TestCompletion(t *testing.T) {
 		}
 	}
 }
+
+// TestNoCompletionOnTheSessionPath: the tree a command runs in alone (a
+// session start, a hook) holds no completion command, built or run.
+func TestNoCompletionOnTheSessionPath(t *testing.T) {
+	t.Parallel()
+	a := &app{}
+	root := a.rootCmdFor([]string{"load"})
+	root.SetArgs([]string{"load", "--help"})
+	root.SetOut(new(strings.Builder))
+	if err := root.Execute(); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range root.Commands() {
+		if c.Name() == "completion" {
+			t.Errorf("the one-command tree of 'wake load' built the completion command")
+		}
+	}
+}
