@@ -204,17 +204,17 @@ func (a *app) rootCmdFor(args []string) *cobra.Command {
 }
 
 func (a *app) bareRoot() *cobra.Command {
+	// The completion command joins the whole tree only (addCompletion): the
+	// one-command tree a session start or a hook runs in builds none.
 	root := &cobra.Command{
-		Use:           "wake",
-		Short:         "Continuity for AI coding agents through a plain-file memory",
-		Long:          help("wake"),
-		SilenceErrors: true,
-		SilenceUsage:  true,
-		Args:          noArgs,
-		Version:       version(),
-		// The completion command joins the whole tree only (addCompletion):
-		// the one-command tree a session start or a hook runs in builds none.
+		Use:                        "wake",
+		Short:                      "Continuity for AI coding agents through a plain-file memory",
+		Long:                       help("wake"),
+		SilenceErrors:              true,
+		SilenceUsage:               true,
+		Args:                       noArgs,
 		CompletionOptions:          cobra.CompletionOptions{DisableDefaultCmd: true},
+		Version:                    version(),
 		SuggestionsMinimumDistance: 2,
 		// Without a Run, cobra answers a mistyped command with the help
 		// text on stdout and exit 0, which a client hook would hand to the
