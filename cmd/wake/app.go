@@ -200,12 +200,14 @@ func (a *app) rootCmdFor(args []string) *cobra.Command {
 		add(c.name, c.make)
 	}
 	addCompletion(root)
+	root.Version = version()
 	return root
 }
 
 func (a *app) bareRoot() *cobra.Command {
-	// The completion command joins the whole tree only (addCompletion): the
-	// one-command tree a session start or a hook runs in builds none.
+	// The completion command and --version join the whole tree only
+	// (rootCmdFor): the one-command tree a session start or a hook runs in
+	// builds neither, nor reads the build information.
 	root := &cobra.Command{
 		Use:                        "wake",
 		Short:                      "Continuity for AI coding agents through a plain-file memory",
@@ -214,7 +216,6 @@ func (a *app) bareRoot() *cobra.Command {
 		SilenceUsage:               true,
 		Args:                       noArgs,
 		CompletionOptions:          cobra.CompletionOptions{DisableDefaultCmd: true},
-		Version:                    version(),
 		SuggestionsMinimumDistance: 2,
 		// Without a Run, cobra answers a mistyped command with the help
 		// text on stdout and exit 0, which a client hook would hand to the

@@ -33,7 +33,8 @@ func TestCompletion(t *testing.T) {
 }
 
 // TestNoCompletionOnTheSessionPath: the tree a command runs in alone (a
-// session start, a hook) holds no completion command, built or run.
+// session start, a hook) holds no completion command, built or run, and
+// does not read the build information for --version.
 func TestNoCompletionOnTheSessionPath(t *testing.T) {
 	t.Parallel()
 	a := &app{}
@@ -42,6 +43,9 @@ func TestNoCompletionOnTheSessionPath(t *testing.T) {
 	root.SetOut(new(strings.Builder))
 	if err := root.Execute(); err != nil {
 		t.Fatal(err)
+	}
+	if root.Version != "" {
+		t.Errorf("the one-command tree of 'wake load' read the version: %q", root.Version)
 	}
 	for _, c := range root.Commands() {
 		if c.Name() == "completion" {
