@@ -246,7 +246,7 @@ func (e *ConfigError) Error() string {
 }
 
 // ParseConfig decodes wake.toml content; name is used in errors. Every key
-// is checked against its range (the README's Configuration section lists
+// is checked against its range (docs/configuration.md lists
 // them), then the keys that bound one another against each other; the
 // first problem is returned as a *ConfigError naming the line and the key.
 func ParseConfig(name string, data []byte) (Config, error) {

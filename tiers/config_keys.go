@@ -10,7 +10,7 @@ import (
 	"unicode/utf8"
 )
 
-// The ranges of wake.toml's keys (the README's Configuration section has
+// The ranges of wake.toml's keys (docs/configuration.md has
 // the same table). A value outside its own range is an error at its line.
 // So is a value that contradicts another key (the last column): that error
 // names the part when the file sets it, else the whole it does not fit in,

@@ -173,6 +173,7 @@ func (a *app) commands() []struct {
 		{"reverse", a.reverseCmd}, {"contest", a.contestCmd}, {"uphold", a.upholdCmd}, {"compact", a.compactCmd},
 		{"hook", a.hookCmd}, {"merge-driver", a.mergeDriverCmd},
 		{"wakeup", a.wakeupCmd}, {"mcp", a.mcpCmd}, {"remember", a.rememberCmd}, {"capsule", a.capsuleCmd},
+		{"man", a.manCmd},
 	}
 }
 
@@ -186,19 +187,29 @@ func (a *app) rootCmd() *cobra.Command { return a.rootCmdFor(nil) }
 // whole tree, for the root's help, suggestions and errors.
 func (a *app) rootCmdFor(args []string) *cobra.Command {
 	root := a.bareRoot()
+	add := func(name string, make func() *cobra.Command) {
+		cmd := make()
+		cmd.GroupID = commandGroup[name]
+		root.AddCommand(cmd)
+	}
 	for _, c := range a.commands() {
 		if len(args) > 0 && args[0] == c.name {
-			root.AddCommand(c.make())
+			add(c.name, c.make)
 			return root
 		}
 	}
 	for _, c := range a.commands() {
-		root.AddCommand(c.make())
+		add(c.name, c.make)
 	}
+	addCompletion(root)
+	root.Version = version()
 	return root
 }
 
 func (a *app) bareRoot() *cobra.Command {
+	// The completion command and --version join the whole tree only
+	// (rootCmdFor): the one-command tree a session start or a hook runs in
+	// builds neither, nor reads the build information.
 	root := &cobra.Command{
 		Use:                        "wake",
 		Short:                      "Continuity for AI coding agents through a plain-file memory",
@@ -217,6 +228,7 @@ func (a *app) bareRoot() *cobra.Command {
 	}
 	root.SetOut(a.out)
 	root.SetErr(a.errOut)
+	addGroups(root)
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
 	root.PersistentFlags().StringVar(&a.rootFlag, "root", "", "memory root `DIR` (default: $WAKE_ROOT, else the nearest .wake/ above the working directory)")
 	return root

@@ -13,8 +13,8 @@ import (
 // clientReleases are the releases of each client the end-to-end tests
 // run: the newest this wake is tested with, then the oldest it supports.
 // A run takes the newest; with WAKE_E2E=1 the test binary then runs the
-// end-to-end tests again with the oldest ([runOldestClients]). The README
-// names the range.
+// end-to-end tests again with the oldest ([runOldestClients]). docs/clients.md
+// names the range (TestClientReleasesDocumented).
 var clientReleases = map[string][2]string{
 	"claude":   {"2.1.332", "2.1.330"},
 	"codex":    {"0.171.0", "0.169.0"},

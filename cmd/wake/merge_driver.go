@@ -30,8 +30,6 @@ func (a *app) mergeDriverCmd() *cobra.Command {
 		Short:   "The git merge driver for .wake/ (git runs it; 'wake init' configures it)",
 		Long:    help("merge-driver"),
 		Example: "  git config merge.wake.driver 'wake merge-driver %O %A %B %P'",
-		// git runs it, not a person: wake's help lists what people run.
-		Hidden: true,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(args) != 4 {
 				return usagef("merge-driver takes the four files git names, %%O %%A %%B %%P; got %d argument(s)", len(args))
