@@ -32,7 +32,7 @@ var commandGroup = map[string]string{
 	"capsule": groupEveryday, "compact": groupEveryday,
 
 	"init": groupSetup, "install": groupSetup, "uninstall": groupSetup,
-	"trust": groupSetup, "skill": groupSetup, "man": groupSetup,
+	"trust": groupSetup, "footprint": groupSetup, "skill": groupSetup, "man": groupSetup,
 
 	"hook": groupMachine, "mcp": groupMachine, "merge-driver": groupMachine,
 	"wakeup": groupMachine,
