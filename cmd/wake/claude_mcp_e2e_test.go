@@ -71,7 +71,16 @@ func TestClaudeCodeMCPEndToEnd(t *testing.T) {
 		if !strings.Contains(out, "stub reply") {
 			t.Fatalf("claude -p printed %q, not the stub's reply", out)
 		}
-		text = strings.Join(stub.take(), "\n")
+		requests := stub.takeRequests()
+		var texts []string
+		for _, r := range requests {
+			texts = append(texts, r...)
+		}
+		text = strings.Join(texts, "\n")
+		// The hooks and the MCP server together: each fact once.
+		if len(requests) > 0 {
+			assertEachFactOnce(t, "tool search "+search+", the first request", strings.Join(requests[0], "\n"), readFile(t, filepath.Join(proj, ".wake", "boot.md")))
+		}
 		for _, tool := range mcpTools {
 			if !strings.Contains(text, "mcp__wake__"+tool) {
 				t.Errorf("tool search %s: the model request does not list mcp__wake__%s", search, tool)

@@ -113,6 +113,11 @@ func codexStart(t *testing.T, p *codexProject, stub *responsesStub) {
 			agents = text
 		}
 	}
+	var first []string
+	for _, m := range reqs[0].Input {
+		first = append(first, m.text())
+	}
+	assertEachFactOnce(t, "the first request", strings.Join(first, "\n"), hook)
 	if !strings.Contains(hook, packet.Announcement) {
 		t.Errorf("no developer message carries the hook's text with %q", packet.Announcement)
 	}

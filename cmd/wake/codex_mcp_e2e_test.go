@@ -46,6 +46,22 @@ func TestCodexMCPEndToEnd(t *testing.T) {
 	// A current model: the tools deferred behind tool_search, and the
 	// hooked instructions, short, there all the same.
 	p.codex(t, "hello")
+	// The hook and the MCP server together: each fact of the hook's text
+	// once in the first request.
+	if reqs := stub.requests(); len(reqs) > 0 {
+		var first []string
+		hook := ""
+		for _, m := range reqs[0].Input {
+			first = append(first, m.text())
+			if m.Role == "developer" && strings.HasPrefix(m.text(), "# wake: memory loaded") {
+				hook = m.text()
+			}
+		}
+		if hook == "" {
+			t.Error("the first request carries no hook text")
+		}
+		assertEachFactOnce(t, "with MCP, the first request", strings.Join(first, "\n"), hook)
+	}
 	deferred := strings.Join(stub.take(), "\n")
 	if !strings.Contains(deferred, "tool_search") || !strings.Contains(deferred, mcpHookedLine) {
 		t.Errorf("with %s: the request lacks tool_search (%v) or the hooked instructions (%v)", codexModel, strings.Contains(deferred, "tool_search"), strings.Contains(deferred, mcpHookedLine))

@@ -171,6 +171,7 @@ func assertBootOnce(t *testing.T, which, system, boot, announcement, bootPath st
 			t.Errorf("%s: %q is in the system prompt %d times, want %d", which, p, n, w)
 		}
 	}
+	assertEachFactOnce(t, which, system, boot)
 }
 
 // assertAutomaticHandoff checks that the session, which wrote a file and
