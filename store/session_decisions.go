@@ -46,6 +46,14 @@ func SessionDecisionItems(fsys afero.Fs, root string, since time.Time) ([]string
 	if err != nil {
 		return nil, err
 	}
+	// The previous hand-off's own line ends what came before it, even in
+	// its second: only what the ledger holds after it is this session's.
+	for i := len(entries) - 1; i >= 0; i-- {
+		if entries[i].Op == "handoff" {
+			entries = entries[i+1:]
+			break
+		}
+	}
 	var changes []Entry
 	for _, e := range entries {
 		if ledgerDecisionVerbs[e.Op] != "" && !e.At.Before(since.Truncate(time.Second)) && len(e.DecisionIDs) > 0 {
