@@ -150,15 +150,15 @@ func Scan(o Options) []string {
 // walk order, so that the index, the listing and the warnings are those a
 // read one at a time gives.
 func scan(o Options, idx *Index, found func(tiers.ColdFile, Entry) string) []string {
-	files, warns, err := tiers.ScanCold(o.FS, o.Root)
-	if err != nil {
-		warns = append(warns, fmt.Sprintf("%s/: skipped: %v", tiers.ColdDir, err))
-	}
-	idx.scanned = true
 	now := time.Now
 	if o.Now != nil {
 		now = o.Now
 	}
+	files, warns, err := tiers.ScanColdKnown(o.FS, o.Root, idx.known(now()))
+	if err != nil {
+		warns = append(warns, fmt.Sprintf("%s/: skipped: %v", tiers.ColdDir, err))
+	}
+	idx.scanned = true
 	entries := make([]Entry, len(files))
 	var todo []int
 	for i, f := range files {
