@@ -88,27 +88,47 @@ func (x *Index) known(now time.Time) tiers.Known {
 
 // rotation picks the documents this scan lstats whatever the index says:
 // the verifyPerScan first in path order after the last the previous
-// rotation took, going round to the first after the last.
+// rotation took, going round to the first after the last. They are
+// picked in one pass over the index, without sorting it.
 func (x *Index) rotation() map[string]struct{} {
-	paths := make([]string, 0, len(x.entries))
+	k := verifyPerScan
+	var after, first smallest
 	for p, e := range x.entries {
-		if e.loaded {
-			paths = append(paths, p)
+		if !e.loaded {
+			continue
+		}
+		if p > x.settled.after {
+			after.add(p, k)
+		} else {
+			first.add(p, k)
 		}
 	}
-	slices.Sort(paths)
-	n := min(verifyPerScan, len(paths))
-	verify := make(map[string]struct{}, n)
-	i, _ := slices.BinarySearch(paths, x.settled.after)
-	if i < len(paths) && paths[i] == x.settled.after {
-		i++
+	verify := make(map[string]struct{}, k)
+	for _, p := range after {
+		verify[p] = struct{}{}
+		x.settled.next = p
 	}
-	for k := range n {
-		p := paths[(i+k)%len(paths)]
+	for _, p := range first[:min(len(first), k-len(after))] {
 		verify[p] = struct{}{}
 		x.settled.next = p
 	}
 	return verify
+}
+
+// smallest keeps the few smallest strings added to it, in order.
+type smallest []string
+
+// add keeps p when it is among the k smallest added so far.
+func (s *smallest) add(p string, k int) {
+	if k <= 0 || len(*s) == k && p >= (*s)[k-1] {
+		return
+	}
+	i, _ := slices.BinarySearch(*s, p)
+	if len(*s) < k {
+		*s = append(*s, "")
+	}
+	copy((*s)[i+1:], (*s)[i:len(*s)-1])
+	(*s)[i] = p
 }
 
 // saveVerified keeps where the rotation stopped, when it moved. It writes

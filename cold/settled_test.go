@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"testing"
 	"time"
 
@@ -202,4 +203,41 @@ func seenAt(t *testing.T, fsys afero.Fs, root, rel string, now func() time.Time)
 		}
 	}
 	return 0
+}
+
+// TestRotationOrder proves the rotation picks, without sorting the index,
+// what going round the sorted paths from the last one taken picks.
+func TestRotationOrder(t *testing.T) {
+	for _, tc := range []struct{ n, k int }{{10, 3}, {10, 10}, {5, 8}, {200, 64}, {1, 1}} {
+		x := NewIndex("cl100k_base", nil)
+		var paths []string
+		for i := range tc.n {
+			p := fmt.Sprintf("cold/%03d.md", (i*37)%tc.n) // not in order
+			x.entries[p] = &Entry{loaded: true}
+			paths = append(paths, p)
+		}
+		slices.Sort(paths)
+		x.settled = &settled{}
+		old := verifyPerScan
+		verifyPerScan = tc.k
+		next := 0
+		for scan := range 2*tc.n/tc.k + 2 {
+			got := x.rotation()
+			var want []string
+			for j := range min(tc.k, tc.n) {
+				want = append(want, paths[(next+j)%tc.n])
+			}
+			next = (next + min(tc.k, tc.n)) % tc.n
+			if len(got) != len(want) || x.settled.next != want[len(want)-1] {
+				t.Fatalf("n %d k %d scan %d: %v, next %q; want %v", tc.n, tc.k, scan, got, x.settled.next, want)
+			}
+			for _, p := range want {
+				if _, ok := got[p]; !ok {
+					t.Fatalf("n %d k %d scan %d: %v lacks %s", tc.n, tc.k, scan, got, p)
+				}
+			}
+			x.settled.after = x.settled.next
+		}
+		verifyPerScan = old
+	}
 }
