@@ -1,7 +1,6 @@
 package cold
 
 import (
-	"bytes"
 	"errors"
 	"iter"
 	"runtime"
@@ -10,6 +9,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unsafe"
 
 	"github.com/spf13/afero"
 
@@ -98,14 +98,20 @@ type Entry struct {
 // NewIndex returns an index for counts in the named encoding, loaded
 // from data when data is a valid index of that encoding.
 func NewIndex(encoding string, data []byte) *Index {
+	return newIndex(encoding, string(data))
+}
+
+// newIndex is [NewIndex] of the index file's text, whose strings the
+// entries share.
+func newIndex(encoding, data string) *Index {
 	// A missing or corrupt index is dirty, so that it is written once
 	// even when it has nothing to keep yet.
 	x := &Index{encoding: encoding, entries: map[string]*Entry{}, dirty: true}
 	header := coldIndexHeader + encoding + "\n"
-	if !bytes.HasPrefix(data, []byte(header)) {
+	if !strings.HasPrefix(data, header) {
 		return x
 	}
-	text := string(data[len(header):])
+	text := data[len(header):]
 	if text != "" && !strings.HasSuffix(text, "\n") {
 		return x // cut short
 	}
@@ -152,7 +158,7 @@ func NewIndex(encoding string, data []byte) *Index {
 		}
 	}
 	x.entries, x.loaded, x.dirty = entries, len(entries), false
-	x.sum = indexSum(data)
+	x.sum = indexSum(unsafe.Slice(unsafe.StringData(data), len(data)))
 	x.loadSum = x.sum
 	return x
 }
@@ -183,7 +189,10 @@ func splitLines(text string, n int) []string {
 // OpenIndex loads the root's cold index for the given encoding.
 func OpenIndex(fsys afero.Fs, root, encoding string) *Index {
 	data, _ := tiers.ReadOwn(fsys, root, tiers.StateDir+"/"+IndexFile)
-	return NewIndex(encoding, data)
+	// The bytes read are this call's own and nothing writes to them: the
+	// entries share them as they are, without a copy of the whole file
+	// at every start.
+	return newIndex(encoding, unsafe.String(unsafe.SliceData(data), len(data)))
 }
 
 // SaveIndex writes the index back, atomically, when it changed: a
