@@ -161,6 +161,13 @@ func (t *TOC) Text() string {
 		return ""
 	}
 	var b strings.Builder
+	// Grown once to about the listing's size: a fit renders the listing
+	// of a long history a few times over.
+	size := 0
+	for _, l := range t.Lines {
+		size += 2*l.Depth + len(l.Path) + len(l.Title) + 40
+	}
+	b.Grow(size)
 	for _, l := range t.Lines {
 		writeTOCLine(&b, l)
 	}

@@ -101,7 +101,7 @@ func ScanColdKnown(fsys afero.Fs, root string, known Known) ([]ColdFile, []strin
 	w.wg.Add(1)
 	w.dir(top)
 	w.wg.Wait()
-	var files []ColdFile
+	files := make([]ColdFile, 0, w.files.Load())
 	top.flatten(&files)
 	slices.Sort(w.warnings)
 	return files, w.warnings, nil
@@ -118,7 +118,8 @@ type coldWalker struct {
 	realRoot string        // root with its symlinks resolved
 	sem      chan struct{} // bounds the goroutines doing file-system calls
 	wg       sync.WaitGroup
-	known    Known // nil: every file is lstat'ed
+	known    Known        // nil: every file is lstat'ed
+	files    atomic.Int64 // entries listed: about the files found
 
 	mu       sync.Mutex
 	warnings []string
@@ -174,6 +175,7 @@ func (w *coldWalker) dir(d *coldDir) {
 		return
 	}
 	d.items = make([]coldItem, len(names))
+	w.files.Add(int64(len(names)))
 	chunks := (len(names) + scanChunk - 1) / scanChunk
 	if chunks == 0 {
 		h.Close()

@@ -80,6 +80,11 @@ func direntsAt(dir afero.File) ([]dirent, bool) {
 			if n <= 0 {
 				return
 			}
+			if out == nil {
+				// About the size of a short name's record: one
+				// allocation for most directories.
+				out = make([]dirent, 0, n/32+1)
+			}
 			out = parseDirents(buf[:n], out)
 		}
 	}); err != nil || gerr != nil {
