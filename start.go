@@ -157,8 +157,13 @@ func (m *Memory) BootContext(save bool) (*boot.Context, string, error) {
 // cold index when save is set, but not the counts: its callers build more
 // (skill.md, a second context) and save them once, with
 // [Memory.writeBootFiles].
+//
+// Its scan of cold/ trusts the index for the documents that settled (see
+// [cold.OpenIndexSettled]): a start or a hand-off lstats the documents
+// that changed their directory's listing and a bounded rotation of the
+// rest, not every one of the history's.
 func (m *Memory) bootContext(save bool) (*boot.Context, string, *cold.Index, error) {
-	idx := cold.OpenIndex(m.o.FS, m.root, m.cfg.Encoding)
+	idx := cold.OpenIndexSettled(m.o.FS, m.root, m.cfg.Encoding)
 	if save {
 		// For the look at edits made outside wake that may follow.
 		idx.KeepVersions()

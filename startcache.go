@@ -179,7 +179,8 @@ func (m *Memory) recordRun() *cachedRun {
 
 // notKeyed are the state files whose content never changes a start's
 // output: the caches of counts, of the contradiction check's findings
-// (keyed by the log's bytes, which are keyed here) and of the cold tier, the cold accounting
+// (keyed by the log's bytes, which are keyed here) and of the cold tier
+// with where its rotation stands (see [cold.OpenIndexSettled]), the cold accounting
 // (written by every start), the lock, this cache, and the edit scan's
 // record (the scan runs at every start, before the cache is consulted).
 func (m *Memory) notKeyed(name string) bool {
@@ -193,7 +194,7 @@ func (m *Memory) notKeyed(name string) bool {
 		return false
 	}
 	switch state {
-	case budget.CacheFile, checks.ContradictionCacheFile, cold.IndexFile, store.ColdSessionFile, store.LockFile, startcache.File, store.SeenFile:
+	case budget.CacheFile, checks.ContradictionCacheFile, cold.IndexFile, cold.VerifiedFile, store.ColdSessionFile, store.LockFile, startcache.File, store.SeenFile:
 		return true
 	}
 	return strings.HasPrefix(state, store.SeenDir+"/")

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -314,6 +315,9 @@ func quietMarkerFor(name string, budget int, over bool) func(blocks, tokens int)
 
 // Thousands formats n with comma separators: 31204 -> "31,204".
 func Thousands(n int) string {
+	if 0 <= n && n < 1000 {
+		return strconv.Itoa(n)
+	}
 	s := fmt.Sprint(n)
 	neg := strings.HasPrefix(s, "-")
 	s = strings.TrimPrefix(s, "-")

@@ -1,7 +1,6 @@
 package cold
 
 import (
-	"bytes"
 	"errors"
 	"iter"
 	"runtime"
@@ -10,6 +9,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unsafe"
 
 	"github.com/spf13/afero"
 
@@ -54,6 +54,8 @@ type Index struct {
 	// versions are those of the documents read whole in this run, kept
 	// when asked for: see [Index.KeepVersions].
 	versions map[string]store.DocVersion
+	// settled, when the index trusts itself: see [OpenIndexSettled].
+	settled *settled
 }
 
 type Entry struct {
@@ -62,7 +64,12 @@ type Entry struct {
 	// CTime is the document's change time, UnixNano; 0 when unknown (an
 	// index an older wake wrote, a stat without one): then size and
 	// modification time alone tell it unchanged.
-	CTime   int64
+	CTime int64
+	// Ino is the document's inode number as its directory lists it; 0
+	// when unknown. A scan that trusts the index (see
+	// [OpenIndexSettled]) takes a settled document whose directory still
+	// lists it with this number as unchanged, without an lstat.
+	Ino     uint64
 	Tokens  int
 	Binary  bool
 	Huge    bool
@@ -91,14 +98,20 @@ type Entry struct {
 // NewIndex returns an index for counts in the named encoding, loaded
 // from data when data is a valid index of that encoding.
 func NewIndex(encoding string, data []byte) *Index {
+	return newIndex(encoding, string(data))
+}
+
+// newIndex is [NewIndex] of the index file's text, whose strings the
+// entries share.
+func newIndex(encoding, data string) *Index {
 	// A missing or corrupt index is dirty, so that it is written once
 	// even when it has nothing to keep yet.
 	x := &Index{encoding: encoding, entries: map[string]*Entry{}, dirty: true}
 	header := coldIndexHeader + encoding + "\n"
-	if !bytes.HasPrefix(data, []byte(header)) {
+	if !strings.HasPrefix(data, header) {
 		return x
 	}
-	text := string(data[len(header):])
+	text := data[len(header):]
 	if text != "" && !strings.HasSuffix(text, "\n") {
 		return x // cut short
 	}
@@ -145,7 +158,7 @@ func NewIndex(encoding string, data []byte) *Index {
 		}
 	}
 	x.entries, x.loaded, x.dirty = entries, len(entries), false
-	x.sum = indexSum(data)
+	x.sum = indexSum(unsafe.Slice(unsafe.StringData(data), len(data)))
 	x.loadSum = x.sum
 	return x
 }
@@ -176,13 +189,22 @@ func splitLines(text string, n int) []string {
 // OpenIndex loads the root's cold index for the given encoding.
 func OpenIndex(fsys afero.Fs, root, encoding string) *Index {
 	data, _ := tiers.ReadOwn(fsys, root, tiers.StateDir+"/"+IndexFile)
-	return NewIndex(encoding, data)
+	// The bytes read are this call's own and nothing writes to them: the
+	// entries share them as they are, without a copy of the whole file
+	// at every start.
+	return newIndex(encoding, unsafe.String(unsafe.SliceData(data), len(data)))
 }
 
 // SaveIndex writes the index back, atomically, when it changed: a
 // document was read, or one it knew is gone.
 func SaveIndex(fsys afero.Fs, root string, x *Index) error {
-	if x == nil || !x.Dirty() {
+	if x == nil {
+		return nil
+	}
+	if err := saveVerified(fsys, root, x); err != nil {
+		return err
+	}
+	if !x.Dirty() {
 		return nil
 	}
 	data := x.Marshal()
@@ -241,6 +263,12 @@ func (x *Index) lookup(f tiers.ColdFile) (Entry, bool) {
 		e.CTime = f.CTime
 		x.dirty = true
 	}
+	if e.fresh && f.Ino != 0 && e.Ino != f.Ino && !e.racy {
+		// An entry of an older index, or a document replaced by a copy
+		// with its size and times: it learns the inode number.
+		e.Ino = f.Ino
+		x.dirty = true
+	}
 	return *e, e.fresh
 }
 
@@ -254,7 +282,7 @@ func (x *Index) put(f tiers.ColdFile, e Entry, now time.Time) Entry {
 	if old != nil && old.loaded && !old.seen {
 		x.seen++
 	}
-	e.Size, e.MTime, e.CTime = f.Size, f.ModTime.UnixNano(), f.CTime
+	e.Size, e.MTime, e.CTime, e.Ino = f.Size, f.ModTime.UnixNano(), f.CTime, f.Ino
 	e.racy = isRacy(f, now)
 	e.seen, e.loaded, e.fresh, e.todo = true, false, true, false
 	x.entries[f.Path] = &e
@@ -322,7 +350,7 @@ func changesFile(old, e *Entry) bool {
 	case !saved:
 		return false
 	}
-	return old.Size != e.Size || old.MTime != e.MTime || old.CTime != e.CTime || old.Tokens != e.Tokens || old.Binary != e.Binary ||
+	return old.Size != e.Size || old.MTime != e.MTime || old.CTime != e.CTime || old.Ino != e.Ino || old.Tokens != e.Tokens || old.Binary != e.Binary ||
 		old.Huge != e.Huge || old.Sens != e.Sens || old.Summary != e.Summary || old.Heading != e.Heading || old.MetaErr != e.MetaErr ||
 		old.MemoryType != e.MemoryType || old.ProjectID != e.ProjectID || old.SourceOfTruth != e.SourceOfTruth
 }
@@ -381,6 +409,10 @@ func (x *Index) Marshal() []byte {
 		if e.SourceOfTruth {
 			b = append(b, 't')
 		}
+		if e.Ino != 0 {
+			b = append(b, '#')
+			b = strconv.AppendUint(b, e.Ino, 10)
+		}
 		if e.CTime != 0 {
 			b = append(b, '@')
 			b = strconv.AppendInt(b, e.CTime, 10)
@@ -400,7 +432,9 @@ func appendField(b []byte, s string) []byte { return append(append(b, s...), '\t
 
 // parseColdEntry reads a line of the index: fourteen fields, the change
 // time in the flags (see fsrecord.WithChangeTime; a line an older wake
-// wrote has none: 0).
+// wrote has none: 0), and before it the inode number after a "#" (a line
+// an older wake wrote has none: 0; an older wake reading a newer line
+// takes the number for flags it does not know).
 func parseColdEntry(line string, e *Entry) (string, *Entry, bool) {
 	var f [14]string
 	for i := range 13 {
@@ -421,6 +455,13 @@ func parseColdEntry(line string, e *Entry) (string, *Entry, bool) {
 		return "", nil, false
 	}
 	e.CTime = ctime
+	if flags, ino, ok := strings.Cut(flags, "#"); ok {
+		n, err := strconv.ParseUint(ino, 10, 64)
+		if err != nil || n == 0 || strings.ContainsAny(flags, "#") {
+			return "", nil, false
+		}
+		e.Ino = n
+	}
 	e.Binary, e.Huge = strings.Contains(flags, "b"), strings.Contains(flags, "h")
 	e.SourceOfTruth = strings.Contains(flags, "t")
 	e.Sens, e.Summary, e.Heading, e.MetaErr = unesc(f[5]), unesc(f[6]), unesc(f[7]), unesc(f[8])

@@ -33,6 +33,9 @@ func (x *Index) marshalFormatted() []byte {
 		if e.SourceOfTruth {
 			flags += "t"
 		}
+		if e.Ino != 0 {
+			flags += fmt.Sprintf("#%d", e.Ino)
+		}
 		fmt.Fprintf(&b, "%s\t%d\t%d\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", esc(p), e.Size, e.MTime, e.Tokens, fsrecord.WithChangeTime(flags, e.CTime),
 			esc(e.Sens), esc(e.Summary), esc(e.Heading), esc(e.MetaErr), esc(e.Session), esc(e.MemoryType), esc(e.ProjectID), esc(e.Next), esc(e.Risk))
 	}
@@ -42,7 +45,7 @@ func (x *Index) marshalFormatted() []byte {
 func TestMarshalAsFormatted(t *testing.T) {
 	t.Parallel()
 	x := NewIndex("cl100k_base", nil)
-	x.entries["cold/sessions/2026-11-22T03-24-20Z-k3f9qa.md"] = &Entry{Size: 120, MTime: 1795870207102358303, CTime: 1795870207103649785, Tokens: 40,
+	x.entries["cold/sessions/2026-11-22T03-24-20Z-k3f9qa.md"] = &Entry{Size: 120, MTime: 1795870207102358303, CTime: 1795870207103649785, Tokens: 40, Ino: 1234567,
 		Sens: "internal", Summary: "a\ttab and a \\ backslash", Heading: "Session", Session: "2026-11-22T03:24:20Z", Next: "ship\nit", Risk: "the VAT\r"}
 	x.entries["cold/a b.md"] = &Entry{Size: 1, MTime: -5, Tokens: 0, Binary: true, Huge: true, SourceOfTruth: true, MetaErr: "yaml: `x`", MemoryType: "fact", ProjectID: "p"}
 	x.entries["cold/racy.md"] = &Entry{Size: 2, racy: true}

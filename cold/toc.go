@@ -151,41 +151,50 @@ func Scan(o Options) []string {
 // walk order, so that the index, the listing and the warnings are those a
 // read one at a time gives.
 func scan(o Options, idx *Index, found func(tiers.ColdFile, Entry) string) []string {
-	files, warns, err := tiers.ScanCold(o.FS, o.Root)
-	if err != nil {
-		warns = append(warns, fmt.Sprintf("%s/: skipped: %v", tiers.ColdDir, err))
-	}
-	idx.scanned = true
 	now := time.Now
 	if o.Now != nil {
 		now = o.Now
 	}
-	entries := make([]Entry, len(files))
+	files, warns, err := tiers.ScanColdKnown(o.FS, o.Root, idx.known(now()))
+	if err != nil {
+		warns = append(warns, fmt.Sprintf("%s/: skipped: %v", tiers.ColdDir, err))
+	}
+	idx.scanned = true
+	// What the index knows is taken where it lies; only the documents
+	// to read get an entry of their own (see readEntries): a scan of a
+	// long history that reads nothing allocates a pointer a document.
+	known := make([]*Entry, len(files))
 	var todo []int
 	for i, f := range files {
-		e, ok := idx.lookup(f)
-		if ok {
-			entries[i] = e
+		if _, ok := idx.lookup(f); ok {
+			known[i] = idx.entries[f.Path]
 		} else {
 			todo = append(todo, i)
 		}
 	}
+	read := make([]Entry, len(todo))
 	var versions []store.DocVersion
 	if idx.versions != nil {
-		versions = make([]store.DocVersion, len(files))
+		versions = make([]store.DocVersion, len(todo))
 	}
-	errs := readEntries(o, files, todo, entries, versions, now)
+	errs := readEntries(o, files, todo, read, versions, now)
+	k := 0
 	for i, f := range files {
-		e := entries[i]
-		if err := errs[i]; err != nil {
-			warns = append(warns, err.Error())
-			continue
-		}
-		if e.todo {
+		var e Entry
+		if known[i] != nil {
+			e = *known[i]
+		} else {
+			e = read[k]
+			if err := errs[i]; err != nil {
+				k++
+				warns = append(warns, err.Error())
+				continue
+			}
 			e = idx.put(f, e, now())
 			if versions != nil && e.version {
-				idx.versions[f.Path] = versions[i]
+				idx.versions[f.Path] = versions[k]
 			}
+			k++
 		}
 		if w := found(f, e); w != "" {
 			warns = append(warns, w)
@@ -198,8 +207,8 @@ func scan(o Options, idx *Index, found func(tiers.ColdFile, Entry) string) []str
 // reading is mostly parsing and counting.
 var readWorkers = func() int { return runtime.GOMAXPROCS(0) }
 
-// readEntries reads the documents files[i] for each i of todo into
-// entries[i], and their versions into versions[i] when versions is not
+// readEntries reads the documents files[todo[k]] for each k into
+// entries[k], and their versions into versions[k] when versions is not
 // nil, on up to [readWorkers] goroutines, and returns the error of each
 // document that could not be read, by the same index.
 func readEntries(o Options, files []tiers.ColdFile, todo []int, entries []Entry, versions []store.DocVersion, now func() time.Time) map[int]error {
@@ -236,7 +245,7 @@ func readEntries(o Options, files []tiers.ColdFile, todo []int, entries []Entry,
 				keep := o.Index != nil && !isRacy(f, t)
 				var v *store.DocVersion
 				if versions != nil {
-					v = &versions[i]
+					v = &versions[k]
 				}
 				var e Entry
 				var err error
@@ -248,7 +257,7 @@ func readEntries(o Options, files []tiers.ColdFile, todo []int, entries []Entry,
 					continue
 				}
 				e.todo = true
-				entries[i] = e
+				entries[k] = e
 			}
 		})
 	}

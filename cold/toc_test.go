@@ -244,6 +244,7 @@ func FuzzColdIndex(f *testing.F) {
 	f.Add(x.Marshal())
 	f.Add([]byte("wake cold index v7 cl100k_base\ncold/a.md\t1\t2\t3\t\t\t\t\t\t\t\t\t\t\n"))
 	f.Add([]byte("wake cold index v7 cl100k_base\ncold/a.md\t1\t2\t3\tbt@42\t\t\t\t\t\t\t\t\t\n"))
+	f.Add([]byte("wake cold index v7 cl100k_base\ncold/a.md\t1\t2\t3\tbt#7@42\t\t\t\t\t\t\t\t\t\n"))
 	f.Add([]byte("wake cold index v7 cl100k_base\ncold/s.md\t1\t2\t3\t\tsecret\tsum\thead\t\t2026\t\t\tnext\trisk\n" +
 		"cold/b.md\t1\t2\t3\t\tx\tsum\thead\tcannot unmarshal !!str `CAN`ARY` into bool\t\t\t\t\t\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
@@ -253,7 +254,7 @@ func FuzzColdIndex(f *testing.F) {
 			t.Fatalf("%d entries re-read as %d", len(y.entries), len(again.entries))
 		}
 		for p, e := range y.entries {
-			if a := again.entries[p]; a == nil || a.Size != e.Size || a.MTime != e.MTime || a.CTime != e.CTime || a.Tokens != e.Tokens || a.Binary != e.Binary ||
+			if a := again.entries[p]; a == nil || a.Size != e.Size || a.MTime != e.MTime || a.CTime != e.CTime || a.Ino != e.Ino || a.Tokens != e.Tokens || a.Binary != e.Binary ||
 				a.Huge != e.Huge || a.Sens != e.Sens || a.Summary != e.Summary || a.Heading != e.Heading || a.MetaErr != e.MetaErr {
 				t.Fatalf("%q: %+v re-read as %+v", p, e, a)
 			}

@@ -161,6 +161,13 @@ func (t *TOC) Text() string {
 		return ""
 	}
 	var b strings.Builder
+	// Grown once to about the listing's size: a fit renders the listing
+	// of a long history a few times over.
+	size := 0
+	for _, l := range t.Lines {
+		size += 2*l.Depth + len(l.Path) + len(l.Title) + 40
+	}
+	b.Grow(size)
 	for _, l := range t.Lines {
 		writeTOCLine(&b, l)
 	}
@@ -171,14 +178,24 @@ func (t *TOC) Text() string {
 }
 
 func writeTOCLine(b *strings.Builder, l TOCLine) {
-	b.WriteString(strings.Repeat("  ", l.Depth))
+	// Written piece by piece, not formatted: a fit renders the listing of
+	// a long history a few times over.
+	for range l.Depth {
+		b.WriteString("  ")
+	}
 	b.WriteString("- ")
 	switch {
 	case l.Dir && l.Documents == 0:
-		fmt.Fprintf(b, "%s — no documents\n", l.Path)
+		b.WriteString(l.Path)
+		b.WriteString(" — no documents\n")
 		return
 	case l.Dir:
-		fmt.Fprintf(b, "%s — %s, %s tokens", l.Path, budget.Plural(l.Documents, "document"), budget.Thousands(l.Tokens))
+		b.WriteString(l.Path)
+		b.WriteString(" — ")
+		b.WriteString(budget.Plural(l.Documents, "document"))
+		b.WriteString(", ")
+		b.WriteString(budget.Thousands(l.Tokens))
+		b.WriteString(" tokens")
 		if l.Folded {
 			b.WriteString(" (folded)")
 		}
@@ -189,18 +206,22 @@ func writeTOCLine(b *strings.Builder, l TOCLine) {
 		if title == "" {
 			title = "no summary"
 		}
-		fmt.Fprintf(b, "(confidential) %s", title)
+		b.WriteString("(confidential) ")
+		b.WriteString(title)
 	default:
 		b.WriteString(path.Base(l.Path))
 		if l.Title != "" {
-			b.WriteString(" — " + l.Title)
+			b.WriteString(" — ")
+			b.WriteString(l.Title)
 		}
 	}
 	if l.Huge {
 		fmt.Fprintf(b, " (over %d MiB; %s+ tokens)\n", tiers.MaxDocBytes>>20, budget.Thousands(l.Tokens))
 		return
 	}
-	fmt.Fprintf(b, " (%s tokens)\n", budget.Thousands(l.Tokens))
+	b.WriteString(" (")
+	b.WriteString(budget.Thousands(l.Tokens))
+	b.WriteString(" tokens)\n")
 }
 
 // heldBack says what the listing leaves out, or "".

@@ -34,7 +34,17 @@ type ColdFile struct {
 	// sets back as touch -d sets the modification time: 0 where the stat
 	// has none.
 	CTime int64
+	// Ino is the file's inode number as its directory lists it, where the
+	// file system gives it with the listing (see [ScanColdKnown]); 0 when
+	// unknown.
+	Ino uint64
 }
+
+// Known tells a walk of cold/ the file at rel, whose directory lists it as
+// a regular file with the inode number ino, as the caller knows it, so
+// that the walk takes it without an lstat; false has it lstat'ed. It is
+// called from several goroutines at once.
+type Known func(rel string, ino uint64) (ColdFile, bool)
 
 // ScanCold lists the files under cold/ in path order without opening any of
 // them, so that a warm start costs one directory read and one lstat a file.
@@ -49,6 +59,18 @@ type ColdFile struct {
 // naming it, so that one bad entry never stops a session start; only a
 // root that cannot be resolved is an error.
 func ScanCold(fsys afero.Fs, root string) ([]ColdFile, []string, error) {
+	return ScanColdKnown(fsys, root, nil)
+}
+
+// ScanColdKnown is [ScanCold] taking from known, instead of an lstat, each
+// file it vouches for (see [Known]): a file replaced under its name
+// (written to a temporary file renamed over it, as wake and most editors
+// write) has another inode number, and a file added or removed changes the
+// listing, so these are seen whatever known says; only a file rewritten in
+// place, its inode kept, is not, where known vouches for it. Where the
+// file system lists no inode numbers (another afero.Fs, another system)
+// every file is lstat'ed, as ScanCold does. A nil known is ScanCold.
+func ScanColdKnown(fsys afero.Fs, root string, known Known) ([]ColdFile, []string, error) {
 	realRoot, err := realPath(fsys, filepath.Clean(root), false)
 	if errorsIsNotExist(err) {
 		return nil, nil, nil
@@ -74,12 +96,12 @@ func ScanCold(fsys afero.Fs, root string) ([]ColdFile, []string, error) {
 	case reason != "":
 		return skip(reason)
 	}
-	w := &coldWalker{fsys: fsys, root: root, realRoot: realRoot, sem: make(chan struct{}, scanWorkers())}
+	w := &coldWalker{fsys: fsys, root: root, realRoot: realRoot, sem: make(chan struct{}, scanWorkers()), known: known}
 	top := &coldDir{rel: ColdDir}
 	w.wg.Add(1)
 	w.dir(top)
 	w.wg.Wait()
-	var files []ColdFile
+	files := make([]ColdFile, 0, w.files.Load())
 	top.flatten(&files)
 	slices.Sort(w.warnings)
 	return files, w.warnings, nil
@@ -96,6 +118,8 @@ type coldWalker struct {
 	realRoot string        // root with its symlinks resolved
 	sem      chan struct{} // bounds the goroutines doing file-system calls
 	wg       sync.WaitGroup
+	known    Known        // nil: every file is lstat'ed
+	files    atomic.Int64 // entries listed: about the files found
 
 	mu       sync.Mutex
 	warnings []string
@@ -144,13 +168,14 @@ func (w *coldWalker) abs(rel string) string { return filepath.Join(w.root, filep
 func (w *coldWalker) dir(d *coldDir) {
 	defer w.wg.Done()
 	w.sem <- struct{}{}
-	h, names, err := w.readNames(d.rel)
+	h, names, err := w.readDir(d.rel)
 	<-w.sem
 	if err != nil {
 		w.warn(fmt.Sprintf("%s: skipped: %s", d.rel, Cause(err)))
 		return
 	}
 	d.items = make([]coldItem, len(names))
+	w.files.Add(int64(len(names)))
 	chunks := (len(names) + scanChunk - 1) / scanChunk
 	if chunks == 0 {
 		h.Close()
@@ -174,36 +199,55 @@ func (w *coldWalker) dir(d *coldDir) {
 	}
 }
 
-// readNames opens the directory rel and lists it, without the names
-// starting with "."; the directory is left open for [coldWalker.stat].
-func (w *coldWalker) readNames(rel string) (afero.File, []string, error) {
+// readDir opens the directory rel and lists it, without the names
+// starting with ".", in name order, with their inode numbers where the
+// file system lists them (see direntsAt), so that every walk records
+// them for the trusting walks that follow; the directory is left open for
+// [statAt].
+func (w *coldWalker) readDir(rel string) (afero.File, []dirent, error) {
 	f, err := w.fsys.Open(w.abs(rel))
 	if err != nil {
 		return nil, nil, err
 	}
-	names, err := f.Readdirnames(-1)
-	if err != nil {
-		f.Close()
-		return nil, nil, err
-	}
-	kept := names[:0]
-	for _, n := range names {
-		if !strings.HasPrefix(n, ".") {
-			kept = append(kept, n)
+	ents, ok := direntsAt(f)
+	if !ok {
+		names, err := f.Readdirnames(-1)
+		if err != nil {
+			f.Close()
+			return nil, nil, err
+		}
+		ents = make([]dirent, len(names))
+		for i, n := range names {
+			ents[i].name = n
 		}
 	}
-	slices.Sort(kept)
+	kept := ents[:0]
+	for _, e := range ents {
+		if !strings.HasPrefix(e.name, ".") {
+			kept = append(kept, e)
+		}
+	}
+	slices.SortFunc(kept, func(a, b dirent) int { return strings.Compare(a.name, b.name) })
 	return f, kept, nil
 }
 
-// entry stats the entry name of d, open as h, and fills in d.items[j].
-func (w *coldWalker) entry(h afero.File, d *coldDir, j int, name string) {
+// entry stats the entry de of d, open as h, and fills in d.items[j]; a
+// regular file the walk's known vouches for is taken as it says.
+func (w *coldWalker) entry(h afero.File, d *coldDir, j int, de dirent) {
+	name := de.name
 	rel := d.rel + "/" + name
 	it := &d.items[j]
+	if de.typ == direntRegular && de.ino != 0 && w.known != nil {
+		if f, ok := w.known(rel, de.ino); ok {
+			f.Path, f.Ino = rel, de.ino
+			it.key, it.file = name, f
+			return
+		}
+	}
 	if st, ok := statAt(h, name); ok {
 		switch {
 		case st.mode.IsRegular():
-			it.key, it.file = name, ColdFile{Path: rel, Size: st.size, ModTime: st.mtime, CTime: st.ctime}
+			it.key, it.file = name, ColdFile{Path: rel, Size: st.size, ModTime: st.mtime, CTime: st.ctime, Ino: de.ino}
 			return
 		case st.mode.IsDir():
 			w.descend(d, it, name, rel)
@@ -224,7 +268,7 @@ func (w *coldWalker) entry(h afero.File, d *coldDir, j int, name string) {
 	case mode.IsDir():
 		w.descend(d, it, name, rel)
 	case mode.IsRegular():
-		it.key, it.file = name, ColdFile{Path: rel, Size: fi.Size(), ModTime: fi.ModTime(), CTime: fsrecord.ChangeTime(fi)}
+		it.key, it.file = name, ColdFile{Path: rel, Size: fi.Size(), ModTime: fi.ModTime(), CTime: fsrecord.ChangeTime(fi), Ino: de.ino}
 	default:
 		w.warn(fmt.Sprintf("%s: skipped: %s", rel, NotRegular(fi)))
 	}

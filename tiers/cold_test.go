@@ -4,8 +4,10 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -259,6 +261,68 @@ func TestScanColdOrderAndStatAt(t *testing.T) {
 	for i := range fast {
 		if fast[i].Path != slow[i].Path || fast[i].Size != slow[i].Size || !fast[i].ModTime.Equal(slow[i].ModTime) {
 			t.Errorf("statAt %+v, lstat %+v", fast[i], slow[i])
+		}
+	}
+}
+
+// TestScanColdKnown proves a walk takes from known the regular files it
+// vouches for, by the inode number their directory lists, and lstats the
+// rest: the listing is the same as ScanCold's, each file with its inode
+// number; a known that vouches for nothing gives ScanCold's listing.
+func TestScanColdKnown(t *testing.T) {
+	t.Parallel()
+	if runtime.GOOS != "linux" {
+		t.Skip("directories are listed with inode numbers on Linux only")
+	}
+	root := t.TempDir()
+	for i := range scanChunk + 3 {
+		name := filepath.Join(root, "cold", "s", fmt.Sprintf("%03d.md", i))
+		os.MkdirAll(filepath.Dir(name), 0o755)
+		if err := os.WriteFile(name, []byte("x\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	os.Symlink("s/000.md", filepath.Join(root, "cold", "link.md"))
+	fsys := afero.NewOsFs()
+	want, _, err := ScanCold(fsys, root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	inos := map[string]uint64{}
+	for _, f := range want {
+		if f.Ino == 0 && f.Path != "cold/link.md" {
+			t.Fatalf("%s: no inode number", f.Path)
+		}
+		inos[f.Path] = f.Ino
+	}
+	none, _, err := ScanColdKnown(fsys, root, func(string, uint64) (ColdFile, bool) { return ColdFile{}, false })
+	if err != nil || !slices.Equal(none, want) {
+		t.Fatalf("vouching for nothing: %v %v", none, err)
+	}
+	var asked sync.Map
+	vouched := time.Date(2020, 1, 1, 0, 0, 0, 0, time.UTC)
+	got, _, err := ScanColdKnown(fsys, root, func(rel string, ino uint64) (ColdFile, bool) {
+		asked.Store(rel, ino)
+		return ColdFile{Size: 99, ModTime: vouched}, strings.HasSuffix(rel, "7.md")
+	})
+	if err != nil || len(got) != len(want) {
+		t.Fatalf("%d files, want %d: %v", len(got), len(want), err)
+	}
+	for i, f := range got {
+		ino, ok := asked.Load(f.Path)
+		switch {
+		case f.Path == "cold/link.md":
+			if ok {
+				t.Errorf("a symlink was taken from known")
+			}
+		case !ok || ino != inos[f.Path]:
+			t.Errorf("%s: known asked with inode %v, want %d", f.Path, ino, inos[f.Path])
+		case strings.HasSuffix(f.Path, "7.md"):
+			if f.Size != 99 || !f.ModTime.Equal(vouched) || f.Ino != inos[f.Path] {
+				t.Errorf("%s: not taken from known: %+v", f.Path, f)
+			}
+		case f != want[i]:
+			t.Errorf("%s: %+v, want %+v", f.Path, f, want[i])
 		}
 	}
 }

@@ -1,0 +1,150 @@
+package cold
+
+import (
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/spf13/afero"
+
+	"github.com/wakeproto/wake/internal/fsrecord"
+	"github.com/wakeproto/wake/store"
+	"github.com/wakeproto/wake/tiers"
+)
+
+// VerifiedFile is where a trusting scan (see [OpenIndexSettled]) keeps the
+// path of the last document it lstat'ed in its rotation, inside the state
+// directory. It is a cache: missing or corrupt, the rotation starts again
+// from the first document.
+const VerifiedFile = "cold-verified"
+
+const verifiedHeader = "wake cold verified v1\n"
+
+// settledAge: a document modified this recently is lstat'ed at every scan,
+// trusted or not. An edit in place, the one a trusting scan can miss, is
+// most likely on a document just written; and a modification time within
+// a file system's clock granularity of the index's is always inside it.
+const settledAge = 24 * time.Hour
+
+// verifyPerScan is how many of the settled documents a trusting scan
+// lstat'ed nonetheless, in path order from where the last one stopped: a
+// document edited in place, its inode kept, is seen within
+// ceil(documents / verifyPerScan) scans (16 at 1,000 cold documents).
+var verifyPerScan = 64
+
+// settled is what a trusting scan needs beyond the index: where its
+// rotation stands.
+type settled struct {
+	after string // the last path the previous rotation lstat'ed
+	next  string // the last path this run's rotation lstat'ed
+}
+
+// OpenIndexSettled is [OpenIndex] for the builds that run at every session
+// start and hand-off: its scans of cold/ take a document the index knows
+// as unchanged without an lstat when its directory still lists it, as a
+// regular file, with the inode number the index recorded, and it was last
+// modified (by what the index recorded) more than a day before now. A
+// document added, removed, or replaced under its name (wake and most
+// editors write a temporary file and rename it over) changes its
+// directory's listing and is seen at once; one rewritten in place, its
+// inode kept, changes nothing the listing shows, so every scan lstats
+// [verifyPerScan] of the settled documents in turn, and such an edit is
+// seen within a bounded number of starts. `wake cold` and the wake-up
+// packet lstat every document (see [OpenIndex]).
+func OpenIndexSettled(fsys afero.Fs, root, encoding string) *Index {
+	x := OpenIndex(fsys, root, encoding)
+	x.settled = &settled{}
+	if data, err := tiers.ReadOwn(fsys, root, tiers.StateDir+"/"+VerifiedFile); err == nil {
+		if rest, ok := strings.CutPrefix(string(data), verifiedHeader); ok && strings.HasSuffix(rest, "\n") && strings.Count(rest, "\n") == 1 {
+			x.settled.after = strings.TrimSuffix(rest, "\n")
+		}
+	}
+	x.settled.next = x.settled.after
+	return x
+}
+
+// known is what a scan through x gives [tiers.ScanColdKnown]: nil, for
+// every document lstat'ed, unless x trusts itself (see
+// [OpenIndexSettled]) and loaded entries to trust.
+func (x *Index) known(now time.Time) tiers.Known {
+	if x.settled == nil || x.loaded == 0 {
+		return nil
+	}
+	verify := x.rotation()
+	cut := now.Add(-settledAge).UnixNano()
+	return func(rel string, ino uint64) (tiers.ColdFile, bool) {
+		e := x.entries[rel]
+		switch {
+		case e == nil || !e.loaded || e.Ino == 0 || e.Ino != ino || e.CTime == 0,
+			e.MTime >= cut || e.CTime >= cut:
+			return tiers.ColdFile{}, false
+		}
+		if _, ok := verify[rel]; ok {
+			return tiers.ColdFile{}, false
+		}
+		return tiers.ColdFile{Path: rel, Size: e.Size, ModTime: time.Unix(0, e.MTime), CTime: e.CTime, Ino: e.Ino}, true
+	}
+}
+
+// rotation picks the documents this scan lstats whatever the index says:
+// the verifyPerScan first in path order after the last the previous
+// rotation took, going round to the first after the last. They are
+// picked in one pass over the index, without sorting it.
+func (x *Index) rotation() map[string]struct{} {
+	k := verifyPerScan
+	var after, first smallest
+	for p, e := range x.entries {
+		if !e.loaded {
+			continue
+		}
+		if p > x.settled.after {
+			after.add(p, k)
+		} else {
+			first.add(p, k)
+		}
+	}
+	verify := make(map[string]struct{}, k)
+	for _, p := range after {
+		verify[p] = struct{}{}
+		x.settled.next = p
+	}
+	for _, p := range first[:min(len(first), k-len(after))] {
+		verify[p] = struct{}{}
+		x.settled.next = p
+	}
+	return verify
+}
+
+// smallest keeps the few smallest strings added to it, in order.
+type smallest []string
+
+// add keeps p when it is among the k smallest added so far.
+func (s *smallest) add(p string, k int) {
+	if k <= 0 || len(*s) == k && p >= (*s)[k-1] {
+		return
+	}
+	i, _ := slices.BinarySearch(*s, p)
+	if len(*s) < k {
+		*s = append(*s, "")
+	}
+	copy((*s)[i+1:], (*s)[i:len(*s)-1])
+	(*s)[i] = p
+}
+
+// saveVerified keeps where the rotation stopped, when it moved. It writes
+// past a recording file system (a start recorded for the start cache): the
+// record changes at every start and never what a start shows, and a write
+// the recording saw would keep the start out of the cache.
+func saveVerified(fsys afero.Fs, root string, x *Index) error {
+	if x.settled == nil || x.settled.next == x.settled.after || strings.Contains(x.settled.next, "\n") {
+		return nil
+	}
+	if r, ok := fsys.(*fsrecord.FS); ok {
+		fsys = r.Fs
+	}
+	if err := store.WriteStateUnsynced(fsys, root, VerifiedFile, []byte(verifiedHeader+x.settled.next+"\n")); err != nil {
+		return err
+	}
+	x.settled.after = x.settled.next
+	return nil
+}
