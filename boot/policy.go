@@ -2,6 +2,7 @@ package boot
 
 import (
 	"fmt"
+	"regexp"
 	"strings"
 
 	"github.com/wakeproto/wake/budget"
@@ -48,11 +49,18 @@ func (c *Context) admitFile(f *File, counter budget.Counter) {
 		if _, body, ok := tiers.SplitFrontMatter([]byte(f.Content)); ok {
 			f.Content = strings.TrimLeft(string(body), "\r\n")
 		}
+		// So are its comments, notes to whoever edits it by hand (how to
+		// append an entry), which Claude Code leaves out of an import too.
+		f.Content = htmlComment.ReplaceAllString(f.Content, "")
 	}
 	f.full = f.Content
 	f.bodyTokens = counter.Count(f.Content)
 	f.ShownTokens = f.bodyTokens
 }
+
+// htmlComment is a Markdown comment standing on lines of its own, with
+// the line end after it.
+var htmlComment = regexp.MustCompile(`(?ms)^[ \t]*<!--.*?-->[ \t]*\r?\n?`)
 
 // held maps the paths of held-back tier files to their level.
 func (c *Context) held() map[string]string {
