@@ -99,8 +99,11 @@ func (c *Context) addTrajectory(o Options) {
 		return false
 	})
 	if len(recs) > 0 && recs[0].Held == "" {
-		sum := strings.TrimRight(strings.TrimSpace(recs[0].Summary), ". ")
-		recs[0].announced = len(sum) >= 12 && strings.Contains(c.Announcement, sum)
+		// The announcement may give the summary whole where the line
+		// would cut it: its opening words are enough to know it.
+		sum := []rune(strings.TrimRight(strings.TrimSpace(recs[0].Summary), ". "))
+		sum = sum[:min(len(sum), 80)]
+		recs[0].announced = len(sum) >= 12 && strings.Contains(c.Announcement, string(sum))
 	}
 	t := &Trajectory{Budget: o.Config.Budget.Trajectory, Sessions: len(recs) + older, all: recs, older: older, Arrived: arrived}
 	t.Risks = openRisks(recs, o.Config.Checks.RiskSessions)

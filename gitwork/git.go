@@ -124,7 +124,8 @@ func (g Git) Changes(ctx context.Context, o ChangesOptions) (l tiers.List, quote
 	var notes []string
 	if o.Since.IsZero() {
 		notes = append(notes, "No earlier hand-off: only uncommitted changes are listed.")
-	} else if err := g.committed(ctx, top, o.Since, files); err != nil {
+	} else if err := g.committed(ctx, top, o.Since, files); err != nil && !noCommitsYet(err) {
+		// (A branch with no commit yet has no committed file to list.)
 		notes = append(notes, fmt.Sprintf("git log failed (%v), so committed files are not listed.", err))
 	}
 	if err := g.uncommitted(ctx, top, files); err != nil {
@@ -368,4 +369,10 @@ next:
 	sort.Strings(items)
 	sort.Strings(quoted)
 	return items, slices.Compact(quoted)
+}
+
+// noCommitsYet reports whether git failed only because the branch has no
+// commit yet: a new repository, which has nothing committed to list.
+func noCommitsYet(err error) bool {
+	return strings.Contains(err.Error(), "does not have any commits yet")
 }
