@@ -90,8 +90,14 @@ func (c *Context) addTrajectory(o Options) {
 		summary, next, risk, held string
 	}
 	seen := map[key]bool{}
+	// The cold index keeps a long summary (and next, and risk) cut short,
+	// the copy in recent/ whole: a copy is known by their opening words.
+	open := func(s string) string {
+		r := []rune(strings.TrimRight(s, "…"))
+		return string(r[:min(len(r), 40)])
+	}
 	recs = slices.DeleteFunc(recs, func(e TrajectoryEntry) bool {
-		k := key{e.At.Unix(), e.Summary, e.Next, e.Risk, e.Held}
+		k := key{e.At.Unix(), open(e.Summary), open(e.Next), open(e.Risk), e.Held}
 		if seen[k] {
 			return true
 		}

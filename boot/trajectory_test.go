@@ -2,6 +2,9 @@ package boot
 
 import (
 	"fmt"
+	"github.com/spf13/afero"
+	"github.com/wakeproto/wake/cold"
+	"github.com/wakeproto/wake/internal/demo"
 	"strings"
 	"testing"
 	"time"
@@ -77,5 +80,27 @@ func TestTrajectoryEachFactOnce(t *testing.T) {
 	tr.Entries, tr.Unlisted = all[:1], 1
 	if out := tr.Text(); !strings.Contains(out, "Open risks of sessions not listed above") || !strings.Contains(out, "- 2026-11-22: the VAT sums drift") || strings.Contains(out, "the till drifts") {
 		t.Errorf("the risk of a session not listed is lost, or the HANDOFF's repeated:\n%s", out)
+	}
+}
+
+// TestTrajectoryCopyOnce: the newest session's record read from the cold
+// index, its long summary cut short there, and its whole copy in recent/
+// are one session: one line.
+func TestTrajectoryCopyOnce(t *testing.T) {
+	t.Parallel()
+	fsys := demoFS(t)
+	long := "Automatic hand-off (the session ended without one): the agent's tools edited 1 file (greeting.txt), ran 1 command, recorded 1 decision; the user asked: “\"add a greeting file\"”"
+	rec := "---\nsummary: '" + strings.ReplaceAll(long, "'", "''") + "'\nsession: 2026-11-22T03:00:00Z\nnext_priority: check it\n---\n# Session 2026-11-22\n\n## What happened\n- things\n"
+	afero.WriteFile(fsys, "/demo/cold/sessions/2026-11-22T03-00-00Z-ab12cd.md", []byte(rec), 0o644)
+	afero.WriteFile(fsys, "/demo/recent/latest.md", []byte(rec), 0o644)
+	cfg := demo.Config(t, fsys)
+	// As a start does: through the cold index.
+	c, err := Build(Options{FS: fsys, Root: "/demo", Config: cfg, Counter: encoder(t), Now: func() time.Time { return demoTime },
+		ColdIndex: cold.OpenIndex(fsys, "/demo", cfg.Encoding)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(c.Trajectory.Text(), "2026-11-22 03:00Z"); n != 1 {
+		t.Errorf("the session has %d trajectory lines:\n%s", n, c.Trajectory.Text())
 	}
 }
