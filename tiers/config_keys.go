@@ -1,6 +1,7 @@
 package tiers
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -8,6 +9,8 @@ import (
 	"time"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/wakeproto/wake/internal/duration"
 )
 
 // The ranges of wake.toml's keys (the README's Configuration section has
@@ -82,8 +85,6 @@ const (
 	maxTeam        = 32
 	maxMemberChars = 200
 	maxPathChars   = 4096
-	minDuration    = time.Minute
-	maxDuration    = 10 * 365 * 24 * time.Hour
 )
 
 const (
@@ -93,7 +94,7 @@ const (
 	minCapsule   = 200
 	maxHookBytes = 10000
 	windowRule   = "a context window holds 1000 to 10000000 tokens"
-	durationRule = "durations run from 1m to 87600h (ten years)"
+	durationRule = "durations run from 1m to 87600h (ten years); 30d and 2w count days and weeks"
 )
 
 // configKey is one key of wake.toml: a table, or a value with its range
@@ -271,14 +272,14 @@ func durationKey(name, example string, field func(*Config) *time.Duration) confi
 		if !ok {
 			return fmt.Sprintf("expected a duration such as %q, got %s", example, kindOf(v))
 		}
-		d, err := time.ParseDuration(s)
+		d, err := duration.Parse(s)
 		switch {
+		case errors.Is(err, duration.ErrTooShort):
+			return fmt.Sprintf("%s is shorter than a minute; %s", quoteShort(s), durationRule)
+		case errors.Is(err, duration.ErrTooLong):
+			return fmt.Sprintf("%s is longer than ten years; %s", quoteShort(s), durationRule)
 		case err != nil:
 			return fmt.Sprintf("%s is not a duration such as %q; %s", quoteShort(s), example, durationRule)
-		case d < minDuration:
-			return fmt.Sprintf("%s is shorter than a minute; %s", quoteShort(s), durationRule)
-		case d > maxDuration:
-			return fmt.Sprintf("%s is longer than ten years; %s", quoteShort(s), durationRule)
 		}
 		*field(c) = d
 		return ""

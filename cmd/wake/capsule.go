@@ -8,7 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/wakeproto/wake"
-	"github.com/wakeproto/wake/capsule"
+	"github.com/wakeproto/wake/internal/duration"
 	"github.com/wakeproto/wake/report"
 	"github.com/wakeproto/wake/store"
 	"github.com/wakeproto/wake/transcript"
@@ -139,7 +139,7 @@ func (a *app) capsulePruneCmd() *cobra.Command {
 			if o.olderThan == "" {
 				return hintError{usagef("prune needs --older-than"), "say how old a capsule must be to move: --older-than 30d"}
 			}
-			age, err := capsule.ParseAge(o.olderThan)
+			age, err := duration.Parse(o.olderThan)
 			if err != nil {
 				return usagef("--older-than %v", err)
 			}
