@@ -115,6 +115,8 @@ func (a *app) clientsRun(o *installOptions) error {
 	return nil
 }
 
+// clientArg requires one argument naming a known client, and says which
+// of the two was wrong: the count, or the name.
 func clientArg(cmd *cobra.Command, args []string) error {
 	if len(args) == 1 && clientNamed(args[0]) != nil {
 		return nil
@@ -123,7 +125,16 @@ func clientArg(cmd *cobra.Command, args []string) error {
 	for _, c := range installable() {
 		names = append(names, c.About().Name)
 	}
-	return hintError{usagef("%s takes one argument, the client: %s", cmd.CommandPath(), strings.Join(names, " or ")), "run '" + cmd.CommandPath() + " " + names[0] + "'"}
+	known := strings.Join(names, ", ")
+	if len(args) != 1 {
+		return hintError{usagef("%s takes one argument, the client (%s); got %d", cmd.CommandPath(), known, len(args)),
+			"run '" + cmd.CommandPath() + " " + names[0] + "'"}
+	}
+	err := usagef("%s: unknown client %q; wake knows %s", cmd.CommandPath(), args[0], known)
+	if s := closest(args[0], names); s != "" {
+		return hintError{err, fmt.Sprintf("did you mean '%s %s'?", cmd.CommandPath(), s)}
+	}
+	return hintError{err, "run 'wake install' to list the clients and what is wired"}
 }
 
 // projectDir resolves --project to an existing directory.
