@@ -114,7 +114,7 @@ func (m *Memory) writeSharedSkill(path string, data []byte, force bool, problems
 	} else if !m.trust.Trusted {
 		// The user's own directories are read by the tools of every
 		// project: only a root the user made or trusted writes there.
-		m.notify(Notice{Kind: "warning", Msg: "skill.md was not written to " + path + ": this memory root is not trusted (it came with its repository, or its wake.toml changed since)",
+		m.notify(Notice{Kind: "warning", Msg: "skill.md was not written to " + path + ": this memory root is not trusted (it came with its repository, or its skill.path changed since it was trusted)",
 			Hint: fmt.Sprintf("if you know this memory, run 'wake trust --root %s'", m.root)})
 		*problems = append(*problems, "skill.md was not written to "+path+" (skill.path): this memory root is not trusted")
 		return f
