@@ -58,6 +58,10 @@ type Env struct {
 	// MCP asks install to register 'wake mcp' as an MCP server in the
 	// client's own config, besides the hooks ([MCPCommand]).
 	MCP bool
+	// Local asks install to write into the client's per-user settings,
+	// which stay out of the repository, rather than the shared ones
+	// (Claude Code's .claude/settings.local.json).
+	Local bool
 	// client is the client the Env was made for, by [Install] or
 	// [Uninstall]: see [Env.Installed].
 	client About

@@ -34,6 +34,8 @@ type Options struct {
 	// MCP registers 'wake mcp' in the client's config too (install
 	// only; uninstall takes out whatever install recorded).
 	MCP bool
+	// Local writes into the client's per-user settings ([Env.Local]).
+	Local bool
 }
 
 // Report is what an install or uninstall did, for the front end to show:
@@ -87,7 +89,7 @@ func (o *Options) defaults() {
 // env is the Env of the client's wiring into the project.
 func (o *Options) env(c Client, root string, cfg tiers.Config) Env {
 	return Env{FS: o.Wake.FS, Project: o.Project, Root: root, Home: o.Wake.Env["HOME"], Config: cfg,
-		Manifest: manifestPath(root, c.About().Name), Warn: o.warn, Vars: o.Wake.Env, Cwd: o.Cwd, MCP: o.MCP, client: c.About()}
+		Manifest: manifestPath(root, c.About().Name), Warn: o.warn, Vars: o.Wake.Env, Cwd: o.Cwd, MCP: o.MCP, Local: o.Local, client: c.About()}
 }
 
 func (o *Options) warn(msg string) {

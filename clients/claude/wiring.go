@@ -43,7 +43,9 @@ func (Client) Wire(env clients.Env) clients.Wiring { return newWiring(env) }
 // wiring is where install puts things for one project and memory root.
 type wiring struct {
 	clients.Env
-	settings    string // <project>/.claude/settings.json
+	settings    string // the settings install writes: shared or, with Local, local
+	shared      string // <project>/.claude/settings.json, committed with the project
+	local       string // <project>/.claude/settings.local.json, the user's own
 	bootImport  mdImport
 	skillImport mdImport // of the root's own skill.md
 	// globalImport is the import of the shared skill.md (skill.path) into
@@ -117,7 +119,8 @@ func (r *record) setHook(h hookSpec, file string, ed hookEdit) {
 
 func newWiring(env clients.Env) *wiring {
 	md := filepath.Join(env.Project, "CLAUDE.md")
-	w := &wiring{Env: env, settings: filepath.Join(env.Project, ".claude", "settings.json"),
+	w := &wiring{Env: env, shared: filepath.Join(env.Project, ".claude", SettingsFile),
+		local:       filepath.Join(env.Project, ".claude", LocalSettingsFile),
 		skill:       env.Config.Claude.Boot == tiers.BootSkill,
 		bootImport:  mdImport{md, importLine(env.Project, filepath.Join(env.Root, tiers.BootPath), env.Home, false)},
 		skillImport: mdImport{md, importLine(env.Project, filepath.Join(env.Root, tiers.RootSkillPath), env.Home, false)}}
@@ -125,8 +128,19 @@ func newWiring(env clients.Env) *wiring {
 		claudeDir := filepath.Join(env.Home, ".claude")
 		w.globalImport = mdImport{filepath.Join(claudeDir, "CLAUDE.md"), importLine(claudeDir, shared, env.Home, true)}
 	}
+	w.settings = w.shared
+	if env.Local {
+		w.settings = w.local
+	}
 	return w
 }
+
+// Claude Code's project settings: the shared file, committed, and the
+// user's own, which Claude Code keeps out of git.
+const (
+	SettingsFile      = "settings.json"
+	LocalSettingsFile = "settings.local.json"
+)
 
 // target is the import install adds.
 func (w *wiring) target() mdImport {
@@ -208,6 +222,12 @@ func (w *wiring) PlanInstall() (clients.InstallPlan, error) {
 	if mcp.Changed {
 		plan.Notes = append(plan.Notes, mcpNote)
 	}
+	if w.Local && set.Changed {
+		plan.Notes = append(plan.Notes, "Note: the hooks are in .claude/settings.local.json, your own settings: keep it out of git (Claude Code ignores it in git when it creates the file itself; add it to .gitignore if wake created it). CLAUDE.md, which the project shares, still gets the import line.")
+	}
+	if other := w.otherSettings(); other != "" {
+		plan.Notes = append(plan.Notes, fmt.Sprintf("Note: %s runs wake's hooks too, so Claude Code now runs them twice: take them out with 'wake uninstall claude' first, then install again.", w.Show(other)))
+	}
 	if rel, err := filepath.Rel(w.Project, w.Root); err != nil || !filepath.IsLocal(rel) {
 		name := tiers.BootPath
 		if w.skill {
@@ -216,6 +236,23 @@ func (w *wiring) PlanInstall() (clients.InstallPlan, error) {
 		plan.Notes = append(plan.Notes, "Note: the memory root is outside the project, so Claude Code asks once, in an interactive session, before it follows the import; until then (and in 'claude -p') "+name+" is not imported and the hook's pointer to it is what the agent gets.")
 	}
 	return plan, nil
+}
+
+// otherSettings is the settings file install does not write when it
+// already runs wake's session-start hook; "".
+func (w *wiring) otherSettings() string {
+	other := w.local
+	if w.Local {
+		other = w.shared
+	}
+	data, err := afero.ReadFile(w.FS, other)
+	if err != nil {
+		return ""
+	}
+	if _, _, arr, err := claudeHookNodes(data, startHook.Event); err == nil && arr != nil && findWakeHook(data, arr, startHook) >= 0 {
+		return other
+	}
+	return ""
 }
 
 // addHooks plans adding each of wake's hooks the settings lack, in order,

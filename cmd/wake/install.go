@@ -24,6 +24,7 @@ type installOptions struct {
 	boot      wake.BootFiles
 	format    string // of the listing, with no client
 	mcp       bool
+	local     bool
 }
 
 func (a *app) installCmd() *cobra.Command {
@@ -36,19 +37,25 @@ func (a *app) installCmd() *cobra.Command {
 		Args:    optionalClientArg,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 0 {
-				if o.mcp {
-					return usagef("--mcp applies to 'wake install CLIENT'")
+				for _, f := range []string{"mcp", "local"} {
+					if cmd.Flags().Changed(f) {
+						return usagef("--%s applies to 'wake install CLIENT'", f)
+					}
 				}
 				return a.clientsRun(o)
 			}
 			if cmd.Flags().Changed("format") {
 				return usagef("--format applies to 'wake install' with no client, which lists them")
 			}
+			if o.local && args[0] != "claude" {
+				return hintError{usagef("--local applies to claude only: %s has no per-user settings file of the project", args[0]), "run 'wake install " + args[0] + "' without it"}
+			}
 			return a.installRun(cmd.Context(), o, clientNamed(args[0]))
 		},
 	}
 	cmd.Flags().StringVar(&o.project, "project", "", "the project `DIR` the client runs in (default: the working directory)")
 	cmd.Flags().BoolVar(&o.mcp, "mcp", false, "also register 'wake mcp' as an MCP server in the client's config")
+	cmd.Flags().BoolVar(&o.local, "local", false, "claude: put the hooks in .claude/settings.local.json, your own, not the shared .claude/settings.json")
 	addFormat(cmd, &o.format, "text or json (the list of clients)", "text", "json")
 	addSkillFlags(cmd, &o.boot)
 	return cmd
@@ -159,7 +166,7 @@ func (a *app) installRun(ctx context.Context, o *installOptions, c clients.Clien
 	if err != nil {
 		return err
 	}
-	opts := clients.Options{Wake: a.options(), Project: project, Root: a.rootFlag, Cwd: a.cwd, BootFiles: o.boot, MCP: o.mcp}
+	opts := clients.Options{Wake: a.options(), Project: project, Root: a.rootFlag, Cwd: a.cwd, BootFiles: o.boot, MCP: o.mcp, Local: o.local}
 	run := clients.Install
 	if o.uninstall {
 		run = clients.Uninstall
