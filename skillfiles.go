@@ -68,7 +68,11 @@ func (m *Memory) writeSkills(t *boot.HookTarget, text func() ([]byte, error), fo
 		return
 	}
 	own := m.path(tiers.RootSkillPath)
-	t.SkillPath, t.SkillChanged = m.writeOwnSkill(data, &t.Problems)
+	// The root's own skill.md is committed with the project: its marker
+	// names the root by its own directory. The shared one, outside the
+	// root, names the root by its path, which says whose it is.
+	ownData := bytes.Replace(data, []byte(skill.Marker(m.root)), []byte(skill.Marker(".")), 1)
+	t.SkillPath, t.SkillChanged = m.writeOwnSkill(ownData, &t.Problems)
 	if shared != "" && shared != own {
 		t.Shared = m.writeSharedSkill(shared, data, force, &t.Problems)
 	}
@@ -218,6 +222,10 @@ func (m *Memory) SkillFiles() ([]boot.SkillFile, error) {
 	own := boot.SkillFile{Path: m.path(tiers.RootSkillPath), Whose: boot.WhoseNone}
 	if data, err := tiers.ReadOwn(m.o.FS, m.root, tiers.RootSkillPath); err == nil {
 		own.Whose, own.Owner = m.whose(data)
+		if skill.MarkerRoot(data) == "." {
+			// The root's own copy names its root by its own directory.
+			own.Whose, own.Owner = boot.WhoseThis, m.root
+		}
 	} else if !errors.Is(err, fs.ErrNotExist) {
 		return nil, fmt.Errorf("reading %s: %w", own.Path, err)
 	}
