@@ -12,7 +12,7 @@ import (
 	"github.com/wakeproto/wake/tiers"
 )
 
-// Repro 6 of issue 23, for `wake remember --list` and capsules: an inbox
+// Repro 6 of issue 23, for `wake remember list` and capsules: an inbox
 // over the read limit is read by its head only (the head's last entry,
 // which may be closed past it, left out), saying so.
 func TestInboxOverReadLimitReadsHead(t *testing.T) {

@@ -172,7 +172,7 @@ func trustState(m *Memory, r tiers.TrustedRoot) string {
 		return "trusted"
 	case err != nil:
 		return "changed"
-	case tiers.ConfigHash(data) == r.SHA256:
+	case tiers.TrustDigest(data) == r.SHA256 || tiers.ConfigHash(data) == r.SHA256:
 		return "trusted"
 	}
 	return "changed"

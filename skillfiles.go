@@ -68,7 +68,11 @@ func (m *Memory) writeSkills(t *boot.HookTarget, text func() ([]byte, error), fo
 		return
 	}
 	own := m.path(tiers.RootSkillPath)
-	t.SkillPath, t.SkillChanged = m.writeOwnSkill(data, &t.Problems)
+	// The root's own skill.md is committed with the project: its marker
+	// names the root by its own directory. The shared one, outside the
+	// root, names the root by its path, which says whose it is.
+	ownData := bytes.Replace(data, []byte(skill.Marker(m.root)), []byte(skill.Marker(".")), 1)
+	t.SkillPath, t.SkillChanged = m.writeOwnSkill(ownData, &t.Problems)
 	if shared != "" && shared != own {
 		t.Shared = m.writeSharedSkill(shared, data, force, &t.Problems)
 	}
@@ -114,7 +118,7 @@ func (m *Memory) writeSharedSkill(path string, data []byte, force bool, problems
 	} else if !m.trust.Trusted {
 		// The user's own directories are read by the tools of every
 		// project: only a root the user made or trusted writes there.
-		m.notify(Notice{Kind: "warning", Msg: "skill.md was not written to " + path + ": this memory root is not trusted (it came with its repository, or its wake.toml changed since)",
+		m.notify(Notice{Kind: "warning", Msg: "skill.md was not written to " + path + ": this memory root is not trusted (it came with its repository, or its skill.path changed since it was trusted)",
 			Hint: fmt.Sprintf("if you know this memory, run 'wake trust --root %s'", m.root)})
 		*problems = append(*problems, "skill.md was not written to "+path+" (skill.path): this memory root is not trusted")
 		return f
@@ -221,6 +225,10 @@ func (m *Memory) SkillFiles() ([]boot.SkillFile, error) {
 	own := boot.SkillFile{Path: m.path(tiers.RootSkillPath), Whose: boot.WhoseNone}
 	if data, err := tiers.ReadOwn(m.o.FS, m.root, tiers.RootSkillPath); err == nil {
 		own.Whose, own.Owner = m.whose(data)
+		if skill.MarkerRoot(data) == "." {
+			// The root's own copy names its root by its own directory.
+			own.Whose, own.Owner = boot.WhoseThis, m.root
+		}
 	} else if !errors.Is(err, fs.ErrNotExist) {
 		return nil, fmt.Errorf("reading %s: %w", own.Path, err)
 	}

@@ -228,9 +228,11 @@ func (m *Memory) writeBootMD(t *boot.HookTarget, text string, always bool) {
 	old, err := tiers.ReadOwn(m.o.FS, m.root, tiers.BootPath)
 	exists := err == nil
 	if exists {
-		t.Before, t.BeforeRead = strings.TrimPrefix(string(old), BootFrontMatter), true
+		t.Before, t.BeforeRead = boot.Local(strings.TrimPrefix(string(old), BootFrontMatter), m.root), true
 	}
-	data := []byte(BootFrontMatter + text)
+	// boot.md is committed with the project: it names the root by its
+	// own directory, not by this machine's absolute path.
+	data := []byte(BootFrontMatter + boot.Portable(text, m.root))
 	switch {
 	case !exists && !always:
 	case exists && bytes.Equal(old, data):

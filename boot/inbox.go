@@ -176,7 +176,7 @@ func (r *Reminders) Text() string {
 func (r *Reminders) moreLine(unlisted int) string {
 	s := ""
 	if unlisted > 0 {
-		s = fmt.Sprintf("- %d more open, not listed: `wake remember --list`\n", unlisted)
+		s = fmt.Sprintf("- %d more open, not listed: `wake remember list`\n", unlisted)
 	}
 	return s + r.headLine()
 }
@@ -216,7 +216,7 @@ func writeReminders(b *strings.Builder, c *Context) {
 	if r == nil {
 		return
 	}
-	writeListSection(b, RemindersTitle, r.Text(), r.Squeezed, budget.Plural(r.Open, "open reminder"), "budget.inbox", "`wake remember --list`")
+	writeListSection(b, RemindersTitle, r.Text(), r.Squeezed, budget.Plural(r.Open, "open reminder"), "budget.inbox", "`wake remember list`")
 }
 
 // writeListSection renders a section of listed lines under title: text,

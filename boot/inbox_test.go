@@ -127,7 +127,7 @@ func TestLoadRemindersFitBudget(t *testing.T) {
 	if r.Entries[0].N != 20 || r.Entries[len(r.Entries)-1].N != 20-len(r.Entries)+1 {
 		t.Fatalf("not the newest: %+v", r.Entries)
 	}
-	if !strings.Contains(md, fmt.Sprintf("- %d more open, not listed: `wake remember --list`\n", r.Unlisted)) {
+	if !strings.Contains(md, fmt.Sprintf("- %d more open, not listed: `wake remember list`\n", r.Unlisted)) {
 		t.Fatalf("no count line:\n%s", r.Text())
 	}
 	var cuts []budget.Cut
@@ -144,7 +144,7 @@ func TestLoadRemindersFitBudget(t *testing.T) {
 	// says how many and where.
 	cfg.Budget.Inbox = 3
 	ctx, md = build(t, fsys, cfg, enc)
-	if ctx.Reminders.Tokens != 0 || !strings.Contains(md, "\n## Open reminders\n\n20 open reminders, not listed (they do not fit budget.inbox): `wake remember --list`.\n") {
+	if ctx.Reminders.Tokens != 0 || !strings.Contains(md, "\n## Open reminders\n\n20 open reminders, not listed (they do not fit budget.inbox): `wake remember list`.\n") {
 		t.Fatalf("%+v", ctx.Reminders)
 	}
 	// Its last cut is the count line that did not fit, with its tokens.

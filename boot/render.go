@@ -219,3 +219,24 @@ func gauge(used, of int) string {
 	cells := min(10, (used*10+of/2)/of)
 	return strings.Repeat("█", cells) + strings.Repeat("░", 10-cells) + fmt.Sprintf(" %3d%%", pct)
 }
+
+// PortableRoot is how boot.md, a file in the root that is committed with
+// the project, names the root: its own directory, not the absolute path of
+// the machine that wrote it.
+const PortableRoot = ". (the directory of this boot.md)"
+
+// rootLine is the line of the boot context that names the root.
+func rootLine(root string) string { return "# Boot context\n\nMemory root: " + root + "\n" }
+
+// Portable is the boot context text for boot.md: the text of a context
+// of the root root with the root named by [PortableRoot]. [Local] undoes
+// it, for comparing boot.md with a context built since.
+func Portable(text, root string) string {
+	return strings.Replace(text, rootLine(root), rootLine(PortableRoot), 1)
+}
+
+// Local is text, read from boot.md, with the root named as the context
+// of root names it.
+func Local(text, root string) string {
+	return strings.Replace(text, rootLine(PortableRoot), rootLine(root), 1)
+}

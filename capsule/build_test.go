@@ -112,19 +112,6 @@ func TestBuildTight(t *testing.T) {
 	}
 }
 
-func TestParseAge(t *testing.T) {
-	for in, want := range map[string]time.Duration{"30d": 30 * 24 * time.Hour, "2w": 14 * 24 * time.Hour, "36h": 36 * time.Hour, "90m": 90 * time.Minute} {
-		if got, err := ParseAge(in); err != nil || got != want {
-			t.Errorf("ParseAge(%q) = %v, %v; want %v", in, got, err, want)
-		}
-	}
-	for _, bad := range []string{"", "soon", "30s", "-1d", "d", "99999d", "1.5d"} {
-		if _, err := ParseAge(bad); err == nil {
-			t.Errorf("ParseAge(%q) accepted", bad)
-		}
-	}
-}
-
 // TestBuildNoControlCharacters: a hand-edited memory may hold terminal
 // escapes; none reach the capsule, which a subagent reads as its context
 // and `wake capsule --dry-run` prints.

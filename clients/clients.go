@@ -62,6 +62,10 @@ type Env struct {
 	// Code, no relay of its hooks in the user's settings, so sessions
 	// started in the project's subdirectories get no memory.
 	ProjectOnly bool
+	// Local asks install to write into the client's per-user settings,
+	// which stay out of the repository, rather than the shared ones
+	// (Claude Code's .claude/settings.local.json).
+	Local bool
 	// client is the client the Env was made for, by [Install] or
 	// [Uninstall]: see [Env.Installed].
 	client About

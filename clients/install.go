@@ -36,6 +36,8 @@ type Options struct {
 	MCP bool
 	// ProjectOnly wires the project alone (see [Env.ProjectOnly]).
 	ProjectOnly bool
+	// Local writes into the client's per-user settings ([Env.Local]).
+	Local bool
 }
 
 // Report is what an install or uninstall did, for the front end to show:
@@ -89,7 +91,7 @@ func (o *Options) defaults() {
 // env is the Env of the client's wiring into the project.
 func (o *Options) env(c Client, root string, cfg tiers.Config) Env {
 	return Env{FS: o.Wake.FS, Project: o.Project, Root: root, Home: o.Wake.Env["HOME"], Config: cfg,
-		Manifest: manifestPath(root, c.About().Name), Warn: o.warn, Vars: o.Wake.Env, Cwd: o.Cwd, MCP: o.MCP, ProjectOnly: o.ProjectOnly, client: c.About()}
+		Manifest: manifestPath(root, c.About().Name), Warn: o.warn, Vars: o.Wake.Env, Cwd: o.Cwd, MCP: o.MCP, ProjectOnly: o.ProjectOnly, Local: o.Local, client: c.About()}
 }
 
 func (o *Options) warn(msg string) {

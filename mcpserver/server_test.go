@@ -230,7 +230,7 @@ func TestBadArguments(t *testing.T) {
 		{"wake_handoff", map[string]any{"summary": "x"}, "next"},
 		{"wake_handoff", map[string]any{"summary": "two\nlines", "next": "n"}, "one line"},
 		{"wake_handoff", map[string]any{"summary": "s", "next": "n", "decision": []string{"no reason given"}}, "because"},
-		{"wake_log", map[string]any{"since": "-3h"}, "positive duration"},
+		{"wake_log", map[string]any{"since": "-3h"}, "shorter than a minute"},
 		{"wake_log", map[string]any{"op": "a b"}, "one op"},
 		{"wake_check", map[string]any{"format": 3}, "want \"string\""},
 	} {

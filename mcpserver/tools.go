@@ -7,12 +7,12 @@ import (
 	"fmt"
 	"reflect"
 	"strings"
-	"time"
 
 	"github.com/wakeproto/wake"
 	"github.com/wakeproto/wake/budget"
 	"github.com/wakeproto/wake/cold"
 	"github.com/wakeproto/wake/handoff"
+	"github.com/wakeproto/wake/internal/duration"
 	"github.com/wakeproto/wake/policy"
 	"github.com/wakeproto/wake/report"
 	"github.com/wakeproto/wake/store"
@@ -67,7 +67,7 @@ type (
 		Missing    string `json:"missing,omitempty" jsonschema:"the evidence still missing for the hypothesis, one line"`
 	}
 	logArgs struct {
-		Since  string `json:"since,omitempty" jsonschema:"only entries from the last DURATION, such as 24h or 168h"`
+		Since  string `json:"since,omitempty" jsonschema:"only entries from the last DURATION, such as 24h, 30d or 2w"`
 		Op     string `json:"op,omitempty" jsonschema:"only entries of this op: init, handoff, decide, contest, pull..."`
 		Format string `json:"format,omitempty" jsonschema:"text (the default) or json"`
 		Page   int    `json:"page,omitempty" jsonschema:"the page of a long result, from 1"`
@@ -408,9 +408,9 @@ func (s *server) log(_ context.Context, m *wake.Memory, a logArgs) (string, erro
 	}
 	var lf wake.LogFilter
 	if a.Since != "" {
-		d, err := time.ParseDuration(a.Since)
-		if err != nil || d <= 0 {
-			return "", fmt.Errorf("since %q: want a positive duration such as 24h or 168h", a.Since)
+		d, err := duration.Parse(a.Since)
+		if err != nil {
+			return "", fmt.Errorf("since %w", err)
 		}
 		lf.Since = d
 	}

@@ -11,7 +11,7 @@ import (
 	"github.com/wakeproto/wake/tiers"
 )
 
-// Reminders is the JSON of `wake remember --list --format json`.
+// Reminders is the JSON of `wake remember list --format json`.
 type Reminders struct {
 	Version int    `json:"version"`
 	Path    string `json:"path"`
@@ -59,7 +59,7 @@ type Reminder struct {
 }
 
 // ReminderChange is the JSON of `wake remember "TEXT" --format json` and
-// `wake remember --done N --format json`: the entry as it now reads.
+// `wake remember done N --format json`: the entry as it now reads.
 type ReminderChange struct {
 	Version  int      `json:"version"`
 	Path     string   `json:"path"`
@@ -102,7 +102,7 @@ func ReminderChangeJSON(r tiers.Reminder) ([]byte, error) {
 	return marshal(ReminderChange{Version: Version, Path: tiers.InboxPath, Reminder: NewReminder(r)})
 }
 
-// ShownReminders is what `wake remember --list` lists: every entry with
+// ShownReminders is what `wake remember list` lists: every entry with
 // all, else the open ones.
 func ShownReminders(in wake.Inbox, all bool) []tiers.Reminder {
 	var out []tiers.Reminder

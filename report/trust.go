@@ -6,6 +6,7 @@ import (
 	"maps"
 	"path/filepath"
 	"slices"
+	"strings"
 
 	"github.com/wakeproto/wake"
 	"github.com/wakeproto/wake/tiers"
@@ -66,15 +67,21 @@ func TrustText(w io.Writer, ch wake.TrustChange, revoke bool) {
 		return
 	}
 	keys := slices.Sorted(maps.Keys(tr.Settings))
-	if len(keys) == 0 {
-		fmt.Fprintln(w, "It does not set skill.path today; should it later, trust it again.")
+	risky := strings.Join(tiers.TrustedKeys, ", ")
+	if ch.NoFile {
+		fmt.Fprintf(w, "Should a wake.toml set %s later, trust it again.\n", risky)
 		return
 	}
-	fmt.Fprintln(w, "It now decides:")
+	if len(keys) == 0 {
+		fmt.Fprintf(w, "The trust covers no key of this wake.toml: it sets none of those that reach outside the root (%s), and the others need no trust.\n", risky)
+		fmt.Fprintf(w, "Should it set %s later, trust it again.\n", risky)
+		return
+	}
+	fmt.Fprintln(w, "The trust covers the keys of this wake.toml that reach outside the root:")
 	for _, k := range keys {
 		fmt.Fprintf(w, "  %s = %q\n", k, tr.Settings[k])
 	}
-	fmt.Fprintln(w, "Any change to wake.toml makes it untrusted again until you run 'wake trust' again.")
+	fmt.Fprintf(w, "A change to %s makes it untrusted again until you run 'wake trust' again; its other keys (agent, team, the budgets, ...) need no trust.\n", strings.Join(keys, " or "))
 }
 
 // trustedFile names what a trust record holds of a root.
@@ -82,5 +89,5 @@ func trustedFile(tr tiers.Trust) string {
 	if tr.SHA256 == "" {
 		return "the root, which has no wake.toml,"
 	}
-	return fmt.Sprintf("its wake.toml (sha256 %s)", tr.SHA256[:12])
+	return fmt.Sprintf("its wake.toml (settings sha256 %s)", tr.SHA256[:12])
 }

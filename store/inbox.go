@@ -20,7 +20,7 @@ const (
 )
 
 // listHint is what a user told of an unknown or closed reminder can do.
-const listHint = "see them with: wake remember --list --all"
+const listHint = "see them with: wake remember list --all"
 
 // NewReminder is a reminder to append to the inbox.
 type NewReminder struct {
@@ -296,7 +296,7 @@ func (e *InboxFullError) Hint() string {
 func (s *Store) CloseReminder(ctx context.Context, n int, why string) (tiers.Reminder, error) {
 	why = strings.TrimSpace(why)
 	if err := oneLineTexts("reason (because)", why); err != nil {
-		return tiers.Reminder{}, inputHint(err.Error(), `say why it is done: wake remember --done N --because "shipped in #12"`)
+		return tiers.Reminder{}, inputHint(err.Error(), `say why it is done: wake remember done N --because "shipped in #12"`)
 	}
 	var got tiers.Reminder
 	err := s.lockedInbox(ctx, func() error {

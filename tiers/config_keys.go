@@ -1,6 +1,7 @@
 package tiers
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -8,6 +9,8 @@ import (
 	"time"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/wakeproto/wake/internal/duration"
 )
 
 // The ranges of wake.toml's keys (docs/configuration.md has
@@ -82,8 +85,6 @@ const (
 	maxTeam        = 32
 	maxMemberChars = 200
 	maxPathChars   = 4096
-	minDuration    = time.Minute
-	maxDuration    = 10 * 365 * 24 * time.Hour
 )
 
 const (
@@ -95,7 +96,7 @@ const (
 	miniRule     = "a mini capsule's budget holds 50 to 10000000 tokens: its three headings and objective alone take about 30"
 	maxHookBytes = 10000
 	windowRule   = "a context window holds 1000 to 10000000 tokens"
-	durationRule = "durations run from 1m to 87600h (ten years)"
+	durationRule = "durations run from 1m to 87600h (ten years); 30d and 2w count days and weeks"
 )
 
 // configKey is one key of wake.toml: a table, or a value with its range
@@ -277,14 +278,14 @@ func durationKey(name, example string, field func(*Config) *time.Duration) confi
 		if !ok {
 			return fmt.Sprintf("expected a duration such as %q, got %s", example, kindOf(v))
 		}
-		d, err := time.ParseDuration(s)
+		d, err := duration.Parse(s)
 		switch {
+		case errors.Is(err, duration.ErrTooShort):
+			return fmt.Sprintf("%s is shorter than a minute; %s", quoteShort(s), durationRule)
+		case errors.Is(err, duration.ErrTooLong):
+			return fmt.Sprintf("%s is longer than ten years; %s", quoteShort(s), durationRule)
 		case err != nil:
 			return fmt.Sprintf("%s is not a duration such as %q; %s", quoteShort(s), example, durationRule)
-		case d < minDuration:
-			return fmt.Sprintf("%s is shorter than a minute; %s", quoteShort(s), durationRule)
-		case d > maxDuration:
-			return fmt.Sprintf("%s is longer than ten years; %s", quoteShort(s), durationRule)
 		}
 		*field(c) = d
 		return ""

@@ -153,7 +153,7 @@ func TestConfigDurations(t *testing.T) {
 			want  time.Duration
 			msg   string
 		}{
-			{"59s", 0, `"59s" is shorter than a minute; durations run from 1m to 87600h (ten years)`},
+			{"59s", 0, `"59s" is shorter than a minute; durations run from 1m to 87600h (ten years); 30d and 2w count days and weeks`},
 			{"0s", 0, "is shorter than a minute"},
 			{"-1h", 0, "is shorter than a minute"},
 			{"1m", time.Minute, ""},

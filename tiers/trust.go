@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -19,9 +20,10 @@ import (
 // A memory root's wake.toml usually comes with the repository it lives in,
 // so whoever wrote the repository chose it. The setting that decides where
 // wake writes outside the root is therefore honoured from wake.toml only
-// once the user trusted that exact file (`wake trust`, which records the
-// root and a hash of its wake.toml); otherwise it comes from the user's own
-// configuration file, else from the default.
+// once the user trusted it (`wake trust`, which records the root and a
+// hash of the settings that need trust, [TrustDigest]); otherwise it comes
+// from the user's own configuration file, else from the default. The other
+// keys cannot reach outside the root and need no trust.
 
 // Files of the user's own wake directory ([UserDir]).
 const (
@@ -170,7 +172,9 @@ type TrustStore struct {
 }
 
 // TrustedRoot is one trusted wake.toml: the root's real path (symlinks
-// resolved) and the SHA-256 of the file's bytes when the user trusted it.
+// resolved) and the file's [TrustDigest] when the user trusted it (an
+// older wake recorded the SHA-256 of the whole file, which is still
+// honoured while the file is unchanged).
 type TrustedRoot struct {
 	Root   string    `json:"root"`
 	SHA256 string    `json:"wake_toml_sha256"`
@@ -216,6 +220,27 @@ func (t TrustStore) Find(root string) int {
 func (t TrustStore) Trusts(root, sha string) bool {
 	i := t.Find(root)
 	return i >= 0 && t.Roots[i].SHA256 == sha
+}
+
+// TrustDigest is what a trust record holds of a wake.toml: the SHA-256,
+// in hex, of the [TrustedKeys] it sets with their values, a line
+// `key = "value"` each in key order. Editing any other key (agent, team,
+// the budgets) leaves it, and the trust, as it was: those keys cannot
+// reach outside the root.
+func TrustDigest(data []byte) string {
+	set := TrustedSettings(data)
+	var b strings.Builder
+	for _, k := range slices.Sorted(maps.Keys(set)) {
+		fmt.Fprintf(&b, "%s = %q\n", k, set[k])
+	}
+	return ConfigHash([]byte(b.String()))
+}
+
+// TrustsConfig reports whether root is trusted with the wake.toml data:
+// its [TrustDigest], or the hash of the whole file, which an older wake
+// recorded.
+func (t TrustStore) TrustsConfig(root string, data []byte) bool {
+	return t.Trusts(root, TrustDigest(data)) || t.Trusts(root, ConfigHash(data))
 }
 
 // ConfigHash is the SHA-256, in hex, of a wake.toml's bytes.
@@ -264,7 +289,7 @@ func setKeys(data []byte, keys []string) map[string]any {
 // Trust is what [ApplyTrust] decided about a root's wake.toml.
 type Trust struct {
 	Root     string            // the root's real path
-	SHA256   string            // of wake.toml; "" when there is none
+	SHA256   string            // wake.toml's TrustDigest; "" when there is none
 	Trusted  bool              // the user trusted this very file (or the root, when it has none)
 	Settings map[string]string // the trusted keys wake.toml sets
 	Ignored  []string          // those it sets that were not honoured, as "key = value"
@@ -292,9 +317,9 @@ func ApplyTrust(cfg Config, data []byte, uc UserConfig, store TrustStore, realRo
 		tr.Trusted = store.Trusts(realRoot, "")
 		return cfg, tr
 	}
-	tr.SHA256 = ConfigHash(data)
+	tr.SHA256 = TrustDigest(data)
 	tr.Settings = TrustedSettings(data)
-	tr.Trusted = store.Trusts(realRoot, tr.SHA256)
+	tr.Trusted = store.TrustsConfig(realRoot, data)
 	if v, ok := tr.Settings["skill.path"]; !ok || (v != "" && v != userPath && !tr.Trusted) {
 		if ok {
 			tr.Ignored = append(tr.Ignored, fmt.Sprintf("skill.path = %q", v))

@@ -175,3 +175,32 @@ func FuzzReadTrust(f *testing.F) {
 		}
 	})
 }
+
+// TestTrustDigest: the digest covers the keys that reach outside the root
+// and nothing else, so editing agent, team or a budget keeps the trust.
+func TestTrustDigest(t *testing.T) {
+	t.Parallel()
+	base := TrustDigest([]byte("agent = \"Kit\"\n[skill]\npath = \"~/a.md\"\n"))
+	for _, same := range []string{
+		"[skill]\npath = \"~/a.md\"\n",
+		"agent = \"Kat\"\nteam = [\"Ann\"]\n[budget]\nmain = 900\n[skill]\npath = \"~/a.md\"\nbudget = 3000\n",
+		"# a comment\n[skill]\n  path   =   '~/a.md'\n",
+	} {
+		if got := TrustDigest([]byte(same)); got != base {
+			t.Errorf("TrustDigest(%q) = %s, want the digest of the same skill.path", same, got)
+		}
+	}
+	for _, other := range []string{"[skill]\npath = \"~/b.md\"\n", "[skill]\npath = \"\"\n", "agent = \"Kit\"\n"} {
+		if TrustDigest([]byte(other)) == base {
+			t.Errorf("TrustDigest(%q) is the digest of another skill.path", other)
+		}
+	}
+	old := []byte("agent = \"Kit\"\n")
+	st := TrustStore{Version: 1, Roots: []TrustedRoot{{Root: "/r", SHA256: ConfigHash(old)}}}
+	if !st.TrustsConfig("/r", old) {
+		t.Errorf("a record of the whole file's hash, as an older wake wrote it, is not honoured")
+	}
+	if st.TrustsConfig("/r", []byte("agent = \"Kat\"\n")) {
+		t.Errorf("an older record trusts a file that changed")
+	}
+}

@@ -24,11 +24,14 @@ func (w *wiring) PlanUninstall(rec *clients.Record) (clients.UninstallPlan, erro
 		return u, err
 	}
 	r = w.checkRecord(r, rec)
-	set, err := w.planHookRemoval(w.settings, &r)
-	if err != nil {
-		return u, err
+	for _, path := range w.recordedSettings(r) {
+		fr := r.inFile(path)
+		set, err := w.planHookRemoval(path, &fr)
+		if err != nil {
+			return u, err
+		}
+		u.Edits = append(u.Edits, set)
 	}
-	u.Edits = append(u.Edits, set)
 	for _, imp := range r.Imports {
 		md, err := w.Read(imp.File)
 		if err != nil {
@@ -76,14 +79,15 @@ func (w *wiring) checkRecord(r record, rec *clients.Record) record {
 		lines = append(lines, w.globalImport)
 	}
 	var dropped []string
-	if r.Hook != nil && (r.Hook.File != w.settings || r.Hook.Command != HookCommand) {
+	settings := []string{w.shared, w.local}
+	if r.Hook != nil && (!slices.Contains(settings, r.Hook.File) || r.Hook.Command != HookCommand) {
 		dropped = append(dropped, r.Hook.File)
 		r.Hook = nil
 	}
 	hooks := r.Hooks[:0:0]
 	seen := map[string]bool{}
 	for _, hr := range r.Hooks {
-		if h, ok := specOf(hr.Event); ok && h != startHook && hr.File == w.settings && hr.Command == h.Command && !seen[h.Event] {
+		if h, ok := specOf(hr.Event); ok && h != startHook && slices.Contains(settings, hr.File) && hr.Command == h.Command && !seen[h.Event] {
 			hooks = append(hooks, hr)
 			seen[h.Event] = true
 		} else {
@@ -124,12 +128,42 @@ func (w *wiring) checkRecord(r record, rec *clients.Record) record {
 	if w.userSettings != "" {
 		shared = append(shared, w.userSettings, filepath.Dir(w.userSettings))
 	}
-	own := []string{w.settings, filepath.Join(w.Project, "CLAUDE.md"), filepath.Dir(w.settings), w.mcpPath()}
+	own := []string{w.shared, w.local, filepath.Join(w.Project, "CLAUDE.md"), filepath.Dir(w.shared), w.mcpPath()}
 	dropped = append(dropped, rec.KeepCreated(own, shared)...)
 	if len(dropped) > 0 {
 		w.Warn(fmt.Sprintf("the install record names files install never touches (%s); left alone", strings.Join(dropped, ", ")))
 	}
 	return r
+}
+
+// recordedSettings are the settings files whose hooks r records: the
+// shared one, the local one (install --local) or both; the shared one
+// when r records none, as before.
+func (w *wiring) recordedSettings(r record) []string {
+	var out []string
+	for _, path := range []string{w.shared, w.local} {
+		if fr := r.inFile(path); fr.Hook != nil || len(fr.Hooks) > 0 {
+			out = append(out, path)
+		}
+	}
+	if len(out) == 0 {
+		out = []string{w.shared}
+	}
+	return out
+}
+
+// inFile is r with only the hooks it records in the settings file path.
+func (r record) inFile(path string) record {
+	out := record{}
+	if r.Hook != nil && r.Hook.File == path {
+		out.Hook = r.Hook
+	}
+	for _, h := range r.Hooks {
+		if h.File == path {
+			out.Hooks = append(out.Hooks, h)
+		}
+	}
+	return out
 }
 
 // specOf is wake's hook of event.
@@ -221,12 +255,17 @@ func wasThere(hs []hookSpec) string {
 // written by hand, so the import lines stay, named in a note.
 func (w *wiring) planHookOnly() (clients.UninstallPlan, error) {
 	var u clients.UninstallPlan
-	set, err := w.planHookRemoval(w.settings, nil)
-	if err != nil {
-		return u, err
+	for _, path := range []string{w.shared, w.local} {
+		set, err := w.planHookRemoval(path, nil)
+		if err != nil {
+			return u, err
+		}
+		if path == w.local && !set.Exists {
+			continue
+		}
+		set.Kept = ""
+		u.Edits = append(u.Edits, set)
 	}
-	set.Kept = ""
-	u.Edits = append(u.Edits, set)
 	if relay, ok, err := w.planRelayRemoval(nil); err != nil {
 		return u, err
 	} else if ok {

@@ -43,12 +43,14 @@ func (Client) Wire(env clients.Env) clients.Wiring { return newWiring(env) }
 // wiring is where install puts things for one project and memory root.
 type wiring struct {
 	clients.Env
-	settings string // <project>/.claude/settings.json
+	settings    string // the settings install writes: shared or, with Local, local
+	shared      string // <project>/.claude/settings.json, committed with the project
+	local       string // <project>/.claude/settings.local.json, the user's own
+	bootImport  mdImport
+	skillImport mdImport // of the root's own skill.md
 	// userSettings is the user's own settings file, which takes the
 	// relays of wake's hooks (see [RelayCommand]); "" when unknown.
 	userSettings string
-	bootImport   mdImport
-	skillImport  mdImport // of the root's own skill.md
 	// globalImport is the import of the shared skill.md (skill.path) into
 	// ~/.claude/CLAUDE.md that an older wake added with boot = "skill",
 	// which every session of every project read: install moves it out
@@ -124,7 +126,8 @@ func (r *record) setHook(h hookSpec, file string, ed hookEdit) {
 
 func newWiring(env clients.Env) *wiring {
 	md := filepath.Join(env.Project, "CLAUDE.md")
-	w := &wiring{Env: env, settings: filepath.Join(env.Project, ".claude", "settings.json"),
+	w := &wiring{Env: env, shared: filepath.Join(env.Project, ".claude", SettingsFile),
+		local:        filepath.Join(env.Project, ".claude", LocalSettingsFile),
 		skill:        env.Config.Claude.Boot == tiers.BootSkill,
 		userSettings: userSettings(env),
 		bootImport:   mdImport{md, importLine(env.Project, filepath.Join(env.Root, tiers.BootPath), env.Home, false)},
@@ -133,8 +136,19 @@ func newWiring(env clients.Env) *wiring {
 		claudeDir := filepath.Join(env.Home, ".claude")
 		w.globalImport = mdImport{filepath.Join(claudeDir, "CLAUDE.md"), importLine(claudeDir, shared, env.Home, true)}
 	}
+	w.settings = w.shared
+	if env.Local {
+		w.settings = w.local
+	}
 	return w
 }
+
+// Claude Code's project settings: the shared file, committed, and the
+// user's own, which Claude Code keeps out of git.
+const (
+	SettingsFile      = "settings.json"
+	LocalSettingsFile = "settings.local.json"
+)
 
 // target is the import install adds.
 func (w *wiring) target() mdImport {
@@ -234,6 +248,12 @@ func (w *wiring) PlanInstall() (clients.InstallPlan, error) {
 	if w.ProjectOnly {
 		plan.Notes = append(plan.Notes, "Note: with --project-only, a Claude Code session started in a subdirectory of the project gets no memory and no hand-off: Claude Code reads the project's hooks only in the directory a session starts in.")
 	}
+	if w.Local && set.Changed {
+		plan.Notes = append(plan.Notes, "Note: the hooks are in .claude/settings.local.json, your own settings: keep it out of git (Claude Code ignores it in git when it creates the file itself; add it to .gitignore if wake created it). CLAUDE.md, which the project shares, still gets the import line.")
+	}
+	if other := w.otherSettings(); other != "" {
+		plan.Notes = append(plan.Notes, fmt.Sprintf("Note: %s runs wake's hooks too, so Claude Code now runs them twice: take them out with 'wake uninstall claude' first, then install again.", w.Show(other)))
+	}
 	if rel, err := filepath.Rel(w.Project, w.Root); err != nil || !filepath.IsLocal(rel) {
 		name := tiers.BootPath
 		if w.skill {
@@ -242,6 +262,23 @@ func (w *wiring) PlanInstall() (clients.InstallPlan, error) {
 		plan.Notes = append(plan.Notes, "Note: the memory root is outside the project, so Claude Code asks once, in an interactive session, before it follows the import; until then (and in 'claude -p') "+name+" is not imported and the hook's pointer to it is what the agent gets.")
 	}
 	return plan, nil
+}
+
+// otherSettings is the settings file install does not write when it
+// already runs wake's session-start hook; "".
+func (w *wiring) otherSettings() string {
+	other := w.local
+	if w.Local {
+		other = w.shared
+	}
+	data, err := afero.ReadFile(w.FS, other)
+	if err != nil {
+		return ""
+	}
+	if _, _, arr, err := claudeHookNodes(data, startHook.Event); err == nil && arr != nil && findWakeHook(data, arr, startHook) >= 0 {
+		return other
+	}
+	return ""
 }
 
 // addHooks plans adding each of wake's hooks the settings lack, in order,

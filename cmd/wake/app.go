@@ -111,7 +111,12 @@ func runAs(writer string, args, environ []string, stdin io.Reader, stdout, stder
 func (a *app) run(args []string) int {
 	cmd := a.rootCmdFor(args)
 	cmd.SetArgs(args)
-	err := cmd.ExecuteContext(context.Background())
+	ran, err := cmd.ExecuteContextC(context.Background())
+	var h hinter
+	if isUsage(err) && !(errors.As(err, &h) && h.Hint() != "") {
+		// The help to read is the command's own, not the whole tree's.
+		err = hintError{err, helpHint(ran)}
+	}
 	return a.report(err)
 }
 
@@ -136,15 +141,20 @@ func (a *app) report(err error) int {
 	if ce := (*store.ConflictError)(nil); errors.As(err, &ce) {
 		return exitFailed // rule 1: a check that would fail, caught before the write
 	}
-	var u usageError
-	var ie *store.InputError
-	if errors.As(err, &u) || errors.As(err, &ie) || isCobraUsage(err) {
+	if isUsage(err) {
 		if !hinted {
-			fmt.Fprintf(a.errOut, "wake: hint: run 'wake help' for usage\n")
+			fmt.Fprintf(a.errOut, "wake: hint: run 'wake --help' for usage\n")
 		}
 		return exitUsage
 	}
 	return exitError
+}
+
+// isUsage tells a command-line mistake (exit 2) from a failure.
+func isUsage(err error) bool {
+	var u usageError
+	var ie *store.InputError
+	return err != nil && (errors.As(err, &u) || errors.As(err, &ie) || isCobraUsage(err))
 }
 
 // isCobraUsage recognises the usage errors cobra makes itself.
@@ -223,13 +233,13 @@ func (a *app) bareRoot() *cobra.Command {
 		// text on stdout and exit 0, which a client hook would hand to the
 		// agent as if it were context.
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return hintError{usageError{errors.New("no command given")}, "run 'wake help' for the commands"}
+			return hintError{usageError{errors.New("no command given")}, "run 'wake --help' for the commands"}
 		},
 	}
 	root.SetOut(a.out)
 	root.SetErr(a.errOut)
 	addGroups(root)
-	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
+	root.SetFlagErrorFunc(flagError)
 	root.PersistentFlags().StringVar(&a.rootFlag, "root", "", "memory root `DIR` (default: $WAKE_ROOT, else the nearest .wake/ above the working directory)")
 	return root
 }
@@ -238,11 +248,7 @@ func noArgs(cmd *cobra.Command, args []string) error {
 	if len(args) == 0 {
 		return nil
 	}
-	err := usagef("unknown command %q for %q", args[0], cmd.CommandPath())
-	if s := cmd.SuggestionsFor(args[0]); len(s) > 0 {
-		return hintError{err, fmt.Sprintf("did you mean 'wake %s'?", s[0])}
-	}
-	return err
+	return unknownSubcommand(cmd, args[0])
 }
 
 func maxArgs(n int) cobra.PositionalArgs {

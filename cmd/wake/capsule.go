@@ -9,7 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/wakeproto/wake"
-	"github.com/wakeproto/wake/capsule"
+	"github.com/wakeproto/wake/internal/duration"
 	"github.com/wakeproto/wake/report"
 	"github.com/wakeproto/wake/store"
 	"github.com/wakeproto/wake/transcript"
@@ -151,7 +151,7 @@ func (a *app) capsulePruneCmd() *cobra.Command {
 			var age time.Duration
 			if o.olderThan != "" {
 				var err error
-				if age, err = capsule.ParseAge(o.olderThan); err != nil {
+				if age, err = duration.Parse(o.olderThan); err != nil {
 					return usagef("--older-than %v", err)
 				}
 			}

@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -138,14 +137,6 @@ func TestParseHandoffFileTexts(t *testing.T) {
 			t.Errorf("%s: %v is not a usage error", tc.name, err)
 		}
 	}
-}
-
-// isUsage reports whether err is one the command line answers with exit
-// status 2: its own usage errors and the input the library refuses.
-func isUsage(err error) bool {
-	var u usageError
-	var ie *store.InputError
-	return errors.As(err, &u) || errors.As(err, &ie)
 }
 
 // TestParseHandoffFileInvalidUTF8 names the field holding invalid UTF-8

@@ -25,6 +25,7 @@ type installOptions struct {
 	boot        wake.BootFiles
 	format      string // of the listing, with no client
 	mcp         bool
+	local       bool
 	projectOnly bool
 }
 
@@ -38,16 +39,18 @@ func (a *app) installCmd() *cobra.Command {
 		Args:    optionalClientArg,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 0 {
-				if o.mcp {
-					return usagef("--mcp applies to 'wake install CLIENT'")
-				}
-				if o.projectOnly {
-					return usagef("--project-only applies to 'wake install CLIENT'")
+				for _, f := range []string{"mcp", "local", "project-only"} {
+					if cmd.Flags().Changed(f) {
+						return usagef("--%s applies to 'wake install CLIENT'", f)
+					}
 				}
 				return a.clientsRun(o)
 			}
 			if cmd.Flags().Changed("format") {
 				return usagef("--format applies to 'wake install' with no client, which lists them")
+			}
+			if o.local && args[0] != "claude" {
+				return hintError{usagef("--local applies to claude only: %s has no per-user settings file of the project", args[0]), "run 'wake install " + args[0] + "' without it"}
 			}
 			return a.installRun(cmd.Context(), o, clientNamed(args[0]))
 		},
@@ -55,6 +58,7 @@ func (a *app) installCmd() *cobra.Command {
 	cmd.Flags().StringVar(&o.project, "project", "", "the project `DIR` the client runs in (default: the working directory)")
 	cmd.Flags().BoolVar(&o.mcp, "mcp", false, "also register 'wake mcp' as an MCP server in the client's config")
 	cmd.Flags().BoolVar(&o.projectOnly, "project-only", false, "Claude Code: wire the project alone, without the relay in ~/.claude/settings.json that gives sessions started in its subdirectories the memory")
+	cmd.Flags().BoolVar(&o.local, "local", false, "claude: put the hooks in .claude/settings.local.json, your own, not the shared .claude/settings.json")
 	addFormat(cmd, &o.format, "text or json (the list of clients)", "text", "json")
 	addSkillFlags(cmd, &o.boot)
 	return cmd
@@ -121,6 +125,8 @@ func (a *app) clientsRun(o *installOptions) error {
 	return nil
 }
 
+// clientArg requires one argument naming a known client, and says which
+// of the two was wrong: the count, or the name.
 func clientArg(cmd *cobra.Command, args []string) error {
 	if len(args) == 1 && clientNamed(args[0]) != nil {
 		return nil
@@ -129,7 +135,16 @@ func clientArg(cmd *cobra.Command, args []string) error {
 	for _, c := range installable() {
 		names = append(names, c.About().Name)
 	}
-	return hintError{usagef("%s takes one argument, the client: %s", cmd.CommandPath(), strings.Join(names, " or ")), "run '" + cmd.CommandPath() + " " + names[0] + "'"}
+	known := strings.Join(names, ", ")
+	if len(args) != 1 {
+		return hintError{usagef("%s takes one argument, the client (%s); got %d", cmd.CommandPath(), known, len(args)),
+			"run '" + cmd.CommandPath() + " " + names[0] + "'"}
+	}
+	err := usagef("%s: unknown client %q; wake knows %s", cmd.CommandPath(), args[0], known)
+	if s := closest(args[0], names); s != "" {
+		return hintError{err, fmt.Sprintf("did you mean '%s %s'?", cmd.CommandPath(), s)}
+	}
+	return hintError{err, "run 'wake install' to list the clients and what is wired"}
 }
 
 // projectDir resolves --project to an existing directory.
@@ -154,7 +169,7 @@ func (a *app) installRun(ctx context.Context, o *installOptions, c clients.Clien
 	if err != nil {
 		return err
 	}
-	opts := clients.Options{Wake: a.options(), Project: project, Root: a.rootFlag, Cwd: a.cwd, BootFiles: o.boot, MCP: o.mcp, ProjectOnly: o.projectOnly}
+	opts := clients.Options{Wake: a.options(), Project: project, Root: a.rootFlag, Cwd: a.cwd, BootFiles: o.boot, MCP: o.mcp, ProjectOnly: o.projectOnly, Local: o.local}
 	run := clients.Install
 	if o.uninstall {
 		run = clients.Uninstall

@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/wakeproto/wake"
+	"github.com/wakeproto/wake/internal/duration"
 	"github.com/wakeproto/wake/report"
 )
 
@@ -29,9 +30,9 @@ func (a *app) logCmd() *cobra.Command {
 		Args:    noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if since != "" {
-				d, err := time.ParseDuration(since)
-				if err != nil || d <= 0 {
-					return usagef("--since %q: want a positive duration such as 24h or 168h", since)
+				d, err := duration.Parse(since)
+				if err != nil {
+					return usagef("--since %v", err)
 				}
 				o.since = d
 			}
@@ -44,7 +45,7 @@ func (a *app) logCmd() *cobra.Command {
 			return a.logRun(o)
 		},
 	}
-	cmd.Flags().StringVar(&since, "since", "", "only entries from the last `DURATION` (e.g. 24h)")
+	cmd.Flags().StringVar(&since, "since", "", "only entries from the last `DURATION` (24h, 30d, 2w)")
 	cmd.Flags().StringVar(&o.op, "op", "", "only entries of this `OP` (init, handoff, decide, ...)")
 	addPage(cmd, &o.page)
 	addFormat(cmd, &o.format, "text or json", "text", "json")

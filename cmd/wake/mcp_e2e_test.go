@@ -106,7 +106,7 @@ func TestMCPTypeScriptClient(t *testing.T) {
 		t.Errorf("calls: %+v", r.Calls)
 	}
 	wakeupschema.Validate(t, []byte(r.Calls[len(r.Calls)-1].Text))
-	for i, w := range []string{`want "string"`, "because", "outside cold/", "positive duration", "must be one line", "page 9", "emacs"} {
+	for i, w := range []string{`want "string"`, "because", "outside cold/", "not a duration", "must be one line", "page 9", "emacs"} {
 		if c := r.Bad[i]; !c.IsError || !strings.Contains(c.Text, w) {
 			t.Errorf("bad %s: error %v, want %q in %q", c.Name, c.IsError, w, c.Text)
 		}

@@ -223,7 +223,7 @@ func (ct *clonesTeam) checkUsable(c string) {
 		}
 	}
 	out, _ = ct.run(c, "wake", "remember", "after the merge")
-	ct.run(c, "wake", "remember", "--done", fmt.Sprint(reminderNumber(ct.t, out)), "--because", "done at once")
+	ct.run(c, "wake", "remember", "done", fmt.Sprint(reminderNumber(ct.t, out)), "--because", "done at once")
 	ct.run(c, "wake", "handoff", "--summary", "after the merge", "--next", "settle the server language")
 	ct.run(c, "wake", "load")
 	// The double reversal is still the only failure.

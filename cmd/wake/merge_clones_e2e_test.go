@@ -179,7 +179,7 @@ func (ct *clonesTeam) sessions(c string, from, to int) (handoffs [][3]string, ta
 		case i == 5:
 			run("wake", "reverse", ids[1], "--by", fmt.Sprintf("Clone %s drops module %s2", c, c), "--because", "it was folded in")
 		case i == 6:
-			run("wake", "remember", "--done", fmt.Sprint(reminders[2]), "--because", "looked at by "+c)
+			run("wake", "remember", "done", fmt.Sprint(reminders[2]), "--because", "looked at by "+c)
 		case i == 4 && c != "c":
 			// An entry written by hand with an old short ID, the same on
 			// a and b, two different decisions.
@@ -193,7 +193,7 @@ func (ct *clonesTeam) sessions(c string, from, to int) (handoffs [][3]string, ta
 		case i == 8:
 			run("wake", "uphold", ids[3], "--because", "module "+c+"4 is fine after all")
 		case i == 9 && c == "c":
-			run("wake", "remember", "--done", "1", "--because", "done on c")
+			run("wake", "remember", "done", "1", "--because", "done on c")
 		}
 		task := fmt.Sprintf("- [ ] task %s%d: module %s%d", c, i, c, i)
 		tasks = append(tasks, task)

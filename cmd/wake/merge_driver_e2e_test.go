@@ -136,7 +136,7 @@ func TestMergeDriverTwoClones(t *testing.T) {
 	g.run("a", "wake", "reverse", id, "--by", "Use Rust", "--because", "safer")
 	g.commit("a", "a: reverse")
 	g.run("a", "wake", "remember", "a reminder")
-	g.run("a", "wake", "remember", "--done", "1", "--because", "built")
+	g.run("a", "wake", "remember", "done", "1", "--because", "built")
 	g.commit("a", "a: remember")
 	g.run("a", "wake", "handoff", "--summary", "a side", "--next", "a next")
 	g.commit("a", "a: handoff")

@@ -20,8 +20,8 @@ func TestRememberJSONGolden(t *testing.T) {
 	}{
 		{"remember-add.json", []string{"remember", "Outline the onboarding UX spike", "--topic", "ux", "--next", "Review the mockups", "--tag", "ux,spike", "--format", "json"}},
 		{"", []string{"remember", "Check the flaky test"}},
-		{"remember-done.json", []string{"remember", "--done", "2", "--because", "fixed in #12", "--format", "json"}},
-		{"remember-list.json", []string{"remember", "--list", "--all", "--format", "json"}},
+		{"remember-done.json", []string{"remember", "done", "2", "--because", "fixed in #12", "--format", "json"}},
+		{"remember-list.json", []string{"remember", "list", "--all", "--format", "json"}},
 	} {
 		a, out, errOut := newTestApp(t, dir)
 		if code := a.run(tc.args); code != 0 {

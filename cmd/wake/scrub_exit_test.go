@@ -100,8 +100,8 @@ func TestConfirmationsScrubbed(t *testing.T) {
 		{"uphold", "1", "--because", "we keep " + slack},
 		{"reverse", "1", "--by", "Deploy with a vault " + gh, "--because", "keys leak " + aws},
 		{"remember", "rotate " + gh, "--topic", "keys " + aws, "--next", "ask " + slack, "--tag", "ops"},
-		{"remember", "--done", "1", "--because", "rotated " + gh},
-		{"remember", "--list", "--all"},
+		{"remember", "done", "1", "--because", "rotated " + gh},
+		{"remember", "list", "--all"},
 		{"handoff", "--summary", "rotated " + gh, "--next", "check " + aws, "--risk", "old " + slack, "--mood", "calm " + gh,
 			"--happened", "found " + aws, "--decision", "Keep keys in a vault " + gh + " because " + slack,
 			"--changed", "ci.yml: dropped " + gh, "--thread", "the " + aws + " audit", "--successor", "watch " + slack},
@@ -164,7 +164,7 @@ func TestLedgerHoldsNoSecretText(t *testing.T) {
 				{"reverse", "1", "--by", "Use YAML " + canary, "--because", "anchors " + canary},
 				{"decide", "Use JSON for logs " + canary, "--because", "jq " + canary},
 				{"remember", "again " + canary, "--topic", canary},
-				{"remember", "--done", "1", "--because", "done " + canary},
+				{"remember", "done", "1", "--because", "done " + canary},
 			} {
 				if code, out := runScrub(t, dir, args...); code != 0 || strings.Contains(out, canary) {
 					t.Errorf("wake %s: exit %d:\n%s", strings.Join(args, " "), code, out)

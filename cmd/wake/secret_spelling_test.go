@@ -162,7 +162,7 @@ func spellingCommands(id string) [][]string {
 		{"reverse", id, "--by", "Use YAML", "--because", "anchors"},
 		{"wakeup", "--task", "tabs preference plan"}, {"wakeup", "--task", "tabs preference plan", "--format", "json"},
 		{"cold"}, {"cold", "plan.md"}, {"skill"}, {"log"},
-		{"remember", "--list"}, {"capsule", "--objective", "carry on"},
+		{"remember", "list"}, {"capsule", "--objective", "carry on"},
 		{"mcp"},
 		{"handoff", "--summary", "second session", "--next", "ship"},
 		{"load"},
