@@ -85,23 +85,21 @@ func (c *Context) addTrajectory(o Options) {
 	// recent/ holds copies of the newest records (and an older wake's
 	// summaries, which are records of their own): each session once,
 	// however many sessions share its second.
-	type key struct {
-		at                        int64
-		summary, next, risk, held string
-	}
-	seen := map[key]bool{}
 	// The cold index keeps a long summary (and next, and risk) cut short,
-	// the copy in recent/ whole: a copy is known by their opening words.
-	open := func(s string) string {
-		r := []rune(strings.TrimRight(s, "…"))
-		return string(r[:min(len(r), 40)])
+	// the copy in recent/ whole: a copy is the same session at the same
+	// time whose fields are the other's, or their opening words.
+	same := func(a, b string) bool {
+		a, b = strings.TrimRight(a, "…"), strings.TrimRight(b, "…")
+		return strings.HasPrefix(a, b) || strings.HasPrefix(b, a)
 	}
+	var kept []TrajectoryEntry
 	recs = slices.DeleteFunc(recs, func(e TrajectoryEntry) bool {
-		k := key{e.At.Unix(), open(e.Summary), open(e.Next), open(e.Risk), e.Held}
-		if seen[k] {
-			return true
+		for _, k := range kept {
+			if k.At.Unix() == e.At.Unix() && k.Held == e.Held && same(k.Summary, e.Summary) && same(k.Next, e.Next) && same(k.Risk, e.Risk) {
+				return true
+			}
 		}
-		seen[k] = true
+		kept = append(kept, e)
 		return false
 	})
 	if len(recs) > 0 && recs[0].Held == "" {
