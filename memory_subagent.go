@@ -80,6 +80,15 @@ func knownFacts(known string) map[string]bool {
 		if key, v, ok := strings.Cut(kl, ":"); ok && key != "" && !strings.Contains(key, " ") {
 			out[strings.TrimSpace(v)] = true
 		}
+		// The announcement's sentences ("Resumed. Last session: X.
+		// Current focus: Y."), which the HANDOFF view leaves to it.
+		if strings.HasPrefix(kl, "Resumed. ") {
+			for _, sent := range strings.Split(kl, ". ") {
+				if _, v, ok := strings.Cut(sent, ": "); ok {
+					out[strings.TrimRight(strings.TrimSpace(v), ". ")] = true
+				}
+			}
+		}
 	}
 	return out
 }

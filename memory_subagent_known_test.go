@@ -21,6 +21,14 @@ func TestKnownLine(t *testing.T) {
 			t.Errorf("knownLine(%q) = %v, want %v", l, got, want)
 		}
 	}
+	// The HANDOFF view leaves the summary and next priority to the
+	// announcement: its sentences are facts too.
+	announced := knownFacts("Resumed. Last session: Wired wake into Claude Code. Current focus: Ship the end-to-end test.\n\nsession_summary: as announced\n")
+	for _, l := range []string{"- **Objective:** Ship the end-to-end test", "- **Status** (handed off 2026-11-28T13:50:20Z): Wired wake into Claude Code"} {
+		if !knownLine(l, announced) {
+			t.Errorf("knownLine(%q) with the announcement = false", l)
+		}
+	}
 	if knownLine("- **Objective:** Ship the end-to-end test", nil) {
 		t.Error("with no boot context, a line is known")
 	}

@@ -214,7 +214,7 @@ func (s *server) addTools() {
 			return a.Page
 		}, s.cold)
 	textTool(s, toolInfo{Name: "wake_decide", Title: "Record a decision",
-		Description: "Append a decision to the decision log as you make it, with why. One that contradicts a decision in force is refused unless force is set, and then recorded contested for the user to settle. Same as `wake decide \"WHAT\" --because \"WHY\"`."},
+		Description: "Append a decision to the decision log as you make it, with why. One that contradicts a decision in force is refused unless force is set, and then recorded contested for the user to settle. Same as `wake decide` in a shell."},
 		func(decideArgs) int { return 1 }, s.decide)
 	textTool(s, toolInfo{Name: "wake_contest", Title: "Contest a decision",
 		Description: "Object to a decision in force instead of overriding it silently: records the objection and a proposal; the user then settles it (wake reverse or wake uphold, on the command line). Same as `wake contest`."},
