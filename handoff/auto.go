@@ -169,7 +169,11 @@ func (f Facts) carried() string {
 func (f Facts) threads() []string {
 	var out []string
 	if s := f.Session; s != nil {
-		for _, u := range s.FollowUps {
+		// The first is the next priority's (each fact once).
+		for i, u := range s.FollowUps {
+			if i == 0 && len([]rune(u)) <= 200 {
+				continue
+			}
 			out = append(out, "Left open by the agent's last message: "+quote(u))
 		}
 	}
@@ -225,7 +229,20 @@ func (f Facts) happened() []string {
 		out = append(out, fmt.Sprintf("Recorded %s in the decision log (see wake decisions).", count(n, "decision")))
 	}
 	if s.LastMessage != "" {
-		out = append(out, "The agent's last message: "+quote(s.LastMessage))
+		// What it left open is the next priority and the open threads:
+		// the message is quoted without it (each fact once).
+		msg := s.LastMessage
+		for _, u := range s.FollowUps {
+			msg = strings.TrimSpace(strings.Replace(msg, u, "", 1))
+		}
+		switch {
+		case msg == "":
+			out = append(out, "The agent's last message left work open: see the next priority and the open threads.")
+		case msg != s.LastMessage:
+			out = append(out, "The agent's last message: "+quote(msg)+" (what it left open: the next priority and the open threads)")
+		default:
+			out = append(out, "The agent's last message: "+quote(msg))
+		}
 	}
 	return out
 }

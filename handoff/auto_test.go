@@ -32,8 +32,9 @@ func TestAutoNextAndThreads(t *testing.T) {
 		next    string
 		threads []string
 	}{
+		// The first thing left open is the next priority's alone.
 		{"left open", open, "Import the CSV", byOpen, []string{
-			"Left open by the agent's last message: “The goldens still need regenerating.”", "Left open by the agent's last message: “TODO: docs.”",
+			"Left open by the agent's last message: “TODO: docs.”",
 			previous + "“Import the CSV”"}},
 		{"asked", asked, "Import the CSV", byPrompt, []string{previous + "“Import the CSV”"}},
 		{"asked, carried before", asked, CarriedPrefix + "Import the CSV", byPrompt, []string{previous + "“Import the CSV”"}},

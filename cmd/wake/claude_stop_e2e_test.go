@@ -74,9 +74,9 @@ func TestClaudeCodeStopAndEnd(t *testing.T) {
 		"summary: 'Automatic hand-off (the session ended without one): the agent''s tools edited 1 file (notes.txt); the user asked: “" + prompt + "”'",
 		"- The agent's tools edited: notes.txt (Write)\n",
 		"## What changed (files)\n- notes.txt (untracked, uncommitted)\n",
-		// The last message of the work, not the answer to the hook.
-		"- The agent's last message: “" + work + "”\n",
-		"## Open threads\n- Left open by the agent's last message: “The weekly totals still need checking against the till rolls.”\n",
+		// The last message of the work, not the answer to the hook; what
+		// it left open is the next priority's, once.
+		"- The agent's last message: “Wrote the notes.” (what it left open: the next priority and the open threads)\n",
 		"from the claude transcript " + filepath.Join(filepath.Dir(proj), "home", ".claude", "projects"),
 	} {
 		if !strings.Contains(got, want) {
