@@ -204,7 +204,7 @@ func codexStopAndEnd(t *testing.T, p *codexProject, stub *responsesStub) {
 	// open thread.
 	for _, want := range []string{"Automatic hand-off", "notes/todo.txt", "add a todo note",
 		"- The agent's last message: “Added notes/todo.txt.” (what it left open: the next priority and the open threads)\n",
-		"then take up what the agent's last message left open: “Not yet wired into the release checklist.”"} {
+		"left open: “Not yet wired into the release checklist.”"} {
 		if !strings.Contains(string(now), want) {
 			t.Errorf("the automatic hand-off lacks %q:\n%s", want, now)
 		}
