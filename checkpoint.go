@@ -52,6 +52,11 @@ func (m *Memory) Checkpoint(name string, f transcript.Format, sessionID string) 
 	for _, item := range in.Session.Happened.Items {
 		b.WriteString("- " + item + "\n")
 	}
+	// What the last message left open, which the hand-off's record keeps
+	// as its next priority and threads, the checkpoint says here.
+	for _, u := range s.FollowUps {
+		b.WriteString("- Left open by its last message: “" + u + "”\n")
+	}
 	text := b.String()
 	if err := store.WriteState(m.o.FS, m.root, checkpointName(sessionID), []byte(text)); err != nil {
 		return "", err
