@@ -51,7 +51,14 @@ func (c *Context) admitFile(f *File, counter budget.Counter) {
 		}
 		// So are its comments, notes to whoever edits it by hand (how to
 		// append an entry), which Claude Code leaves out of an import too.
-		f.Content = htmlComment.ReplaceAllString(f.Content, "")
+		// A "comment" that spans a code fence's marker is not one to
+		// drop: the fence may hold the text, and it stays.
+		f.Content = htmlComment.ReplaceAllStringFunc(f.Content, func(c string) string {
+			if strings.Contains(c, "```") || strings.Contains(c, "~~~") {
+				return c
+			}
+			return ""
+		})
 	}
 	f.full = f.Content
 	f.bodyTokens = counter.Count(f.Content)

@@ -104,3 +104,17 @@ func TestTrajectoryCopyOnce(t *testing.T) {
 		t.Errorf("the session has %d trajectory lines:\n%s", n, c.Trajectory.Text())
 	}
 }
+
+// TestCommentsLeftOut: the boot context leaves out a file's HTML comments
+// (notes to a hand editor), but not text a "comment" would swallow
+// across a code fence.
+func TestCommentsLeftOut(t *testing.T) {
+	t.Parallel()
+	fsys := demoFS(t)
+	body := "# Open questions\n\n<!-- Add one with - -->\n- Is VAT per invoice?\n\n```html\n<!-- in a fence\n```\n- Kept after the fence\n\nEnd -->\n"
+	afero.WriteFile(fsys, "/demo/warm/open_questions.md", []byte(body), 0o644)
+	_, md := build(t, fsys, demo.Config(t, fsys), encoder(t))
+	if strings.Contains(md, "Add one with") || !strings.Contains(md, "Is VAT per invoice?") || !strings.Contains(md, "- Kept after the fence") {
+		t.Errorf("the comments are not left out, or a fence's text is lost:\n%s", md)
+	}
+}
