@@ -87,6 +87,7 @@ func hookDelta(c *Context, t HookTarget, h HookClient) string {
 	secs := c.Sections()
 	var titles []string
 	var body strings.Builder
+	var held map[string]bool // the imported copy's items, made once
 	for _, s := range secs {
 		if heldWhole(t.Before, s.Text) {
 			continue
@@ -96,8 +97,11 @@ func hookDelta(c *Context, t HookTarget, h HookClient) string {
 			// nothing in them is the session's to act on.
 			continue
 		}
+		if held == nil {
+			held = itemSet(t.Before)
+		}
 		titles = append(titles, s.Title)
-		body.WriteString(newInSection(t.Before, s))
+		body.WriteString(newInSection(t.Before, held, s))
 	}
 	gone := ""
 	if g := goneSections(t.Before, secs); len(g) > 0 {
@@ -125,7 +129,7 @@ func hookDelta(c *Context, t HookTarget, h HookClient) string {
 // not: its heading, then each of its items (a list item with its
 // continuation lines, or a paragraph) the copy lacks, so that nothing the
 // session holds is said twice. A section new as a whole is given whole.
-func newInSection(before string, s Section) string {
+func newInSection(before string, held map[string]bool, s Section) string {
 	text := strings.TrimLeft(s.Text, "\n")
 	head, rest, _ := strings.Cut(text, "\n")
 	var b strings.Builder
@@ -140,7 +144,7 @@ func newInSection(before string, s Section) string {
 	}
 	added := 0
 	for _, item := range sectionItems(rest) {
-		if !strings.Contains(before, item) {
+		if !held[item] {
 			b.WriteString("\n" + item + "\n")
 			added++
 		}
@@ -149,6 +153,17 @@ func newInSection(before string, s Section) string {
 		b.WriteString("\n(Nothing new: only what it no longer holds changed; boot.md has it as it is now.)\n")
 	}
 	return b.String()
+}
+
+// itemSet is the set of the items of text ([sectionItems]): what an
+// item of a new context is looked up in, once each, rather than searched
+// for through the whole imported copy.
+func itemSet(text string) map[string]bool {
+	out := map[string]bool{}
+	for _, item := range sectionItems(text) {
+		out[item] = true
+	}
+	return out
 }
 
 // sectionItems splits a section's body into its items: each list item
