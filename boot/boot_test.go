@@ -90,6 +90,19 @@ func bigDecisions(n int) string {
 	return b.String()
 }
 
+// distinctDecisions is a log as long as bigDecisions(n) whose titles are
+// two words apart: titles one word apart are all candidates of the
+// contradiction check, n² pairs a real log does not have, which a test
+// about something else need not pay for.
+func distinctDecisions(n int) string {
+	var b strings.Builder
+	b.WriteString("---\nsummary: a long log\n---\n# Decisions\n\n")
+	for i := range n {
+		fmt.Fprintf(&b, "[2026-01-%02d] DECISION: Adopt practice %d for stage %d BECAUSE: experiment %d showed it saves time\nSTATUS: active\n\n", i%28+1, i, 7*i+3, i)
+	}
+	return b.String()
+}
+
 func TestLoadCompressesOversizedFile(t *testing.T) {
 	t.Parallel()
 	fsys := demoFS(t)
@@ -211,7 +224,7 @@ func TestLoadBadFiles(t *testing.T) {
 func TestWarmLoadNeedsNoEncoder(t *testing.T) {
 	t.Parallel()
 	fsys := demoFS(t)
-	afero.WriteFile(fsys, "/demo/warm/decisions.md", []byte(bigDecisions(1200)), 0o644)
+	afero.WriteFile(fsys, "/demo/warm/decisions.md", []byte(distinctDecisions(1200)), 0o644)
 	cfg := tiers.DefaultConfig()
 	first := freshEncoder(t)
 	c := OpenCache(fsys, "/demo", first)
