@@ -84,8 +84,13 @@ type exitStatus int
 func (e exitStatus) Error() string { return fmt.Sprintf("exit status %d", int(e)) }
 
 func run(args, environ []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	return runAs("", args, environ, stdin, stdout, stderr)
+	return runAs(linkedWriter, args, environ, stdin, stdout, stderr)
 }
+
+// linkedWriter is empty in every build but the one the command-line
+// scenarios run (-ldflags -X main.linkedWriter=wtest), whose roots then
+// get the same writer id, and so the same names and IDs, at every run.
+var linkedWriter string
 
 // runAs is run with the writer id a root is given when it has none yet;
 // "" gives a random one, as it should be but in tests.

@@ -61,21 +61,37 @@ func (w withBinDir) Run() int {
 // buildOnce builds the wake binary on first use only, so that a run of
 // tests that never start it as a process (-short, -run) does not pay for
 // the build.
-var buildOnce = sync.OnceValues(func() (string, error) {
+var buildOnce = sync.OnceValues(func() (string, error) { return buildWake("wake", "") })
+
+// buildScenarioOnce builds, on first use, the wake the scenarios run: one
+// whose roots get the writer id wtest. A process of its own starts in
+// half the time of the test binary run as wake, whose init is the tests'
+// too, and the scenarios start it some 800 times.
+var buildScenarioOnce = sync.OnceValues(func() (string, error) {
+	return buildWake("scenario", "-X main.linkedWriter=wtest")
+})
+
+// buildWake builds wake into a directory of its own under testBinDir,
+// with the given -ldflags.
+func buildWake(name, ldflags string) (string, error) {
 	if testBinDir == "" {
 		return "", fmt.Errorf("no directory to build wake into: TestMain did not run")
 	}
-	bin := filepath.Join(testBinDir, "wake")
+	dir := filepath.Join(testBinDir, name)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", err
+	}
+	bin := filepath.Join(dir, "wake")
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, "go", "build", "-o", bin, ".")
+	cmd := exec.CommandContext(ctx, "go", "build", "-ldflags="+ldflags, "-o", bin, ".")
 	// Built as the README's install builds it: static, with no C.
 	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
 	if out, err := cmd.CombinedOutput(); err != nil {
 		return "", fmt.Errorf("go build: %v\n%s", err, out)
 	}
 	return bin, nil
-})
+}
 
 // wakeBinary returns the wake binary, built once for all the tests that
 // run it as a process. It is alone in its directory, so that directory can
