@@ -96,6 +96,8 @@ func (m *Memory) AutoHandoff(ctx context.Context, o AutoOptions) (AutoResult, er
 		if decisions, err = m.decisionsSince(res.Since); err != nil {
 			return res, err
 		}
+	} else if decisions, err = m.decisionsOf(mark.SessionID, mark.workSince()); err != nil {
+		return res, err
 	}
 	// The work tree's changes are the session's own only where its
 	// transcript says so: another session on the same tree, or a
@@ -174,6 +176,16 @@ func (k SessionMark) Since() time.Time {
 		return k.HandedOff
 	}
 	return k.Start
+}
+
+// workSince is where the work not yet handed off begins, to the second
+// as the ledger keeps it: the second after the session's hand-off (see
+// [Memory.scope]), or the second of its start.
+func (k SessionMark) workSince() time.Time {
+	if a := k.after(); !a.IsZero() {
+		return a.Add(time.Second)
+	}
+	return k.Start.UTC().Truncate(time.Second)
 }
 
 // after is the time of the session's hand-off that its work not yet
@@ -312,9 +324,6 @@ func (m *Memory) warnSkipped(name string, s *transcript.Summary) {
 	}
 }
 
-// decisionOps are the ledger's operations on the decision log that a
-// session's work includes.
-var decisionOps = map[string]bool{"decide": true, "reverse": true, "contest": true, "uphold": true}
 
 // decisionsSince counts the decision-log changes the ledger records since
 // start: a session's, when no transcript tells which are.
@@ -332,6 +341,27 @@ func (m *Memory) decisionsSince(start time.Time) (int, error) {
 	return n, nil
 }
 
+// decisionsOf counts the decision-log changes the ledger records since
+// the second of since that name session id as theirs: the decisions its
+// commands and MCP tools made, which its transcript may not show yet
+// (Claude Code writes its transcript behind the session).
+func (m *Memory) decisionsOf(id string, since time.Time) (int, error) {
+	if id == "" {
+		return 0, nil
+	}
+	entries, _, err := store.ReadLedgerSince(m.o.FS, m.root, since.UTC().Truncate(time.Second))
+	if err != nil {
+		return 0, err
+	}
+	n := 0
+	for _, e := range entries {
+		if store.DecisionOps[e.Op] && e.Session == id {
+			n++
+		}
+	}
+	return n, nil
+}
+
 // inSession reports whether ledger entry e is a decision made in the
 // session that started at start. The ledger keeps times to the second: an
 // entry of the start's own second may be from just before it (a decision
@@ -339,7 +369,7 @@ func (m *Memory) decisionsSince(start time.Time) (int, error) {
 // a hand-off of that second is taken for the session's, so that it is
 // never overwritten.
 func inSession(e store.Entry, start time.Time) bool {
-	return decisionOps[e.Op] && !e.At.Before(start)
+	return store.DecisionOps[e.Op] && !e.At.Before(start)
 }
 
 // previousNext is the next priority the last hand-off left in main.md's
@@ -399,5 +429,10 @@ func (m *Memory) SessionWork(name string, f transcript.Format, k SessionMark) (S
 		w.Edited = s.Edits[0].Path
 	}
 	w.Decisions = s.Decisions
+	if !w.DidWork() {
+		if w.Decisions, err = m.decisionsOf(k.SessionID, k.workSince()); err != nil {
+			return w, err
+		}
+	}
 	return w, nil
 }

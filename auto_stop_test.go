@@ -10,6 +10,8 @@ import (
 	"github.com/spf13/afero"
 
 	"github.com/wakeproto/wake"
+	"github.com/wakeproto/wake/internal/memlock"
+	"github.com/wakeproto/wake/store"
 	"github.com/wakeproto/wake/transcript"
 )
 
@@ -92,5 +94,56 @@ func TestAutoHandoffMemoryIsNotWork(t *testing.T) {
 	latest := readMem(t, fsys, "/p/.wake/recent/latest.md")
 	if !strings.Contains(latest, "- The agent's tools edited: notes.txt (Write)\n") || strings.Contains(latest, "decisions.md") || strings.Contains(latest, "ledger.jsonl") {
 		t.Errorf("latest.md lists the memory's files as the agent's edits:\n%s", latest)
+	}
+}
+
+// TestSessionDecisionThroughTheLedger: a decision a session makes in its
+// first second through a tool (wake's MCP server, or its command in the
+// session's shell) is its work for the Stop hook and the automatic
+// hand-off even when its transcript does not show it yet, as Claude
+// Code's, written behind the session, may not: the decision's ledger line
+// names the session its environment gave. Another session's decision,
+// or one no session names, in that second is not.
+func TestSessionDecisionThroughTheLedger(t *testing.T) {
+	t.Parallel()
+	_, fsys, now := autoMemory(t) // 10:00; a hand-off at 09:00
+	start := now.Add(400 * time.Millisecond)
+	afero.WriteFile(fsys, "/t/s1.jsonl", []byte(`{"type":"user","message":{"role":"user","content":"record that we bake at dawn"},"timestamp":"`+start.Format(time.RFC3339Nano)+`","cwd":"/p","sessionId":"s1"}`+"\n"), 0o644)
+	at := now.Add(700 * time.Millisecond) // the start's own second
+	open := func(env map[string]string) *wake.Memory {
+		m, err := wake.Open("/p/.wake", wake.Options{FS: fsys, Env: env, Now: func() time.Time { return at }, Locker: &memlock.Locker{}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return m
+	}
+	ctx := context.Background()
+	// A terminal's decision and another session's, in the same second.
+	if _, err := open(map[string]string{}).Decide(ctx, store.NewDecision{What: "Use cents", Why: "floats round"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := open(map[string]string{"CLAUDE_CODE_SESSION_ID": "s2"}).Decide(ctx, store.NewDecision{What: "Use TOML for config", Why: "it has comments"}); err != nil {
+		t.Fatal(err)
+	}
+	m := open(map[string]string{})
+	if w, err := sessionWork(m, "/t/s1.jsonl", transcript.Claude); err != nil || w.DidWork() {
+		t.Fatalf("the session is given another's decisions: %+v %v", w, err)
+	}
+	if _, err := open(map[string]string{"CLAUDE_CODE_SESSION_ID": "s1"}).Decide(ctx, store.NewDecision{What: "Bake at dawn", Why: "the ovens are free"}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(readMem(t, fsys, "/p/.wake/ledger.jsonl"), `"session":"s1"`) {
+		t.Fatal("the decision's ledger line does not name its session")
+	}
+	w, err := sessionWork(m, "/t/s1.jsonl", transcript.Claude)
+	if err != nil || w.Decisions != 1 {
+		t.Fatalf("the Stop hook does not count the session's decision: %+v %v", w, err)
+	}
+	res, err := m.AutoHandoff(ctx, wake.AutoOptions{Transcript: "/t/s1.jsonl", Boot: wake.BootFiles{NoSkill: true}})
+	if err != nil || res.Written == nil {
+		t.Fatalf("AutoHandoff: %+v %v", res, err)
+	}
+	if latest := readMem(t, fsys, "/p/.wake/recent/latest.md"); !strings.Contains(latest, "recorded 1 decision") {
+		t.Errorf("the automatic hand-off does not count the session's decision:\n%s", latest)
 	}
 }

@@ -211,7 +211,7 @@ func (m *Memory) Trust() tiers.Trust { return m.trust }
 // Store is the root's one place of writes, for the operations this
 // package does not wrap.
 func (m *Memory) Store() *store.Store {
-	return &store.Store{FS: m.o.FS, Root: m.root, Now: m.o.Now, Locker: m.o.Locker, Guard: checks.Conflicts, Writer: m.o.Writer}
+	return &store.Store{FS: m.o.FS, Root: m.root, Now: m.o.Now, Locker: m.o.Locker, Guard: checks.Conflicts, Writer: m.o.Writer, Session: SessionFromEnv(m.o.Env)}
 }
 
 // bootOptions is what the boot pipeline reads with.

@@ -33,7 +33,7 @@ type Facts struct {
 	Transcript string              // the transcript's file
 	Start      time.Time
 	After      time.Time  // the session's last hand-off, which this one follows; zero when none
-	Decisions  int        // without a transcript, the decision-log changes in the ledger since
+	Decisions  int        // the decision-log changes in the ledger since (with a transcript, those naming the session)
 	Changed    tiers.List // git's files changed since Start
 	Carried    string     // the previous hand-off's next priority
 	// Recovered says the hand-off is written at a later session's start,
@@ -114,10 +114,11 @@ func (f Facts) what() string {
 }
 
 // decided is how many decisions the session recorded: those its
-// transcript shows it making, else the ledger's count.
+// transcript shows it making, or the ledger's count when that is more
+// (with a transcript, the lines naming the session: a transcript may lag).
 func (f Facts) decided() int {
 	if f.Session != nil {
-		return f.Session.Decisions
+		return max(f.Session.Decisions, f.Decisions)
 	}
 	return f.Decisions
 }

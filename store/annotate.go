@@ -268,9 +268,14 @@ func appendLines(text string, e tiers.Decision, lines ...string) string {
 }
 
 // ledgerEntry is a decision command's ledger line, stamped now to the
-// second as the ledger keeps it, so that recovery can find it there.
+// second as the ledger keeps it, so that recovery can find it there; a
+// change of the decisions names the session that made it, when known.
 func (s *Store) ledgerEntry(op, summary string) Entry {
-	return Entry{At: s.Now().UTC().Truncate(time.Second), Op: op, Paths: []string{tiers.DecisionsPath}, ChangeSummary: summary}
+	e := Entry{At: s.Now().UTC().Truncate(time.Second), Op: op, Paths: []string{tiers.DecisionsPath}, ChangeSummary: summary}
+	if DecisionOps[op] {
+		e.Session = s.Session
+	}
+	return e
 }
 
 func (s *Store) day() string { return s.Now().UTC().Format("2006-01-02") }

@@ -18,6 +18,10 @@ import (
 	"github.com/wakeproto/wake/tiers"
 )
 
+// DecisionOps are the ledger's operations on the decision log that a
+// session's work includes.
+var DecisionOps = map[string]bool{"decide": true, "reverse": true, "contest": true, "uphold": true}
+
 // Entry is one line of ledger.jsonl (DESIGN section 5).
 type Entry struct {
 	At            time.Time `json:"at"`
@@ -42,7 +46,9 @@ type Entry struct {
 	Auto bool `json:"auto,omitempty"`
 	// Session is the client's id of the session a hand-off was written for
 	// (the hook's, or the one its client put in the environment), so that
-	// it is told from another session's ([SessionHandoffs]).
+	// it is told from another session's ([SessionHandoffs]); on a
+	// decision's line, the session whose command or MCP tool made it,
+	// when its client put one in the environment.
 	Session string `json:"session,omitempty"`
 	// Writer is the writer id of the clone or worktree that wrote the line
 	// ([WriterID]), so that lines from two clones merged into one ledger

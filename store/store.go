@@ -27,6 +27,11 @@ type Store struct {
 	// (see [WriterID]); empty means a random one. A root that has one
 	// keeps it. Tests set it to make names and ledger lines repeatable.
 	Writer string
+	// Session is the client's id of the session the process runs in
+	// (from its environment; "" when none names one): a decision's
+	// ledger line names it, so that the session's hooks count the
+	// decision as its work however the transcript lags ([Entry.Session]).
+	Session string
 }
 
 // Path returns the file-system path of rel under the root.

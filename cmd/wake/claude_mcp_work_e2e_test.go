@@ -76,6 +76,14 @@ func TestClaudeCodeMCPDecisionIsWork(t *testing.T) {
 	if !strings.Contains(ledger, `"op":"decide"`) || !strings.Contains(ledger, "Bake at dawn") {
 		t.Fatalf("the MCP call recorded no decision:\n%s", ledger)
 	}
+	// The decision's line names the session (Claude Code gives its MCP
+	// servers CLAUDE_CODE_SESSION_ID), so Stop counts it however far its
+	// transcript lags behind.
+	for _, l := range strings.Split(ledger, "\n") {
+		if strings.Contains(l, "Bake at dawn") && !strings.Contains(l, `"session":"`) {
+			t.Errorf("the decision's ledger line names no session: %s", l)
+		}
+	}
 	asked := false
 	for _, r := range stub.takeRequests() {
 		if strings.Contains(strings.Join(r, "\n"), "wake: this session recorded decisions") {
