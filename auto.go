@@ -324,7 +324,6 @@ func (m *Memory) warnSkipped(name string, s *transcript.Summary) {
 	}
 }
 
-
 // decisionsSince counts the decision-log changes the ledger records since
 // start: a session's, when no transcript tells which are.
 func (m *Memory) decisionsSince(start time.Time) (int, error) {
