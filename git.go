@@ -126,7 +126,11 @@ func (m *Memory) wakeOwned(top, treeRoot string) []string {
 	// second after wake's write is still taken for wake's.
 	// Only the ledger's lines appended since the last hand-off are read
 	// ([store.OutsideWrites]).
-	for abs, e := range store.OutsideWrites(m.o.FS, m.root) {
+	for p, e := range store.OutsideWrites(m.o.FS, m.root) {
+		abs, ok := store.OutsidePath(m.root, m.home(), p)
+		if !ok {
+			continue
+		}
 		fi, err := m.o.FS.Stat(abs)
 		switch {
 		case errors.Is(err, fs.ErrNotExist) && e.Op != "uninstall":

@@ -20,7 +20,7 @@ func TestWakeOwned(t *testing.T) {
 	for _, f := range []struct {
 		path string
 		mod  time.Time
-	}{{"/top/.claude/settings.json", at}, {"/top/CLAUDE.md", at.Add(time.Hour)}, {"/top/app.go", at}} {
+	}{{"/top/.claude/settings.json", at}, {"/top/CLAUDE.md", at.Add(time.Hour)}, {"/top/app.go", at}, {"/top/AGENTS.md", at}, {"/top/.codex/hooks.json", at}} {
 		afero.WriteFile(fsys, f.path, []byte("x"), 0o644)
 		fsys.Chtimes(f.path, f.mod, f.mod)
 	}
@@ -31,6 +31,15 @@ func TestWakeOwned(t *testing.T) {
 	got := m.wakeOwned("/top", "")
 	slices.Sort(got)
 	if want := []string{".claude/settings.json", ".wake/"}; !slices.Equal(got, want) {
+		t.Errorf("wakeOwned = %q, want %q (CLAUDE.md changed after wake wrote it)", got, want)
+	}
+	// As this wake names them: beside the root, "../".
+	if err := store.AppendLedger(fsys, m.root, store.Entry{At: at, Op: "install", ChangeSummary: "wake install codex", Paths: []string{"../AGENTS.md", "../.codex/hooks.json", "~/.codex/config.toml"}}); err != nil {
+		t.Fatal(err)
+	}
+	got = m.wakeOwned("/top", "")
+	slices.Sort(got)
+	if want := []string{".claude/settings.json", ".codex/hooks.json", ".wake/", "AGENTS.md"}; !slices.Equal(got, want) {
 		t.Errorf("wakeOwned = %q, want %q (CLAUDE.md changed after wake wrote it)", got, want)
 	}
 	// Deleted since: the session's work, unless wake's uninstall deleted it.

@@ -159,7 +159,7 @@ func Install(ctx context.Context, c Client, o Options) (*Report, error) {
 				return store.Entry{}, err
 			}
 		}
-		return changeEntry(r, m.Root(), files.changes)
+		return changeEntry(r, m.Root(), env.Home, files.changes)
 	}, func() error {
 		// boot.md's digest lists the ledger: written again with the
 		// install's own line, it is the copy the next session's import
@@ -243,27 +243,18 @@ func addRecord(env Env, about About, add func(*Record) error) error {
 	return m.write(env.FS, env.Root, about.Name)
 }
 
-// ledgerPath names a changed file in a ledger entry: relative to the root
-// inside it, absolute outside.
-func ledgerPath(root, path string) string {
-	if rel, err := filepath.Rel(root, path); err == nil && filepath.IsLocal(rel) {
-		return filepath.ToSlash(rel)
-	}
-	return filepath.ToSlash(path)
-}
-
 // changeEntry is the ledger line of an install or uninstall: the files it
 // changed and what it did to each; errUnchanged when it changed no file of
 // the client's. Boot files alone are not logged: wake load regenerates
 // them at every start without a ledger line, and boot.md shows the
 // ledger's digest, so logging its refresh would change it again at every
 // run.
-func changeEntry(r *Report, root string, also changes) (store.Entry, error) {
+func changeEntry(r *Report, root, home string, also changes) (store.Entry, error) {
 	e := store.Entry{Op: r.Op}
 	var what []string
 	for _, ed := range r.Edits {
 		if ed.Changed {
-			e.Paths = append(e.Paths, ledgerPath(root, ed.Path))
+			e.Paths = append(e.Paths, store.LedgerPath(root, home, ed.Path))
 			what = append(what, ed.Show+": "+ed.Done)
 		}
 	}
@@ -271,7 +262,7 @@ func changeEntry(r *Report, root string, also changes) (store.Entry, error) {
 		return e, errUnchanged
 	}
 	for _, p := range also.paths {
-		e.Paths = append(e.Paths, ledgerPath(root, p))
+		e.Paths = append(e.Paths, store.LedgerPath(root, home, p))
 	}
 	what = append(what, also.summary...)
 	e.ChangeSummary = "wake " + r.Op + " " + r.Client + ": " + strings.Join(what, "; ")

@@ -50,7 +50,7 @@ func Uninstall(ctx context.Context, c Client, o Options) (*Report, error) {
 		if err != nil {
 			return store.Entry{}, err
 		}
-		return changeEntry(r, root, dirs)
+		return changeEntry(r, root, env.Home, dirs)
 	}
 	if haveRoot {
 		store := &store.Store{FS: o.Wake.FS, Root: root, Now: o.Wake.Now, Locker: o.Wake.Locker, Writer: o.Wake.Writer}

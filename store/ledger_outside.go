@@ -3,7 +3,6 @@ package store
 import (
 	"bytes"
 	"maps"
-	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -11,8 +10,8 @@ import (
 	"github.com/spf13/afero"
 )
 
-// OutsideWrite is the last ledger entry naming a file by an absolute path
-// (one outside the root, as an install writes): when, and by which op.
+// OutsideWrite is the last ledger entry naming a file outside the root
+// (as an install writes; see [LedgerPath]): when, and by which op.
 type OutsideWrite struct {
 	At time.Time
 	Op string
@@ -27,12 +26,12 @@ const OutsideWritesFile = "outside-writes.tsv"
 
 const (
 	outsideWritesHead    = "wake-outside-writes"
-	outsideWritesVersion = 1
+	outsideWritesVersion = 2
 )
 
-// OutsideWrites returns, for each absolute path the ledger names (in the
-// system's form), the last entry naming it: of entries stamped alike, the
-// later line. It reads the ledger from where the record of
+// OutsideWrites returns, for each path outside the root the ledger names
+// (as it names it: absolute, "../…" or "~/…", see [OutsidePath]), the
+// last entry naming it: of entries stamped alike, the later line. It reads the ledger from where the record of
 // [OutsideWritesFile] ends, and writes that record again when it has
 // read more; the record is a cache, written atomically and unsynced, its
 // loss costing only a whole read. A ledger that cannot be read answers
@@ -75,11 +74,12 @@ func OutsideWrites(fsys afero.Fs, root string) map[string]OutsideWrite {
 }
 
 // scanOutsideWrites folds the entries of the ledger lines data into last.
-// A line that can name no absolute path (no string beginning with a
-// slash, no drive letter, no escape) is not decoded.
+// A line that can name no path outside the root (no string beginning
+// with a slash, "../" or "~/", no drive letter, no escape) is not decoded.
 func scanOutsideWrites(data []byte, last map[string]OutsideWrite) {
 	for line := range bytes.Lines(data) {
-		if !bytes.Contains(line, []byte(`"/`)) && !bytes.Contains(line, []byte(`:/`)) && !bytes.Contains(line, []byte(`:\\`)) && !bytes.Contains(line, []byte(`\u`)) {
+		if !bytes.Contains(line, []byte(`"/`)) && !bytes.Contains(line, []byte(`:/`)) && !bytes.Contains(line, []byte(`:\\`)) && !bytes.Contains(line, []byte(`\u`)) &&
+			!bytes.Contains(line, []byte(`"../`)) && !bytes.Contains(line, []byte(`"~/`)) {
 			continue
 		}
 		e, ok, bad := parseLine(line, 0)
@@ -87,8 +87,8 @@ func scanOutsideWrites(data []byte, last map[string]OutsideWrite) {
 			continue
 		}
 		for _, p := range e.Paths {
-			if abs := filepath.FromSlash(p); filepath.IsAbs(abs) && !e.At.Before(last[abs].At) {
-				last[abs] = OutsideWrite{At: e.At, Op: e.Op}
+			if outsideForm(p) && !e.At.Before(last[p].At) {
+				last[p] = OutsideWrite{At: e.At, Op: e.Op}
 			}
 		}
 	}

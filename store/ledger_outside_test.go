@@ -32,7 +32,7 @@ func TestOutsideWritesRecord(t *testing.T) {
 				e := Entry{At: ledgerT0.Add(time.Duration(i/2) * time.Minute), Op: "decide", Paths: []string{tiers.DecisionsPath}, ChangeSummary: fmt.Sprintf("d %d %s", i, strings.Repeat("y", i%97))}
 				switch i % 7 {
 				case 0:
-					e.Op, e.Paths = "install", []string{"/top/CLAUDE.md", fmt.Sprintf("/top/f%d", i%5), "main.md"}
+					e.Op, e.Paths = "install", []string{"/top/CLAUDE.md", fmt.Sprintf("/top/f%d", i%5), "main.md", "../AGENTS.md", fmt.Sprintf("~/.claude/s%d.json", i%3)}
 				case 3:
 					e.Op, e.Paths = "uninstall", []string{fmt.Sprintf("/top/f%d", i%5)}
 				}
@@ -62,12 +62,16 @@ func TestOutsideWritesRecord(t *testing.T) {
 				want := map[string]OutsideWrite{}
 				for _, e := range entries {
 					for _, p := range e.Paths {
-						if abs := filepath.FromSlash(p); filepath.IsAbs(abs) && !e.At.Before(want[abs].At) {
-							want[abs] = OutsideWrite{At: e.At, Op: e.Op}
+						outside := filepath.IsAbs(filepath.FromSlash(p)) || strings.HasPrefix(p, "../") || strings.HasPrefix(p, "~/")
+						if outside && !e.At.Before(want[p].At) {
+							want[p] = OutsideWrite{At: e.At, Op: e.Op}
 						}
 					}
 				}
 				got := OutsideWrites(fs, root)
+				if len(want) > 0 && (want["../AGENTS.md"].Op == "" || want["~/.claude/s0.json"].Op == "") {
+					t.Fatalf("%s: the paths beside the root and under home are not read: %v", step, want)
+				}
 				if len(got) != len(want) {
 					t.Fatalf("%s: %d paths through the record, %d read whole:\n%v\n%v", step, len(got), len(want), got, want)
 				}
@@ -144,5 +148,38 @@ func TestOutsideWritesRecord(t *testing.T) {
 			saveOutsideWrites(fs, root, r)
 			check("record beyond the end")
 		})
+	}
+}
+
+// TestLedgerPathsAreMachineFree: a file outside the root is named in the
+// ledger relative to the root's directory or the home directory where it
+// is under one, and named so it resolves to where it was; a name that
+// would leave them resolves to nothing.
+func TestLedgerPathsAreMachineFree(t *testing.T) {
+	root, home := filepath.FromSlash("/work/p/.wake"), filepath.FromSlash("/home/ava")
+	for _, c := range []struct{ path, want string }{
+		{"/work/p/.wake/main.md", "main.md"},
+		{"/work/p/CLAUDE.md", "../CLAUDE.md"},
+		{"/work/p/.claude/settings.json", "../.claude/settings.json"},
+		{"/home/ava/.claude/settings.json", "~/.claude/settings.json"},
+		{"/etc/wake/x", "/etc/wake/x"},
+	} {
+		abs := filepath.FromSlash(c.path)
+		got := LedgerPath(root, home, abs)
+		if got != c.want {
+			t.Errorf("LedgerPath(%s) = %q, want %q", c.path, got, c.want)
+		}
+		back, ok := OutsidePath(root, home, got)
+		if inside := c.want == "main.md"; ok == inside || !inside && back != abs {
+			t.Errorf("OutsidePath(%q) = %q %v, want %q", got, back, ok, abs)
+		}
+	}
+	for _, p := range []string{"../../etc/passwd", "~/../../etc/passwd", "main.md", "warm/decisions.md"} {
+		if abs, ok := OutsidePath(root, home, p); ok {
+			t.Errorf("OutsidePath(%q) = %q, want none", p, abs)
+		}
+	}
+	if _, ok := OutsidePath(root, "", "~/.claude/settings.json"); ok {
+		t.Error("a path under an unknown home resolved")
 	}
 }

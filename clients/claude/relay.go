@@ -109,7 +109,7 @@ func (w *wiring) planRelay() (clients.FileEdit, []hookSpec, []hookEdit, error) {
 		}
 	}
 	set.New, set.Changed = out, len(added) > 0
-	set.Done = fmt.Sprintf("added the relay of wake's %d hooks for sessions started in a subdirectory of this project (Claude Code reads a project's settings only where a session starts; the relay runs wake only below %s)", len(added), w.Project)
+	set.Done = fmt.Sprintf("added the relay of wake's %d hooks for sessions started in a subdirectory of this project (Claude Code reads a project's settings only where a session starts; the relay runs wake for this project's subdirectories alone)", len(added))
 	set.Kept = "already relays wake's hooks to sessions started in this project's subdirectories; unchanged"
 	return set, added, eds, nil
 }

@@ -61,8 +61,10 @@ func TestInstallLedger(t *testing.T) {
 		t.Fatalf("install logged %d lines, want 1", len(entries)-before)
 	}
 	e := entries[len(entries)-1]
-	settings, claudeMD := filepath.Join(dir, ".claude", "settings.json"), filepath.Join(dir, "CLAUDE.md")
-	for _, p := range []string{filepath.ToSlash(settings), filepath.ToSlash(claudeMD), "boot.md"} {
+	// Named beside the root, not by this machine's absolute paths: the
+	// ledger is committed.
+	settings := "../.claude/settings.json"
+	for _, p := range []string{settings, "../CLAUDE.md", "boot.md"} {
 		if !slices.Contains(e.Paths, p) {
 			t.Errorf("install's ledger paths %q lack %s", e.Paths, p)
 		}
@@ -77,7 +79,7 @@ func TestInstallLedger(t *testing.T) {
 	wakeIn(t, dir, "uninstall", "claude")
 	entries = ledgerOps(t, dir)
 	e = entries[len(entries)-1]
-	if len(entries) != before+2 || e.Op != "uninstall" || !slices.Contains(e.Paths, filepath.ToSlash(settings)) || !strings.Contains(e.ChangeSummary, "removed the import") {
+	if len(entries) != before+2 || e.Op != "uninstall" || !slices.Contains(e.Paths, settings) || !strings.Contains(e.ChangeSummary, "removed the import") {
 		t.Fatalf("uninstall's ledger: %d new lines, last %+v", len(entries)-before, e)
 	}
 	wakeIn(t, dir, "uninstall", "claude")
