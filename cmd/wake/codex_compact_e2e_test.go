@@ -275,3 +275,67 @@ func (s *codexAppServer) waitTurn(t *testing.T) {
 		return
 	}
 }
+
+// TestCodexCompactAutoKeepsCheckpoint: Codex compacts a thread on its own
+// when a reply reports more tokens than model_auto_compact_token_limit
+// and the turn goes on (a tool was called). In one `codex exec` turn the
+// PreCompact hook (trigger "auto") keeps the checkpoint, and Codex runs
+// the SessionStart hook of the compaction before the turn goes on: the
+// first request after the compaction carries the checkpoint.
+func TestCodexCompactAutoKeepsCheckpoint(t *testing.T) {
+	t.Parallel()
+	if testing.Short() {
+		t.Skip("runs the real Codex CLI")
+	}
+	codex := codexCLI(t)
+	bin := wakeBinary(t)
+	stub := newResponsesStub(t)
+	p := newCodexProject(t, bin, codex, stub.URL)
+	config := filepath.Join(p.home, ".codex", "config.toml")
+	if err := os.WriteFile(config, []byte("model_auto_compact_token_limit = 5000\n"+readFile(t, config)), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	p.wake(t, "install", "codex")
+	var hooks string
+	p.env, hooks = logHooks(t, p.env, bin)
+	defer dumpHooks(t, hooks)
+
+	// The tool call's reply reports 90,000 tokens: past the limit, with
+	// the turn to go on, Codex compacts before its next request.
+	stub.script(
+		[]any{map[string]any{"type": "custom_tool_call", "id": "ctc_1", "call_id": "call_1", "name": "apply_patch",
+			"input": "*** Begin Patch\n*** Add File: notes/bakery.txt\n+rye on Tuesdays\n*** End Patch\n"}},
+	)
+	stub.usage(90000)
+	p.codex(t, "write the notes for the bakery")
+	if log := readFile(t, hooks); !strings.Contains(log, "wake hook compact codex") {
+		t.Fatalf("no PreCompact hook ran:\n%s", log)
+	}
+	// The prompt's request, the compaction's, then the turn goes on.
+	reqs := stub.requests()
+	if len(reqs) < 3 {
+		t.Fatalf("the model got %d requests, want the prompt's, the compaction's and more", len(reqs))
+	}
+	carried := make([]string, len(reqs))
+	for i, r := range reqs {
+		for _, m := range r.Input {
+			if text := m.text(); m.Role == "developer" && strings.Contains(text, "## Checkpoint before the compaction") {
+				carried[i] = text
+			}
+			if i == 2 && m.Type == "custom_tool_call" {
+				t.Errorf("the request after the compaction still holds the tool call: the history was not compacted")
+			}
+		}
+	}
+	if carried[0] != "" || carried[1] != "" {
+		t.Errorf("a request before the compaction's end carries a checkpoint")
+	}
+	for _, want := range []string{"## Checkpoint before the compaction", "write the notes for the bakery", "notes/bakery.txt (apply_patch)"} {
+		if !strings.Contains(carried[2], want) {
+			t.Errorf("the first request after the compaction carries no developer message with %q", want)
+		}
+	}
+	if t.Failed() {
+		t.Logf("the requests:\n%.8000s", strings.Join(stub.take(), "\n"))
+	}
+}
