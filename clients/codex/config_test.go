@@ -42,7 +42,7 @@ func TestRemoveTrustGivesBack(t *testing.T) {
 		t.Fatalf("the recorded undo does not give back the file:\n%s", u)
 	}
 	out, removed, left := removeTrust([]byte(after), rec, project)
-	if string(out) != before || len(removed) != 5 || len(left) != 0 {
+	if string(out) != before || len(removed) != 6 || len(left) != 0 {
 		t.Fatalf("removed %q, left %q:\n%s", removed, left, out)
 	}
 	// The user (or Codex) changed the file since: the undo no longer
@@ -88,7 +88,7 @@ func TestAddedHeaders(t *testing.T) {
 	t.Parallel()
 	before, after, rec := codexWrote(t)
 	got := addedHeaders([]byte(before), []byte(after))
-	if len(got) != len(rec.Tables) || len(got) != 7 {
+	if len(got) != len(rec.Tables) || len(got) != 8 {
 		t.Fatalf("got %q", got)
 	}
 }

@@ -13,6 +13,7 @@ const (
 	StopCommand     = "wake hook stop codex"
 	EndCommand      = "wake hook end codex"
 	SubagentCommand = "wake capsule --hook codex"
+	CompactCommand  = "wake hook compact codex"
 )
 
 // hookSpec is one of wake's hooks: the event, the command, and the
@@ -26,12 +27,16 @@ type hookSpec struct {
 // Codex gives a SessionEnd hook one second unless told otherwise, and
 // never more than three: the automatic hand-off gets all three. The
 // SubagentStart group has no matcher: it runs for every agent type, and
-// wake.toml's [capsule.agents] says how much each gets.
+// wake.toml's [capsule.agents] says how much each gets. Nor has the
+// PreCompact group: it keeps a checkpoint before a compaction of either
+// trigger (manual or auto), which Codex follows with a SessionStart of
+// source "compact" at the next turn's start, whose context carries it.
 var wakeHooks = []hookSpec{
 	{"SessionStart", StartCommand, 30},
 	{"Stop", StopCommand, 30},
 	{"SessionEnd", EndCommand, 3},
 	{"SubagentStart", SubagentCommand, 30},
+	{"PreCompact", CompactCommand, 30},
 }
 
 type hookGroup struct {

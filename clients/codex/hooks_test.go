@@ -31,7 +31,7 @@ var hooksFiles = []struct{ name, src string }{
 	{"compact", `{"hooks":{"SessionEnd":[{"hooks":[{"type":"command","command":"sync.sh"}]}]}}`},
 }
 
-// TestHooksRoundTrip: install adds wake's four hooks, valid JSON in the
+// TestHooksRoundTrip: install adds wake's five hooks, valid JSON in the
 // file's own style, once; uninstall takes out what install made and
 // nothing else.
 func TestHooksRoundTrip(t *testing.T) {
@@ -144,4 +144,70 @@ func TestTrustShifts(t *testing.T) {
 
 func wakeGroup(command string) string {
 	return `{"hooks":[{"type":"command","command":"` + command + `","timeout":30}]}`
+}
+
+// TestHooksAddPreCompact: install over an older install's four hooks adds
+// only the PreCompact hook, next to a PreCompact hook of the user's when
+// there is one; uninstall with the record of both installs takes out
+// wake's five and leaves the user's hook as it was.
+func TestHooksAddPreCompact(t *testing.T) {
+	t.Parallel()
+	var four []hookSpec
+	for _, h := range wakeHooks {
+		if h.Event != "PreCompact" {
+			four = append(four, h)
+		}
+	}
+	older := newHooksFile("\n", four)
+	older4 := map[string]string{}
+	for _, h := range four {
+		older4[h.Event] = madeFile
+	}
+	const user = `[{"matcher": "manual", "hooks": [{"type": "command", "command": "./save.sh"}]}]`
+	withUser := strings.Replace(string(older), "\"hooks\": {\n", "\"hooks\": {\n    \"PreCompact\": "+user+",\n", 1)
+	for _, c := range []struct {
+		name, src, made string
+		gone            bool
+	}{
+		{"four hooks", string(older), madeEvent, true},
+		{"the user's PreCompact", withUser, madeGroup, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			out, made, err := addHooks([]byte(c.src))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(made) != 1 || made["PreCompact"] != c.made {
+				t.Fatalf("made %v, want PreCompact %q alone", made, c.made)
+			}
+			var file struct {
+				Hooks map[string][]struct {
+					Matcher *string     `json:"matcher"`
+					Hooks   []hookEntry `json:"hooks"`
+				} `json:"hooks"`
+			}
+			if err := json.Unmarshal(out, &file); err != nil {
+				t.Fatalf("%v:\n%s", err, out)
+			}
+			groups := file.Hooks["PreCompact"]
+			last := groups[len(groups)-1]
+			if last.Matcher != nil || len(last.Hooks) != 1 || last.Hooks[0] != (hookEntry{"command", CompactCommand, 30}) {
+				t.Fatalf("PreCompact: %+v", groups)
+			}
+			if c.made == madeGroup && (len(groups) != 2 || groups[0].Hooks[0].Command != "./save.sh") {
+				t.Fatalf("the user's PreCompact hook moved: %+v", groups)
+			}
+			rec := map[string]string{"PreCompact": made["PreCompact"]}
+			for e, m := range older4 {
+				rec[e] = m
+			}
+			back, removed, gone, err := removeHooks(out, rec)
+			if err != nil || len(removed) != len(wakeHooks) || gone != c.gone {
+				t.Fatalf("removed %q, gone %v: %v\n%s", removed, gone, err, back)
+			}
+			if want := "{\n  \"hooks\": {\n    \"PreCompact\": " + user + "\n  }\n}\n"; !c.gone && string(back) != want {
+				t.Fatalf("got back:\n%s\nwant:\n%s", back, want)
+			}
+		})
+	}
 }

@@ -207,7 +207,7 @@ func TestNoCodexOnPath(t *testing.T) {
 	e.put(t, configPath, "model = \"o3\"\n")
 	r := e.install(t)
 	if len(r.Warnings) != 1 || !strings.Contains(r.Warnings[0].Msg, "'codex' is not on PATH") ||
-		!strings.Contains(r.Warnings[0].Hint, "open /hooks and trust wake's four hooks") || !strings.Contains(r.Warnings[0].Hint, "run 'wake install codex' again") {
+		!strings.Contains(r.Warnings[0].Hint, "open /hooks and trust wake's five hooks") || !strings.Contains(r.Warnings[0].Hint, "run 'wake install codex' again") {
 		t.Fatalf("warnings: %+v", r.Warnings)
 	}
 	if got := e.read(t, configPath); got != "model = \"o3\"\n" {
@@ -218,7 +218,7 @@ func TestNoCodexOnPath(t *testing.T) {
 		t.Fatal(err)
 	}
 	r = e.install(t)
-	if len(r.Warnings) != 0 || !strings.Contains(strings.Join(r.Lines(), "\n"), "~/.codex/config.toml: trusted the project; trusted 4 of wake's hooks") {
+	if len(r.Warnings) != 0 || !strings.Contains(strings.Join(r.Lines(), "\n"), "~/.codex/config.toml: trusted the project; trusted 5 of wake's hooks") {
 		t.Fatalf("%q %+v", r.Lines(), r.Warnings)
 	}
 	e.uninstall(t)

@@ -216,7 +216,7 @@ func (w *wiring) trustByHand(why string) wake.Notice {
 	return wake.Notice{Kind: "warning",
 		Msg: fmt.Sprintf("Codex runs a project's hooks only once they are trusted, and skips the others without a word; wake could not record that trust: %s", why),
 		Hint: fmt.Sprintf("put codex on PATH and run 'wake install codex' again, which records it through 'codex app-server'; or start codex in %s, trust the project when asked, "+
-			"then open /hooks and trust wake's four hooks in .codex/hooks.json (SessionStart, Stop, SessionEnd, SubagentStart)", w.Project)}
+			"then open /hooks and trust wake's five hooks in .codex/hooks.json (SessionStart, Stop, SessionEnd, SubagentStart, PreCompact)", w.Project)}
 }
 
 // mergeTrust adds t to the record's trust, showing seen the trust as

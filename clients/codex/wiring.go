@@ -1,8 +1,9 @@
 // Package codex is wake's wiring into the Codex CLI, and only what is
-// particular to it: wake's four hooks spliced into a project's
+// particular to it: wake's five hooks spliced into a project's
 // .codex/hooks.json (SessionStart loads the memory, Stop asks for a
 // hand-off, SessionEnd writes the automatic one, SubagentStart gives a
-// subagent the branch's newest capsule), Codex's trust in them
+// subagent the branch's newest capsule, PreCompact keeps a checkpoint of
+// the session that the context after the compaction carries), Codex's trust in them
 // recorded in ~/.codex/config.toml through Codex's own app server, wake's
 // block in the project's AGENTS.md for sessions the hooks do not reach,
 // and what install records of each so that uninstall gives every file
@@ -168,7 +169,7 @@ func (w *wiring) PlanInstall() (clients.InstallPlan, error) {
 		edits = append(edits, mcp)
 	}
 	plan := clients.InstallPlan{Edits: edits, Command: StartCommand,
-		Done:      "Codex now loads this memory at every session start, asks for a hand-off before a session that did work stops, writes one when the session ends without, and gives each subagent the branch's newest capsule as it starts. Undo with 'wake uninstall codex'.",
+		Done:      "Codex now loads this memory at every session start, asks for a hand-off before a session that did work stops, writes one when the session ends without, gives each subagent the branch's newest capsule as it starts, and keeps a checkpoint of a session before Codex compacts its conversation, for the context after it. Undo with 'wake uninstall codex'.",
 		Unchanged: "Already installed: the hooks and AGENTS.md were left unchanged.",
 		Record: func(r *clients.Record) error {
 			var rec record

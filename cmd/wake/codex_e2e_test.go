@@ -52,7 +52,7 @@ func TestCodexEndToEnd(t *testing.T) {
 	for _, want := range []string{
 		`.codex/hooks.json: created; added wake's hooks: SessionStart "wake load --hook codex", Stop "wake hook stop codex", SessionEnd "wake hook end codex"`,
 		"AGENTS.md: added wake's block",
-		"~/.codex/config.toml: trusted the project; trusted 4 of wake's hooks (written by 'codex app-server'",
+		"~/.codex/config.toml: trusted the project; trusted 5 of wake's hooks (written by 'codex app-server'",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("wake install codex does not say %q:\n%s", want, out)

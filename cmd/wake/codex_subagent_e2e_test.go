@@ -45,7 +45,7 @@ func TestCodexSubagentCapsule(t *testing.T) {
 	}
 	f.Close()
 	out := p.wake(t, "install", "codex")
-	if !strings.Contains(out, `SubagentStart "wake capsule --hook codex"`) || !strings.Contains(out, "trusted 4 of wake's hooks") {
+	if !strings.Contains(out, `SubagentStart "wake capsule --hook codex"`) || !strings.Contains(out, "trusted 5 of wake's hooks") {
 		t.Fatalf("wake install codex:\n%s", out)
 	}
 	p.codex(t, "hand the invoice count to a subagent")

@@ -19,6 +19,9 @@ type responsesStub struct {
 	mu      sync.Mutex
 	bodies  [][]byte
 	replies [][]any
+	// tokens are the total tokens each reply reports using, in turn;
+	// with none left it reports 0.
+	tokens []int
 }
 
 func newResponsesStub(t *testing.T) *responsesStub {
@@ -26,6 +29,15 @@ func newResponsesStub(t *testing.T) *responsesStub {
 	s.Server = httptest.NewServer(http.HandlerFunc(s.serve))
 	t.Cleanup(s.Close)
 	return s
+}
+
+// usage sets the total tokens the next replies report using, one a
+// reply: past Codex's model_auto_compact_token_limit, a reply that calls
+// a tool makes Codex compact the thread before it goes on.
+func (s *responsesStub) usage(tokens ...int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.tokens = tokens
 }
 
 // script sets the output items of the next replies, one list a reply.
@@ -53,6 +65,10 @@ func (s *responsesStub) serve(w http.ResponseWriter, r *http.Request) {
 	if len(s.replies) > 0 {
 		items, s.replies = s.replies[0], s.replies[1:]
 	}
+	total := 0
+	if len(s.tokens) > 0 {
+		total, s.tokens = s.tokens[0], s.tokens[1:]
+	}
 	s.mu.Unlock()
 	w.Header().Set("Content-Type", "text/event-stream")
 	id := fmt.Sprintf("resp_%d", n)
@@ -61,7 +77,7 @@ func (s *responsesStub) serve(w http.ResponseWriter, r *http.Request) {
 		events = append(events, map[string]any{"type": "response.output_item.done", "item": it})
 	}
 	events = append(events, map[string]any{"type": "response.completed", "response": map[string]any{"id": id,
-		"usage": map[string]any{"input_tokens": 0, "input_tokens_details": nil, "output_tokens": 0, "output_tokens_details": nil, "total_tokens": 0}}})
+		"usage": map[string]any{"input_tokens": total, "input_tokens_details": nil, "output_tokens": 0, "output_tokens_details": nil, "total_tokens": total}}})
 	for _, ev := range events {
 		data, _ := json.Marshal(ev)
 		fmt.Fprintf(w, "event: %s\ndata: %s\n\n", ev["type"], data)
