@@ -409,6 +409,7 @@ func (t *TOC) groupMonths() {
 			md = &tocDir{month: m, path: d.path + m + "-*", depth: d.depth + 1, parent: d}
 			months[m] = md
 			d.dirs = append(d.dirs, md)
+			t.dirs[md.path] = md
 		}
 		md.docs = append(md.docs, doc)
 	}
