@@ -157,5 +157,5 @@ func (m *Memory) IsColdFolder(path string) bool {
 var ErrBadPath = errors.New("bad path")
 
 func (m *Memory) coldOptions(idx *cold.Index) cold.Options {
-	return cold.Options{FS: m.o.FS, Root: m.root, Config: m.cfg, Counter: m.counter(), Now: m.o.Now, Index: idx}
+	return cold.Options{FS: m.o.FS, Root: m.root, Config: m.cfg, Counter: m.counter(), Now: m.o.Now, Index: idx, Progress: m.coldProgress()}
 }
