@@ -111,7 +111,12 @@ func (f *Folder) Header() string {
 	if f.Documents == 0 {
 		return f.Path + " — no documents\n"
 	}
-	return f.Path + " — " + budget.Plural(f.Documents, "document") + ", " + budget.Thousands(f.Tokens) + " tokens" + newestText(f.Newest) + "\n"
+	h := f.Path + " — " + budget.Plural(f.Documents, "document") + ", " + budget.Thousands(f.Tokens) + " tokens" + newestText(f.Newest)
+	if IsMonth(f.Path) {
+		// Its documents are in cold/sessions/ itself.
+		h += "; the documents are in " + path.Dir(f.Path) + "/"
+	}
+	return h + "\n"
 }
 
 // Lines renders the folder's entries one line each, in order, then what
