@@ -109,7 +109,7 @@ func (t *TOC) Folder(p string) (*Folder, bool) {
 // Header is the folder's first line: its path and what it holds.
 func (f *Folder) Header() string {
 	if f.Documents == 0 {
-		return f.Path + " — no documents\n"
+		return f.Path + " — no documents listed (a secret, unreadable or binary one is only counted, on cold/)\n"
 	}
 	h := f.Path + " — " + budget.Plural(f.Documents, "document") + ", " + budget.Thousands(f.Tokens) + " tokens" + newestText(f.Newest)
 	if IsMonth(f.Path) {
