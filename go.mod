@@ -3,6 +3,7 @@ module github.com/wakeproto/wake
 go 1.26
 
 require (
+	github.com/creack/pty v1.1.24
 	github.com/dlclark/regexp2 v1.11.0
 	github.com/gofrs/flock v0.13.1
 	github.com/modelcontextprotocol/go-sdk v1.8.0

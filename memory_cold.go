@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"strings"
 
 	"github.com/wakeproto/wake/checks"
@@ -106,10 +107,55 @@ func (m *Memory) ColdTOC() (*cold.TOC, store.ColdSession, error) {
 	return toc, cs, err
 }
 
+// ColdFolder lists one folder of cold/ (see [cold.TOC.Folder]), with the
+// session's cold accounting as it stands. path names the folder as
+// [cold.FolderPath] takes it ("" for cold/ itself); one outside cold/ is
+// an error wrapping [ErrBadPath], a folder that does not exist one
+// wrapping [ErrNoFolder]. A folder that exists but lists nothing (empty,
+// or all its documents held back) is listed empty.
+func (m *Memory) ColdFolder(path string) (*cold.Folder, store.ColdSession, error) {
+	rel, err := cold.FolderPath(path)
+	if err != nil {
+		return nil, store.ColdSession{}, fmt.Errorf("%w: %w", ErrBadPath, err)
+	}
+	toc, cs, err := m.ColdTOC()
+	if err != nil {
+		return nil, cs, err
+	}
+	f, ok := toc.Folder(rel)
+	if !ok {
+		if fi, err := m.o.FS.Stat(filepath.Join(m.root, filepath.FromSlash(rel))); err != nil || !fi.IsDir() || cold.IsMonth(rel) {
+			return nil, cs, fmt.Errorf("%s: %w", rel, ErrNoFolder)
+		}
+		f = &cold.Folder{Path: rel}
+	}
+	return f, cs, nil
+}
+
+// ErrNoFolder marks a folder of cold/ that does not exist.
+var ErrNoFolder = errors.New("no such folder in cold/")
+
+// IsColdFolder reports whether a `wake cold` argument names a folder of
+// cold/ rather than a document: cold/ itself, a path ending in "/", a
+// month of session records as the listing groups them
+// ("cold/sessions/2026-09-*"), or a directory. A path outside cold/ is
+// not one (pulling it says why).
+func (m *Memory) IsColdFolder(path string) bool {
+	rel, err := cold.FolderPath(path)
+	switch {
+	case err != nil:
+		return false
+	case rel == tiers.ColdDir+"/" || strings.HasSuffix(filepath.ToSlash(path), "/") || cold.IsMonth(rel):
+		return true
+	}
+	fi, err := m.o.FS.Stat(filepath.Join(m.root, filepath.FromSlash(rel)))
+	return err == nil && fi.IsDir()
+}
+
 // ErrBadPath marks a path an operation refuses before reading anything:
 // a usage mistake, not a failure.
 var ErrBadPath = errors.New("bad path")
 
 func (m *Memory) coldOptions(idx *cold.Index) cold.Options {
-	return cold.Options{FS: m.o.FS, Root: m.root, Config: m.cfg, Counter: m.counter(), Now: m.o.Now, Index: idx}
+	return cold.Options{FS: m.o.FS, Root: m.root, Config: m.cfg, Counter: m.counter(), Now: m.o.Now, Index: idx, Progress: m.coldProgress()}
 }

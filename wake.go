@@ -65,6 +65,19 @@ type Options struct {
 	// for tests, which set it to make session names and ledger lines
 	// repeatable. A root that has one keeps it.
 	Writer string
+	// Progress hears how long work goes: a first start, or any listing,
+	// that reads and counts many cold documents the index does not know
+	// yet. The library prints nothing; nil drops it. It is called from
+	// one goroutine at a time and must be quick.
+	Progress func(Progress)
+}
+
+// Progress is how far a long piece of work has gone: Done of Total, from
+// 0 to Total, the last report of a piece of work having Done == Total.
+type Progress struct {
+	What  string // "reading cold documents"
+	Done  int
+	Total int
 }
 
 // A Notice is something an operation tells its user besides its result.
@@ -216,7 +229,17 @@ func (m *Memory) Store() *store.Store {
 
 // bootOptions is what the boot pipeline reads with.
 func (m *Memory) bootOptions() boot.Options {
-	return boot.Options{FS: m.o.FS, Root: m.root, Config: m.cfg, Counter: m.counter(), Now: m.o.Now}
+	return boot.Options{FS: m.o.FS, Root: m.root, Config: m.cfg, Counter: m.counter(), Now: m.o.Now, Progress: m.coldProgress()}
+}
+
+// coldProgress is what the cold tier reports a scan's reading to: the
+// caller's Progress, or nil.
+func (m *Memory) coldProgress() func(done, total int) {
+	report := m.o.Progress
+	if report == nil {
+		return nil
+	}
+	return func(done, total int) { report(Progress{What: "reading cold documents", Done: done, Total: total}) }
 }
 
 // contradictions is the cache of the contradiction check's findings, read

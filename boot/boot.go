@@ -39,6 +39,9 @@ type Options struct {
 	// Contradictions keeps the contradiction check's findings between
 	// runs; nil compares the decisions every time. The caller saves it.
 	Contradictions *checks.ContradictionCache
+	// Progress hears how reading the cold documents the index does not
+	// know goes (see [cold.Options.Progress]); nil: nothing.
+	Progress func(done, total int)
 	// Branches are the project's branches in flight, for skill.md's
 	// Active Work; nil lists none (git not asked).
 	Branches []gitwork.Branch
@@ -50,7 +53,7 @@ type Options struct {
 
 // Cold gives the cold tier what it reads with.
 func (o Options) Cold() cold.Options {
-	return cold.Options{FS: o.FS, Root: o.Root, Config: o.Config, Counter: o.Counter, Now: o.Now, Index: o.ColdIndex}
+	return cold.Options{FS: o.FS, Root: o.Root, Config: o.Config, Counter: o.Counter, Now: o.Now, Index: o.ColdIndex, Progress: o.Progress}
 }
 
 // File is one tier file as it goes into the boot context.

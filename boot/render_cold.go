@@ -15,7 +15,7 @@ func writeCold(b *strings.Builder, c *Context) {
 		b.WriteString("Cold files are never loaded automatically.\n")
 		return
 	}
-	fmt.Fprintf(b, "Cold files are never loaded automatically. Pull one with `wake cold PATH` (at most %s tokens a session); `wake cold` lists every document.\n\n",
+	fmt.Fprintf(b, "Cold files are never loaded automatically. Pull one with `wake cold PATH` (at most %s tokens a session); `wake cold FOLDER` lists a folder, a folded one too.\n\n",
 		budget.Thousands(t.ColdBudget))
 	switch {
 	case t.Omitted && t.Squeezed:

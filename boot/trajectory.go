@@ -338,7 +338,7 @@ func (t *Trajectory) moreLine(unlisted int) string {
 	if unlisted == 0 {
 		return ""
 	}
-	return fmt.Sprintf("- %s, not listed: `wake cold` lists cold/sessions/\n", budget.Plural(unlisted, "older session"))
+	return fmt.Sprintf("- %s, not listed: `wake cold cold/sessions/` lists them\n", budget.Plural(unlisted, "older session"))
 }
 
 // trajectoryLine is one session: "- DATE TIME: summary. Next: … Risk: …".
@@ -383,7 +383,7 @@ func writeTrajectory(b *strings.Builder, c *Context) {
 	if len(t.Risks) > 0 {
 		what += " and " + budget.Plural(len(t.Risks), "open risk")
 	}
-	writeListSection(b, TrajectoryTitle, t.Text(), t.Squeezed, what, "budget.trajectory", "`wake cold` lists cold/sessions/")
+	writeListSection(b, TrajectoryTitle, t.Text(), t.Squeezed, what, "budget.trajectory", "`wake cold cold/sessions/` lists them")
 }
 
 // scrubbed is a text as the policy lets it appear.

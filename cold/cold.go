@@ -32,4 +32,11 @@ type Options struct {
 	// records' summaries already (the boot context's trajectory): a
 	// session record is listed by its name, not its summary again.
 	SessionsElsewhere bool
+	// Progress, when not nil, hears how the reading of the documents the
+	// index does not know goes (a first scan reads them all): done of
+	// total read, 0 first, then after each document, last with done ==
+	// total; never when there is nothing to read. It is called from one
+	// goroutine at a time, the scan waiting on it: it must be quick. The
+	// library prints nothing: the caller renders it (see cmd/wake).
+	Progress func(done, total int)
 }

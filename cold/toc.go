@@ -227,7 +227,18 @@ func readEntries(o Options, files []tiers.ColdFile, todo []int, entries []Entry,
 		mu   sync.Mutex
 		next atomic.Int64
 		wg   sync.WaitGroup
+		done int // documents read, under mu
 	)
+	progress := func() {}
+	if o.Progress != nil {
+		o.Progress(0, len(todo))
+		progress = func() {
+			mu.Lock()
+			done++
+			o.Progress(done, len(todo))
+			mu.Unlock()
+		}
+	}
 	// The clock is read here, not by the workers: a caller's clock need
 	// not be safe for concurrent use.
 	t := now()
@@ -250,6 +261,7 @@ func readEntries(o Options, files []tiers.ColdFile, todo []int, entries []Entry,
 				var e Entry
 				var err error
 				e, buf, err = readColdEntry(o, r, f, keep, v, buf)
+				progress()
 				if err != nil {
 					mu.Lock()
 					errs[i] = err
@@ -409,6 +421,7 @@ func (t *TOC) groupMonths() {
 			md = &tocDir{month: m, path: d.path + m + "-*", depth: d.depth + 1, parent: d}
 			months[m] = md
 			d.dirs = append(d.dirs, md)
+			t.dirs[md.path] = md
 		}
 		md.docs = append(md.docs, doc)
 	}

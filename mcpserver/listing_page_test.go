@@ -44,19 +44,23 @@ func TestLogPages(t *testing.T) {
 	}
 }
 
-// TestColdListingPages: the cold listing answers page by page as `wake
-// cold --page N` does.
+// TestColdListingPages: a folder of the cold listing answers page by page
+// as `wake cold FOLDER --page N` does.
 func TestColdListingPages(t *testing.T) {
 	fsys, o := newRoot(t)
 	for i := range 600 {
 		afero.WriteFile(fsys, fmt.Sprintf("/p/.wake/cold/notes/n%03d.md", i), []byte(fmt.Sprintf("---\nsummary: Note %03d on the ovens and their service history\n---\n# Note\n", i)), 0o644)
 	}
 	cs := connect(t, mcpserver.Options{Root: "/p/.wake", Library: o})
-	first, isErr := call(t, cs, "wake_cold", nil)
-	if isErr || !strings.Contains(first, "Page 1 of ") || !strings.Contains(first, "wake_cold with page: N") {
+	top, isErr := call(t, cs, "wake_cold", nil)
+	if isErr || !strings.Contains(top, "- cold/notes/ — 601 documents") || strings.Contains(top, "Page 1 of ") {
+		t.Fatalf("cold/:\n%s", top)
+	}
+	first, isErr := call(t, cs, "wake_cold", map[string]any{"folder": "cold/notes/"})
+	if isErr || !strings.Contains(first, "Page 1 of ") || !strings.Contains(first, "wake_cold with page: N") || !strings.Contains(first, "Next: wake cold cold/notes/ --page 2") {
 		t.Fatalf("first page:\n%s", first)
 	}
-	second, isErr := call(t, cs, "wake_cold", map[string]any{"page": 2})
+	second, isErr := call(t, cs, "wake_cold", map[string]any{"folder": "cold/notes/", "page": 2})
 	if isErr || !strings.Contains(second, "Page 2 of ") || second == first {
 		t.Fatalf("second page:\n%s", second)
 	}

@@ -31,8 +31,9 @@ type (
 		Page   int    `json:"page,omitempty" jsonschema:"the page of a long result, from 1"`
 	}
 	coldArgs struct {
-		Path string `json:"path,omitempty" jsonschema:"a cold document's path as the listing shows it (cold/notes/vat.md or notes/vat.md); leave it out for the listing of the cold tier"`
-		Page int    `json:"page,omitempty" jsonschema:"the page of a long result, from 1; reading another page of a pull spends nothing more"`
+		Path   string `json:"path,omitempty" jsonschema:"a cold document's path as the listing shows it (cold/notes/vat.md or notes/vat.md); leave it out to list a folder"`
+		Folder string `json:"folder,omitempty" jsonschema:"a folder of cold/ to list, as the listing shows it (cold/2022/01/ or 2022/01); leave it and path out to list cold/ itself"`
+		Page   int    `json:"page,omitempty" jsonschema:"the page of a long result, from 1; reading another page of a pull spends nothing more"`
 	}
 	decideArgs struct {
 		What    string `json:"what" jsonschema:"the decision, one line: what was decided"`
@@ -204,7 +205,7 @@ func (s *server) addTools() {
 		Description: "Run the four coherence checks of the Wake Protocol on the memory (identity, continuity, task awareness, decision consistency) and return each with its messages, the announcement and the outcome. Same as `wake check`. On HALT (identity failed), stop and tell the user."},
 		func(a checkArgs) int { return a.Page }, s.check)
 	textTool(s, toolInfo{Name: "wake_cold", Title: "Read the cold tier",
-		Description: "Without a path: list the cold tier (archived sessions and notes) with each document's size in tokens and what is left of the session's pull budget. With a path: return that cold document, within the session's caps (a confidential one as its summary only; a secret one never). Pull only what the task needs. Same as `wake cold [PATH]`."},
+		Description: "Without a path: list one folder of the cold tier (archived sessions and notes; cold/ itself unless folder names another): its subfolders with their documents, tokens and newest date, then its documents with each one's size in tokens, and what is left of the session's pull budget. With a path: return that cold document, within the session's caps (a confidential one as its summary only; a secret one never). Pull only what the task needs. Same as `wake cold [FOLDER|PATH]`."},
 		// The listing's pages are the command's (--page); a pull's are the
 		// tool's own, cut from the pull already made.
 		func(a coldArgs) int {
@@ -284,8 +285,24 @@ func (s *server) check(ctx context.Context, m *wake.Memory, a checkArgs) (string
 }
 
 func (s *server) cold(ctx context.Context, m *wake.Memory, a coldArgs) (string, error) {
+	if a.Path != "" && a.Folder != "" {
+		return "", hinted{errors.New("path and folder: give one"), "path pulls a document, folder lists a folder"}
+	}
+	if a.Path != "" && m.IsColdFolder(a.Path) {
+		// A listing's pages are the command's, asked for with folder.
+		if a.Page > 1 {
+			return "", hinted{fmt.Errorf("path %s: a folder", a.Path), "list it with folder: " + a.Path + ", and its pages with page"}
+		}
+		a.Folder, a.Path = a.Path, ""
+	}
 	if a.Path == "" {
-		toc, cs, err := m.ColdTOC()
+		if _, err := cold.FolderPath(a.Folder); err != nil {
+			return "", hinted{fmt.Errorf("folder: %w", err), "call wake_cold without a path or folder for cold/ and its folders"}
+		}
+		f, cs, err := m.ColdFolder(a.Folder)
+		if errors.Is(err, wake.ErrNoFolder) {
+			return "", hinted{err, "call wake_cold without a path or folder for cold/ and its folders"}
+		}
 		if err != nil {
 			return "", err
 		}
@@ -294,12 +311,12 @@ func (s *server) cold(ctx context.Context, m *wake.Memory, a coldArgs) (string, 
 		if err != nil {
 			return "", err
 		}
-		if err := report.ColdText(&b, m.Root(), toc, cs.Pulled, m.Config().Budget.Cold, report.Pager{Counter: c, Page: a.Page}); err != nil {
+		if err := report.ColdText(&b, m.Root(), f, cs.Pulled, m.Config().Budget.Cold, report.Pager{Counter: c, Page: a.Page}); err != nil {
 			return "", pageError(err)
 		}
-		b.WriteString("\nHere `wake cold PATH` is wake_cold with path: the document's path under cold/, as listed.\n")
-		if strings.Contains(b.String(), "Next: wake cold --page ") {
-			b.WriteString("And `wake cold --page N` is wake_cold with page: N.\n")
+		b.WriteString("\nHere `wake cold FOLDER` is wake_cold with folder: the folder's path, as listed; `wake cold PATH` is wake_cold with path: the document's path, its folder's path and its name.\n")
+		if strings.Contains(b.String(), " --page ") {
+			b.WriteString("And `--page N` is wake_cold with page: N.\n")
 		}
 		return b.String(), nil
 	}

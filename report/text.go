@@ -132,24 +132,52 @@ func InitText(w io.Writer, dir string, res store.InitResult) {
 	}
 }
 
-// ColdText writes the cold tier's table of contents (the page of its
-// lines pg picks, with a line saying how to get the rest) under a header
-// saying how to pull a document and what this session has pulled of its
-// budget.cold.
-func ColdText(w io.Writer, root string, toc *cold.TOC, pulled, budgetCold int, pg Pager) error {
-	lines := strings.SplitAfter(toc.Text(), "\n")
-	if lines[len(lines)-1] == "" {
-		lines = lines[:len(lines)-1]
-	}
+// ColdText writes one folder of the cold tier (its subfolders, then its
+// documents: the page of them pg picks, with a line saying how to get the
+// rest) under a header saying how to list a folder and pull a document,
+// and what this session has pulled of its budget.cold.
+func ColdText(w io.Writer, root string, f *cold.Folder, pulled, budgetCold int, pg Pager) error {
+	lines := f.Lines()
 	p, err := pg.Cut(lines)
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(w, "Cold tier of %s: pull a document with `wake cold PATH`.\n", root)
+	fmt.Fprintf(w, "Cold tier of %s: list a folder with `wake cold FOLDER`, pull a document with `wake cold PATH`.\n", root)
 	fmt.Fprintf(w, "This session has pulled %s of %s tokens (budget.cold).\n\n", budget.Thousands(pulled), budget.Thousands(budgetCold))
+	io.WriteString(w, f.Header())
 	io.WriteString(w, strings.Join(lines[p.From:p.To], ""))
-	_, err = io.WriteString(w, p.Footer("lines", "wake cold"))
+	command := "wake cold"
+	if f.Path != tiers.ColdDir+"/" {
+		command += " " + quoteArg(f.Path)
+	}
+	_, err = io.WriteString(w, p.Footer("lines", command))
 	return err
+}
+
+// quoteArg quotes a `wake cold` argument for a shell when it needs it (a
+// month of session records ends in "-*").
+func quoteArg(s string) string {
+	if strings.ContainsAny(s, "*?[ '\"$") {
+		return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+	}
+	return s
+}
+
+// Cold is the JSON of `wake cold [FOLDER] --format json`: the folder
+// whole, never paged.
+type Cold struct {
+	Version    int `json:"version"`
+	Pulled     int `json:"pulled"`      // tokens this session has pulled
+	BudgetCold int `json:"budget_cold"` // what a session may pull
+	*cold.Folder
+}
+
+// ColdJSON renders one folder of the cold tier as JSON.
+func ColdJSON(f *cold.Folder, pulled, budgetCold int) ([]byte, error) {
+	if f.Entries == nil {
+		f.Entries = []cold.FolderEntry{}
+	}
+	return marshal(Cold{Version: Version, Pulled: pulled, BudgetCold: budgetCold, Folder: f})
 }
 
 // MergeSetupText says what 'wake init' did for git's merges.

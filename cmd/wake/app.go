@@ -51,6 +51,9 @@ type app struct {
 	// writer is the writer id a root is given when it has none yet;
 	// empty (always, but in tests) means a random one.
 	writer string
+	// progress renders long work's progress on stderr when it is a
+	// terminal; nil otherwise (and in tests but the terminal's).
+	progress *progressLine
 }
 
 // usageError marks a command-line mistake (exit 2).
@@ -109,6 +112,10 @@ func runAs(writer string, args, environ []string, stdin io.Reader, stdout, stder
 	a := &app{
 		fs: afero.NewOsFs(), env: env, in: stdin, out: stdout, errOut: stderr,
 		now: time.Now, cwd: cwd, locker: store.FileLocker{Timeout: wake.LockTimeout}, writer: writer,
+	}
+	if p := newProgressLine(stderr, time.Now); p != nil {
+		a.progress, a.errOut = p, p
+		defer p.Close()
 	}
 	return a.run(args)
 }
@@ -279,7 +286,11 @@ func (a *app) locate(dir string) (string, error) {
 
 // options are the library's options for this invocation.
 func (a *app) options() wake.Options {
-	return wake.Options{FS: a.fs, Env: a.env, Now: a.now, Locker: a.locker, Notify: a.notice, Encoder: a.newEncoder, WorkDir: a.cwd, Writer: a.writer}
+	o := wake.Options{FS: a.fs, Env: a.env, Now: a.now, Locker: a.locker, Notify: a.notice, Encoder: a.newEncoder, WorkDir: a.cwd, Writer: a.writer}
+	if a.progress != nil {
+		o.Progress = a.progress.report
+	}
+	return o
 }
 
 // notice prints what the library tells the user.

@@ -58,7 +58,7 @@ func TestListingsAnswerWithinAPage(t *testing.T) {
 	}{
 		{[]string{"decisions", "--all"}, regexp.MustCompile(`(?m)^#(\d+) `), 400, "#400 "},
 		{[]string{"log"}, regexp.MustCompile(`reminder number (\d+)  \[`), 3000, "reminder number 2999"},
-		{[]string{"cold"}, regexp.MustCompile(`cold note number (\d+)`), 600, "Cold tier of"},
+		{[]string{"cold", "cold/notes/"}, regexp.MustCompile(`cold note number (\d+)`), 600, "Cold tier of"},
 	} {
 		seen := map[string]int{}
 		pages := 0

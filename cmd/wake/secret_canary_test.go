@@ -151,7 +151,7 @@ func canaryCommands(target string) [][]string {
 		{"uphold", "1", "--because", "it stays " + keyAWS},
 		{"reverse", "1", "--by", "Use YAML " + keyGitHub, "--because", "anchors " + keySlack},
 		{"remember", "rotate " + keyGitHub, "--topic", "keys " + keyAWS},
-		{"cold"}, {"cold", "notes.md"},
+		{"cold"}, {"cold", "notes.md"}, {"cold", "plans/"}, {"cold", "plans/", "--format", "json"},
 		{"log"}, {"log", "--format", "json"},
 		{"skill"}, {"trust"},
 		{"install", "claude"},
