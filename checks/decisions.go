@@ -97,24 +97,10 @@ func CheckDecisions(m Memory) []Finding {
 // wonder which is meant, and reversing one leaves the other in force. It
 // lists at most maxListed sets.
 func duplicates(log tiers.DecisionLog) []string {
-	groups := map[string][]tiers.Decision{}
-	var order []string
-	for _, e := range active(log) {
-		k := strings.TrimSuffix(strings.ToLower(strings.Join(strings.Fields(tiers.OneLine(e.What)), " ")), ".")
-		if k == "" {
-			continue
-		}
-		if _, ok := groups[k]; !ok {
-			order = append(order, k)
-		}
-		groups[k] = append(groups[k], e)
-	}
 	var out []string
-	for _, k := range order {
-		g := groups[k]
-		if len(g) < 2 {
-			continue
-		}
+	for _, g := range activeGroups(log, func(e tiers.Decision) string {
+		return strings.TrimSuffix(strings.ToLower(strings.Join(strings.Fields(tiers.OneLine(e.What)), " ")), ".")
+	}) {
 		if len(out) == maxListed {
 			out = append(out, "and more")
 			break
@@ -125,6 +111,30 @@ func duplicates(log tiers.DecisionLog) []string {
 		}
 		out = append(out, fmt.Sprintf("entries %s are active with the same text %q; reverse the later ones as duplicates of entry %s ('wake reverse' keeps them as history)",
 			andList(nums), tiers.OneLine(g[0].What), g[0].Name()))
+	}
+	return out
+}
+
+// activeGroups returns the sets of two or more entries in force that
+// share a key ("" is no key), in the order their first entries come.
+func activeGroups(log tiers.DecisionLog, key func(tiers.Decision) string) [][]tiers.Decision {
+	groups := map[string][]tiers.Decision{}
+	var order []string
+	for _, e := range active(log) {
+		k := key(e)
+		if k == "" {
+			continue
+		}
+		if _, ok := groups[k]; !ok {
+			order = append(order, k)
+		}
+		groups[k] = append(groups[k], e)
+	}
+	var out [][]tiers.Decision
+	for _, k := range order {
+		if g := groups[k]; len(g) >= 2 {
+			out = append(out, g)
+		}
 	}
 	return out
 }
@@ -141,24 +151,8 @@ func active(log tiers.DecisionLog) []tiers.Decision {
 }
 
 func sameTopic(log tiers.DecisionLog) []string {
-	groups := map[string][]tiers.Decision{}
-	var order []string
-	for _, e := range active(log) {
-		k := strings.ToLower(tiers.OneLine(e.Topic()))
-		if k == "" {
-			continue
-		}
-		if _, ok := groups[k]; !ok {
-			order = append(order, k)
-		}
-		groups[k] = append(groups[k], e)
-	}
 	var out []string
-	for _, k := range order {
-		g := groups[k]
-		if len(g) < 2 {
-			continue
-		}
+	for _, g := range activeGroups(log, func(e tiers.Decision) string { return strings.ToLower(tiers.OneLine(e.Topic())) }) {
 		var nums, whats []string
 		for i, e := range g {
 			nums = append(nums, e.Name())

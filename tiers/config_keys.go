@@ -350,29 +350,11 @@ func textRule(name string, most int, path bool) string {
 func teamKey(name string) configKey {
 	rule := fmt.Sprintf("team lists at most %d members, each one line of at most %d characters, without control characters", maxTeam, maxMemberChars)
 	decode := func(c *Config, v any) string {
-		list, ok := v.([]any)
-		if !ok {
-			return "expected an array of strings, got " + kindOf(v)
+		team, problem := stringList(v, maxMemberChars, "members", rule, "each entry names a member, such as \"Ben: reviewer\"")
+		if problem == "" {
+			c.Team = team
 		}
-		if len(list) > maxTeam {
-			return fmt.Sprintf("lists %d members; %s", len(list), rule)
-		}
-		team := make([]string, len(list))
-		for i, e := range list {
-			s, ok := e.(string)
-			switch {
-			case !ok:
-				return fmt.Sprintf("expected an array of strings; entry %d is %s", i+1, kindOf(e))
-			case strings.TrimSpace(s) == "":
-				return fmt.Sprintf("entry %d is empty; each entry names a member, such as \"Ben: reviewer\"", i+1)
-			}
-			if p := textProblem(s, maxMemberChars); p != "" {
-				return fmt.Sprintf("entry %d: %s; %s", i+1, p, rule)
-			}
-			team[i] = s
-		}
-		c.Team = team
-		return ""
+		return problem
 	}
 	return configKey{name: name, allowed: "an array of strings: " + rule, decode: decode}
 }
@@ -382,31 +364,42 @@ func teamKey(name string) configKey {
 func stringsKey(name string, most int, field func(*Config) *[]string) configKey {
 	rule := fmt.Sprintf("%s lists at most %d entries, each one line of at most %d characters, without control characters", name, maxTeam, most)
 	decode := func(c *Config, v any) string {
-		list, ok := v.([]any)
-		if !ok {
-			return "expected an array of strings, got " + kindOf(v)
+		list, problem := stringList(v, most, "entries", rule, rule)
+		if problem == "" {
+			*field(c) = list
 		}
-		if len(list) > maxTeam {
-			return fmt.Sprintf("lists %d entries; %s", len(list), rule)
-		}
-		out := make([]string, len(list))
-		for i, e := range list {
-			s, ok := e.(string)
-			switch {
-			case !ok:
-				return fmt.Sprintf("expected an array of strings; entry %d is %s", i+1, kindOf(e))
-			case strings.TrimSpace(s) == "":
-				return fmt.Sprintf("entry %d is empty; %s", i+1, rule)
-			}
-			if p := textProblem(s, most); p != "" {
-				return fmt.Sprintf("entry %d: %s; %s", i+1, p, rule)
-			}
-			out[i] = s
-		}
-		*field(c) = out
-		return ""
+		return problem
 	}
 	return configKey{name: name, allowed: "an array of strings: " + rule, decode: decode}
+}
+
+// stringList decodes v as an array of at most maxTeam strings (noun names
+// them in a problem), each one non-blank line of at most most characters
+// without control characters: the strings, or what is wrong with v, rule
+// said with it, and empty telling what an entry should hold.
+func stringList(v any, most int, noun, rule, empty string) ([]string, string) {
+	list, ok := v.([]any)
+	if !ok {
+		return nil, "expected an array of strings, got " + kindOf(v)
+	}
+	if len(list) > maxTeam {
+		return nil, fmt.Sprintf("lists %d %s; %s", len(list), noun, rule)
+	}
+	out := make([]string, len(list))
+	for i, e := range list {
+		s, ok := e.(string)
+		switch {
+		case !ok:
+			return nil, fmt.Sprintf("expected an array of strings; entry %d is %s", i+1, kindOf(e))
+		case strings.TrimSpace(s) == "":
+			return nil, fmt.Sprintf("entry %d is empty; %s", i+1, empty)
+		}
+		if p := textProblem(s, most); p != "" {
+			return nil, fmt.Sprintf("entry %d: %s; %s", i+1, p, rule)
+		}
+		out[i] = s
+	}
+	return out, ""
 }
 
 // textProblem says what keeps s from being one line of at most most
