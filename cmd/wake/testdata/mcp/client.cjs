@@ -51,7 +51,7 @@ async function main() {
     ['wake_load', {}],
     ['wake_decide', { what: 'Bake at dawn', because: 'the shop opens at seven', topic: 'hours' }],
     ['wake_contest', { decision: '1', objection: 'the baker sleeps then', proposal: 'bake the night before' }],
-    ['wake_cold', {}],
+    ['wake_cold', { folder: 'cold/notes/' }],
     ['wake_cold', { path: 'notes/oven.md' }],
     ['wake_check', { format: 'json' }],
     ['wake_handoff', { summary: 'Planned the baking hours', next: 'Ask the baker', decision: ['Sell rye because the regulars ask'] }],
