@@ -45,6 +45,8 @@ type app struct {
 	rootFlag string
 	// below is a relayed hook's --below: see [app.relayGoesOn].
 	below string
+	// relayImported is [app.relayImports]'s answer, once asked.
+	relayImported *bool
 	// newEncoder makes a session's encoder; nil means budget.NewEncoder.
 	// Tests share one, since building it costs more than most of them.
 	newEncoder func(name string) (*budget.Encoder, error)

@@ -55,8 +55,14 @@ func (a *app) sessionStart() string {
 // read the project's boot.md through its CLAUDE.md import all the same:
 // the user approved imports from outside the start directory there.
 func (a *app) relayImports(bootPath string) bool {
-	return claude.ExternalImportsApproved(a.fs, a.env, a.env["HOME"], a.sessionStart()) &&
-		claude.ImportsBoot(a.fs, filepath.Clean(a.below), bootPath)
+	if a.relayImported == nil {
+		// Asked twice in a start (its text, and what goes before it):
+		// ~/.claude.json is read once.
+		v := claude.ExternalImportsApproved(a.fs, a.env, a.env["HOME"], a.sessionStart()) &&
+			claude.ImportsBoot(a.fs, filepath.Clean(a.below), bootPath)
+		a.relayImported = &v
+	}
+	return *a.relayImported
 }
 
 // relayed is the line a session started below its project's top gets

@@ -4,7 +4,10 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
+
+	"github.com/spf13/afero"
 )
 
 // TestRelayGate: a hook run as a relay (--below PROJECT) serves only a
@@ -68,5 +71,62 @@ func TestRelayGate(t *testing.T) {
 	a, _, errOut = newTestApp(t, proj)
 	if code := a.run([]string{"load", "--below", proj}); code != exitUsage || !strings.Contains(errOut.String(), "--below applies with --hook") {
 		t.Errorf("--below without --hook: exit %d: %s", code, errOut)
+	}
+}
+
+// countingFS counts the opens of files by base name.
+type countingFS struct {
+	afero.Fs
+	mu     sync.Mutex
+	opened map[string]int
+}
+
+func (c *countingFS) note(name string) {
+	c.mu.Lock()
+	c.opened[filepath.Base(name)]++
+	c.mu.Unlock()
+}
+
+func (c *countingFS) Open(name string) (afero.File, error) {
+	c.note(name)
+	return c.Fs.Open(name)
+}
+
+func (c *countingFS) OpenFile(name string, flag int, perm os.FileMode) (afero.File, error) {
+	c.note(name)
+	return c.Fs.OpenFile(name, flag, perm)
+}
+
+// TestRelayReadsClaudeJSONOnce: a start a relay serves asks twice
+// whether Claude Code followed the import there (for its text and for
+// what goes before it); ~/.claude.json, which can be large, is read once.
+func TestRelayReadsClaudeJSONOnce(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	proj := filepath.Join(dir, "proj")
+	sub := filepath.Join(proj, "src")
+	os.MkdirAll(sub, 0o755)
+	a, _, errOut := newTestApp(t, proj)
+	if code := a.run([]string{"init", "--agent", "Ava"}); code != 0 {
+		t.Fatalf("init: %s", errOut)
+	}
+	a, _, errOut = newTestApp(t, proj)
+	if code := a.run([]string{"install", "claude"}); code != 0 {
+		t.Fatalf("install: %s", errOut)
+	}
+	a, out, errOut := newTestApp(t, sub)
+	os.WriteFile(filepath.Join(a.env["HOME"], ".claude.json"), []byte(`{"projects":{}}`), 0o644)
+	fs := &countingFS{Fs: a.fs, opened: map[string]int{}}
+	a.fs = fs
+	a.env["CLAUDE_PROJECT_DIR"] = sub
+	a.in = strings.NewReader(hookJSON(sub))
+	if code := a.run([]string{"load", "--hook", "claude", "--below", proj}); code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	if !strings.HasPrefix(out.String(), relayed) {
+		t.Fatalf("the relayed start:\n%.300s", out)
+	}
+	if n := fs.opened[".claude.json"]; n != 1 {
+		t.Errorf("~/.claude.json opened %d times, want 1", n)
 	}
 }
