@@ -116,7 +116,7 @@ func (m *Memory) sessionWork(ctx context.Context, in *handoff.Input) {
 	if in.Auto || len(in.Decisions) > 0 || !in.Session.Decisions.Empty() {
 		return
 	}
-	items, err := store.SessionDecisionItems(m.o.FS, m.root, since)
+	items, err := store.SessionDecisionItems(m.o.FS, m.root, since, in.SessionID)
 	if err != nil {
 		m.warn(fmt.Sprintf("the session's decisions were not listed from the ledger: %v", err))
 		return

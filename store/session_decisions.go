@@ -34,29 +34,62 @@ func LedgerStart(fsys afero.Fs, root string) time.Time {
 // a session's "Decisions made" tells them.
 var ledgerDecisionVerbs = map[string]string{"decide": "decided", "reverse": "reversed", "contest": "contested", "uphold": "upheld"}
 
+// sessionLookback is how far before the previous hand-off the lines a
+// session's own decision lines are looked for: a session running beside
+// another may have decided before the other handed off.
+const sessionLookback = 24 * time.Hour
+
 // SessionDecisionItems are the "Decisions made" items of the decision-log
 // changes the ledger records at or after since (the whole ledger when
-// since is zero): what a session decided, reversed, contested or upheld
-// with wake's commands, one item a change, oldest first, each naming the
-// entries by ID and title as the log holds them now. Of a log the
-// sensitivity policy holds back, the IDs alone. A ledger or a log that
-// cannot be read gives no items and the error.
-func SessionDecisionItems(fsys afero.Fs, root string, since time.Time) ([]string, error) {
-	entries, _, err := ReadLedgerSince(fsys, root, since.UTC().Truncate(time.Second))
+// since is zero), the previous hand-off's time: what a session decided,
+// reversed, contested or upheld with wake's commands, one item a change,
+// oldest first, each naming the entries by ID and title as the log holds
+// them now. Of a log the sensitivity policy holds back, the IDs alone. A
+// ledger or a log that cannot be read gives no items and the error.
+//
+// With the client's id of the session (session; "" when unknown), the
+// lines naming another session are not its, and those naming it count
+// from its own previous hand-off, up to a day before since, even when
+// another session handed off in between.
+func SessionDecisionItems(fsys afero.Fs, root string, since time.Time, session string) ([]string, error) {
+	since = since.UTC().Truncate(time.Second)
+	from := since
+	if session != "" && !since.IsZero() {
+		from = since.Add(-sessionLookback)
+	}
+	entries, _, err := ReadLedgerSince(fsys, root, from)
 	if err != nil {
 		return nil, err
 	}
 	// The previous hand-off's own line ends what came before it, even in
-	// its second: only what the ledger holds after it is this session's.
-	for i := len(entries) - 1; i >= 0; i-- {
-		if entries[i].Op == "handoff" {
-			entries = entries[i+1:]
-			break
+	// its second: only what the ledger holds after it is this session's;
+	// with the session known, its own previous hand-off's line ends what
+	// came before for the lines naming it.
+	after, own := -1, -1
+	for i, e := range entries {
+		if e.Op != "handoff" {
+			continue
+		}
+		if !e.At.Before(since) {
+			after = i
+		}
+		if session != "" && e.Session == session {
+			own = i
 		}
 	}
 	var changes []Entry
-	for _, e := range entries {
-		if ledgerDecisionVerbs[e.Op] != "" && !e.At.Before(since.Truncate(time.Second)) && len(e.DecisionIDs) > 0 {
+	for i, e := range entries {
+		if ledgerDecisionVerbs[e.Op] == "" || len(e.DecisionIDs) == 0 {
+			continue
+		}
+		switch {
+		case session != "" && e.Session == session:
+			if i > own {
+				changes = append(changes, e)
+			}
+		case session != "" && e.Session != "":
+			// Another session's.
+		case i > after && !e.At.Before(since):
 			changes = append(changes, e)
 		}
 	}
