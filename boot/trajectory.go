@@ -88,8 +88,13 @@ func (c *Context) addTrajectory(o Options) {
 	// The cold index keeps a long summary (and next, and risk) cut short,
 	// the copy in recent/ whole: a copy is the same session at the same
 	// time whose fields are the other's, or their opening words.
+	// An empty field is the same only as an empty one: a record with no
+	// risk is not a copy of one with a risk of the same second.
 	same := func(a, b string) bool {
 		a, b = strings.TrimRight(a, "…"), strings.TrimRight(b, "…")
+		if a == "" || b == "" {
+			return a == b
+		}
 		return strings.HasPrefix(a, b) || strings.HasPrefix(b, a)
 	}
 	var kept []TrajectoryEntry

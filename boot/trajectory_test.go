@@ -118,3 +118,31 @@ func TestCommentsLeftOut(t *testing.T) {
 		t.Errorf("the comments are not left out, or a fence's text is lost:\n%s", md)
 	}
 }
+
+// TestTrajectoryTwoSessionsOfOneSecond: two sessions of two clones that
+// handed off in the same second with the same summary, one with an open
+// risk and one without, are two sessions, not a record and its copy: the
+// risk stays in view.
+func TestTrajectoryTwoSessionsOfOneSecond(t *testing.T) {
+	t.Parallel()
+	fsys := demoFS(t)
+	rec := func(risk string) string {
+		return "---\nsummary: Set up the till\nsession: 2026-11-22T03:00:00Z\nnext_priority: check it\nopen_risk: '" + risk + "'\n---\n# Session 2026-11-22\n\n## What happened\n- things\n"
+	}
+	afero.WriteFile(fsys, "/demo/cold/sessions/2026-11-22T03-00-00Z-aaaaaa.md", []byte(rec("")), 0o644)
+	afero.WriteFile(fsys, "/demo/cold/sessions/2026-11-22T03-00-00Z-zzzzzz.md", []byte(rec("the till drifts")), 0o644)
+	cfg := demo.Config(t, fsys)
+	for _, index := range []bool{false, true} {
+		o := Options{FS: fsys, Root: "/demo", Config: cfg, Counter: encoder(t), Now: func() time.Time { return demoTime }}
+		if index {
+			o.ColdIndex = cold.OpenIndex(fsys, "/demo", cfg.Encoding)
+		}
+		c, err := Build(o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if text := c.Trajectory.Text(); strings.Count(text, "2026-11-22 03:00Z") != 2 || !strings.Contains(text, "the till drifts") {
+			t.Errorf("index %v: two sessions of one second, one with a risk:\n%s", index, text)
+		}
+	}
+}
