@@ -26,13 +26,7 @@ import (
 // SessionStart hook Codex runs with source "compact" (issue 26, point 8).
 func TestCodexCompactKeepsCheckpoint(t *testing.T) {
 	t.Parallel()
-	if testing.Short() {
-		t.Skip("runs the real Codex CLI")
-	}
-	codex := codexCLI(t)
-	bin := wakeBinary(t)
-	stub := newResponsesStub(t)
-	p := newCodexProject(t, bin, codex, stub.URL)
+	codex, bin, stub, p := codexE2E(t)
 	if out := p.wake(t, "install", "codex"); !strings.Contains(out, `PreCompact "wake hook compact codex"`) || !strings.Contains(out, "trusted 5 of wake's hooks") {
 		t.Fatalf("wake install codex did not add and trust the PreCompact hook:\n%s", out)
 	}
@@ -284,13 +278,7 @@ func (s *codexAppServer) waitTurn(t *testing.T) {
 // first request after the compaction carries the checkpoint.
 func TestCodexCompactAutoKeepsCheckpoint(t *testing.T) {
 	t.Parallel()
-	if testing.Short() {
-		t.Skip("runs the real Codex CLI")
-	}
-	codex := codexCLI(t)
-	bin := wakeBinary(t)
-	stub := newResponsesStub(t)
-	p := newCodexProject(t, bin, codex, stub.URL)
+	_, bin, stub, p := codexE2E(t)
 	config := filepath.Join(p.home, ".codex", "config.toml")
 	if err := os.WriteFile(config, []byte("model_auto_compact_token_limit = 5000\n"+readFile(t, config)), 0o600); err != nil {
 		t.Fatal(err)

@@ -34,13 +34,7 @@ const codexModel = "gpt-5.5"
 // Codex's as it was.
 func TestCodexEndToEnd(t *testing.T) {
 	t.Parallel()
-	if testing.Short() {
-		t.Skip("runs the real Codex CLI")
-	}
-	codex := codexCLI(t)
-	bin := wakeBinary(t)
-	stub := newResponsesStub(t)
-	p := newCodexProject(t, bin, codex, stub.URL)
+	_, _, stub, p := codexE2E(t)
 
 	// The control: before install, nothing of wake reaches the model.
 	p.codex(t, "hello")
@@ -223,6 +217,20 @@ type codexProject struct {
 	env       []string
 	bin       string // wake
 	codexBin  string
+}
+
+// codexE2E sets up an end-to-end test of the real Codex (skipped with
+// -short): the client, the wake binary, a loopback model stub and a
+// project whose Codex talks to it.
+func codexE2E(t *testing.T) (codex, bin string, stub *responsesStub, p *codexProject) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("runs the real Codex CLI")
+	}
+	codex = codexCLI(t)
+	bin = wakeBinary(t)
+	stub = newResponsesStub(t)
+	return codex, bin, stub, newCodexProject(t, bin, codex, stub.URL)
 }
 
 func newCodexProject(t *testing.T, bin, codex, api string) *codexProject {

@@ -15,13 +15,7 @@ import (
 // (issue 26, point 3).
 func TestCodexLargeBootContext(t *testing.T) {
 	t.Parallel()
-	if testing.Short() {
-		t.Skip("runs the real Codex CLI")
-	}
-	codex := codexCLI(t)
-	bin := wakeBinary(t)
-	stub := newResponsesStub(t)
-	p := newCodexProject(t, bin, codex, stub.URL)
+	_, _, stub, p := codexE2E(t)
 	for i := range 100 {
 		p.wake(t, "decide", fmt.Sprintf("Keep ledger rule %d of the first year", i), "--because", "the auditors asked for it, and changing it needs their sign-off", "--topic", fmt.Sprintf("ledger rule %d", i))
 	}

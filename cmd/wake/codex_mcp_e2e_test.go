@@ -17,13 +17,7 @@ import (
 // takes the server out again.
 func TestCodexMCPEndToEnd(t *testing.T) {
 	t.Parallel()
-	if testing.Short() {
-		t.Skip("runs the real Codex CLI")
-	}
-	codex := codexCLI(t)
-	bin := wakeBinary(t)
-	stub := newResponsesStub(t)
-	p := newCodexProject(t, bin, codex, stub.URL)
+	_, _, stub, p := codexE2E(t)
 	out := p.wake(t, "install", "codex", "--mcp")
 	if !strings.Contains(out, `.codex/config.toml: created; registered the MCP server "wake"`) {
 		t.Errorf("wake install codex --mcp does not say it registered the server:\n%s", out)

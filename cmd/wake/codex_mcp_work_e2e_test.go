@@ -15,13 +15,7 @@ import (
 // off.
 func TestCodexMCPDecisionIsWork(t *testing.T) {
 	t.Parallel()
-	if testing.Short() {
-		t.Skip("runs the real Codex CLI")
-	}
-	codex := codexCLI(t)
-	bin := wakeBinary(t)
-	stub := newResponsesStub(t)
-	p := newCodexProject(t, bin, codex, stub.URL)
+	_, _, stub, p := codexE2E(t)
 	p.wake(t, "install", "codex", "--mcp")
 	stub.script(
 		[]any{map[string]any{"type": "function_call", "id": "fc_1", "call_id": "call_1", "namespace": "mcp__wake", "name": "wake_decide",
