@@ -172,8 +172,8 @@ func (f Facts) threads() []string {
 	if s := f.Session; s != nil {
 		// The first is the next priority's (each fact once).
 		for i, u := range s.FollowUps {
-			if i == 0 && len([]rune(u)) <= 200 {
-				continue
+			if i == 0 && cut(u, 200) == u {
+				continue // whole in the next priority
 			}
 			out = append(out, "Left open by the agent's last message: "+quote(u))
 		}
@@ -234,7 +234,12 @@ func (f Facts) happened() []string {
 		// the message is quoted without it (each fact once).
 		msg := s.LastMessage
 		for _, u := range s.FollowUps {
-			msg = strings.TrimSpace(strings.Replace(msg, u, "", 1))
+			// A follow-up is a whole sentence or list item, most often
+			// at the message's end: an earlier occurrence of its words
+			// is part of another sentence, and stays.
+			if i := strings.LastIndex(msg, u); i >= 0 {
+				msg = strings.TrimSpace(msg[:i] + msg[i+len(u):])
+			}
 		}
 		switch {
 		case msg == "":

@@ -2,6 +2,7 @@ package handoff
 
 import (
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 
@@ -52,5 +53,30 @@ func TestAutoNextAndThreads(t *testing.T) {
 		if got := in.Session.Threads.Items; len(got)+len(c.threads) > 0 && !reflect.DeepEqual(got, c.threads) {
 			t.Errorf("%s: open threads %q, want %q", c.name, got, c.threads)
 		}
+	}
+}
+
+// TestAutoKeepsWhatWasLeftOpen (from the review): a follow-up cut in the
+// next priority, by bytes as the cut counts (146 Cyrillic letters are
+// 256 bytes), is kept whole in the open threads; the quoted last message
+// loses the follow-up itself, not an earlier sentence that begins with
+// its words.
+func TestAutoKeepsWhatWasLeftOpen(t *testing.T) {
+	t.Parallel()
+	long := "Осталось переписать загрузчик конфигурации и " + strings.Repeat("проверить тесты ", 6) + "до выпуска."
+	if n := len([]rune(long)); n > 200 || len(long) <= 200 {
+		t.Fatalf("the follow-up is %d runes, %d bytes: want at most 200 runes and over 200 bytes", n, len(long))
+	}
+	in := Auto(Facts{Session: &transcript.Summary{FollowUps: []string{long}, LastMessage: "Готово. " + long}, Start: time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC)})
+	if strings.Contains(in.Session.NextPriority, long) {
+		t.Fatalf("the test wants a follow-up the next priority cuts: %q", in.Session.NextPriority)
+	}
+	if items := in.Session.Threads.Items; len(items) != 1 || !strings.Contains(items[0], long) {
+		t.Errorf("the follow-up the next priority cut is not whole in the threads: %q", items)
+	}
+	msg := "Update the docs step was skipped because CI broke.\n\nNext steps:\n- Update the docs"
+	in = Auto(Facts{Session: &transcript.Summary{FollowUps: []string{"Update the docs"}, LastMessage: msg}, Start: time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC)})
+	if got := strings.Join(in.Session.Happened.Items, "\n"); !strings.Contains(got, "Update the docs step was skipped because CI broke.") {
+		t.Errorf("the quoted message lost an earlier sentence instead of the follow-up:\n%s", got)
 	}
 }
