@@ -2,7 +2,6 @@ package boot
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
 
 	"github.com/wakeproto/wake/budget"
@@ -51,23 +50,81 @@ func (c *Context) admitFile(f *File, counter budget.Counter) {
 		}
 		// So are its comments, notes to whoever edits it by hand (how to
 		// append an entry), which Claude Code leaves out of an import too.
-		// A "comment" that spans a code fence's marker is not one to
-		// drop: the fence may hold the text, and it stays.
-		f.Content = htmlComment.ReplaceAllStringFunc(f.Content, func(c string) string {
-			if strings.Contains(c, "```") || strings.Contains(c, "~~~") {
-				return c
-			}
-			return ""
-		})
+		f.Content = stripComments(f.Content)
 	}
 	f.full = f.Content
 	f.bodyTokens = counter.Count(f.Content)
 	f.ShownTokens = f.bodyTokens
 }
 
-// htmlComment is a Markdown comment standing on lines of its own, with
-// the line end after it.
-var htmlComment = regexp.MustCompile(`(?ms)^[ \t]*<!--.*?-->[ \t]*\r?\n?`)
+// stripComments leaves out of Markdown text its HTML comments that stand
+// on lines of their own: from a line opening with "<!--" (indented at
+// most three spaces) to the line that closes it with "-->" and nothing
+// after. What is code stays whole: a fenced block's lines, a line
+// indented four spaces or a tab, and a "comment" that a fence marker
+// would interrupt (the fence may hold the text) or that never closes.
+func stripComments(text string) string {
+	if !strings.Contains(text, "<!--") {
+		return text
+	}
+	lines := strings.SplitAfter(text, "\n")
+	var b strings.Builder
+	fence := "" // the open fence's marker, "" outside one
+	for i := 0; i < len(lines); i++ {
+		line := lines[i]
+		trimmed := strings.TrimLeft(line, " ")
+		indent := len(line) - len(trimmed)
+		if m := fenceMarker(trimmed); m != "" && indent <= 3 {
+			switch {
+			case fence == "":
+				fence = m
+			case strings.HasPrefix(m, fence[:1]) && len(m) >= len(fence) && strings.TrimSpace(trimmed[len(m):]) == "":
+				fence = ""
+			}
+		}
+		if fence != "" || indent > 3 || strings.HasPrefix(trimmed, "\t") || !strings.HasPrefix(trimmed, "<!--") {
+			b.WriteString(line)
+			continue
+		}
+		end, ok := commentEnd(lines, i)
+		if !ok {
+			b.WriteString(line)
+			continue
+		}
+		i = end
+	}
+	return b.String()
+}
+
+// commentEnd is the index of the line closing the comment opened on line
+// i, with nothing but blanks after its "-->"; false when a fence marker
+// comes first, text follows the close, or it never closes.
+func commentEnd(lines []string, i int) (int, bool) {
+	for j := i; j < len(lines); j++ {
+		line := lines[j]
+		if j == i {
+			line = line[strings.Index(line, "<!--")+len("<!--"):]
+		} else if fenceMarker(strings.TrimLeft(line, " ")) != "" {
+			return 0, false
+		}
+		if k := strings.Index(line, "-->"); k >= 0 {
+			return j, strings.TrimSpace(line[k+len("-->"):]) == ""
+		}
+	}
+	return 0, false
+}
+
+// fenceMarker is the code fence marker a line (its indentation trimmed)
+// opens with: three or more backticks or tildes; "" when none.
+func fenceMarker(line string) string {
+	for _, c := range []string{"`", "~"} {
+		n := len(line) - len(strings.TrimLeft(line, c))
+		if n >= 3 {
+			return line[:n]
+		}
+	}
+	return ""
+}
 
 // held maps the paths of held-back tier files to their level.
 func (c *Context) held() map[string]string {

@@ -146,3 +146,27 @@ func TestTrajectoryTwoSessionsOfOneSecond(t *testing.T) {
 		}
 	}
 }
+
+// TestStripComments: comments on lines of their own go; code keeps its
+// comments, fenced or indented, and so does a comment a fence interrupts,
+// one that never closes or one with text after its close.
+func TestStripComments(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct{ in, want string }{
+		{"a\n<!-- note -->\nb\n", "a\nb\n"},
+		{"a\n  <!-- two\nlines -->  \nb\n", "a\nb\n"},
+		{"```html\n<!-- SPDX-License-Identifier: MIT -->\n<!doctype html>\n```\n", "```html\n<!-- SPDX-License-Identifier: MIT -->\n<!doctype html>\n```\n"},
+		{"~~~~\n<!-- x -->\n~~~\nstill code\n~~~~\n<!-- y -->\nz\n", "~~~~\n<!-- x -->\n~~~\nstill code\n~~~~\nz\n"},
+		{"text\n\n    <!-- indented code: keep me -->\n", "text\n\n    <!-- indented code: keep me -->\n"},
+		{"\t<!-- tab code -->\n", "\t<!-- tab code -->\n"},
+		{"<!-- spans\n```\ncode\n```\n-->\n", "<!-- spans\n```\ncode\n```\n-->\n"},
+		{"<!-- never closes\nb\n", "<!-- never closes\nb\n"},
+		{"<!-- c --> text after\n", "<!-- c --> text after\n"},
+		{"no comment\n", "no comment\n"},
+		{"<!-- last line without end -->", ""},
+	} {
+		if got := stripComments(c.in); got != c.want {
+			t.Errorf("stripComments(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}
