@@ -139,9 +139,10 @@ type Context struct {
 	// HeldBack counts the tier files the sensitivity policy kept out.
 	HeldBack policy.HeldBack
 
-	extraBudgets [2]int // budget.toc and budget.digest, for Status
-	inboxHuge    int64  // the inbox's size when only its head was read
-	text         string // the Markdown context, by Build
+	extraBudgets [2]int     // budget.toc and budget.digest, for Status
+	inboxHuge    int64      // the inbox's size when only its head was read
+	inbox        *tiers.Doc // the inbox as read; nil when it is missing or could not be
+	text         string     // the Markdown context, by Build
 	sections     []Section
 }
 

@@ -60,10 +60,12 @@ func (c *Context) addFindings(fs []checks.Finding) {
 	c.Announcement = strings.TrimPrefix(c.Announcement, "\n")
 }
 
-// addReminders reads the inbox and fits its open reminders to
-// budget.inbox. Problems reading it are warnings: they never stop a
-// session start.
-func (c *Context) addReminders(o Options) {
+// readInbox reads the inbox, and says its conflict markers' failures in
+// the announcement: before anything takes what the announcement says as
+// said (the HANDOFF's "as announced"), since a failure takes the place of
+// its "Resumed. …" line. Problems reading it are warnings: they never stop
+// a session start.
+func (c *Context) readInbox(o Options) {
 	d, err := tiers.ReadDoc(o.FS, o.Root, tiers.InboxPath)
 	switch {
 	case err != nil:
@@ -76,6 +78,16 @@ func (c *Context) addReminders(o Options) {
 		return
 	}
 	c.addFindings(checks.MarkerFindings(d))
+	c.inbox = &d
+}
+
+// addReminders fits the open reminders of the inbox [Context.readInbox]
+// read to budget.inbox.
+func (c *Context) addReminders(o Options) {
+	if c.inbox == nil {
+		return
+	}
+	d := *c.inbox
 	// Like a tier file over the read limit, a huge inbox is read by its
 	// head only, and the instance is told to compress it: a start's
 	// memory follows what it shows, not what a cloned root ships.

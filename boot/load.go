@@ -43,6 +43,7 @@ func Build(o Options) (*Context, error) {
 		}
 	}
 	ctx.check(o)
+	ctx.readInbox(o)
 	ctx.announcedHandoff(o.Counter)
 	o.ledgerLevel = ctx.ledgerLevels(o)
 	if err := ctx.addColdAndDigest(o); err != nil {

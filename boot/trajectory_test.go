@@ -170,3 +170,24 @@ func TestStripComments(t *testing.T) {
 		}
 	}
 }
+
+// TestAnnouncedOnlyWhenAnnounced (from the review): conflict markers in
+// the inbox put a failure in the announcement's "Resumed. …" line's
+// place; the HANDOFF and the trajectory then say the last session in full,
+// not "as announced".
+func TestAnnouncedOnlyWhenAnnounced(t *testing.T) {
+	t.Parallel()
+	fsys := demoFS(t)
+	_, md := build(t, fsys, demo.Config(t, fsys), encoder(t))
+	if !strings.Contains(md, "session_summary: as announced") {
+		t.Fatalf("the demo's HANDOFF is not 'as announced' to begin with:\n%s", md)
+	}
+	afero.WriteFile(fsys, "/demo/warm/inbox.md", []byte("# Inbox\n\n<<<<<<< HEAD\n- [ ] one\n=======\n- [ ] two\n>>>>>>> other\n"), 0o644)
+	c, md := build(t, fsys, demo.Config(t, fsys), encoder(t))
+	if strings.Contains(c.Announcement, "Resumed.") {
+		t.Fatalf("the markers did not take the Resumed line's place:\n%s", c.Announcement)
+	}
+	if strings.Contains(md, "as announced") {
+		t.Errorf("the context says 'as announced' of what the announcement no longer says:\n%s", md)
+	}
+}
