@@ -262,7 +262,7 @@ func (m *Memory) capsuleSources(ctx context.Context, o CapsuleOptions, branch st
 		src.Commits = m.gitCommits(ctx, since)
 	}
 	src.Files = m.gitChanges(ctx, since, nil).Items
-	fm := capsule.FrontMatter{Branch: branch, SourceSession: o.Session, CreatedAt: now, TokenBudget: m.cfg.Capsule.MaxTokens, Version: capsule.Version}
+	fm := capsule.FrontMatter{Branch: branch, SourceSession: o.Session, CreatedAt: now, TokenBudget: m.cfg.Capsule.MaxTokens, Version: capsule.Version, MemoryType: capsule.MemoryType}
 	if fm.SourceSession == "" {
 		fm.SourceSession = m.lastSession(latestAt)
 	}

@@ -77,7 +77,7 @@ func (m *Memory) CapsulePrompt(ctx context.Context, o CapsulePromptOptions) (Cap
 	g := m.promptGit(ctx)
 	p := CapsulePrompt{Git: g, OpenReminders: m.openReminders()}
 	p.Front = capsule.FrontMatter{Branch: m.Branch(ctx), SourceSession: o.Session, CreatedAt: m.o.Now().UTC(),
-		PrimaryObjective: m.handoffObjective(), TokenBudget: m.cfg.Capsule.MaxTokens, Version: capsule.Version}
+		PrimaryObjective: m.handoffObjective(), TokenBudget: m.cfg.Capsule.MaxTokens, Version: capsule.Version, MemoryType: capsule.MemoryType}
 	var err error
 	if o.File != "" {
 		if p.Path, err = m.capsuleRel(o.File); err != nil {

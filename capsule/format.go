@@ -50,9 +50,11 @@ const Version = "1"
 // reader sees the section was considered; [Parse] reads it back as "".
 const Empty = "_Nothing recorded._"
 
-// The front matter keys, in the order a capsule writes them. files is
-// optional (the hashes `wake capsule verify` records); the others are
-// required.
+// The front matter keys, in the order a capsule writes them. memory_type
+// (session, the wake-up packet's type for session material, which it
+// leaves out by default) and files (the hashes `wake capsule verify`
+// records) are optional, as capsules written before them lack them; the
+// others are required.
 const (
 	KeyBranch           = "branch"
 	KeySourceSession    = "source_session"
@@ -60,10 +62,29 @@ const (
 	KeyPrimaryObjective = "primary_objective"
 	KeyTokenBudget      = "token_budget"
 	KeyVersion          = "version"
+	KeyMemoryType       = "memory_type"
 	KeyFiles            = "files"
 )
 
-var frontKeys = []string{KeyBranch, KeySourceSession, KeyCreatedAt, KeyPrimaryObjective, KeyTokenBudget, KeyVersion, KeyFiles}
+// MemoryType is the memory_type wake writes in a capsule: session
+// material, by the wake-up packet's seed.
+const MemoryType = "session"
+
+var frontKeys = []string{KeyBranch, KeySourceSession, KeyCreatedAt, KeyPrimaryObjective, KeyTokenBudget, KeyVersion, KeyMemoryType, KeyFiles}
+
+// optionalKeys are the front matter keys a capsule may lack.
+var optionalKeys = map[string]bool{KeyMemoryType: true, KeyFiles: true}
+
+// requiredKeys are the front matter keys every capsule has, in order.
+func requiredKeys() []string {
+	var out []string
+	for _, k := range frontKeys {
+		if !optionalKeys[k] {
+			out = append(out, k)
+		}
+	}
+	return out
+}
 
 // FrontMatter is a capsule's metadata block.
 type FrontMatter struct {
@@ -73,6 +94,7 @@ type FrontMatter struct {
 	PrimaryObjective string
 	TokenBudget      int    // the body's budget in tokens
 	Version          string // Version for the capsules wake writes
+	MemoryType       string // [MemoryType] for the capsules wake writes; "" in older ones
 	// Files are the hashes of files the capsule refers to, as verify
 	// records them; nil when none were recorded.
 	Files []FileHash
@@ -167,7 +189,7 @@ func Parse(data []byte) (Capsule, error) {
 	y, body, bodyLine, ok := splitFront(data)
 	if !ok {
 		errs = append(errs, Error{Line: 1, Msg: "no front matter: a capsule starts with a --- line, its keys (" +
-			strings.Join(frontKeys[:len(frontKeys)-1], ", ") + ") and a closing --- line"})
+			strings.Join(requiredKeys(), ", ") + ") and a closing --- line"})
 		body, bodyLine = data, 1
 	} else {
 		c.Front, errs = parseFront(y)
@@ -219,7 +241,7 @@ func parseFront(y []byte) (FrontMatter, Errors) {
 		return fm, Errors{{Line: 1, Msg: "front matter is not valid YAML: " + strings.TrimPrefix(err.Error(), "yaml: ")}}
 	}
 	if len(doc.Content) == 0 {
-		return fm, Errors{{Line: 1, Msg: "front matter is empty; it needs " + strings.Join(frontKeys[:len(frontKeys)-1], ", ")}}
+		return fm, Errors{{Line: 1, Msg: "front matter is empty; it needs " + strings.Join(requiredKeys(), ", ")}}
 	}
 	m := doc.Content[0]
 	if m.Kind != yaml.MappingNode {
@@ -249,7 +271,7 @@ func parseFront(y []byte) (FrontMatter, Errors) {
 		}
 	}
 	for _, k := range frontKeys {
-		if k != KeyFiles && seen[k] == 0 {
+		if !optionalKeys[k] && seen[k] == 0 {
 			errs = append(errs, Error{Line: 1, Msg: "front matter has no " + k})
 		}
 	}
@@ -288,6 +310,11 @@ func decodeKey(fm *FrontMatter, key string, v *yaml.Node) string {
 		fm.Branch = s
 	case KeySourceSession:
 		fm.SourceSession = s
+	case KeyMemoryType:
+		if s != MemoryType {
+			return fmt.Sprintf("%q: a capsule is session material (memory_type: %s)", s, MemoryType)
+		}
+		fm.MemoryType = s
 	case KeyCreatedAt:
 		t, err := time.Parse(time.RFC3339, s)
 		if err != nil {
@@ -469,6 +496,9 @@ func RenderFront(fm FrontMatter) []byte {
 	add(KeyPrimaryObjective, &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: fm.PrimaryObjective, Style: yaml.DoubleQuotedStyle})
 	add(KeyTokenBudget, &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!int", Value: strconv.Itoa(fm.TokenBudget)})
 	add(KeyVersion, &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: fm.Version, Style: yaml.DoubleQuotedStyle})
+	if fm.MemoryType != "" {
+		add(KeyMemoryType, str(fm.MemoryType))
+	}
 	if len(fm.Files) > 0 {
 		files := &yaml.Node{Kind: yaml.MappingNode}
 		for _, f := range fm.Files {

@@ -161,3 +161,28 @@ func TestIDs(t *testing.T) {
 		}
 	}
 }
+
+// TestMemoryType (issue 28): a capsule wake writes says it is session
+// material (memory_type: session), which the wake-up packet leaves out
+// by default wherever the file lies; one written before the key parses
+// still, and another type is refused, naming the line.
+func TestMemoryType(t *testing.T) {
+	c := sample()
+	c.Front.MemoryType = MemoryType
+	data := Render(c)
+	if !strings.Contains(string(data), "version: \"1\"\nmemory_type: session\nfiles:\n") {
+		t.Fatalf("memory_type is not written after version:\n%s", data)
+	}
+	got, err := Parse(data)
+	if err != nil || got.Front.MemoryType != MemoryType {
+		t.Fatalf("Parse: %q %v", got.Front.MemoryType, err)
+	}
+	old := strings.Replace(string(data), "memory_type: session\n", "", 1)
+	if got, err := Parse([]byte(old)); err != nil || got.Front.MemoryType != "" {
+		t.Errorf("a capsule without memory_type: %q %v", got.Front.MemoryType, err)
+	}
+	_, err = Parse([]byte(strings.Replace(string(data), "memory_type: session\n", "memory_type: decision\n", 1)))
+	if err == nil || !strings.Contains(err.Error(), "line 8: front matter key memory_type: \"decision\"") {
+		t.Errorf("another memory_type: %v", err)
+	}
+}
