@@ -52,8 +52,9 @@ type TOC struct {
 	order []*tocDir // fold order: deepest, largest, stalest first; cold/ last
 	folds int       // how many of order are folded
 	dirs  map[string]*tocDir
-	last  *tocDir // where the previous document went: files come in path order
-	index *Index  // what the scan knows of every cold document
+	last  *tocDir  // where the previous document went: files come in path order
+	slab  []tocDoc // where add allocates the documents, a chunk at a time
+	index *Index   // what the scan knows of every cold document
 
 	fitter *budget.Fitter // the last fit, for the record
 	cuts   []budget.Cut   // the record, once asked for
@@ -354,7 +355,13 @@ func (t *TOC) add(f tiers.ColdFile, e Entry) {
 		}
 		d = dirs[dirPath]
 	}
-	doc := &tocDoc{path: f.Path, tokens: e.Tokens, mtime: f.ModTime, huge: e.Huge}
+	if len(t.slab) == cap(t.slab) {
+		// The documents are allocated a chunk at a time, not one each: a
+		// long history lists thousands at every start.
+		t.slab = make([]tocDoc, 0, 256)
+	}
+	t.slab = append(t.slab, tocDoc{path: f.Path, tokens: e.Tokens, mtime: f.ModTime, huge: e.Huge})
+	doc := &t.slab[len(t.slab)-1]
 	doc.rec, doc.isRec = parseRecordName(f.Path[len(dirPath):])
 	if policy.Level(e.Sens, nil) == policy.Confidential {
 		t.Confidential++

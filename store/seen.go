@@ -155,16 +155,22 @@ func (s *seen) readCold(fsys afero.Fs, root string) {
 	if err != nil || !ok {
 		return
 	}
-	cold := newSeen()
+	// A record a cold document: the maps are made to size once, and the
+	// tier files' few records join them, not the other way round (a
+	// hand-off reads it twice, and a long life makes it thousands of
+	// lines).
+	n := bytes.Count(text, []byte("\n")) + len(s.files)
+	cold := &seen{files: make(map[string]seenRecord, n), refs: make(map[string]int, n)}
 	if !cold.parseRecords(text, true) {
 		return
 	}
-	for p, r := range cold.files {
-		s.files[p] = r
+	for p, r := range s.files {
+		cold.files[p] = r
 	}
-	for h, n := range cold.refs {
-		s.refs[h] += n
+	for h, n := range s.refs {
+		cold.refs[h] += n
 	}
+	s.files, s.refs = cold.files, cold.refs
 	s.coldOK = true
 }
 

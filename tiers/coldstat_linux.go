@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"time"
+	"unsafe"
 
 	"github.com/spf13/afero"
 	"golang.org/x/sys/unix"
@@ -99,6 +100,13 @@ func direntsAt(dir afero.File) ([]dirent, bool) {
 // as os.File.Readdirnames takes it.
 func parseDirents(b []byte, out []dirent) []dirent {
 	const nameAt = 19
+	// The names are copied into one buffer, which each entry's name is a
+	// part of: an allocation a listing, not one a name (a long history's
+	// cold/sessions/ lists thousands at every start). Nothing writes to
+	// the buffer once the names are in it.
+	all := make([]byte, 0, len(b))
+	ends := make([]int, 0, len(b)/24+1) // a record takes 24 bytes at the least
+	first := len(out)
 	for len(b) >= nameAt {
 		reclen := int(binary.NativeEndian.Uint16(b[16:]))
 		if reclen < nameAt || reclen > len(b) {
@@ -112,14 +120,25 @@ func parseDirents(b []byte, out []dirent) []dirent {
 		if ino == 0 || len(name) == 0 {
 			continue
 		}
-		d := dirent{name: string(name), ino: ino, typ: direntOther}
+		d := dirent{ino: ino, typ: direntOther}
 		switch typ {
 		case unix.DT_REG:
 			d.typ = direntRegular
 		case unix.DT_UNKNOWN:
 			d.typ = direntUnknown
 		}
+		all = append(all, name...)
+		ends = append(ends, len(all))
 		out = append(out, d)
+	}
+	if len(all) == 0 {
+		return out
+	}
+	names := unsafe.String(unsafe.SliceData(all), len(all))
+	at := 0
+	for i, end := range ends {
+		out[first+i].name = names[at:end]
+		at = end
 	}
 	return out
 }
