@@ -9,9 +9,9 @@ import (
 // addColdAndDigest builds phase 4 (the cold table of contents, within
 // budget.toc) and the digest of recent changes (within budget.digest).
 func (c *Context) addColdAndDigest(o Options) error {
-	co := o.Cold()
-	co.SessionsElsewhere = true // the trajectory has their summaries
-	toc, warns, err := cold.BuildTOC(co, o.Config.Budget.TOC)
+	// The session records the trajectory lists are named by it once it
+	// is built ([Context.nameListedRecords]).
+	toc, warns, err := cold.BuildTOC(o.Cold(), o.Config.Budget.TOC)
 	if err != nil {
 		return err
 	}
@@ -109,4 +109,20 @@ func (c *Context) squeeze(over int, counter budget.Counter) bool {
 	big.withheld = true
 	big.cuts = []budget.Cut{{What: "the whole file", Where: big.Path, Tokens: big.Tokens}}
 	return true
+}
+
+// nameListedRecords has the table of contents list the session records
+// the trajectory gives a line of (its newest sessions) by their names,
+// their summaries being there; the others keep theirs.
+func (c *Context) nameListedRecords(o Options) {
+	if c.TOC == nil || c.Trajectory == nil {
+		return
+	}
+	n := 0
+	for _, e := range c.Trajectory.Entries {
+		if e.Held == "" {
+			n++
+		}
+	}
+	c.TOC.NameRecords(n, o.Counter)
 }

@@ -50,6 +50,7 @@ func Build(o Options) (*Context, error) {
 		return nil, err
 	}
 	ctx.addTrajectory(o)
+	ctx.nameListedRecords(o)
 	ctx.addReminders(o)
 	ctx.directives()
 	ctx.sum()

@@ -191,3 +191,34 @@ func TestAnnouncedOnlyWhenAnnounced(t *testing.T) {
 		t.Errorf("the context says 'as announced' of what the announcement no longer says:\n%s", md)
 	}
 }
+
+// TestTOCNamesOnlyListedRecords (from the review): with a trajectory too
+// small for every session, the table of contents names by the
+// Trajectory only the records the trajectory lists; the others keep their
+// summaries, which would otherwise be nowhere in the context.
+func TestTOCNamesOnlyListedRecords(t *testing.T) {
+	t.Parallel()
+	fsys := demoFS(t)
+	for i := range 14 {
+		at := time.Date(2026, 11, 1+i, 9, 0, 0, 0, time.UTC)
+		rec := fmt.Sprintf("---\nsummary: Session number %d did its own distinct work\nsession: %s\nnext_priority: go on\n---\n# Session\n\n## What happened\n- things\n", i, at.Format(time.RFC3339))
+		afero.WriteFile(fsys, "/demo/cold/sessions/"+at.Format("2006-01-02T15-04-05Z")+"-abcdef.md", []byte(rec), 0o644)
+	}
+	cfg := demo.Config(t, fsys)
+	cfg.Budget.Trajectory = 120
+	c, err := Build(Options{FS: fsys, Root: "/demo", Config: cfg, Counter: encoder(t), Now: func() time.Time { return demoTime }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	listed := len(c.Trajectory.Entries)
+	toc := c.TOC.Text()
+	if listed == 0 || listed >= 10 {
+		t.Fatalf("the test wants a trajectory listing a few sessions, not %d:\n%s", listed, c.Trajectory.Text())
+	}
+	if n := strings.Count(toc, "its line is in the Trajectory"); n > listed {
+		t.Errorf("%d records named by the Trajectory, which lists %d:\n%s", n, listed, toc)
+	}
+	if !strings.Contains(toc, "Session number 0 did its own distinct work") {
+		t.Errorf("the oldest session, which the trajectory does not list, has no summary in the table of contents:\n%s", toc)
+	}
+}

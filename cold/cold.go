@@ -28,10 +28,11 @@ type Options struct {
 	// Index remembers cold documents between runs so that a warm start
 	// opens none of them; nil reads every cold document.
 	Index *Index
-	// SessionsElsewhere says the listing's reader has the session
-	// records' summaries already (the boot context's trajectory): a
-	// session record is listed by its name, not its summary again.
-	SessionsElsewhere bool
+	// SessionsElsewhere is how many of the newest session records the
+	// listing's reader has a line of already (the boot context's
+	// trajectory): those are listed by their names, not their summaries
+	// again; older ones by their summaries.
+	SessionsElsewhere int
 	// Progress, when not nil, hears how the reading of the documents the
 	// index does not know goes (a first scan reads them all): done of
 	// total read, 0 first, then after each document, last with done ==

@@ -29,7 +29,8 @@ const NoFold = -1
 // Secret documents are counted, not listed; confidential ones appear as
 // their summary only.
 type TOC struct {
-	sessionsElsewhere bool // see [Options.SessionsElsewhere]
+	sessionsElsewhere int       // see [Options.SessionsElsewhere]
+	records           []*tocDoc // the session records listed by summary, for [TOC.NameRecords]
 	Budget            int  // NoFold for the whole tree
 	ColdBudget        int  // what `wake cold PATH` may pull a session
 	Tokens            int  // exact count of Text()
@@ -369,8 +370,8 @@ func (t *TOC) add(f tiers.ColdFile, e Entry) {
 	} else {
 		doc.title = docTitle(path.Base(f.Path), e)
 	}
-	if t.sessionsElsewhere && !doc.conf && strings.HasPrefix(f.Path, tiers.SessionsDir+"/") {
-		doc.title = "session record (its line is in the Trajectory)"
+	if doc.isRec && !doc.conf && strings.HasPrefix(f.Path, tiers.SessionsDir+"/") {
+		t.records = append(t.records, doc)
 	}
 	if strings.Contains(doc.title, "[redacted:") {
 		// The index keeps summaries scrubbed; the listing counts what the
@@ -386,6 +387,37 @@ func (t *TOC) add(f tiers.ColdFile, e Entry) {
 	t.last = d
 	t.Documents++
 	t.DocTokens += e.Tokens
+}
+
+// NameRecords lists the n newest session records, which the reader has
+// a line of elsewhere (the boot context's trajectory, built after the
+// listing), by their names alone, and fits the listing to its budget
+// again; older records keep their summaries.
+func (t *TOC) NameRecords(n int, c budget.Counter) {
+	if n <= 0 || len(t.records) == 0 {
+		return
+	}
+	t.nameRecords(n)
+	t.fit(t.Budget, c)
+}
+
+// nameRecords lists the n newest session records by their names alone:
+// their summaries, and what the scrubbing took out of them, are not shown
+// here.
+func (t *TOC) nameRecords(n int) {
+	if n <= 0 {
+		return
+	}
+	slices.SortFunc(t.records, func(a, b *tocDoc) int { return compareRecordNames(a.rec, b.rec) })
+	for _, doc := range t.records[:min(len(t.records), n)] {
+		for _, m := range redactedMarker().FindAllStringSubmatch(doc.title, -1) {
+			if t.Redacted[m[1]]--; t.Redacted[m[1]] <= 0 {
+				delete(t.Redacted, m[1])
+			}
+		}
+		doc.title = "session record (its line is in the Trajectory)"
+	}
+	t.records = t.records[min(len(t.records), n):]
 }
 
 // docTitle is the document's summary, else its first heading, else "" (the
@@ -437,6 +469,7 @@ func (t *TOC) groupMonths() {
 
 // prepare sorts the tree, sums each directory and fixes the fold order.
 func (t *TOC) prepare() {
+	t.nameRecords(t.sessionsElsewhere)
 	t.groupMonths()
 	var all []*tocDir
 	var walk func(d *tocDir)
