@@ -31,9 +31,9 @@ const NoFold = -1
 type TOC struct {
 	sessionsElsewhere int       // see [Options.SessionsElsewhere]
 	records           []*tocDoc // the session records listed by summary, for [TOC.NameRecords]
-	Budget            int  // NoFold for the whole tree
-	ColdBudget        int  // what `wake cold PATH` may pull a session
-	Tokens            int  // exact count of Text()
+	Budget            int       // NoFold for the whole tree
+	ColdBudget        int       // what `wake cold PATH` may pull a session
+	Tokens            int       // exact count of Text()
 	Documents         int
 	DocTokens         int
 	Secret            int  // held back: not listed
