@@ -11,6 +11,7 @@ import (
 	"github.com/wakeproto/wake"
 	"github.com/wakeproto/wake/clients"
 	"github.com/wakeproto/wake/skeleton"
+	"github.com/wakeproto/wake/tiers"
 )
 
 // TestRelayCommandInSh runs the relay through sh: it runs its command only
@@ -147,5 +148,35 @@ func TestExternalImportsApproved(t *testing.T) {
 	afero.WriteFile(fsys, "/cfg/.claude.json", []byte(`{"projects":{"/a/doc":{"hasClaudeMdExternalIncludesApproved":true}}}`), 0o600)
 	if !ExternalImportsApproved(fsys, map[string]string{"CLAUDE_CONFIG_DIR": "/cfg"}, "/home", "/a/doc") {
 		t.Error("CLAUDE_CONFIG_DIR's file not read")
+	}
+}
+
+// TestRelayUninstallRecordFromElsewhere (from the review): a record whose
+// relays name another machine's settings file (a root cloned with its
+// state) has them dropped; uninstall still takes out this project's
+// relays, each identified exactly by the project's path, and leaves the
+// user's own settings as they were.
+func TestRelayUninstallRecordFromElsewhere(t *testing.T) {
+	t.Parallel()
+	fsys, o, _ := memProjectAt(t, "/a")
+	const user = "/home/.claude/settings.json"
+	const mine = "{\n  \"model\": \"opus\"\n}\n"
+	if err := afero.WriteFile(fsys, user, []byte(mine), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := clients.Install(context.Background(), Client{}, o); err != nil {
+		t.Fatal(err)
+	}
+	manifest := "/a/.wake/" + tiers.StateDir + "/" + clients.ManifestFile("claude")
+	data, err := afero.ReadFile(fsys, manifest)
+	if err != nil || !strings.Contains(string(data), user) {
+		t.Fatalf("the install record does not name %s: %v\n%s", user, err, data)
+	}
+	afero.WriteFile(fsys, manifest, []byte(strings.ReplaceAll(string(data), user, "/home/alice/.claude/settings.json")), 0o644)
+	if _, err := clients.Uninstall(context.Background(), Client{}, o); err != nil {
+		t.Fatal(err)
+	}
+	if got := readString(fsys, user); got != mine {
+		t.Errorf("uninstall left this project's relays:\n%s", got)
 	}
 }

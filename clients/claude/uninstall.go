@@ -53,11 +53,19 @@ func (w *wiring) PlanUninstall(rec *clients.Record) (clients.UninstallPlan, erro
 		}
 		u.Edits = append(u.Edits, f)
 	}
-	relay, _, err := w.planRelayRemoval(&r)
+	// A record naming no relay (an install --project-only, or one whose
+	// relays named another machine's paths and were dropped) still takes
+	// out this project's relays as they are identified exactly: each
+	// names the project's path.
+	rr := &r
+	if len(r.Relay) == 0 {
+		rr = nil
+	}
+	relay, ok, err := w.planRelayRemoval(rr)
 	if err != nil {
 		return u, err
 	}
-	if relay.Path != "" {
+	if relay.Path != "" && (ok || rr != nil) {
 		u.Edits = append(u.Edits, relay)
 	}
 	return u, nil
