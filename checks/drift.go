@@ -41,6 +41,11 @@ type DriftOptions struct {
 	// one it is inside of); known is false when the project has no
 	// go.mod. nil skips the check ([KindReview]).
 	Module func(path string) (present, known bool)
+	// Package reports whether the project's package.json depends on an
+	// npm package named as a scoped one ("@scope/name", a name no word
+	// of prose takes); known is false without a package.json. nil skips
+	// the check ([KindReview]).
+	Package func(name string) (present, known bool)
 	// ReviewAfter is how long a decision in force may go untouched before
 	// it is listed for review (checks.review_after); 0, or a nil Now,
 	// never lists one for its age.

@@ -11,8 +11,8 @@ import (
 )
 
 // KindReview is the drift of a decision in force whose reasons may no
-// longer hold (nostalgia): its BECAUSE names a file or a Go module the
-// project no longer has, or nothing has touched it for
+// longer hold (nostalgia): its BECAUSE names a file, a Go module or a
+// scoped npm package the project no longer has, or nothing has touched it for
 // checks.review_after. It is listed for review, never changed: the user
 // upholds it ('wake uphold') or replaces it ('wake reverse').
 const KindReview = "review_decision"
@@ -27,6 +27,11 @@ var (
 	// modulePath is a Go module path: a host with a dot, then a path.
 	modulePath = sync.OnceValue(func() *regexp.Regexp {
 		return regexp.MustCompile(`^[a-z0-9-]+(?:\.[a-z0-9-]+)+/[\w.~-]+(?:/[\w.~-]+)*$`)
+	})
+	// scopedPackage is an npm package's scoped name, as npm allows it:
+	// "@scope/name", lowercase.
+	scopedPackage = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^@[a-z0-9-~][a-z0-9-._~]*/[a-z0-9-~][a-z0-9-._~]*$`)
 	})
 )
 
@@ -81,6 +86,18 @@ func reviewReasons(e tiers.Decision, o DriftOptions) []string {
 			}
 			if present, known := o.Module(tok); known && !present {
 				out = append(out, fmt.Sprintf("its reason names the module %s, which the project no longer requires", tok))
+			}
+		}
+	}
+	if o.Package != nil {
+		for _, tok := range strings.Fields(because) {
+			tok = strings.Trim(tok, "`()[]<>\"',;:!?")
+			tok = strings.TrimSuffix(tok, ".")
+			if !scopedPackage().MatchString(tok) {
+				continue
+			}
+			if present, known := o.Package(tok); known && !present {
+				out = append(out, fmt.Sprintf("its reason names the npm package %s, which the project's package.json no longer lists", tok))
 			}
 		}
 	}

@@ -52,3 +52,36 @@ func TestReviewDecisions(t *testing.T) {
 		}
 	}
 }
+
+// TestReviewScopedPackages (issue 28): a decision whose BECAUSE names a
+// scoped npm package the project's package.json no longer lists is listed
+// for review (any "@scope/name" is taken for one); one it lists, a scoped
+// name in a project without a package.json, an e-mail address and a bare
+// handle are not.
+func TestReviewScopedPackages(t *testing.T) {
+	t.Parallel()
+	log := "[2026-11-01] DECISION: Use the SDK's client BECAUSE: @acme/client retries for us.\nSTATUS: active\n\n" +
+		"[2026-11-02] DECISION: Lint with the shared rules BECAUSE: `@acme/eslint-config` keeps the team's style\nSTATUS: active\n\n" +
+		"[2026-11-03] DECISION: Ask Ben first BECAUSE: ben@acme.dev and @ben/reviews know the history, see @acme\nSTATUS: active\n"
+	m := Memory{Decisions: tiers.Doc{Path: tiers.DecisionsPath, Content: []byte(log)}}
+	review := func(o DriftOptions) []string {
+		for _, f := range CheckDrift(m, o) {
+			if f.Kind == KindReview {
+				return f.Details
+			}
+		}
+		return nil
+	}
+	listed := map[string]bool{"@acme/eslint-config": true}
+	got := review(DriftOptions{Package: func(n string) (bool, bool) { return listed[n], true }})
+	want := []string{
+		"entry 1 ([2026-11-01] Use the SDK's client): its reason names the npm package @acme/client, which the project's package.json no longer lists",
+		"entry 3 ([2026-11-03] Ask Ben first): its reason names the npm package @ben/reviews, which the project's package.json no longer lists",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("details:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if got := review(DriftOptions{Package: func(string) (bool, bool) { return false, false }}); len(got) != 0 {
+		t.Errorf("without a package.json: %q", got)
+	}
+}
