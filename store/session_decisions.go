@@ -34,9 +34,9 @@ func LedgerStart(fsys afero.Fs, root string) time.Time {
 // a session's "Decisions made" tells them.
 var ledgerDecisionVerbs = map[string]string{"decide": "decided", "reverse": "reversed", "contest": "contested", "uphold": "upheld"}
 
-// sessionLookback is how far before the previous hand-off the lines a
-// session's own decision lines are looked for: a session running beside
-// another may have decided before the other handed off.
+// sessionLookback is how far before the previous hand-off a session's
+// own decision lines are looked for: a session running beside another
+// may have decided before the other handed off.
 const sessionLookback = 24 * time.Hour
 
 // SessionDecisionItems are the "Decisions made" items of the decision-log
