@@ -30,6 +30,12 @@ type BootFiles struct {
 	// yet (the Claude Code hook, install); otherwise an existing boot.md is
 	// refreshed.
 	BootAlways bool
+	// KeepBootMD leaves an existing boot.md as it is: it is the copy a
+	// client's import read for this start (Claude Code's, at a start or
+	// resume), and the hook's text then says what changed since that
+	// copy, whichever of the import and the hook ran first. A hand-off,
+	// or `wake load`, writes it again.
+	KeepBootMD bool
 }
 
 // A Start is a session start: the boot context, its Markdown text, and
@@ -208,7 +214,7 @@ func (m *Memory) writeBootFiles(c *boot.Context, text string, w BootFiles) boot.
 	var t boot.HookTarget
 	defer m.SaveCache()
 	if m.cfg.Claude.Boot == tiers.BootFull {
-		m.writeBootMD(&t, text, w.BootAlways)
+		m.writeBootMD(&t, text, w.BootAlways, w.KeepBootMD)
 	}
 	if !w.NoSkill {
 		m.writeSkills(&t, func() ([]byte, error) { return m.skillText(c) }, w.ForceSkill)
@@ -217,8 +223,9 @@ func (m *Memory) writeBootFiles(c *boot.Context, text string, w BootFiles) boot.
 	return t
 }
 
-// writeBootMD refreshes boot.md, or creates it with always.
-func (m *Memory) writeBootMD(t *boot.HookTarget, text string, always bool) {
+// writeBootMD refreshes boot.md, or creates it with always; with keep,
+// an existing one stays as it is.
+func (m *Memory) writeBootMD(t *boot.HookTarget, text string, always, keep bool) {
 	name := m.path(tiers.BootPath)
 	if err := store.CheckWritable(m.o.FS, m.root, tiers.BootPath); err != nil {
 		t.Problems = append(t.Problems, fmt.Sprintf("boot.md was not written (%v); run `wake load` for the whole context", err))
@@ -235,7 +242,7 @@ func (m *Memory) writeBootMD(t *boot.HookTarget, text string, always bool) {
 	data := []byte(BootFrontMatter + boot.Portable(text, m.root))
 	switch {
 	case !exists && !always:
-	case exists && bytes.Equal(old, data):
+	case exists && (keep || bytes.Equal(old, data)):
 		t.BootPath = name
 	default:
 		if err := store.WriteFileIn(m.o.FS, m.root, tiers.BootPath, data, 0o644); err != nil {

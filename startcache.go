@@ -117,6 +117,7 @@ const (
 	bootNoSkill bootFlags = 1 << iota
 	bootForceSkill
 	bootAlways
+	bootKeep
 )
 
 func flagsOf(w BootFiles) bootFlags {
@@ -130,11 +131,14 @@ func flagsOf(w BootFiles) bootFlags {
 	if w.BootAlways {
 		f |= bootAlways
 	}
+	if w.KeepBootMD {
+		f |= bootKeep
+	}
 	return f
 }
 
 func (f bootFlags) files() BootFiles {
-	return BootFiles{NoSkill: f&bootNoSkill != 0, ForceSkill: f&bootForceSkill != 0, BootAlways: f&bootAlways != 0}
+	return BootFiles{NoSkill: f&bootNoSkill != 0, ForceSkill: f&bootForceSkill != 0, BootAlways: f&bootAlways != 0, KeepBootMD: f&bootKeep != 0}
 }
 
 // cachedRun is a start being recorded for the cache: it runs on a copy

@@ -53,6 +53,11 @@ func (a *app) hookRun(cmd *cobra.Command, o *loadOptions) error {
 		return a.hookFailed(err)
 	}
 	o.boot.BootAlways = true // the hook writes boot.md even before install made it
+	// Claude Code, at a start or resume, reads boot.md through CLAUDE.md's
+	// import, before the hook runs or, on a busy machine, after it: left
+	// as it is, boot.md is the copy it read either way, and the hook's
+	// text says what changed since (each fact once).
+	o.boot.KeepBootMD = o.hook == "claude" && a.importsAtStart(m, in.Source, dir)
 	recovered := a.recoverMissed(cmd.Context(), m, o.hook, in)
 	text, err := a.startView(m, o.boot, a.hookView(m, o.hook, in.Source, dir))
 	if err != nil {
@@ -189,6 +194,20 @@ func (a *app) hookText(fsys afero.Fs, client, source string, m *wake.Memory, dir
 		h.Import = ""
 	}
 	return boot.HookFor(c, t, h)
+}
+
+// importsAtStart reports whether the Claude Code session of source in dir
+// read boot.md through an import as it started: full mode, a start or a
+// resume, and CLAUDE.md imports it there (or the user approved a relayed
+// session's external import).
+func (a *app) importsAtStart(m *wake.Memory, source, dir string) bool {
+	if m.Config().Claude.Boot != tiers.BootFull || source != "" && source != "startup" && source != "resume" {
+		return false
+	}
+	if a.below != "" {
+		return a.relayImports(relayTarget(m))
+	}
+	return claude.ImportsBoot(a.fs, dir, relayTarget(m))
 }
 
 // relayTarget is the file the project's CLAUDE.md imports: boot.md, or

@@ -175,3 +175,50 @@ func TestHookHugeMemory(t *testing.T) {
 		}
 	}
 }
+
+// TestHookDeltaWhicheverReadsFirst: Claude Code reads boot.md through
+// CLAUDE.md's import as a session starts, before the SessionStart hook
+// runs or, on a busy machine, after it (seen in CI). A start whose boot.md
+// is behind the memory (a decision since) leaves boot.md as it was, so
+// the copy the import reads, before or after, and the hook's delta say
+// each fact once; a hand-off writes boot.md again.
+func TestHookDeltaWhicheverReadsFirst(t *testing.T) {
+	t.Parallel()
+	proj := filepath.Join(t.TempDir(), "proj")
+	os.MkdirAll(proj, 0o755)
+	run := func(args ...string) {
+		t.Helper()
+		a, _, errOut := newTestApp(t, proj)
+		if code := a.run(args); code != 0 {
+			t.Fatalf("%v: %s", args, errOut)
+		}
+	}
+	run("init", "--agent", "Ava")
+	fillPurpose(t, filepath.Join(proj, ".wake", "main.md"))
+	run("install", "claude", "--project-only")
+	run("decide", "Bake the rye at dawn", "--because", "the ovens are free then")
+	bootMD := filepath.Join(proj, ".wake", "boot.md")
+	before := readFile(t, bootMD)
+	if strings.Contains(before, "Bake the rye at dawn") {
+		t.Fatal("boot.md holds the decision already: the test wants one behind the memory")
+	}
+	code, out, stderr := runHook(t, proj, hookJSON(proj))
+	if code != 0 {
+		t.Fatalf("hook: %d %s", code, stderr)
+	}
+	if !strings.Contains(out, "Bake the rye at dawn") {
+		t.Fatalf("the hook's delta lacks the decision:\n%s", out)
+	}
+	// An import that reads boot.md after the hook reads what it read before.
+	after := readFile(t, bootMD)
+	if after != before {
+		t.Errorf("the hook rewrote boot.md, which an import reading after it takes with the delta for a second copy")
+	}
+	if n := strings.Count(after+out, "Bake the rye at dawn"); n != 1 {
+		t.Errorf("the import read after the hook and the hook's text give the decision %d times", n)
+	}
+	run("handoff", "--summary", "Planned the baking", "--next", "Buy rye")
+	if !strings.Contains(readFile(t, bootMD), "Bake the rye at dawn") {
+		t.Error("the hand-off did not write boot.md again")
+	}
+}
