@@ -39,7 +39,7 @@ func writeBootFiles(m *wake.Memory, env Env, w wake.BootFiles) bootFiles {
 		changed bool
 		written string
 	}{
-		{t.BootPath, t.BootChanged, "written (the whole boot context; every session start regenerates it)"},
+		{t.BootPath, t.BootChanged, "written (the whole boot context; each hand-off writes it again)"},
 		{t.SkillPath, t.SkillChanged, "written (this root's own skill.md; wake load and wake handoff keep it current)"},
 		{sharedWritten(t.Shared), t.Shared.Changed, "written (skill.md at skill.path, naming this root; wake load and wake handoff keep it current)"},
 	} {

@@ -121,7 +121,7 @@ func TestSiblingClient(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []string{"NOTES.md: created; added @/p/.wake/boot.md", ".wake/boot.md: written (the whole boot context; every session start regenerates it)"}
+	want := []string{"NOTES.md: created; added @/p/.wake/boot.md", ".wake/boot.md: written (the whole boot context; each hand-off writes it again)"}
 	if !slices.Equal(r.Lines(), want) || r.Summary != "Wired." || len(r.Warnings) != 0 {
 		t.Fatalf("report: %q %q %v", r.Lines(), r.Summary, r.Warnings)
 	}

@@ -129,7 +129,7 @@ func TestReport(t *testing.T) {
 	want := []string{
 		".opencode/plugins/wake.js: created; wrote the plugin (it runs 'wake load --hook opencode' at start and 'wake handoff --auto' at the end)",
 		`opencode.jsonc: added ".wake/boot.md" to the instructions`,
-		".wake/boot.md: written (the whole boot context; every session start regenerates it)",
+		".wake/boot.md: written (the whole boot context; each hand-off writes it again)",
 	}
 	if !slices.Equal(r.Lines(), want) {
 		t.Fatalf("report:\n%s", strings.Join(r.Lines(), "\n"))
