@@ -243,7 +243,7 @@ func (m *Memory) writeBootMD(t *boot.HookTarget, text string, always, keep bool)
 	switch {
 	case !exists && !always:
 	case exists && (keep || bytes.Equal(old, data)):
-		t.BootPath = name
+		t.BootPath, t.Kept = name, keep
 	default:
 		if err := store.WriteFileIn(m.o.FS, m.root, tiers.BootPath, data, 0o644); err != nil {
 			t.Problems = append(t.Problems, fmt.Sprintf("boot.md could not be written (%v); run `wake load` for the whole context", err))

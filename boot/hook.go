@@ -104,6 +104,11 @@ type HookTarget struct {
 	// imports the file may have read already ([HookFor]).
 	Before     string
 	BeforeRead bool
+	// Kept says boot.md was left as the client's import read it (see
+	// wake.BootFiles.KeepBootMD), behind the context when Before differs
+	// from it: a hook's text then never sends the agent to the file for
+	// what changed, but to `wake load`.
+	Kept bool
 	// SkillImported says the project's CLAUDE.md imports SkillPath rather
 	// than boot.md ([claude] boot = "skill").
 	SkillImported bool

@@ -122,6 +122,12 @@ func hookDelta(c *Context, t HookTarget, h HookClient) string {
 	}
 	pointer := head + fmt.Sprintf("\n%s changed after %s imported it (these sections: %s), and the changes do not fit in this hook's output: read that file before you start; it replaces the imported copy.%s\n",
 		t.BootPath, h.Import, named, gone) + problems(t)
+	if t.Kept {
+		// boot.md was left as the import read it: the current context is
+		// what `wake load` prints (and writes to it).
+		pointer = head + fmt.Sprintf("\nThe memory changed after %s imported %s (these sections: %s), and the changes do not fit in this hook's output: run `wake load` before you start; what it prints replaces the imported copy.%s\n",
+			h.Import, t.BootPath, named, gone) + problems(t)
+	}
 	return h.cut(pointer, h.Limit)
 }
 

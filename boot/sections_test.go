@@ -173,6 +173,12 @@ func TestHookDeltaPointsWhenTooBig(t *testing.T) {
 	if HookLen(out) > h.Limit || !strings.Contains(out, "do not fit in this hook's output: read that file") || !strings.Contains(out, "warm/decisions.md") {
 		t.Fatalf("%d characters:\n%s", HookLen(out), out)
 	}
+	// boot.md left as the import read it: the pointer is to wake load,
+	// never to the file, which does not hold the changes.
+	out = HookFor(c, HookTarget{BootPath: "/demo/boot.md", Before: before, BeforeRead: true, Kept: true}, h)
+	if HookLen(out) > h.Limit || !strings.Contains(out, "run `wake load` before you start") || strings.Contains(out, "read that file") || !strings.Contains(out, "warm/decisions.md") {
+		t.Fatalf("kept: %d characters:\n%s", HookLen(out), out)
+	}
 }
 
 // TestHookForCodexCountsBytes: Codex's limit is in bytes, and text of
