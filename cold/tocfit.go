@@ -21,7 +21,7 @@ const minTOCLineTokens = 4
 // handful of candidate listings, all small, and settles on the least
 // folding that fits.
 func (t *TOC) fit(limit int, c budget.Counter) {
-	t.fitter, t.cuts = nil, nil
+	t.fitter, t.cuts, t.Omitted = nil, nil, false
 	if limit == NoFold {
 		t.setFolding(0)
 		t.Tokens = c.Count(t.Text())
