@@ -34,6 +34,9 @@ func (m *Memory) driftOptions() checks.DriftOptions {
 		ReviewAfter: m.cfg.Checks.ReviewAfter, Now: m.o.Now}
 	if filepath.Base(m.root) == tiers.DefaultDirName {
 		o.Module = goModules(m.o.FS, filepath.Dir(m.root))
+		// Searched only when a decision names an option or a dependency.
+		p := newProjectFiles(m.o.FS, m.gitw(), filepath.Dir(m.root), m.root)
+		o.Mentioned, o.Dependencies = p.Mentioned, p.Dependencies
 		bases := []string{filepath.Dir(m.root), m.root}
 		o.Exists = func(rel string) bool {
 			for _, b := range bases {
