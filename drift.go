@@ -34,7 +34,9 @@ func (m *Memory) driftOptions() checks.DriftOptions {
 		ReviewAfter: m.cfg.Checks.ReviewAfter, Now: m.o.Now}
 	if filepath.Base(m.root) == tiers.DefaultDirName {
 		o.Module = goModules(m.o.FS, filepath.Dir(m.root))
-		o.Package = npmPackages(m.o.FS, filepath.Dir(m.root))
+		// Searched only when a decision names an option or a dependency.
+		p := newProjectFiles(m.o.FS, m.gitw(), filepath.Dir(m.root), m.root)
+		o.Mentioned, o.Dependencies = p.Mentioned, p.Dependencies
 		bases := []string{filepath.Dir(m.root), m.root}
 		o.Exists = func(rel string) bool {
 			for _, b := range bases {
@@ -92,45 +94,6 @@ func goModules(fsys afero.Fs, dir string) func(string) (bool, bool) {
 			}
 		}
 		return false, true
-	}
-}
-
-// npmPackages reads the packages the project's package.json names (its
-// own name, and every dependencies section), for the review of decisions
-// whose reason names one: known is false without a package.json, or one
-// that cannot be read as JSON.
-func npmPackages(fsys afero.Fs, dir string) func(string) (bool, bool) {
-	var name string
-	data, err := afero.ReadFile(fsys, filepath.Join(dir, "package.json"))
-	var raw map[string]json.RawMessage
-	if err == nil {
-		err = json.Unmarshal(data, &raw)
-	}
-	names := map[string]bool{}
-	if err == nil {
-		if json.Unmarshal(raw["name"], &name) == nil && name != "" {
-			names[name] = true
-		}
-		for _, section := range []string{"dependencies", "devDependencies", "peerDependencies", "optionalDependencies", "bundleDependencies", "bundledDependencies"} {
-			var deps map[string]any
-			if json.Unmarshal(raw[section], &deps) == nil {
-				for n := range deps {
-					names[n] = true
-				}
-			}
-			var list []string // the bundle sections may be a list
-			if json.Unmarshal(raw[section], &list) == nil {
-				for _, n := range list {
-					names[n] = true
-				}
-			}
-		}
-	}
-	return func(name string) (bool, bool) {
-		if err != nil {
-			return false, false
-		}
-		return names[name], true
 	}
 }
 

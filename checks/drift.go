@@ -41,11 +41,16 @@ type DriftOptions struct {
 	// one it is inside of); known is false when the project has no
 	// go.mod. nil skips the check ([KindReview]).
 	Module func(path string) (present, known bool)
-	// Package reports whether the project's package.json depends on an
-	// npm package named as a scoped one ("@scope/name", a name no word
-	// of prose takes); known is false without a package.json. nil skips
-	// the check ([KindReview]).
-	Package func(name string) (present, known bool)
+	// Mentioned reports, for each lower-case string, whether the
+	// project's files (outside the memory root) hold it, case aside;
+	// known is false when they cannot all be searched. nil skips the
+	// options named in decisions ([KindReview], [NamedOptions]).
+	Mentioned func(spellings []string) (found map[string]bool, known bool)
+	// Dependencies are the dependencies the project's manifests list
+	// (each as [DependencyKey]) and the manifests read, relative to the
+	// project; none read (or one unreadable) skips the dependencies named
+	// in decisions. nil skips them too ([NamedDependencies]).
+	Dependencies func() (names map[string]bool, manifests []string)
 	// ReviewAfter is how long a decision in force may go untouched before
 	// it is listed for review (checks.review_after); 0, or a nil Now,
 	// never lists one for its age.

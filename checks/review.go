@@ -3,6 +3,7 @@ package checks
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -11,8 +12,9 @@ import (
 )
 
 // KindReview is the drift of a decision in force whose reasons may no
-// longer hold (nostalgia): its BECAUSE names a file, a Go module or a
-// scoped npm package the project no longer has, or nothing has touched it for
+// longer hold (nostalgia): its BECAUSE names a file, a Go module, an
+// option or a dependency the project no longer has, or nothing has
+// touched it for
 // checks.review_after. It is listed for review, never changed: the user
 // upholds it ('wake uphold') or replaces it ('wake reverse').
 const KindReview = "review_decision"
@@ -28,11 +30,6 @@ var (
 	modulePath = sync.OnceValue(func() *regexp.Regexp {
 		return regexp.MustCompile(`^[a-z0-9-]+(?:\.[a-z0-9-]+)+/[\w.~-]+(?:/[\w.~-]+)*$`)
 	})
-	// scopedPackage is an npm package's scoped name, as npm allows it:
-	// "@scope/name", lowercase.
-	scopedPackage = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`^@[a-z0-9-~][a-z0-9-._~]*/[a-z0-9-~][a-z0-9-._~]*$`)
-	})
 )
 
 // reviewDecisions lists the decisions in force whose reasons may no longer
@@ -42,13 +39,18 @@ func reviewDecisions(m Memory, o DriftOptions) (Finding, bool) {
 	if !d.Readable() || d.Huge {
 		return Finding{}, false
 	}
+	var active []tiers.Decision
+	for _, e := range tiers.SharedDecisions(d.Content).Entries {
+		if e.Active() {
+			active = append(active, e)
+		}
+	}
+	g := gone{o: o}
+	g.options(active)
 	var details []string
 	n := 0
-	for _, e := range tiers.SharedDecisions(d.Content).Entries {
-		if !e.Active() {
-			continue
-		}
-		why := reviewReasons(e, o)
+	for _, e := range active {
+		why := reviewReasons(e, o, &g)
 		if len(why) == 0 {
 			continue
 		}
@@ -68,12 +70,14 @@ func reviewDecisions(m Memory, o DriftOptions) (Finding, bool) {
 
 // reviewReasons says why e may no longer hold: what its BECAUSE names
 // that is gone, and its age past o.ReviewAfter.
-func reviewReasons(e tiers.Decision, o DriftOptions) []string {
+func reviewReasons(e tiers.Decision, o DriftOptions, g *gone) []string {
 	var out []string
 	because := tiers.OneLine(e.Why)
 	if o.Exists != nil {
 		for _, p := range NamedPaths(because) {
-			if !o.Exists(p) {
+			// A key such as `server.timeout` looks like a file name: it
+			// is reviewed as an option.
+			if !isConfigKey(p) && !o.Exists(p) {
 				out = append(out, fmt.Sprintf("its reason names %s, which the project no longer has", p))
 			}
 		}
@@ -89,16 +93,14 @@ func reviewReasons(e tiers.Decision, o DriftOptions) []string {
 			}
 		}
 	}
-	if o.Package != nil {
-		for _, tok := range strings.Fields(because) {
-			tok = strings.Trim(tok, "`()[]<>\"',;:!?")
-			tok = strings.TrimSuffix(tok, ".")
-			if !scopedPackage().MatchString(tok) {
-				continue
-			}
-			if present, known := o.Package(tok); known && !present {
-				out = append(out, fmt.Sprintf("its reason names the npm package %s, which the project's package.json no longer lists", tok))
-			}
+	for _, opt := range NamedOptions(because) {
+		if g.optionGone(opt) {
+			out = append(out, fmt.Sprintf("its reason names the option %s, which no file of the project mentions", opt))
+		}
+	}
+	for _, dep := range NamedDependencies(because) {
+		if manifests, isGone := g.dependencyGone(dep); isGone {
+			out = append(out, fmt.Sprintf("its reason names the dependency %s, which none of the project's manifests lists (%s)", dep, listed(manifests)))
 		}
 	}
 	if o.ReviewAfter > 0 && o.Now != nil {
@@ -130,4 +132,79 @@ func days(d time.Duration) string {
 		return fmt.Sprintf("%d days", d/(24*time.Hour))
 	}
 	return d.String()
+}
+
+// gone answers, for the decisions under review, which of the options and
+// dependencies they name the project no longer has: the project is
+// searched once for every option, and its manifests read once.
+type gone struct {
+	o     DriftOptions
+	found map[string]bool // by spelling; nil when the search is off or incomplete
+	deps  map[string]bool
+	read  []string // the manifests read
+	done  bool     // deps and read are set
+}
+
+// options searches the project for every option the entries name.
+func (g *gone) options(entries []tiers.Decision) {
+	if g.o.Mentioned == nil {
+		return
+	}
+	var all []string
+	for _, e := range entries {
+		for _, opt := range NamedOptions(tiers.OneLine(e.Why)) {
+			for _, s := range OptionSpellings(opt) {
+				if !slices.Contains(all, s) {
+					all = append(all, s)
+				}
+			}
+		}
+	}
+	if len(all) == 0 {
+		return
+	}
+	if found, known := g.o.Mentioned(all); known {
+		g.found = found
+		if g.found == nil {
+			g.found = map[string]bool{}
+		}
+	}
+}
+
+// optionGone reports whether the search ran and found none of opt's
+// spellings.
+func (g *gone) optionGone(opt string) bool {
+	if g.found == nil {
+		return false
+	}
+	for _, s := range OptionSpellings(opt) {
+		if g.found[s] {
+			return false
+		}
+	}
+	return true
+}
+
+// dependencyGone reports whether the project's manifests were read and
+// none lists dep, with the manifests read.
+func (g *gone) dependencyGone(dep string) ([]string, bool) {
+	if g.o.Dependencies == nil {
+		return nil, false
+	}
+	if !g.done {
+		g.deps, g.read = g.o.Dependencies()
+		g.done = true
+	}
+	if len(g.read) == 0 {
+		return nil, false
+	}
+	return g.read, !g.deps[DependencyKey(dep)]
+}
+
+// listed names up to three manifests, then how many more.
+func listed(paths []string) string {
+	if len(paths) <= 3 {
+		return strings.Join(paths, ", ")
+	}
+	return fmt.Sprintf("%s and %d more", strings.Join(paths[:3], ", "), len(paths)-3)
 }
