@@ -414,7 +414,10 @@ func (s *Store) removeTemps() error {
 		}
 		for _, fi := range infos {
 			if isTemp(fi.Name(), base) {
-				if err := s.FS.Remove(filepath.Join(dir, fi.Name())); err != nil {
+				// A record kept as a cache (the ledger's runs, the outside
+				// writes) is written without the lock: its writer may have
+				// renamed or removed its temporary since the listing.
+				if err := s.FS.Remove(filepath.Join(dir, fi.Name())); err != nil && !errors.Is(err, os.ErrNotExist) {
 					return fmt.Errorf("removing %s: %w", fi.Name(), err)
 				}
 			}
