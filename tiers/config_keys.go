@@ -350,7 +350,7 @@ func textRule(name string, most int, path bool) string {
 func teamKey(name string) configKey {
 	rule := fmt.Sprintf("team lists at most %d members, each one line of at most %d characters, without control characters", maxTeam, maxMemberChars)
 	decode := func(c *Config, v any) string {
-		team, problem := stringList(v, maxMemberChars, "members", rule, "each entry names a member, such as \"Ben: reviewer\"")
+		team, problem := stringList(v, maxTeam, maxMemberChars, "members", rule, "each entry names a member, such as \"Ben: reviewer\"")
 		if problem == "" {
 			c.Team = team
 		}
@@ -364,7 +364,7 @@ func teamKey(name string) configKey {
 func stringsKey(name string, most int, field func(*Config) *[]string) configKey {
 	rule := fmt.Sprintf("%s lists at most %d entries, each one line of at most %d characters, without control characters", name, maxTeam, most)
 	decode := func(c *Config, v any) string {
-		list, problem := stringList(v, most, "entries", rule, rule)
+		list, problem := stringList(v, maxTeam, most, "entries", rule, rule)
 		if problem == "" {
 			*field(c) = list
 		}
@@ -373,16 +373,16 @@ func stringsKey(name string, most int, field func(*Config) *[]string) configKey 
 	return configKey{name: name, allowed: "an array of strings: " + rule, decode: decode}
 }
 
-// stringList decodes v as an array of at most maxTeam strings (noun names
+// stringList decodes v as an array of at most entries strings (noun names
 // them in a problem), each one non-blank line of at most most characters
 // without control characters: the strings, or what is wrong with v, rule
 // said with it, and empty telling what an entry should hold.
-func stringList(v any, most int, noun, rule, empty string) ([]string, string) {
+func stringList(v any, entries, most int, noun, rule, empty string) ([]string, string) {
 	list, ok := v.([]any)
 	if !ok {
 		return nil, "expected an array of strings, got " + kindOf(v)
 	}
-	if len(list) > maxTeam {
+	if len(list) > entries {
 		return nil, fmt.Sprintf("lists %d %s; %s", len(list), noun, rule)
 	}
 	out := make([]string, len(list))

@@ -141,28 +141,7 @@ const maxDeveloperRoots = 16
 // each one line of at most maxPathChars.
 func developerRoots(v any) ([]string, string) {
 	rule := fmt.Sprintf("wakeup.developer lists at most %d directories, each one line of at most %d characters", maxDeveloperRoots, maxPathChars)
-	list, ok := v.([]any)
-	if !ok {
-		return nil, "expected an array of strings, got " + kindOf(v)
-	}
-	if len(list) > maxDeveloperRoots {
-		return nil, fmt.Sprintf("lists %d directories; %s", len(list), rule)
-	}
-	out := make([]string, len(list))
-	for i, e := range list {
-		s, ok := e.(string)
-		switch {
-		case !ok:
-			return nil, fmt.Sprintf("expected an array of strings; entry %d is %s", i+1, kindOf(e))
-		case strings.TrimSpace(s) == "":
-			return nil, fmt.Sprintf("entry %d is empty; each entry names a directory, such as \"~/.config/wake/developer\"", i+1)
-		}
-		if p := textProblem(s, maxPathChars); p != "" {
-			return nil, fmt.Sprintf("entry %d: %s; %s", i+1, p, rule)
-		}
-		out[i] = s
-	}
-	return out, ""
+	return stringList(v, maxDeveloperRoots, maxPathChars, "directories", rule, "each entry names a directory, such as \"~/.config/wake/developer\"")
 }
 
 // TrustStore is the user's record of trusted memory roots.
