@@ -209,7 +209,10 @@ func (w *coldWalker) readDir(rel string) (afero.File, []dirent, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	ents, ok := direntsAt(f)
+	// A directory a recording file system hides (see fsrecord.FS) is
+	// listed by its names alone, unless it is stamped: then its entries'
+	// inode numbers may vouch for them as they do for any other.
+	ents, ok := direntsAt(fsrecord.ListingFile(f))
 	if !ok {
 		names, err := f.Readdirnames(-1)
 		if err != nil {

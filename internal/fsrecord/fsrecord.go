@@ -39,12 +39,14 @@ type Identity struct {
 	// CTime is the inode's change time, Unix nanoseconds: unlike MTime no
 	// one can set it, so a file rewritten in place with its size and
 	// modification time put back (touch -d) still reads as changed.
-	CTime  int64
-	Mode   uint32
-	Inode  uint64
-	Dev    uint64
-	Hash   string // a racy file's content, or a listed directory's names
-	Listed bool   // a directory the run listed: Hash is its names
+	CTime int64
+	Mode  uint32
+	Inode uint64
+	Dev   uint64
+	// Hash is a racy file's content, or a listed directory's names (a
+	// stamped one's only while its times are racy: see [FS.Stamped]).
+	Hash   string
+	Listed bool // a directory the run listed: Hash is its names
 }
 
 // Entry is one path touched, with its identity.
@@ -59,6 +61,15 @@ type FS struct {
 	// Skip reports a path whose content does not shape the result (a
 	// cache of counts, say): it is not recorded.
 	Skip func(name string) bool
+	// Stamped reports a directory whose listing is keyed by its own
+	// modification and change times and inode besides its names, so that
+	// a file renamed over one of its names (another inode, the same
+	// names) changes the key too. The files of a stamped directory may
+	// then be vouched for by the caller without a stat, through the
+	// directory's descriptor (see [ListingFile]); a stamped directory
+	// must be one nothing writes to while the key holds (its temporary
+	// files would change its times).
+	Stamped func(name string) bool
 
 	mu      sync.Mutex
 	touched map[string]*touch
@@ -85,7 +96,7 @@ func (f *FS) note(name string, listed bool) {
 	if t != nil && (t.listed || !listed) {
 		return
 	}
-	id := Observe(f.Fs, name, listed)
+	id := observe(f.Fs, name, listed, listed && f.stamped(name), true)
 	if os.FileMode(id.Mode).IsRegular() && !id.Link && byContent(id.MTime, time.Now()) {
 		// A file that may change with no mark on its identity (see
 		// RacyWindow) is hashed before the run reads it too: Key hashes it
@@ -99,9 +110,13 @@ func (f *FS) note(name string, listed bool) {
 	case t == nil:
 		f.touched[name] = &touch{first: id, listed: listed}
 	case listed && !t.listed:
-		t.first.Listed, t.first.Hash, t.listed = id.Listed, id.Hash, true
+		// A directory stat'ed before it was listed: its identity then
+		// was no more than that it was one.
+		t.first, t.listed = id, true
 	}
 }
+
+func (f *FS) stamped(name string) bool { return f.Stamped != nil && f.Stamped(name) }
 
 func isWrite(flag int) bool {
 	return flag&(os.O_WRONLY|os.O_RDWR|os.O_CREATE|os.O_APPEND|os.O_TRUNC) != 0
@@ -132,6 +147,9 @@ func (f *FS) opened(name string, file afero.File, err error) (afero.File, error)
 	if dir {
 		f.note(name, true)
 	}
+	if dir && f.stamped(filepath.Clean(name)) {
+		return stampedDir{dirFile{file}}, err
+	}
 	return hide(file, dir), err
 }
 
@@ -141,6 +159,32 @@ func (f *FS) opened(name string, file afero.File, err error) (afero.File, error)
 // the record, and an entry edited later would not be seen. Without the
 // descriptor it stats them through this FS, which records them.
 type dirFile struct{ afero.File }
+
+// stampedDir is a stamped directory the run opened (see [FS.Stamped]):
+// its descriptor is hidden as any directory's, but given for listing it.
+type stampedDir struct{ dirFile }
+
+// ListingFile is the directory's own file, for listing it with its
+// entries' inode numbers: a file the caller takes without a stat on the
+// strength of its inode number is left out of the record, which the
+// directory's stamp (its times change when a name in it is added,
+// removed or renamed over) stands in for. An entry the caller does stat
+// must be stat'ed through the FS, to be recorded.
+func (d stampedDir) ListingFile() afero.File { return d.File }
+
+// ListingFile is the operating-system file to list dir by, when dir is a
+// stamped directory opened through an [FS] (see [stampedDir]) or not
+// opened through one at all; nil for a directory an FS recorded
+// unstamped, whose entries must each be stat'ed through it.
+func ListingFile(dir afero.File) afero.File {
+	switch d := dir.(type) {
+	case stampedDir:
+		return d.File
+	case dirFile:
+		return nil
+	}
+	return dir
+}
 
 func hide(file afero.File, dir bool) afero.File {
 	if dir {
@@ -195,9 +239,13 @@ func (f *FS) Key(now time.Time) ([]Entry, bool) {
 	ok := true
 	for _, n := range names {
 		t := f.touched[n]
-		e, err := Take(f.Fs, n, t.listed, now)
+		e, err := take(f.Fs, n, t.listed, t.listed && f.stamped(n), now)
 		if err != nil || e.Link || !sameStat(t.first, e.Identity) || changedContent(t.first, e.Identity) {
 			ok = false
+		}
+		if stamped(e.Identity) && !isRacy(e.MTime, now) && !isRacy(e.CTime, now) {
+			// Its stamp tells a change of its names from now on.
+			e.Hash = ""
 		}
 		out = append(out, e)
 	}
@@ -208,7 +256,11 @@ func (f *FS) Key(now time.Time) ([]Entry, bool) {
 // hashed when it is a regular file modified within [RacyWindow] of now
 // (a named pipe is never opened).
 func Take(fsys afero.Fs, name string, listed bool, now time.Time) (Entry, error) {
-	id := Observe(fsys, name, listed)
+	return take(fsys, name, listed, false, now)
+}
+
+func take(fsys afero.Fs, name string, listed, stamped bool, now time.Time) (Entry, error) {
+	id := observe(fsys, name, listed, stamped, true)
 	if os.FileMode(id.Mode).IsRegular() && byContent(id.MTime, now) {
 		h, err := hashFile(fsys, name)
 		if err != nil {
@@ -221,6 +273,13 @@ func Take(fsys afero.Fs, name string, listed bool, now time.Time) (Entry, error)
 
 // Observe takes the identity of name; listed adds a directory's names.
 func Observe(fsys afero.Fs, name string, listed bool) Identity {
+	return observe(fsys, name, listed, false, true)
+}
+
+// observe is [Observe], with a listed directory's times and inode when
+// stamped (see [FS.Stamped]) and its stat has them; a stamped
+// directory's names are read only when names is set.
+func observe(fsys afero.Fs, name string, listed, stamp, names bool) Identity {
 	var fi os.FileInfo
 	var err error
 	if l, ok := fsys.(afero.Lstater); ok {
@@ -238,7 +297,16 @@ func Observe(fsys afero.Fs, name string, listed bool) Identity {
 	id := Identity{Exists: true, Dir: fi.IsDir(), Link: fi.Mode()&os.ModeSymlink != 0, Mode: uint32(fi.Mode())}
 	if id.Dir {
 		if listed {
-			id.Listed, id.Hash = true, listHash(fsys, name)
+			id.Listed = true
+			if stamp {
+				id.Inode, id.Dev, id.CTime = sysIdentity(fi)
+				if id.CTime != 0 {
+					id.MTime = fi.ModTime().UnixNano()
+				}
+			}
+			if names || !stamped(id) {
+				id.Hash = listHash(fsys, name)
+			}
 		}
 		return id
 	}
@@ -252,6 +320,10 @@ func Observe(fsys afero.Fs, name string, listed bool) Identity {
 func changedContent(first, now Identity) bool {
 	return !first.Dir && first.Hash != "" && now.Hash != "" && first.Hash != now.Hash
 }
+
+// stamped reports a directory keyed by its stamp (see [FS.Stamped]): a
+// change time where the stat has one.
+func stamped(id Identity) bool { return id.Dir && id.Listed && id.CTime != 0 }
 
 // sameStat compares two identities without a file's hash of content,
 // which only Key takes; a directory's names count.
@@ -277,7 +349,9 @@ func Unchanged(fsys afero.Fs, key []Entry) bool {
 			}
 		}
 		if !ok {
-			id = Observe(fsys, e.Path, e.Listed)
+			// A stamped directory's names are looked at while its stamp
+			// was racy when the key was taken.
+			id = observe(fsys, e.Path, e.Listed, stamped(e.Identity), e.Hash != "")
 		}
 		if id.Link || !sameStat(e.Identity, id) {
 			return false
@@ -329,7 +403,14 @@ func (c *dirCursor) close() {
 func Settle(key []Entry, now time.Time) ([]Entry, bool) {
 	var out []Entry
 	for i, e := range key {
-		if e.Hash == "" || !os.FileMode(e.Mode).IsRegular() || byContent(e.MTime, now) {
+		switch {
+		case e.Hash == "":
+			continue
+		case stamped(e.Identity):
+			if isRacy(e.MTime, now) || isRacy(e.CTime, now) {
+				continue
+			}
+		case !os.FileMode(e.Mode).IsRegular() || byContent(e.MTime, now):
 			continue
 		}
 		if out == nil {

@@ -286,3 +286,69 @@ func TestKeySeesARacyFileChangedAfterItWasRead(t *testing.T) {
 		t.Errorf("an unchanged racy file: key %v, kept %v", key, ok)
 	}
 }
+
+// TestStampedDirectory proves a stamped directory is keyed by its stamp:
+// its listing is given for inode numbers, its names are kept only while
+// its times are racy, and a file renamed over one of its names (the same
+// names, another inode) changes the key, as an unstamped directory's
+// names alone would not show.
+func TestStampedDirectory(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("inode numbers and change times as Linux gives them")
+	}
+	dir := t.TempDir()
+	d, plain := filepath.Join(dir, "d"), filepath.Join(dir, "p")
+	for _, p := range []string{filepath.Join(d, "a.md"), filepath.Join(d, "b.md"), filepath.Join(plain, "c.md")} {
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, []byte("text"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	rec := New(afero.NewOsFs(), nil)
+	rec.Stamped = func(name string) bool { return name == d }
+	for name, wantListing := range map[string]bool{d: true, plain: false} {
+		f, err := rec.Open(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := ListingFile(f) != nil; got != wantListing {
+			t.Errorf("%s: a listing file given: %v, want %v", name, got, wantListing)
+		}
+		f.Close()
+	}
+	racy, ok := rec.Key(time.Now())
+	if !ok || len(racy) != 2 {
+		t.Fatalf("key %v (%v)", racy, ok)
+	}
+	settled, ok := rec.Key(time.Now().Add(time.Minute))
+	if !ok || len(settled) != 2 || settled[0].Path != d {
+		t.Fatalf("key %v (%v)", settled, ok)
+	}
+	if s := settled[0]; !s.Listed || s.CTime == 0 || s.MTime == 0 || s.Inode == 0 || s.Hash != "" {
+		t.Errorf("a settled stamped directory's entry %+v: want its stamp and no names", s)
+	}
+	if r := racy[0]; r.CTime == 0 || r.Hash == "" {
+		t.Errorf("a racy stamped directory's entry %+v: want its stamp and names", r)
+	}
+	if settled[1].CTime != 0 || settled[1].Hash == "" {
+		t.Errorf("an unstamped directory's entry %+v: want its names only", settled[1])
+	}
+	if dropped, ok := Settle(racy, time.Now().Add(time.Minute)); !ok || dropped[0].Hash != "" || dropped[1].Hash == "" {
+		t.Errorf("settled later, the racy key is %+v (%v): want the stamped directory's names dropped", dropped, ok)
+	}
+	for _, key := range [][]Entry{racy, settled} {
+		if !Unchanged(rec.Fs, key) {
+			t.Fatal("nothing changed, yet the key does not hold")
+		}
+	}
+	tmp := filepath.Join(d, ".b.md.new")
+	if err := os.WriteFile(tmp, []byte("TEXT"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(tmp, filepath.Join(d, "b.md")); err != nil {
+		t.Fatal(err)
+	}
+	if Unchanged(rec.Fs, settled) {
+		t.Error("a file renamed over a name of a stamped directory left its key holding")
+	}
+}
