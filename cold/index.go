@@ -42,6 +42,15 @@ const racyWindow = 2 * time.Second
 // whose cold files did not change opens none of them. It is a cache: a
 // missing or corrupt file only costs a rescan.
 type Index struct {
+	// TrustBefore, when not 0, is a moment (Unix ns, by the system's
+	// clock the files' times are stamped by) that a document a trusting
+	// scan vouches for (see [OpenIndexSettled]) was last changed before,
+	// whatever the scan's own clock says: a start recorded for the start
+	// cache sets it, for the starts served from the cache compare the
+	// documents with the moment it began (a simulation's clock may run
+	// ahead of the system's).
+	TrustBefore int64
+
 	encoding string
 	entries  map[string]*Entry
 	scanned  bool // a whole scan of cold/ went through the index

@@ -1,6 +1,7 @@
 package cold
 
 import (
+	"iter"
 	"slices"
 	"strings"
 	"time"
@@ -53,14 +54,52 @@ type settled struct {
 // packet lstat every document (see [OpenIndex]).
 func OpenIndexSettled(fsys afero.Fs, root, encoding string) *Index {
 	x := OpenIndex(fsys, root, encoding)
-	x.settled = &settled{}
-	if data, err := tiers.ReadOwn(fsys, root, tiers.StateDir+"/"+VerifiedFile); err == nil {
-		if rest, ok := strings.CutPrefix(string(data), verifiedHeader); ok && strings.HasSuffix(rest, "\n") && strings.Count(rest, "\n") == 1 {
-			x.settled.after = strings.TrimSuffix(rest, "\n")
-		}
-	}
+	x.settled = &settled{after: RotationAfter(fsys, root)}
 	x.settled.next = x.settled.after
 	return x
+}
+
+// RotationAfter is where the rotation of settled documents stands: the
+// last path the previous one lstat'ed, "" to start from the first.
+func RotationAfter(fsys afero.Fs, root string) string {
+	data, err := tiers.ReadOwn(fsys, root, tiers.StateDir+"/"+VerifiedFile)
+	if err != nil {
+		return ""
+	}
+	if rest, ok := strings.CutPrefix(string(data), verifiedHeader); ok && strings.HasSuffix(rest, "\n") && strings.Count(rest, "\n") == 1 {
+		return strings.TrimSuffix(rest, "\n")
+	}
+	return ""
+}
+
+// SaveRotation keeps last as where the rotation stands, past a recording
+// file system: the record changes at every start and never what a start
+// shows, and a write the recording saw would keep the start out of the
+// start cache. It is a cache, written without a sync.
+func SaveRotation(fsys afero.Fs, root, last string) error {
+	if strings.Contains(last, "\n") {
+		return nil
+	}
+	if r, ok := fsys.(*fsrecord.FS); ok {
+		fsys = r.Fs
+	}
+	return store.WriteStateUnsynced(fsys, root, VerifiedFile, []byte(verifiedHeader+last+"\n"))
+}
+
+// Rotation picks the k paths that come next after after, in path order,
+// going round to the first after the last: the documents a trusting scan
+// lstats whatever it trusts, in turn. They come in the order the
+// rotation takes them, picked in one pass without sorting the whole.
+func Rotation(paths iter.Seq[string], after string, k int) []string {
+	var next, first smallest
+	for p := range paths {
+		if p > after {
+			next.add(p, k)
+		} else {
+			first.add(p, k)
+		}
+	}
+	return append(next, first[:min(len(first), k-len(next))]...)
 }
 
 // known is what a scan through x gives [tiers.ScanColdKnown]: nil, for
@@ -72,17 +111,20 @@ func (x *Index) known(now time.Time) tiers.Known {
 	}
 	verify := x.rotation()
 	cut := now.Add(-settledAge).UnixNano()
-	return func(rel string, ino uint64) (tiers.ColdFile, bool) {
+	if x.TrustBefore != 0 && x.TrustBefore < cut {
+		cut = x.TrustBefore
+	}
+	return func(rel string, ino uint64) (tiers.ColdFile, tiers.Vouch) {
 		e := x.entries[rel]
 		switch {
 		case e == nil || !e.loaded || e.Ino == 0 || e.Ino != ino || e.CTime == 0,
 			e.MTime >= cut || e.CTime >= cut:
-			return tiers.ColdFile{}, false
+			return tiers.ColdFile{}, tiers.Unknown
 		}
 		if _, ok := verify[rel]; ok {
-			return tiers.ColdFile{}, false
+			return tiers.ColdFile{}, tiers.Looked
 		}
-		return tiers.ColdFile{Path: rel, Size: e.Size, ModTime: time.Unix(0, e.MTime), CTime: e.CTime, Ino: e.Ino}, true
+		return tiers.ColdFile{Path: rel, Size: e.Size, ModTime: time.Unix(0, e.MTime), CTime: e.CTime, Ino: e.Ino}, tiers.Vouched
 	}
 }
 
@@ -91,29 +133,25 @@ func (x *Index) known(now time.Time) tiers.Known {
 // rotation took, going round to the first after the last. They are
 // picked in one pass over the index, without sorting it.
 func (x *Index) rotation() map[string]struct{} {
-	k := verifyPerScan
-	var after, first smallest
-	for p, e := range x.entries {
-		if !e.loaded {
-			continue
-		}
-		if p > x.settled.after {
-			after.add(p, k)
-		} else {
-			first.add(p, k)
+	loaded := func(yield func(string) bool) {
+		for p, e := range x.entries {
+			if e.loaded && !yield(p) {
+				return
+			}
 		}
 	}
-	verify := make(map[string]struct{}, k)
-	for _, p := range after {
-		verify[p] = struct{}{}
-		x.settled.next = p
-	}
-	for _, p := range first[:min(len(first), k-len(after))] {
+	picked := Rotation(loaded, x.settled.after, verifyPerScan)
+	verify := make(map[string]struct{}, len(picked))
+	for _, p := range picked {
 		verify[p] = struct{}{}
 		x.settled.next = p
 	}
 	return verify
 }
+
+// VerifyPerScan is how many settled documents each scan, or each start
+// served from the start cache, lstats in turn (see [OpenIndexSettled]).
+func VerifyPerScan() int { return verifyPerScan }
 
 // smallest keeps the few smallest strings added to it, in order.
 type smallest []string
@@ -139,10 +177,7 @@ func saveVerified(fsys afero.Fs, root string, x *Index) error {
 	if x.settled == nil || x.settled.next == x.settled.after || strings.Contains(x.settled.next, "\n") {
 		return nil
 	}
-	if r, ok := fsys.(*fsrecord.FS); ok {
-		fsys = r.Fs
-	}
-	if err := store.WriteStateUnsynced(fsys, root, VerifiedFile, []byte(verifiedHeader+x.settled.next+"\n")); err != nil {
+	if err := SaveRotation(fsys, root, x.settled.next); err != nil {
 		return err
 	}
 	x.settled.after = x.settled.next

@@ -42,9 +42,27 @@ type ColdFile struct {
 
 // Known tells a walk of cold/ the file at rel, whose directory lists it as
 // a regular file with the inode number ino, as the caller knows it, so
-// that the walk takes it without an lstat; false has it lstat'ed. It is
-// called from several goroutines at once.
-type Known func(rel string, ino uint64) (ColdFile, bool)
+// that the walk takes it without an lstat ([Vouched]); otherwise it is
+// lstat'ed. It is called from several goroutines at once.
+type Known func(rel string, ino uint64) (ColdFile, Vouch)
+
+// Vouch is what a [Known] says of a file.
+type Vouch uint8
+
+const (
+	// Unknown: the file is lstat'ed.
+	Unknown Vouch = iota
+	// Vouched: the file is taken as the ColdFile says, without an lstat.
+	Vouched
+	// Looked: the caller would vouch for the file but has it lstat'ed in
+	// turn, to see an edit in place. The lstat goes through the
+	// directory's descriptor even where a recording file system hides
+	// it, when the directory is stamped (see fsrecord.FS.Stamped): like
+	// the files vouched for, it stands for no more than the directory's
+	// stamp in what the recording keeps; a file it shows changed is read
+	// again, and that is recorded.
+	Looked
+)
 
 // ScanCold lists the files under cold/ in path order without opening any of
 // them, so that a warm start costs one directory read and one lstat a file.
@@ -240,14 +258,20 @@ func (w *coldWalker) entry(h afero.File, d *coldDir, j int, de dirent) {
 	name := de.name
 	rel := d.rel + "/" + name
 	it := &d.items[j]
+	at := h
 	if de.typ == direntRegular && de.ino != 0 && w.known != nil {
-		if f, ok := w.known(rel, de.ino); ok {
+		switch f, v := w.known(rel, de.ino); v {
+		case Vouched:
 			f.Path, f.Ino = rel, de.ino
 			it.key, it.file = name, f
 			return
+		case Looked:
+			if l := fsrecord.ListingFile(h); l != nil {
+				at = l
+			}
 		}
 	}
-	if st, ok := statAt(h, name); ok {
+	if st, ok := statAt(at, name); ok {
 		switch {
 		case st.mode.IsRegular():
 			it.key, it.file = name, ColdFile{Path: rel, Size: st.size, ModTime: st.mtime, CTime: st.ctime, Ino: de.ino}

@@ -295,15 +295,18 @@ func TestScanColdKnown(t *testing.T) {
 		}
 		inos[f.Path] = f.Ino
 	}
-	none, _, err := ScanColdKnown(fsys, root, func(string, uint64) (ColdFile, bool) { return ColdFile{}, false })
+	none, _, err := ScanColdKnown(fsys, root, func(string, uint64) (ColdFile, Vouch) { return ColdFile{}, Unknown })
 	if err != nil || !slices.Equal(none, want) {
 		t.Fatalf("vouching for nothing: %v %v", none, err)
 	}
 	var asked sync.Map
 	vouched := time.Date(2020, 1, 1, 0, 0, 0, 0, time.UTC)
-	got, _, err := ScanColdKnown(fsys, root, func(rel string, ino uint64) (ColdFile, bool) {
+	got, _, err := ScanColdKnown(fsys, root, func(rel string, ino uint64) (ColdFile, Vouch) {
 		asked.Store(rel, ino)
-		return ColdFile{Size: 99, ModTime: vouched}, strings.HasSuffix(rel, "7.md")
+		if strings.HasSuffix(rel, "7.md") {
+			return ColdFile{Size: 99, ModTime: vouched}, Vouched
+		}
+		return ColdFile{Size: 99, ModTime: vouched}, Unknown
 	})
 	if err != nil || len(got) != len(want) {
 		t.Fatalf("%d files, want %d: %v", len(got), len(want), err)
