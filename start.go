@@ -170,6 +170,9 @@ func (m *Memory) BootContext(save bool) (*boot.Context, string, error) {
 // rest, not every one of the history's.
 func (m *Memory) bootContext(save bool) (*boot.Context, string, *cold.Index, error) {
 	idx := cold.OpenIndexSettled(m.o.FS, m.root, m.cfg.Encoding)
+	if m.run != nil {
+		idx.TrustBefore = m.run.trustBefore()
+	}
 	if save {
 		// For the look at edits made outside wake that may follow.
 		idx.KeepVersions()

@@ -148,6 +148,7 @@ type cachedRun struct {
 	m       *Memory
 	rec     *fsrecord.FS
 	now     time.Time
+	started int64 // by the system's clock (see recordingStarted)
 	notices []Notice
 	pre     int
 	spoiled bool
@@ -166,8 +167,9 @@ func (r *cachedRun) split() {
 }
 
 func (m *Memory) recordRun() *cachedRun {
-	r := &cachedRun{now: m.o.Now()}
+	r := &cachedRun{now: m.o.Now(), started: recordingStarted()}
 	r.rec = fsrecord.New(m.o.FS, m.notKeyed)
+	r.rec.Stamped = m.coldStamped
 	mm := *m
 	mm.o.FS, mm.run = r.rec, r
 	notify := m.o.Notify
@@ -251,7 +253,7 @@ func (m *Memory) startFromCache(ctx context.Context, w BootFiles, v *View, edits
 	}
 	files, err := fsrecord.ParseKey(e.Key())
 	checked := time.Now()
-	if err != nil || !fsrecord.Unchanged(m.o.FS, files) || !e.Intact() {
+	if err != nil || !fsrecord.Unchanged(m.o.FS, files) || !e.Intact() || !m.trustedColdUnchanged(files, e.Trusted) {
 		return "", false
 	}
 	out := e.Output()
@@ -306,7 +308,7 @@ func (m *Memory) keepStart(w BootFiles, v *View, st *Start, out string, r *cache
 	}
 	files = append(files, seen)
 	until := st.Context.ValidUntil(m.cfg, r.now)
-	e := startcache.Entry{Name: v.Name, Env: m.startEnv(w, v), Boot: uint8(flagsOf(w)), Built: r.now.UnixNano(), Tokens: st.Context.Totals.Output}
+	e := startcache.Entry{Name: v.Name, Env: m.startEnv(w, v), Boot: uint8(flagsOf(w)), Built: r.now.UnixNano(), Trusted: r.started, Tokens: st.Context.Totals.Output}
 	if !until.IsZero() {
 		e.Until = until.UnixNano()
 	}

@@ -21,19 +21,22 @@ import (
 // File is the cache's name in the state directory.
 const File = "start-cache"
 
-const magic = "wake start cache 3\n"
+const magic = "wake start cache 4\n"
 
 // MaxViews is how many views the cache keeps (load, the hooks).
 const MaxViews = 6
 
 // Entry is one view's kept start.
 type Entry struct {
-	Name   string `json:"name"`
-	Env    string `json:"env"`            // configuration and environment, hashed
-	Boot   uint8  `json:"boot,omitempty"` // the boot files the start wrote, for a priming
-	Built  int64  `json:"built"`          // the clock at the build, Unix ns
-	Until  int64  `json:"until"`          // 0: no moment the output changes by itself
-	Tokens int    `json:"tokens"`
+	Name  string `json:"name"`
+	Env   string `json:"env"`            // configuration and environment, hashed
+	Boot  uint8  `json:"boot,omitempty"` // the boot files the start wrote, for a priming
+	Built int64  `json:"built"`          // the clock at the build, Unix ns
+	// Trusted is when the recording began, by the system's clock, Unix
+	// ns: the cold documents its key leaves out are unchanged since.
+	Trusted int64 `json:"trusted"`
+	Until   int64 `json:"until"` // 0: no moment the output changes by itself
+	Tokens  int   `json:"tokens"`
 	// The key's files (see [fsrecord.AppendKey]) and the output are in
 	// the file's body, at these offsets.
 	KeyOff int      `json:"key_off"`
