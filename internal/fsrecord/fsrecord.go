@@ -78,6 +78,7 @@ type FS struct {
 type touch struct {
 	first  Identity // as the run first touched it
 	listed bool
+	racy   *reads // a racy file's reads (see pieces.go); nil for any other
 }
 
 // New wraps fsys.
@@ -97,18 +98,19 @@ func (f *FS) note(name string, listed bool) {
 		return
 	}
 	id := observe(f.Fs, name, listed, listed && f.stamped(name), true)
+	var racy *reads
 	if os.FileMode(id.Mode).IsRegular() && !id.Link && byContent(id.MTime, time.Now()) {
 		// A file that may change with no mark on its identity (see
-		// RacyWindow) is hashed before the run reads it too: Key hashes it
-		// after, and a change between the two, the run having read either
-		// side of it, keeps nothing.
-		id.Hash, _ = hashFile(f.Fs, name)
+		// RacyWindow) is keyed by what the run reads of it, hashed as it
+		// is read: Key reads the same again, and a change between the
+		// two, the run having read either side of it, keeps nothing.
+		racy = &reads{}
 	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	switch t = f.touched[name]; {
 	case t == nil:
-		f.touched[name] = &touch{first: id, listed: listed}
+		f.touched[name] = &touch{first: id, listed: listed, racy: racy}
 	case listed && !t.listed:
 		// A directory stat'ed before it was listed: its identity then
 		// was no more than that it was one.
@@ -149,6 +151,14 @@ func (f *FS) opened(name string, file afero.File, err error) (afero.File, error)
 	}
 	if dir && f.stamped(filepath.Clean(name)) {
 		return stampedDir{dirFile{file}}, err
+	}
+	if err == nil && !dir {
+		f.mu.Lock()
+		t := f.touched[filepath.Clean(name)]
+		f.mu.Unlock()
+		if t != nil && t.racy != nil {
+			return &readTracker{File: file, r: t.racy}, nil
+		}
 	}
 	return hide(file, dir), err
 }
@@ -240,6 +250,14 @@ func (f *FS) Key(now time.Time) ([]Entry, bool) {
 	for _, n := range names {
 		t := f.touched[n]
 		e, err := take(f.Fs, n, t.listed, t.listed && f.stamped(n), now)
+		if err == nil && t.racy != nil && e.Hash != "" {
+			// Keyed by what the run read, which must read the same now.
+			field, many := t.racy.field()
+			if !many || !samePieces(f.Fs, n, field) {
+				ok = false
+			}
+			e.Hash = field
+		}
 		if err != nil || e.Link || !sameStat(t.first, e.Identity) || changedContent(t.first, e.Identity) {
 			ok = false
 		}
@@ -357,7 +375,11 @@ func Unchanged(fsys afero.Fs, key []Entry) bool {
 			return false
 		}
 		if os.FileMode(e.Mode).IsRegular() && e.Hash != "" {
-			if h, err := hashFile(fsys, e.Path); err != nil || h != e.Hash {
+			if strings.HasPrefix(e.Hash, piecesPrefix) {
+				if !samePieces(fsys, e.Path, e.Hash) {
+					return false
+				}
+			} else if h, err := hashFile(fsys, e.Path); err != nil || h != e.Hash {
 				return false
 			}
 		}

@@ -1,10 +1,12 @@
 package fsrecord
 
 import (
+	"io"
 	"os"
 	"path/filepath"
 	"reflect"
 	"runtime"
+	"strings"
 	"testing"
 	"time"
 
@@ -350,5 +352,66 @@ func TestStampedDirectory(t *testing.T) {
 	}
 	if Unchanged(rec.Fs, settled) {
 		t.Error("a file renamed over a name of a stamped directory left its key holding")
+	}
+}
+
+// TestRacyFileKeyedByWhatWasRead proves a racy file is keyed by the
+// pieces the run read of it: a change to what it read (its size and time
+// kept) is seen, before the key is taken and after; one to bytes it never
+// read is no change to what the run made of it, and a large file read at
+// its tail is not read whole again at every look.
+func TestRacyFileKeyedByWhatWasRead(t *testing.T) {
+	mem := afero.NewMemMapFs()
+	data := make([]byte, 100<<10)
+	for i := range data {
+		data[i] = byte('a' + i%26)
+	}
+	stamp := time.Now()
+	write := func(at int, b byte) {
+		t.Helper()
+		data[at] = b
+		if err := afero.WriteFile(mem, "/r/ledger", data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		mem.Chtimes("/r/ledger", stamp, stamp)
+	}
+	write(0, 'a')
+	record := func() *FS {
+		rec := New(mem, nil)
+		f, err := rec.Open("/r/ledger")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		if _, err := f.Seek(90<<10, io.SeekStart); err != nil {
+			t.Fatal(err)
+		}
+		buf := make([]byte, 4<<10)
+		for {
+			if _, err := f.Read(buf); err != nil {
+				break
+			}
+		}
+		return rec
+	}
+	key, ok := record().Key(time.Now())
+	if !ok || len(key) != 1 || !strings.HasPrefix(key[0].Hash, "p92160+10240=") || strings.Contains(key[0].Hash, ",") {
+		t.Fatalf("key %+v (%v): want the one piece read, from 90 KB to the end", key, ok)
+	}
+	if !Unchanged(mem, key) {
+		t.Fatal("nothing changed, yet the key does not hold")
+	}
+	write(10, 'Z')
+	if !Unchanged(mem, key) {
+		t.Error("a byte the run never read changed the key")
+	}
+	write(95<<10, 'Z')
+	if Unchanged(mem, key) {
+		t.Error("a byte the run read changed with the file's size and time kept, and the key holds")
+	}
+	rec := record()
+	write(99<<10, 'Y')
+	if _, ok := rec.Key(time.Now()); ok {
+		t.Error("a byte the run read changed before the key was taken, and the key was kept")
 	}
 }
