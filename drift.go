@@ -36,6 +36,9 @@ func (m *Memory) driftOptions() checks.DriftOptions {
 		o.Module = goModules(m.o.FS, filepath.Dir(m.root))
 		// Searched only when a decision names an option or a dependency.
 		p := newProjectFiles(m.o.FS, m.gitw(), filepath.Dir(m.root), m.root)
+		if m.run != nil {
+			p.searched = m.run.projectSearched
+		}
 		o.Mentioned, o.Dependencies = p.Mentioned, p.Dependencies
 		bases := []string{filepath.Dir(m.root), m.root}
 		o.Exists = func(rel string) bool {

@@ -51,6 +51,16 @@ type projectFiles struct {
 	dir, root string
 	inGit     func() bool
 	walked    func() ([]string, bool)
+	// searched, when set, is told that git searched or listed the
+	// project: what it answered is in no start cache key.
+	searched func()
+}
+
+// gitSearched tells p.searched that git is asked about the project.
+func (p *projectFiles) gitSearched() {
+	if p.searched != nil {
+		p.searched()
+	}
 }
 
 func newProjectFiles(fsys afero.Fs, g gitwork.Git, dir, root string) *projectFiles {
@@ -83,6 +93,7 @@ func (p *projectFiles) Mentioned(spellings []string) (map[string]bool, bool) {
 		}
 	}
 	if p.inGit() {
+		p.gitSearched()
 		for _, s := range spellings {
 			if found[s] {
 				continue
@@ -177,6 +188,7 @@ func isManifest(rel string) bool {
 func (p *projectFiles) Dependencies() (map[string]bool, []string) {
 	var rels []string
 	if p.inGit() {
+		p.gitSearched()
 		out, err := p.git.Run(context.Background(), p.dir, "ls-files", "-z", "--cached", "--others", "--exclude-standard", "--",
 			":(glob)**/go.mod", ":(glob)**/package.json", ":(glob)**/pyproject.toml", ":(glob)**/Cargo.toml", ":(glob)**/requirements*.txt",
 			":(exclude,glob)**/node_modules/**", p.rootExclude())

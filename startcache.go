@@ -10,6 +10,7 @@ import (
 	"runtime/debug"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 	"unsafe"
 
@@ -149,10 +150,24 @@ type cachedRun struct {
 	rec     *fsrecord.FS
 	now     time.Time
 	started int64 // by the system's clock (see recordingStarted)
-	notices []Notice
-	pre     int
-	spoiled bool
+	// searched: git searched the project's files for the review of
+	// decisions, whose answers no key holds (see projectSearchHolds).
+	searched atomic.Bool
+	notices  []Notice
+	pre      int
+	spoiled  bool
 }
+
+// projectSearchHolds is how long a start whose review of decisions asked
+// git about the project's files (whether they still mention an option,
+// which dependencies their manifests list) is served from the start
+// cache: git's answers are no file the key holds, and running git at
+// every start would cost more than the start. A project file changed
+// since shows in the review within this time, or at the first start
+// something the key holds changed.
+const projectSearchHolds = 10 * time.Minute
+
+func (r *cachedRun) projectSearched() { r.searched.Store(true) }
 
 func (r *cachedRun) spoil() {
 	if r != nil {
@@ -308,6 +323,11 @@ func (m *Memory) keepStart(w BootFiles, v *View, st *Start, out string, r *cache
 	}
 	files = append(files, seen)
 	until := st.Context.ValidUntil(m.cfg, r.now)
+	if r.searched.Load() {
+		if held := r.now.Add(projectSearchHolds); until.IsZero() || held.Before(until) {
+			until = held
+		}
+	}
 	e := startcache.Entry{Name: v.Name, Env: m.startEnv(w, v), Boot: uint8(flagsOf(w)), Built: r.now.UnixNano(), Trusted: r.started, Tokens: st.Context.Totals.Output}
 	if !until.IsZero() {
 		e.Until = until.UnixNano()
