@@ -17,14 +17,15 @@ import (
 // The start cache and the cold tier's settled documents.
 //
 // A start recorded for the start cache stamps the directories of cold/
-// (see fsrecord.FS.Stamped): each is keyed by its names, inode and times,
-// which change when a document is added, removed or renamed over. The
-// cold walk then takes a settled document its index knows by inode
-// number without an lstat (see cold.OpenIndexSettled), and leaves it out
-// of the key: the key holds the cold tier's directories, its recent and
-// changed documents and the scan's rotation, not one entry a document, so
-// that a start served from the cache costs what changed since, not the
-// history. What the stamps cannot show is a settled document rewritten in
+// (see fsrecord.FS.Stamped): each is keyed by its inode and times, which
+// change when a document is added, removed or renamed over (and by its
+// names while those times are racy). The cold walk then takes a settled
+// document its index knows by inode number without an lstat (see
+// cold.OpenIndexSettled), and lstats the scan's rotation through the
+// directory's descriptor: neither is in the key, which holds the cold
+// tier's directories and its recent, new and changed documents, not one
+// entry a document, so that a start served from the cache costs what
+// changed since, not the history. What the stamps cannot show is a settled document rewritten in
 // place, its inode kept: as the scans do, each start served from the
 // cache lstats the next few of the documents the key leaves out, in turn,
 // and one changed since the recording is a miss, so that such an edit is
@@ -68,7 +69,8 @@ func (m *Memory) trustedColdUnchanged(key []fsrecord.Entry, since int64) bool {
 	k := cold.VerifyPerScan()
 	after := cold.RotationAfter(m.o.FS, m.root)
 	picked := t.pick(after, "", k)
-	if len(picked) < k {
+	if len(picked) < k && after != "" {
+		// Round to the first.
 		picked = append(picked, t.pick("", after, k-len(picked))...)
 	}
 	if len(picked) == 0 {
