@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/spf13/afero"
+
 	"github.com/wakeproto/wake/gitwork"
 	"github.com/wakeproto/wake/policy"
 	"github.com/wakeproto/wake/store"
@@ -51,7 +53,15 @@ func (m *Memory) sessionDir() (dir, treeRoot string) {
 }
 
 // gitw is git as the library runs it, with the environment it was given.
-func (m *Memory) gitw() gitwork.Git { return gitwork.Git{Env: m.o.Env} }
+// A memory on an in-memory filesystem (afero.MemMapFs) is in no work tree
+// git could see, only at paths that may name something else on disk: git
+// is not started for it (each start is a process, about 10 ms of CPU; the
+// in-memory tests of the library started a thousand to be told "cannot
+// change to /p").
+func (m *Memory) gitw() gitwork.Git {
+	_, inMemory := m.o.FS.(*afero.MemMapFs)
+	return gitwork.Git{Env: m.o.Env, Unseen: inMemory}
+}
 
 // branches are the project's branches in flight, for skill.md's Active
 // Work: read by git in the session's work tree, else the directory

@@ -34,7 +34,17 @@ const MaxFiles = 200
 // variables every run sets.
 type Git struct {
 	Env map[string]string
+	// Unseen says that the directories it is given are on no disk git
+	// could read: a memory on an in-memory filesystem. Run then starts no
+	// git, whose answer is known, and fails as git does outside a work
+	// tree (see [ErrUnseen]).
+	Unseen bool
 }
+
+// ErrUnseen is Run's failure for an [Git.Unseen] directory: git's own
+// words outside a work tree, which callers already tell apart (a hand-off
+// then notes its root is outside git).
+var ErrUnseen = errors.New("fatal: not a git repository (the directory is not on disk)")
 
 // Found reports whether git is on PATH.
 func Found() bool {
@@ -46,6 +56,9 @@ func Found() bool {
 // line of error, made printable: it may quote a file name, and it goes
 // into a session summary.
 func (g Git) Run(ctx context.Context, dir string, args ...string) ([]byte, error) {
+	if g.Unseen {
+		return nil, ErrUnseen
+	}
 	ctx, cancel := context.WithTimeout(ctx, Timeout)
 	defer cancel()
 	// A memory root comes with its repository, and git takes the root
