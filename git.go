@@ -21,14 +21,24 @@ import (
 // work tree holding the root, less the memory's own files and what the
 // policy holds back (see [gitwork.Git.Changes]). It never fails.
 func (m *Memory) gitChanges(ctx context.Context, since time.Time, own func(top, rel string) bool) tiers.List {
+	l, _ := m.gitChangesOfRoot(ctx, since, own)
+	return l
+}
+
+// gitChangesOfRoot is [Memory.gitChanges], and whether git is known to
+// fail for the root itself (no git, or a root in no work tree), so that
+// the caller need not start it again to be told so.
+func (m *Memory) gitChangesOfRoot(ctx context.Context, since time.Time, own func(top, rel string) bool) (l tiers.List, rootOutside bool) {
 	dir, treeRoot := m.sessionDir()
 	owned := func(top string) []string { return m.wakeOwned(top, treeRoot) }
-	l, quoted := m.gitw().Changes(ctx, gitwork.ChangesOptions{
+	l, quoted, outside := m.gitw().Changes(ctx, gitwork.ChangesOptions{
 		Root: m.root, Dir: dir, TreeRoot: treeRoot, Since: since, Owned: owned, Own: own,
 		Withheld: func(rel string) bool { return policy.Withheld(policy.OfPath(m.o.FS, m.root, rel)) },
 	})
 	m.warnQuoted(quoted)
-	return l
+	// Looked at from a linked worktree, the root is in its main checkout:
+	// what was found there says nothing of the root.
+	return l, outside && dir == ""
 }
 
 // sessionDir is where the session's changes are looked for when that is

@@ -55,9 +55,9 @@ func TestUnseenRunsNoGit(t *testing.T) {
 	if unseen.InWorkTree(ctx, dir) || unseen.Branches(ctx, dir) != nil {
 		t.Fatal("an unseen directory is in a work tree, or has branches")
 	}
-	l, _ := unseen.Changes(ctx, ChangesOptions{Root: dir})
-	if !strings.HasPrefix(l.Note, "Outside git: ") {
-		t.Fatalf("Changes of an unseen root: %q, want it outside git", l.Note)
+	l, _, outside := unseen.Changes(ctx, ChangesOptions{Root: dir})
+	if !strings.HasPrefix(l.Note, "Outside git: ") || !outside {
+		t.Fatalf("Changes of an unseen root: %q (outside %v), want it outside git", l.Note, outside)
 	}
 	if runs := gitRuns(t, log); len(runs) != 0 {
 		t.Fatalf("git ran for an unseen directory: %q", runs)

@@ -116,10 +116,12 @@ type ChangesOptions struct {
 // o.Since and the uncommitted changes of the git work tree holding
 // o.Root, each with its status, and the names it had to quote. It never
 // fails: when git is missing, fails, or the root is in no work tree, the
-// list's note says so.
-func (g Git) Changes(ctx context.Context, o ChangesOptions) (l tiers.List, quoted []string) {
+// list's note says so; outside reports the two cases where any other
+// git command in that directory is known to fail too: no git, or a
+// directory in no work tree.
+func (g Git) Changes(ctx context.Context, o ChangesOptions) (l tiers.List, quoted []string, outside bool) {
 	if !Found() {
-		return tiers.List{Note: "git was not found, so no files were listed."}, nil
+		return tiers.List{Note: "git was not found, so no files were listed."}, nil, true
 	}
 	dir, where := o.Root, "the memory root is"
 	if o.Dir != "" {
@@ -128,9 +130,9 @@ func (g Git) Changes(ctx context.Context, o ChangesOptions) (l tiers.List, quote
 	out, err := g.Run(ctx, dir, "rev-parse", "--show-toplevel")
 	if err != nil {
 		if strings.Contains(err.Error(), "not a git repository") {
-			return tiers.List{Note: "Outside git: " + where + " not in a git work tree, so no files were listed."}, nil
+			return tiers.List{Note: "Outside git: " + where + " not in a git work tree, so no files were listed."}, nil, true
 		}
-		return tiers.List{Note: fmt.Sprintf("git failed (%v), so no files were listed.", err)}, nil
+		return tiers.List{Note: fmt.Sprintf("git failed (%v), so no files were listed.", err)}, nil, false
 	}
 	top := strings.TrimSpace(string(out))
 	files := map[string][]change{}
@@ -176,7 +178,7 @@ func (g Git) Changes(ctx context.Context, o ChangesOptions) (l tiers.List, quote
 		notes = append(notes, fmt.Sprintf("And %d more files, not listed.", n-MaxFiles))
 	}
 	l.Note = strings.Join(notes, "\n")
-	return l, quoted
+	return l, quoted, false
 }
 
 // committed adds the files of the commits since since, with the status
