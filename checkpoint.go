@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/spf13/afero"
@@ -104,13 +105,15 @@ func (m *Memory) ReadCheckpoint(sessionID string) (string, error) {
 	return string(data), nil
 }
 
-// plainID is a session id that can name a file as it is.
-var plainID = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$`)
+// plainID is a session id that can name a file as it is. Compiled on
+// first use: its counted repetition makes it costly, and most commands
+// never need it (every wake process pays its package's initialisation).
+var plainID = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$`) })
 
 // checkpointName is the state file of a session's checkpoint: named by
 // its id, or by the id's SHA-256 when the id could not name a file.
 func checkpointName(id string) string {
-	if !plainID.MatchString(id) || strings.Contains(id, "..") {
+	if !plainID().MatchString(id) || strings.Contains(id, "..") {
 		sum := sha256.Sum256([]byte(id))
 		id = hex.EncodeToString(sum[:16])
 	}

@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/spf13/afero"
+
 	"github.com/wakeproto/wake/gitwork"
 	"github.com/wakeproto/wake/policy"
 	"github.com/wakeproto/wake/store"
@@ -19,14 +21,24 @@ import (
 // work tree holding the root, less the memory's own files and what the
 // policy holds back (see [gitwork.Git.Changes]). It never fails.
 func (m *Memory) gitChanges(ctx context.Context, since time.Time, own func(top, rel string) bool) tiers.List {
+	l, _ := m.gitChangesOfRoot(ctx, since, own)
+	return l
+}
+
+// gitChangesOfRoot is [Memory.gitChanges], and whether git is known to
+// fail for the root itself (no git, or a root in no work tree), so that
+// the caller need not start it again to be told so.
+func (m *Memory) gitChangesOfRoot(ctx context.Context, since time.Time, own func(top, rel string) bool) (l tiers.List, rootOutside bool) {
 	dir, treeRoot := m.sessionDir()
 	owned := func(top string) []string { return m.wakeOwned(top, treeRoot) }
-	l, quoted := m.gitw().Changes(ctx, gitwork.ChangesOptions{
+	l, quoted, outside := m.gitw().Changes(ctx, gitwork.ChangesOptions{
 		Root: m.root, Dir: dir, TreeRoot: treeRoot, Since: since, Owned: owned, Own: own,
 		Withheld: func(rel string) bool { return policy.Withheld(policy.OfPath(m.o.FS, m.root, rel)) },
 	})
 	m.warnQuoted(quoted)
-	return l
+	// Looked at from a linked worktree, the root is in its main checkout:
+	// what was found there says nothing of the root.
+	return l, outside && dir == ""
 }
 
 // sessionDir is where the session's changes are looked for when that is
@@ -51,7 +63,15 @@ func (m *Memory) sessionDir() (dir, treeRoot string) {
 }
 
 // gitw is git as the library runs it, with the environment it was given.
-func (m *Memory) gitw() gitwork.Git { return gitwork.Git{Env: m.o.Env} }
+// A memory on an in-memory filesystem (afero.MemMapFs) is in no work tree
+// git could see, only at paths that may name something else on disk: git
+// is not started for it (each start is a process, about 10 ms of CPU; the
+// in-memory tests of the library started a thousand to be told "cannot
+// change to /p").
+func (m *Memory) gitw() gitwork.Git {
+	_, inMemory := m.o.FS.(*afero.MemMapFs)
+	return gitwork.Git{Env: m.o.Env, Unseen: inMemory}
+}
 
 // branches are the project's branches in flight, for skill.md's Active
 // Work: read by git in the session's work tree, else the directory

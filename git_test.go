@@ -1,11 +1,20 @@
 package wake
 
 import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/spf13/afero"
+	"github.com/wakeproto/wake/handoff"
+	"github.com/wakeproto/wake/internal/memlock"
+	"github.com/wakeproto/wake/skeleton"
 	"github.com/wakeproto/wake/store"
 	"github.com/wakeproto/wake/tiers"
 )
@@ -53,5 +62,90 @@ func TestWakeOwned(t *testing.T) {
 	}
 	if got := bare("/top", o).wakeOwned("/top", ""); !slices.Contains(got, tiers.StateDir+"/") || slices.Contains(got, ".wake/") {
 		t.Errorf("root as top: %q", got)
+	}
+}
+
+// TestInMemoryRootRunsNoGit: a memory on an in-memory filesystem starts
+// no git through a hand-off and its boot files (skill.md's branches
+// included), and its summary says it is outside git; the same library on
+// the disk's filesystem does start the (fake) git.
+func TestInMemoryRootRunsNoGit(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("the fake git is a shell script")
+	}
+	bin := t.TempDir()
+	log := filepath.Join(bin, "runs.log")
+	if err := os.WriteFile(filepath.Join(bin, "git"), []byte("#!/bin/sh\necho \"$*\" >> '"+log+"'\necho true\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
+	runs := func() int {
+		data, _ := os.ReadFile(log)
+		return strings.Count(string(data), "\n")
+	}
+	ctx := context.Background()
+	o := Options{FS: afero.NewMemMapFs(), Env: map[string]string{"HOME": "/home/ava"}, WorkDir: "/p", Locker: &memlock.Locker{}}
+	if _, err := Init(ctx, "/p/.wake", skeleton.Params{Agent: "Ava"}, o); err != nil {
+		t.Fatal(err)
+	}
+	m, err := Open("/p/.wake", o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := m.Handoff(ctx, handoff.Input{Session: tiers.Session{Summary: "in memory", NextPriority: "more"}}, BootFiles{}); err != nil {
+		t.Fatal(err)
+	}
+	if n := runs(); n != 0 {
+		t.Fatalf("git ran %d times for a memory in memory", n)
+	}
+	latest, _ := afero.ReadFile(o.FS, "/p/.wake/"+tiers.LatestPath)
+	if !strings.Contains(string(latest), "Outside git: ") {
+		t.Errorf("the summary does not say the root is outside git:\n%s", latest)
+	}
+	if skill, _ := afero.ReadFile(o.FS, "/p/.wake/"+tiers.RootSkillPath); len(skill) == 0 {
+		t.Error("no skill.md was written: its branches were not asked for")
+	}
+	if !bare(t.TempDir(), Options{FS: afero.NewOsFs()}).gitw().InWorkTree(ctx, t.TempDir()) || runs() != 1 {
+		t.Fatalf("on disk, git ran %d times, want the fake's one answer", runs())
+	}
+}
+
+// TestHandoffOutsideGitAsksGitOnce: a hand-off of a root in no git work
+// tree learns so from the list of changed files and does not start git
+// again for the session's commits.
+func TestHandoffOutsideGitAsksGitOnce(t *testing.T) {
+	real, err := exec.LookPath("git")
+	if err != nil || runtime.GOOS == "windows" {
+		t.Skip("needs git, and a shell for the logging one")
+	}
+	bin, dir := t.TempDir(), t.TempDir()
+	log := filepath.Join(bin, "runs.log")
+	if err := os.WriteFile(filepath.Join(bin, "git"), []byte("#!/bin/sh\necho \"$*\" >> '"+log+"'\nexec '"+real+"' \"$@\"\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
+	ctx := context.Background()
+	o := Options{FS: afero.NewOsFs(), Env: map[string]string{"HOME": filepath.Join(dir, "home"), "GIT_CEILING_DIRECTORIES": dir}}
+	root := filepath.Join(dir, ".wake")
+	if _, err := Init(ctx, root, skeleton.Params{Agent: "Ava"}, o); err != nil {
+		t.Fatal(err)
+	}
+	m, err := Open(root, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !m.lastHandoff().IsZero() || store.LedgerStart(o.FS, root).IsZero() {
+		t.Fatal("the hand-off would not look for the session's commits")
+	}
+	if _, err := m.Handoff(ctx, handoff.Input{Session: tiers.Session{Summary: "outside git", NextPriority: "more"}}, BootFiles{NoSkill: true}); err != nil {
+		t.Fatal(err)
+	}
+	data, _ := os.ReadFile(log)
+	if runs := strings.Split(strings.TrimSuffix(string(data), "\n"), "\n"); len(runs) != 1 || !strings.HasSuffix(runs[0], " rev-parse --show-toplevel") {
+		t.Fatalf("git runs: %q, want the one rev-parse", runs)
+	}
+	latest, _ := os.ReadFile(filepath.Join(root, filepath.FromSlash(tiers.LatestPath)))
+	if !strings.Contains(string(latest), "Outside git: the memory root is not in a git work tree") {
+		t.Errorf("the summary does not say the root is outside git:\n%s", latest)
 	}
 }

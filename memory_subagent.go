@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/wakeproto/wake/budget"
 	"github.com/wakeproto/wake/capsule"
@@ -108,11 +109,12 @@ func capsuleFact(l string) string {
 	for _, p := range []string{"- [ ] ", "- [x] ", "- ", "* "} {
 		t = strings.TrimPrefix(t, p)
 	}
-	return strings.TrimSpace(factLabel.ReplaceAllString(t, ""))
+	return strings.TrimSpace(factLabel().ReplaceAllString(t, ""))
 }
 
-// factLabel is a capsule line's bold label.
-var factLabel = regexp.MustCompile(`^\*\*[^*]{1,60}\*\*(?: \([^)]{0,80}\))?:?\s+`)
+// factLabel is a capsule line's bold label. Compiled on first use, as
+// [plainID] is.
+var factLabel = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\*\*[^*]{1,60}\*\*(?: \([^)]{0,80}\))?:?\s+`) })
 
 // consumptionPrompt follows the capsule: the seed's instructions to a
 // subagent that starts from one.

@@ -105,8 +105,10 @@ func (m *Memory) sessionWork(ctx context.Context, in *handoff.Input) {
 		since = store.LedgerStart(m.o.FS, m.root)
 	}
 	if in.Session.Changed.Empty() {
-		in.Session.Changed = m.gitChanges(ctx, since, nil)
-		if !since.IsZero() {
+		var outside bool
+		in.Session.Changed, outside = m.gitChangesOfRoot(ctx, since, nil)
+		// Outside git, git log would fail too: it is not started.
+		if !since.IsZero() && !outside {
 			for _, c := range m.gitCommits(ctx, since) {
 				c, _ = policy.Scrub(c)
 				in.Session.Changed.Items = append(in.Session.Changed.Items, "commit "+c)

@@ -34,7 +34,17 @@ const MaxFiles = 200
 // variables every run sets.
 type Git struct {
 	Env map[string]string
+	// Unseen says that the directories it is given are on no disk git
+	// could read: a memory on an in-memory filesystem. Run then starts no
+	// git, whose answer is known, and fails as git does outside a work
+	// tree (see [ErrUnseen]).
+	Unseen bool
 }
+
+// ErrUnseen is Run's failure for an [Git.Unseen] directory: git's own
+// words outside a work tree, which callers already tell apart (a hand-off
+// then notes its root is outside git).
+var ErrUnseen = errors.New("fatal: not a git repository (the directory is not on disk)")
 
 // Found reports whether git is on PATH.
 func Found() bool {
@@ -46,6 +56,9 @@ func Found() bool {
 // line of error, made printable: it may quote a file name, and it goes
 // into a session summary.
 func (g Git) Run(ctx context.Context, dir string, args ...string) ([]byte, error) {
+	if g.Unseen {
+		return nil, ErrUnseen
+	}
 	ctx, cancel := context.WithTimeout(ctx, Timeout)
 	defer cancel()
 	// A memory root comes with its repository, and git takes the root
@@ -103,10 +116,12 @@ type ChangesOptions struct {
 // o.Since and the uncommitted changes of the git work tree holding
 // o.Root, each with its status, and the names it had to quote. It never
 // fails: when git is missing, fails, or the root is in no work tree, the
-// list's note says so.
-func (g Git) Changes(ctx context.Context, o ChangesOptions) (l tiers.List, quoted []string) {
+// list's note says so; outside reports the two cases where any other
+// git command in that directory is known to fail too: no git, or a
+// directory in no work tree.
+func (g Git) Changes(ctx context.Context, o ChangesOptions) (l tiers.List, quoted []string, outside bool) {
 	if !Found() {
-		return tiers.List{Note: "git was not found, so no files were listed."}, nil
+		return tiers.List{Note: "git was not found, so no files were listed."}, nil, true
 	}
 	dir, where := o.Root, "the memory root is"
 	if o.Dir != "" {
@@ -115,9 +130,9 @@ func (g Git) Changes(ctx context.Context, o ChangesOptions) (l tiers.List, quote
 	out, err := g.Run(ctx, dir, "rev-parse", "--show-toplevel")
 	if err != nil {
 		if strings.Contains(err.Error(), "not a git repository") {
-			return tiers.List{Note: "Outside git: " + where + " not in a git work tree, so no files were listed."}, nil
+			return tiers.List{Note: "Outside git: " + where + " not in a git work tree, so no files were listed."}, nil, true
 		}
-		return tiers.List{Note: fmt.Sprintf("git failed (%v), so no files were listed.", err)}, nil
+		return tiers.List{Note: fmt.Sprintf("git failed (%v), so no files were listed.", err)}, nil, false
 	}
 	top := strings.TrimSpace(string(out))
 	files := map[string][]change{}
@@ -163,7 +178,7 @@ func (g Git) Changes(ctx context.Context, o ChangesOptions) (l tiers.List, quote
 		notes = append(notes, fmt.Sprintf("And %d more files, not listed.", n-MaxFiles))
 	}
 	l.Note = strings.Join(notes, "\n")
-	return l, quoted
+	return l, quoted, false
 }
 
 // committed adds the files of the commits since since, with the status

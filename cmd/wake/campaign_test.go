@@ -17,6 +17,9 @@ import (
 // processes at once. The full counts (600 kills of init, 200 of capsule
 // prompt --stub) are `go run ./scripts/campaign -run init=600,stub=200`.
 func TestCampaignShort(t *testing.T) {
+	// Its roots are its own; a kill lands wherever the load puts it, and
+	// every point must be safe.
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("runs the wake binary")
 	}

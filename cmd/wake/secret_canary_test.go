@@ -28,6 +28,7 @@ var secretTargets = []string{
 // it); only wake's own .state/ may. The commands' texts carry a pasted
 // credential, which no output and no file shows either.
 func TestSecretsNeverLeave(t *testing.T) {
+	t.Parallel()
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("git is not installed")
 	}
@@ -39,6 +40,8 @@ func TestSecretsNeverLeave(t *testing.T) {
 			name = "cold-document"
 		}
 		t.Run(name, func(t *testing.T) {
+			// Each target has a root, a home and an app of its own.
+			t.Parallel()
 			canary := fmt.Sprintf("CANARY%03dzq", i)
 			dir := canaryRoot(t, target, canary)
 			var seen strings.Builder
