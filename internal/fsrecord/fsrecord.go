@@ -249,7 +249,7 @@ func (f *FS) Key(now time.Time) ([]Entry, bool) {
 	ok := true
 	for _, n := range names {
 		t := f.touched[n]
-		e, err := take(f.Fs, n, t.listed, t.listed && f.stamped(n), now)
+		e, err := take(f.Fs, n, t.listed, t.listed && f.stamped(n), now, t.racy)
 		if err == nil && t.racy != nil && e.Hash != "" {
 			// Keyed by what the run read, which must read the same now.
 			field, many := t.racy.field()
@@ -274,12 +274,19 @@ func (f *FS) Key(now time.Time) ([]Entry, bool) {
 // hashed when it is a regular file modified within [RacyWindow] of now
 // (a named pipe is never opened).
 func Take(fsys afero.Fs, name string, listed bool, now time.Time) (Entry, error) {
-	return take(fsys, name, listed, false, now)
+	return take(fsys, name, listed, false, now, nil)
 }
 
-func take(fsys afero.Fs, name string, listed, stamped bool, now time.Time) (Entry, error) {
+// take is [Take], a directory stamped when stamped; a racy file whose
+// reads the run tracked (racy) is not hashed whole, but marked for the
+// caller to key by those reads.
+func take(fsys afero.Fs, name string, listed, stamped bool, now time.Time, racy *reads) (Entry, error) {
 	id := observe(fsys, name, listed, stamped, true)
 	if os.FileMode(id.Mode).IsRegular() && byContent(id.MTime, now) {
+		if racy != nil {
+			id.Hash = piecesPrefix
+			return Entry{Path: name, Identity: id}, nil
+		}
 		h, err := hashFile(fsys, name)
 		if err != nil {
 			return Entry{}, err
