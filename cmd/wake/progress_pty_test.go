@@ -107,16 +107,20 @@ func TestProgressOnATerminal(t *testing.T) {
 }
 
 // TestProgressLargeFirstLoad is the case of the finding: the first `wake
-// load` of a root with 20,000 cold documents (a few seconds) shows its
+// load` of a root with 20,000 cold documents (a few seconds then) shows its
 // progress on a terminal, with the real one-second threshold, and adds
 // nothing to stderr redirected to a file. It runs the wake binary, with
-// WAKE_E2E=1 only (the root alone takes seconds to write).
+// WAKE_E2E=1 only (the root alone takes seconds to write). It loads
+// 60,000: on an idle 2-core machine wake now reads 20,000 in about a
+// second (1.4 s for the whole load), too close to the threshold for a
+// test that must see progress; progress not shown for work under a
+// second is right.
 func TestProgressLargeFirstLoad(t *testing.T) {
 	if testing.Short() || os.Getenv("WAKE_E2E") != "1" {
-		t.Skip("set WAKE_E2E=1 (and no -short) to run the 20,000-document first load")
+		t.Skip("set WAKE_E2E=1 (and no -short) to run the 60,000-document first load")
 	}
 	bin := wakeBinary(t)
-	root, env := genRoot(t, 20000)
+	root, env := genRoot(t, 60000)
 	load := func(stderr *os.File) (time.Duration, error) {
 		cmd := exec.Command(bin, "load", "--root", root)
 		cmd.Env, cmd.Stdout, cmd.Stderr = env, io.Discard, stderr
@@ -130,8 +134,8 @@ func TestProgressLargeFirstLoad(t *testing.T) {
 	if err != nil {
 		t.Fatalf("wake load: %v\n%s", err, term)
 	}
-	t.Logf("first load of 20,000 cold documents, stderr a terminal: %s, %d progress lines", took.Round(time.Millisecond), len(progressRE.FindAllString(term, -1)))
-	if !progressRE.MatchString(term) || !strings.Contains(term, "of 20,000 (") {
+	t.Logf("first load of 60,000 cold documents, stderr a terminal: %s, %d progress lines", took.Round(time.Millisecond), len(progressRE.FindAllString(term, -1)))
+	if !progressRE.MatchString(term) || !strings.Contains(term, "of 60,000 (") {
 		t.Errorf("no progress on the terminal in %s: %q", took, term)
 	}
 	if lines := progressRE.FindAllStringIndex(term, -1); len(lines) > 0 && !strings.HasPrefix(term[lines[len(lines)-1][1]:], "\r\x1b[K") {
@@ -151,7 +155,7 @@ func TestProgressLargeFirstLoad(t *testing.T) {
 	if err != nil {
 		t.Fatalf("wake load: %v\n%s", err, data)
 	}
-	t.Logf("first load of 20,000 cold documents, stderr a file: %s", took.Round(time.Millisecond))
+	t.Logf("first load of 60,000 cold documents, stderr a file: %s", took.Round(time.Millisecond))
 	if bytes.ContainsAny(data, "\r\x1b") || bytes.Contains(data, []byte("reading cold")) {
 		t.Errorf("progress written to a file: %q", data)
 	}
