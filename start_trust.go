@@ -65,7 +65,9 @@ func (m *Memory) trustedColdUnchanged(key []fsrecord.Entry, since int64) bool {
 	if len(t.dirs) == 0 {
 		return true
 	}
-	slices.Sort(t.dirs)
+	// In the order of their paths' prefixes with "/", which pick's
+	// breaks rely on: "cold/a-b/" sorts before "cold/a/".
+	slices.SortFunc(t.dirs, func(a, b string) int { return strings.Compare(a+"/", b+"/") })
 	k := cold.VerifyPerScan()
 	after := cold.RotationAfter(m.o.FS, m.root)
 	picked := t.pick(after, "", k)

@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"path"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/spf13/afero"
@@ -25,9 +26,14 @@ func TestTrustedDocsPickIsTheRotation(t *testing.T) {
 		dirs := []string{"cold"}
 		for range r.IntN(6) {
 			parent := dirs[r.IntN(len(dirs))]
-			dirs = append(dirs, path.Join(parent, fmt.Sprintf("%c%d", 'a'+r.IntN(4), r.IntN(3))))
+			name := fmt.Sprintf("%c%d", 'a'+r.IntN(4), r.IntN(3))
+			if r.IntN(3) == 0 {
+				name += "-x" // a byte below "/": "a0-x/" sorts before "a0/"
+			}
+			dirs = append(dirs, path.Join(parent, name))
 		}
 		dirs = slices.Compact(slices.Sorted(slices.Values(dirs)))
+		slices.SortFunc(dirs, func(a, b string) int { return strings.Compare(a+"/", b+"/") })
 		td := trustedDocs{fsys: fsys, root: "/r", keyed: map[string]bool{}, dirs: dirs}
 		var all []string
 		for _, d := range dirs {
