@@ -19,10 +19,10 @@ import (
 // A start recorded for the start cache stamps the directories of cold/
 // (see fsrecord.FS.Stamped): each is keyed by its inode and times, which
 // change when a document is added, removed or renamed over (and by its
-// names while those times are racy). The cold walk then takes a settled
-// document its index knows by inode number without an lstat (see
-// cold.OpenIndexSettled), and lstats the scan's rotation through the
-// directory's descriptor: neither is in the key, which holds the cold
+// names while those times are racy). The cold walk then lstats each
+// settled document its index knows by inode number through the
+// directory's descriptor (see cold.OpenIndexSettled, Index.TrustBefore),
+// unrecorded: none is in the key, which holds the cold
 // tier's directories and its recent, new and changed documents, not one
 // entry a document, so that a start served from the cache costs what
 // changed since, not the history. What the stamps cannot show is a settled document rewritten in

@@ -42,7 +42,9 @@ const racyWindow = 2 * time.Second
 // whose cold files did not change opens none of them. It is a cache: a
 // missing or corrupt file only costs a rescan.
 type Index struct {
-	// TrustBefore, when not 0, is a moment (Unix ns, by the system's
+	// TrustBefore, when not 0, marks a scan recorded for the start cache:
+	// it vouches for no document without a look (see [tiers.Looked]), and
+	// TrustBefore is a moment (Unix ns, by the system's
 	// clock the files' times are stamped by) that a document a trusting
 	// scan vouches for (see [OpenIndexSettled]) was last changed before,
 	// whatever the scan's own clock says: a start recorded for the start
