@@ -144,20 +144,14 @@ func keepSmallest(s []string, p string, k int) []string {
 // at or after cut (Unix ns), or is gone; a directory or anything else
 // not a regular file is not a document, and not looked at further.
 func changedSince(fsys afero.Fs, name string, cut int64) bool {
-	var fi os.FileInfo
-	var err error
-	if l, ok := fsys.(afero.Lstater); ok {
-		fi, _, err = l.LstatIfPossible(name)
-	} else {
-		fi, err = fsys.Stat(name)
-	}
-	if err != nil {
-		return true
-	}
-	if !fi.Mode().IsRegular() {
+	id := fsrecord.Observe(fsys, name, false)
+	switch {
+	case !id.Exists:
+		return true // gone, or unreadable
+	case !os.FileMode(id.Mode).IsRegular():
 		return false
 	}
-	return fi.ModTime().UnixNano() >= cut || fsrecord.ChangeTime(fi) >= cut
+	return id.MTime >= cut || id.CTime >= cut
 }
 
 // listNames lists the directory dir's names.
