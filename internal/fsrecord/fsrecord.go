@@ -250,13 +250,18 @@ func (f *FS) Key(now time.Time) ([]Entry, bool) {
 	for _, n := range names {
 		t := f.touched[n]
 		e, err := take(f.Fs, n, t.listed, t.listed && f.stamped(n), now, t.racy)
-		if err == nil && t.racy != nil && e.Hash != "" {
-			// Keyed by what the run read, which must read the same now.
+		if err == nil && t.racy != nil {
+			// What the run read of a file racy when it first looked must
+			// read the same now, whether or not its window has closed
+			// since (a change in the same tick shows in no stat); it is
+			// keyed by it while still racy.
 			field, many := t.racy.field()
 			if !many || !samePieces(f.Fs, n, field) {
 				ok = false
 			}
-			e.Hash = field
+			if e.Hash != "" {
+				e.Hash = field
+			}
 		}
 		if err != nil || e.Link || !sameStat(t.first, e.Identity) || changedContent(t.first, e.Identity) {
 			ok = false
