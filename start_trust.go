@@ -47,33 +47,28 @@ func (m *Memory) coldStamped(name string) bool {
 // build the miss leads to lstats it and reads it again; otherwise the
 // rotation moves on.
 func (m *Memory) trustedColdUnchanged(key []fsrecord.Entry, since int64) bool {
-	t := trustedDocs{fsys: m.o.FS, root: m.root, keyed: make(map[string]bool, len(key))}
-	for _, e := range key {
-		if !m.coldStamped(e.Path) {
-			continue
-		}
-		rel, err := filepath.Rel(m.root, e.Path)
-		if err != nil {
-			continue
-		}
-		rel = filepath.ToSlash(rel)
-		t.keyed[rel] = true
-		if e.Dir && e.Listed && e.CTime != 0 {
-			t.dirs = append(t.dirs, rel)
-		}
-	}
-	if len(t.dirs) == 0 {
+	dirs, tie := m.stampedDirs(key)
+	if len(dirs) == 0 {
 		return true
 	}
-	// In the order of their paths' prefixes with "/", which pick's
-	// breaks rely on: "cold/a-b/" sorts before "cold/a/".
-	slices.SortFunc(t.dirs, func(a, b string) int { return strings.Compare(a+"/", b+"/") })
+	keyed := make(map[string]bool, len(key))
+	for _, e := range key {
+		if rel, err := filepath.Rel(m.root, e.Path); err == nil && m.coldStamped(e.Path) {
+			keyed[filepath.ToSlash(rel)] = true
+		}
+	}
 	k := cold.VerifyPerScan()
 	after := cold.RotationAfter(m.o.FS, m.root)
-	picked := t.pick(after, "", k)
-	if len(picked) < k && after != "" {
-		// Round to the first.
-		picked = append(picked, t.pick("", after, k-len(picked))...)
+	var picked []string
+	if names, ok := readNames(m.o.FS, m.root, tie); ok {
+		picked = pickNames(names, after, k, keyed)
+	} else {
+		t := trustedDocs{fsys: m.o.FS, root: m.root, keyed: keyed, dirs: dirs}
+		picked = t.pick(after, "", k)
+		if len(picked) < k && after != "" {
+			// Round to the first.
+			picked = append(picked, t.pick("", after, k-len(picked))...)
+		}
 	}
 	if len(picked) == 0 {
 		return true

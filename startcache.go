@@ -215,7 +215,7 @@ func (m *Memory) notKeyed(name string) bool {
 		return false
 	}
 	switch state {
-	case budget.CacheFile, checks.ContradictionCacheFile, cold.IndexFile, cold.VerifiedFile, store.ColdSessionFile, store.LockFile, startcache.File, store.SeenFile:
+	case budget.CacheFile, checks.ContradictionCacheFile, cold.IndexFile, cold.VerifiedFile, store.ColdSessionFile, store.LockFile, startcache.File, store.SeenFile, namesFile:
 		return true
 	}
 	return strings.HasPrefix(state, store.SeenDir+"/")
@@ -341,7 +341,10 @@ func (m *Memory) keepStart(w BootFiles, v *View, st *Start, out string, r *cache
 	old, _ := startcache.Read(m.o.FS, m.root)
 	if err := startcache.Write(m.o.FS, m.root, old.With(e)); err != nil {
 		m.warn(fmt.Sprintf("saving the start cache: %v", err))
-	} else if m.prime != nil {
+		return
+	}
+	m.saveNames(files)
+	if m.prime != nil {
 		m.prime.kept = true
 	}
 }

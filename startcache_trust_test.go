@@ -75,6 +75,11 @@ func TestStartCacheTrustsSettledColdDocuments(t *testing.T) {
 	if n := keyedColdDocuments(t, fsys, root); n > 5 {
 		t.Errorf("the start cache's key holds %d of the %d cold documents, want only those not settled", n, docs)
 	}
+	// The cached starts below find their rotation's documents in the
+	// names the recording kept, not by listing the directories.
+	if names := mustRead(t, filepath.Join(root, tiers.StateDir, "start-names")); !strings.Contains(string(names), "\ncold/2022/09/note-000044.md\n") {
+		t.Fatalf("the recorded start kept no names of cold/:\n%.300s", names)
+	}
 
 	// Rewritten in place, its modification time set back: seen within
 	// ceil(documents / rotation) starts.
@@ -109,6 +114,21 @@ func TestStartCacheTrustsSettledColdDocuments(t *testing.T) {
 	}
 	if seen == 0 {
 		t.Fatalf("a settled document rewritten in place was not seen in %d starts", within)
+	}
+
+	// Rewritten in place with nothing else changed: the starts served
+	// from the cache come round to it.
+	settle()
+	rewriteInPlace(t, filepath.Join(root, "cold", "2022", "09", "note-000068.md"), "Rewritten again by hand")
+	time.Sleep(fsrecord.RacyWindow + 100*time.Millisecond)
+	seen = 0
+	for i := 1; i <= within && seen == 0; i++ {
+		if out, _ := start(); strings.Contains(out, "Rewritten again by hand") {
+			seen = i
+		}
+	}
+	if seen == 0 {
+		t.Fatalf("a settled document rewritten in place, nothing else changed, was not seen in %d starts", within)
 	}
 
 	// Added, and renamed over: seen by the next start.
@@ -168,4 +188,21 @@ func mustRead(t *testing.T, name string) []byte {
 		t.Fatal(err)
 	}
 	return b
+}
+
+// rewriteInPlace rewrites the document at name in place with summary,
+// its modification time put back.
+func rewriteInPlace(t *testing.T, name, summary string) {
+	t.Helper()
+	fi, err := os.Stat(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.OpenFile(name, os.O_WRONLY|os.O_TRUNC, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.WriteString("---\nsummary: " + summary + "\n---\n# Rewritten\n")
+	f.Close()
+	os.Chtimes(name, fi.ModTime(), fi.ModTime())
 }
