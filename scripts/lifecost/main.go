@@ -39,6 +39,7 @@ import (
 
 	"github.com/wakeproto/wake"
 	"github.com/wakeproto/wake/handoff"
+	"github.com/wakeproto/wake/internal/fsrecord"
 	"github.com/wakeproto/wake/skeleton"
 	"github.com/wakeproto/wake/store"
 	"github.com/wakeproto/wake/tiers"
@@ -82,6 +83,13 @@ func main() {
 		if err := l.save(); err != nil {
 			log.Fatal(err)
 		}
+		// A history's files were written sessions apart, hours by its
+		// clock; by the system's, the sessions just lived, or the copy of
+		// a life made to measure it again (cp gives every file a new
+		// change time), are a second old. The start cache keys a file
+		// changed within the racy window by its content, every cold
+		// document of a fresh copy included: a cost no real start pays.
+		time.Sleep(fsrecord.RacyWindow)
 		var stop func()
 		if *prof != "" && p == points[len(points)-1] {
 			f, err := os.Create(*prof)
