@@ -181,6 +181,15 @@ var frontKeys = map[string]func(*FrontMatter) *string{
 // decodeFront decodes the YAML of a front matter block, whose first line
 // is the file's line 2. On an error it returns the keys that did read.
 func decodeFront(y []byte) (FrontMatter, error) {
+	if m, ok := plainFront(y); ok {
+		return m, nil
+	}
+	return decodeYAMLFront(y)
+}
+
+// decodeYAMLFront is decodeFront by the YAML decoder, for any front
+// matter.
+func decodeYAMLFront(y []byte) (FrontMatter, error) {
 	var m FrontMatter
 	var doc yaml.Node
 	if err := yaml.Unmarshal(y, &doc); err != nil {
