@@ -140,7 +140,7 @@ func plainValue(v []byte) bool {
 		r, n := utf8.DecodeRune(v[i:])
 		switch {
 		case r == utf8.RuneError && n == 1,
-			r < 0xA0, // C1 controls, NEL (a line break to YAML)
+			r < 0xA0,                   // C1 controls, NEL (a line break to YAML)
 			r == 0x2028 || r == 0x2029, // line and paragraph separators
 			r >= 0xD800 && r < 0xE000,
 			r == 0xFEFF || r == 0xFFFE || r == 0xFFFF:
