@@ -317,11 +317,13 @@ func (m *Memory) keepStart(w BootFiles, v *View, st *Start, out string, r *cache
 	}
 	// The cold documents' edits are settled against this record; a start
 	// served from the cache does not look at them again.
-	seen, err := fsrecord.Take(m.o.FS, m.path(tiers.StateDir+"/"+store.SeenColdFile), false, now)
-	if err != nil {
-		return
+	for _, name := range []string{store.SeenColdFile, store.SeenColdChangesFile} {
+		seen, err := fsrecord.Take(m.o.FS, m.path(tiers.StateDir+"/"+name), false, now)
+		if err != nil {
+			return
+		}
+		files = append(files, seen)
 	}
-	files = append(files, seen)
 	until := st.Context.ValidUntil(m.cfg, r.now)
 	if r.searched.Load() {
 		if held := r.now.Add(projectSearchHolds); until.IsZero() || held.Before(until) {

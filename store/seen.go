@@ -82,15 +82,22 @@ type seen struct {
 	// coldOK: it held a baseline of the cold documents.
 	coldRead, coldOK bool
 	dirty, coldDirty bool
-	refs             map[string]int     // records using each signature
-	sigs             map[string][]byte  // signatures to write, by hash
-	unused           map[string]bool    // signatures no record uses any more
-	packs            map[string]sigPack // the buckets read so far, by name
+	// coldGen is the generation of the record of the cold documents as
+	// read or last written whole ("" when it has none), coldBase its
+	// lines then, and coldChanged the cold documents whose records
+	// changed since (see [seen.saveCold]).
+	coldGen     string
+	coldBase    int
+	coldChanged map[string]bool
+	refs        map[string]int     // records using each signature
+	sigs        map[string][]byte  // signatures to write, by hash
+	unused      map[string]bool    // signatures no record uses any more
+	packs       map[string]sigPack // the buckets read so far, by name
 }
 
 func newSeen() *seen {
 	return &seen{files: map[string]seenRecord{}, refs: map[string]int{}, sigs: map[string][]byte{}, unused: map[string]bool{},
-		packs: map[string]sigPack{}}
+		packs: map[string]sigPack{}, coldChanged: map[string]bool{}}
 }
 
 // loadSeen reads the record of the tier files; a missing or unreadable
@@ -151,7 +158,7 @@ func (s *seen) readCold(fsys afero.Fs, root string) {
 	}
 	s.coldRead = true
 	data, err := tiers.ReadOwn(fsys, root, tiers.StateDir+"/"+SeenColdFile)
-	text, ok := bytes.CutPrefix(data, []byte(seenColdHeader))
+	text, gen, ok := coldText(data)
 	if err != nil || !ok {
 		return
 	}
@@ -160,8 +167,12 @@ func (s *seen) readCold(fsys afero.Fs, root string) {
 	// hand-off reads it twice, and a long life makes it thousands of
 	// lines).
 	n := bytes.Count(text, []byte("\n")) + len(s.files)
-	cold := &seen{files: make(map[string]seenRecord, n), refs: make(map[string]int, n)}
+	cold := &seen{files: make(map[string]seenRecord, n), refs: make(map[string]int, n), coldChanged: map[string]bool{}}
 	if !cold.parseRecords(text, true) {
+		return
+	}
+	base := len(cold.files)
+	if !cold.applyColdChanges(readColdChanges(fsys, root, gen)) {
 		return
 	}
 	for p, r := range s.files {
@@ -171,6 +182,7 @@ func (s *seen) readCold(fsys afero.Fs, root string) {
 		cold.refs[h] += n
 	}
 	s.files, s.refs = cold.files, cold.refs
+	s.coldGen, s.coldBase, s.coldChanged = gen, base, cold.coldChanged
 	s.coldOK = true
 }
 
@@ -183,14 +195,24 @@ func (s *seen) readCold(fsys afero.Fs, root string) {
 // as it would.
 func (s *seen) coldSigs(fsys afero.Fs, root string, buckets map[string]bool) map[string]bool {
 	data, err := tiers.ReadOwn(fsys, root, tiers.StateDir+"/"+SeenColdFile)
-	text, ok := bytes.CutPrefix(data, []byte(seenColdHeader))
+	text, gen, ok := coldText(data)
 	if err != nil || !ok {
 		return nil
 	}
+	// The records the changes replace are counted too: a signature kept
+	// a little longer than used costs a few bytes, one dropped while used
+	// an edit's line counts.
+	changes := readColdChanges(fsys, root, gen)
 	used := map[string]bool{}
-	for line := range strings.Lines(string(text)) {
+	for line := range strings.Lines(string(text) + string(changes)) {
 		p, r, ok := parseSeenLine(strings.TrimSuffix(line, "\n"))
-		if !ok || !isColdDoc(p) {
+		if !ok {
+			if _, dash, _ := strings.Cut(line, "\t"); dash == "-\n" || dash == "-" {
+				continue // a document forgotten
+			}
+			return nil
+		}
+		if !isColdDoc(p) {
 			return nil
 		}
 		if r.Sig && buckets[bucketOf(r.Hash)] {
@@ -244,8 +266,28 @@ func parseSeenLine(line string) (string, seenRecord, bool) {
 }
 
 // marshal encodes the records of the tier files and the stamps, or of
-// the cold documents, a line each in path order.
+// the cold documents (with no generation), a line each in path order.
 func (s *seen) marshal(cold bool) []byte {
+	if cold {
+		return s.marshalCold("")
+	}
+	b := append([]byte(seenHeader), strconv.AppendInt(nil, s.mark, 10)...)
+	return s.appendRecords(append(b, '\n'), false)
+}
+
+// marshalCold encodes the record of the cold documents whole, of
+// generation gen ("" for none).
+func (s *seen) marshalCold(gen string) []byte {
+	b := []byte(seenColdHeader)
+	if gen != "" {
+		b = []byte(seenColdHeaderGen + gen + "\n")
+	}
+	return s.appendRecords(b, true)
+}
+
+// appendRecords appends the records of the cold documents, or of the
+// others, a line each in path order.
+func (s *seen) appendRecords(b []byte, cold bool) []byte {
 	var paths []string
 	for p := range s.files {
 		if isColdDoc(p) == cold {
@@ -254,42 +296,39 @@ func (s *seen) marshal(cold bool) []byte {
 	}
 	slices.Sort(paths)
 	// Appended field by field, not formatted: the record of the cold
-	// documents has a line a document, and a hand-off writes it.
-	b := make([]byte, 0, 64+len(paths)*128)
-	if cold {
-		b = append(b, seenColdHeader...)
-	} else {
-		b = append(b, seenHeader...)
-		b = strconv.AppendInt(b, s.mark, 10)
-		b = append(b, '\n')
-	}
+	// documents has a line a document.
+	b = slices.Grow(b, len(paths)*128)
 	for _, p := range paths {
-		r := s.files[p]
-		b = append(append(b, escTab(p)...), '\t')
-		b = append(strconv.AppendInt(b, r.Size, 10), '\t')
-		b = append(strconv.AppendInt(b, r.MTime, 10), '\t')
-		b = append(append(b, r.Hash...), '\t')
-		b = append(strconv.AppendInt(b, int64(r.Lines), 10), '\t')
-		b = append(strconv.AppendInt(b, r.Mark, 10), '\t')
-		if r.Racy {
-			b = append(b, 'r')
-		}
-		if r.Sig {
-			b = append(b, 'l')
-		}
-		switch r.Level {
-		case tiers.Secret:
-			b = append(b, 's')
-		case tiers.Confidential:
-			b = append(b, 'c')
-		}
-		if r.CTime != 0 {
-			b = append(b, '@')
-			b = strconv.AppendInt(b, r.CTime, 10)
-		}
-		b = append(b, '\n')
+		b = appendSeenLine(b, p, s.files[p])
 	}
 	return b
+}
+
+// appendSeenLine appends the record r of p as a line.
+func appendSeenLine(b []byte, p string, r seenRecord) []byte {
+	b = append(append(b, escTab(p)...), '\t')
+	b = append(strconv.AppendInt(b, r.Size, 10), '\t')
+	b = append(strconv.AppendInt(b, r.MTime, 10), '\t')
+	b = append(append(b, r.Hash...), '\t')
+	b = append(strconv.AppendInt(b, int64(r.Lines), 10), '\t')
+	b = append(strconv.AppendInt(b, r.Mark, 10), '\t')
+	if r.Racy {
+		b = append(b, 'r')
+	}
+	if r.Sig {
+		b = append(b, 'l')
+	}
+	switch r.Level {
+	case tiers.Secret:
+		b = append(b, 's')
+	case tiers.Confidential:
+		b = append(b, 'c')
+	}
+	if r.CTime != 0 {
+		b = append(b, '@')
+		b = strconv.AppendInt(b, r.CTime, 10)
+	}
+	return append(b, '\n')
 }
 
 // set records rel as sig describes it (sig nil when none is kept), or
@@ -304,6 +343,7 @@ func (s *seen) set(rel string, r *seenRecord, sig []byte) {
 	}
 	if isColdDoc(rel) {
 		s.coldDirty = true
+		s.coldChanged[rel] = true
 	} else {
 		s.dirty = true
 	}
@@ -386,7 +426,7 @@ func (s *seen) save(fsys afero.Fs, root string) error {
 		}
 	}
 	if s.coldDirty {
-		if err := WriteState(fsys, root, SeenColdFile, s.marshal(true)); err != nil {
+		if err := s.saveCold(fsys, root); err != nil {
 			return err
 		}
 	}
