@@ -365,10 +365,15 @@ func sameStat(a, b Identity) bool {
 }
 
 // Unchanged reports whether every entry still has its identity: stat
-// alone, the content hashed only for the racy ones.
+// alone, the content hashed only for the racy ones. Every entry's stat
+// is compared before any content or names are read: a key whose files
+// changed (the start after a hand-off asks of the entry before it) is
+// refused without listing a directory of a thousand names the hand-off
+// made racy, or hashing a file it just wrote.
 func Unchanged(fsys afero.Fs, key []Entry) bool {
 	dirs := dirCursor{fsys: fsys}
 	defer dirs.close()
+	var deep []Entry // entries whose content or names are compared after
 	for _, e := range key {
 		id, ok := Identity{}, false
 		if os.FileMode(e.Mode).IsRegular() && e.Exists && !e.Dir {
@@ -378,20 +383,36 @@ func Unchanged(fsys afero.Fs, key []Entry) bool {
 				id, ok = observeAt(d, filepath.Base(e.Path))
 			}
 		}
+		want := e.Identity
 		if !ok {
-			// A stamped directory's names are looked at while its stamp
-			// was racy when the key was taken.
-			id = observe(fsys, e.Path, e.Listed, stamped(e.Identity), e.Hash != "")
+			// A stamped directory's names are looked at, after, while its
+			// stamp was racy when the key was taken.
+			names := e.Hash != "" && !(e.Dir && stamped(e.Identity))
+			id = observe(fsys, e.Path, e.Listed, stamped(e.Identity), names)
+			if e.Dir && e.Hash != "" && !names && stamped(id) {
+				want.Hash = ""
+				deep = append(deep, e)
+			}
 		}
-		if id.Link || !sameStat(e.Identity, id) {
+		if id.Link || !sameStat(want, id) {
 			return false
 		}
 		if os.FileMode(e.Mode).IsRegular() && e.Hash != "" {
-			if strings.HasPrefix(e.Hash, piecesPrefix) {
-				if !samePieces(fsys, e.Path, e.Hash) {
-					return false
-				}
-			} else if h, err := hashFile(fsys, e.Path); err != nil || h != e.Hash {
+			deep = append(deep, e)
+		}
+	}
+	for _, e := range deep {
+		switch {
+		case e.Dir:
+			if listHash(fsys, e.Path) != e.Hash {
+				return false
+			}
+		case strings.HasPrefix(e.Hash, piecesPrefix):
+			if !samePieces(fsys, e.Path, e.Hash) {
+				return false
+			}
+		default:
+			if h, err := hashFile(fsys, e.Path); err != nil || h != e.Hash {
 				return false
 			}
 		}

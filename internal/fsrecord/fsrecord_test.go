@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"runtime"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -413,5 +414,68 @@ func TestRacyFileKeyedByWhatWasRead(t *testing.T) {
 	write(99<<10, 'Y')
 	if _, ok := rec.Key(time.Now()); ok {
 		t.Error("a byte the run read changed before the key was taken, and the key was kept")
+	}
+}
+
+// listCounter counts the opens of one directory through it (a listing).
+type listCounter struct {
+	afero.Fs
+	dir   string
+	lists atomic.Int32
+}
+
+func (l *listCounter) Open(name string) (afero.File, error) {
+	if name == l.dir {
+		l.lists.Add(1)
+	}
+	return l.Fs.Open(name)
+}
+
+func (l *listCounter) LstatIfPossible(name string) (os.FileInfo, bool, error) {
+	return l.Fs.(afero.Lstater).LstatIfPossible(name)
+}
+
+// TestUnchangedStatsFirst proves a key is refused on a changed stat
+// before a racy stamped directory's names are listed, and that the
+// names are still compared when every stat holds.
+func TestUnchangedStatsFirst(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("inode numbers and change times as Linux gives them")
+	}
+	dir := t.TempDir()
+	d, f := filepath.Join(dir, "d"), filepath.Join(dir, "f.md")
+	os.MkdirAll(d, 0o755)
+	for _, p := range []string{filepath.Join(d, "a.md"), f} {
+		if err := os.WriteFile(p, []byte("text"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	rec := New(afero.NewOsFs(), nil)
+	rec.Stamped = func(name string) bool { return name == d }
+	dd, err := rec.Open(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dd.Close()
+	if _, err := rec.Stat(f); err != nil {
+		t.Fatal(err)
+	}
+	key, ok := rec.Key(time.Now())
+	if !ok || len(key) != 2 || key[0].Path != d || key[0].Hash == "" {
+		t.Fatalf("key %+v (%v): want the racy stamped directory first, with its names", key, ok)
+	}
+	lc := &listCounter{Fs: afero.NewOsFs(), dir: d}
+	if held := Unchanged(lc, key); !held || lc.lists.Load() != 1 {
+		t.Fatalf("nothing changed: held %v, listed %d times, want once", held, lc.lists.Load())
+	}
+	lc.lists.Store(0)
+	if err := os.WriteFile(f, []byte("longer text"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if Unchanged(lc, key) {
+		t.Fatal("a file grown left the key holding")
+	}
+	if n := lc.lists.Load(); n != 0 {
+		t.Errorf("the key was refused after listing the directory %d times, want none", n)
 	}
 }
