@@ -7,7 +7,6 @@ import (
 	"io"
 	"io/fs"
 	"os"
-	"path"
 	"path/filepath"
 	"runtime"
 	"slices"
@@ -447,15 +446,6 @@ type ColdReader struct {
 	fsys     afero.Fs
 	root     string
 	realRoot string
-
-	// plain holds the directories (root-relative, with a trailing "/")
-	// found to be where their paths say, no symlink leading elsewhere:
-	// a document in one is inside the root unless it is a symlink
-	// itself, which one lstat tells, where resolving its whole path
-	// took one a component (a scan reads thousands in a few
-	// directories).
-	mu    sync.Mutex
-	plain map[string]bool
 }
 
 // NewColdReader resolves root for reading cold documents under it.
@@ -485,14 +475,6 @@ func (r *ColdReader) ReadInto(rel string, buf []byte) (Doc, []byte, error) {
 
 func (r *ColdReader) read(rel string, buf []byte) (Doc, error) {
 	d := Doc{Path: rel}
-	if inside, err := r.inPlainDir(rel); errors.Is(err, os.ErrNotExist) {
-		d.Missing = true
-		return d, nil
-	} else if err != nil {
-		return d, fmt.Errorf("reading %s: %w", rel, err)
-	} else if inside {
-		return r.open(d, buf)
-	}
 	if reason, err := insideReal(r.fsys, r.realRoot, rel); err != nil {
 		if errors.Is(err, os.ErrNotExist) {
 			d.Missing = true
@@ -503,43 +485,6 @@ func (r *ColdReader) read(rel string, buf []byte) (Doc, error) {
 		d.Skipped = reason
 		return d, nil
 	}
-	return r.open(d, buf)
-}
-
-// inPlainDir reports whether the document at rel is inside the root
-// because its directory is plain (resolving it once if it is not known)
-// and it is no symlink; false, nil when that takes resolving its path.
-func (r *ColdReader) inPlainDir(rel string) (bool, error) {
-	dir, _ := path.Split(rel)
-	r.mu.Lock()
-	plain, known := r.plain[dir]
-	r.mu.Unlock()
-	if !known {
-		lexical := filepath.Join(r.realRoot, filepath.FromSlash(dir))
-		real, err := realPath(r.fsys, lexical, false)
-		plain = err == nil && real == lexical && within(r.realRoot, real)
-		r.mu.Lock()
-		if r.plain == nil {
-			r.plain = map[string]bool{}
-		}
-		r.plain[dir] = plain
-		r.mu.Unlock()
-	}
-	if !plain {
-		return false, nil
-	}
-	res := resolver{fsys: r.fsys}
-	res.lst, _ = r.fsys.(afero.Lstater)
-	fi, err := res.lstat(filepath.Join(r.realRoot, filepath.FromSlash(rel)))
-	if err != nil {
-		return false, err
-	}
-	return fi.Mode()&fs.ModeSymlink == 0, nil
-}
-
-// open reads the document d names, inside the root, into buf.
-func (r *ColdReader) open(d Doc, buf []byte) (Doc, error) {
-	rel := d.Path
 	f, fi, why, err := OpenRegular(r.fsys, filepath.Join(r.root, filepath.FromSlash(rel)))
 	switch {
 	case errors.Is(err, os.ErrNotExist):
