@@ -72,9 +72,10 @@ func plainFront(y []byte) (FrontMatter, bool) {
 }
 
 // plainKey reports whether k is a key as wake writes it: lower-case
-// ASCII letters with underscores between.
+// ASCII letters with underscores between, not long (YAML refuses a key of
+// more than 1,024 characters as malformed, which it must then report).
 func plainKey(k []byte) bool {
-	if k[0] == '_' || k[len(k)-1] == '_' {
+	if len(k) > 64 || k[0] == '_' || k[len(k)-1] == '_' {
 		return false
 	}
 	for _, c := range k {

@@ -27,6 +27,8 @@ var plainFrontCases = []string{
 	"sensitivity: confidential\n", "sensitivity: Confidential\n", "sensitivity: secret\n",
 	"sensitivity: confidental\n", "sensitivity: nope\n", "sensitivty: secret\n", "sensitivity:\n",
 	"source_of_truth: true\n", "source_of_truth: yes\n", "other: x\nother: y\n", "null: x\n", "_x: y\n",
+	strings.Repeat("a", 1025) + ": x\nsensitivity: secret\n", "summary: x\n" + strings.Repeat("b", 1025) + ": y\n",
+	strings.Repeat("c", 64) + ": z\n", strings.Repeat("c", 65) + ": z\n",
 	"summary: x\n---\n", "...\n", "- a\n", "summary: x", "project_id: p-1\nprimary_objective: do it\nopen_risk: r\nemotional_register: calm\n",
 }
 
@@ -81,6 +83,9 @@ func checkPlainFront(t *testing.T, y string) bool {
 	}
 	want, err := decodeYAMLFront([]byte(y))
 	if err != nil || !reflect.DeepEqual(got, want) {
+		if len(y) > 200 {
+			y = y[:200] + "…"
+		}
 		t.Errorf("front matter %q: read %+v, the YAML decoder %+v (%v)", y, got, want, err)
 	}
 	return true
