@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"hash/crc32"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -35,14 +36,15 @@ import (
 // namesFile is the file in .state/ that keeps the names.
 const namesFile = "start-names"
 
-// namesHead opens the file; the tie follows on its own line.
-const namesHead = "wake start names 1\n"
+// namesHead opens the file; the tie and the names' sum follow on a line
+// of their own.
+const namesHead = "wake start names 2\n"
 
 // stampedDirs are the root-relative paths of the stamped directories key
 // holds, the ones whose documents the cached start's rotation covers,
-// and the tie that names them with their stamps.
-func (m *Memory) stampedDirs(key []fsrecord.Entry) (dirs []string, tie string) {
-	stamps := map[string]string{}
+// their key entries, and the tie that names them with their stamps.
+func (m *Memory) stampedDirs(key []fsrecord.Entry) (dirs []string, entries map[string]fsrecord.Entry, tie string) {
+	entries = map[string]fsrecord.Entry{}
 	for _, e := range key {
 		if !e.Dir || !e.Listed || e.CTime == 0 || !m.coldStamped(e.Path) {
 			continue
@@ -53,54 +55,81 @@ func (m *Memory) stampedDirs(key []fsrecord.Entry) (dirs []string, tie string) {
 		}
 		rel = filepath.ToSlash(rel)
 		dirs = append(dirs, rel)
-		// The stamp without Hash: a racy directory's names are dropped
-		// from its key entry once they settle, its stamp unchanged.
-		stamps[rel] = fmt.Sprintf("%d %d %d %d %d", e.Inode, e.Dev, e.MTime, e.CTime, e.Mode)
+		entries[rel] = e
 	}
 	// In the order of their paths' prefixes with "/", which pick's
 	// breaks rely on: "cold/a-b/" sorts before "cold/a/".
 	slices.SortFunc(dirs, func(a, b string) int { return strings.Compare(a+"/", b+"/") })
 	h := sha256.New()
 	for _, d := range dirs {
-		fmt.Fprintf(h, "%s\x00%s\n", d, stamps[d])
+		// The stamp without Hash: a racy directory's names are dropped
+		// from its key entry once they settle, its stamp unchanged.
+		fmt.Fprintf(h, "%s\x00%s\n", d, stampText(entries[d].Identity))
 	}
-	return dirs, hex.EncodeToString(h.Sum(nil))
+	return dirs, entries, hex.EncodeToString(h.Sum(nil))
+}
+
+// stampText is a stamped directory's stamp, its names left out.
+func stampText(id fsrecord.Identity) string {
+	return fmt.Sprintf("%d %d %d %d %d", id.Inode, id.Dev, id.MTime, id.CTime, id.Mode)
 }
 
 // saveNames keeps the names of key's stamped directories for the
-// cached starts that key serves. A directory that cannot be listed now
-// leaves the file as it is: those starts list the directories.
+// cached starts that key serves. The names are listed after the key was
+// taken: each directory is stamped again after its listing, and the
+// names are kept only when every stamp (and a racy directory's names) is
+// the key's. A directory that cannot be listed, or one changed since,
+// leaves the file as it is: the starts it does not serve list the
+// directories.
 func (m *Memory) saveNames(key []fsrecord.Entry) {
-	dirs, tie := m.stampedDirs(key)
+	dirs, entries, tie := m.stampedDirs(key)
 	if len(dirs) == 0 {
 		return
 	}
-	paths, ok := namesOf(m.o.FS, m.root, dirs)
+	paths, ok := namesOf(m.o.FS, m.root, dirs, func(d string, names []string) bool {
+		e := entries[d]
+		st := fsrecord.Stamp(m.o.FS, e.Path)
+		if stampText(st) != stampText(e.Identity) {
+			return false
+		}
+		return e.Hash == "" || fsrecord.NamesHash(slices.Clone(names)) == e.Hash
+	})
 	if !ok {
 		return
 	}
-	var b bytes.Buffer
-	b.Grow(len(namesHead) + len(tie) + 1 + len(paths)*48)
-	b.WriteString(namesHead)
-	b.WriteString(tie + "\n")
+	var body bytes.Buffer
+	body.Grow(len(paths) * 48)
 	for _, p := range paths {
-		b.WriteString(p + "\n")
+		body.WriteString(p + "\n")
 	}
-	_ = store.WriteStateUnsynced(m.o.FS, m.root, namesFile, b.Bytes())
+	b := []byte(fmt.Sprintf("%s%s %s\n", namesHead, tie, bodySum(body.Bytes())))
+	_ = store.WriteStateUnsynced(m.o.FS, m.root, namesFile, append(b, body.Bytes()...))
+}
+
+// bodySum is the names' length and CRC-32C: the file is written without
+// syncing, and a crash may leave it cut or zeroed in part.
+func bodySum(body []byte) string {
+	return fmt.Sprintf("%d-%08x", len(body), crc32.Checksum(body, crc32.MakeTable(crc32.Castagnoli)))
 }
 
 // namesOf lists the directories dirs (root-relative) and returns the
 // root-relative paths of their names in path order, dot files left out as
-// the rotation leaves them; false when one cannot be listed.
-func namesOf(fsys afero.Fs, root string, dirs []string) ([]string, bool) {
+// the rotation leaves them; false when one cannot be listed, when check
+// (nil: none) refuses a directory's listing, or when a name holds a
+// newline, which a line a name cannot keep (the starts then list the
+// directories, where the rotation sees it).
+func namesOf(fsys afero.Fs, root string, dirs []string, check func(dir string, names []string) bool) ([]string, bool) {
 	var paths []string
 	for _, d := range dirs {
 		names, ok := listNames(fsys, filepath.Join(root, filepath.FromSlash(d)))
-		if !ok {
+		if !ok || check != nil && !check(d, names) {
 			return nil, false
 		}
 		for _, n := range names {
-			if !strings.HasPrefix(n, ".") && !strings.Contains(n, "\n") {
+			if strings.Contains(n, "\n") {
+				return nil, false
+			}
+			if !strings.HasPrefix(n, ".") {
 				paths = append(paths, d+"/"+n)
 			}
 		}
@@ -110,7 +139,7 @@ func namesOf(fsys afero.Fs, root string, dirs []string) ([]string, bool) {
 }
 
 // readNames returns the kept names, one a line in path order, when the
-// file is tied to tie.
+// file is tied to tie and whole.
 func readNames(fsys afero.Fs, root, tie string) ([]byte, bool) {
 	data, err := tiers.ReadOwn(fsys, root, tiers.StateDir+"/"+namesFile)
 	if err != nil {
@@ -120,8 +149,9 @@ func readNames(fsys afero.Fs, root, tie string) ([]byte, bool) {
 	if !ok {
 		return nil, false
 	}
-	got, body, ok := bytes.Cut(rest, []byte{'\n'})
-	if !ok || string(got) != tie || len(body) > 0 && body[len(body)-1] != '\n' {
+	line, body, ok := bytes.Cut(rest, []byte{'\n'})
+	got, sum, _ := strings.Cut(string(line), " ")
+	if !ok || got != tie || sum != bodySum(body) {
 		return nil, false
 	}
 	return body, true

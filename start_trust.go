@@ -47,7 +47,7 @@ func (m *Memory) coldStamped(name string) bool {
 // build the miss leads to lstats it and reads it again; otherwise the
 // rotation moves on.
 func (m *Memory) trustedColdUnchanged(key []fsrecord.Entry, since int64) bool {
-	dirs, tie := m.stampedDirs(key)
+	dirs, _, tie := m.stampedDirs(key)
 	if len(dirs) == 0 {
 		return true
 	}

@@ -3,7 +3,10 @@ package wake
 import (
 	"fmt"
 	"math/rand/v2"
+	"os"
 	"path"
+	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -38,15 +41,20 @@ func TestTrustedDocsPickIsTheRotation(t *testing.T) {
 		slices.SortFunc(dirs, func(a, b string) int { return strings.Compare(a+"/", b+"/") })
 		td := trustedDocs{fsys: fsys, root: "/r", keyed: map[string]bool{}, dirs: dirs}
 		var all []string
+		newlines := false
 		for _, d := range dirs {
 			// The walk lists every directory: each is in the key.
 			td.keyed[d] = true
 			fsys.MkdirAll("/r/"+d, 0o755)
 			for range r.IntN(8) {
 				p := path.Join(d, fmt.Sprintf("%c%d.md", 'a'+r.IntN(4), r.IntN(5)))
+				if r.IntN(12) == 0 {
+					p = path.Join(d, fmt.Sprintf("%c\n%d.md", 'a'+r.IntN(4), r.IntN(5)))
+				}
 				if slices.Contains(all, p) || td.keyed[p] {
 					continue
 				}
+				newlines = newlines || strings.Contains(p, "\n")
 				afero.WriteFile(fsys, "/r/"+p, nil, 0o644)
 				if r.IntN(4) == 0 {
 					td.keyed[p] = true
@@ -72,7 +80,10 @@ func TestTrustedDocsPickIsTheRotation(t *testing.T) {
 			t.Fatalf("round %d: dirs %q, documents %q, after %q, k %d: picked %q, want %q", round, dirs, all, after, k, got, want)
 		}
 		// The names a recorded start keeps pick the same.
-		paths, ok := namesOf(fsys, "/r", dirs)
+		paths, ok := namesOf(fsys, "/r", dirs, nil)
+		if !ok && newlines {
+			continue // the starts list the directories
+		}
 		if !ok {
 			t.Fatalf("round %d: the directories were not listed", round)
 		}
@@ -88,21 +99,28 @@ func TestTrustedDocsPickIsTheRotation(t *testing.T) {
 
 // TestNamesTiedToTheStamps proves the kept names are taken only for the
 // stamps they were listed under: a directory's other stamp, a damaged
-// file or another head leaves the start to list the directories.
+// file (cut, a line zeroed) or another head leaves the start to list the
+// directories; and that names listed after the key, the directory
+// changed since, are not kept.
 func TestNamesTiedToTheStamps(t *testing.T) {
-	fsys := afero.NewMemMapFs()
-	m := &Memory{root: "/r", o: Options{FS: fsys}}
-	key := []fsrecord.Entry{
-		{Path: "/r/cold", Identity: fsrecord.Identity{Exists: true, Dir: true, Listed: true, CTime: 5, MTime: 5, Inode: 9}},
-		{Path: "/r/cold/b", Identity: fsrecord.Identity{Exists: true, Dir: true, Listed: true, CTime: 6, MTime: 6, Inode: 10}},
-		{Path: "/r/main.md", Identity: fsrecord.Identity{Exists: true, CTime: 6, MTime: 6, Inode: 11}},
+	if runtime.GOOS != "linux" {
+		t.Skip("inode numbers and change times as Linux gives them")
 	}
-	for _, p := range []string{"/r/cold/a.md", "/r/cold/b/c.md", "/r/cold/.tmp"} {
-		afero.WriteFile(fsys, p, nil, 0o644)
+	fsys := afero.NewOsFs()
+	root := t.TempDir()
+	m := &Memory{root: root, o: Options{FS: fsys}}
+	for _, p := range []string{"cold/a.md", "cold/b/c.md", "cold/.tmp", "main.md"} {
+		os.MkdirAll(filepath.Join(root, filepath.Dir(p)), 0o755)
+		os.WriteFile(filepath.Join(root, p), nil, 0o644)
 	}
+	stamp := func(rel string) fsrecord.Entry {
+		p := filepath.Join(root, rel)
+		return fsrecord.Entry{Path: p, Identity: fsrecord.Stamp(fsys, p)}
+	}
+	key := []fsrecord.Entry{stamp("cold"), stamp("cold/b"), {Path: filepath.Join(root, "main.md"), Identity: fsrecord.Identity{Exists: true, CTime: 6, MTime: 6, Inode: 11}}}
 	m.saveNames(key)
-	_, tie := m.stampedDirs(key)
-	body, ok := readNames(fsys, "/r", tie)
+	_, _, tie := m.stampedDirs(key)
+	body, ok := readNames(fsys, root, tie)
 	if want := "cold/a.md\ncold/b\ncold/b/c.md\n"; !ok || string(body) != want {
 		t.Fatalf("kept names %q (%v), want %q", body, ok, want)
 	}
@@ -110,22 +128,45 @@ func TestNamesTiedToTheStamps(t *testing.T) {
 	// change the tie.
 	settled := []fsrecord.Entry{key[2], key[1], key[0]}
 	settled[1].Hash = "names"
-	if _, again := m.stampedDirs(settled); again != tie {
+	if _, _, again := m.stampedDirs(settled); again != tie {
 		t.Error("the tie changed with the key's order or a directory's names")
 	}
 	touched := slices.Clone(key)
 	touched[1].CTime++
-	if _, other := m.stampedDirs(touched); other == tie {
+	if _, _, other := m.stampedDirs(touched); other == tie {
 		t.Fatal("a directory's new change time kept the tie")
-	} else if _, ok := readNames(fsys, "/r", other); ok {
+	} else if _, ok := readNames(fsys, root, other); ok {
 		t.Error("the names kept under other stamps were taken")
 	}
-	name := "/r/" + tiers.StateDir + "/" + namesFile
-	data, _ := afero.ReadFile(fsys, name)
-	for _, bad := range [][]byte{data[:len(data)-1], append([]byte("wake start names 0\n"), data[len(namesHead):]...)} {
-		afero.WriteFile(fsys, name, bad, 0o644)
-		if _, ok := readNames(fsys, "/r", tie); ok {
+	name := filepath.Join(root, tiers.StateDir, namesFile)
+	data, _ := os.ReadFile(name)
+	zeroed := slices.Clone(data)
+	copy(zeroed[len(zeroed)-8:], make([]byte, 7))
+	for _, bad := range [][]byte{data[:len(data)-1], data[:len(data)-len("cold/b/c.md\n")], zeroed, append([]byte("wake start names 0\n"), data[len(namesHead):]...)} {
+		os.WriteFile(name, bad, 0o644)
+		if _, ok := readNames(fsys, root, tie); ok {
 			t.Errorf("damaged names %q were taken", bad)
 		}
+	}
+
+	// A document added after the key was taken: not kept under its stamps.
+	os.Remove(name)
+	os.WriteFile(filepath.Join(root, "cold", "b", "d.md"), nil, 0o644)
+	m.saveNames(key)
+	if _, err := os.Stat(name); err == nil {
+		t.Error("names listed after their directory changed were kept under the old stamp")
+	}
+	// A racy directory is keyed by its names as well: names that are
+	// not those are not kept either.
+	racy := []fsrecord.Entry{stamp("cold"), stamp("cold/b")}
+	racy[1].Hash = "not the names"
+	m.saveNames(racy)
+	if _, err := os.Stat(name); err == nil {
+		t.Error("names other than the racy directory's keyed names were kept")
+	}
+	racy[1].Hash = fsrecord.NamesHash([]string{"c.md", "d.md"})
+	m.saveNames(racy)
+	if _, err := os.Stat(name); err != nil {
+		t.Error("the names of a racy directory, as keyed, were not kept")
 	}
 }

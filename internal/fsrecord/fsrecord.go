@@ -511,6 +511,14 @@ func listHash(fsys afero.Fs, dir string) string {
 	if err != nil {
 		return "unreadable"
 	}
+	return NamesHash(names)
+}
+
+// NamesHash is the hash of a directory's names that a key entry of a
+// listed directory holds, from the names as a listing gave them (which
+// it sorts): for a caller that listed the directory itself to tell its
+// listing is the one keyed.
+func NamesHash(names []string) string {
 	slices.Sort(names)
 	h := sha256.New()
 	for _, n := range names {
@@ -522,6 +530,11 @@ func listHash(fsys afero.Fs, dir string) string {
 	}
 	return hex.EncodeToString(h.Sum(nil))
 }
+
+// Stamp is the identity of the directory dir as a stamped directory's key
+// entry holds it, its names left out (see [FS.Stamped]): for a caller
+// that listed it to tell the listing is of the stamp keyed.
+func Stamp(fsys afero.Fs, dir string) Identity { return observe(fsys, dir, true, true, false) }
 
 // AppendKey encodes a key, a line an entry: path, flags (e exists, d
 // directory, l link, n listed), size, modification time, mode, inode,
