@@ -79,8 +79,7 @@ func stampText(id fsrecord.Identity) string {
 // taken: each directory is stamped again after its listing, and the
 // names are kept only when every stamp (and a racy directory's names) is
 // the key's. A directory that cannot be listed, or one changed since,
-// leaves the file as it is: the starts it does not serve list the
-// directories.
+// leaves a file no start takes: the starts list the directories.
 func (m *Memory) saveNames(key []fsrecord.Entry) {
 	dirs, entries, tie := m.stampedDirs(key)
 	if len(dirs) == 0 {
@@ -95,6 +94,11 @@ func (m *Memory) saveNames(key []fsrecord.Entry) {
 		return e.Hash == "" || fsrecord.NamesHash(slices.Clone(names)) == e.Hash
 	})
 	if !ok {
+		// The names kept may be tied to these very stamps (a racy
+		// directory's stamp is the same through a change within one
+		// tick; its names are not in the tie): they are not these
+		// directories' names, and no start may take them.
+		_ = store.WriteStateUnsynced(m.o.FS, m.root, namesFile, []byte(namesHead+"-\n"))
 		return
 	}
 	var body bytes.Buffer

@@ -149,24 +149,29 @@ func TestNamesTiedToTheStamps(t *testing.T) {
 		}
 	}
 
-	// A document added after the key was taken: not kept under its stamps.
-	os.Remove(name)
+	// A document added after the key was taken: the names are not kept
+	// under its stamps, and those kept before under them are not taken.
+	m.saveNames(key)
+	if _, ok := readNames(fsys, root, tie); !ok {
+		t.Fatal("the names were not kept again")
+	}
 	os.WriteFile(filepath.Join(root, "cold", "b", "d.md"), nil, 0o644)
 	m.saveNames(key)
-	if _, err := os.Stat(name); err == nil {
-		t.Error("names listed after their directory changed were kept under the old stamp")
+	if _, ok := readNames(fsys, root, tie); ok {
+		t.Error("names listed after their directory changed, or those kept before, were taken under the old stamps")
 	}
 	// A racy directory is keyed by its names as well: names that are
 	// not those are not kept either.
 	racy := []fsrecord.Entry{stamp("cold"), stamp("cold/b")}
-	racy[1].Hash = "not the names"
-	m.saveNames(racy)
-	if _, err := os.Stat(name); err == nil {
-		t.Error("names other than the racy directory's keyed names were kept")
-	}
+	_, _, racyTie := m.stampedDirs(racy)
 	racy[1].Hash = fsrecord.NamesHash([]string{"c.md", "d.md"})
 	m.saveNames(racy)
-	if _, err := os.Stat(name); err != nil {
+	if _, ok := readNames(fsys, root, racyTie); !ok {
 		t.Error("the names of a racy directory, as keyed, were not kept")
+	}
+	racy[1].Hash = "not the names"
+	m.saveNames(racy)
+	if _, ok := readNames(fsys, root, racyTie); ok {
+		t.Error("names other than the racy directory's keyed names were taken")
 	}
 }

@@ -157,6 +157,7 @@ func (s *seen) readCold(fsys afero.Fs, root string) {
 		return
 	}
 	s.coldRead = true
+	changes := readColdChanges(fsys, root) // first: see readColdChanges
 	data, err := tiers.ReadOwn(fsys, root, tiers.StateDir+"/"+SeenColdFile)
 	text, gen, ok := coldText(data)
 	if err != nil || !ok {
@@ -172,7 +173,7 @@ func (s *seen) readCold(fsys afero.Fs, root string) {
 		return
 	}
 	base := len(cold.files)
-	if !cold.applyColdChanges(readColdChanges(fsys, root, gen)) {
+	if !cold.applyColdChanges(coldChangesOf(changes, gen)) {
 		return
 	}
 	for p, r := range s.files {
@@ -182,6 +183,9 @@ func (s *seen) readCold(fsys afero.Fs, root string) {
 		cold.refs[h] += n
 	}
 	s.files, s.refs = cold.files, cold.refs
+	for p := range s.coldChanged {
+		cold.coldChanged[p] = true
+	}
 	s.coldGen, s.coldBase, s.coldChanged = gen, base, cold.coldChanged
 	s.coldOK = true
 }
@@ -194,6 +198,7 @@ func (s *seen) readCold(fsys afero.Fs, root string) {
 // thousands of lines. A record [seen.readCold] would refuse gives none,
 // as it would.
 func (s *seen) coldSigs(fsys afero.Fs, root string, buckets map[string]bool) map[string]bool {
+	allChanges := readColdChanges(fsys, root) // first: see readColdChanges
 	data, err := tiers.ReadOwn(fsys, root, tiers.StateDir+"/"+SeenColdFile)
 	text, gen, ok := coldText(data)
 	if err != nil || !ok {
@@ -202,7 +207,7 @@ func (s *seen) coldSigs(fsys afero.Fs, root string, buckets map[string]bool) map
 	// The records the changes replace are counted too: a signature kept
 	// a little longer than used costs a few bytes, one dropped while used
 	// an edit's line counts.
-	changes := readColdChanges(fsys, root, gen)
+	changes := coldChangesOf(allChanges, gen)
 	used := map[string]bool{}
 	for line := range strings.Lines(string(text) + string(changes)) {
 		p, r, ok := parseSeenLine(strings.TrimSuffix(line, "\n"))

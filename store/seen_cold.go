@@ -61,17 +61,24 @@ func coldText(data []byte) (text []byte, gen string, ok bool) {
 	return text, string(g), true
 }
 
-// readColdChanges returns the change lines that follow the record of
-// generation gen; nil when there are none, or none for it.
-func readColdChanges(fsys afero.Fs, root, gen string) []byte {
+// readColdChanges reads the changes file, to be read before the record:
+// a writer writes a generation's record before any of its changes, so
+// changes read first are either of the record then read (one state) or
+// of an older one (left out: the newer record holds them). Read after,
+// they could be of a newer generation than the record read, and the
+// changes written before the read began would be lost to it.
+func readColdChanges(fsys afero.Fs, root string) []byte {
+	data, _ := tiers.ReadOwn(fsys, root, tiers.StateDir+"/"+SeenColdChangesFile)
+	return data
+}
+
+// coldChangesOf returns the change lines of changes that follow the
+// record of generation gen; nil when there are none, or none for it.
+func coldChangesOf(changes []byte, gen string) []byte {
 	if gen == "" {
 		return nil
 	}
-	data, err := tiers.ReadOwn(fsys, root, tiers.StateDir+"/"+SeenColdChangesFile)
-	if err != nil {
-		return nil
-	}
-	text, ok := bytes.CutPrefix(data, []byte(seenColdChangesHeader+gen+"\n"))
+	text, ok := bytes.CutPrefix(changes, []byte(seenColdChangesHeader+gen+"\n"))
 	if !ok {
 		return nil
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"maps"
+	"os"
 	"strings"
 	"testing"
 
@@ -108,5 +109,83 @@ func TestSeenColdChanges(t *testing.T) {
 	bad.readCold(fsys, root)
 	if bad.coldOK {
 		t.Error("a damaged changes file was taken")
+	}
+}
+
+// hookOnOpen runs hook once, before the first open of name.
+type hookOnOpen struct {
+	afero.Fs
+	name string
+	hook func()
+}
+
+func (h *hookOnOpen) Open(name string) (afero.File, error) {
+	if name == h.name && h.hook != nil {
+		hook := h.hook
+		h.hook = nil
+		hook()
+	}
+	return h.Fs.Open(name)
+}
+
+func (h *hookOnOpen) OpenFile(name string, flag int, perm os.FileMode) (afero.File, error) {
+	if name == h.name && h.hook != nil && flag == os.O_RDONLY {
+		hook := h.hook
+		h.hook = nil
+		hook()
+	}
+	return h.Fs.OpenFile(name, flag, perm)
+}
+
+// TestSeenColdReadWhileWritten proves a reader of the record of the cold
+// documents never loses a change written before it began, when another
+// wake writes the record whole, then a change, while it reads.
+func TestSeenColdReadWhileWritten(t *testing.T) {
+	t.Parallel()
+	base := afero.NewMemMapFs()
+	const root = "/r"
+	rec := func(i int) *seenRecord {
+		return &seenRecord{Size: int64(100 + i), MTime: int64(i), Hash: fmt.Sprintf("%064x", i), Lines: i}
+	}
+	read := func(fsys afero.Fs) *seen {
+		s := newSeen()
+		s.loaded = true
+		s.readCold(fsys, root)
+		return s
+	}
+	s := newSeen()
+	s.coldRead = true
+	for i := range 200 {
+		s.set(fmt.Sprintf("cold/sessions/s%03d.md", i), rec(i), nil)
+	}
+	if err := s.saveCold(base, root); err != nil {
+		t.Fatal(err)
+	}
+	// A hand-off's own record, in the changes, before the reader begins.
+	s = read(base)
+	s.set("cold/sessions/s999.md", rec(999), nil)
+	if err := s.saveCold(base, root); err != nil {
+		t.Fatal(err)
+	}
+	fsys := &hookOnOpen{Fs: base, name: root + "/" + tiers.StateDir + "/" + SeenColdChangesFile}
+	fsys.hook = func() {
+		w := read(base)
+		for i := range 40 {
+			w.set(fmt.Sprintf("cold/sessions/s%03d.md", i), rec(3000+i), nil)
+		}
+		if err := w.saveCold(base, root); err != nil { // whole, a new generation
+			t.Error(err)
+		}
+		w.set("cold/sessions/s100.md", rec(4100), nil)
+		if err := w.saveCold(base, root); err != nil { // a change of it
+			t.Error(err)
+		}
+	}
+	r := read(fsys)
+	if !r.coldOK {
+		t.Fatal("the record did not read")
+	}
+	if _, ok := r.files["cold/sessions/s999.md"]; !ok {
+		t.Error("a change written before the reader began was lost to it")
 	}
 }
