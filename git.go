@@ -87,10 +87,38 @@ func (m *Memory) branches() []gitwork.Branch {
 			dir = filepath.Dir(m.root)
 		}
 	}
-	if _, err := m.o.FS.Stat(dir); err != nil {
+	if _, err := m.o.FS.Stat(dir); err != nil || m.noRepositoryAt(dir) {
 		return nil
 	}
 	return m.gitw().Branches(context.Background(), dir)
+}
+
+// noRepositoryAt reports whether git run in dir would surely find no
+// repository: nothing in its environment names one, and neither dir nor
+// any directory above it holds a .git (git is run with
+// safe.bareRepository=explicit, so a bare repository is never found by
+// looking). A start of git costs some 5 ms of CPU to be told so, and a
+// hand-off outside git would ask at each start. Any doubt (a relative
+// dir, a .git that cannot be looked at) is left to git.
+func (m *Memory) noRepositoryAt(dir string) bool {
+	if !filepath.IsAbs(dir) {
+		return false
+	}
+	for _, k := range []string{"GIT_DIR", "GIT_WORK_TREE", "GIT_COMMON_DIR"} {
+		if m.o.Env[k] != "" {
+			return false
+		}
+	}
+	for dir = filepath.Clean(dir); ; {
+		if _, err := m.o.FS.Stat(filepath.Join(dir, ".git")); !errors.Is(err, fs.ErrNotExist) {
+			return false
+		}
+		up := filepath.Dir(dir)
+		if up == dir {
+			return true
+		}
+		dir = up
+	}
 }
 
 // git runs git in dir (see [gitwork.Git.Run]).
