@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/afero"
 
 	"github.com/wakeproto/wake/gitwork"
+	"github.com/wakeproto/wake/internal/fsrecord"
 	"github.com/wakeproto/wake/policy"
 	"github.com/wakeproto/wake/store"
 	"github.com/wakeproto/wake/tiers"
@@ -87,38 +88,20 @@ func (m *Memory) branches() []gitwork.Branch {
 			dir = filepath.Dir(m.root)
 		}
 	}
-	if _, err := m.o.FS.Stat(dir); err != nil || m.noRepositoryAt(dir) {
+	if _, err := m.o.FS.Stat(dir); err != nil || m.gitw().Outside(unrecorded(m.o.FS), dir) {
 		return nil
 	}
 	return m.gitw().Branches(context.Background(), dir)
 }
 
-// noRepositoryAt reports whether git run in dir would surely find no
-// repository: nothing in its environment names one, and neither dir nor
-// any directory above it holds a .git (git is run with
-// safe.bareRepository=explicit, so a bare repository is never found by
-// looking). A start of git costs some 5 ms of CPU to be told so, and a
-// hand-off outside git would ask at each start. Any doubt (a relative
-// dir, a .git that cannot be looked at) is left to git.
-func (m *Memory) noRepositoryAt(dir string) bool {
-	if !filepath.IsAbs(dir) {
-		return false
+// unrecorded is fsys without a start's recording (see [Memory.recordRun]):
+// the .git entries looked for in place of asking git are no more part of a
+// start cache's key than git's answer was.
+func unrecorded(fsys afero.Fs) afero.Fs {
+	if r, ok := fsys.(*fsrecord.FS); ok {
+		return r.Fs
 	}
-	for _, k := range []string{"GIT_DIR", "GIT_WORK_TREE", "GIT_COMMON_DIR"} {
-		if m.o.Env[k] != "" {
-			return false
-		}
-	}
-	for dir = filepath.Clean(dir); ; {
-		if _, err := m.o.FS.Stat(filepath.Join(dir, ".git")); !errors.Is(err, fs.ErrNotExist) {
-			return false
-		}
-		up := filepath.Dir(dir)
-		if up == dir {
-			return true
-		}
-		dir = up
-	}
+	return fsys
 }
 
 // git runs git in dir (see [gitwork.Git.Run]).

@@ -12,7 +12,9 @@ import (
 	"time"
 
 	"github.com/spf13/afero"
+	"github.com/wakeproto/wake/gitwork"
 	"github.com/wakeproto/wake/handoff"
+	"github.com/wakeproto/wake/internal/fsrecord"
 	"github.com/wakeproto/wake/internal/memlock"
 	"github.com/wakeproto/wake/skeleton"
 	"github.com/wakeproto/wake/store"
@@ -196,5 +198,21 @@ func TestBranchesOutsideGitStartNoGit(t *testing.T) {
 	branchesFrom(map[string]string{})
 	if n := runs(); n != 2 {
 		t.Fatalf("with a .git above the directory, git ran %d times in all, want it asked again", n)
+	}
+}
+
+// TestOutsideLookupIsNoKey: the .git entries looked for in place of asking
+// git for the branches are not recorded into a start cache's key, as git's
+// answer was not.
+func TestOutsideLookupIsNoKey(t *testing.T) {
+	rec := fsrecord.New(afero.NewOsFs(), nil)
+	if _, ok := tiers.FindWorktree(rec.Fs, t.TempDir()); ok {
+		t.Skip("the temporary directory is inside a git work tree")
+	}
+	if !(gitwork.Git{}).Outside(unrecorded(rec), t.TempDir()) {
+		t.Fatal("a temporary directory is not outside git")
+	}
+	if key, _ := rec.Key(time.Now()); len(key) != 0 {
+		t.Fatalf("the lookup was recorded: %v", key)
 	}
 }
