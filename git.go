@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/afero"
 
 	"github.com/wakeproto/wake/gitwork"
+	"github.com/wakeproto/wake/internal/fsrecord"
 	"github.com/wakeproto/wake/policy"
 	"github.com/wakeproto/wake/store"
 	"github.com/wakeproto/wake/tiers"
@@ -87,10 +88,20 @@ func (m *Memory) branches() []gitwork.Branch {
 			dir = filepath.Dir(m.root)
 		}
 	}
-	if _, err := m.o.FS.Stat(dir); err != nil {
+	if _, err := m.o.FS.Stat(dir); err != nil || m.gitw().Outside(unrecorded(m.o.FS), dir) {
 		return nil
 	}
 	return m.gitw().Branches(context.Background(), dir)
+}
+
+// unrecorded is fsys without a start's recording (see [Memory.recordRun]):
+// the .git entries looked for in place of asking git are no more part of a
+// start cache's key than git's answer was.
+func unrecorded(fsys afero.Fs) afero.Fs {
+	if r, ok := fsys.(*fsrecord.FS); ok {
+		return r.Fs
+	}
+	return fsys
 }
 
 // git runs git in dir (see [gitwork.Git.Run]).

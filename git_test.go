@@ -12,7 +12,9 @@ import (
 	"time"
 
 	"github.com/spf13/afero"
+	"github.com/wakeproto/wake/gitwork"
 	"github.com/wakeproto/wake/handoff"
+	"github.com/wakeproto/wake/internal/fsrecord"
 	"github.com/wakeproto/wake/internal/memlock"
 	"github.com/wakeproto/wake/skeleton"
 	"github.com/wakeproto/wake/store"
@@ -147,5 +149,70 @@ func TestHandoffOutsideGitAsksGitOnce(t *testing.T) {
 	latest, _ := os.ReadFile(filepath.Join(root, filepath.FromSlash(tiers.LatestPath)))
 	if !strings.Contains(string(latest), "Outside git: the memory root is not in a git work tree") {
 		t.Errorf("the summary does not say the root is outside git:\n%s", latest)
+	}
+}
+
+// TestBranchesOutsideGitStartNoGit: the branches in flight of a directory
+// with no .git above it are none, told without starting git; a .git above
+// it, or a GIT_DIR in the environment, still asks git.
+func TestBranchesOutsideGitStartNoGit(t *testing.T) {
+	real, err := exec.LookPath("git")
+	if err != nil || runtime.GOOS == "windows" {
+		t.Skip("needs git, and a shell for the logging one")
+	}
+	bin, dir := t.TempDir(), t.TempDir()
+	log := filepath.Join(bin, "runs.log")
+	if err := os.WriteFile(filepath.Join(bin, "git"), []byte("#!/bin/sh\necho \"$*\" >> '"+log+"'\nexec '"+real+"' \"$@\"\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
+	work := filepath.Join(dir, "project", "sub")
+	if err := os.MkdirAll(work, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	runs := func() int {
+		data, _ := os.ReadFile(log)
+		return strings.Count(string(data), "\n")
+	}
+	branchesFrom := func(env map[string]string) {
+		env["HOME"], env["GIT_CEILING_DIRECTORIES"] = filepath.Join(dir, "home"), dir
+		m := &Memory{root: filepath.Join(work, ".wake"), o: Options{FS: afero.NewOsFs(), Env: env, WorkDir: work}}
+		if bs := m.branches(); len(bs) != 0 {
+			t.Fatalf("branches %v outside any repository", bs)
+		}
+	}
+	if _, ok := tiers.FindWorktree(afero.NewOsFs(), work); ok {
+		t.Skip("the temporary directory is inside a git work tree")
+	}
+	branchesFrom(map[string]string{})
+	if n := runs(); n != 0 {
+		t.Fatalf("git ran %d times with no .git above the directory", n)
+	}
+	branchesFrom(map[string]string{"GIT_DIR": filepath.Join(dir, "elsewhere.git")})
+	if n := runs(); n != 1 {
+		t.Fatalf("with GIT_DIR set, git ran %d times, want it asked once", n)
+	}
+	if err := os.Mkdir(filepath.Join(dir, "project", ".git"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	branchesFrom(map[string]string{})
+	if n := runs(); n != 2 {
+		t.Fatalf("with a .git above the directory, git ran %d times in all, want it asked again", n)
+	}
+}
+
+// TestOutsideLookupIsNoKey: the .git entries looked for in place of asking
+// git for the branches are not recorded into a start cache's key, as git's
+// answer was not.
+func TestOutsideLookupIsNoKey(t *testing.T) {
+	rec := fsrecord.New(afero.NewOsFs(), nil)
+	if _, ok := tiers.FindWorktree(rec.Fs, t.TempDir()); ok {
+		t.Skip("the temporary directory is inside a git work tree")
+	}
+	if !(gitwork.Git{}).Outside(unrecorded(rec), t.TempDir()) {
+		t.Fatal("a temporary directory is not outside git")
+	}
+	if key, _ := rec.Key(time.Now()); len(key) != 0 {
+		t.Fatalf("the lookup was recorded: %v", key)
 	}
 }

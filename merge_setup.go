@@ -31,7 +31,7 @@ func SetupMerge(ctx context.Context, dir, exe string, o Options) (MergeSetup, er
 	m := bare(dir, o)
 	g := m.gitw()
 	var res MergeSetup
-	if !gitwork.Found() || !g.InWorkTree(ctx, dir) {
+	if !gitwork.Found() || g.Outside(m.o.FS, dir) || !g.InWorkTree(ctx, dir) {
 		return res, nil
 	}
 	res.InGit = true
@@ -68,7 +68,7 @@ func NoticeMergeDriver(ctx context.Context, root string, o Options) {
 	g := m.gitw()
 	mark := "configured"
 	switch {
-	case !g.InWorkTree(ctx, m.root):
+	case g.Outside(m.o.FS, m.root) || !g.InWorkTree(ctx, m.root):
 		mark = "not in a git work tree" // a copied root: nothing to merge
 	case !driverRuns(g.Driver(ctx, m.root)):
 		mark = "warned"
