@@ -110,7 +110,8 @@ func (g Git) InWorkTree(ctx context.Context, dir string) bool {
 // safe.bareRepository=explicit, so a bare repository is never found by
 // looking). A start of git costs some 5 ms of CPU to be told so, and a
 // memory outside git would ask at each start. Any doubt (a relative
-// dir, a .git that cannot be looked at) is left to git.
+// dir, a .git that cannot be looked at, a symlink on the way up, a file
+// system that cannot tell one) is left to git.
 func (g Git) Outside(fsys afero.Fs, dir string) bool {
 	if !filepath.IsAbs(dir) {
 		return false
@@ -120,8 +121,17 @@ func (g Git) Outside(fsys afero.Fs, dir string) bool {
 			return false
 		}
 	}
+	lst, _ := fsys.(afero.Lstater)
 	for dir = filepath.Clean(dir); ; {
 		if _, err := fsys.Stat(filepath.Join(dir, ".git")); !errors.Is(err, fs.ErrNotExist) {
+			return false
+		}
+		// git walks up the directory's real path: one reached through a
+		// symlink has other parents than its name's.
+		if lst == nil {
+			return false
+		}
+		if fi, _, err := lst.LstatIfPossible(dir); err != nil || fi.Mode()&fs.ModeSymlink != 0 {
 			return false
 		}
 		up := filepath.Dir(dir)
