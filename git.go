@@ -33,7 +33,7 @@ func (m *Memory) gitChangesOfRoot(ctx context.Context, since time.Time, own func
 	dir, treeRoot := m.sessionDir()
 	owned := func(top string) []string { return m.wakeOwned(top, treeRoot) }
 	l, quoted, outside := m.gitw().Changes(ctx, gitwork.ChangesOptions{
-		Root: m.root, Dir: dir, TreeRoot: treeRoot, Since: since, Owned: owned, Own: own,
+		Root: m.root, Dir: dir, TreeRoot: treeRoot, Since: since, Owned: owned, Own: own, FS: unrecorded(m.o.FS),
 		Withheld: func(rel string) bool { return policy.Withheld(policy.OfPath(m.o.FS, m.root, rel)) },
 	})
 	m.warnQuoted(quoted)

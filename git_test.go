@@ -112,10 +112,11 @@ func TestInMemoryRootRunsNoGit(t *testing.T) {
 	}
 }
 
-// TestHandoffOutsideGitAsksGitOnce: a hand-off of a root in no git work
-// tree learns so from the list of changed files and does not start git
-// again for the session's commits.
-func TestHandoffOutsideGitAsksGitOnce(t *testing.T) {
+// TestHandoffOutsideGitAsksGitAtMostOnce: a hand-off of a root in no git
+// work tree learns so from the list of changed files and does not start
+// git again for the session's commits; with no .git above the root it
+// does not start git at all.
+func TestHandoffOutsideGitAsksGitAtMostOnce(t *testing.T) {
 	real, err := exec.LookPath("git")
 	if err != nil || runtime.GOOS == "windows" {
 		t.Skip("needs git, and a shell for the logging one")
@@ -143,7 +144,12 @@ func TestHandoffOutsideGitAsksGitOnce(t *testing.T) {
 		t.Fatal(err)
 	}
 	data, _ := os.ReadFile(log)
-	if runs := strings.Split(strings.TrimSuffix(string(data), "\n"), "\n"); len(runs) != 1 || !strings.HasSuffix(runs[0], " rev-parse --show-toplevel") {
+	if (gitwork.Git{}).Outside(afero.NewOsFs(), root) {
+		// No .git above the root: told without starting git at all.
+		if len(data) != 0 {
+			t.Fatalf("git runs: %q, want none: no .git is above the root", data)
+		}
+	} else if runs := strings.Split(strings.TrimSuffix(string(data), "\n"), "\n"); len(runs) != 1 || !strings.HasSuffix(runs[0], " rev-parse --show-toplevel") {
 		t.Fatalf("git runs: %q, want the one rev-parse", runs)
 	}
 	latest, _ := os.ReadFile(filepath.Join(root, filepath.FromSlash(tiers.LatestPath)))

@@ -19,6 +19,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/spf13/afero"
+
 	"github.com/wakeproto/wake/store"
 	"github.com/wakeproto/wake/tiers"
 )
@@ -98,6 +100,9 @@ type ChangesOptions struct {
 	// memory's all the same: held back by Withheld, left out by Owned.
 	TreeRoot string
 	Since    time.Time // the commits after it are listed too; zero: none
+	// FS, when set, is looked through for a .git above the directory
+	// before git is started (see [Git.Outside]).
+	FS afero.Fs
 	// Withheld reports whether the document at rel (slash-separated,
 	// relative to Root) is held back by the sensitivity policy: even its
 	// path is then left out.
@@ -127,10 +132,14 @@ func (g Git) Changes(ctx context.Context, o ChangesOptions) (l tiers.List, quote
 	if o.Dir != "" {
 		dir, where = o.Dir, "the session's directory is"
 	}
+	outsideNote := tiers.List{Note: "Outside git: " + where + " not in a git work tree, so no files were listed."}
+	if o.FS != nil && g.Outside(o.FS, dir) {
+		return outsideNote, nil, true
+	}
 	out, err := g.Run(ctx, dir, "rev-parse", "--show-toplevel")
 	if err != nil {
 		if strings.Contains(err.Error(), "not a git repository") {
-			return tiers.List{Note: "Outside git: " + where + " not in a git work tree, so no files were listed."}, nil, true
+			return outsideNote, nil, true
 		}
 		return tiers.List{Note: fmt.Sprintf("git failed (%v), so no files were listed.", err)}, nil, false
 	}
