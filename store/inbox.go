@@ -165,27 +165,49 @@ func (s *Store) readInboxLocked(archive bool) (inboxFile, error) {
 // does not tell; one after it is an [InboxWrittenError]. The caller holds
 // the lock.
 func (s *Store) writeInboxLocked(f inboxFile, text string, e *Entry) error {
+	if e != nil {
+		if e.At.IsZero() {
+			e.At = s.Now()
+		}
+		// As the ledger stores it, so that recovery finds the line it wrote.
+		e.At = e.At.UTC().Truncate(time.Second)
+		if err := s.stageInbox([]byte(text), *e); err != nil {
+			return err
+		}
+	}
 	if err := s.Write(tiers.InboxPath, []byte(text)); err != nil {
-		return s.undoInbox(f, err)
+		return s.dropStaged(e, s.undoInbox(f, err))
 	}
 	if e == nil {
 		return nil
 	}
-	if e.At.IsZero() {
-		e.At = s.Now()
-	}
 	from, serr := ledgerSize(s.FS, s.Root)
 	err := s.appendLedger(*e)
 	if err == nil {
+		// A record left behind is dropped by the next command, which
+		// finds the line there.
+		s.dropInboxRecord()
 		return nil
 	}
 	if serr == nil {
 		// The line may be there, its sync failed: then the change stands.
 		if w, rerr := ledgerWrites(s.FS, s.Root, from); rerr == nil && w[tiers.InboxPath] > 0 {
+			s.dropInboxRecord()
 			return &InboxWrittenError{Err: err}
 		}
 	}
-	return s.undoInbox(f, err)
+	return s.dropStaged(e, s.undoInbox(f, err))
+}
+
+// dropStaged removes the record of an inbox write that did not happen
+// (the inbox put back, or never written), and returns err. A record left
+// behind costs nothing: the next command finds the inbox not the new one
+// and drops it.
+func (s *Store) dropStaged(e *Entry, err error) error {
+	if e != nil {
+		s.dropInboxRecord()
+	}
+	return err
 }
 
 // undoInbox puts the inbox back as f read it, after err, when it is not
@@ -435,6 +457,9 @@ func (s *Store) lockedInbox(ctx context.Context, fn func() error) error {
 		return err
 	}
 	defer unlock()
+	if _, _, err := s.settleInboxLocked(); err != nil {
+		return fmt.Errorf("finishing an interrupted write of %s: %w", tiers.InboxPath, err)
+	}
 	// Under the exclusive lock no other writer runs: any temporary file
 	// of wake's was left by a crash.
 	if err := s.removeTemps(); err != nil {

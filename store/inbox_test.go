@@ -282,6 +282,12 @@ func TestInboxCommandsSurviveEveryFault(t *testing.T) {
 					if _, err := Recover(context.Background(), s); err != nil {
 						t.Fatalf("recovery: %v", err)
 					}
+					// Recovered, the inbox and the ledger agree: the new
+					// inbox with its one line, or the old with none.
+					got, _ = afero.ReadFile(fs, s.Path(tiers.InboxPath))
+					if lines := countOps(t, s, op.op); string(got) == want && lines != 1 || string(got) != want && lines != 0 {
+						t.Fatalf("after recovery the inbox is the %s one with %d ledger lines", map[bool]string{true: "new", false: "old"}[string(got) == want], lines)
+					}
 					if _, err := s.Remember(context.Background(), NewReminder{Text: "Next one"}); err != nil {
 						t.Fatalf("the next remember: %v", err)
 					}

@@ -113,14 +113,18 @@ func (r Recovery) String() string {
 }
 
 func (r Recovery) logString() string {
-	what := "a write of " + tiers.DecisionsPath
+	file, noun := tiers.DecisionsPath, "the log"
+	if r.ID == InboxPending {
+		file, noun = tiers.InboxPath, "the inbox"
+	}
+	what := "a write of " + file
 	if r.Summary != "" {
 		what += fmt.Sprintf(" (%q)", r.Summary)
 	}
 	if r.RolledBack {
-		return fmt.Sprintf("rolled back %s, interrupted before it changed the log", what)
+		return fmt.Sprintf("rolled back %s, interrupted before it changed %s", what, noun)
 	}
-	return fmt.Sprintf("finished %s, interrupted after it changed the log: %s", what, strings.Join(r.Steps, "; "))
+	return fmt.Sprintf("finished %s, interrupted after it changed %s: %s", what, noun, strings.Join(r.Steps, "; "))
 }
 
 func (s *Store) journalRoot() string { return s.Path(tiers.StateDir + "/" + JournalDir) }
@@ -291,7 +295,7 @@ func Recover(ctx context.Context, s *Store) ([]Recovery, error) {
 			return nil, err
 		}
 	}
-	if !ok && !createsPending(s.FS, s.Root) {
+	if !ok && !createsPending(s.FS, s.Root) && !inboxPending(s.FS, s.Root) {
 		return nil, nil
 	}
 	unlock, err := s.Locker.Lock(ctx, s.Root)
@@ -313,6 +317,13 @@ func (s *Store) recoverLocked() ([]Recovery, error) {
 	}
 	if err != nil {
 		return out, fmt.Errorf("recovering an interrupted write of %s: %w", tiers.DecisionsPath, err)
+	}
+	r, ok, err = s.settleInboxLocked()
+	if ok {
+		out = append(out, r)
+	}
+	if err != nil {
+		return out, fmt.Errorf("recovering an interrupted write of %s: %w", tiers.InboxPath, err)
 	}
 	created, err := s.settleCreatesLocked()
 	out = append(out, created...)
@@ -403,7 +414,7 @@ func (s *Store) ensureLedger(want Entry) (bool, error) {
 // hand-off's files, the decision log's or the inbox's (and of the records
 // kept beside them) leaves behind ([WriteFile] names them ".NAME.tmp-HEX").
 func (s *Store) removeTemps() error {
-	for _, rel := range []string{tiers.MainPath, tiers.LatestPath, tiers.PreviousPath, tiers.DecisionsPath, tiers.StateDir + "/" + DecisionsSnapshot, tiers.StateDir + "/" + DecisionsPending, tiers.StateDir + "/" + WrittenIDsFile, tiers.StateDir + "/" + InboxArchiveLastFile, tiers.StateDir + "/" + ArchivedIDsFile, tiers.StateDir + "/" + OutsideWritesFile, tiers.StateDir + "/" + LedgerRunsFile, tiers.InboxPath} {
+	for _, rel := range []string{tiers.MainPath, tiers.LatestPath, tiers.PreviousPath, tiers.DecisionsPath, tiers.StateDir + "/" + DecisionsSnapshot, tiers.StateDir + "/" + DecisionsPending, tiers.StateDir + "/" + InboxPending, tiers.StateDir + "/" + WrittenIDsFile, tiers.StateDir + "/" + InboxArchiveLastFile, tiers.StateDir + "/" + ArchivedIDsFile, tiers.StateDir + "/" + OutsideWritesFile, tiers.StateDir + "/" + LedgerRunsFile, tiers.InboxPath} {
 		if CheckDir(s.FS, s.Root, path.Dir(rel)) != nil {
 			continue // a directory linked elsewhere holds no temporary file of wake's
 		}
