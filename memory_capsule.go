@@ -137,6 +137,9 @@ func (m *Memory) capsuleWith(ctx context.Context, o CapsuleOptions, hl []capsule
 			return err
 		}
 		defer unlock()
+		if err := s.SettleInboxLocked(); err != nil {
+			return err
+		}
 		if err := build(); err != nil {
 			return err
 		}

@@ -176,7 +176,7 @@ func (s *Store) writeInboxLocked(f inboxFile, text string, e *Entry) error {
 		}
 	}
 	if err := s.Write(tiers.InboxPath, []byte(text)); err != nil {
-		return s.dropStaged(e, s.undoInbox(f, err))
+		return s.dropStaged(e, err, s.undoInbox(f, err))
 	}
 	if e == nil {
 		return nil
@@ -196,18 +196,21 @@ func (s *Store) writeInboxLocked(f inboxFile, text string, e *Entry) error {
 			return &InboxWrittenError{Err: err}
 		}
 	}
-	return s.dropStaged(e, s.undoInbox(f, err))
+	return s.dropStaged(e, err, s.undoInbox(f, err))
 }
 
-// dropStaged removes the record of an inbox write that did not happen
-// (the inbox put back, or never written), and returns err. A record left
-// behind costs nothing: the next command finds the inbox not the new one
-// and drops it.
-func (s *Store) dropStaged(e *Entry, err error) error {
-	if e != nil {
+// dropStaged removes the record of an inbox write that did not happen,
+// and returns undone, what undoing it returned: when that is cause
+// itself, the inbox is as it was (or was never written). When the inbox
+// could not be put back the record stays, so that the next command
+// appends the line of the new inbox still there, or drops the record
+// once the old one is back. A record left behind otherwise costs
+// nothing: the next command finds the inbox not the new one.
+func (s *Store) dropStaged(e *Entry, cause, undone error) error {
+	if e != nil && undone == cause {
 		s.dropInboxRecord()
 	}
-	return err
+	return undone
 }
 
 // undoInbox puts the inbox back as f read it, after err, when it is not
@@ -457,9 +460,6 @@ func (s *Store) lockedInbox(ctx context.Context, fn func() error) error {
 		return err
 	}
 	defer unlock()
-	if _, _, err := s.settleInboxLocked(); err != nil {
-		return fmt.Errorf("finishing an interrupted write of %s: %w", tiers.InboxPath, err)
-	}
 	// Under the exclusive lock no other writer runs: any temporary file
 	// of wake's was left by a crash.
 	if err := s.removeTemps(); err != nil {

@@ -336,3 +336,38 @@ func FuzzRememberReadsBack(f *testing.F) {
 		}
 	})
 }
+
+// TestInboxRecordSettledBeforeAnyWriter proves an inbox write a kill left
+// between the inbox and its ledger line (its record standing) is settled
+// by the next writer of any kind, under the lock, before it can rewrite
+// the inbox: the reminder gets its line, never dropped as a write that
+// did not happen.
+func TestInboxRecordSettledBeforeAnyWriter(t *testing.T) {
+	t.Parallel()
+	fs := inboxRoot(t, "")
+	s := storeOn(fs, faultAt)
+	text := tiers.InboxFront + tiers.InboxTitle + "\n\n" + tiers.InboxIntro + "\n\n## 1 · 2026-11-22T03:24:20Z\n- id: r-184509-wtest\n- reminder: First of all\n"
+	e := Entry{At: faultAt, Op: OpRemember, Paths: []string{tiers.InboxPath}, ChangeSummary: "remembered #1: First of all"}
+	// The remember killed after its inbox, before its line.
+	if err := s.stageInbox([]byte(text), e); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Write(tiers.InboxPath, []byte(text)); err != nil {
+		t.Fatal(err)
+	}
+	if countOps(t, s, OpRemember) != 0 {
+		t.Fatal("the line is there already")
+	}
+	// Another writer, not the inbox's, runs next (its recovery skipped).
+	if err := s.Mutate(context.Background(), func() (Entry, error) {
+		return Entry{At: faultAt, Op: "edit", Paths: []string{tiers.MainPath}, ChangeSummary: "a writer"}, nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if n := countOps(t, s, OpRemember); n != 1 {
+		t.Errorf("the interrupted remember has %d ledger lines after the next writer, want 1", n)
+	}
+	if _, err := fs.Stat(s.inboxPendingPath()); err == nil {
+		t.Error("the record is still there")
+	}
+}

@@ -311,19 +311,21 @@ func Recover(ctx context.Context, s *Store) ([]Recovery, error) {
 // is settled before the hand-off's own steps are checked.
 func (s *Store) recoverLocked() ([]Recovery, error) {
 	var out []Recovery
-	r, ok, err := s.settleDecisionsLocked()
-	if ok {
-		out = append(out, r)
-	}
-	if err != nil {
-		return out, fmt.Errorf("recovering an interrupted write of %s: %w", tiers.DecisionsPath, err)
-	}
-	r, ok, err = s.settleInboxLocked()
+	// The inbox first: its record is its own, and one the decision log's
+	// failure left unsettled could be dropped by the next inbox rewrite.
+	r, ok, err := s.settleInboxLocked()
 	if ok {
 		out = append(out, r)
 	}
 	if err != nil {
 		return out, fmt.Errorf("recovering an interrupted write of %s: %w", tiers.InboxPath, err)
+	}
+	r, ok, err = s.settleDecisionsLocked()
+	if ok {
+		out = append(out, r)
+	}
+	if err != nil {
+		return out, fmt.Errorf("recovering an interrupted write of %s: %w", tiers.DecisionsPath, err)
 	}
 	created, err := s.settleCreatesLocked()
 	out = append(out, created...)

@@ -2,10 +2,13 @@ package store
 
 import (
 	"context"
+	"fmt"
 	"path/filepath"
 	"time"
 
 	"github.com/spf13/afero"
+
+	"github.com/wakeproto/wake/tiers"
 )
 
 // Store is the one place wake writes a memory root through: every mutation
@@ -106,7 +109,25 @@ func (s *Store) lockForWrite(ctx context.Context) (func() error, error) {
 		unlock()
 		return nil, err
 	}
+	// An inbox write a crash interrupted is settled before any writer
+	// reads or rewrites the inbox: rewritten first, the inbox would no
+	// longer be the one its record names, and the record dropped with the
+	// reminder in the inbox and no line for it.
+	if _, _, err := s.settleInboxLocked(); err != nil {
+		unlock()
+		return nil, fmt.Errorf("finishing an interrupted write of %s: %w", tiers.InboxPath, err)
+	}
 	return unlock, nil
+}
+
+// SettleInboxLocked finishes or drops an interrupted inbox write (see
+// [InboxPending]), for a caller that holds the root's lock without
+// [Store.Mutate] (a capsule written with its reminders consumed).
+func (s *Store) SettleInboxLocked() error {
+	if _, _, err := s.settleInboxLocked(); err != nil {
+		return fmt.Errorf("finishing an interrupted write of %s: %w", tiers.InboxPath, err)
+	}
+	return nil
 }
 
 // appendLedger is [AppendLedger] of an entry carrying the store's writer
