@@ -117,16 +117,7 @@ func TestInMemoryRootRunsNoGit(t *testing.T) {
 // git again for the session's commits; with no .git above the root it
 // does not start git at all.
 func TestHandoffOutsideGitAsksGitAtMostOnce(t *testing.T) {
-	real, err := exec.LookPath("git")
-	if err != nil || runtime.GOOS == "windows" {
-		t.Skip("needs git, and a shell for the logging one")
-	}
-	bin, dir := t.TempDir(), t.TempDir()
-	log := filepath.Join(bin, "runs.log")
-	if err := os.WriteFile(filepath.Join(bin, "git"), []byte("#!/bin/sh\necho \"$*\" >> '"+log+"'\nexec '"+real+"' \"$@\"\n"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
+	log, dir := loggingGit(t), t.TempDir()
 	ctx := context.Background()
 	o := Options{FS: afero.NewOsFs(), Env: map[string]string{"HOME": filepath.Join(dir, "home"), "GIT_CEILING_DIRECTORIES": dir}}
 	root := filepath.Join(dir, ".wake")
@@ -162,16 +153,7 @@ func TestHandoffOutsideGitAsksGitAtMostOnce(t *testing.T) {
 // with no .git above it are none, told without starting git; a .git above
 // it, or a GIT_DIR in the environment, still asks git.
 func TestBranchesOutsideGitStartNoGit(t *testing.T) {
-	real, err := exec.LookPath("git")
-	if err != nil || runtime.GOOS == "windows" {
-		t.Skip("needs git, and a shell for the logging one")
-	}
-	bin, dir := t.TempDir(), t.TempDir()
-	log := filepath.Join(bin, "runs.log")
-	if err := os.WriteFile(filepath.Join(bin, "git"), []byte("#!/bin/sh\necho \"$*\" >> '"+log+"'\nexec '"+real+"' \"$@\"\n"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
+	log, dir := loggingGit(t), t.TempDir()
 	work := filepath.Join(dir, "project", "sub")
 	if err := os.MkdirAll(work, 0o755); err != nil {
 		t.Fatal(err)
@@ -221,4 +203,22 @@ func TestOutsideLookupIsNoKey(t *testing.T) {
 	if key, _ := rec.Key(time.Now()); len(key) != 0 {
 		t.Fatalf("the lookup was recorded: %v", key)
 	}
+}
+
+// loggingGit puts first on PATH a git that logs its arguments, a line a
+// run, to the file it returns, then runs the real git; it skips the test
+// where there is no git or no shell.
+func loggingGit(t *testing.T) string {
+	t.Helper()
+	real, err := exec.LookPath("git")
+	if err != nil || runtime.GOOS == "windows" {
+		t.Skip("needs git, and a shell for the logging one")
+	}
+	bin := t.TempDir()
+	log := filepath.Join(bin, "runs.log")
+	if err := os.WriteFile(filepath.Join(bin, "git"), []byte("#!/bin/sh\necho \"$*\" >> '"+log+"'\nexec '"+real+"' \"$@\"\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
+	return log
 }
