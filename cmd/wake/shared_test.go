@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/wakeproto/wake/budget"
+	"github.com/wakeproto/wake/internal/testtmp"
 	"github.com/wakeproto/wake/tiers"
 )
 
@@ -40,10 +41,18 @@ func sharedEncoder(name string) (*budget.Encoder, error) {
 // removed by TestMain around the tests.
 var testBinDir string
 
-// withBinDir runs the tests with testBinDir made, and removes it after.
+// withBinDir runs the tests with testBinDir made, and removes it after;
+// with the temporary files in memory when it can (package testtmp).
 type withBinDir struct{ m *testing.M }
 
-func (w withBinDir) Run() int {
+func (w withBinDir) Run() int { return testtmp.Main(runFunc(w.run)) }
+
+// runFunc gives a function the Run method testtmp.Main calls.
+type runFunc func() int
+
+func (f runFunc) Run() int { return f() }
+
+func (w withBinDir) run() int {
 	dir, err := os.MkdirTemp("", "wake-test-bin")
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "wake tests: %v\n", err)

@@ -1,0 +1,6 @@
+//go:build !linux
+
+package testtmp
+
+// inMemory is false outside Linux: no memory file system is assumed.
+func inMemory(string) bool { return false }
