@@ -34,7 +34,9 @@ func (a *app) mergeDriverCmd() *cobra.Command {
 			if len(args) != 4 {
 				return usagef("merge-driver takes the four files git names, %%O %%A %%B %%P; got %d argument(s)", len(args))
 			}
-			o.base, o.ours, o.theirs, o.path = args[0], args[1], args[2], args[3]
+			// git names the three files relative to where it runs the
+			// driver: wake's working directory.
+			o.base, o.ours, o.theirs, o.path = a.absPath(args[0]), a.absPath(args[1]), a.absPath(args[2]), args[3]
 			return a.mergeDriverRun(cmd.Context(), o)
 		},
 	}
