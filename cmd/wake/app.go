@@ -53,6 +53,9 @@ type app struct {
 	// writer is the writer id a root is given when it has none yet;
 	// empty (always, but in tests) means a random one.
 	writer string
+	// exe is the wake binary's path, which git's merge driver runs; empty
+	// means this process's own (os.Executable).
+	exe string
 	// progress renders long work's progress on stderr when it is a
 	// terminal; nil otherwise (and in tests but the terminal's).
 	progress *progressLine
@@ -100,20 +103,35 @@ var linkedWriter string
 // runAs is run with the writer id a root is given when it has none yet;
 // "" gives a random one, as it should be but in tests.
 func runAs(writer string, args, environ []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	cwd, err := os.Getwd()
+	if err != nil {
+		fmt.Fprintf(stderr, "wake: error: %v\n", err)
+		return exitError
+	}
+	return runIn(process{writer: writer, cwd: cwd}, args, environ, stdin, stdout, stderr)
+}
+
+// process is what a run of wake takes from the process it runs in: see
+// the app fields of the same names. The command-line scenarios run wake
+// in the test process, each in its own directory.
+type process struct {
+	writer string
+	cwd    string
+	exe    string
+}
+
+// runIn runs wake as p: the command line args, with the environment
+// environ (KEY=value) and the given streams. It returns the exit status.
+func runIn(p process, args, environ []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	env := map[string]string{}
 	for _, kv := range environ {
 		if k, v, ok := strings.Cut(kv, "="); ok {
 			env[k] = v
 		}
 	}
-	cwd, err := os.Getwd()
-	if err != nil {
-		fmt.Fprintf(stderr, "wake: error: %v\n", err)
-		return exitError
-	}
 	a := &app{
 		fs: afero.NewOsFs(), env: env, in: stdin, out: stdout, errOut: stderr,
-		now: time.Now, cwd: cwd, locker: store.FileLocker{Timeout: wake.LockTimeout}, writer: writer,
+		now: time.Now, cwd: p.cwd, locker: store.FileLocker{Timeout: wake.LockTimeout}, writer: p.writer, exe: p.exe,
 	}
 	if p := newProgressLine(stderr, time.Now); p != nil {
 		a.progress, a.errOut = p, p

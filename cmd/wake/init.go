@@ -76,9 +76,12 @@ func (a *app) initRun(cmd *cobra.Command, o *initOptions) error {
 // with another found first on PATH. A later 'wake init' updates the path
 // when the binary moves; other commands say when it is gone.
 func (a *app) initMerge(cmd *cobra.Command, dir string) error {
-	exe, err := os.Executable()
-	if err != nil {
-		exe = "wake"
+	exe := a.exe
+	if exe == "" {
+		var err error
+		if exe, err = os.Executable(); err != nil {
+			exe = "wake"
+		}
 	}
 	m, err := wake.SetupMerge(cmd.Context(), dir, exe, a.options())
 	if err != nil {

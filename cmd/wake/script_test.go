@@ -1,9 +1,7 @@
 package main
 
 import (
-	"errors"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"testing"
@@ -13,14 +11,11 @@ import (
 	"github.com/wakeproto/wake/internal/wakeupschema"
 )
 
-// TestMain lets the test binary run as wake in the scenarios, and gives
-// the tests that build the binary a directory to build it into once.
+// TestMain gives the tests that build the binary a directory to build it
+// into once. The scenarios run wake in the test process (cmdWake), or as
+// the binary buildScenarioOnce makes.
 func TestMain(m *testing.M) {
-	testscript.Main(withBinDir{m}, map[string]func(){
-		// The scenarios' roots get the writer id wtest, so that the names
-		// and IDs they write are the same at every run.
-		"wake": func() { os.Exit(runAs("wtest", os.Args[1:], os.Environ(), os.Stdin, os.Stdout, os.Stderr)) },
-	})
+	testscript.Main(withBinDir{m}, map[string]func(){})
 }
 
 // TestScripts runs the command-line scenarios in testdata/script, one a
@@ -41,7 +36,7 @@ func TestScripts(t *testing.T) {
 			env.Setenv("WAKE_ROOT", "")
 			return os.MkdirAll(home, 0o755)
 		},
-		Cmds:          map[string]func(*testscript.TestScript, bool, []string){"status": cmdStatus, "validpacket": cmdValidPacket},
+		Cmds:          map[string]func(*testscript.TestScript, bool, []string){"wake": cmdWake, "status": cmdStatus, "validpacket": cmdValidPacket},
 		UpdateScripts: os.Getenv("UPDATE_SCRIPTS") == "1",
 	})
 }
@@ -57,13 +52,11 @@ func cmdStatus(ts *testscript.TestScript, neg bool, args []string) {
 	if err != nil {
 		ts.Fatalf("status: %q is not a number", args[0])
 	}
-	got := 0
-	if err := ts.Exec(args[1], args[2:]...); err != nil {
-		var ee *exec.ExitError
-		if !errors.As(err, &ee) {
-			ts.Fatalf("status: %v", err)
-		}
-		got = ee.ExitCode()
+	var got int
+	if args[1] == "wake" {
+		got = runScenarioWake(ts, args[2:])
+	} else {
+		got = execStatus(ts, args[1], args[2:])
 	}
 	if got != want {
 		ts.Fatalf("exit status %d, want %d", got, want)
