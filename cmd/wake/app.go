@@ -115,9 +115,10 @@ func runAs(writer string, args, environ []string, stdin io.Reader, stdout, stder
 // the app fields of the same names. The command-line scenarios run wake
 // in the test process, each in its own directory.
 type process struct {
-	writer string
-	cwd    string
-	exe    string
+	writer     string
+	cwd        string
+	exe        string
+	newEncoder func(name string) (*budget.Encoder, error)
 }
 
 // runIn runs wake as p: the command line args, with the environment
@@ -131,7 +132,7 @@ func runIn(p process, args, environ []string, stdin io.Reader, stdout, stderr io
 	}
 	a := &app{
 		fs: afero.NewOsFs(), env: env, in: stdin, out: stdout, errOut: stderr,
-		now: time.Now, cwd: p.cwd, locker: store.FileLocker{Timeout: wake.LockTimeout}, writer: p.writer, exe: p.exe,
+		now: time.Now, cwd: p.cwd, locker: store.FileLocker{Timeout: wake.LockTimeout}, writer: p.writer, exe: p.exe, newEncoder: p.newEncoder,
 	}
 	if p := newProgressLine(stderr, time.Now); p != nil {
 		a.progress, a.errOut = p, p

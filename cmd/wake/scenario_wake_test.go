@@ -46,7 +46,9 @@ func runScenarioWake(ts *testscript.TestScript, args []string) int {
 	if !ok || ts.Getenv("PATH") != scenarioPath(bin) {
 		return execStatus(ts, "wake", args)
 	}
-	p := process{writer: "wtest", cwd: ts.MkAbs("."), exe: bin}
+	// The runs share the tests' encoders, as processes cannot: building
+	// one is a few milliseconds and a megabyte and a half.
+	p := process{writer: "wtest", cwd: ts.MkAbs("."), exe: bin, newEncoder: sharedEncoder}
 	return runIn(p, args, env, strings.NewReader(""), ts.Stdout(), ts.Stderr())
 }
 
