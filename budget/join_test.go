@@ -68,7 +68,7 @@ func TestCountJoined(t *testing.T) {
 	for _, name := range encodings {
 		enc := encs[name]
 		inside, atEnd, whole := 0, 0, 0
-		for range 20000 {
+		for range 8000 {
 			head, tail := joinText(r, 30), joinText(r, 8)
 			if r.IntN(3) == 0 {
 				head += "\n"
