@@ -4,9 +4,9 @@ import (
 	"os"
 	"testing"
 
-	"github.com/wakeproto/wake/internal/testtmp"
+	"github.com/wakeproto/wake/internal/testmain"
 )
 
-// TestMain keeps the tests' temporary roots in memory when it can: see
-// package testtmp.
-func TestMain(m *testing.M) { os.Exit(testtmp.Main(m)) }
+// TestMain runs the tests as the suite wants them run: see package
+// testmain.
+func TestMain(m *testing.M) { os.Exit(testmain.Main(m)) }

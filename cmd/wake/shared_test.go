@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/wakeproto/wake/budget"
-	"github.com/wakeproto/wake/internal/testtmp"
+	"github.com/wakeproto/wake/internal/testmain"
 	"github.com/wakeproto/wake/tiers"
 )
 
@@ -42,12 +42,12 @@ func sharedEncoder(name string) (*budget.Encoder, error) {
 var testBinDir string
 
 // withBinDir runs the tests with testBinDir made, and removes it after;
-// with the temporary files in memory when it can (package testtmp).
+// with the temporary files in memory when it can (package testmain).
 type withBinDir struct{ m *testing.M }
 
-func (w withBinDir) Run() int { return testtmp.Main(runFunc(w.run)) }
+func (w withBinDir) Run() int { return testmain.Main(runFunc(w.run)) }
 
-// runFunc gives a function the Run method testtmp.Main calls.
+// runFunc gives a function the Run method testmain.Main calls.
 type runFunc func() int
 
 func (f runFunc) Run() int { return f() }

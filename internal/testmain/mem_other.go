@@ -1,6 +1,6 @@
 //go:build !linux
 
-package testtmp
+package testmain
 
 // inMemory is false outside Linux: no memory file system is assumed.
 func inMemory(string) bool { return false }

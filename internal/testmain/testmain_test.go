@@ -1,9 +1,10 @@
-package testtmp
+package testmain
 
 import (
 	"bufio"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 	"testing"
 )
@@ -62,9 +63,17 @@ func TestMemoryTempOnlyInMemory(t *testing.T) {
 	}
 }
 
-type runner struct{ tmpdir string }
+type runner struct {
+	tmpdir string
+	gc     int
+}
 
-func (r *runner) Run() int { r.tmpdir = os.Getenv("TMPDIR"); return 7 }
+func (r *runner) Run() int {
+	r.tmpdir = os.Getenv("TMPDIR")
+	r.gc = debug.SetGCPercent(100)
+	debug.SetGCPercent(r.gc)
+	return 7
+}
 
 func TestMainSetsAndRemoves(t *testing.T) {
 	if os.Getenv("TMPDIR") != "" || !mountedTmpfs(t)[memoryDir] {
@@ -76,6 +85,9 @@ func TestMainSetsAndRemoves(t *testing.T) {
 	}
 	if v, ok := os.LookupEnv("TMPDIR"); ok {
 		t.Errorf("TMPDIR=%q after Main", v)
+	}
+	if _, set := os.LookupEnv("GOGC"); !set && r.gc != gcPercent {
+		t.Errorf("the run had GOGC=%d, want %d", r.gc, gcPercent)
 	}
 	if filepath.Dir(r.tmpdir) != memoryDir {
 		t.Fatalf("the run saw TMPDIR=%q", r.tmpdir)

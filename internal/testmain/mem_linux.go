@@ -1,4 +1,4 @@
-package testtmp
+package testmain
 
 import "syscall"
 
