@@ -22,9 +22,11 @@ import (
 // Every directory of the root where the everyday commands make a
 // temporary file is one Recover sweeps: a kill there leaves nothing that
 // stays for good. cold/ is the user's and left out by design (wake's own
-// files in it, the session archive aside, sweep their temporary files at
-// their next write or through their creation record). (issue 23: those a
-// killed wake left in .state/seen/ were never swept.)
+// files in it, the session records and the compaction archives aside,
+// sweep their temporary files at their next write or through their
+// creation record). (issue 23: those a killed wake left in .state/seen/
+// were never swept; the crash campaign's compact scenario found those of
+// cold/archive/ left too.)
 func TestSweepCoversEveryDirectoryWritten(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
@@ -47,6 +49,11 @@ func TestSweepCoversEveryDirectoryWritten(t *testing.T) {
 			return err
 		},
 		func() error { _, err := m.Remember(ctx, store.NewReminder{Text: "order flour"}); return err },
+		func() error {
+			_, err := m.Reverse(ctx, store.DecisionRef{Number: 1}, store.NewDecision{What: "Bake at dawn", Why: "the night is cold"})
+			return err
+		},
+		func() error { _, err := m.Compact(ctx, false); return err },
 		func() error {
 			_, err := m.Handoff(ctx, handoff.Input{Session: tiers.Session{Summary: "Baked", NextPriority: "Sell"}}, wake.BootFiles{NoSkill: true})
 			return err
@@ -78,11 +85,12 @@ func TestSweepCoversEveryDirectoryWritten(t *testing.T) {
 		if strings.HasPrefix(dir, tiers.StateDir+"/"+store.JournalDir+"/") {
 			dir = tiers.StateDir + "/" + store.JournalDir // a journal's own, gone with it
 		}
-		if !slices.Contains(swept, dir) && (dir == tiers.ColdDir || strings.HasPrefix(dir, tiers.ColdDir+"/")) == (dir == tiers.SessionsDir) {
+		inCold := dir == tiers.ColdDir || strings.HasPrefix(dir, tiers.ColdDir+"/")
+		if !slices.Contains(swept, dir) && (!inCold || dir == tiers.SessionsDir || dir == store.ArchiveDir) {
 			t.Errorf("a temporary file was made in %s, which Recover does not sweep (%v)", dir, swept)
 		}
 	}
-	if !seen[tiers.StateDir+"/"+store.SeenDir] {
+	if !seen[tiers.StateDir+"/"+store.SeenDir] || !seen[store.ArchiveDir] {
 		t.Errorf("the steps wrote no temporary file in .state/seen (they wrote in %v): the test lost its point", seen)
 	}
 }

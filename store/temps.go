@@ -19,11 +19,12 @@ const StaleTempAge = 10 * time.Minute
 
 // tempDirs are the directories, relative to the root, whose files wake
 // writes atomically, and so where a crash can leave a temporary file: every
-// directory wake writes in but cold/ (the user's, where a capsule's next
-// write sweeps its own) and the journal directories of hand-offs in
-// progress, which [TempDirs] adds.
+// directory wake writes in but the rest of cold/ (the user's, where a
+// capsule's next write sweeps its own) and the journal directories of
+// hand-offs in progress, which [TempDirs] adds. cold/sessions/ holds the
+// session records and cold/archive/ the archives of wake compact.
 var tempDirs = []string{".", tiers.StateDir, tiers.StateDir + "/" + SeenDir, tiers.StateDir + "/" + CreatesDir,
-	tiers.StateDir + "/" + JournalDir, tiers.RecentDir, tiers.WarmDir, tiers.SessionsDir}
+	tiers.StateDir + "/" + JournalDir, tiers.RecentDir, tiers.WarmDir, tiers.SessionsDir, ArchiveDir}
 
 // TempDirs lists the directories, relative to the root, whose stale
 // temporary files [Recover] sweeps.

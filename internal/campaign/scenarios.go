@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/wakeproto/wake/skeleton"
+	"github.com/wakeproto/wake/store"
 	"github.com/wakeproto/wake/tiers"
 )
 
@@ -42,6 +43,7 @@ func Scenarios() []Scenario {
 		}, Check: func(r *Run) []string {
 			return r.agree("the reversal", strings.Count(r.read(tiers.DecisionsPath), "DECISION: Use queue B"+r.Token), "reverse", "queue B"+r.Token)
 		}},
+		{Name: "compact", Prepare: prepareCompact, Args: fixed("compact"), Check: (*Run).checkCompact},
 		{Name: "remember", Prepare: initRoot, Args: func(r *Run) []string {
 			return []string{"remember", "look at the loader " + r.Token}
 		}, Check: func(r *Run) []string {
@@ -149,4 +151,51 @@ func (r *Run) glob(pattern string) []string {
 		out = append(out, filepath.ToSlash(rel))
 	}
 	return out
+}
+
+// prepareCompact makes a root with a reversed decision for wake compact
+// to move to the archive.
+func prepareCompact(r *Run) error {
+	if err := initRoot(r); err != nil {
+		return err
+	}
+	if _, err := r.MustWake("decide", "Use queue A"+r.Token+" for jobs", "--because", "it is there"); err != nil {
+		return err
+	}
+	_, err := r.MustWake("reverse", "1", "--by", "Use queue B"+r.Token+" for jobs", "--because", "A dropped jobs")
+	return err
+}
+
+// checkCompact: the reversed decision is in the log or its archive, once
+// where it stands; it left the log exactly when a compact line says so;
+// and wake check finds nothing deleted or edited by hand.
+func (r *Run) checkCompact() []string {
+	entry := "DECISION: Use queue A" + r.Token
+	inLog := strings.Count(r.read(tiers.DecisionsPath), entry)
+	inArchive := strings.Count(r.read(store.DecisionsArchive), entry)
+	var v []string
+	if inLog+inArchive == 0 || inLog > 1 || inArchive > 1 {
+		v = append(v, fmt.Sprintf("the reversed decision: %d in the log, %d in its archive", inLog, inArchive))
+	}
+	moved := 0
+	if inLog == 0 && inArchive == 1 {
+		moved = 1
+	}
+	lines, err := r.opsNamed("compact", store.DecisionsArchive)
+	if err != nil {
+		return append(v, err.Error())
+	}
+	v = append(v, r.recorded("the compaction", moved, lines)...)
+	// The campaign's roots are skeletons, which wake check halts on
+	// (no identity): only what it says of the log counts here.
+	out, _, err := r.Wake("check")
+	if err != nil {
+		v = append(v, "wake check after the compaction: "+err.Error())
+	}
+	for _, line := range strings.Split(out, "\n") {
+		if strings.Contains(line, "by hand") && !strings.Contains(line, ": pass.") {
+			v = append(v, "wake check after the compaction: "+strings.TrimSpace(line))
+		}
+	}
+	return v
 }
