@@ -98,3 +98,91 @@ func checkStubs(t *testing.T, root string, o wake.Options, at, want int) {
 		t.Errorf("kill at op %d: %d stubs, ledger lines for %v", at, stubs, lines)
 	}
 }
+
+// A kill at any point of `wake capsule --consume` leaves, once the next
+// wake command has run, either nothing (no capsule, the reminder open, no
+// line) or the whole change (the capsule, its reminder consumed by it,
+// one capsule line naming the inbox), and no record or temporary file.
+// (The crash campaign's capsule scenario: 7 of 150 kills left a capsule
+// or a consumed reminder with no ledger line, before the capsule's write
+// kept a creation record.)
+func TestCapsuleCrashConsumesWithItsLine(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	now := time.Date(2026, 11, 28, 7, 0, 0, 0, time.UTC)
+	for at := 1; ; at++ {
+		root := filepath.Join(t.TempDir(), ".wake")
+		o := wake.Options{FS: afero.NewOsFs(), Env: map[string]string{"HOME": t.TempDir()}, Now: func() time.Time { return now }, Locker: &memlock.Locker{}}
+		if _, err := wake.Init(ctx, root, skeleton.Params{Agent: "Ava", Project: "p"}, o); err != nil {
+			t.Fatal(err)
+		}
+		m, err := wake.Open(root, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := m.Remember(ctx, store.NewReminder{Text: "look at the oven"}); err != nil {
+			t.Fatal(err)
+		}
+		crash := &crashFs{Fs: o.FS, at: at}
+		co := o
+		co.FS = crash
+		if m, err = wake.Open(root, co); err != nil {
+			t.Fatal(err)
+		}
+		crash.arm()
+		_, err = m.Capsule(ctx, wake.CapsuleOptions{Objective: "carry on", Consume: true})
+		if !crash.died() {
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkCapsuleConsumed(t, root, o, at, 1)
+			return
+		}
+		if _, err := wake.Open(root, o); err != nil { // the next command recovers
+			t.Fatalf("kill at op %d: the next open: %v", at, err)
+		}
+		later := o
+		later.Now = func() time.Time { return time.Now().Add(store.StaleTempAge + time.Minute) }
+		wake.Recover(root, later)
+		checkCapsuleConsumed(t, root, o, at, -1)
+	}
+}
+
+// checkCapsuleConsumed fails unless the capsules, the consumed reminders
+// and the capsule lines agree, want of each (-1: 0 or 1), with no creation
+// record nor temporary file left.
+func checkCapsuleConsumed(t *testing.T, root string, o wake.Options, at, want int) {
+	t.Helper()
+	es, _, err := store.ReadLedger(o.FS, root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines, inboxLines := 0, 0
+	for _, e := range es {
+		if e.Op == "capsule" {
+			lines++
+			if len(e.Paths) == 2 && e.Paths[1] == "warm/inbox.md" {
+				inboxLines++
+			}
+		}
+	}
+	capsules := 0
+	filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		rel, _ := filepath.Rel(root, p)
+		switch {
+		case err != nil || d.IsDir():
+		case strings.Contains(d.Name(), ".tmp-"):
+			t.Errorf("kill at op %d: temporary file %s left", at, rel)
+		case strings.HasPrefix(rel, filepath.Join(".state", store.CreatesDir)):
+			t.Errorf("kill at op %d: creation record %s left", at, rel)
+		case strings.HasPrefix(rel, filepath.Join("cold", "capsules")):
+			capsules++
+		}
+		return nil
+	})
+	inbox, _ := os.ReadFile(filepath.Join(root, "warm", "inbox.md"))
+	consumed := strings.Count(string(inbox), "- consumed: ")
+	if capsules != lines || consumed != inboxLines || capsules != consumed || (want >= 0 && capsules != want) || capsules > 1 {
+		t.Errorf("kill at op %d: %d capsules, %d capsule lines, %d reminders consumed, %d lines naming the inbox", at, capsules, lines, consumed, inboxLines)
+	}
+}

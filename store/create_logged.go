@@ -42,6 +42,25 @@ type pendingCreate struct {
 	Temp    string `json:"temp"`   // the temporary file's name, beside Path
 	SHA256  string `json:"sha256"` // of the file's content
 	Entry   Entry  `json:"ledger"`
+	// Inbox is the SHA-256 of the inbox's text once the creation (a
+	// capsule consuming reminders) has written it, before the file is
+	// put in place: an inbox holding it beside a whole temporary file is
+	// a creation to finish. Empty when the creation writes no inbox.
+	Inbox string `json:"inbox,omitempty"`
+}
+
+// creation is a creation begun: its record written, its file at the
+// temporary name.
+type creation struct {
+	tmp    string // the temporary file's path
+	recRel string // the record's path under the state directory
+}
+
+// abandon removes a creation's temporary file and record after err.
+func (c creation) abandon(s *Store, err error) error {
+	s.FS.Remove(c.tmp)
+	s.FS.Remove(s.Path(tiers.StateDir + "/" + c.recRel))
+	return err
 }
 
 // CreateLogged runs fn under the root's lock, then creates the file it
@@ -76,37 +95,48 @@ func (s *Store) CreateLogged(ctx context.Context, fn func() (NewFile, error)) er
 }
 
 func (s *Store) createLogged(nf NewFile) error {
-	if _, err := walkPath(s.FS, s.Root, path.Dir(nf.Path), mkdirAll); err != nil {
-		return err
-	}
-	name := s.Path(nf.Path)
-	if _, err := lstat(s.FS, name); err == nil {
-		return &os.PathError{Op: "create", Path: name, Err: fs.ErrExist}
-	}
-	id := randSuffix()
-	tmp := filepath.Join(filepath.Dir(name), "."+filepath.Base(name)+".tmp-"+id)
-	rec := pendingCreate{Version: createVersion, Path: nf.Path, Temp: filepath.Base(tmp), SHA256: digest(nf.Data), Entry: nf.Entry}
-	data, err := json.Marshal(rec)
+	c, err := s.beginCreate(nf, "", false)
 	if err != nil {
 		return err
 	}
-	recRel := CreatesDir + "/" + id + ".json"
-	if err := WriteState(s.FS, s.Root, recRel, append(data, '\n')); err != nil {
-		return err
-	}
-	if _, err := writeTemp(s.FS, name, tmp, nf.Data, 0o644); err != nil {
-		s.FS.Remove(s.Path(tiers.StateDir + "/" + recRel))
-		return err
-	}
-	if err := placeNew(s.FS, tmp, name, nf.Data, 0o644); err != nil {
-		s.FS.Remove(tmp)
-		s.FS.Remove(s.Path(tiers.StateDir + "/" + recRel))
-		return err
+	if err := placeNew(s.FS, c.tmp, s.Path(nf.Path), nf.Data, 0o644); err != nil {
+		return c.abandon(s, err)
 	}
 	if err := s.appendLedger(nf.Entry); err != nil {
 		return fmt.Errorf("%s was created but its ledger line was not written: %w; the next wake command writes it", nf.Path, err)
 	}
-	return s.dropCreate(tmp, recRel)
+	return s.dropCreate(c.tmp, c.recRel)
+}
+
+// beginCreate writes the record of the creation of nf, then nf's data to
+// a temporary name beside its path, made and synced. With inbox set, the
+// record holds the digest of inboxText, the inbox the creation writes
+// next.
+func (s *Store) beginCreate(nf NewFile, inboxText string, inbox bool) (creation, error) {
+	if _, err := walkPath(s.FS, s.Root, path.Dir(nf.Path), mkdirAll); err != nil {
+		return creation{}, err
+	}
+	name := s.Path(nf.Path)
+	if _, err := lstat(s.FS, name); err == nil {
+		return creation{}, &os.PathError{Op: "create", Path: name, Err: fs.ErrExist}
+	}
+	id := randSuffix()
+	c := creation{tmp: filepath.Join(filepath.Dir(name), "."+filepath.Base(name)+".tmp-"+id), recRel: CreatesDir + "/" + id + ".json"}
+	rec := pendingCreate{Version: createVersion, Path: nf.Path, Temp: filepath.Base(c.tmp), SHA256: digest(nf.Data), Entry: nf.Entry}
+	if inbox {
+		rec.Inbox = digest([]byte(inboxText))
+	}
+	data, err := json.Marshal(rec)
+	if err != nil {
+		return creation{}, err
+	}
+	if err := WriteState(s.FS, s.Root, c.recRel, append(data, '\n')); err != nil {
+		return creation{}, err
+	}
+	if _, err := writeTemp(s.FS, name, c.tmp, nf.Data, 0o644); err != nil {
+		return creation{}, c.abandon(s, err)
+	}
+	return c, nil
 }
 
 // dropCreate removes a settled creation's temporary name and record.

@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/spf13/afero"
+
 	"github.com/wakeproto/wake/tiers"
 )
 
@@ -39,8 +41,11 @@ func (s *Store) settleCreate(recRel string) (Recovery, error) {
 	name := s.Path(rec.Path)
 	tmp := filepath.Join(filepath.Dir(name), rec.Temp)
 	if !s.placed(name, tmp, rec.SHA256) {
-		r.RolledBack = true
-		return r, s.dropCreate(tmp, recRel)
+		if !s.placeAfterInbox(rec, name, tmp) {
+			r.RolledBack = true
+			return r, s.dropCreate(tmp, recRel)
+		}
+		r.Steps = append(r.Steps, "put it in place, its inbox written")
 	}
 	logged, err := s.ensureLedger(rec.Entry)
 	if err != nil {
@@ -50,6 +55,30 @@ func (s *Store) settleCreate(recRel string) (Recovery, error) {
 		r.Steps = append(r.Steps, "appended its ledger line")
 	}
 	return r, s.dropCreate(tmp, recRel)
+}
+
+// placeAfterInbox finishes putting a creation's file in place when the
+// creation had written its inbox (the record's Inbox digest is the
+// inbox's) and the temporary file is whole: the inbox is not undone, and
+// its consumed reminders keep their capsule. False when it should roll
+// back, or could not place the file.
+func (s *Store) placeAfterInbox(rec pendingCreate, name, tmp string) bool {
+	if rec.Inbox == "" {
+		return false
+	}
+	inbox, err := s.readOptional(tiers.InboxPath)
+	if err != nil || inbox == nil || digest(inbox) != rec.Inbox {
+		return false
+	}
+	fi, err := lstat(s.FS, tmp)
+	if err != nil || !fi.Mode().IsRegular() {
+		return false
+	}
+	data, err := afero.ReadFile(s.FS, tmp)
+	if err != nil || digest(data) != rec.SHA256 {
+		return false
+	}
+	return placeNew(s.FS, tmp, name, data, 0o644) == nil
 }
 
 // placed reports whether the creation put its file at name.

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/wakeproto/wake/skeleton"
@@ -44,6 +45,15 @@ func Scenarios() []Scenario {
 			return r.agree("the reversal", strings.Count(r.read(tiers.DecisionsPath), "DECISION: Use queue B"+r.Token), "reverse", "queue B"+r.Token)
 		}},
 		{Name: "compact", Prepare: prepareCompact, Args: fixed("compact"), Check: (*Run).checkCompact},
+		{Name: "capsule", Prepare: func(r *Run) error {
+			if err := initRoot(r); err != nil {
+				return err
+			}
+			_, err := r.MustWake("remember", "look at the oven "+r.Token)
+			return err
+		}, Args: func(r *Run) []string {
+			return []string{"capsule", "--objective", "carry on " + r.Token, "--consume"}
+		}, Check: (*Run).checkCapsule},
 		{Name: "remember", Prepare: initRoot, Args: func(r *Run) []string {
 			return []string{"remember", "look at the loader " + r.Token}
 		}, Check: func(r *Run) []string {
@@ -198,4 +208,38 @@ func (r *Run) checkCompact() []string {
 		}
 	}
 	return v
+}
+
+// checkCapsule: the capsule is written exactly when its ledger line is,
+// and the reminder is consumed exactly when that line names the inbox.
+func (r *Run) checkCapsule() []string {
+	capsules := 0
+	filepath.WalkDir(filepath.Join(r.Root, tiers.ColdDir, "capsules"), func(p string, d os.DirEntry, err error) error {
+		if err == nil && d.Type().IsRegular() && strings.Contains(r.read(mustRel(r.Root, p)), "carry on "+r.Token) {
+			capsules++
+		}
+		return nil
+	})
+	es, err := r.Ledger()
+	if err != nil {
+		return []string{err.Error()}
+	}
+	lines, consumedLines := 0, 0
+	for _, e := range es {
+		if e.Op == "capsule" {
+			lines++
+			if slices.Contains(e.Paths, tiers.InboxPath) {
+				consumedLines++
+			}
+		}
+	}
+	v := r.recorded("the capsule", capsules, lines)
+	consumed := strings.Count(r.read(tiers.InboxPath), "- consumed: ")
+	return append(v, r.recorded("the consumed reminder", consumed, consumedLines)...)
+}
+
+// mustRel is p relative to root, with slashes.
+func mustRel(root, p string) string {
+	rel, _ := filepath.Rel(root, p)
+	return filepath.ToSlash(rel)
 }
