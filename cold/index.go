@@ -202,8 +202,9 @@ func OpenIndex(fsys afero.Fs, root, encoding string) *Index {
 	data, _ := tiers.ReadOwn(fsys, root, tiers.StateDir+"/"+IndexFile)
 	// The bytes read are this call's own and nothing writes to them: the
 	// entries share them as they are, without a copy of the whole file
-	// at every start.
-	return newIndex(encoding, unsafe.String(unsafe.SliceData(data), len(data)))
+	// at every start. The same bytes parsed before are not parsed again
+	// (see parsedIndex).
+	return openParsed(encoding, unsafe.String(unsafe.SliceData(data), len(data)))
 }
 
 // SaveIndex writes the index back, atomically, when it changed: a
