@@ -1,6 +1,9 @@
 package cold
 
-import "sync"
+import (
+	"slices"
+	"sync"
+)
 
 // parsedIndex is the last index file this process parsed, kept for the
 // next [OpenIndex] of the same bytes. A hand-off opens the index three
@@ -12,41 +15,51 @@ import "sync"
 // key) sees the read, and only the very bytes parsed before are taken
 // from here: an index saved since, by this process or another, is
 // parsed again.
-var parsedIndex struct {
+var parsedIndex parsedIndexT
+
+// parsedIndexT is what parsedIndex keeps.
+type parsedIndexT struct {
 	mu       sync.Mutex
 	encoding string
 	data     string // the file's bytes; the entries' strings share them
-	x        *Index // as parsed; never handed out, only copies of it
+	x        *Index // as parsed, without its entries: never handed out
+	paths    []string
+	slab     []Entry // the entry of paths[i], as parsed
 }
 
 // openParsed is [newIndex] of data, a copy of the last parse when data
 // and encoding are those it parsed. A parse that loaded no entry is not
 // kept: it is cheap, and a missing file is the common case.
 func openParsed(encoding, data string) *Index {
-	parsedIndex.mu.Lock()
-	defer parsedIndex.mu.Unlock()
-	if p := parsedIndex.x; p != nil && parsedIndex.encoding == encoding && parsedIndex.data == data {
-		return p.copyLoaded()
+	p := &parsedIndex
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.x != nil && p.encoding == encoding && p.data == data {
+		return p.copy()
 	}
 	x := newIndex(encoding, data)
 	if x.loaded == 0 {
 		return x
 	}
-	parsedIndex.encoding, parsedIndex.data, parsedIndex.x = encoding, data, x.copyLoaded()
+	kept := *x
+	kept.entries = nil
+	p.encoding, p.data, p.x = encoding, data, &kept
+	p.paths, p.slab = make([]string, 0, len(x.entries)), make([]Entry, 0, len(x.entries))
+	for path, e := range x.entries {
+		p.paths = append(p.paths, path)
+		p.slab = append(p.slab, *e)
+	}
 	return x
 }
 
-// copyLoaded copies an index as [newIndex] made it, before any scan:
-// each entry is the copy's own, since a scan marks and replaces them.
-func (x *Index) copyLoaded() *Index {
-	c := *x
-	slab := make([]Entry, len(x.entries))
-	c.entries = make(map[string]*Entry, len(x.entries))
-	i := 0
-	for p, e := range x.entries {
-		slab[i] = *e
-		c.entries[p] = &slab[i]
-		i++
+// copy is a copy of the index kept, each entry its own: a scan marks and
+// replaces them.
+func (p *parsedIndexT) copy() *Index {
+	c := *p.x
+	slab := slices.Clone(p.slab)
+	c.entries = make(map[string]*Entry, len(slab))
+	for i, path := range p.paths {
+		c.entries[path] = &slab[i]
 	}
 	return &c
 }
