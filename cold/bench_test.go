@@ -50,10 +50,10 @@ func BenchmarkOpenIndex(b *testing.B) {
 }
 
 // BenchmarkOpenIndexAgain opens the saved index of 1,000 cold documents
-// (about a long life's) as the builds of one hand-off do after the first:
-// the bytes read are those parsed last, and the index is a copy of that
-// parse. parse opens it after another index was parsed, as the first
-// open of a process does.
+// (about a long life's) through a ParsedIndex as the builds of one
+// hand-off do after the first: the bytes read are those parsed last, and
+// the index is a copy of that parse. parse opens it after another index
+// was parsed, as the first open of a command does.
 func BenchmarkOpenIndexAgain(b *testing.B) {
 	fsys := afero.NewMemMapFs()
 	if err := afero.WriteFile(fsys, "/r/"+tiers.StateDir+"/"+IndexFile, benchIndexFile(b, 1000), 0o644); err != nil {
@@ -65,11 +65,12 @@ func BenchmarkOpenIndexAgain(b *testing.B) {
 	}
 	for _, again := range []bool{true, false} {
 		b.Run(map[bool]string{true: "copy", false: "parse"}[again], func(b *testing.B) {
+			var p ParsedIndex
 			for b.Loop() {
 				if !again {
-					OpenIndex(other, "/r", tiers.EncodingCL100K)
+					p.Open(other, "/r", tiers.EncodingCL100K)
 				}
-				if x := OpenIndex(fsys, "/r", tiers.EncodingCL100K); x.loaded != 1000 {
+				if x := p.Open(fsys, "/r", tiers.EncodingCL100K); x.loaded != 1000 {
 					b.Fatalf("%d entries", x.loaded)
 				}
 			}

@@ -12,11 +12,6 @@ import (
 	"github.com/wakeproto/wake/tiers"
 )
 
-// The tests of the parse kept between opens (parsedIndex) are not
-// parallel: the kept parse is the process's, and another test opening
-// an index between two opens of one of these would make the second a
-// parse, not the copy they are about.
-
 // memoRoot is a root of three cold documents whose index is saved.
 func memoRoot(t *testing.T) (afero.Fs, Options) {
 	t.Helper()
@@ -46,19 +41,21 @@ func indexFile(t *testing.T, fsys afero.Fs) []byte {
 	return data
 }
 
-// TestOpenIndexAgainIsAFreshParse: an index opened again, its bytes
-// unchanged, is the index a parse of them gives, whatever the index
-// opened before it went through: its entries are its own (a scan marks
-// and replaces them), not the kept parse's. Fails when the copy shares
-// its entries with the parse it copies.
-func TestOpenIndexAgainIsAFreshParse(t *testing.T) {
+// TestParsedIndexOpenAgainIsAFreshParse: an index opened again through
+// a ParsedIndex, its bytes unchanged, is the index a parse of them gives,
+// whatever the indexes opened before it went through: its entries are
+// its own (a scan marks and replaces them), not the kept parse's. Fails
+// when a copy shares its entries with the parse or another copy.
+func TestParsedIndexOpenAgainIsAFreshParse(t *testing.T) {
+	t.Parallel()
 	fsys, o := memoRoot(t)
+	var p ParsedIndex
 	data := indexFile(t, fsys)
 	// What a scan and more do to an index: entries marked, changed,
 	// replaced, forgotten; to the parse, then to a copy of it.
 	for range 2 {
-		x := OpenIndex(fsys, "/r", o.Config.Encoding)
-		if parsedIndex.data != string(data) {
+		x := p.OpenSettled(fsys, "/r", o.Config.Encoding)
+		if p.data != string(data) {
 			t.Fatal("the open did not keep its parse")
 		}
 		o.Index = x
@@ -67,7 +64,7 @@ func TestOpenIndexAgainIsAFreshParse(t *testing.T) {
 		x.entries["cold/b.md"].Summary = "changed"
 		delete(x.entries, "cold/sub/c.md")
 	}
-	again := OpenIndex(fsys, "/r", o.Config.Encoding)
+	again := p.Open(fsys, "/r", o.Config.Encoding)
 	if fresh := NewIndex(o.Config.Encoding, data); !reflect.DeepEqual(again, fresh) {
 		t.Errorf("opened again:\n%#v\nparsed:\n%#v", again, fresh)
 	}
@@ -76,13 +73,15 @@ func TestOpenIndexAgainIsAFreshParse(t *testing.T) {
 	}
 }
 
-// TestOpenIndexSeesTheIndexSavedSince: an index saved since the last open
-// (a document changed and was read again) is parsed again, not copied
-// from the parse of the bytes before. Fails when the kept parse is taken
-// without comparing the bytes.
-func TestOpenIndexSeesTheIndexSavedSince(t *testing.T) {
+// TestParsedIndexSeesTheIndexSavedSince: an index saved since the last
+// open through a ParsedIndex (a document changed and was read again) is
+// parsed again, not copied from the parse of the bytes before. Fails
+// when the kept parse is taken without comparing the bytes.
+func TestParsedIndexSeesTheIndexSavedSince(t *testing.T) {
+	t.Parallel()
 	fsys, o := memoRoot(t)
-	o.Index = OpenIndex(fsys, "/r", o.Config.Encoding)
+	var p ParsedIndex
+	o.Index = p.OpenSettled(fsys, "/r", o.Config.Encoding)
 	if err := afero.WriteFile(fsys, "/r/cold/a.md", []byte("---\nsummary: First note, rewritten longer\n---\n# A\n\nMore.\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -91,7 +90,7 @@ func TestOpenIndexSeesTheIndexSavedSince(t *testing.T) {
 		t.Fatal(err)
 	}
 	data := indexFile(t, fsys)
-	again := OpenIndex(fsys, "/r", o.Config.Encoding)
+	again := p.Open(fsys, "/r", o.Config.Encoding)
 	if e := again.entries["cold/a.md"]; e == nil || e.Summary != "First note, rewritten longer" {
 		t.Fatalf("opened again, cold/a.md is %+v", e)
 	}
@@ -99,7 +98,7 @@ func TestOpenIndexSeesTheIndexSavedSince(t *testing.T) {
 		t.Errorf("opened again:\n%#v\nparsed:\n%#v", again, fresh)
 	}
 	// Another encoding's open of the same bytes is no index of it.
-	if other := OpenIndex(fsys, "/r", "o200k_base"); other.loaded != 0 {
+	if other := p.Open(fsys, "/r", "o200k_base"); other.loaded != 0 {
 		t.Errorf("opened for another encoding: %d entries loaded", other.loaded)
 	}
 }
