@@ -167,9 +167,11 @@ func (m *Memory) BootContext(save bool) (*boot.Context, string, error) {
 // Its scan of cold/ trusts the index for the documents that settled (see
 // [cold.OpenIndexSettled]): a start or a hand-off lstats the documents
 // that changed their directory's listing and a bounded rotation of the
-// rest, not every one of the history's.
+// rest, not every one of the history's. The index file is parsed once
+// for the builds of one command that find it unchanged (a hand-off's
+// three or four: see [cold.ParsedIndex]).
 func (m *Memory) bootContext(save bool) (*boot.Context, string, *cold.Index, error) {
-	idx := cold.OpenIndexSettled(m.o.FS, m.root, m.cfg.Encoding)
+	idx := m.caches.index.OpenSettled(m.o.FS, m.root, m.cfg.Encoding)
 	if m.run != nil {
 		idx.TrustBefore = m.run.trustBefore()
 	}

@@ -28,6 +28,7 @@ import (
 	"github.com/wakeproto/wake/boot"
 	"github.com/wakeproto/wake/budget"
 	"github.com/wakeproto/wake/checks"
+	"github.com/wakeproto/wake/cold"
 	"github.com/wakeproto/wake/policy"
 	"github.com/wakeproto/wake/skeleton"
 	"github.com/wakeproto/wake/store"
@@ -121,6 +122,10 @@ type lazyCaches struct {
 	// contra keeps the contradiction check's findings between runs (see
 	// [Memory.contradictions]).
 	contra *checks.ContradictionCache
+	// index is the cold index as the builds last parsed it, for the
+	// next build of the same file (see [Memory.bootContext]); it guards
+	// itself.
+	index cold.ParsedIndex
 }
 
 // Find locates the memory root as DESIGN section 1 says: flagRoot, else

@@ -10,11 +10,9 @@ import (
 // budget.toc) and the digest of recent changes (within budget.digest).
 func (c *Context) addColdAndDigest(o Options) error {
 	// The session records the trajectory lists are named by it once it
-	// is built ([Context.nameListedRecords]).
-	toc, warns, err := cold.BuildTOC(o.Cold(), o.Config.Budget.TOC)
-	if err != nil {
-		return err
-	}
+	// is built, and the listing fitted then, once
+	// ([Context.nameListedRecords]).
+	toc, warns := cold.ListTOC(o.Cold(), o.Config.Budget.TOC)
 	c.TOC = toc
 	c.HeldBack.Redacted = c.HeldBack.Redacted.Merge(toc.Redacted)
 	c.Warnings = append(c.Warnings, warns...)
@@ -113,16 +111,19 @@ func (c *Context) squeeze(over int, counter budget.Counter) bool {
 
 // nameListedRecords has the table of contents list the session records
 // the trajectory gives a line of (its newest sessions) by their names,
-// their summaries being there; the others keep theirs.
+// their summaries being there; the others keep theirs. It fits the
+// listing, which [Context.addColdAndDigest] left unfitted for it.
 func (c *Context) nameListedRecords(o Options) {
-	if c.TOC == nil || c.Trajectory == nil {
+	if c.TOC == nil {
 		return
 	}
 	n := 0
-	for _, e := range c.Trajectory.Entries {
-		if e.Held == "" {
-			n++
+	if c.Trajectory != nil {
+		for _, e := range c.Trajectory.Entries {
+			if e.Held == "" {
+				n++
+			}
 		}
 	}
-	c.TOC.NameRecords(n, o.Counter)
+	c.TOC.FitNamed(n, o.Counter)
 }

@@ -49,6 +49,35 @@ func BenchmarkOpenIndex(b *testing.B) {
 	}
 }
 
+// BenchmarkOpenIndexAgain opens the saved index of 1,000 cold documents
+// (about a long life's) through a ParsedIndex as the builds of one
+// hand-off do after the first: the bytes read are those parsed last, and
+// the index is a copy of that parse. parse opens it after another index
+// was parsed, as the first open of a command does.
+func BenchmarkOpenIndexAgain(b *testing.B) {
+	fsys := afero.NewMemMapFs()
+	if err := afero.WriteFile(fsys, "/r/"+tiers.StateDir+"/"+IndexFile, benchIndexFile(b, 1000), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	other := afero.NewMemMapFs()
+	if err := afero.WriteFile(other, "/r/"+tiers.StateDir+"/"+IndexFile, benchIndexFile(b, 10), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	for _, again := range []bool{true, false} {
+		b.Run(map[bool]string{true: "copy", false: "parse"}[again], func(b *testing.B) {
+			var p ParsedIndex
+			for b.Loop() {
+				if !again {
+					p.Open(other, "/r", tiers.EncodingCL100K)
+				}
+				if x := p.Open(fsys, "/r", tiers.EncodingCL100K); x.loaded != 1000 {
+					b.Fatalf("%d entries", x.loaded)
+				}
+			}
+		})
+	}
+}
+
 // benchIndexFile is the index file a first start leaves of n generated
 // cold documents; counts are not what they measure, so a word count
 // stands in for the tokenizer.

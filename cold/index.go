@@ -199,11 +199,7 @@ func splitLines(text string, n int) []string {
 
 // OpenIndex loads the root's cold index for the given encoding.
 func OpenIndex(fsys afero.Fs, root, encoding string) *Index {
-	data, _ := tiers.ReadOwn(fsys, root, tiers.StateDir+"/"+IndexFile)
-	// The bytes read are this call's own and nothing writes to them: the
-	// entries share them as they are, without a copy of the whole file
-	// at every start.
-	return newIndex(encoding, unsafe.String(unsafe.SliceData(data), len(data)))
+	return (*ParsedIndex)(nil).Open(fsys, root, encoding)
 }
 
 // SaveIndex writes the index back, atomically, when it changed: a

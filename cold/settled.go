@@ -53,10 +53,7 @@ type settled struct {
 // seen within a bounded number of starts. `wake cold` and the wake-up
 // packet lstat every document (see [OpenIndex]).
 func OpenIndexSettled(fsys afero.Fs, root, encoding string) *Index {
-	x := OpenIndex(fsys, root, encoding)
-	x.settled = &settled{after: RotationAfter(fsys, root)}
-	x.settled.next = x.settled.after
-	return x
+	return (*ParsedIndex)(nil).OpenSettled(fsys, root, encoding)
 }
 
 // RotationAfter is where the rotation of settled documents stands: the

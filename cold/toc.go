@@ -107,6 +107,17 @@ type tocDoc struct {
 // warnings name what was skipped and why: nothing under cold/, not even
 // cold/ itself, stops a session start.
 func BuildTOC(o Options, limit int) (*TOC, []string, error) {
+	t, warns := ListTOC(o, limit)
+	t.fit(limit, o.Counter)
+	return t, warns, nil
+}
+
+// ListTOC is [BuildTOC] short of the fitting: the tree listed, its
+// counts and the index's documents known, but no line laid out yet.
+// [TOC.FitNamed] fits it, once: the boot context names the records its
+// trajectory lists only once that is built, and fitting before as well
+// rendered and counted a long history's listing twice at every build.
+func ListTOC(o Options, limit int) (*TOC, []string) {
 	idx := o.Index
 	if idx == nil {
 		idx = NewIndex(o.Config.Encoding, nil)
@@ -129,8 +140,7 @@ func BuildTOC(o Options, limit int) (*TOC, []string, error) {
 		return ""
 	})
 	t.prepare()
-	t.fit(limit, o.Counter)
-	return t, warns, nil
+	return t, warns
 }
 
 // Scan walks cold/ through the index as [BuildTOC] does, reading only the
@@ -397,6 +407,14 @@ func (t *TOC) NameRecords(n int, c budget.Counter) {
 	if n <= 0 || len(t.records) == 0 {
 		return
 	}
+	t.nameRecords(n)
+	t.fit(t.Budget, c)
+}
+
+// FitNamed fits a listing [ListTOC] made to its budget, the n newest
+// session records listed by their names alone first: the listing
+// [BuildTOC] then [TOC.NameRecords] give, fitted once.
+func (t *TOC) FitNamed(n int, c budget.Counter) {
 	t.nameRecords(n)
 	t.fit(t.Budget, c)
 }
