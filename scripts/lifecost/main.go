@@ -28,6 +28,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"runtime/debug"
 	"runtime/pprof"
 	"slices"
 	"strconv"
@@ -52,6 +53,10 @@ func main() {
 	prof := flag.String("cpuprofile", "", "write a CPU profile of the measured sessions at the last point to this file")
 	inforce := flag.Int("inforce", 0, "keep at most this many decisions in force, each new one reversing the oldest in force (0: every second decision reverses the one of the session before last)")
 	flag.Parse()
+	// As the command line runs (cmd/wake's main), unless GOGC says.
+	if _, set := os.LookupEnv("GOGC"); !set {
+		debug.SetGCPercent(wake.GCPercent)
+	}
 	var points []int
 	for _, s := range strings.Split(*at, ",") {
 		n, err := strconv.Atoi(strings.TrimSpace(s))
