@@ -16,6 +16,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/wakeproto/wake/internal/testmain"
 )
 
 // claudeCodeVersion is the Claude Code release the end-to-end test runs.
@@ -198,11 +200,14 @@ func assertStaysInTempDir(t *testing.T, proj string) {
 	}
 	// The test's own temp directory has a unique name; Claude Code names
 	// its state directory after the project's path.
+	// The system's, not the one in memory the tests' temporary
+	// directories are made in (package testmain).
 	unique := filepath.Base(filepath.Dir(work))
-	entries, _ := os.ReadDir(filepath.Join(os.TempDir(), sub))
+	system := testmain.SystemTempDir()
+	entries, _ := os.ReadDir(filepath.Join(system, sub))
 	for _, e := range entries {
 		if strings.Contains(e.Name(), unique) {
-			t.Errorf("Claude Code wrote %s outside the test's directory", filepath.Join(os.TempDir(), sub, e.Name()))
+			t.Errorf("Claude Code wrote %s outside the test's directory", filepath.Join(system, sub, e.Name()))
 		}
 	}
 }

@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/gofrs/flock"
+
+	"github.com/wakeproto/wake/internal/testmain"
 )
 
 // npmClient is a client an end-to-end test runs: an npm package at a
@@ -33,7 +35,9 @@ func (c npmClient) path(t *testing.T) string {
 	t.Helper()
 	dir := os.Getenv(clientDirVar(c.env))
 	if dir == "" {
-		dir = filepath.Join(os.TempDir(), c.cache+c.version)
+		// The system's temporary directory, where an install outlives
+		// the run, not the tests' own in memory (package testmain).
+		dir = filepath.Join(testmain.SystemTempDir(), c.cache+c.version)
 	}
 	bin := filepath.Join(dir, "node_modules", ".bin", c.bin)
 	if c.bin == "" {

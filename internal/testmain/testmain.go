@@ -21,7 +21,10 @@ package testmain
 import (
 	"fmt"
 	"os"
+	"path/filepath"
 	"runtime/debug"
+	"strconv"
+	"strings"
 )
 
 // gcPercent is the tests' GOGC: see the package comment.
@@ -39,6 +42,7 @@ func Main(m interface{ Run() int }) int {
 	if _, set := os.LookupEnv("GOGC"); !set {
 		debug.SetGCPercent(gcPercent)
 	}
+	systemTemp = os.TempDir()
 	dir, err := memoryTemp(os.Getenv("TMPDIR"), memoryDir)
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "testmain: %v; temporary files stay in %s\n", err, os.TempDir())
@@ -55,6 +59,22 @@ func Main(m interface{ Run() int }) int {
 	return m.Run()
 }
 
+// systemTemp is the temporary directory the test binary started with,
+// before Main pointed TMPDIR into memory.
+var systemTemp string
+
+// SystemTempDir is the temporary directory of the machine (os.TempDir as
+// the test binary started), not the one in memory Main gives the tests:
+// where caches that outlive a run belong (the real clients the
+// end-to-end tests install), and where a program that ignores TMPDIR
+// would write.
+func SystemTempDir() string {
+	if systemTemp == "" {
+		return os.TempDir()
+	}
+	return systemTemp
+}
+
 // memoryTemp makes a directory for the tests' temporary files under mem
 // when tmpdir (the environment's TMPDIR) is empty and mem is a writable
 // memory file system; "" with no error when it should not or cannot.
@@ -62,5 +82,47 @@ func memoryTemp(tmpdir, mem string) (string, error) {
 	if tmpdir != "" || !inMemory(mem) {
 		return "", nil
 	}
-	return os.MkdirTemp(mem, "wake-test-")
+	sweepDead(mem)
+	if free(mem) < minFree {
+		return "", nil
+	}
+	return os.MkdirTemp(mem, fmt.Sprintf("%s%d-", dirPrefix, os.Getpid()))
+}
+
+// dirPrefix begins the name of a test binary's directory in memory, which
+// goes on with the binary's process id.
+const dirPrefix = "wake-test-"
+
+// minFree is the room a memory file system must have left for the tests
+// to use it (a whole go test ./... peaks at about 40 MB there).
+const minFree = 256 << 20
+
+// sweepDead removes the directories in mem of test binaries no longer
+// running: one that died (a panic, a timeout, a signal) never ran its
+// deferred removal, and memory is not freed by a reboot's absence.
+func sweepDead(mem string) {
+	entries, err := os.ReadDir(mem)
+	if err != nil {
+		return
+	}
+	for _, e := range entries {
+		pid, ok := ownerPID(e.Name())
+		if ok && e.IsDir() && !alive(pid) {
+			os.RemoveAll(filepath.Join(mem, e.Name()))
+		}
+	}
+}
+
+// ownerPID is the process id in a name Main gave its directory.
+func ownerPID(name string) (int, bool) {
+	rest, ok := strings.CutPrefix(name, dirPrefix)
+	if !ok {
+		return 0, false
+	}
+	digits, _, ok := strings.Cut(rest, "-")
+	pid, err := strconv.Atoi(digits)
+	if !ok || err != nil || pid <= 0 {
+		return 0, false
+	}
+	return pid, true
 }

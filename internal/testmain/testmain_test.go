@@ -2,7 +2,9 @@ package testmain
 
 import (
 	"bufio"
+	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"runtime/debug"
 	"strings"
@@ -96,3 +98,50 @@ func TestMainSetsAndRemoves(t *testing.T) {
 		t.Errorf("%s left behind: %v", r.tmpdir, err)
 	}
 }
+
+// TestSweepDeadKeepsTheLiving: the directory of a test binary that died
+// goes, that of one running (this one) and any other name stay.
+func TestSweepDeadKeepsTheLiving(t *testing.T) {
+	mem := t.TempDir()
+	cmd := exec.Command("true")
+	if err := cmd.Run(); err != nil {
+		t.Skip("no true to make a finished process")
+	}
+	dead := fmt.Sprintf("%s%d-123", dirPrefix, cmd.Process.Pid)
+	live := fmt.Sprintf("%s%d-456", dirPrefix, os.Getpid())
+	for _, name := range []string{dead, live, "wake-test-x", "other-1-2"} {
+		if err := os.MkdirAll(filepath.Join(mem, name, "sub"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	sweepDead(mem)
+	for name, want := range map[string]bool{dead: false, live: true, "wake-test-x": true, "other-1-2": true} {
+		if _, err := os.Stat(filepath.Join(mem, name)); (err == nil) != want {
+			t.Errorf("%s there: %v, want %v", name, err == nil, want)
+		}
+	}
+}
+
+func TestOwnerPID(t *testing.T) {
+	for name, want := range map[string]int{"wake-test-42-9876": 42, "wake-test-42": 0, "wake-test--1": 0, "wake-test-x-1": 0, "other-42-1": 0} {
+		if got, ok := ownerPID(name); got != want || ok != (want > 0) {
+			t.Errorf("ownerPID(%q) = %d, %v; want %d", name, got, ok, want)
+		}
+	}
+}
+
+func TestSystemTempDirIsTheStartingOne(t *testing.T) {
+	if os.Getenv("TMPDIR") != "" || !mountedTmpfs(t)[memoryDir] {
+		t.Skip("TMPDIR is set, or no tmpfs at " + memoryDir)
+	}
+	before := os.TempDir()
+	var seen string
+	Main(runFuncT(func() int { seen = SystemTempDir(); return 0 }))
+	if seen != before {
+		t.Errorf("SystemTempDir in the run = %q, want %q", seen, before)
+	}
+}
+
+type runFuncT func() int
+
+func (f runFuncT) Run() int { return f() }
