@@ -24,6 +24,20 @@ import (
 // stubs with no ledger line and one zero-byte capsule.)
 func TestCapsuleStubCrashLeavesNoUnrecordedStub(t *testing.T) {
 	t.Parallel()
+	killEachOp(t, nil, func(ctx context.Context, m *wake.Memory) error {
+		_, err := m.CapsulePrompt(ctx, wake.CapsulePromptOptions{Stub: true})
+		return err
+	}, checkStubs)
+}
+
+// killEachOp runs op on a new root, killed at its first file operation,
+// then its second, and so on until op finishes: after each kill the next
+// command opens the root (and recovers), a recovery past StaleTempAge
+// sweeps, and check looks at the root with want -1 (nothing or the whole
+// change); once op finishes unkilled, check runs with want 1. prepare, if
+// any, runs on each root before the kill is armed.
+func killEachOp(t *testing.T, prepare, op func(context.Context, *wake.Memory) error, check func(t *testing.T, root string, o wake.Options, at, want int)) {
+	t.Helper()
 	ctx := context.Background()
 	now := time.Date(2026, 11, 28, 7, 0, 0, 0, time.UTC)
 	for at := 1; ; at++ {
@@ -31,6 +45,15 @@ func TestCapsuleStubCrashLeavesNoUnrecordedStub(t *testing.T) {
 		o := wake.Options{FS: afero.NewOsFs(), Env: map[string]string{"HOME": t.TempDir()}, Now: func() time.Time { return now }, Locker: &memlock.Locker{}}
 		if _, err := wake.Init(ctx, root, skeleton.Params{Agent: "Ava", Project: "p"}, o); err != nil {
 			t.Fatal(err)
+		}
+		if prepare != nil {
+			m, err := wake.Open(root, o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := prepare(ctx, m); err != nil {
+				t.Fatal(err)
+			}
 		}
 		crash := &crashFs{Fs: o.FS, at: at}
 		co := o
@@ -40,12 +63,12 @@ func TestCapsuleStubCrashLeavesNoUnrecordedStub(t *testing.T) {
 			t.Fatal(err)
 		}
 		crash.arm()
-		_, err = m.CapsulePrompt(ctx, wake.CapsulePromptOptions{Stub: true})
+		err = op(ctx, m)
 		if !crash.died() {
 			if err != nil {
 				t.Fatal(err)
 			}
-			checkStubs(t, root, o, at, 1)
+			check(t, root, o, at, 1)
 			return
 		}
 		if _, err := wake.Open(root, o); err != nil { // the next command recovers
@@ -55,7 +78,7 @@ func TestCapsuleStubCrashLeavesNoUnrecordedStub(t *testing.T) {
 		later := o
 		later.Now = func() time.Time { return time.Now().Add(store.StaleTempAge + time.Minute) }
 		wake.Recover(root, later)
-		checkStubs(t, root, o, at, -1)
+		check(t, root, o, at, -1)
 	}
 }
 
@@ -108,44 +131,13 @@ func checkStubs(t *testing.T, root string, o wake.Options, at, want int) {
 // kept a creation record.)
 func TestCapsuleCrashConsumesWithItsLine(t *testing.T) {
 	t.Parallel()
-	ctx := context.Background()
-	now := time.Date(2026, 11, 28, 7, 0, 0, 0, time.UTC)
-	for at := 1; ; at++ {
-		root := filepath.Join(t.TempDir(), ".wake")
-		o := wake.Options{FS: afero.NewOsFs(), Env: map[string]string{"HOME": t.TempDir()}, Now: func() time.Time { return now }, Locker: &memlock.Locker{}}
-		if _, err := wake.Init(ctx, root, skeleton.Params{Agent: "Ava", Project: "p"}, o); err != nil {
-			t.Fatal(err)
-		}
-		m, err := wake.Open(root, o)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := m.Remember(ctx, store.NewReminder{Text: "look at the oven"}); err != nil {
-			t.Fatal(err)
-		}
-		crash := &crashFs{Fs: o.FS, at: at}
-		co := o
-		co.FS = crash
-		if m, err = wake.Open(root, co); err != nil {
-			t.Fatal(err)
-		}
-		crash.arm()
-		_, err = m.Capsule(ctx, wake.CapsuleOptions{Objective: "carry on", Consume: true})
-		if !crash.died() {
-			if err != nil {
-				t.Fatal(err)
-			}
-			checkCapsuleConsumed(t, root, o, at, 1)
-			return
-		}
-		if _, err := wake.Open(root, o); err != nil { // the next command recovers
-			t.Fatalf("kill at op %d: the next open: %v", at, err)
-		}
-		later := o
-		later.Now = func() time.Time { return time.Now().Add(store.StaleTempAge + time.Minute) }
-		wake.Recover(root, later)
-		checkCapsuleConsumed(t, root, o, at, -1)
-	}
+	killEachOp(t, func(ctx context.Context, m *wake.Memory) error {
+		_, err := m.Remember(ctx, store.NewReminder{Text: "look at the oven"})
+		return err
+	}, func(ctx context.Context, m *wake.Memory) error {
+		_, err := m.Capsule(ctx, wake.CapsuleOptions{Objective: "carry on", Consume: true})
+		return err
+	}, checkCapsuleConsumed)
 }
 
 // checkCapsuleConsumed fails unless the capsules, the consumed reminders
