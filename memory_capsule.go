@@ -137,7 +137,7 @@ func (m *Memory) capsuleWith(ctx context.Context, o CapsuleOptions, hl []capsule
 			return err
 		}
 		defer unlock()
-		if err := s.SettleInboxLocked(); err != nil {
+		if err := s.SettleLocked(); err != nil {
 			return err
 		}
 		if err := build(); err != nil {

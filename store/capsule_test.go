@@ -1,8 +1,10 @@
 package store
 
 import (
+	"context"
 	"errors"
 	"os"
+	"strings"
 	"testing"
 
 	"github.com/wakeproto/wake/tiers"
@@ -49,5 +51,48 @@ func TestWriteCapsuleSurvivesEveryFault(t *testing.T) {
 				t.Fatalf("failed (%v), but the capsule is there (%v), the inbox changed (%v) or %d ledger lines", err, capsule, inbox != inboxText, lines)
 			}
 		})
+	}
+}
+
+// TestCapsuleKilledAfterItsInboxSettledByTheNextWriter: a capsule killed
+// after its inbox was written and before it was put in place leaves its
+// creation record; the next writer to take the lock (a reminder) settles
+// it before it rewrites the inbox, so the capsule is put in place with
+// its line and its reminder stays consumed by a capsule that is there
+// (rewritten first, the inbox would no longer be the one the record
+// names, and the capsule be rolled back under a consumed reminder).
+func TestCapsuleKilledAfterItsInboxSettledByTheNextWriter(t *testing.T) {
+	t.Parallel()
+	const rel = "cold/capsules/main/20261122T032420Z.md"
+	const id = "main/20261122T032420Z"
+	fs := inboxRoot(t, inboxText)
+	s := storeOn(fs, faultAt)
+	_, text, err := s.consumedInbox([]int{1}, id, faultAt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := Entry{At: faultAt, Op: "capsule", Paths: []string{rel, tiers.InboxPath}, ChangeSummary: "capsule " + id}
+	if _, err := s.beginCreate(NewFile{Path: rel, Data: []byte("# Mission Snapshot\n"), Entry: e}, text, true); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Write(tiers.InboxPath, []byte(text)); err != nil {
+		t.Fatal(err)
+	}
+	// Killed here: the capsule at its temporary name only.
+	if _, err := s.Remember(context.Background(), NewReminder{Text: "order flour"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := fs.Stat(s.Path(rel)); err != nil {
+		t.Errorf("the capsule was not put in place: %v", err)
+	}
+	inbox := hoRead(t, s, tiers.InboxPath)
+	if !strings.Contains(inbox, "- consumed: "+id) || !strings.Contains(inbox, "order flour") {
+		t.Errorf("inbox:\n%s", inbox)
+	}
+	if n := countOps(t, s, "capsule"); n != 1 {
+		t.Errorf("%d capsule lines, want 1", n)
+	}
+	if createsPending(fs, s.Root) {
+		t.Error("the creation record is left")
 	}
 }

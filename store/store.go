@@ -109,23 +109,33 @@ func (s *Store) lockForWrite(ctx context.Context) (func() error, error) {
 		unlock()
 		return nil, err
 	}
-	// An inbox write a crash interrupted is settled before any writer
-	// reads or rewrites the inbox: rewritten first, the inbox would no
-	// longer be the one its record names, and the record dropped with the
-	// reminder in the inbox and no line for it.
-	if _, _, err := s.settleInboxLocked(); err != nil {
+	// An inbox write or a creation a crash interrupted is settled before
+	// any writer reads or rewrites the inbox: rewritten first, the inbox
+	// would no longer be the one its record names, and the record dropped
+	// with the reminder in the inbox and no line for it.
+	if err := s.SettleLocked(); err != nil {
 		unlock()
-		return nil, fmt.Errorf("finishing an interrupted write of %s: %w", tiers.InboxPath, err)
+		return nil, err
 	}
 	return unlock, nil
 }
 
-// SettleInboxLocked finishes or drops an interrupted inbox write (see
-// [InboxPending]), for a caller that holds the root's lock without
-// [Store.Mutate] (a capsule written with its reminders consumed).
-func (s *Store) SettleInboxLocked() error {
+// SettleLocked finishes or drops an interrupted inbox write (see
+// [InboxPending]) and finishes or rolls back an interrupted creation (see
+// [CreatesDir]: a capsule's consumes reminders), for a writer that holds
+// the root's lock, before it reads or rewrites the inbox: a creation's
+// record that names the inbox's text is settled by that text, and a
+// writer that changed the inbox first would have the capsule rolled back
+// and its reminders left consumed. [Store.Mutate] and the capsule's own
+// lock call it.
+func (s *Store) SettleLocked() error {
 	if _, _, err := s.settleInboxLocked(); err != nil {
 		return fmt.Errorf("finishing an interrupted write of %s: %w", tiers.InboxPath, err)
+	}
+	if createsPending(s.FS, s.Root) {
+		if _, err := s.settleCreatesLocked(); err != nil {
+			return err
+		}
 	}
 	return nil
 }
