@@ -122,7 +122,7 @@ func (s *Store) lockForWrite(ctx context.Context) (func() error, error) {
 
 // SettleLocked finishes or drops an interrupted inbox write (see
 // [InboxPending]) and finishes or rolls back an interrupted creation (see
-// [CreatesDir]: a capsule's consumes reminders), for a writer that holds
+// [CreatesDir]: a capsule consuming reminders), for a writer that holds
 // the root's lock, before it reads or rewrites the inbox: a creation's
 // record that names the inbox's text is settled by that text, and a
 // writer that changed the inbox first would have the capsule rolled back
