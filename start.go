@@ -124,9 +124,12 @@ func (m *Memory) startBuild(ctx context.Context, locked bool, edits *startEdits,
 	}
 	if locked && edits.cold(ctx, idx) {
 		// The digest lists the edits just recorded.
-		if c, text, _, err = m.bootContext(edits.held); err != nil {
+		if c, text, idx, err = m.bootContext(edits.held); err != nil {
 			return nil, err
 		}
+	}
+	if run != nil {
+		run.index = idx
 	}
 	locked = locked && edits.held
 	m.warnAll(c.Warnings)

@@ -8,17 +8,19 @@ import (
 	"hash/crc32"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/spf13/afero"
 
+	"github.com/wakeproto/wake/cold"
 	"github.com/wakeproto/wake/internal/fsrecord"
 	"github.com/wakeproto/wake/store"
 	"github.com/wakeproto/wake/tiers"
 )
 
 // The names of the cold tier's stamped directories, kept for the cached
-// start's rotation.
+// start's rotation, with what the recorded start knew of each document.
 //
 // A start served from the cache lstats the next few settled documents in
 // path order (see [Memory.trustedColdUnchanged]). Finding them by listing
@@ -30,15 +32,27 @@ import (
 // directories' (a document added, removed or renamed over changes its
 // directory's stamp, which makes the start a miss before the names are
 // looked at), so a cached start finds its few by a binary search in one
-// file's bytes and lists no directory. A file whose tie does not match,
-// missing or damaged, leaves the start to list the directories as before.
+// file's bytes and lists no directory.
+//
+// Each name carries the document's size and times as the recorded start's
+// cold scan knew them: that scan vouches for a settled document from the
+// cold index, as every trusting scan does, without an lstat of it (which
+// was a millisecond or more of every recording, a hand-off's priming
+// included, at a thousand documents), so what its output says of the
+// document is what the index knew. A cached start compares the documents
+// it looks at with those: one edited in place since the index looked at
+// it, before the recording or after, is a miss, and the build that
+// follows reads it again. The start cache's entry holds the sum of the
+// names it was recorded with, so that an entry is never checked against
+// names another view's recording kept. A missing, damaged or other file
+// makes the start a miss.
 
 // namesFile is the file in .state/ that keeps the names.
 const namesFile = "start-names"
 
 // namesHead opens the file; the tie and the names' sum follow on a line
 // of their own.
-const namesHead = "wake start names 2\n"
+const namesHead = "wake start names 3\n"
 
 // stampedDirs are the root-relative paths of the stamped directories key
 // holds, the ones whose documents the cached start's rotation covers,
@@ -74,16 +88,19 @@ func stampText(id fsrecord.Identity) string {
 	return fmt.Sprintf("%d %d %d %d %d", id.Inode, id.Dev, id.MTime, id.CTime, id.Mode)
 }
 
-// saveNames keeps the names of key's stamped directories for the
-// cached starts that key serves. The names are listed after the key was
+// namesBody lists key's stamped directories for the cached starts that
+// key serves: each name, escaped (see [escapeName]), a tab, and the
+// size and times idx knows the document by ("-" for a name that is no
+// document the scan listed). The names are listed after the key was
 // taken: each directory is stamped again after its listing, and the
 // names are kept only when every stamp (and a racy directory's names) is
-// the key's. A directory that cannot be listed, or one changed since,
-// leaves a file no start takes: the starts list the directories.
-func (m *Memory) saveNames(key []fsrecord.Entry) {
+// the key's. ok is false when there is nothing to keep (no stamped
+// directory) or nothing may be kept (a directory that cannot be listed,
+// or one changed since).
+func (m *Memory) namesBody(key []fsrecord.Entry, idx *cold.Index) (body []byte, tie string, ok bool) {
 	dirs, entries, tie := m.stampedDirs(key)
 	if len(dirs) == 0 {
-		return
+		return nil, "", false
 	}
 	paths, ok := namesOf(m.o.FS, m.root, dirs, func(d string, names []string) bool {
 		e := entries[d]
@@ -94,20 +111,36 @@ func (m *Memory) saveNames(key []fsrecord.Entry) {
 		return e.Hash == "" || fsrecord.NamesHash(slices.Clone(names)) == e.Hash
 	})
 	if !ok {
-		// The names kept may be tied to these very stamps (a racy
-		// directory's stamp is the same through a change within one
-		// tick; its names are not in the tie): they are not these
-		// directories' names, and no start may take them.
+		return nil, "", false
+	}
+	b := make([]byte, 0, len(paths)*72)
+	for _, p := range paths {
+		b = appendName(b, p)
+		b = append(b, '\t')
+		size, mtime, ctime, known := idx.Known(p)
+		if !known {
+			b = append(b, '-')
+		} else {
+			b = strconv.AppendInt(b, size, 10)
+			b = append(b, ' ')
+			b = strconv.AppendInt(b, mtime, 10)
+			b = append(b, ' ')
+			b = strconv.AppendInt(b, ctime, 10)
+		}
+		b = append(b, '\n')
+	}
+	return b, tie, true
+}
+
+// saveNames writes body, tied to tie, for the cached starts; an empty
+// tie writes a file no start takes.
+func (m *Memory) saveNames(body []byte, tie string) {
+	if tie == "" {
 		_ = store.WriteStateUnsynced(m.o.FS, m.root, namesFile, []byte(namesHead+"-\n"))
 		return
 	}
-	var body bytes.Buffer
-	body.Grow(len(paths) * 48)
-	for _, p := range paths {
-		body.WriteString(p + "\n")
-	}
-	b := []byte(fmt.Sprintf("%s%s %s\n", namesHead, tie, bodySum(body.Bytes())))
-	_ = store.WriteStateUnsynced(m.o.FS, m.root, namesFile, append(b, body.Bytes()...))
+	b := []byte(fmt.Sprintf("%s%s %s\n", namesHead, tie, bodySum(body)))
+	_ = store.WriteStateUnsynced(m.o.FS, m.root, namesFile, append(b, body...))
 }
 
 // bodySum is the names' length and CRC-32C: the file is written without
@@ -118,10 +151,8 @@ func bodySum(body []byte) string {
 
 // namesOf lists the directories dirs (root-relative) and returns the
 // root-relative paths of their names in path order, dot files left out as
-// the rotation leaves them; false when one cannot be listed, when check
-// (nil: none) refuses a directory's listing, or when a name holds a
-// newline, which a line a name cannot keep (the starts then list the
-// directories, where the rotation sees it).
+// the rotation leaves them; false when one cannot be listed, or when check
+// (nil: none) refuses a directory's listing.
 func namesOf(fsys afero.Fs, root string, dirs []string, check func(dir string, names []string) bool) ([]string, bool) {
 	var paths []string
 	for _, d := range dirs {
@@ -130,9 +161,6 @@ func namesOf(fsys afero.Fs, root string, dirs []string, check func(dir string, n
 			return nil, false
 		}
 		for _, n := range names {
-			if strings.Contains(n, "\n") {
-				return nil, false
-			}
 			if !strings.HasPrefix(n, ".") {
 				paths = append(paths, d+"/"+n)
 			}
@@ -142,9 +170,89 @@ func namesOf(fsys afero.Fs, root string, dirs []string, check func(dir string, n
 	return paths, true
 }
 
+// listNames lists the directory dir's names.
+func listNames(fsys afero.Fs, dir string) ([]string, bool) {
+	d, err := fsys.Open(dir)
+	if err != nil {
+		return nil, false
+	}
+	defer d.Close()
+	names, err := d.Readdirnames(-1)
+	return names, err == nil
+}
+
+// appendName appends p with a backslash, a tab and a newline escaped
+// (\\, \t, \n), so that it keeps to its line and its field.
+func appendName(b []byte, p string) []byte {
+	if !strings.ContainsAny(p, "\\\t\n") {
+		return append(b, p...)
+	}
+	for i := 0; i < len(p); i++ {
+		switch c := p[i]; c {
+		case '\\':
+			b = append(b, '\\', '\\')
+		case '\t':
+			b = append(b, '\\', 't')
+		case '\n':
+			b = append(b, '\\', 'n')
+		default:
+			b = append(b, c)
+		}
+	}
+	return b
+}
+
+// nameOf is the path a line's name field holds (see [appendName]).
+func nameOf(field []byte) string {
+	if bytes.IndexByte(field, '\\') < 0 {
+		return string(field)
+	}
+	b := make([]byte, 0, len(field))
+	for i := 0; i < len(field); i++ {
+		c := field[i]
+		if c == '\\' && i+1 < len(field) {
+			i++
+			switch field[i] {
+			case 't':
+				c = '\t'
+			case 'n':
+				c = '\n'
+			default:
+				c = field[i]
+			}
+		}
+		b = append(b, c)
+	}
+	return string(b)
+}
+
+// A kept name: the document's path and, when the recorded start's scan
+// listed it as a document, its size and times as that scan knew them.
+type keptName struct {
+	path               string
+	known              bool
+	size, mtime, ctime int64
+}
+
+// parseKept reads one line of the names (without its newline).
+func parseKept(line []byte) keptName {
+	field, rest, _ := bytes.Cut(line, []byte{'\t'})
+	k := keptName{path: nameOf(field)}
+	f := strings.Fields(string(rest))
+	if len(f) != 3 {
+		return k
+	}
+	var err [3]error
+	k.size, err[0] = strconv.ParseInt(f[0], 10, 64)
+	k.mtime, err[1] = strconv.ParseInt(f[1], 10, 64)
+	k.ctime, err[2] = strconv.ParseInt(f[2], 10, 64)
+	k.known = err[0] == nil && err[1] == nil && err[2] == nil
+	return k
+}
+
 // readNames returns the kept names, one a line in path order, when the
-// file is tied to tie and whole.
-func readNames(fsys afero.Fs, root, tie string) ([]byte, bool) {
+// file is tied to tie, whole, and the names whose sum is sum.
+func readNames(fsys afero.Fs, root, tie, sum string) ([]byte, bool) {
 	data, err := tiers.ReadOwn(fsys, root, tiers.StateDir+"/"+namesFile)
 	if err != nil {
 		return nil, false
@@ -154,27 +262,27 @@ func readNames(fsys afero.Fs, root, tie string) ([]byte, bool) {
 		return nil, false
 	}
 	line, body, ok := bytes.Cut(rest, []byte{'\n'})
-	got, sum, _ := strings.Cut(string(line), " ")
-	if !ok || got != tie || sum != bodySum(body) {
+	got, kept, _ := strings.Cut(string(line), " ")
+	if !ok || got != tie || kept != bodySum(body) || kept != sum {
 		return nil, false
 	}
 	return body, true
 }
 
-// pickNames returns the k paths of names (sorted, one a line) that come
-// next after after, going round to the first after the last, leaving out
-// those keyed: what [trustedDocs.pick] finds by listing the directories.
-func pickNames(names []byte, after string, k int, keyed map[string]bool) []string {
-	var got []string
-	take := func(from, upto int, stop func(line []byte) bool) {
+// pickNames returns the k names (sorted, one a line) that come next after
+// after, going round to the first after the last, leaving out those
+// keyed: the rotation over the documents the key leaves out.
+func pickNames(names []byte, after string, k int, keyed map[string]bool) []keptName {
+	var got []keptName
+	take := func(from, upto int, stop func(path string) bool) {
 		for i := from; i < upto && len(got) < k; {
 			j := i + bytes.IndexByte(names[i:], '\n')
-			line := names[i:j]
-			if stop != nil && stop(line) {
+			kn := parseKept(names[i:j])
+			if stop != nil && stop(kn.path) {
 				return
 			}
-			if p := string(line); !keyed[p] {
-				got = append(got, p)
+			if !keyed[kn.path] {
+				got = append(got, kn)
 			}
 			i = j + 1
 		}
@@ -183,14 +291,14 @@ func pickNames(names []byte, after string, k int, keyed map[string]bool) []strin
 	take(first, len(names), nil)
 	if after != "" {
 		// Round to the first: the paths up to after, after itself too.
-		take(0, first, func(line []byte) bool { return string(line) > after })
+		take(0, first, func(path string) bool { return path > after })
 	}
 	return got
 }
 
-// firstLineAfter is the offset of the first line of names, sorted, that
-// is greater than after (len(names) when none is), by a binary search
-// over the lines' offsets.
+// firstLineAfter is the offset of the first line of names, sorted by
+// path, whose path is greater than after (len(names) when none is), by a
+// binary search over the lines' offsets.
 func firstLineAfter(names []byte, after string) int {
 	lo, hi := 0, len(names) // line starts: lines before lo are <= after, from hi on > after
 	for lo < hi {
@@ -198,7 +306,8 @@ func firstLineAfter(names []byte, after string) int {
 		start := bytes.LastIndexByte(names[:mid], '\n') + 1
 		start = max(start, lo)
 		end := start + bytes.IndexByte(names[start:], '\n')
-		if string(names[start:end]) <= after {
+		field, _, _ := bytes.Cut(names[start:end], []byte{'\t'})
+		if nameOf(field) <= after {
 			lo = end + 1
 		} else {
 			hi = start

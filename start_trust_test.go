@@ -18,15 +18,17 @@ import (
 	"github.com/wakeproto/wake/tiers"
 )
 
-// TestTrustedDocsPickIsTheRotation proves the cached start's rotation,
-// which lists only the directories whose paths can be next, picks what
-// the rotation over every document in path order picks: random trees of
-// nested directories (a directory's files sorting among its
-// subdirectories' paths), random keyed documents left out, random points
-// to go on from.
-func TestTrustedDocsPickIsTheRotation(t *testing.T) {
+// TestKeptNamesPickTheRotation proves the cached start's rotation, which
+// finds its documents by a binary search in the names a recorded start
+// kept, picks what the rotation over every document in path order picks:
+// random trees of nested directories (a directory's files sorting among
+// its subdirectories' paths), names holding a tab, a newline or a
+// backslash, random keyed documents left out, random points to go on
+// from; and that each name's size and times come back as kept.
+func TestKeptNamesPickTheRotation(t *testing.T) {
 	r := rand.New(rand.NewPCG(7, 11))
-	for round := range 200 {
+	odd := []string{"", "", "", "\n", "\t", "\\", "\\t"}
+	for round := range 300 {
 		fsys := afero.NewMemMapFs()
 		dirs := []string{"cold"}
 		for range r.IntN(6) {
@@ -39,25 +41,20 @@ func TestTrustedDocsPickIsTheRotation(t *testing.T) {
 		}
 		dirs = slices.Compact(slices.Sorted(slices.Values(dirs)))
 		slices.SortFunc(dirs, func(a, b string) int { return strings.Compare(a+"/", b+"/") })
-		td := trustedDocs{fsys: fsys, root: "/r", keyed: map[string]bool{}, dirs: dirs}
+		keyed := map[string]bool{}
 		var all []string
-		newlines := false
 		for _, d := range dirs {
 			// The walk lists every directory: each is in the key.
-			td.keyed[d] = true
+			keyed[d] = true
 			fsys.MkdirAll("/r/"+d, 0o755)
 			for range r.IntN(8) {
-				p := path.Join(d, fmt.Sprintf("%c%d.md", 'a'+r.IntN(4), r.IntN(5)))
-				if r.IntN(12) == 0 {
-					p = path.Join(d, fmt.Sprintf("%c\n%d.md", 'a'+r.IntN(4), r.IntN(5)))
-				}
-				if slices.Contains(all, p) || td.keyed[p] {
+				p := path.Join(d, fmt.Sprintf("%c%s%d.md", 'a'+r.IntN(4), odd[r.IntN(len(odd))], r.IntN(5)))
+				if slices.Contains(all, p) || keyed[p] {
 					continue
 				}
-				newlines = newlines || strings.Contains(p, "\n")
 				afero.WriteFile(fsys, "/r/"+p, nil, 0o644)
 				if r.IntN(4) == 0 {
-					td.keyed[p] = true
+					keyed[p] = true
 					continue
 				}
 				all = append(all, p)
@@ -72,26 +69,31 @@ func TestTrustedDocsPickIsTheRotation(t *testing.T) {
 		}
 		k := 1 + r.IntN(6)
 		want := cold.Rotation(slices.Values(all), after, k)
-		got := td.pick(after, "", k)
-		if len(got) < k && after != "" {
-			got = append(got, td.pick("", after, k-len(got))...)
-		}
-		if !slices.Equal(got, want) {
-			t.Fatalf("round %d: dirs %q, documents %q, after %q, k %d: picked %q, want %q", round, dirs, all, after, k, got, want)
-		}
-		// The names a recorded start keeps pick the same.
 		paths, ok := namesOf(fsys, "/r", dirs, nil)
-		if !ok && newlines {
-			continue // the starts list the directories
-		}
 		if !ok {
 			t.Fatalf("round %d: the directories were not listed", round)
 		}
-		names := []byte(strings.Join(paths, "\n"))
-		if len(paths) > 0 {
+		stat := func(p string) (int64, int64, int64) { return int64(len(p)), int64(round), -int64(len(p)) }
+		var names []byte
+		for _, p := range paths {
+			names = append(appendName(names, p), '\t')
+			if keyed[p] && r.IntN(2) == 0 {
+				names = append(names, '-')
+			} else {
+				size, mtime, ctime := stat(p)
+				names = fmt.Appendf(names, "%d %d %d", size, mtime, ctime)
+			}
 			names = append(names, '\n')
 		}
-		if got := pickNames(names, after, k, td.keyed); !slices.Equal(got, want) {
+		picked := pickNames(names, after, k, keyed)
+		var got []string
+		for _, kn := range picked {
+			got = append(got, kn.path)
+			if size, mtime, ctime := stat(kn.path); !kn.known || kn.size != size || kn.mtime != mtime || kn.ctime != ctime {
+				t.Fatalf("round %d: %q kept as %+v, want %d %d %d", round, kn.path, kn, size, mtime, ctime)
+			}
+		}
+		if !slices.Equal(got, want) {
 			t.Fatalf("round %d: names %q, after %q, k %d: picked %q from the kept names, want %q", round, paths, after, k, got, want)
 		}
 	}
@@ -118,11 +120,22 @@ func TestNamesTiedToTheStamps(t *testing.T) {
 		return fsrecord.Entry{Path: p, Identity: fsrecord.Stamp(fsys, p)}
 	}
 	key := []fsrecord.Entry{stamp("cold"), stamp("cold/b"), {Path: filepath.Join(root, "main.md"), Identity: fsrecord.Identity{Exists: true, CTime: 6, MTime: 6, Inode: 11}}}
-	m.saveNames(key)
+	save := func(key []fsrecord.Entry) string {
+		body, tie, ok := m.namesBody(key, nil)
+		m.saveNames(body, tie)
+		if !ok {
+			return "none"
+		}
+		return bodySum(body)
+	}
+	sum := save(key)
 	_, _, tie := m.stampedDirs(key)
-	body, ok := readNames(fsys, root, tie)
-	if want := "cold/a.md\ncold/b\ncold/b/c.md\n"; !ok || string(body) != want {
+	body, ok := readNames(fsys, root, tie, sum)
+	if want := "cold/a.md\t-\ncold/b\t-\ncold/b/c.md\t-\n"; !ok || string(body) != want {
 		t.Fatalf("kept names %q (%v), want %q", body, ok, want)
+	}
+	if _, ok := readNames(fsys, root, tie, "0-00000000"); ok {
+		t.Error("names other than those a start was recorded with were taken")
 	}
 	// The key's order and a settled directory's dropped names do not
 	// change the tie.
@@ -135,29 +148,30 @@ func TestNamesTiedToTheStamps(t *testing.T) {
 	touched[1].CTime++
 	if _, _, other := m.stampedDirs(touched); other == tie {
 		t.Fatal("a directory's new change time kept the tie")
-	} else if _, ok := readNames(fsys, root, other); ok {
+	} else if _, ok := readNames(fsys, root, other, sum); ok {
 		t.Error("the names kept under other stamps were taken")
 	}
 	name := filepath.Join(root, tiers.StateDir, namesFile)
 	data, _ := os.ReadFile(name)
 	zeroed := slices.Clone(data)
 	copy(zeroed[len(zeroed)-8:], make([]byte, 7))
-	for _, bad := range [][]byte{data[:len(data)-1], data[:len(data)-len("cold/b/c.md\n")], zeroed, append([]byte("wake start names 0\n"), data[len(namesHead):]...)} {
+	for _, bad := range [][]byte{data[:len(data)-1], data[:len(data)-len("cold/b/c.md\t-\n")], zeroed, append([]byte("wake start names 0\n"), data[len(namesHead):]...)} {
 		os.WriteFile(name, bad, 0o644)
-		if _, ok := readNames(fsys, root, tie); ok {
+		if _, ok := readNames(fsys, root, tie, sum); ok {
 			t.Errorf("damaged names %q were taken", bad)
 		}
 	}
 
 	// A document added after the key was taken: the names are not kept
 	// under its stamps, and those kept before under them are not taken.
-	m.saveNames(key)
-	if _, ok := readNames(fsys, root, tie); !ok {
+	if sum = save(key); sum == "none" {
 		t.Fatal("the names were not kept again")
 	}
 	os.WriteFile(filepath.Join(root, "cold", "b", "d.md"), nil, 0o644)
-	m.saveNames(key)
-	if _, ok := readNames(fsys, root, tie); ok {
+	if save(key) != "none" {
+		t.Error("names listed after their directory changed were kept")
+	}
+	if _, ok := readNames(fsys, root, tie, sum); ok {
 		t.Error("names listed after their directory changed, or those kept before, were taken under the old stamps")
 	}
 	// A racy directory is keyed by its names as well: names that are
@@ -165,13 +179,17 @@ func TestNamesTiedToTheStamps(t *testing.T) {
 	racy := []fsrecord.Entry{stamp("cold"), stamp("cold/b")}
 	_, _, racyTie := m.stampedDirs(racy)
 	racy[1].Hash = fsrecord.NamesHash([]string{"c.md", "d.md"})
-	m.saveNames(racy)
-	if _, ok := readNames(fsys, root, racyTie); !ok {
-		t.Error("the names of a racy directory, as keyed, were not kept")
+	if sum = save(racy); sum == "none" {
+		t.Fatal("the names of a racy directory, as keyed, were not kept")
+	}
+	if _, ok := readNames(fsys, root, racyTie, sum); !ok {
+		t.Error("the names of a racy directory, as keyed, were not taken")
 	}
 	racy[1].Hash = "not the names"
-	m.saveNames(racy)
-	if _, ok := readNames(fsys, root, racyTie); ok {
+	if save(racy) != "none" {
+		t.Error("names other than the racy directory's keyed names were kept")
+	}
+	if _, ok := readNames(fsys, root, racyTie, sum); ok {
 		t.Error("names other than the racy directory's keyed names were taken")
 	}
 }

@@ -156,6 +156,9 @@ type cachedRun struct {
 	notices  []Notice
 	pre      int
 	spoiled  bool
+	// index is the cold index the start's build went through, which
+	// knows the documents as its scan took them.
+	index *cold.Index
 }
 
 // projectSearchHolds is how long a start whose review of decisions asked
@@ -268,7 +271,7 @@ func (m *Memory) startFromCache(ctx context.Context, w BootFiles, v *View, edits
 	}
 	files, err := fsrecord.ParseKey(e.Key())
 	checked := time.Now()
-	if err != nil || !fsrecord.Unchanged(m.o.FS, files) || !e.Intact() || !m.trustedColdUnchanged(files, e.Trusted) {
+	if err != nil || !fsrecord.Unchanged(m.o.FS, files) || !e.Intact() || !m.trustedColdUnchanged(files, e) {
 		return "", false
 	}
 	out := e.Output()
@@ -339,13 +342,17 @@ func (m *Memory) keepStart(w BootFiles, v *View, st *Start, out string, r *cache
 	}
 	e.Pre, e.Post = e.Post[:r.pre:r.pre], e.Post[r.pre:]
 	e.Set(fsrecord.AppendKey(nil, files), []byte(out))
+	names, tie, named := m.namesBody(files, r.index)
+	if named {
+		e.Names = bodySum(names)
+	}
 	// Keep the other views whose output is still at hand.
 	old, _ := startcache.Read(m.o.FS, m.root)
 	if err := startcache.Write(m.o.FS, m.root, old.With(e)); err != nil {
 		m.warn(fmt.Sprintf("saving the start cache: %v", err))
 		return
 	}
-	m.saveNames(files)
+	m.saveNames(names, tie)
 	if m.prime != nil {
 		m.prime.kept = true
 	}

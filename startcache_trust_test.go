@@ -77,7 +77,7 @@ func TestStartCacheTrustsSettledColdDocuments(t *testing.T) {
 	}
 	// The cached starts below find their rotation's documents in the
 	// names the recording kept, not by listing the directories.
-	if names := mustRead(t, filepath.Join(root, tiers.StateDir, "start-names")); !strings.Contains(string(names), "\ncold/2022/09/note-000044.md\n") {
+	if names := mustRead(t, filepath.Join(root, tiers.StateDir, "start-names")); !strings.Contains(string(names), "\ncold/2022/09/note-000044.md\t") {
 		t.Fatalf("the recorded start kept no names of cold/:\n%.300s", names)
 	}
 

@@ -42,15 +42,14 @@ const racyWindow = 2 * time.Second
 // whose cold files did not change opens none of them. It is a cache: a
 // missing or corrupt file only costs a rescan.
 type Index struct {
-	// TrustBefore, when not 0, marks a scan recorded for the start cache:
-	// it vouches for no document without a look (see [tiers.Looked]), and
-	// TrustBefore is a moment (Unix ns, by the system's
+	// TrustBefore, when not 0, is a moment (Unix ns, by the system's
 	// clock the files' times are stamped by) that a document a trusting
 	// scan vouches for (see [OpenIndexSettled]) was last changed before,
 	// whatever the scan's own clock says: a start recorded for the start
-	// cache sets it, for the starts served from the cache compare the
-	// documents with the moment it began (a simulation's clock may run
-	// ahead of the system's).
+	// cache sets it to when it began (a simulation's clock may run ahead
+	// of the system's). Such a scan vouches for documents as any trusting
+	// scan does; the starts served from the cache compare those they look
+	// at with what it knew of them (see [Index.Known]).
 	TrustBefore int64
 
 	encoding string
@@ -277,6 +276,21 @@ func (x *Index) lookup(f tiers.ColdFile) (Entry, bool) {
 		x.dirty = true
 	}
 	return *e, e.fresh
+}
+
+// Known is what the index knows of the document at rel (slash-separated,
+// relative to the root) as the last scan found it: its size and its
+// modification and change times (Unix ns). ok is false for a path the
+// scan did not list as a document.
+func (x *Index) Known(rel string) (size, mtime, ctime int64, ok bool) {
+	if x == nil {
+		return 0, 0, 0, false
+	}
+	e := x.entries[rel]
+	if e == nil || !e.seen {
+		return 0, 0, 0, false
+	}
+	return e.Size, e.MTime, e.CTime, true
 }
 
 // put records what reading f found, as [Entry.kept], and returns what

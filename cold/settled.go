@@ -118,11 +118,7 @@ func (x *Index) known(now time.Time) tiers.Known {
 			e.MTime >= cut || e.CTime >= cut:
 			return tiers.ColdFile{}, tiers.Unknown
 		}
-		if _, ok := verify[rel]; ok || x.TrustBefore != 0 {
-			// A start recorded for the start cache looks at each: the
-			// cached starts take the documents it left out of its key as
-			// unchanged since it began, which an index entry says of none
-			// (a document edited in place and not yet in the rotation).
+		if _, ok := verify[rel]; ok {
 			return tiers.ColdFile{}, tiers.Looked
 		}
 		return tiers.ColdFile{Path: rel, Size: e.Size, ModTime: time.Unix(0, e.MTime), CTime: e.CTime, Ino: e.Ino}, tiers.Vouched

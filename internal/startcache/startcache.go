@@ -35,6 +35,12 @@ type Entry struct {
 	// Trusted is when the recording began, by the system's clock, Unix
 	// ns: the cold documents its key leaves out are unchanged since.
 	Trusted int64 `json:"trusted"`
+	// Names is the sum of the names of the cold tier's directories the
+	// recording kept with what it knew of each document (the library's
+	// .state/start-names): the starts served from the cache compare the
+	// documents with those names, and with no others. Empty when none
+	// were kept.
+	Names string `json:"names,omitempty"`
 	Until   int64 `json:"until"` // 0: no moment the output changes by itself
 	Tokens  int   `json:"tokens"`
 	// The key's files (see [fsrecord.AppendKey]) and the output are in
