@@ -40,9 +40,9 @@ type Entry struct {
 	// .state/start-names): the starts served from the cache compare the
 	// documents with those names, and with no others. Empty when none
 	// were kept.
-	Names string `json:"names,omitempty"`
-	Until   int64 `json:"until"` // 0: no moment the output changes by itself
-	Tokens  int   `json:"tokens"`
+	Names  string `json:"names,omitempty"`
+	Until  int64  `json:"until"` // 0: no moment the output changes by itself
+	Tokens int    `json:"tokens"`
 	// The key's files (see [fsrecord.AppendKey]) and the output are in
 	// the file's body, at these offsets.
 	KeyOff int      `json:"key_off"`
