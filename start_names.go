@@ -94,9 +94,9 @@ func stampText(id fsrecord.Identity) string {
 // document the scan listed). The names are listed after the key was
 // taken: each directory is stamped again after its listing, and the
 // names are kept only when every stamp (and a racy directory's names) is
-// the key's. ok is false when there is nothing to keep (no stamped
-// directory) or nothing may be kept (a directory that cannot be listed,
-// or one changed since).
+// the key's. tie is "" when there is no stamped directory; ok is false
+// when there is nothing to keep, or nothing may be kept (a directory that
+// cannot be listed, or one changed since).
 func (m *Memory) namesBody(key []fsrecord.Entry, idx *cold.Index) (body []byte, tie string, ok bool) {
 	dirs, entries, tie := m.stampedDirs(key)
 	if len(dirs) == 0 {
@@ -111,7 +111,7 @@ func (m *Memory) namesBody(key []fsrecord.Entry, idx *cold.Index) (body []byte, 
 		return e.Hash == "" || fsrecord.NamesHash(slices.Clone(names)) == e.Hash
 	})
 	if !ok {
-		return nil, "", false
+		return nil, tie, false
 	}
 	b := make([]byte, 0, len(paths)*72)
 	for _, p := range paths {
@@ -132,10 +132,16 @@ func (m *Memory) namesBody(key []fsrecord.Entry, idx *cold.Index) (body []byte, 
 	return b, tie, true
 }
 
-// saveNames writes body, tied to tie, for the cached starts; an empty
-// tie writes a file no start takes.
-func (m *Memory) saveNames(body []byte, tie string) {
-	if tie == "" {
+// saveNames writes body, tied to tie, for the cached starts, when ok;
+// otherwise, where there are stamped directories, a file no start takes:
+// the names kept before may be tied to these very stamps (a racy
+// directory's stamp is the same through a change within one tick; its
+// names are not in the tie).
+func (m *Memory) saveNames(body []byte, tie string, ok bool) {
+	switch {
+	case tie == "":
+		return
+	case !ok:
 		_ = store.WriteStateUnsynced(m.o.FS, m.root, namesFile, []byte(namesHead+"-\n"))
 		return
 	}

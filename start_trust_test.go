@@ -1,6 +1,7 @@
 package wake
 
 import (
+	"bytes"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -122,7 +123,7 @@ func TestNamesTiedToTheStamps(t *testing.T) {
 	key := []fsrecord.Entry{stamp("cold"), stamp("cold/b"), {Path: filepath.Join(root, "main.md"), Identity: fsrecord.Identity{Exists: true, CTime: 6, MTime: 6, Inode: 11}}}
 	save := func(key []fsrecord.Entry) string {
 		body, tie, ok := m.namesBody(key, nil)
-		m.saveNames(body, tie)
+		m.saveNames(body, tie, ok)
 		if !ok {
 			return "none"
 		}
@@ -153,6 +154,12 @@ func TestNamesTiedToTheStamps(t *testing.T) {
 	}
 	name := filepath.Join(root, tiers.StateDir, namesFile)
 	data, _ := os.ReadFile(name)
+	// A key with no stamped directory keeps nothing and leaves the file.
+	if body, tie, ok := m.namesBody(key[2:], nil); tie != "" || ok {
+		t.Errorf("a key without cold/ kept names %q tied to %q", body, tie)
+	} else if m.saveNames(body, tie, ok); !bytes.Equal(mustReadFile(t, name), data) {
+		t.Error("a key without cold/ rewrote the names")
+	}
 	zeroed := slices.Clone(data)
 	copy(zeroed[len(zeroed)-8:], make([]byte, 7))
 	for _, bad := range [][]byte{data[:len(data)-1], data[:len(data)-len("cold/b/c.md\t-\n")], zeroed, append([]byte("wake start names 0\n"), data[len(namesHead):]...)} {
@@ -192,4 +199,13 @@ func TestNamesTiedToTheStamps(t *testing.T) {
 	if _, ok := readNames(fsys, root, racyTie, sum); ok {
 		t.Error("names other than the racy directory's keyed names were taken")
 	}
+}
+
+func mustReadFile(t *testing.T, name string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
 }

@@ -352,7 +352,7 @@ func (m *Memory) keepStart(w BootFiles, v *View, st *Start, out string, r *cache
 		m.warn(fmt.Sprintf("saving the start cache: %v", err))
 		return
 	}
-	m.saveNames(names, tie)
+	m.saveNames(names, tie, named)
 	if m.prime != nil {
 		m.prime.kept = true
 	}
