@@ -272,6 +272,11 @@ func readNames(fsys afero.Fs, root, tie, sum string) ([]byte, bool) {
 	if !ok || got != tie || kept != bodySum(body) || kept != sum {
 		return nil, false
 	}
+	if len(body) > 0 && body[len(body)-1] != '\n' {
+		// Not one that namesBody wrote (its sum made to match): the
+		// rotation's search takes each line to end in a newline.
+		return nil, false
+	}
 	return body, true
 }
 
