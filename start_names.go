@@ -240,18 +240,19 @@ type keptName struct {
 	size, mtime, ctime int64
 }
 
-// parseKept reads one line of the names (without its newline).
+// parseKept reads one line of the names (without its newline). It
+// allocates the path alone: a cached start parses a line for each
+// document its rotation picks.
 func parseKept(line []byte) keptName {
 	field, rest, _ := bytes.Cut(line, []byte{'\t'})
 	k := keptName{path: nameOf(field)}
-	f := strings.Fields(string(rest))
-	if len(f) != 3 {
-		return k
-	}
+	size, rest, _ := bytes.Cut(rest, []byte{' '})
+	mtime, ctime, _ := bytes.Cut(rest, []byte{' '})
 	var err [3]error
-	k.size, err[0] = strconv.ParseInt(f[0], 10, 64)
-	k.mtime, err[1] = strconv.ParseInt(f[1], 10, 64)
-	k.ctime, err[2] = strconv.ParseInt(f[2], 10, 64)
+	// Converted where they are parsed, the fields are not copied.
+	k.size, err[0] = strconv.ParseInt(string(size), 10, 64)
+	k.mtime, err[1] = strconv.ParseInt(string(mtime), 10, 64)
+	k.ctime, err[2] = strconv.ParseInt(string(ctime), 10, 64)
 	k.known = err[0] == nil && err[1] == nil && err[2] == nil
 	return k
 }
@@ -318,11 +319,20 @@ func firstLineAfter(names []byte, after string) int {
 		start = max(start, lo)
 		end := start + bytes.IndexByte(names[start:], '\n')
 		field, _, _ := bytes.Cut(names[start:end], []byte{'\t'})
-		if nameOf(field) <= after {
+		if lineAtMost(field, after) {
 			lo = end + 1
 		} else {
 			hi = start
 		}
 	}
 	return lo
+}
+
+// lineAtMost reports whether the path a line's name field holds is at
+// most after, without a copy of a field that holds no escape.
+func lineAtMost(field []byte, after string) bool {
+	if bytes.IndexByte(field, '\\') < 0 {
+		return string(field) <= after
+	}
+	return nameOf(field) <= after
 }
