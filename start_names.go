@@ -94,13 +94,19 @@ func stampText(id fsrecord.Identity) string {
 // document the scan listed). The names are listed after the key was
 // taken: each directory is stamped again after its listing, and the
 // names are kept only when every stamp (and a racy directory's names) is
-// the key's. tie is "" when there is no stamped directory; ok is false
-// when there is nothing to keep, or nothing may be kept (a directory that
-// cannot be listed, or one changed since).
+// the key's. ok is false when there is nothing to keep (no stamped
+// directory), or nothing may be kept (no index to say what the scan knew,
+// a directory that cannot be listed, or one changed since).
 func (m *Memory) namesBody(key []fsrecord.Entry, idx *cold.Index) (body []byte, tie string, ok bool) {
 	dirs, entries, tie := m.stampedDirs(key)
 	if len(dirs) == 0 {
 		return nil, "", false
+	}
+	if idx == nil {
+		// Without what the scan knew of each document a name could say
+		// only what changed since the recording began, which no longer
+		// covers the documents it took from the index unseen.
+		return nil, tie, false
 	}
 	paths, ok := namesOf(m.o.FS, m.root, dirs, func(d string, names []string) bool {
 		e := entries[d]
@@ -132,17 +138,13 @@ func (m *Memory) namesBody(key []fsrecord.Entry, idx *cold.Index) (body []byte, 
 	return b, tie, true
 }
 
-// saveNames writes body, tied to tie, for the cached starts, when ok;
-// otherwise, where there are stamped directories, a file no start takes:
-// the names kept before may be tied to these very stamps (a racy
-// directory's stamp is the same through a change within one tick; its
-// names are not in the tie).
+// saveNames writes body, tied to tie, for the cached starts, when ok.
+// Otherwise it leaves the file as it is: an entry is checked against the
+// names it was recorded with only (their sum), and only once its key
+// holds, a racy directory's names included, so names kept for other
+// stamps or other names are never taken for it.
 func (m *Memory) saveNames(body []byte, tie string, ok bool) {
-	switch {
-	case tie == "":
-		return
-	case !ok:
-		_ = store.WriteStateUnsynced(m.o.FS, m.root, namesFile, []byte(namesHead+"-\n"))
+	if !ok {
 		return
 	}
 	b := []byte(fmt.Sprintf("%s%s %s\n", namesHead, tie, bodySum(body)))
