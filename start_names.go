@@ -89,7 +89,7 @@ func stampText(id fsrecord.Identity) string {
 }
 
 // namesBody lists key's stamped directories for the cached starts that
-// key serves: each name, escaped (see [escapeName]), a tab, and the
+// key serves: each name, escaped (see [appendName]), a tab, and the
 // size and times idx knows the document by ("-" for a name that is no
 // document the scan listed). The names are listed after the key was
 // taken: each directory is stamped again after its listing, and the

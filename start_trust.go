@@ -61,8 +61,8 @@ func (m *Memory) trustedColdUnchanged(key []fsrecord.Entry, e *startcache.Entry)
 		return false
 	}
 	keyed := make(map[string]bool, len(key))
-	for _, e := range key {
-		if rel, err := filepath.Rel(m.root, e.Path); err == nil && m.coldStamped(e.Path) {
+	for _, f := range key {
+		if rel, err := filepath.Rel(m.root, f.Path); err == nil && m.coldStamped(f.Path) {
 			keyed[filepath.ToSlash(rel)] = true
 		}
 	}

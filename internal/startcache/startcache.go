@@ -33,7 +33,9 @@ type Entry struct {
 	Boot  uint8  `json:"boot,omitempty"` // the boot files the start wrote, for a priming
 	Built int64  `json:"built"`          // the clock at the build, Unix ns
 	// Trusted is when the recording began, by the system's clock, Unix
-	// ns: the cold documents its key leaves out are unchanged since.
+	// ns: a name of the cold tier that was no document then (see Names)
+	// and is a regular file changed since makes a start served from the
+	// entry a miss.
 	Trusted int64 `json:"trusted"`
 	// Names is the sum of the names of the cold tier's directories the
 	// recording kept with what it knew of each document (the library's
