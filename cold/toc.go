@@ -235,6 +235,7 @@ func readEntries(o Options, files []tiers.ColdFile, todo []int, entries []Entry,
 		}
 		return errs
 	}
+	defer r.Close()
 	var (
 		mu   sync.Mutex
 		next atomic.Int64

@@ -441,12 +441,29 @@ func ReadHead(fsys afero.Fs, root, rel string) (h ColdHead, ok bool, err error) 
 }
 
 // ColdReader reads the cold documents a scan found, with the memory root
-// resolved once for all of them. It is safe for concurrent use.
+// resolved once for all of them. It is safe for concurrent use. Close it
+// when done.
 type ColdReader struct {
 	fsys     afero.Fs
 	root     string
 	realRoot string
+
+	// On the operating system's file system (recorded or not: see
+	// fsrecord.FS.OpenWith), the real root is opened once and each
+	// document opened beneath it in one call (see openBeneath).
+	once sync.Once
+	dir  afero.File   // the real root, open; nil: every document the common way
+	rec  *fsrecord.FS // the recording fsys is, if it is one
 }
+
+// fastResult is what opening a document beneath the root found.
+type fastResult uint8
+
+const (
+	fastNo      fastResult = iota // not answered: open it the common way
+	fastOpened                    // a regular file, open
+	fastMissing                   // not there
+)
 
 // NewColdReader resolves root for reading cold documents under it.
 func NewColdReader(fsys afero.Fs, root string) (*ColdReader, error) {
@@ -473,8 +490,78 @@ func (r *ColdReader) ReadInto(rel string, buf []byte) (Doc, []byte, error) {
 	return d, buf, err
 }
 
+// Close releases what the reader holds open. A read after it, or during
+// it, takes the common way: the closed root answers no openat2.
+func (r *ColdReader) Close() error {
+	r.once.Do(func() {}) // no root is opened after this
+	if r.dir != nil {
+		return r.dir.Close()
+	}
+	return nil
+}
+
+// realDir is the real root opened for [openBeneath], nil where the file
+// system is not the operating system's (or a recording of it).
+func (r *ColdReader) realDir() afero.File {
+	r.once.Do(func() {
+		base := r.fsys
+		if rec, ok := base.(*fsrecord.FS); ok {
+			r.rec, base = rec, rec.Fs
+		}
+		if _, ok := base.(*afero.OsFs); !ok {
+			return
+		}
+		if f, err := base.Open(r.realRoot); err == nil {
+			r.dir = f
+		}
+	})
+	return r.dir
+}
+
+// openFast opens the document at rel beneath the real root (see
+// [openBeneath]), through the recording when fsys is one.
+func (r *ColdReader) openFast(rel string) (afero.File, int64, time.Time, fastResult) {
+	dir := r.realDir()
+	if dir == nil {
+		return nil, 0, time.Time{}, fastNo
+	}
+	name := filepath.Join(r.root, filepath.FromSlash(rel))
+	var size int64
+	var mtime time.Time
+	res := fastNo
+	open := func() (afero.File, error) {
+		f, n, t, got := openBeneath(dir, rel, name)
+		size, mtime, res = n, t, got
+		if f == nil {
+			return nil, os.ErrNotExist // the recording notes no file
+		}
+		return f, nil
+	}
+	var f afero.File
+	if r.rec != nil {
+		f, _ = r.rec.OpenWith(name, open)
+	} else {
+		f, _ = open()
+	}
+	return f, size, mtime, res
+}
+
 func (r *ColdReader) read(rel string, buf []byte) (Doc, error) {
 	d := Doc{Path: rel}
+	switch f, size, mtime, res := r.openFast(rel); res {
+	case fastMissing:
+		d.Missing = true
+		return d, nil
+	case fastOpened:
+		defer f.Close()
+		d.Size, d.ModTime = size, mtime
+		data, err := readBody(f, d.Size, buf, &d)
+		if err != nil || d.Skipped != "" {
+			return d, err
+		}
+		d.Content = data
+		return d, nil
+	}
 	if reason, err := insideReal(r.fsys, r.realRoot, rel); err != nil {
 		if errors.Is(err, os.ErrNotExist) {
 			d.Missing = true

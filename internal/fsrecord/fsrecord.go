@@ -143,6 +143,16 @@ func (f *FS) OpenFile(name string, flag int, perm os.FileMode) (afero.File, erro
 	return f.opened(name, file, err)
 }
 
+// OpenWith opens name with open, a way of opening it the file system
+// underneath does not offer (a caller's openat2(2) relative to a
+// directory it holds), and records it as [FS.Open] does: the path noted
+// before the open, a racy file's reads hashed as they are read.
+func (f *FS) OpenWith(name string, open func() (afero.File, error)) (afero.File, error) {
+	f.note(name, false)
+	file, err := open()
+	return f.opened(name, file, err)
+}
+
 // opened notes a directory opened as listed, and hides its descriptor.
 func (f *FS) opened(name string, file afero.File, err error) (afero.File, error) {
 	dir := err == nil && isDir(file)
