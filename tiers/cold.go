@@ -500,8 +500,10 @@ func (r *ColdReader) Close() error {
 	return nil
 }
 
-// realDir is the real root opened for [openBeneath], nil where the file
-// system is not the operating system's (or a recording of it).
+// realDir is the real root opened for [openBeneath] (see [openRoot]), nil
+// where the file system is not the operating system's (or a recording of
+// it), on a system other than Linux, or when the root cannot be opened as
+// a directory.
 func (r *ColdReader) realDir() afero.File {
 	r.once.Do(func() {
 		base := r.fsys
@@ -511,9 +513,7 @@ func (r *ColdReader) realDir() afero.File {
 		if _, ok := base.(*afero.OsFs); !ok {
 			return
 		}
-		if f, err := base.Open(r.realRoot); err == nil {
-			r.dir = f
-		}
+		r.dir = openRoot(base, r.realRoot)
 	})
 	return r.dir
 }

@@ -9,6 +9,18 @@ import (
 	"golang.org/x/sys/unix"
 )
 
+// openRoot opens the real root for [openBeneath]: only a directory, and
+// not through a symlink (realRoot has none), so that a root replaced
+// after it was resolved (by a named pipe, whose open would wait for a
+// writer, or by a link) is not opened; nil if it cannot be.
+func openRoot(fsys afero.Fs, realRoot string) afero.File {
+	f, err := fsys.OpenFile(realRoot, os.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW, 0)
+	if err != nil {
+		return nil
+	}
+	return f
+}
+
 // openBeneath opens the regular file at rel, slash-separated, under dir,
 // the memory root's real directory open on the operating system, in one
 // openat2(2) with RESOLVE_BENEATH and RESOLVE_NO_SYMLINKS: no symlink is
