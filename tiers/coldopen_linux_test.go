@@ -16,7 +16,7 @@ import (
 // outside and back, each by one rename, until the test ends.
 func swapping(t *testing.T, root, outside string) {
 	a := filepath.Join(root, "cold", "a")
-	real, link := filepath.Join(root, "cold", "real"), filepath.Join(root, "cold", "link")
+	kept, link := filepath.Join(root, "cold", "real"), filepath.Join(root, "cold", "link")
 	if err := os.Symlink(outside, link); err != nil {
 		t.Fatal(err)
 	}
@@ -29,10 +29,10 @@ func swapping(t *testing.T, root, outside string) {
 				return
 			default:
 			}
-			os.Rename(a, real)
+			os.Rename(a, kept)
 			os.Rename(link, a)
 			os.Rename(a, link)
-			os.Rename(real, a)
+			os.Rename(kept, a)
 		}
 	})
 	t.Cleanup(func() { close(stop); wg.Wait() })
