@@ -454,15 +454,17 @@ type ColdReader struct {
 	once sync.Once
 	dir  afero.File   // the real root, open; nil: every document the common way
 	rec  *fsrecord.FS // the recording fsys is, if it is one
+	off  atomic.Bool  // openat2 is not to be had here: the common way
 }
 
 // fastResult is what opening a document beneath the root found.
 type fastResult uint8
 
 const (
-	fastNo      fastResult = iota // not answered: open it the common way
-	fastOpened                    // a regular file, open
-	fastMissing                   // not there
+	fastNo          fastResult = iota // not answered: resolve the path, say why
+	fastOpened                        // a regular file, open
+	fastMissing                       // not there
+	fastUnsupported                   // no openat2 here: the common way
 )
 
 // NewColdReader resolves root for reading cold documents under it.
@@ -518,19 +520,20 @@ func (r *ColdReader) realDir() afero.File {
 	return r.dir
 }
 
-// openFast opens the document at rel beneath the real root (see
-// [openBeneath]), through the recording when fsys is one.
-func (r *ColdReader) openFast(rel string) (afero.File, int64, time.Time, fastResult) {
+// openFast opens openRel beneath the real root (see [openBeneath]),
+// through the recording when fsys is one, which notes the document by
+// its own path, rel.
+func (r *ColdReader) openFast(openRel, rel string) (afero.File, int64, time.Time, fastResult) {
 	dir := r.realDir()
-	if dir == nil {
-		return nil, 0, time.Time{}, fastNo
+	if dir == nil || r.off.Load() {
+		return nil, 0, time.Time{}, fastUnsupported
 	}
 	name := filepath.Join(r.root, filepath.FromSlash(rel))
 	var size int64
 	var mtime time.Time
 	res := fastNo
 	open := func() (afero.File, error) {
-		f, n, t, got := openBeneath(dir, rel, name)
+		f, n, t, got := openBeneath(dir, openRel, name)
 		size, mtime, res = n, t, got
 		if f == nil {
 			return nil, os.ErrNotExist // the recording notes no file
@@ -543,26 +546,24 @@ func (r *ColdReader) openFast(rel string) (afero.File, int64, time.Time, fastRes
 	} else {
 		f, _ = open()
 	}
+	if res == fastUnsupported {
+		r.off.Store(true)
+	}
 	return f, size, mtime, res
 }
 
 func (r *ColdReader) read(rel string, buf []byte) (Doc, error) {
 	d := Doc{Path: rel}
-	switch f, size, mtime, res := r.openFast(rel); res {
+	f, size, mtime, res := r.openFast(rel, rel)
+	switch res {
 	case fastMissing:
 		d.Missing = true
 		return d, nil
 	case fastOpened:
-		defer f.Close()
-		d.Size, d.ModTime = size, mtime
-		data, err := readBody(f, d.Size, buf, &d)
-		if err != nil || d.Skipped != "" {
-			return d, err
-		}
-		d.Content = data
-		return d, nil
+		return r.readOpen(d, f, size, mtime, buf)
 	}
-	if reason, err := insideReal(r.fsys, r.realRoot, rel); err != nil {
+	target, reason, err := insideRealTarget(r.fsys, r.realRoot, rel)
+	if err != nil {
 		if errors.Is(err, os.ErrNotExist) {
 			d.Missing = true
 			return d, nil
@@ -572,6 +573,17 @@ func (r *ColdReader) read(rel string, buf []byte) (Doc, error) {
 		d.Skipped = reason
 		return d, nil
 	}
+	if res == fastNo {
+		return r.readResolved(d, rel, target, buf)
+	}
+	return r.readPath(d, rel, buf, true)
+}
+
+// readPath reads the document at rel by its whole path, the common way,
+// checked by the caller; with read unset it only says why it is not
+// read (missing, skipped), and skips a regular file as changed: see
+// [ColdReader.readResolved].
+func (r *ColdReader) readPath(d Doc, rel string, buf []byte, read bool) (Doc, error) {
 	f, fi, why, err := OpenRegular(r.fsys, filepath.Join(r.root, filepath.FromSlash(rel)))
 	switch {
 	case errors.Is(err, os.ErrNotExist):
@@ -582,15 +594,51 @@ func (r *ColdReader) read(rel string, buf []byte) (Doc, error) {
 	case why != "":
 		d.Skipped = why
 		return d, nil
+	case !read:
+		f.Close()
+		d.Skipped = "changed while being read (a symlink on its way came or went); not read"
+		return d, nil
 	}
+	return r.readOpen(d, f, fi.Size(), fi.ModTime(), buf)
+}
+
+// readOpen reads the document f, open beneath the root, of size bytes
+// and modification time mtime, into d.
+func (r *ColdReader) readOpen(d Doc, f afero.File, size int64, mtime time.Time, buf []byte) (Doc, error) {
 	defer f.Close()
-	d.Size, d.ModTime = fi.Size(), fi.ModTime()
+	d.Size, d.ModTime = size, mtime
 	data, err := readBody(f, d.Size, buf, &d)
 	if err != nil || d.Skipped != "" {
 		return d, err
 	}
 	d.Content = data
 	return d, nil
+}
+
+// readResolved reads the document at rel, which an openat2 beneath the
+// root did not open (a symlink on its way, or not a regular file) and
+// whose path leads, every symlink resolved, to target inside the root.
+// It opens target beneath the root with no symlink followed, not the
+// whole path: a directory on the way swapped for a link leading out
+// after the check (or back, after the first openat2 met it) is then not
+// followed. What that does not open is opened the common way only to say
+// why it is skipped; a regular file found that way now is one a link put
+// on the way since leads to, and is not read.
+func (r *ColdReader) readResolved(d Doc, rel, target string, buf []byte) (Doc, error) {
+	tRel, err := filepath.Rel(r.realRoot, target)
+	if err != nil {
+		return r.readPath(d, rel, buf, false)
+	}
+	switch f, size, mtime, res := r.openFast(filepath.ToSlash(tRel), rel); res {
+	case fastOpened:
+		return r.readOpen(d, f, size, mtime, buf)
+	case fastMissing:
+		d.Missing = true
+		return d, nil
+	case fastUnsupported:
+		return r.readPath(d, rel, buf, true)
+	}
+	return r.readPath(d, rel, buf, false)
 }
 
 // readBody reads the document of size bytes f holds into buf, reused when

@@ -33,9 +33,10 @@ func openRoot(fsys afero.Fs, realRoot string) afero.File {
 // the file is known by.
 //
 // The result is fastOpened with the file, its size and modification
-// time; fastMissing when rel is not there; fastNo for all else (a
-// symlink on the way, anything not a regular file, a system without
-// openat2): the caller then takes the common way, which says why.
+// time; fastMissing when rel is not there; fastUnsupported where the
+// system has no openat2 (or a sandbox refuses it); fastNo for all else (a
+// symlink on the way, anything not a regular file): the caller then
+// resolves the path and says why.
 func openBeneath(dir afero.File, rel, name string) (*os.File, int64, time.Time, fastResult) {
 	root, ok := dir.(*os.File)
 	if !ok {
@@ -64,6 +65,9 @@ func openBeneath(dir afero.File, rel, name string) (*os.File, int64, time.Time, 
 	switch {
 	case errors.Is(oerr, unix.ENOENT):
 		return nil, 0, time.Time{}, fastMissing
+	case errors.Is(oerr, unix.ENOSYS), errors.Is(oerr, unix.EPERM):
+		// A kernel before 5.6, or a sandbox that refuses the call.
+		return nil, 0, time.Time{}, fastUnsupported
 	case oerr != nil:
 		return nil, 0, time.Time{}, fastNo
 	}

@@ -16,5 +16,5 @@ func openRoot(afero.Fs, string) afero.File { return nil }
 // openBeneath is a fast path on Linux only (openat2(2)): elsewhere every
 // cold document is resolved and opened by its whole path.
 func openBeneath(afero.File, string, string) (*os.File, int64, time.Time, fastResult) {
-	return nil, 0, time.Time{}, fastNo
+	return nil, 0, time.Time{}, fastUnsupported
 }

@@ -148,20 +148,27 @@ func Inside(fsys afero.Fs, root, rel string) (reason string, err error) {
 // insideReal is Inside for a root already resolved by realPath, so that a
 // walk over many files resolves the root once.
 func insideReal(fsys afero.Fs, realRoot, rel string) (string, error) {
+	_, reason, err := insideRealTarget(fsys, realRoot, rel)
+	return reason, err
+}
+
+// insideRealTarget is insideReal with the path rel resolves to, every
+// symlink on the way replaced by what it leads to.
+func insideRealTarget(fsys afero.Fs, realRoot, rel string) (target, reason string, err error) {
 	r := resolver{fsys: fsys}
 	r.lst, _ = fsys.(afero.Lstater)
 	r.rdr, _ = fsys.(afero.LinkReader)
-	target, err := r.resolve(realRoot, strings.Split(filepath.ToSlash(rel), "/"), true)
+	target, err = r.resolve(realRoot, strings.Split(filepath.ToSlash(rel), "/"), true)
 	if err != nil {
-		return "", err
+		return "", "", err
 	}
 	if within(realRoot, target) {
-		return "", nil
+		return target, "", nil
 	}
 	if r.firstLink != "" {
-		return fmt.Sprintf("symlink %s leads outside the memory root (to %s); not followed", r.firstLink, target), nil
+		return target, fmt.Sprintf("symlink %s leads outside the memory root (to %s); not followed", r.firstLink, target), nil
 	}
-	return fmt.Sprintf("path %s leads outside the memory root (to %s); not followed", rel, target), nil
+	return target, fmt.Sprintf("path %s leads outside the memory root (to %s); not followed", rel, target), nil
 }
 
 // realPath resolves every symlink in the path p, as filepath.EvalSymlinks
