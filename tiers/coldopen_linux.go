@@ -38,13 +38,15 @@ func openRoot(fsys afero.Fs, realRoot string) afero.File {
 // symlink on the way, anything not a regular file): the caller then
 // resolves the path and says why.
 func openBeneath(dir afero.File, rel, name string) (*os.File, int64, time.Time, fastResult) {
+	// A root that cannot take the call (closed, say) leaves every
+	// document to the common way, as a system without openat2 does.
 	root, ok := dir.(*os.File)
 	if !ok {
-		return nil, 0, time.Time{}, fastNo
+		return nil, 0, time.Time{}, fastUnsupported
 	}
 	rc, err := root.SyscallConn()
 	if err != nil {
-		return nil, 0, time.Time{}, fastNo
+		return nil, 0, time.Time{}, fastUnsupported
 	}
 	fd := -1
 	var oerr error
@@ -60,7 +62,7 @@ func openBeneath(dir afero.File, rel, name string) (*os.File, int64, time.Time, 
 			}
 		}
 	}); err != nil {
-		return nil, 0, time.Time{}, fastNo
+		return nil, 0, time.Time{}, fastUnsupported
 	}
 	switch {
 	case errors.Is(oerr, unix.ENOENT):

@@ -133,3 +133,20 @@ func TestColdReaderRootSwappedForPipe(t *testing.T) {
 		}
 	})
 }
+
+// TestColdReaderAfterClose proves a read after Close takes the common
+// way: the document is read, not skipped as changed.
+func TestColdReaderAfterClose(t *testing.T) {
+	root, _ := swapTree(t)
+	r, err := NewColdReader(afero.NewOsFs(), root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d, _, err := r.ReadInto("cold/a/doc.md", nil); err != nil || string(d.Content) != "# inside\n" {
+		t.Fatalf("before Close: %q (skipped %q), %v", d.Content, d.Skipped, err)
+	}
+	r.Close()
+	if d, _, err := r.ReadInto("cold/a/doc.md", nil); err != nil || string(d.Content) != "# inside\n" {
+		t.Errorf("after Close: %q (skipped %q), %v", d.Content, d.Skipped, err)
+	}
+}
